@@ -1,0 +1,95 @@
+// Builds the HTTP application around a store. No I/O of its own: tests build it around any store and
+// drive it with inject; src/server.ts owns listening, signals and shutdown.
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Socket } from 'node:net';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { ApiError } from './errors.js';
+import { registerAuth } from './http/auth.js';
+import { errorBody, errorHandler } from './http/error-handler.js';
+import { RateLimiter } from './http/rate-limiter.js';
+import { requestIdOf } from './http/request-id.js';
+import type { App } from './http/types.js';
+import { registerOperational } from './routes/operational.js';
+import { OPERATIONS } from './routes/index.js';
+import type { Store } from './store/store.js';
+
+export interface AppOptions {
+  config: Pick<Config, 'bodyLimit' | 'rateLimit'>;
+  store: Store;
+  clock?: Clock;
+  /** A pino logger; without one the app logs nothing (tests). */
+  logger?: FastifyBaseLogger;
+}
+
+export async function buildApp({ config, store, clock = systemClock, logger }: AppOptions): Promise<App> {
+  const app: App = Fastify({
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    bodyLimit: config.bodyLimit,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    // We answer requests that arrive while draining ourselves, in the SPEC's envelope.
+    return503OnClosing: false,
+    exposeHeadRoutes: false,
+    // `__proto__` and `constructor.prototype` keys are dropped like any other unknown member.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
+    // SPEC 1: no type coercion ("1" is not an integer), keep unknown members out of the way but untouched.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, verbose: true } },
+    clientErrorHandler: answerMalformedHttp,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Only JSON bodies are accepted; Fastify's text/plain parser would let other media types through.
+  app.removeContentTypeParser('text/plain');
+
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (draining) throw new ApiError('UNAVAILABLE', 'The server is shutting down; retry on another instance.');
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.setErrorHandler(errorHandler(config.bodyLimit));
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody(new ApiError('NOT_FOUND', `No operation at ${request.method} ${request.url.split('?')[0]}.`)));
+  });
+
+  registerOperational(app, store);
+
+  const services = { store, clock };
+  const limiter = config.rateLimit > 0 ? new RateLimiter(config.rateLimit, clock) : null;
+  await app.register(async (scope: App) => {
+    registerAuth(scope, store, limiter);
+    for (const op of OPERATIONS) op.register(scope, services);
+  });
+
+  // SPEC 1: any other method on an operation path is 405 with Allow: POST, before credentials are looked at.
+  const otherMethods = app.supportedMethods.filter((m) => m !== 'POST');
+  for (const op of OPERATIONS) {
+    app.route({
+      method: otherMethods,
+      url: op.path,
+      handler: async (request, reply) => {
+        reply.code(405).header('allow', 'POST')
+          .send(errorBody(new ApiError('INVALID_ARGUMENT', `${request.method} is not allowed on ${op.path}; use POST.`)));
+      },
+    });
+  }
+  return app;
+}
+
+/** Requests too malformed for HTTP parsing still get the envelope, then the connection closes. */
+function answerMalformedHttp(err: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) return;
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify(errorBody(new ApiError('INVALID_ARGUMENT', tooLarge ? 'Request headers are too large.' : 'Malformed HTTP request.')));
+  socket.end(
+    `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+    `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+

@@ -1,0 +1,125 @@
+// Every setting of the service, read from an environment object in one place and validated at once,
+// so that a bad deployment fails at start with every problem named instead of at the first request.
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export type DatabaseTarget =
+  | { kind: 'sqlite'; path: string } // path ':memory:' is a throwaway database
+  | { kind: 'postgres'; url: string };
+
+export type SqliteSynchronous = 'NORMAL' | 'FULL';
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  logLevel: LogLevel;
+  /** Both set or both absent: the credentials the server ensures at start. */
+  bootstrap: { apiKey: string; authToken: string } | null;
+  bodyLimit: number;
+  /** Requests per second per API key; 0 turns limiting off. The burst is twice this. */
+  rateLimit: number;
+  shutdownTimeoutMs: number;
+  sqliteBusyTimeoutMs: number;
+  sqliteSynchronous: SqliteSynchronous;
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
+
+/** One documented setting: its variable, default and meaning. The README table is written from this list. */
+export interface SettingDoc {
+  name: string;
+  default: string;
+  meaning: string;
+}
+
+export const SETTINGS: readonly SettingDoc[] = [
+  { name: 'PORT', default: '8080', meaning: 'TCP port to listen on (0 picks a free one).' },
+  { name: 'HOST', default: '127.0.0.1', meaning: 'Interface to listen on; `0.0.0.0` for all.' },
+  { name: 'DATABASE_URL', default: 'sqlite:./data/marginalia.db', meaning: '`sqlite:<path>`, `sqlite::memory:`, or `postgres://...`.' },
+  { name: 'LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent.' },
+  { name: 'MARGINALIA_API_KEY', default: '(unset)', meaning: 'Bootstrap API key, ensured at start together with MARGINALIA_AUTH_TOKEN.' },
+  { name: 'MARGINALIA_AUTH_TOKEN', default: '(unset)', meaning: 'Bootstrap auth token (at least 16 characters); stored only as a hash.' },
+  { name: 'MARGINALIA_BODY_LIMIT', default: '1048576', meaning: 'Largest request body in bytes; larger bodies get 413.' },
+  { name: 'MARGINALIA_RATE_LIMIT', default: '1000', meaning: 'Requests per second per API key, burst twice that; 0 turns it off.' },
+  { name: 'MARGINALIA_SHUTDOWN_TIMEOUT_MS', default: '10000', meaning: 'On SIGTERM, how long in-flight requests may take before the process exits anyway.' },
+  { name: 'MARGINALIA_SQLITE_BUSY_TIMEOUT_MS', default: '5000', meaning: 'How long a SQLite write waits for another writer before failing with 503.' },
+  { name: 'MARGINALIA_SQLITE_SYNCHRONOUS', default: 'NORMAL', meaning: '`NORMAL` survives a process crash; `FULL` also survives power loss, at the cost of an fsync per write.' },
+];
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Env): ConfigResult {
+  const errors: string[] = [];
+  const read = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      errors.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}".`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+
+  const port = int('PORT', 8080, 0, 65535);
+  const host = read('HOST') ?? '127.0.0.1';
+
+  const database = parseDatabaseUrl(read('DATABASE_URL') ?? 'sqlite:./data/marginalia.db', errors);
+
+  const rawLevel = read('LOG_LEVEL') ?? 'info';
+  const logLevel = LOG_LEVELS.find((l) => l === rawLevel.toLowerCase());
+  if (!logLevel) errors.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${rawLevel}".`);
+
+  const apiKey = read('MARGINALIA_API_KEY');
+  const authToken = read('MARGINALIA_AUTH_TOKEN');
+  let bootstrap: Config['bootstrap'] = null;
+  if ((apiKey === undefined) !== (authToken === undefined)) {
+    errors.push('MARGINALIA_API_KEY and MARGINALIA_AUTH_TOKEN must be set together, or neither.');
+  } else if (apiKey !== undefined && authToken !== undefined) {
+    if (!CREDENTIAL_SHAPE.test(apiKey)) errors.push(`MARGINALIA_API_KEY must be 1 to 256 visible ASCII characters without spaces.`);
+    if (!CREDENTIAL_SHAPE.test(authToken) || authToken.length < 16) {
+      errors.push('MARGINALIA_AUTH_TOKEN must be 16 to 256 visible ASCII characters without spaces.');
+    }
+    bootstrap = { apiKey, authToken };
+  }
+
+  const bodyLimit = int('MARGINALIA_BODY_LIMIT', 1_048_576, 1024, 1024 * 1024 * 1024);
+  const rateLimit = int('MARGINALIA_RATE_LIMIT', 1000, 0, 1_000_000_000);
+  const shutdownTimeoutMs = int('MARGINALIA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000);
+  const sqliteBusyTimeoutMs = int('MARGINALIA_SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000);
+  const rawSync = (read('MARGINALIA_SQLITE_SYNCHRONOUS') ?? 'NORMAL').toUpperCase();
+  if (rawSync !== 'NORMAL' && rawSync !== 'FULL') errors.push(`MARGINALIA_SQLITE_SYNCHRONOUS must be NORMAL or FULL, got "${rawSync}".`);
+
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    config: {
+      port, host, database, logLevel: logLevel!, bootstrap, bodyLimit, rateLimit, shutdownTimeoutMs,
+      sqliteBusyTimeoutMs, sqliteSynchronous: rawSync as SqliteSynchronous,
+    },
+  };
+}
+
+/** What a header value can carry safely and what we accept as a credential. */
+const CREDENTIAL_SHAPE = /^[\x21-\x7e]{1,256}$/;
+
+function parseDatabaseUrl(url: string, errors: string[]): DatabaseTarget {
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length);
+    if (path === '') errors.push('DATABASE_URL "sqlite:" needs a path, e.g. sqlite:./data/marginalia.db or sqlite::memory:.');
+    return { kind: 'sqlite', path: path === ':memory:' ? ':memory:' : path };
+  }
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return { kind: 'postgres', url };
+  errors.push(`DATABASE_URL must start with sqlite:, postgres:// or postgresql://, got "${redactUrl(url)}".`);
+  return { kind: 'sqlite', path: ':memory:' };
+}
+
+/** Hides a password in a database URL before it reaches a log or an error message. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
+}

@@ -1,0 +1,43 @@
+// The one error type of the API. Everything that fails a request becomes an ApiError before it
+// reaches the wire, so the envelope and the HTTP status always agree (SPEC section 1).
+
+export type ErrorCode =
+  | 'INVALID_ARGUMENT'
+  | 'UNAUTHENTICATED'
+  | 'PERMISSION_DENIED'
+  | 'NOT_FOUND'
+  | 'ALREADY_EXISTS'
+  | 'RESOURCE_EXHAUSTED'
+  | 'INTERNAL'
+  | 'UNAVAILABLE';
+
+export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
+  INVALID_ARGUMENT: 400,
+  UNAUTHENTICATED: 401,
+  PERMISSION_DENIED: 403,
+  NOT_FOUND: 404,
+  ALREADY_EXISTS: 409,
+  RESOURCE_EXHAUSTED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+};
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  /** The HTTP status; differs from the code's own only for 413 and 405 (SPEC section 1). */
+  readonly httpStatus: number;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: ErrorCode, message: string, opts: { httpStatus?: number; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.httpStatus = opts.httpStatus ?? HTTP_STATUS[code];
+    this.headers = opts.headers ?? {};
+  }
+}
+
+export const invalid = (message: string): ApiError => new ApiError('INVALID_ARGUMENT', message);
+
+/** The one answer for every credential that does not check out, so callers cannot probe which part was wrong. */
+export const BAD_CREDENTIALS = 'Invalid API key or auth token.';

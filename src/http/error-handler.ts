@@ -1,0 +1,48 @@
+// The one place where a failure becomes a response. Our ApiErrors, Fastify's validation, body-parse
+// and size errors, store outages and plain bugs all leave here in the SPEC 1 envelope; a bug's
+// details go to the log with the request id, never to the caller.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, invalid } from '../errors.js';
+import { StoreUnavailableError } from '../store/store.js';
+import { validationMessage, type ValidationIssue } from './validation-message.js';
+
+export interface ErrorBody {
+  error: { message: string; status: string };
+}
+
+export function errorBody(err: ApiError): ErrorBody {
+  return { error: { message: err.message, status: err.code } };
+}
+
+export function toApiError(err: FastifyError | Error, request: FastifyRequest, bodyLimit: number): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof StoreUnavailableError) {
+    return new ApiError('UNAVAILABLE', 'The database is unavailable; try again shortly.', { headers: { 'retry-after': '1' } });
+  }
+  const fe = err as FastifyError & { validation?: ValidationIssue[] };
+  if (fe.validation && fe.validation.length > 0) return invalid(validationMessage(fe.validation[0]!));
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('INVALID_ARGUMENT', `The request body is larger than ${bodyLimit} bytes.`, { httpStatus: 413 });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return invalid('Content-Type must be application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return invalid('The request body is empty; expected a JSON object with member data.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return invalid('The Content-Length header does not match the body.');
+    default:
+  }
+  // secure-json-parse and JSON.parse failures arrive as 400 errors without a Fastify code.
+  if (fe.statusCode === 400 || err instanceof SyntaxError) return invalid('The request body is not valid JSON.');
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) return invalid('The request is malformed.');
+  request.log.error({ err }, 'unhandled error');
+  return new ApiError('INTERNAL', `Internal error. Request id: ${request.id}`);
+}
+
+export function errorHandler(bodyLimit: number) {
+  return function handle(err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
+    const api = toApiError(err, request, bodyLimit);
+    if (api.httpStatus >= 500 && api.code !== 'INTERNAL') request.log.warn({ code: api.code }, api.message);
+    reply.code(api.httpStatus).headers(api.headers).send(errorBody(api));
+  };
+}

@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// The `marginalia` command, and the only module that reads process.env and process.argv.
+import { parseArgs } from 'node:util';
+import { CliError, keysCreate, keysList, keysRevoke, keysSetDisabled, tokensCreate, tokensRevoke, type Io } from './cli/commands.js';
+import { loadConfig } from './config.js';
+import { serve } from './server.js';
+import { openStore } from './store/open-store.js';
+
+const USAGE = `Usage: marginalia <command>
+
+  serve                               run the HTTP service (the default)
+  migrate                             bring the database schema up to date and exit
+  keys create --name <name>           create a tenant; prints {"apiKey","authToken"}
+  keys list                           list API keys and their tokens (prefixes only)
+  keys revoke <apiKey>                revoke an API key: its requests get 401
+  keys disable <apiKey>               disable a tenant: its requests get 403
+  keys enable <apiKey>                enable a disabled tenant again
+  tokens create <apiKey>              add an auth token to a key; prints {"apiKey","authToken"}
+  tokens revoke <apiKey> <prefix>     revoke the token that starts with <prefix>
+
+Settings come from the environment (DATABASE_URL, PORT, ...); see README.md.`;
+
+async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | null> {
+  const { positionals, values } = parseArgs({
+    args: argv, allowPositionals: true, strict: true,
+    options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  const [command = 'serve', sub, ...rest] = positionals;
+  if (values.help || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const loaded = loadConfig(env);
+  if (!loaded.ok) {
+    process.stderr.write(`marginalia: invalid configuration:\n${loaded.errors.map((e) => `  - ${e}\n`).join('')}`);
+    return 1;
+  }
+  const config = loaded.config;
+  if (command === 'serve') {
+    await serve(config, process.stderr);
+    return null;
+  }
+  const io: Io = { out: (line) => process.stdout.write(`${line}\n`) };
+  const action = commandFor(command, sub, rest, values.name);
+  const store = await openStore(config);
+  try {
+    await action(store, io);
+  } finally {
+    await store.close();
+  }
+  return 0;
+}
+
+type Action = (store: Awaited<ReturnType<typeof openStore>>, io: Io) => Promise<void>;
+
+function commandFor(command: string, sub: string | undefined, args: string[], name: string | undefined): Action {
+  const need = (n: number, usage: string): string[] => {
+    if (args.length !== n) throw new CliError(`usage: marginalia ${usage}`, 2);
+    return args;
+  };
+  const key = `${command} ${sub ?? ''}`.trim();
+  switch (key) {
+    case 'migrate':
+      return async () => {};
+    case 'keys create':
+      need(0, 'keys create --name <name>');
+      if (!name) throw new CliError('usage: marginalia keys create --name <name>', 2);
+      return (store, io) => keysCreate(store, io, name);
+    case 'keys list':
+      need(0, 'keys list');
+      return keysList;
+    case 'keys revoke': {
+      const [apiKey] = need(1, 'keys revoke <apiKey>');
+      return (store, io) => keysRevoke(store, io, apiKey!);
+    }
+    case 'keys disable':
+    case 'keys enable': {
+      const [apiKey] = need(1, `${key} <apiKey>`);
+      return (store, io) => keysSetDisabled(store, io, apiKey!, sub === 'disable');
+    }
+    case 'tokens create': {
+      const [apiKey] = need(1, 'tokens create <apiKey>');
+      return (store, io) => tokensCreate(store, io, apiKey!);
+    }
+    case 'tokens revoke': {
+      const [apiKey, prefix] = need(2, 'tokens revoke <apiKey> <token-prefix>');
+      return (store, io) => tokensRevoke(store, io, apiKey!, prefix!);
+    }
+    default:
+      throw new CliError(`unknown command "${key}"\n\n${USAGE}`, 2);
+  }
+}
+
+function fail(err: unknown): number {
+  if (err instanceof CliError) {
+    process.stderr.write(`marginalia: ${err.message}\n`);
+    return err.exitCode;
+  }
+  const code = (err as { code?: string }).code;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    process.stderr.write(`marginalia: ${(err as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  process.stderr.write(`marginalia: ${err instanceof Error ? err.message : String(err)}\n`);
+  return 1;
+}
+
+run(process.argv.slice(2), process.env).then(
+  (code) => { if (code !== null) process.exitCode = code; },
+  // Exit at once: a failed start must not linger with half-open resources.
+  (err) => process.exit(fail(err)),
+);

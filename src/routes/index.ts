@@ -1,0 +1,19 @@
+// Every /v1 operation, one module each; app.ts registers them inside the authenticated scope.
+import type { App } from '../http/types.js';
+import type { Services } from '../services/context.js';
+import * as commentAnnotationsAdd from './v1_commentannotations_add.js';
+import * as commentsAdd from './v1_commentannotations_comments_add.js';
+import * as commentsGet from './v1_commentannotations_comments_get.js';
+import * as notificationsAdd from './v1_notifications_add.js';
+import * as notificationsGet from './v1_notifications_get.js';
+import * as usersAdd from './v1_users_add.js';
+import * as usersUpdate from './v1_users_update.js';
+
+export interface Operation {
+  path: string;
+  register(app: App, services: Services): void;
+}
+
+export const OPERATIONS: readonly Operation[] = [
+  usersAdd, usersUpdate, commentAnnotationsAdd, commentsAdd, commentsGet, notificationsAdd, notificationsGet,
+];

@@ -1,0 +1,13 @@
+import { tenantOf } from '../http/auth.js';
+import { success } from '../http/envelope.js';
+import type { App } from '../http/types.js';
+import { UsersBody } from '../schemas/users.js';
+import type { Services } from '../services/context.js';
+import { addUsers } from '../services/users.js';
+
+export const path = '/v1/users/add';
+
+export function register(app: App, services: Services): void {
+  app.post(path, { schema: { body: UsersBody } }, async (request) =>
+    success('User(s) processed successfully.', await addUsers(services, tenantOf(request), request.body.data)));
+}

@@ -1,0 +1,75 @@
+// Tenants, API keys and auth tokens (SPEC 2). Tokens are kept only as SHA-256 hashes: generated
+// tokens carry 256 random bits, so a slow password hash would add latency to every request and no
+// safety. Comparison is constant-time over every active token of the key.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import { ApiError, BAD_CREDENTIALS } from '../errors.js';
+import type { Store, Tenant, TokenRecord } from '../store/store.js';
+import { newApiKey, newAuthToken, newTenantId } from './ids.js';
+
+export interface IssuedCredentials {
+  apiKey: string;
+  authToken: string;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Enough of a token to tell it apart in `keys list`, never enough to weaken it: at most a quarter of it. */
+export function tokenPrefix(token: string): string {
+  return token.slice(0, Math.min(11, Math.floor(token.length / 4)));
+}
+
+export function tokenRecord(token: string, now: number): TokenRecord {
+  return { hash: hashToken(token), prefix: tokenPrefix(token), createdAt: now };
+}
+
+export async function createTenant(store: Store, clock: Clock, name: string, given?: IssuedCredentials): Promise<IssuedCredentials> {
+  const creds = given ?? { apiKey: newApiKey(), authToken: newAuthToken() };
+  const now = clock();
+  await store.createTenant({ id: newTenantId(), apiKey: creds.apiKey, name, createdAt: now }, tokenRecord(creds.authToken, now));
+  return creds;
+}
+
+// Compared against when the key is unknown, so an unknown key costs the same time as a wrong token.
+const DECOY_HASH = hashToken('decoy');
+
+/** The tenant behind a key and token, or the SPEC's 401/403. */
+export async function authenticate(store: Store, apiKey: string, authToken: string): Promise<Tenant> {
+  const found = await store.findCredentials(apiKey);
+  const given = Buffer.from(hashToken(authToken), 'hex');
+  let match = false;
+  for (const hash of found?.activeTokenHashes.length ? found.activeTokenHashes : [DECOY_HASH]) {
+    // No early exit: every active token is compared, whichever matches.
+    if (timingSafeEqual(given, Buffer.from(hash, 'hex'))) match = true;
+  }
+  if (!found || !match || found.tenant.revoked) throw new ApiError('UNAUTHENTICATED', BAD_CREDENTIALS);
+  if (found.tenant.disabled) throw new ApiError('PERMISSION_DENIED', 'This tenant is disabled.');
+  return found.tenant;
+}
+
+/**
+ * SPEC 2.2: with MARGINALIA_API_KEY and MARGINALIA_AUTH_TOKEN set, make sure the key exists and takes
+ * the token. A key an operator revoked or disabled stays so: the environment does not undo that.
+ */
+export async function ensureBootstrapCredentials(
+  store: Store, clock: Clock, creds: IssuedCredentials,
+): Promise<'created' | 'token_added' | 'present' | 'revoked' | 'disabled'> {
+  const found = await store.findCredentials(creds.apiKey);
+  if (!found) {
+    try {
+      await createTenant(store, clock, 'bootstrap', creds);
+      return 'created';
+    } catch (err) {
+      // Another instance starting at the same moment created it first: fall through to the checks below.
+      if (!(await store.findCredentials(creds.apiKey))) throw err;
+      return ensureBootstrapCredentials(store, clock, creds);
+    }
+  }
+  if (found.tenant.revoked) return 'revoked';
+  if (found.tenant.disabled) return 'disabled';
+  if (found.activeTokenHashes.includes(hashToken(creds.authToken))) return 'present';
+  await store.addToken(found.tenant.id, tokenRecord(creds.authToken, clock()));
+  return 'token_added';
+}

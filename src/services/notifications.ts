@@ -1,0 +1,153 @@
+// notifications/add and notifications/get (SPEC 7).
+import { ApiError, invalid } from '../errors.js';
+import type { Profile, StoredNotification, UserRef } from '../store/store.js';
+import { loadProfiles, showUser, type ShownUser } from './authors.js';
+import type { Caller, Services } from './context.js';
+import { internalUserId, newNotificationId } from './ids.js';
+import { decodePageToken, encodePageToken, filterDigest } from './page-token.js';
+import { filterList, orNull } from './rules.js';
+
+export const DEFAULT_PAGE_SIZE = 1000;
+
+interface UserRefInput {
+  userId: string;
+  name?: string | null;
+  email?: string | null;
+}
+
+export interface AddNotificationInput {
+  organizationId: string;
+  documentId?: string | null;
+  locationId?: string | null;
+  notificationId?: string | null;
+  actionUser: UserRefInput;
+  displayHeadlineMessageTemplate: string;
+  displayHeadlineMessageTemplateData?: Record<string, unknown> | null;
+  displayBodyMessage?: string | null;
+  notificationSourceData?: Record<string, unknown> | null;
+  notifyUsers: UserRefInput[];
+}
+
+export interface GetNotificationsInput {
+  organizationId: string;
+  documentId?: string | null;
+  userId?: string | null;
+  locationId?: string | null;
+  notificationIds?: string[] | null;
+  pageSize?: number | null;
+  pageToken?: string | null;
+}
+
+export interface ShownNotification {
+  id: string;
+  notificationSource: 'custom';
+  notificationSourceData: Record<string, unknown>;
+  actionUser: ShownUser;
+  displayBodyMessage: string;
+  displayHeadlineMessageTemplate: string;
+  displayHeadlineMessageTemplateData: Record<string, unknown>;
+  metadata: { apiKey: string; organizationId: string; documentId?: string; locationId?: string };
+  notifyUsers: Record<string, boolean>;
+  notifyUsersByUserId: Record<string, boolean>;
+  timestamp: number;
+}
+
+export async function addNotification({ store, clock }: Services, caller: Caller, input: AddNotificationInput) {
+  const notificationId = input.notificationId ?? newNotificationId();
+  const added = await store.addNotification(caller.id, input.organizationId, {
+    notificationId,
+    documentId: orNull(input.documentId),
+    locationId: orNull(input.locationId),
+    actionUser: { userId: input.actionUser.userId, name: orNull(input.actionUser.name), email: orNull(input.actionUser.email) },
+    headlineTemplate: input.displayHeadlineMessageTemplate,
+    headlineData: input.displayHeadlineMessageTemplateData ?? {},
+    bodyMessage: input.displayBodyMessage ?? '',
+    sourceData: input.notificationSourceData ?? {},
+    timestamp: clock(),
+    // A user listed twice is notified once.
+    recipients: [...new Set(input.notifyUsers.map((u) => u.userId))],
+  });
+  if (!added) {
+    throw new ApiError('ALREADY_EXISTS', `Notification ${notificationId} already exists in organization ${input.organizationId}.`);
+  }
+  return { success: true as const, id: notificationId, message: 'Notification added successfully.' as const };
+}
+
+export async function getNotifications(
+  { store }: Services, caller: Caller, input: GetNotificationsInput,
+): Promise<{ notifications: ShownNotification[]; nextPageToken: string | null }> {
+  if (input.documentId == null && input.userId == null) throw invalid('data.documentId or data.userId is required.');
+  const filters = {
+    organizationId: input.organizationId, documentId: orNull(input.documentId), userId: orNull(input.userId),
+    locationId: orNull(input.locationId), notificationIds: filterList(input.notificationIds),
+  };
+  const digest = filterDigest(filters);
+  const after = input.pageToken != null ? decodePageToken(input.pageToken, digest) : null;
+  const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
+  const rows = await store.getNotifications(caller.id, { ...filters, after, limit: pageSize + 1 });
+  const page = rows.slice(0, pageSize);
+  const last = page[page.length - 1];
+  const nextPageToken = rows.length > pageSize && last
+    ? encodePageToken({ timestamp: last.timestamp, notificationId: last.notificationId }, digest)
+    : null;
+
+  const profiles = await loadProfiles(store, caller.id, input.organizationId, page.flatMap(usersNamedBy));
+  return { notifications: page.map((n) => show(caller, input.organizationId, n, profiles)), nextPageToken };
+}
+
+/** SPEC 7: a template value that is an object with a string userId is a user object. */
+function asUserObject(value: unknown): (Record<string, unknown> & { userId: string }) | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const userId = (value as { userId?: unknown }).userId;
+  return typeof userId === 'string' ? (value as Record<string, unknown> & { userId: string }) : null;
+}
+
+function usersNamedBy(n: StoredNotification): string[] {
+  const ids = [n.actionUser.userId];
+  for (const value of Object.values(n.headlineData)) {
+    const user = asUserObject(value);
+    if (user) ids.push(user.userId);
+  }
+  return ids;
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+function showTemplateData(data: Record<string, unknown>, profiles: Map<string, Profile>): Record<string, unknown> {
+  const shown: Record<string, unknown> = Object.create(null);
+  for (const [key, value] of Object.entries(data)) {
+    const user = asUserObject(value);
+    if (!user) {
+      shown[key] = value;
+      continue;
+    }
+    const ref: UserRef = { userId: user.userId, name: text(user.name), email: text(user.email) };
+    shown[key] = { ...user, ...showUser(ref, profiles.get(user.userId)) };
+  }
+  return shown;
+}
+
+function show(caller: Caller, organizationId: string, n: StoredNotification, profiles: Map<string, Profile>): ShownNotification {
+  const notifyUsers: Record<string, boolean> = Object.create(null);
+  const notifyUsersByUserId: Record<string, boolean> = Object.create(null);
+  for (const r of n.recipients) {
+    notifyUsers[internalUserId(caller.id, organizationId, r.userId)] = r.unread;
+    notifyUsersByUserId[r.userId] = r.unread;
+  }
+  const metadata: ShownNotification['metadata'] = { apiKey: caller.apiKey, organizationId };
+  if (n.documentId !== null) metadata.documentId = n.documentId;
+  if (n.locationId !== null) metadata.locationId = n.locationId;
+  return {
+    id: n.notificationId,
+    notificationSource: 'custom',
+    notificationSourceData: n.sourceData,
+    actionUser: showUser(n.actionUser, profiles.get(n.actionUser.userId)),
+    displayBodyMessage: n.bodyMessage,
+    displayHeadlineMessageTemplate: n.headlineTemplate,
+    displayHeadlineMessageTemplateData: showTemplateData(n.headlineData, profiles),
+    metadata,
+    notifyUsers,
+    notifyUsersByUserId,
+    timestamp: n.timestamp,
+  };
+}

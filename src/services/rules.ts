@@ -1,0 +1,33 @@
+// Request rules that a JSON schema cannot say: ids that must be unique, members that exclude or
+// need each other. Each throws INVALID_ARGUMENT naming the member path.
+import { invalid } from '../errors.js';
+import type { Scope } from '../store/store.js';
+
+/** SPEC 1: the same id twice where ids must be unique is INVALID_ARGUMENT. */
+export function requireUnique<T>(items: readonly T[], idOf: (item: T) => unknown, path: string, member: string): void {
+  const seen = new Map<unknown, number>();
+  items.forEach((item, i) => {
+    const id = idOf(item);
+    if (id === undefined || id === null) return;
+    const first = seen.get(id);
+    if (first !== undefined) throw invalid(`${path}[${i}].${member} repeats ${path}[${first}].${member}; ids must be unique.`);
+    seen.set(id, i);
+  });
+}
+
+/** SPEC 5: documentId or folderId, not both; neither is the organization scope. */
+export function scopeOf(data: { documentId?: string | null; folderId?: string | null }): Scope {
+  if (data.documentId != null && data.folderId != null) {
+    throw invalid('data.documentId and data.folderId cannot both be given.');
+  }
+  if (data.documentId != null) return { kind: 'document', id: data.documentId };
+  if (data.folderId != null) return { kind: 'folder', id: data.folderId };
+  return null;
+}
+
+/** SPEC 1: an empty filter list means no filter. */
+export function filterList<T>(list: readonly T[] | null | undefined): T[] | null {
+  return list && list.length > 0 ? [...list] : null;
+}
+
+export const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);

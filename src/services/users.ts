@@ -1,0 +1,51 @@
+// users/add and users/update (SPEC 5).
+import type { UserWrite } from '../store/store.js';
+import type { Caller, Services } from './context.js';
+import { internalUserId } from './ids.js';
+import { requireUnique, scopeOf } from './rules.js';
+
+export interface UsersInput {
+  organizationId: string;
+  documentId?: string | null;
+  folderId?: string | null;
+  users: { userId: string; name?: string | null; email?: string | null; photoUrl?: string | null }[];
+}
+
+export interface UserOutcome {
+  success: boolean;
+  id: string;
+  message: 'User added.' | 'User updated.' | 'User does not exist.';
+}
+
+function writes(input: UsersInput): UserWrite[] {
+  return input.users.map((u) => ({
+    userId: u.userId, name: u.name ?? undefined, email: u.email ?? undefined, photoUrl: u.photoUrl ?? undefined,
+  }));
+}
+
+export async function addUsers({ store, clock }: Services, caller: Caller, input: UsersInput): Promise<Record<string, UserOutcome>> {
+  const scope = scopeOf(input);
+  requireUnique(input.users, (u) => u.userId, 'data.users', 'userId');
+  await store.upsertUsers(caller.id, input.organizationId, scope, writes(input), clock());
+  return outcomes(caller, input, () => ({ success: true, message: 'User added.' }));
+}
+
+export async function updateUsers({ store, clock }: Services, caller: Caller, input: UsersInput): Promise<Record<string, UserOutcome>> {
+  const scope = scopeOf(input);
+  requireUnique(input.users, (u) => u.userId, 'data.users', 'userId');
+  const updated = await store.updateUsers(caller.id, input.organizationId, scope, writes(input), clock());
+  return outcomes(caller, input, (userId) =>
+    updated.has(userId) ? { success: true, message: 'User updated.' } : { success: false, message: 'User does not exist.' });
+}
+
+function outcomes(
+  caller: Caller, input: UsersInput, outcome: (userId: string) => Omit<UserOutcome, 'id'>,
+): Record<string, UserOutcome> {
+  // A null-prototype object: a userId such as "__proto__" is an ordinary key here.
+  const result: Record<string, UserOutcome> = Object.create(null);
+  for (const { userId } of input.users) {
+    const { success, message } = outcome(userId);
+    result[userId] = { success, id: internalUserId(caller.id, input.organizationId, userId), message };
+  }
+  return result;
+}

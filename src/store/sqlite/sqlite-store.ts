@@ -1,0 +1,329 @@
+// The embedded store: better-sqlite3 in WAL mode. Statements are prepared once at open; each Store
+// method runs synchronously inside one IMMEDIATE transaction, so a batch is all-or-nothing and
+// concurrent processes queue for the write lock (up to the busy timeout) instead of deadlocking.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { SqliteSynchronous } from '../../config.js';
+import {
+  StoreUnavailableError,
+  type AddCommentsResult, type CommentDraft, type CommentIdAssigner, type CommentQuery, type Credentials,
+  type NewAnnotation, type NewNotification, type NotificationQuery, type Profile, type Scope, type Store,
+  type StoredComment, type StoredNotification, type Tenant, type TenantListing, type TokenRecord, type UserWrite,
+} from '../store.js';
+import { MIGRATIONS } from './migrations.js';
+import { SQL, type StatementName } from './statements.js';
+
+export interface SqliteOptions {
+  path: string;
+  busyTimeoutMs: number;
+  synchronous: SqliteSynchronous;
+}
+
+type Row = Record<string, unknown>;
+type Statements = Record<StatementName, Database.Statement>;
+
+/** A position after every row of the (timestamp desc, id desc) order: "from the start". */
+const FROM_START = { timestamp: Number.MAX_SAFE_INTEGER, notificationId: '' };
+
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const;
+  private readonly db: Database.Database;
+  private stmts: Statements | null = null;
+
+  constructor(options: SqliteOptions) {
+    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    this.db = new Database(options.path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${options.synchronous}`);
+    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
+    this.db.pragma('foreign_keys = ON');
+  }
+
+  /** Runs fn in one IMMEDIATE transaction and turns lock timeouts into StoreUnavailableError. */
+  private write<T>(fn: () => T): T {
+    return this.guard(() => this.db.transaction(fn).immediate());
+  }
+
+  private guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT') {
+        throw new StoreUnavailableError('The database is busy.', { cause: err });
+      }
+      throw err;
+    }
+  }
+
+  private get s(): Statements {
+    if (!this.stmts) throw new Error('SqliteStore used before migrate()');
+    return this.stmts;
+  }
+
+  async migrate(): Promise<void> {
+    this.write(() => {
+      this.db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
+      const applied = new Set(
+        (this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+      );
+      const record = this.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+      for (const m of MIGRATIONS) {
+        if (applied.has(m.version)) continue;
+        this.db.exec(m.sql);
+        record.run(m.version, m.name, Date.now());
+      }
+    });
+    const stmts = {} as Statements;
+    for (const [name, sql] of Object.entries(SQL)) stmts[name as StatementName] = this.db.prepare(sql);
+    this.stmts = stmts;
+  }
+
+  async ping(): Promise<void> {
+    this.guard(() => this.db.prepare('SELECT 1').get());
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  // --- Tenants and credentials ---
+
+  async countTenants(): Promise<number> {
+    return (this.s.countTenants.get() as { n: number }).n;
+  }
+
+  async createTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Promise<void> {
+    this.write(() => {
+      this.s.insertTenant.run({ id: tenant.id, apiKey: tenant.apiKey, name: tenant.name, createdAt: tenant.createdAt });
+      this.s.insertToken.run({ tenantId: tenant.id, ...token });
+    });
+  }
+
+  async findCredentials(apiKey: string): Promise<Credentials | null> {
+    return this.guard(() => {
+      const row = this.s.tenantByKey.get(apiKey) as Row | undefined;
+      if (!row) return null;
+      const tenant = tenantFrom(row);
+      const hashes = (this.s.activeTokenHashes.all(tenant.id) as { token_hash: string }[]).map((r) => r.token_hash);
+      return { tenant, activeTokenHashes: hashes };
+    });
+  }
+
+  async listTenants(): Promise<TenantListing[]> {
+    const tenants = (this.s.allTenants.all() as Row[]).map((r) => ({ ...tenantFrom(r), tokens: [] as TenantListing['tokens'] }));
+    const byId = new Map(tenants.map((t) => [t.id, t]));
+    for (const t of this.s.allTokens.all() as Row[]) {
+      byId.get(t.tenant_id as string)?.tokens.push({
+        prefix: t.prefix as string, createdAt: t.created_at as number, revoked: t.revoked_at !== null,
+      });
+    }
+    return tenants;
+  }
+
+  async revokeTenant(apiKey: string, at: number): Promise<boolean> {
+    return this.write(() => this.s.revokeTenant.run({ apiKey, at }).changes > 0);
+  }
+
+  async setTenantDisabled(apiKey: string, disabled: boolean): Promise<boolean> {
+    return this.write(() => this.s.setDisabled.run({ apiKey, disabled: disabled ? 1 : 0 }).changes > 0);
+  }
+
+  async addToken(tenantId: string, token: TokenRecord): Promise<void> {
+    this.write(() => this.s.insertToken.run({ tenantId, ...token }));
+  }
+
+  async listTokens(tenantId: string): Promise<(TokenRecord & { revoked: boolean })[]> {
+    return (this.s.tokensOf.all(tenantId) as Row[]).map((r) => ({
+      hash: r.token_hash as string, prefix: r.prefix as string, createdAt: r.created_at as number, revoked: r.revoked_at !== null,
+    }));
+  }
+
+  async revokeToken(tenantId: string, tokenHash: string, at: number): Promise<boolean> {
+    return this.write(() => this.s.revokeToken.run({ tenantId, hash: tokenHash, at }).changes > 0);
+  }
+
+  // --- Users ---
+
+  async upsertUsers(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Promise<void> {
+    this.write(() => {
+      for (const u of users) {
+        this.s.upsertUser.run({ tenantId, organizationId, now, ...profileParams(u) });
+        if (scope) this.s.insertMembership.run({ tenantId, organizationId, kind: scope.kind, scopeId: scope.id, userId: u.userId });
+      }
+    });
+  }
+
+  async updateUsers(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Promise<Set<string>> {
+    return this.write(() => {
+      const updated = new Set<string>();
+      for (const u of users) {
+        const exists = scope
+          ? this.s.memberExists.get(tenantId, organizationId, scope.kind, scope.id, u.userId)
+          : this.s.userExists.get(tenantId, organizationId, u.userId);
+        if (!exists) continue;
+        this.s.updateUser.run({ tenantId, organizationId, now, ...profileParams(u) });
+        updated.add(u.userId);
+      }
+      return updated;
+    });
+  }
+
+  async findProfiles(tenantId: string, organizationId: string, userIds: string[]): Promise<Map<string, Profile>> {
+    const profiles = new Map<string, Profile>();
+    if (userIds.length === 0) return profiles;
+    return this.guard(() => {
+      for (const r of this.s.profiles.all(tenantId, organizationId, JSON.stringify(userIds)) as Row[]) {
+        profiles.set(r.user_id as string, {
+          userId: r.user_id as string, name: r.name as string | null, email: r.email as string | null,
+          photoUrl: r.photo_url as string | null,
+        });
+      }
+      return profiles;
+    });
+  }
+
+  // --- Comment annotations ---
+
+  async addAnnotations(
+    tenantId: string, organizationId: string, documentId: string, annotations: NewAnnotation[], now: number,
+  ): Promise<Set<string>> {
+    return this.write(() => {
+      const taken = new Set<string>();
+      for (const a of annotations) {
+        if (this.s.annotationExists.get(tenantId, organizationId, documentId, a.annotationId)) {
+          taken.add(a.annotationId);
+          continue;
+        }
+        this.s.insertAnnotation.run({
+          tenantId, organizationId, documentId, annotationId: a.annotationId, now,
+          location: jsonOrNull(a.location), locationId: a.locationId, context: jsonOrNull(a.context),
+          status: JSON.stringify(a.status),
+        });
+        const thread = { tenantId, organizationId, documentId, annotationId: a.annotationId };
+        a.comments.forEach((c, i) => this.insertComment(thread, c, i + 1, now));
+      }
+      return taken;
+    });
+  }
+
+  async addComments(
+    tenantId: string, organizationId: string, documentId: string, annotationId: string,
+    comments: CommentDraft[], assignIds: CommentIdAssigner, now: number,
+  ): Promise<AddCommentsResult> {
+    return this.write((): AddCommentsResult => {
+      if (!this.s.annotationExists.get(tenantId, organizationId, documentId, annotationId)) {
+        return { kind: 'annotation_not_found' };
+      }
+      for (const c of comments) {
+        if (c.commentId !== undefined && this.s.commentExists.get(tenantId, organizationId, documentId, annotationId, c.commentId)) {
+          return { kind: 'comment_exists', commentId: c.commentId };
+        }
+      }
+      const tail = this.s.threadTail.get(tenantId, organizationId, documentId, annotationId) as { maxId: number; maxSeq: number };
+      const assigned = assignIds(comments.map((c) => c.commentId), tail.maxId);
+      if (assigned.kind === 'exhausted') return { kind: 'ids_exhausted' };
+      if (assigned.kind === 'clash') return { kind: 'comment_exists', commentId: assigned.commentId };
+      const ids = assigned.commentIds;
+      const thread = { tenantId, organizationId, documentId, annotationId };
+      comments.forEach((c, i) => this.insertComment(thread, { ...c, commentId: ids[i]! }, tail.maxSeq + i + 1, now));
+      return { kind: 'added', commentIds: ids };
+    });
+  }
+
+  private insertComment(
+    thread: { tenantId: string; organizationId: string; documentId: string; annotationId: string },
+    c: { commentId: number; html: string; text: string; from: { userId: string; name: string | null; email: string | null } },
+    seq: number, now: number,
+  ): void {
+    this.s.insertComment.run({
+      ...thread, commentId: c.commentId, seq, html: c.html, text: c.text,
+      fromUserId: c.from.userId, fromName: c.from.name, fromEmail: c.from.email, now,
+    });
+  }
+
+  async getComments(tenantId: string, q: CommentQuery): Promise<StoredComment[]> {
+    return this.guard(() => {
+      const rows = this.s.comments.all({
+        tenantId, organizationId: q.organizationId, documentId: q.documentId, annotationId: q.annotationId,
+        userIds: q.userIds ? JSON.stringify(q.userIds) : null,
+        commentIds: q.commentIds ? JSON.stringify(q.commentIds) : null,
+      }) as Row[];
+      return rows.map((r) => ({
+        commentId: r.comment_id as number, html: r.comment_html as string, text: r.comment_text as string,
+        from: { userId: r.from_user_id as string, name: r.from_name as string | null, email: r.from_email as string | null },
+        status: r.status as string, type: r.type as string,
+        createdAt: r.created_at as number, lastUpdated: r.last_updated as number,
+      }));
+    });
+  }
+
+  // --- Notifications ---
+
+  async addNotification(tenantId: string, organizationId: string, n: NewNotification): Promise<boolean> {
+    return this.write(() => {
+      const key = { tenantId, organizationId, notificationId: n.notificationId };
+      const inserted = this.s.insertNotification.run({
+        ...key, documentId: n.documentId, locationId: n.locationId,
+        actionUserId: n.actionUser.userId, actionUserName: n.actionUser.name, actionUserEmail: n.actionUser.email,
+        headlineTemplate: n.headlineTemplate, headlineData: JSON.stringify(n.headlineData),
+        bodyMessage: n.bodyMessage, sourceData: JSON.stringify(n.sourceData), timestamp: n.timestamp,
+      });
+      if (inserted.changes === 0) return false;
+      n.recipients.forEach((userId, position) => this.s.insertRecipient.run({ ...key, userId, position, timestamp: n.timestamp }));
+      return true;
+    });
+  }
+
+  async getNotifications(tenantId: string, q: NotificationQuery): Promise<StoredNotification[]> {
+    return this.guard(() => {
+      const after = q.after ?? FROM_START;
+      const params = {
+        tenantId, organizationId: q.organizationId, documentId: q.documentId, userId: q.userId,
+        locationId: q.locationId, ids: q.notificationIds ? JSON.stringify(q.notificationIds) : null,
+        afterTimestamp: after.timestamp, afterId: after.notificationId, limit: q.limit,
+      };
+      const stmt = q.userId !== null ? this.s.notificationsByUser : this.s.notificationsByDocument;
+      const rows = stmt.all(params) as Row[];
+      if (rows.length === 0) return [];
+      const recipients = new Map<string, { userId: string; unread: boolean }[]>();
+      const ids = JSON.stringify(rows.map((r) => r.notification_id));
+      for (const r of this.s.recipientsOf.all(tenantId, q.organizationId, ids) as Row[]) {
+        const list = recipients.get(r.notification_id as string) ?? [];
+        list.push({ userId: r.user_id as string, unread: r.unread === 1 });
+        recipients.set(r.notification_id as string, list);
+      }
+      return rows.map((r) => ({
+        notificationId: r.notification_id as string,
+        documentId: r.document_id as string | null,
+        locationId: r.location_id as string | null,
+        actionUser: {
+          userId: r.action_user_id as string, name: r.action_user_name as string | null, email: r.action_user_email as string | null,
+        },
+        headlineTemplate: r.headline_template as string,
+        headlineData: JSON.parse(r.headline_data as string) as Record<string, unknown>,
+        bodyMessage: r.body_message as string,
+        sourceData: JSON.parse(r.source_data as string) as Record<string, unknown>,
+        timestamp: r.timestamp as number,
+        recipients: recipients.get(r.notification_id as string) ?? [],
+      }));
+    });
+  }
+}
+
+function tenantFrom(r: Row): Tenant {
+  return {
+    id: r.id as string, apiKey: r.api_key as string, name: r.name as string, disabled: r.disabled === 1,
+    revoked: r.revoked_at !== null, createdAt: r.created_at as number,
+  };
+}
+
+function profileParams(u: UserWrite) {
+  return { userId: u.userId, name: u.name ?? null, email: u.email ?? null, photoUrl: u.photoUrl ?? null };
+}
+
+function jsonOrNull(v: object | null): string | null {
+  return v === null ? null : JSON.stringify(v);
+}

@@ -1,0 +1,97 @@
+// Every SQL statement of the SQLite store, as named constants prepared once at open.
+// Lists (userIds, commentIds, notificationIds) travel as one JSON array parameter read with
+// json_each, so a statement stays the same whatever the list's length.
+
+export const SQL = {
+  countTenants: `SELECT count(*) AS n FROM tenants`,
+  insertTenant: `INSERT INTO tenants (id, api_key, name, disabled, revoked_at, created_at)
+                 VALUES (@id, @apiKey, @name, 0, NULL, @createdAt)`,
+  tenantByKey: `SELECT id, api_key, name, disabled, revoked_at, created_at FROM tenants WHERE api_key = ?`,
+  allTenants: `SELECT id, api_key, name, disabled, revoked_at, created_at FROM tenants ORDER BY created_at, api_key`,
+  revokeTenant: `UPDATE tenants SET revoked_at = coalesce(revoked_at, @at) WHERE api_key = @apiKey`,
+  setDisabled: `UPDATE tenants SET disabled = @disabled WHERE api_key = @apiKey`,
+  insertToken: `INSERT INTO auth_tokens (tenant_id, token_hash, prefix, created_at, revoked_at)
+                VALUES (@tenantId, @hash, @prefix, @createdAt, NULL) ON CONFLICT DO NOTHING`,
+  activeTokenHashes: `SELECT token_hash FROM auth_tokens WHERE tenant_id = ? AND revoked_at IS NULL`,
+  tokensOf: `SELECT token_hash, prefix, created_at, revoked_at FROM auth_tokens WHERE tenant_id = ? ORDER BY created_at`,
+  allTokens: `SELECT tenant_id, prefix, created_at, revoked_at FROM auth_tokens ORDER BY created_at`,
+  revokeToken: `UPDATE auth_tokens SET revoked_at = @at
+                WHERE tenant_id = @tenantId AND token_hash = @hash AND revoked_at IS NULL`,
+
+  // A field given as NULL keeps its stored value: users/add and users/update change only what they name.
+  upsertUser: `INSERT INTO users (tenant_id, organization_id, user_id, name, email, photo_url, created_at, updated_at)
+                VALUES (@tenantId, @organizationId, @userId, @name, @email, @photoUrl, @now, @now)
+                ON CONFLICT (tenant_id, organization_id, user_id) DO UPDATE SET
+                  name = coalesce(excluded.name, users.name),
+                  email = coalesce(excluded.email, users.email),
+                  photo_url = coalesce(excluded.photo_url, users.photo_url),
+                  updated_at = excluded.updated_at`,
+  updateUser: `UPDATE users SET name = coalesce(@name, name), email = coalesce(@email, email),
+                 photo_url = coalesce(@photoUrl, photo_url), updated_at = @now
+               WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId`,
+  insertMembership: `INSERT INTO memberships (tenant_id, organization_id, scope_kind, scope_id, user_id)
+                     VALUES (@tenantId, @organizationId, @kind, @scopeId, @userId) ON CONFLICT DO NOTHING`,
+  userExists: `SELECT 1 FROM users WHERE tenant_id = ? AND organization_id = ? AND user_id = ?`,
+  memberExists: `SELECT 1 FROM memberships
+                 WHERE tenant_id = ? AND organization_id = ? AND scope_kind = ? AND scope_id = ? AND user_id = ?`,
+  profiles: `SELECT user_id, name, email, photo_url FROM users
+             WHERE tenant_id = ? AND organization_id = ? AND user_id IN (SELECT value FROM json_each(?))`,
+
+  annotationExists: `SELECT 1 FROM annotations
+                     WHERE tenant_id = ? AND organization_id = ? AND document_id = ? AND annotation_id = ?`,
+  insertAnnotation: `INSERT INTO annotations (tenant_id, organization_id, document_id, annotation_id, location,
+                       location_id, context, status, created_at)
+                     VALUES (@tenantId, @organizationId, @documentId, @annotationId, @location, @locationId,
+                       @context, @status, @now)`,
+  threadTail: `SELECT coalesce(max(comment_id), 0) AS maxId, coalesce(max(seq), 0) AS maxSeq FROM comments
+               WHERE tenant_id = ? AND organization_id = ? AND document_id = ? AND annotation_id = ?`,
+  commentExists: `SELECT 1 FROM comments
+                  WHERE tenant_id = ? AND organization_id = ? AND document_id = ? AND annotation_id = ? AND comment_id = ?`,
+  insertComment: `INSERT INTO comments (tenant_id, organization_id, document_id, annotation_id, comment_id, seq,
+                    comment_html, comment_text, from_user_id, from_name, from_email, status, type, created_at, last_updated)
+                  VALUES (@tenantId, @organizationId, @documentId, @annotationId, @commentId, @seq, @html, @text,
+                    @fromUserId, @fromName, @fromEmail, 'added', 'text', @now, @now)`,
+  comments: `SELECT comment_id, comment_html, comment_text, from_user_id, from_name, from_email, status, type,
+               created_at, last_updated
+             FROM comments
+             WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
+               AND annotation_id = @annotationId
+               AND (@userIds IS NULL OR from_user_id IN (SELECT value FROM json_each(@userIds)))
+               AND (@commentIds IS NULL OR comment_id IN (SELECT value FROM json_each(@commentIds)))
+             ORDER BY seq`,
+
+  insertNotification: `INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id,
+                         action_user_id, action_user_name, action_user_email, headline_template, headline_data,
+                         body_message, source_data, timestamp)
+                       VALUES (@tenantId, @organizationId, @notificationId, @documentId, @locationId, @actionUserId,
+                         @actionUserName, @actionUserEmail, @headlineTemplate, @headlineData, @bodyMessage,
+                         @sourceData, @timestamp)
+                       ON CONFLICT DO NOTHING`,
+  insertRecipient: `INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread, timestamp)
+                    VALUES (@tenantId, @organizationId, @notificationId, @userId, @position, 1, @timestamp)`,
+
+  // Two read paths, each walking one index in (timestamp desc, id desc) order from the cursor on.
+  // With no cursor the caller passes a position past every row, so the range condition is always there.
+  notificationsByDocument: `SELECT n.* FROM notifications n
+      WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.document_id = @documentId
+        AND (@locationId IS NULL OR n.location_id = @locationId)
+        AND (@ids IS NULL OR n.notification_id IN (SELECT value FROM json_each(@ids)))
+        AND (n.timestamp, n.notification_id) < (@afterTimestamp, @afterId)
+      ORDER BY n.timestamp DESC, n.notification_id DESC
+      LIMIT @limit`,
+  notificationsByUser: `SELECT n.* FROM notification_recipients r
+      JOIN notifications n ON n.tenant_id = r.tenant_id AND n.organization_id = r.organization_id
+        AND n.notification_id = r.notification_id
+      WHERE r.tenant_id = @tenantId AND r.organization_id = @organizationId AND r.user_id = @userId
+        AND (@documentId IS NULL OR n.document_id = @documentId)
+        AND (@locationId IS NULL OR n.location_id = @locationId)
+        AND (@ids IS NULL OR r.notification_id IN (SELECT value FROM json_each(@ids)))
+        AND (r.timestamp, r.notification_id) < (@afterTimestamp, @afterId)
+      ORDER BY r.timestamp DESC, r.notification_id DESC
+      LIMIT @limit`,
+  recipientsOf: `SELECT notification_id, user_id, unread FROM notification_recipients
+      WHERE tenant_id = ? AND organization_id = ? AND notification_id IN (SELECT value FROM json_each(?))
+      ORDER BY notification_id, position`,
+} as const;
+
+export type StatementName = keyof typeof SQL;

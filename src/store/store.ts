@@ -1,0 +1,191 @@
+// The storage seam. Routes and services see only this interface; SQLite (and later PostgreSQL)
+// implement it. Every data method takes the tenant's internal id first, so no query can forget it.
+// Each method is atomic on its own: a batch is one transaction inside the store.
+
+export interface Tenant {
+  id: string;
+  apiKey: string;
+  name: string;
+  disabled: boolean;
+  revoked: boolean;
+  createdAt: number;
+}
+
+export interface TokenRecord {
+  /** SHA-256 of the token, hex. The token itself is never stored. */
+  hash: string;
+  /** The first few characters, so an operator can name a token to revoke. */
+  prefix: string;
+  createdAt: number;
+}
+
+export interface TenantListing extends Tenant {
+  tokens: { prefix: string; createdAt: number; revoked: boolean }[];
+}
+
+export interface Credentials {
+  tenant: Tenant;
+  /** Hashes of the tenant's tokens that are not revoked. */
+  activeTokenHashes: string[];
+}
+
+/** Membership scope of users/add and users/update besides the organization itself. */
+export type Scope = { kind: 'document' | 'folder'; id: string } | null;
+
+/** Profile fields as written: `undefined` leaves a stored field as it is. */
+export interface UserWrite {
+  userId: string;
+  name?: string | undefined;
+  email?: string | undefined;
+  photoUrl?: string | undefined;
+}
+
+export interface Profile {
+  userId: string;
+  name: string | null;
+  email: string | null;
+  photoUrl: string | null;
+}
+
+/** An author or actor as the writer sent it; null where the writer left a field out. */
+export interface UserRef {
+  userId: string;
+  name: string | null;
+  email: string | null;
+}
+
+export interface NewComment {
+  commentId: number;
+  html: string;
+  text: string;
+  from: UserRef;
+}
+
+export interface StoredComment extends NewComment {
+  status: string;
+  type: string;
+  createdAt: number;
+  lastUpdated: number;
+}
+
+export interface NewAnnotation {
+  annotationId: string;
+  location: object | null;
+  locationId: string | null;
+  context: object | null;
+  status: object;
+  comments: NewComment[];
+}
+
+/** Comments to append to an existing thread: ids the caller chose, or undefined for the store to assign. */
+export interface CommentDraft {
+  commentId: number | undefined;
+  html: string;
+  text: string;
+  from: UserRef;
+}
+
+export type CommentIdAssignment =
+  | { kind: 'assigned'; commentIds: number[] }
+  | { kind: 'clash'; commentId: number }
+  | { kind: 'exhausted' };
+
+/** Turns requested ids (undefined: generate one) into final ids, given the largest id already in the thread. */
+export type CommentIdAssigner = (requested: (number | undefined)[], largestExisting: number) => CommentIdAssignment;
+
+export type AddCommentsResult =
+  | { kind: 'added'; commentIds: number[] }
+  | { kind: 'annotation_not_found' }
+  | { kind: 'comment_exists'; commentId: number }
+  | { kind: 'ids_exhausted' };
+
+export interface NewNotification {
+  notificationId: string;
+  documentId: string | null;
+  locationId: string | null;
+  actionUser: UserRef;
+  headlineTemplate: string;
+  headlineData: Record<string, unknown>;
+  bodyMessage: string;
+  sourceData: Record<string, unknown>;
+  timestamp: number;
+  /** Distinct recipient userIds. */
+  recipients: string[];
+}
+
+export interface StoredNotification extends Omit<NewNotification, 'recipients'> {
+  recipients: { userId: string; unread: boolean }[];
+}
+
+/** Position in the (timestamp desc, id desc) order: results come strictly after it. */
+export interface NotificationCursor {
+  timestamp: number;
+  notificationId: string;
+}
+
+export interface NotificationQuery {
+  organizationId: string;
+  documentId: string | null;
+  userId: string | null;
+  locationId: string | null;
+  notificationIds: string[] | null;
+  after: NotificationCursor | null;
+  limit: number;
+}
+
+export interface CommentQuery {
+  organizationId: string;
+  documentId: string;
+  annotationId: string;
+  userIds: string[] | null;
+  commentIds: number[] | null;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Brings the schema up to date; safe to call from several processes at once. */
+  migrate(): Promise<void>;
+  /** Resolves when the database answers; rejects with StoreUnavailableError when it does not. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+
+  // Tenants and credentials (operator side: keyed by API key, not tenant id).
+  countTenants(): Promise<number>;
+  createTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Promise<void>;
+  findCredentials(apiKey: string): Promise<Credentials | null>;
+  listTenants(): Promise<TenantListing[]>;
+  /** Returns false when no such key exists. */
+  revokeTenant(apiKey: string, at: number): Promise<boolean>;
+  setTenantDisabled(apiKey: string, disabled: boolean): Promise<boolean>;
+  addToken(tenantId: string, token: TokenRecord): Promise<void>;
+  listTokens(tenantId: string): Promise<(TokenRecord & { revoked: boolean })[]>;
+  revokeToken(tenantId: string, tokenHash: string, at: number): Promise<boolean>;
+
+  // Users.
+  upsertUsers(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Promise<void>;
+  /** Updates the users that exist in the scope; returns their userIds. */
+  updateUsers(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Promise<Set<string>>;
+  findProfiles(tenantId: string, organizationId: string, userIds: string[]): Promise<Map<string, Profile>>;
+
+  // Comment annotations.
+  /** Adds the annotations whose id is free; returns the ids that were already taken (and were skipped). */
+  addAnnotations(tenantId: string, organizationId: string, documentId: string, annotations: NewAnnotation[], now: number): Promise<Set<string>>;
+  addComments(
+    tenantId: string, organizationId: string, documentId: string, annotationId: string,
+    comments: CommentDraft[], assignIds: CommentIdAssigner, now: number,
+  ): Promise<AddCommentsResult>;
+  getComments(tenantId: string, query: CommentQuery): Promise<StoredComment[]>;
+
+  // Notifications.
+  /** Returns false when the notificationId is taken in the organization. */
+  addNotification(tenantId: string, organizationId: string, notification: NewNotification): Promise<boolean>;
+  getNotifications(tenantId: string, query: NotificationQuery): Promise<StoredNotification[]>;
+}
+
+/** The database cannot be reached or is too busy to answer in time: the request may be retried. */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}
