@@ -37,7 +37,7 @@ export interface SettingDoc {
 export const SETTINGS: readonly SettingDoc[] = [
   { name: 'PORT', default: '8080', meaning: 'TCP port to listen on (0 picks a free one).' },
   { name: 'HOST', default: '127.0.0.1', meaning: 'Interface to listen on; `0.0.0.0` for all.' },
-  { name: 'DATABASE_URL', default: 'sqlite:./data/marginalia.db', meaning: '`sqlite:<path>`, `sqlite::memory:`, or `postgres://...`.' },
+  { name: 'DATABASE_URL', default: 'sqlite:./data/marginalia.db', meaning: '`sqlite:<path>` or `sqlite::memory:` (throwaway). `postgres://` URLs are recognised; the PostgreSQL store is not in this version yet.' },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent.' },
   { name: 'MARGINALIA_API_KEY', default: '(unset)', meaning: 'Bootstrap API key, ensured at start together with MARGINALIA_AUTH_TOKEN.' },
   { name: 'MARGINALIA_AUTH_TOKEN', default: '(unset)', meaning: 'Bootstrap auth token (at least 16 characters); stored only as a hash.' },

@@ -1,0 +1,85 @@
+// Configuration (SPEC 3): defaults, every variable validated, every problem reported at once.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { loadConfig, redactUrl, SETTINGS } from '../src/config.js';
+
+describe('loadConfig', () => {
+  test('an empty environment gives the documented defaults', () => {
+    const r = loadConfig({});
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(r.config, {
+      port: 8080, host: '127.0.0.1', database: { kind: 'sqlite', path: './data/marginalia.db' }, logLevel: 'info',
+      bootstrap: null, bodyLimit: 1_048_576, rateLimit: 1000, shutdownTimeoutMs: 10_000, sqliteBusyTimeoutMs: 5000,
+      sqliteSynchronous: 'NORMAL',
+    });
+  });
+
+  test('every variable is read', () => {
+    const r = loadConfig({
+      PORT: '9000', HOST: '0.0.0.0', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'DEBUG',
+      MARGINALIA_API_KEY: 'key', MARGINALIA_AUTH_TOKEN: 'a-token-of-16-chars', MARGINALIA_BODY_LIMIT: '2048',
+      MARGINALIA_RATE_LIMIT: '0', MARGINALIA_SHUTDOWN_TIMEOUT_MS: '500', MARGINALIA_SQLITE_BUSY_TIMEOUT_MS: '10',
+      MARGINALIA_SQLITE_SYNCHRONOUS: 'full',
+    });
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(r.config, {
+      port: 9000, host: '0.0.0.0', database: { kind: 'sqlite', path: ':memory:' }, logLevel: 'debug',
+      bootstrap: { apiKey: 'key', authToken: 'a-token-of-16-chars' }, bodyLimit: 2048, rateLimit: 0,
+      shutdownTimeoutMs: 500, sqliteBusyTimeoutMs: 10, sqliteSynchronous: 'FULL',
+    });
+  });
+
+  test('postgres and postgresql URLs select PostgreSQL', () => {
+    for (const url of ['postgres://u@h/db', 'postgresql://u@h/db']) {
+      const r = loadConfig({ DATABASE_URL: url });
+      assert.ok(r.ok);
+      assert.deepEqual(r.config.database, { kind: 'postgres', url });
+    }
+  });
+
+  test('every bad variable is reported, not just the first', () => {
+    const r = loadConfig({
+      PORT: '70000', LOG_LEVEL: 'chatty', DATABASE_URL: 'mysql://x', MARGINALIA_BODY_LIMIT: '1k',
+      MARGINALIA_RATE_LIMIT: '-5', MARGINALIA_SHUTDOWN_TIMEOUT_MS: 'soon', MARGINALIA_SQLITE_BUSY_TIMEOUT_MS: '1.5',
+      MARGINALIA_SQLITE_SYNCHRONOUS: 'OFF', MARGINALIA_API_KEY: 'key',
+    });
+    assert.ok(!r.ok);
+    const names = ['PORT', 'LOG_LEVEL', 'DATABASE_URL', 'MARGINALIA_BODY_LIMIT', 'MARGINALIA_RATE_LIMIT',
+      'MARGINALIA_SHUTDOWN_TIMEOUT_MS', 'MARGINALIA_SQLITE_BUSY_TIMEOUT_MS', 'MARGINALIA_SQLITE_SYNCHRONOUS', 'MARGINALIA_API_KEY'];
+    for (const name of names) assert.ok(r.errors.some((e) => e.includes(name)), `${name} missing from ${JSON.stringify(r.errors)}`);
+  });
+
+  test('bootstrap credentials come in pairs and the token is not weak', () => {
+    assert.ok(!loadConfig({ MARGINALIA_AUTH_TOKEN: 'a-token-of-16-chars' }).ok);
+    const short = loadConfig({ MARGINALIA_API_KEY: 'k', MARGINALIA_AUTH_TOKEN: 'short' });
+    assert.ok(!short.ok && short.errors.some((e) => e.includes('MARGINALIA_AUTH_TOKEN')));
+    const spaced = loadConfig({ MARGINALIA_API_KEY: 'a key', MARGINALIA_AUTH_TOKEN: 'a-token-of-16-chars' });
+    assert.ok(!spaced.ok && spaced.errors.some((e) => e.includes('MARGINALIA_API_KEY')));
+  });
+
+  test('a database password never appears in an error', () => {
+    assert.equal(redactUrl('postgres://user:secret@host:5432/db'), 'postgres://user:***@host:5432/db');
+    const r = loadConfig({ DATABASE_URL: 'mysql://user:secret@host/db' });
+    assert.ok(!r.ok && !r.errors.join().includes('secret'), JSON.stringify(r));
+  });
+
+  test('every setting read is documented in SETTINGS', async () => {
+    const { readFileSync } = await import('node:fs');
+    const source = readFileSync(new URL('../src/config.ts', import.meta.url), 'utf8');
+    const read = new Set([...source.matchAll(/(?:read|int)\('([A-Z_]+)'/g)].map((m) => m[1]));
+    const documented = new Set(SETTINGS.map((s) => s.name));
+    assert.deepEqual([...read].filter((n) => !documented.has(n!)), []);
+    assert.deepEqual([...documented].filter((n) => !read.has(n)), []);
+  });
+
+  test('the README documents every setting with its default', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    for (const s of SETTINGS) {
+      const row = readme.split('\n').find((line) => line.startsWith(`| \`${s.name}\` |`));
+      assert.ok(row, `README has no row for ${s.name}`);
+      const shown = s.default === '(unset)' ? '(unset)' : `\`${s.default}\``;
+      assert.ok(row.includes(shown), `README row for ${s.name} lacks its default ${shown}: ${row}`);
+    }
+  });
+});
