@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { ApiError } from './errors.js';
 import { registerAuth } from './http/auth.js';
 import { errorBody, errorHandler } from './http/error-handler.js';
+import { jsonBodyParser } from './http/json-body.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { requestIdOf } from './http/request-id.js';
 import type { App } from './http/types.js';
@@ -16,7 +17,7 @@ import { OPERATIONS } from './routes/index.js';
 import type { Store } from './store/store.js';
 
 export interface AppOptions {
-  config: Pick<Config, 'bodyLimit' | 'rateLimit'>;
+  config: Pick<Config, 'bodyLimit' | 'rateLimit' | 'maxJsonDepth'>;
   store: Store;
   clock?: Clock;
   /** A pino logger; without one the app logs nothing (tests). */
@@ -32,16 +33,14 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
     // We answer requests that arrive while draining ourselves, in the SPEC's envelope.
     return503OnClosing: false,
     exposeHeadRoutes: false,
-    // `__proto__` and `constructor.prototype` keys are dropped like any other unknown member.
-    onProtoPoisoning: 'remove',
-    onConstructorPoisoning: 'remove',
     // SPEC 1: no type coercion ("1" is not an integer), keep unknown members out of the way but untouched.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, verbose: true } },
     clientErrorHandler: answerMalformedHttp,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // Only JSON bodies are accepted; Fastify's text/plain parser would let other media types through.
-  app.removeContentTypeParser('text/plain');
+  // Only JSON bodies are accepted, through our parser (depth bound); Fastify's text/plain parser is gone.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(config.maxJsonDepth));
 
   let draining = false;
   app.addHook('preClose', async () => {

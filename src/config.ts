@@ -18,6 +18,8 @@ export interface Config {
   /** Both set or both absent: the credentials the server ensures at start. */
   bootstrap: { apiKey: string; authToken: string } | null;
   bodyLimit: number;
+  /** Deepest nesting of objects and arrays a request body may have. */
+  maxJsonDepth: number;
   /** Requests per second per API key; 0 turns limiting off. The burst is twice this. */
   rateLimit: number;
   shutdownTimeoutMs: number;
@@ -42,6 +44,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MARGINALIA_API_KEY', default: '(unset)', meaning: 'Bootstrap API key, ensured at start together with MARGINALIA_AUTH_TOKEN.' },
   { name: 'MARGINALIA_AUTH_TOKEN', default: '(unset)', meaning: 'Bootstrap auth token (at least 16 characters); stored only as a hash.' },
   { name: 'MARGINALIA_BODY_LIMIT', default: '1048576', meaning: 'Largest request body in bytes; larger bodies get 413.' },
+  { name: 'MARGINALIA_MAX_JSON_DEPTH', default: '32', meaning: 'Deepest nesting of objects and arrays in a request body; deeper bodies get 400.' },
   { name: 'MARGINALIA_RATE_LIMIT', default: '1000', meaning: 'Requests per second per API key, burst twice that; 0 turns it off.' },
   { name: 'MARGINALIA_SHUTDOWN_TIMEOUT_MS', default: '10000', meaning: 'On SIGTERM, how long in-flight requests may take before the process exits anyway.' },
   { name: 'MARGINALIA_SQLITE_BUSY_TIMEOUT_MS', default: '5000', meaning: 'How long a SQLite write waits for another writer before failing with 503.' },
@@ -89,6 +92,7 @@ export function loadConfig(env: Env): ConfigResult {
   }
 
   const bodyLimit = int('MARGINALIA_BODY_LIMIT', 1_048_576, 1024, 1024 * 1024 * 1024);
+  const maxJsonDepth = int('MARGINALIA_MAX_JSON_DEPTH', 32, 4, 1000);
   const rateLimit = int('MARGINALIA_RATE_LIMIT', 1000, 0, 1_000_000_000);
   const shutdownTimeoutMs = int('MARGINALIA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000);
   const sqliteBusyTimeoutMs = int('MARGINALIA_SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000);
@@ -99,7 +103,7 @@ export function loadConfig(env: Env): ConfigResult {
   return {
     ok: true,
     config: {
-      port, host, database, logLevel: logLevel!, bootstrap, bodyLimit, rateLimit, shutdownTimeoutMs,
+      port, host, database, logLevel: logLevel!, bootstrap, bodyLimit, maxJsonDepth, rateLimit, shutdownTimeoutMs,
       sqliteBusyTimeoutMs, sqliteSynchronous: rawSync as SqliteSynchronous,
     },
   };

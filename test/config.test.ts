@@ -9,7 +9,7 @@ describe('loadConfig', () => {
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.config, {
       port: 8080, host: '127.0.0.1', database: { kind: 'sqlite', path: './data/marginalia.db' }, logLevel: 'info',
-      bootstrap: null, bodyLimit: 1_048_576, rateLimit: 1000, shutdownTimeoutMs: 10_000, sqliteBusyTimeoutMs: 5000,
+      bootstrap: null, bodyLimit: 1_048_576, maxJsonDepth: 32, rateLimit: 1000, shutdownTimeoutMs: 10_000, sqliteBusyTimeoutMs: 5000,
       sqliteSynchronous: 'NORMAL',
     });
   });
@@ -17,14 +17,14 @@ describe('loadConfig', () => {
   test('every variable is read', () => {
     const r = loadConfig({
       PORT: '9000', HOST: '0.0.0.0', DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'DEBUG',
-      MARGINALIA_API_KEY: 'key', MARGINALIA_AUTH_TOKEN: 'a-token-of-16-chars', MARGINALIA_BODY_LIMIT: '2048',
+      MARGINALIA_API_KEY: 'key', MARGINALIA_AUTH_TOKEN: 'a-token-of-16-chars', MARGINALIA_BODY_LIMIT: '2048', MARGINALIA_MAX_JSON_DEPTH: '8',
       MARGINALIA_RATE_LIMIT: '0', MARGINALIA_SHUTDOWN_TIMEOUT_MS: '500', MARGINALIA_SQLITE_BUSY_TIMEOUT_MS: '10',
       MARGINALIA_SQLITE_SYNCHRONOUS: 'full',
     });
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.config, {
       port: 9000, host: '0.0.0.0', database: { kind: 'sqlite', path: ':memory:' }, logLevel: 'debug',
-      bootstrap: { apiKey: 'key', authToken: 'a-token-of-16-chars' }, bodyLimit: 2048, rateLimit: 0,
+      bootstrap: { apiKey: 'key', authToken: 'a-token-of-16-chars' }, bodyLimit: 2048, maxJsonDepth: 8, rateLimit: 0,
       shutdownTimeoutMs: 500, sqliteBusyTimeoutMs: 10, sqliteSynchronous: 'FULL',
     });
   });

@@ -61,6 +61,7 @@ export interface TestAppOptions {
   clock?: Clock;
   rateLimit?: number;
   bodyLimit?: number;
+  maxJsonDepth?: number;
 }
 
 /** A fixed, advancing clock: each call returns a time 1 ms after the previous one. */
@@ -75,7 +76,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   await store.migrate();
   const clock = options.clock ?? (() => Date.now());
   const app = await buildApp({
-    config: { bodyLimit: options.bodyLimit ?? 1_048_576, rateLimit: options.rateLimit ?? 0 },
+    config: { bodyLimit: options.bodyLimit ?? 1_048_576, rateLimit: options.rateLimit ?? 0, maxJsonDepth: options.maxJsonDepth ?? 32 },
     store, clock,
   });
   await app.ready();

@@ -26,14 +26,10 @@ export function toApiError(err: FastifyError | Error, request: FastifyRequest, b
       return new ApiError('INVALID_ARGUMENT', `The request body is larger than ${bodyLimit} bytes.`, { httpStatus: 413 });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return invalid('Content-Type must be application/json.');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return invalid('The request body is empty; expected a JSON object with member data.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return invalid('The Content-Length header does not match the body.');
     default:
   }
-  // secure-json-parse and JSON.parse failures arrive as 400 errors without a Fastify code.
-  if (fe.statusCode === 400 || err instanceof SyntaxError) return invalid('The request body is not valid JSON.');
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) return invalid('The request is malformed.');
   request.log.error({ err }, 'unhandled error');
   return new ApiError('INTERNAL', `Internal error. Request id: ${request.id}`);
