@@ -60,4 +60,19 @@ describe('request bodies', () => {
       expectError(r, 400, 'INVALID_ARGUMENT', JSON.stringify(raw));
     }
   });
+
+  test('strings and keys with lone surrogates are INVALID_ARGUMENT; paired ones and escaped backslashes are fine', async () => {
+    for (const raw of [
+      '{"data":{"organizationId":"o\\ud800","userId":"u"}}',
+      '{"data":{"organizationId":"o","userId":"\\udfffx"}}',
+      '{"data":{"organizationId":"o","userId":"u","\\ud83d":1}}',
+    ]) {
+      const r = await t.a.post(PATHS.notificationsGet, null, { raw, headers: { 'content-type': 'application/json' } });
+      assert.match(expectError(r, 400, 'INVALID_ARGUMENT', raw), /not valid Unicode/);
+    }
+    for (const raw of ['{"data":{"organizationId":"o\\ud83d\\ude00","userId":"u"}}', '{"data":{"organizationId":"o\\\\ud800","userId":"u"}}']) {
+      const r = await t.a.post(PATHS.notificationsGet, null, { raw, headers: { 'content-type': 'application/json' } });
+      assert.equal(r.status, 200, `${raw}: ${r.body}`);
+    }
+  });
 });

@@ -22,14 +22,28 @@ export function nestingDepth(text: string): number {
   return deepest;
 }
 
+// A surrogate can only arrive as a \u escape (raw surrogate bytes are not UTF-8 and decode to U+FFFD),
+// so bodies without one skip the per-string check.
+const MAY_HOLD_SURROGATE = /\\u[dD][89a-fA-F]/;
+
+class LoneSurrogate extends Error {}
+
+/** Refuses text that is not valid Unicode: stored, it would come back changed. */
+function wellFormed(this: unknown, key: string, value: unknown): unknown {
+  if (!key.isWellFormed() || (typeof value === 'string' && !value.isWellFormed())) throw new LoneSurrogate();
+  return value;
+}
+
 export function jsonBodyParser(maxDepth: number) {
   return (_request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void): void => {
     if (body.trim() === '') return done(invalid('The request body is empty; expected a JSON object with member data.'));
     if (nestingDepth(body) > maxDepth) return done(invalid(`The request body nests deeper than ${maxDepth} levels.`));
     try {
       // `__proto__` and `constructor.prototype` keys are dropped like any other unknown member.
-      done(null, sjson.parse(body, null, { protoAction: 'remove', constructorAction: 'remove' }));
-    } catch {
+      const reviver = MAY_HOLD_SURROGATE.test(body) ? wellFormed : null;
+      done(null, sjson.parse(body, reviver, { protoAction: 'remove', constructorAction: 'remove' }));
+    } catch (err) {
+      if (err instanceof LoneSurrogate) return done(invalid('The request body has a string that is not valid Unicode (a lone surrogate).'));
       done(invalid('The request body is not valid JSON.'));
     }
   };
