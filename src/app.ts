@@ -1,6 +1,6 @@
 // Builds the HTTP application around a store. No I/O of its own: tests build it around any store and
 // drive it with inject; src/server.ts owns listening, signals and shutdown.
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Socket } from 'node:net';
 import { systemClock, type Clock } from './clock.js';
@@ -53,9 +53,14 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
     reply.header('x-request-id', request.id);
   });
   app.setErrorHandler(errorHandler(config.bodyLimit));
-  app.setNotFoundHandler((request, reply) => {
+  // SPEC 1: path (404) and method (405) are decided before credentials and before any body is read,
+  // so both answer from onRequest, which runs ahead of body parsing and size checks.
+  const notFound = (request: FastifyRequest, reply: FastifyReply) =>
     reply.code(404).send(errorBody(new ApiError('NOT_FOUND', `No operation at ${request.method} ${request.url.split('?')[0]}.`)));
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) return notFound(request, reply);
   });
+  app.setNotFoundHandler(notFound);
 
   registerOperational(app, store);
 
@@ -66,17 +71,13 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
     for (const op of OPERATIONS) op.register(scope, services);
   });
 
-  // SPEC 1: any other method on an operation path is 405 with Allow: POST, before credentials are looked at.
+  // Any other method on an operation path is 405 with Allow: POST.
   const otherMethods = app.supportedMethods.filter((m) => m !== 'POST');
+  const methodNotAllowed = async (request: FastifyRequest, reply: FastifyReply) =>
+    reply.code(405).header('allow', 'POST')
+      .send(errorBody(new ApiError('INVALID_ARGUMENT', `${request.method} is not allowed on ${request.routeOptions.url}; use POST.`)));
   for (const op of OPERATIONS) {
-    app.route({
-      method: otherMethods,
-      url: op.path,
-      handler: async (request, reply) => {
-        reply.code(405).header('allow', 'POST')
-          .send(errorBody(new ApiError('INVALID_ARGUMENT', `${request.method} is not allowed on ${op.path}; use POST.`)));
-      },
-    });
+    app.route({ method: otherMethods, url: op.path, onRequest: methodNotAllowed, handler: methodNotAllowed });
   }
   return app;
 }

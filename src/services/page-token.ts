@@ -24,6 +24,8 @@ export function encodePageToken(cursor: NotificationCursor, digest: string): str
 }
 
 export function decodePageToken(token: string, digest: string): NotificationCursor {
+  // Buffer.from skips characters outside the alphabet, so a token with junk added would still decode.
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) throw invalid('data.pageToken is malformed.');
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
