@@ -64,8 +64,11 @@ export interface TestAppOptions {
   maxJsonDepth?: number;
 }
 
+/** The seed's example moment, 2024-06-20T09:53:42.258Z: where test clocks start. */
+export const T0 = Date.UTC(2024, 5, 20, 9, 53, 42, 258);
+
 /** A fixed, advancing clock: each call returns a time 1 ms after the previous one. */
-export function steppingClock(start = Date.UTC(2024, 5, 20, 9, 53, 42, 258)): Clock {
+export function steppingClock(start = T0): Clock {
   let now = start - 1;
   return () => (now += 1);
 }
@@ -144,3 +147,15 @@ export function expectError(r: Reply, httpStatus: number, code: string, what = '
 /** A user object as callers write it. */
 export const user = (userId: string, extra: Record<string, unknown> = {}) =>
   ({ userId, name: `Name ${userId}`, email: `${userId}@example.com`, ...extra });
+
+/** A valid notifications/add data object; `over` replaces members. */
+export function notificationData(organizationId: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    organizationId,
+    documentId: 'doc-1',
+    actionUser: user('actor'),
+    displayHeadlineMessageTemplate: '{actionUser} mentioned {recipientUser}',
+    notifyUsers: [user('r1')],
+    ...over,
+  };
+}

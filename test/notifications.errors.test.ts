@@ -2,9 +2,8 @@
 // INVALID_ARGUMENT (or ALREADY_EXISTS) naming the member, and none of them writes anything.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectError, makeTestApp, PATHS, user, type TestApp } from './helpers.js';
+import { expectError, makeTestApp, PATHS, user, type TestApp, notificationData, T0 } from './helpers.js';
 
-const T0 = Date.UTC(2024, 5, 20, 9, 53, 42, 258);
 let t: TestApp;
 let now = T0;
 
@@ -15,16 +14,7 @@ after(async () => {
   await t.close();
 });
 
-function note(organizationId: string, over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    organizationId,
-    documentId: 'doc-1',
-    actionUser: user('actor'),
-    displayHeadlineMessageTemplate: '{actionUser} did something',
-    notifyUsers: [user('r1')],
-    ...over,
-  };
-}
+const note = notificationData;
 
 async function getAll(organizationId: string, filter: Record<string, unknown> = { userId: 'r1' }): Promise<any[]> {
   const result = await t.a.ok(PATHS.notificationsGet, { organizationId, ...filter });

@@ -1,9 +1,8 @@
 // notifications/add and notifications/get, the success paths (SPEC 7, 4; seed 2.4 and 4.3).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { HEX32, makeTestApp, PATHS, steppingClock, user, type Caller, type TestApp } from './helpers.js';
+import { HEX32, makeTestApp, PATHS, steppingClock, user, type Caller, type TestApp, notificationData, T0 } from './helpers.js';
 
-const T0 = Date.UTC(2024, 5, 20, 9, 53, 42, 258);
 const ID_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
 
 let t: TestApp;
@@ -17,17 +16,7 @@ after(async () => {
   await t.close();
 });
 
-/** A valid notifications/add data object; `over` replaces members. */
-function note(organizationId: string, over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    organizationId,
-    documentId: 'doc-1',
-    actionUser: user('actor'),
-    displayHeadlineMessageTemplate: '{actionUser} mentioned {recipientUser}',
-    notifyUsers: [user('r1')],
-    ...over,
-  };
-}
+const note = notificationData;
 
 async function add(data: Record<string, unknown>, caller: Caller = t.a): Promise<string> {
   const result = await caller.ok(PATHS.notificationsAdd, data);

@@ -3,9 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTenant } from '../src/services/credentials.js';
-import { expectError, HEX32, makeTestApp, PATHS, user, type Caller, type TestApp } from './helpers.js';
+import { expectError, HEX32, makeTestApp, PATHS, user, type Caller, type TestApp, T0 } from './helpers.js';
 
-const T0 = Date.UTC(2024, 5, 20, 9, 53, 42, 258);
 let t: TestApp;
 let now = T0;
 
