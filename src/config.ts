@@ -25,6 +25,10 @@ export interface Config {
   shutdownTimeoutMs: number;
   sqliteBusyTimeoutMs: number;
   sqliteSynchronous: SqliteSynchronous;
+  pgSchema: string;
+  pgPoolSize: number;
+  pgConnectTimeoutMs: number;
+  pgStatementTimeoutMs: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -39,7 +43,7 @@ export interface SettingDoc {
 export const SETTINGS: readonly SettingDoc[] = [
   { name: 'PORT', default: '8080', meaning: 'TCP port to listen on (0 picks a free one).' },
   { name: 'HOST', default: '127.0.0.1', meaning: 'Interface to listen on; `0.0.0.0` for all.' },
-  { name: 'DATABASE_URL', default: 'sqlite:./data/marginalia.db', meaning: '`sqlite:<path>` or `sqlite::memory:` (throwaway). `postgres://` URLs are recognised; the PostgreSQL store is not in this version yet.' },
+  { name: 'DATABASE_URL', default: 'sqlite:./data/marginalia.db', meaning: '`sqlite:<path>`, `sqlite::memory:` (throwaway), or `postgres://...` / `postgresql://...` for PostgreSQL.' },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent.' },
   { name: 'MARGINALIA_API_KEY', default: '(unset)', meaning: 'Bootstrap API key, ensured at start together with MARGINALIA_AUTH_TOKEN.' },
   { name: 'MARGINALIA_AUTH_TOKEN', default: '(unset)', meaning: 'Bootstrap auth token (at least 16 characters); stored only as a hash.' },
@@ -49,6 +53,10 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MARGINALIA_SHUTDOWN_TIMEOUT_MS', default: '10000', meaning: 'On SIGTERM, how long in-flight requests may take before the process exits anyway.' },
   { name: 'MARGINALIA_SQLITE_BUSY_TIMEOUT_MS', default: '5000', meaning: 'How long a SQLite write waits for another writer before failing with 503.' },
   { name: 'MARGINALIA_SQLITE_SYNCHRONOUS', default: 'NORMAL', meaning: '`NORMAL` survives a process crash; `FULL` also survives power loss, at the cost of an fsync per write.' },
+  { name: 'MARGINALIA_PG_SCHEMA', default: 'public', meaning: 'PostgreSQL schema holding the tables; created if missing.' },
+  { name: 'MARGINALIA_PG_POOL_SIZE', default: '10', meaning: 'PostgreSQL connections per process.' },
+  { name: 'MARGINALIA_PG_CONNECT_TIMEOUT_MS', default: '2000', meaning: 'How long to wait for a PostgreSQL connection before answering 503.' },
+  { name: 'MARGINALIA_PG_STATEMENT_TIMEOUT_MS', default: '5000', meaning: 'Longest a PostgreSQL statement may run before it is cancelled and the request answered 503.' },
 ];
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -99,12 +107,21 @@ export function loadConfig(env: Env): ConfigResult {
   const rawSync = (read('MARGINALIA_SQLITE_SYNCHRONOUS') ?? 'NORMAL').toUpperCase();
   if (rawSync !== 'NORMAL' && rawSync !== 'FULL') errors.push(`MARGINALIA_SQLITE_SYNCHRONOUS must be NORMAL or FULL, got "${rawSync}".`);
 
+  const pgSchema = read('MARGINALIA_PG_SCHEMA') ?? 'public';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(pgSchema)) {
+    errors.push(`MARGINALIA_PG_SCHEMA must be a lowercase identifier (a-z, 0-9, _; at most 63), got "${pgSchema}".`);
+  }
+  const pgPoolSize = int('MARGINALIA_PG_POOL_SIZE', 10, 1, 1000);
+  const pgConnectTimeoutMs = int('MARGINALIA_PG_CONNECT_TIMEOUT_MS', 2000, 1, 600_000);
+  const pgStatementTimeoutMs = int('MARGINALIA_PG_STATEMENT_TIMEOUT_MS', 5000, 1, 3_600_000);
+
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
     config: {
       port, host, database, logLevel: logLevel!, bootstrap, bodyLimit, maxJsonDepth, rateLimit, shutdownTimeoutMs,
-      sqliteBusyTimeoutMs, sqliteSynchronous: rawSync as SqliteSynchronous,
+      sqliteBusyTimeoutMs, sqliteSynchronous: rawSync as SqliteSynchronous, pgSchema, pgPoolSize, pgConnectTimeoutMs,
+      pgStatementTimeoutMs,
     },
   };
 }

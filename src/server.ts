@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { redactUrl, type Config } from './config.js';
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER } from './http/auth.js';
-import { createTenant, ensureBootstrapCredentials } from './services/credentials.js';
+import { createFirstTenant, ensureBootstrapCredentials } from './services/credentials.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 
@@ -20,7 +20,7 @@ export function makeLogger(config: Pick<Config, 'logLevel'>): Logger {
 export async function serve(config: Config, stderr: NodeJS.WritableStream): Promise<void> {
   const logger = makeLogger(config);
   const where = config.database.kind === 'sqlite' ? `sqlite:${config.database.path}` : redactUrl(config.database.url);
-  const store = await openStore(config);
+  const store = await openStore(config, (err) => logger.warn({ err }, 'database connection lost while idle'));
   logger.info({ database: where }, 'database ready');
   await ensureCredentials(store, config, logger, stderr);
 
@@ -53,8 +53,8 @@ async function ensureCredentials(store: Store, config: Config, logger: Logger, s
     logger[level]({ outcome }, `bootstrap API key from MARGINALIA_API_KEY: ${outcome}`);
     return;
   }
-  if ((await store.countTenants()) > 0) return;
-  const creds = await createTenant(store, systemClock, 'default');
+  const creds = await createFirstTenant(store, systemClock);
+  if (!creds) return;
   stderr.write(
     '\n==================== Marginalia: first start ====================\n' +
     'The database had no tenants, so one was created. Keep these\n' +

@@ -61,14 +61,16 @@ describe('request bodies', () => {
     }
   });
 
-  test('strings and keys with lone surrogates are INVALID_ARGUMENT; paired ones and escaped backslashes are fine', async () => {
+  test('strings and keys with lone surrogates or NUL are INVALID_ARGUMENT; paired ones and escaped backslashes are fine', async () => {
     for (const raw of [
       '{"data":{"organizationId":"o\\ud800","userId":"u"}}',
       '{"data":{"organizationId":"o","userId":"\\udfffx"}}',
       '{"data":{"organizationId":"o","userId":"u","\\ud83d":1}}',
+      '{"data":{"organizationId":"o","userId":"u\\u0000"}}',
+      '{"data":{"organizationId":"o","userId":"u","x":{"\\u0000":1}}}',
     ]) {
       const r = await t.a.post(PATHS.notificationsGet, null, { raw, headers: { 'content-type': 'application/json' } });
-      assert.match(expectError(r, 400, 'INVALID_ARGUMENT', raw), /not valid Unicode/);
+      assert.match(expectError(r, 400, 'INVALID_ARGUMENT', raw), /NUL character or a lone surrogate/);
     }
     for (const raw of ['{"data":{"organizationId":"o\\ud83d\\ude00","userId":"u"}}', '{"data":{"organizationId":"o\\\\ud800","userId":"u"}}']) {
       const r = await t.a.post(PATHS.notificationsGet, null, { raw, headers: { 'content-type': 'application/json' } });

@@ -22,15 +22,20 @@ export function nestingDepth(text: string): number {
   return deepest;
 }
 
-// A surrogate can only arrive as a \u escape (raw surrogate bytes are not UTF-8 and decode to U+FFFD),
-// so bodies without one skip the per-string check.
-const MAY_HOLD_SURROGATE = /\\u[dD][89a-fA-F]/;
+// Text the databases cannot keep as sent: a lone surrogate (SQLite and PostgreSQL store UTF-8, so it
+// would come back changed) and NUL (PostgreSQL text cannot hold it; refused on SQLite too, so both
+// behave the same). Either can only arrive as a \u escape (raw surrogate bytes are not UTF-8, raw
+// control characters are not JSON), so bodies without such an escape skip the per-string check.
+const MAY_HOLD_UNSTORABLE = /\\u(?:[dD][89a-fA-F]|0000)/;
 
-class LoneSurrogate extends Error {}
+class UnstorableText extends Error {}
 
-/** Refuses text that is not valid Unicode: stored, it would come back changed. */
-function wellFormed(this: unknown, key: string, value: unknown): unknown {
-  if (!key.isWellFormed() || (typeof value === 'string' && !value.isWellFormed())) throw new LoneSurrogate();
+function storable(text: string): boolean {
+  return text.isWellFormed() && !text.includes('\u0000');
+}
+
+function refuseUnstorable(this: unknown, key: string, value: unknown): unknown {
+  if (!storable(key) || (typeof value === 'string' && !storable(value))) throw new UnstorableText();
   return value;
 }
 
@@ -40,10 +45,12 @@ export function jsonBodyParser(maxDepth: number) {
     if (nestingDepth(body) > maxDepth) return done(invalid(`The request body nests deeper than ${maxDepth} levels.`));
     try {
       // `__proto__` and `constructor.prototype` keys are dropped like any other unknown member.
-      const reviver = MAY_HOLD_SURROGATE.test(body) ? wellFormed : null;
+      const reviver = MAY_HOLD_UNSTORABLE.test(body) ? refuseUnstorable : null;
       done(null, sjson.parse(body, reviver, { protoAction: 'remove', constructorAction: 'remove' }));
     } catch (err) {
-      if (err instanceof LoneSurrogate) return done(invalid('The request body has a string that is not valid Unicode (a lone surrogate).'));
+      if (err instanceof UnstorableText) {
+        return done(invalid('The request body has a string with a NUL character or a lone surrogate; neither can be stored.'));
+      }
       done(invalid('The request body is not valid JSON.'));
     }
   };

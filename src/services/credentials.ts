@@ -32,6 +32,14 @@ export async function createTenant(store: Store, clock: Clock, name: string, giv
   return creds;
 }
 
+/** First start: a tenant named "default", unless the database has one already (then null). */
+export async function createFirstTenant(store: Store, clock: Clock): Promise<IssuedCredentials | null> {
+  const creds = { apiKey: newApiKey(), authToken: newAuthToken() };
+  const now = clock();
+  const created = await store.createFirstTenant({ id: newTenantId(), apiKey: creds.apiKey, name: 'default', createdAt: now }, tokenRecord(creds.authToken, now));
+  return created ? creds : null;
+}
+
 // Compared against when the key is unknown, so an unknown key costs the same time as a wrong token.
 const DECOY_HASH = hashToken('decoy');
 

@@ -1,14 +1,26 @@
-// Picks the store that DATABASE_URL names.
+// Picks the store that DATABASE_URL names, and brings its schema up to date.
 import type { Config } from '../config.js';
+import { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
-export async function openStore(config: Pick<Config, 'database' | 'sqliteBusyTimeoutMs' | 'sqliteSynchronous'>): Promise<Store> {
+export type StoreConfig = Pick<
+  Config, 'database' | 'sqliteBusyTimeoutMs' | 'sqliteSynchronous' | 'pgSchema' | 'pgPoolSize' | 'pgConnectTimeoutMs' | 'pgStatementTimeoutMs'
+>;
+
+export async function openStore(config: StoreConfig, onIdleError?: (err: Error) => void): Promise<Store> {
   const db = config.database;
-  if (db.kind === 'postgres') {
-    throw new Error('DATABASE_URL names PostgreSQL, which this version cannot serve yet; use sqlite:<path>.');
+  const store: Store = db.kind === 'postgres'
+    ? new PostgresStore({
+      url: db.url, schema: config.pgSchema, poolSize: config.pgPoolSize, connectTimeoutMs: config.pgConnectTimeoutMs,
+      statementTimeoutMs: config.pgStatementTimeoutMs, onIdleError,
+    })
+    : new SqliteStore({ path: db.path, busyTimeoutMs: config.sqliteBusyTimeoutMs, synchronous: config.sqliteSynchronous });
+  try {
+    await store.migrate();
+  } catch (err) {
+    await store.close().catch(() => {});
+    throw err;
   }
-  const store = new SqliteStore({ path: db.path, busyTimeoutMs: config.sqliteBusyTimeoutMs, synchronous: config.sqliteSynchronous });
-  await store.migrate();
   return store;
 }

@@ -152,6 +152,8 @@ export interface Store {
   // Tenants and credentials (operator side: keyed by API key, not tenant id).
   countTenants(): Promise<number>;
   createTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Promise<void>;
+  /** Creates the tenant only while there is none (first start); false when one exists. Safe when instances start together. */
+  createFirstTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Promise<boolean>;
   findCredentials(apiKey: string): Promise<Credentials | null>;
   listTenants(): Promise<TenantListing[]>;
   /** Returns false when no such key exists. */

@@ -1,11 +1,6 @@
-// Forward-only, numbered schema steps. A step never changes once released; a new need is a new step.
-// Every table is keyed tenant first, and every read path has an index that starts the same way.
-
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+// SQLite schema steps. Every table is keyed tenant first, and every read path has an index that
+// starts the same way.
+import type { Migration } from '../migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
   {

@@ -11,6 +11,7 @@ import {
   type NewAnnotation, type NewNotification, type NotificationQuery, type Profile, type Scope, type Store,
   type StoredComment, type StoredNotification, type Tenant, type TenantListing, type TokenRecord, type UserWrite,
 } from '../store.js';
+import { commentFrom, FROM_START, jsonOrNull, notificationFrom, profileFrom, recipientsByNotification, tenantFrom, tokenListingFrom, type Row } from '../rows.js';
 import { MIGRATIONS } from './migrations.js';
 import { SQL, type StatementName } from './statements.js';
 
@@ -20,11 +21,7 @@ export interface SqliteOptions {
   synchronous: SqliteSynchronous;
 }
 
-type Row = Record<string, unknown>;
 type Statements = Record<StatementName, Database.Statement>;
-
-/** A position after every row of the (timestamp desc, id desc) order: "from the start". */
-const FROM_START = { timestamp: Number.MAX_SAFE_INTEGER, notificationId: '' };
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
@@ -102,6 +99,15 @@ export class SqliteStore implements Store {
     });
   }
 
+  async createFirstTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Promise<boolean> {
+    return this.write(() => {
+      if ((this.s.countTenants.get() as { n: number }).n > 0) return false;
+      this.s.insertTenant.run({ id: tenant.id, apiKey: tenant.apiKey, name: tenant.name, createdAt: tenant.createdAt });
+      this.s.insertToken.run({ tenantId: tenant.id, ...token });
+      return true;
+    });
+  }
+
   async findCredentials(apiKey: string): Promise<Credentials | null> {
     return this.guard(() => {
       const row = this.s.tenantByKey.get(apiKey) as Row | undefined;
@@ -115,11 +121,7 @@ export class SqliteStore implements Store {
   async listTenants(): Promise<TenantListing[]> {
     const tenants = (this.s.allTenants.all() as Row[]).map((r) => ({ ...tenantFrom(r), tokens: [] as TenantListing['tokens'] }));
     const byId = new Map(tenants.map((t) => [t.id, t]));
-    for (const t of this.s.allTokens.all() as Row[]) {
-      byId.get(t.tenant_id as string)?.tokens.push({
-        prefix: t.prefix as string, createdAt: t.created_at as number, revoked: t.revoked_at !== null,
-      });
-    }
+    for (const t of this.s.allTokens.all() as Row[]) byId.get(t.tenant_id as string)?.tokens.push(tokenListingFrom(t));
     return tenants;
   }
 
@@ -176,10 +178,7 @@ export class SqliteStore implements Store {
     if (userIds.length === 0) return profiles;
     return this.guard(() => {
       for (const r of this.s.profiles.all(tenantId, organizationId, JSON.stringify(userIds)) as Row[]) {
-        profiles.set(r.user_id as string, {
-          userId: r.user_id as string, name: r.name as string | null, email: r.email as string | null,
-          photoUrl: r.photo_url as string | null,
-        });
+        profiles.set(r.user_id as string, profileFrom(r));
       }
       return profiles;
     });
@@ -251,12 +250,7 @@ export class SqliteStore implements Store {
         userIds: q.userIds ? JSON.stringify(q.userIds) : null,
         commentIds: q.commentIds ? JSON.stringify(q.commentIds) : null,
       }) as Row[];
-      return rows.map((r) => ({
-        commentId: r.comment_id as number, html: r.comment_html as string, text: r.comment_text as string,
-        from: { userId: r.from_user_id as string, name: r.from_name as string | null, email: r.from_email as string | null },
-        status: r.status as string, type: r.type as string,
-        createdAt: r.created_at as number, lastUpdated: r.last_updated as number,
-      }));
+      return rows.map(commentFrom);
     });
   }
 
@@ -288,42 +282,13 @@ export class SqliteStore implements Store {
       const stmt = q.userId !== null ? this.s.notificationsByUser : this.s.notificationsByDocument;
       const rows = stmt.all(params) as Row[];
       if (rows.length === 0) return [];
-      const recipients = new Map<string, { userId: string; unread: boolean }[]>();
       const ids = JSON.stringify(rows.map((r) => r.notification_id));
-      for (const r of this.s.recipientsOf.all(tenantId, q.organizationId, ids) as Row[]) {
-        const list = recipients.get(r.notification_id as string) ?? [];
-        list.push({ userId: r.user_id as string, unread: r.unread === 1 });
-        recipients.set(r.notification_id as string, list);
-      }
-      return rows.map((r) => ({
-        notificationId: r.notification_id as string,
-        documentId: r.document_id as string | null,
-        locationId: r.location_id as string | null,
-        actionUser: {
-          userId: r.action_user_id as string, name: r.action_user_name as string | null, email: r.action_user_email as string | null,
-        },
-        headlineTemplate: r.headline_template as string,
-        headlineData: JSON.parse(r.headline_data as string) as Record<string, unknown>,
-        bodyMessage: r.body_message as string,
-        sourceData: JSON.parse(r.source_data as string) as Record<string, unknown>,
-        timestamp: r.timestamp as number,
-        recipients: recipients.get(r.notification_id as string) ?? [],
-      }));
+      const recipients = recipientsByNotification(this.s.recipientsOf.all(tenantId, q.organizationId, ids) as Row[]);
+      return rows.map((r) => notificationFrom(r, recipients));
     });
   }
 }
 
-function tenantFrom(r: Row): Tenant {
-  return {
-    id: r.id as string, apiKey: r.api_key as string, name: r.name as string, disabled: r.disabled === 1,
-    revoked: r.revoked_at !== null, createdAt: r.created_at as number,
-  };
-}
-
 function profileParams(u: UserWrite) {
   return { userId: u.userId, name: u.name ?? null, email: u.email ?? null, photoUrl: u.photoUrl ?? null };
-}
-
-function jsonOrNull(v: object | null): string | null {
-  return v === null ? null : JSON.stringify(v);
 }
