@@ -235,7 +235,7 @@ export class PostgresStore implements Store {
 
   async upsertUsers(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Promise<void> {
     await this.tx(async (c) => {
-      for (const u of inKeyOrder(users)) {
+      for (const u of inKeyOrder(users, (x) => x.userId)) {
         await this.run(c, 'upsertUser', [tenantId, organizationId, u.userId, u.name ?? null, u.email ?? null, u.photoUrl ?? null, now]);
         if (scope) await this.run(c, 'insertMembership', [tenantId, organizationId, scope.kind, scope.id, u.userId]);
       }
@@ -245,7 +245,7 @@ export class PostgresStore implements Store {
   async updateUsers(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Promise<Set<string>> {
     return this.tx(async (c) => {
       const updated = new Set<string>();
-      for (const u of inKeyOrder(users)) {
+      for (const u of inKeyOrder(users, (x) => x.userId)) {
         const fields = [tenantId, organizationId, u.userId, u.name ?? null, u.email ?? null, u.photoUrl ?? null, now];
         const r = scope
           ? await this.run(c, 'updateMember', [...fields, scope.kind, scope.id])
@@ -270,7 +270,7 @@ export class PostgresStore implements Store {
   ): Promise<Set<string>> {
     return this.tx(async (c) => {
       const taken = new Set<string>();
-      for (const a of annotations) {
+      for (const a of inKeyOrder(annotations, (x) => x.annotationId)) {
         const added = await this.run(c, 'insertAnnotation', [
           tenantId, organizationId, documentId, a.annotationId, jsonOrNull(a.location), a.locationId, jsonOrNull(a.context),
           JSON.stringify(a.status), now,
@@ -352,11 +352,12 @@ export class PostgresStore implements Store {
 }
 
 /**
- * Writes rows of a batch in key order, so that two transactions touching the same users lock them
- * in the same order and cannot deadlock each other.
+ * A batch's rows in key order, so that two transactions writing the same keys lock them in the same
+ * order and cannot deadlock each other. Results are keyed by id, so the order they are written in
+ * does not show.
  */
-function inKeyOrder(users: UserWrite[]): UserWrite[] {
-  return [...users].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+function inKeyOrder<T>(rows: readonly T[], key: (row: T) => string): T[] {
+  return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
 export function quoteIdent(name: string): string {

@@ -79,7 +79,11 @@ export class SqliteStore implements Store {
   }
 
   async ping(): Promise<void> {
-    this.guard(() => this.db.prepare('SELECT 1').get());
+    try {
+      this.db.prepare('SELECT 1').get();
+    } catch (err) {
+      throw new StoreUnavailableError('The database does not answer.', { cause: err });
+    }
   }
 
   async close(): Promise<void> {
