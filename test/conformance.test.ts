@@ -1,21 +1,23 @@
 // Runs the black-box contract suite of ../shared/conformance against the real server, with two
-// tenants: one from the first start, one made by the CLI. Skips, saying why, where ../shared is absent.
+// tenants: one from the first start, one made by the CLI, on this run's database. Skips, saying why,
+// where ../shared is absent.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { cli, firstStartCredentials, REPO, startServer, stopServer, tempDir } from './server-process.js';
+import { cli, firstStartCredentials, REPO, startServer, stopServer } from './server-process.js';
+import { freshDatabase } from './test-database.js';
 
 const SUITE = join(REPO, '..', 'shared', 'conformance', 'run.mjs');
 const skip = existsSync(SUITE) ? false : `the contract suite is not beside this clone (${SUITE})`;
 
 test('the shared contract suite passes against the running server', { skip }, async () => {
-  const db = `sqlite:${join(tempDir(), 'conformance.db')}`;
-  const s = await startServer({ env: { DATABASE_URL: db } });
+  const db = freshDatabase();
+  const s = await startServer({ env: db.env });
   try {
     const a = firstStartCredentials(s.stderr());
-    const made = cli(['keys', 'create', '--name', 'tenant-b'], { DATABASE_URL: db });
+    const made = cli(['keys', 'create', '--name', 'tenant-b'], db.env);
     assert.equal(made.code, 0, made.stderr);
     const b = JSON.parse(made.stdout);
     const run = spawnSync(process.execPath, [SUITE], {
@@ -31,5 +33,6 @@ test('the shared contract suite passes against the running server', { skip }, as
     assert.ok(summary && Number(summary[1]) > 0 && summary[2] === '0', run.stdout);
   } finally {
     await stopServer(s);
+    await db.drop();
   }
 });

@@ -1,14 +1,23 @@
 // End-to-end: the real server process, started the way the README says, spoken to over HTTP.
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { cli, firstStartCredentials, post, startServer, stopServer, tempDir, type ServerProcess } from './server-process.js';
+import { cli, firstStartCredentials, post, startServer, stopServer, type ServerProcess } from './server-process.js';
+import { freshDatabase, type FreshDatabase } from './test-database.js';
 
 const running: ServerProcess[] = [];
+const databases: FreshDatabase[] = [];
 after(async () => {
   await Promise.all(running.map((s) => stopServer(s, 'SIGKILL')));
+  await Promise.all(databases.map((d) => d.drop()));
 });
+
+/** A fresh empty database of this run's kind; its environment is what a server or the CLI needs. */
+function database(): Record<string, string> {
+  const db = freshDatabase();
+  databases.push(db);
+  return db.env;
+}
 
 async function start(env: Record<string, string>, viaNpm = false): Promise<ServerProcess> {
   const s = await startServer({ env, viaNpm });
@@ -18,8 +27,8 @@ async function start(env: Record<string, string>, viaNpm = false): Promise<Serve
 
 describe('end to end', () => {
   test('npm start on an empty database prints credentials once and serves every operation', async () => {
-    const db = `sqlite:${join(tempDir(), 'marginalia.db')}`;
-    const s = await start({ DATABASE_URL: db }, true);
+    const db = database();
+    const s = await start(db, true);
     const creds = firstStartCredentials(s.stderr());
     assert.match(creds.apiKey, /^mk_/);
 
@@ -57,7 +66,7 @@ describe('end to end', () => {
     // npm itself dies by the signal, and the server's own log says it stopped gracefully.
     await stopServer(s);
     assert.match(s.stdout(), /"msg":"stopped"/, `graceful stop: ${s.stdout().slice(-500)}`);
-    const again = await start({ DATABASE_URL: db });
+    const again = await start(db);
     assert.doesNotMatch(again.stderr(), /x-service-auth-token/, 'credentials are printed only on the first start');
     const after = await post(again.url, '/v1/commentannotations/comments/get', creds, { organizationId: org, documentId: 'doc', annotationId: 't1' });
     assert.equal(after.json.result.data.length, 2, 'data survives a restart');
@@ -65,9 +74,9 @@ describe('end to end', () => {
   });
 
   test('bootstrap credentials from the environment are ensured, idempotently, and no first-start tenant is made', async () => {
-    const db = `sqlite:${join(tempDir(), 'marginalia.db')}`;
+    const db = database();
     const creds = { apiKey: 'bootstrap-key', authToken: 'bootstrap-token-0123456789' };
-    const env = { DATABASE_URL: db, MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken };
+    const env = { ...db, MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken };
     for (let i = 0; i < 2; i++) {
       const s = await start(env);
       assert.doesNotMatch(s.stderr(), /first start/);
@@ -75,38 +84,38 @@ describe('end to end', () => {
       assert.equal(r.status, 200, r.text);
       assert.equal(await stopServer(s), 0);
     }
-    const keys = JSON.parse(cli(['keys', 'list'], { DATABASE_URL: db }).stdout);
+    const keys = JSON.parse(cli(['keys', 'list'], db).stdout);
     assert.equal(keys.length, 1, JSON.stringify(keys));
     assert.equal(keys[0].tokens.length, 1, 'the token was added once');
   });
 
   test('a token revoked through the CLI fails on the very next request', async () => {
-    const db = `sqlite:${join(tempDir(), 'marginalia.db')}`;
-    const s = await start({ DATABASE_URL: db });
+    const db = database();
+    const s = await start(db);
     const creds = firstStartCredentials(s.stderr());
     const data = { organizationId: 'o', userId: 'u' };
     assert.equal((await post(s.url, '/v1/notifications/get', creds, data)).status, 200);
-    const second = JSON.parse(cli(['tokens', 'create', creds.apiKey], { DATABASE_URL: db }).stdout);
+    const second = JSON.parse(cli(['tokens', 'create', creds.apiKey], db).stdout);
     assert.equal((await post(s.url, '/v1/notifications/get', second, data)).status, 200, 'a new token works at once');
-    const revoked = cli(['tokens', 'revoke', creds.apiKey, creds.authToken.slice(0, 12)], { DATABASE_URL: db });
+    const revoked = cli(['tokens', 'revoke', creds.apiKey, creds.authToken.slice(0, 12)], db);
     assert.equal(revoked.code, 0, revoked.stderr);
     const r = await post(s.url, '/v1/notifications/get', creds, data);
     assert.equal(r.status, 401, r.text);
     assert.equal(r.json.error.message, 'Invalid API key or auth token.');
     assert.equal((await post(s.url, '/v1/notifications/get', second, data)).status, 200, 'the other token still works');
 
-    assert.equal(cli(['keys', 'disable', creds.apiKey], { DATABASE_URL: db }).code, 0);
+    assert.equal(cli(['keys', 'disable', creds.apiKey], db).code, 0);
     assert.equal((await post(s.url, '/v1/notifications/get', second, data)).status, 403, 'a disabled tenant is PERMISSION_DENIED');
-    assert.equal(cli(['keys', 'enable', creds.apiKey], { DATABASE_URL: db }).code, 0);
+    assert.equal(cli(['keys', 'enable', creds.apiKey], db).code, 0);
     assert.equal((await post(s.url, '/v1/notifications/get', second, data)).status, 200);
-    assert.equal(cli(['keys', 'revoke', creds.apiKey], { DATABASE_URL: db }).code, 0);
+    assert.equal(cli(['keys', 'revoke', creds.apiKey], db).code, 0);
     assert.equal((await post(s.url, '/v1/notifications/get', second, data)).status, 401, 'a revoked key is UNAUTHENTICATED');
     await stopServer(s);
   });
 
   test('SIGTERM lets an in-flight request finish, answers new ones 503, then exits 0', async () => {
-    const db = `sqlite:${join(tempDir(), 'marginalia.db')}`;
-    const s = await start({ DATABASE_URL: db });
+    const db = database();
+    const s = await start(db);
     const creds = firstStartCredentials(s.stderr());
     const body = JSON.stringify({ data: { organizationId: 'o', users: [{ userId: 'slow', name: 'Slow' }] } });
     const { port } = new URL(s.url);
@@ -138,8 +147,8 @@ describe('end to end', () => {
   });
 
   test('every acknowledged write survives kill -9', async () => {
-    const db = `sqlite:${join(tempDir(), 'marginalia.db')}`;
-    const s = await start({ DATABASE_URL: db });
+    const db = database();
+    const s = await start(db);
     const creds = firstStartCredentials(s.stderr());
     const acknowledged: string[] = [];
     let stop = false;
@@ -164,7 +173,7 @@ describe('end to end', () => {
     await Promise.all(writers);
     assert.equal(await s.exited, 'SIGKILL');
 
-    const again = await start({ DATABASE_URL: db });
+    const again = await start(db);
     const found = new Set<string>();
     let pageToken: string | undefined;
     do {
@@ -187,10 +196,10 @@ describe('end to end', () => {
   });
 
   test('a port already in use fails the start with exit code 1', async () => {
-    const db = `sqlite:${join(tempDir(), 'marginalia.db')}`;
-    const s = await start({ DATABASE_URL: db });
+    const db = database();
+    const s = await start(db);
     const { port } = new URL(s.url);
-    const r = cli(['serve'], { DATABASE_URL: db, PORT: port });
+    const r = cli(['serve'], { ...db, PORT: port });
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /EADDRINUSE|in use/);
     await stopServer(s);

@@ -1,16 +1,14 @@
-// Shared test helpers: an app around a real SQLite file with two tenants, and small request helpers
-// whose assertion messages carry the response, so a failure explains itself.
+// Shared test helpers: an app around a real database (a SQLite file, or a PostgreSQL schema in the
+// PostgreSQL run) with two tenants, and small request helpers whose assertion messages carry the
+// response, so a failure explains itself.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
 import type { Clock } from '../src/clock.js';
 import type { App } from '../src/http/types.js';
 import { createTenant, type IssuedCredentials } from '../src/services/credentials.js';
-import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
+import { freshDatabase } from './test-database.js';
 
 export const HEX32 = /^[0-9a-f]{32}$/;
 export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -74,9 +72,8 @@ export function steppingClock(start = T0): Clock {
 }
 
 export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), 'marginalia-test-'));
-  const store = new SqliteStore({ path: join(dir, 'test.db'), busyTimeoutMs: 5000, synchronous: 'NORMAL' });
-  await store.migrate();
+  const db = freshDatabase();
+  const store = await db.open();
   const clock = options.clock ?? (() => Date.now());
   const app = await buildApp({
     config: { bodyLimit: options.bodyLimit ?? 1_048_576, rateLimit: options.rateLimit ?? 0, maxJsonDepth: options.maxJsonDepth ?? 32 },
@@ -128,7 +125,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     async close() {
       await app.close();
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      await db.drop();
     },
   };
 }
