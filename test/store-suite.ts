@@ -126,6 +126,34 @@ export function storeSuite(kind: StoreKind): void {
     await store.createTenant(tenant(TB, 'mk_key-b', T0 + 1), tokenB);
     return { tokenA, tokenB };
   }
+  describe('credentials version', () => {
+    storeTest('every change to keys and tokens moves the version, and reads do not', async (store) => {
+      const versions = [await store.credentialsVersion()];
+      const step = async (what: string, change: () => Promise<unknown>) => {
+        await change();
+        const v = await store.credentialsVersion();
+        assert.notEqual(v, versions[versions.length - 1], `${what} did not change the credentials version`);
+        versions.push(v);
+      };
+      await step('createTenant', () => store.createTenant(tenant(TA, 'mk_key-a', T0), tokenRecord('mt_first-token', T0)));
+      await step('addToken', () => store.addToken(TA, tokenRecord('mt_second-token', T0)));
+      await step('revokeToken', () => store.revokeToken(TA, hashToken('mt_second-token'), T0));
+      await step('setTenantDisabled', () => store.setTenantDisabled('mk_key-a', true));
+      await step('revokeTenant', () => store.revokeTenant('mk_key-a', T0));
+      const before = await store.credentialsVersion();
+      await store.findCredentials('mk_key-a');
+      await store.listTenants();
+      await store.listTokens(TA);
+      assert.equal(await store.credentialsVersion(), before, 'reads leave the version alone');
+    });
+
+    storeTest('a change made through another store on the same database is seen at once', async (store, db) => {
+      const before = await store.credentialsVersion();
+      await withSecondStore(db, (other) => other.createTenant(tenant(TB, 'mk_key-b', T0), tokenRecord('mt_token-b', T0)));
+      assert.notEqual(await store.credentialsVersion(), before);
+    });
+  });
+
 
   // ---------------------------------------------------------------------------------------------
   describe(`${kind} store: schema and connection`, () => {

@@ -2,7 +2,7 @@
 // unauthenticated request gets 401 even when its body is garbage), then applies the rate limit.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
-import { authenticate } from '../services/credentials.js';
+import { AuthCache, authenticate } from '../services/credentials.js';
 import type { Store, Tenant } from '../store/store.js';
 import type { RateLimiter } from './rate-limiter.js';
 
@@ -29,10 +29,11 @@ export function tenantOf(request: FastifyRequest): Tenant {
 
 export function registerAuth(app: FastifyInstance, store: Store, limiter: RateLimiter | null): void {
   app.decorateRequest('tenant', null);
+  const cache = new AuthCache();
   app.addHook('onRequest', async (request) => {
     const apiKey = header(request, API_KEY_HEADER);
     const authToken = header(request, AUTH_TOKEN_HEADER);
-    request.tenant = await authenticate(store, apiKey, authToken);
+    request.tenant = await authenticate(store, apiKey, authToken, cache);
     if (limiter) {
       const decision = limiter.take(request.tenant.id);
       if (!decision.allowed) {

@@ -43,10 +43,42 @@ export async function createFirstTenant(store: Store, clock: Clock): Promise<Iss
 // Compared against when the key is unknown, so an unknown key costs the same time as a wrong token.
 const DECOY_HASH = hashToken('decoy');
 
+/**
+ * Successful authentications of this process, valid while the store's credentials version stays the
+ * same: any change to any key or token (by this process, another instance or the CLI) empties it
+ * before the next request is checked. Keyed by the token's hash, never the token. Failures are not
+ * kept, so guessing costs the database every time and cannot fill memory.
+ */
+export class AuthCache {
+  private static readonly MAX_ENTRIES = 10_000;
+  private version = -1;
+  private readonly tenants = new Map<string, Tenant>();
+
+  /** The cached tenant for (apiKey, tokenHash) under this credentials version, if any. */
+  get(version: number, apiKey: string, tokenHash: string): Tenant | undefined {
+    if (version !== this.version) {
+      this.tenants.clear();
+      this.version = version;
+      return undefined;
+    }
+    return this.tenants.get(`${apiKey}\n${tokenHash}`);
+  }
+
+  set(version: number, apiKey: string, tokenHash: string, tenant: Tenant): void {
+    if (version !== this.version) return;
+    if (this.tenants.size >= AuthCache.MAX_ENTRIES) this.tenants.clear();
+    this.tenants.set(`${apiKey}\n${tokenHash}`, tenant);
+  }
+}
+
 /** The tenant behind a key and token, or the SPEC's 401/403. */
-export async function authenticate(store: Store, apiKey: string, authToken: string): Promise<Tenant> {
+export async function authenticate(store: Store, apiKey: string, authToken: string, cache?: AuthCache): Promise<Tenant> {
+  const tokenHash = hashToken(authToken);
+  const version = cache ? await store.credentialsVersion() : 0;
+  const cached = cache?.get(version, apiKey, tokenHash);
+  if (cached) return cached;
   const found = await store.findCredentials(apiKey);
-  const given = Buffer.from(hashToken(authToken), 'hex');
+  const given = Buffer.from(tokenHash, 'hex');
   let match = false;
   for (const hash of found?.activeTokenHashes.length ? found.activeTokenHashes : [DECOY_HASH]) {
     // No early exit: every active token is compared, whichever matches.
@@ -54,6 +86,7 @@ export async function authenticate(store: Store, apiKey: string, authToken: stri
   }
   if (!found || !match || found.tenant.revoked) throw new ApiError('UNAUTHENTICATED', BAD_CREDENTIALS);
   if (found.tenant.disabled) throw new ApiError('PERMISSION_DENIED', 'This tenant is disabled.');
+  cache?.set(version, apiKey, tokenHash, found.tenant);
   return found.tenant;
 }
 

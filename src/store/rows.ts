@@ -4,6 +4,10 @@ import type { StoredComment, StoredNotification, Tenant } from './store.js';
 
 export type Row = Record<string, unknown>;
 
+/** What a notification read selects (as `n`): the row with its recipients, so a page is one query. */
+export const NOTIFICATION_COLUMNS = `n.notification_id, n.document_id, n.location_id, n.action_user_id, n.action_user_name,
+  n.action_user_email, n.headline_template, n.headline_data, n.body_message, n.source_data, n.timestamp, n.recipients`;
+
 export function tenantFrom(r: Row): Tenant {
   return {
     id: r.id as string, apiKey: r.api_key as string, name: r.name as string, disabled: Boolean(r.disabled),
@@ -24,18 +28,17 @@ export function commentFrom(r: Row): StoredComment {
   };
 }
 
-/** Groups recipient rows by notification, in the order the rows come. */
-export function recipientsByNotification(rows: Row[]): Map<string, StoredNotification['recipients']> {
-  const byId = new Map<string, StoredNotification['recipients']>();
-  for (const r of rows) {
-    const list = byId.get(r.notification_id as string) ?? [];
-    list.push({ userId: r.user_id as string, unread: Boolean(r.unread) });
-    byId.set(r.notification_id as string, list);
-  }
-  return byId;
+/** The row's recipients column: [[userId, unread], ...] in the order they were listed. */
+function recipientsFrom(json: string): StoredNotification['recipients'] {
+  return (JSON.parse(json) as [string, boolean | number][]).map(([userId, unread]) => ({ userId, unread: Boolean(unread) }));
 }
 
-export function notificationFrom(r: Row, recipients: Map<string, StoredNotification['recipients']>): StoredNotification {
+/** The recipients column as written by addNotification: everyone unread. */
+export function recipientsJson(userIds: readonly string[]): string {
+  return JSON.stringify(userIds.map((userId) => [userId, true]));
+}
+
+export function notificationFrom(r: Row): StoredNotification {
   return {
     notificationId: r.notification_id as string,
     documentId: r.document_id as string | null,
@@ -46,7 +49,7 @@ export function notificationFrom(r: Row, recipients: Map<string, StoredNotificat
     bodyMessage: r.body_message as string,
     sourceData: JSON.parse(r.source_data as string) as Record<string, unknown>,
     timestamp: Number(r.timestamp),
-    recipients: recipients.get(r.notification_id as string) ?? [],
+    recipients: recipientsFrom(r.recipients as string),
   };
 }
 

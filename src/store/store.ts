@@ -149,7 +149,10 @@ export interface Store {
   ping(): Promise<void>;
   close(): Promise<void>;
 
-  // Tenants and credentials (operator side: keyed by API key, not tenant id).
+  // Tenants and credentials (operator side: keyed by API key, not tenant id). Every change to them
+  // bumps the credentials version in the same transaction.
+  /** A number that changes whenever any key or token changes: lets a process cache authentication safely. */
+  credentialsVersion(): Promise<number>;
   countTenants(): Promise<number>;
   createTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Promise<void>;
   /** Creates the tenant only while there is none (first start); false when one exists. Safe when instances start together. */

@@ -114,4 +114,28 @@ CREATE INDEX recipients_by_user
   ON notification_recipients (tenant_id, organization_id, user_id, timestamp DESC, notification_id DESC);
 `,
   },
+  {
+    version: 2,
+    name: 'recipients on the notification row',
+    // See the SQLite step of the same number.
+    sql: `
+ALTER TABLE notifications ADD COLUMN recipients text NOT NULL DEFAULT '[]';
+UPDATE notifications n SET recipients = coalesce((
+  SELECT json_agg(json_build_array(r.user_id, r.unread) ORDER BY r.position)::text FROM notification_recipients r
+  WHERE r.tenant_id = n.tenant_id AND r.organization_id = n.organization_id AND r.notification_id = n.notification_id), '[]');
+`,
+  },
+  {
+    version: 3,
+    name: 'credentials version',
+    // Bumped by every change to keys and tokens, in the same transaction, so a process may cache
+    // authentication and still see a revocation on the very next request by reading one number.
+    sql: `
+CREATE TABLE credentials_version (
+  id       integer PRIMARY KEY CHECK (id = 1),
+  version  bigint NOT NULL
+);
+INSERT INTO credentials_version (id, version) VALUES (1, 1);
+`,
+  },
 ];

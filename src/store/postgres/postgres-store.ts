@@ -5,7 +5,7 @@
 import pg from 'pg';
 import type { Migration } from '../migration.js';
 import {
-  commentFrom, FROM_START, jsonOrNull, notificationFrom, profileFrom, recipientsByNotification, tenantFrom, tokenListingFrom,
+  commentFrom, FROM_START, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenListingFrom,
   type Row,
 } from '../rows.js';
 import {
@@ -172,6 +172,19 @@ export class PostgresStore implements Store {
 
   // --- Tenants and credentials ---
 
+  async credentialsVersion(): Promise<number> {
+    return Number((await this.one('credentialsVersion', [])).rows[0]!.version);
+  }
+
+  /** A write to keys or tokens: one transaction that also bumps the credentials version. */
+  private writeCredentials<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.tx(async (c) => {
+      const result = await fn(c);
+      await this.run(c, 'bumpCredentialsVersion', []);
+      return result;
+    });
+  }
+
   async countTenants(): Promise<number> {
     return Number((await this.one('countTenants', [])).rows[0]!.n);
   }
@@ -182,11 +195,11 @@ export class PostgresStore implements Store {
   }
 
   async createTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Promise<void> {
-    await this.tx((c) => this.insertTenant(c, tenant, token));
+    await this.writeCredentials((c) => this.insertTenant(c, tenant, token));
   }
 
   async createFirstTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Promise<boolean> {
-    return this.tx(async (c) => {
+    return this.writeCredentials(async (c) => {
       await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`marginalia:first-tenant:${this.options.schema}`]);
       if (Number((await this.run(c, 'countTenants', [])).rows[0]!.n) > 0) return false;
       await this.insertTenant(c, tenant, token);
@@ -210,15 +223,15 @@ export class PostgresStore implements Store {
   }
 
   async revokeTenant(apiKey: string, at: number): Promise<boolean> {
-    return ((await this.one('revokeTenant', [apiKey, at])).rowCount ?? 0) > 0;
+    return this.writeCredentials(async (c) => ((await this.run(c, 'revokeTenant', [apiKey, at])).rowCount ?? 0) > 0);
   }
 
   async setTenantDisabled(apiKey: string, disabled: boolean): Promise<boolean> {
-    return ((await this.one('setDisabled', [apiKey, disabled])).rowCount ?? 0) > 0;
+    return this.writeCredentials(async (c) => ((await this.run(c, 'setDisabled', [apiKey, disabled])).rowCount ?? 0) > 0);
   }
 
   async addToken(tenantId: string, token: TokenRecord): Promise<void> {
-    await this.one('insertToken', [tenantId, token.hash, token.prefix, token.createdAt]);
+    await this.writeCredentials((c) => this.run(c, 'insertToken', [tenantId, token.hash, token.prefix, token.createdAt]));
   }
 
   async listTokens(tenantId: string): Promise<(TokenRecord & { revoked: boolean })[]> {
@@ -228,7 +241,7 @@ export class PostgresStore implements Store {
   }
 
   async revokeToken(tenantId: string, tokenHash: string, at: number): Promise<boolean> {
-    return ((await this.one('revokeToken', [tenantId, tokenHash, at])).rowCount ?? 0) > 0;
+    return this.writeCredentials(async (c) => ((await this.run(c, 'revokeToken', [tenantId, tokenHash, at])).rowCount ?? 0) > 0);
   }
 
   // --- Users ---
@@ -328,6 +341,7 @@ export class PostgresStore implements Store {
       const inserted = await this.run(c, 'insertNotification', [
         tenantId, organizationId, n.notificationId, n.documentId, n.locationId, n.actionUser.userId, n.actionUser.name,
         n.actionUser.email, n.headlineTemplate, JSON.stringify(n.headlineData), n.bodyMessage, JSON.stringify(n.sourceData), n.timestamp,
+        recipientsJson(n.recipients),
       ]);
       if (inserted.rowCount === 0) return false;
       await this.run(c, 'insertRecipients', [tenantId, organizationId, n.notificationId, n.timestamp, n.recipients]);
@@ -344,10 +358,7 @@ export class PostgresStore implements Store {
       : (await this.one('notificationsByDocument', [
         tenantId, q.organizationId, q.documentId, q.locationId, q.notificationIds, after.timestamp, after.notificationId, q.limit,
       ])).rows;
-    if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.notification_id as string);
-    const recipients = recipientsByNotification((await this.one('recipientsOf', [tenantId, q.organizationId, ids])).rows);
-    return rows.map((r) => notificationFrom(r, recipients));
+    return rows.map(notificationFrom);
   }
 }
 

@@ -2,7 +2,11 @@
 // connection parses and plans it once. Lists travel as one array parameter (= ANY($n)), so a
 // statement stays the same whatever the list's length.
 
+import { NOTIFICATION_COLUMNS } from '../rows.js';
+
 export const PG_SQL = {
+  credentialsVersion: `SELECT version FROM credentials_version WHERE id = 1`,
+  bumpCredentialsVersion: `UPDATE credentials_version SET version = version + 1 WHERE id = 1`,
   countTenants: `SELECT count(*)::int AS n FROM tenants`,
   insertTenant: `INSERT INTO tenants (id, api_key, name, disabled, revoked_at, created_at) VALUES ($1, $2, $3, false, NULL, $4)`,
   tenantByKey: `SELECT id, api_key, name, disabled, revoked_at, created_at FROM tenants WHERE api_key = $1`,
@@ -63,22 +67,22 @@ export const PG_SQL = {
 
   insertNotification: `INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id,
                          action_user_id, action_user_name, action_user_email, headline_template, headline_data,
-                         body_message, source_data, timestamp)
-                       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                         body_message, source_data, timestamp, recipients)
+                       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
                        ON CONFLICT DO NOTHING RETURNING 1 AS added`,
   insertRecipients: `INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread, timestamp)
                      SELECT $1, $2, $3, r.user_id, r.position - 1, true, $4
                      FROM unnest($5::text[]) WITH ORDINALITY AS r(user_id, position)`,
 
   // Two read paths, each walking one index in (timestamp desc, id desc) order from the cursor on.
-  notificationsByDocument: `SELECT n.* FROM notifications n
+  notificationsByDocument: `SELECT ${NOTIFICATION_COLUMNS} FROM notifications n
       WHERE n.tenant_id = $1 AND n.organization_id = $2 AND n.document_id = $3
         AND ($4::text IS NULL OR n.location_id = $4)
         AND ($5::text[] IS NULL OR n.notification_id = ANY($5::text[]))
         AND (n.timestamp, n.notification_id) < ($6::bigint, $7::text)
       ORDER BY n.timestamp DESC, n.notification_id DESC
       LIMIT $8`,
-  notificationsByUser: `SELECT n.* FROM notification_recipients r
+  notificationsByUser: `SELECT ${NOTIFICATION_COLUMNS} FROM notification_recipients r
       JOIN notifications n ON n.tenant_id = r.tenant_id AND n.organization_id = r.organization_id
         AND n.notification_id = r.notification_id
       WHERE r.tenant_id = $1 AND r.organization_id = $2 AND r.user_id = $3
@@ -88,9 +92,6 @@ export const PG_SQL = {
         AND (r.timestamp, r.notification_id) < ($7::bigint, $8::text)
       ORDER BY r.timestamp DESC, r.notification_id DESC
       LIMIT $9`,
-  recipientsOf: `SELECT notification_id, user_id, unread FROM notification_recipients
-      WHERE tenant_id = $1 AND organization_id = $2 AND notification_id = ANY($3::text[])
-      ORDER BY notification_id, position`,
 } as const;
 
 export type PgStatementName = keyof typeof PG_SQL;

@@ -116,4 +116,33 @@ CREATE INDEX recipients_by_user
   ON notification_recipients (tenant_id, organization_id, user_id, timestamp DESC, notification_id DESC);
 `,
   },
+  {
+    version: 2,
+    name: 'recipients on the notification row',
+    // A notification's recipients travel with its row, so a page of notifications is one query; the
+    // notification_recipients table stays the index of each user's inbox. Both hold the unread flag:
+    // whatever marks a notification read must update both in one transaction.
+    sql: `
+ALTER TABLE notifications ADD COLUMN recipients TEXT NOT NULL DEFAULT '[]';
+UPDATE notifications SET recipients = (
+  SELECT json_group_array(json_array(x.user_id, json(CASE x.unread WHEN 1 THEN 'true' ELSE 'false' END))) FROM (
+    SELECT user_id, unread FROM notification_recipients r
+    WHERE r.tenant_id = notifications.tenant_id AND r.organization_id = notifications.organization_id
+      AND r.notification_id = notifications.notification_id
+    ORDER BY r.position) x);
+`,
+  },
+  {
+    version: 3,
+    name: 'credentials version',
+    // Bumped by every change to keys and tokens, in the same transaction, so a process may cache
+    // authentication and still see a revocation on the very next request by reading one number.
+    sql: `
+CREATE TABLE credentials_version (
+  id       INTEGER PRIMARY KEY CHECK (id = 1),
+  version  INTEGER NOT NULL
+) STRICT;
+INSERT INTO credentials_version (id, version) VALUES (1, 1);
+`,
+  },
 ];

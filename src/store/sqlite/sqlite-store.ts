@@ -11,7 +11,7 @@ import {
   type NewAnnotation, type NewNotification, type NotificationQuery, type Profile, type Scope, type Store,
   type StoredComment, type StoredNotification, type Tenant, type TenantListing, type TokenRecord, type UserWrite,
 } from '../store.js';
-import { commentFrom, FROM_START, jsonOrNull, notificationFrom, profileFrom, recipientsByNotification, tenantFrom, tokenListingFrom, type Row } from '../rows.js';
+import { commentFrom, FROM_START, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenListingFrom, type Row } from '../rows.js';
 import { MIGRATIONS } from './migrations.js';
 import { SQL, type StatementName } from './statements.js';
 
@@ -35,6 +35,15 @@ export class SqliteStore implements Store {
     this.db.pragma(`synchronous = ${options.synchronous}`);
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
     this.db.pragma('foreign_keys = ON');
+  }
+
+  /** A write to keys or tokens: one transaction that also bumps the credentials version. */
+  private writeCredentials<T>(fn: () => T): T {
+    return this.write(() => {
+      const result = fn();
+      this.s.bumpCredentialsVersion.run();
+      return result;
+    });
   }
 
   /** Runs fn in one IMMEDIATE transaction and turns lock timeouts into StoreUnavailableError. */
@@ -92,22 +101,27 @@ export class SqliteStore implements Store {
 
   // --- Tenants and credentials ---
 
+  async credentialsVersion(): Promise<number> {
+    return this.guard(() => (this.s.credentialsVersion.get() as { version: number }).version);
+  }
+
   async countTenants(): Promise<number> {
     return (this.s.countTenants.get() as { n: number }).n;
   }
 
+  private insertTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): void {
+    this.s.insertTenant.run({ id: tenant.id, apiKey: tenant.apiKey, name: tenant.name, createdAt: tenant.createdAt });
+    this.s.insertToken.run({ tenantId: tenant.id, ...token });
+  }
+
   async createTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Promise<void> {
-    this.write(() => {
-      this.s.insertTenant.run({ id: tenant.id, apiKey: tenant.apiKey, name: tenant.name, createdAt: tenant.createdAt });
-      this.s.insertToken.run({ tenantId: tenant.id, ...token });
-    });
+    this.writeCredentials(() => this.insertTenant(tenant, token));
   }
 
   async createFirstTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Promise<boolean> {
-    return this.write(() => {
+    return this.writeCredentials(() => {
       if ((this.s.countTenants.get() as { n: number }).n > 0) return false;
-      this.s.insertTenant.run({ id: tenant.id, apiKey: tenant.apiKey, name: tenant.name, createdAt: tenant.createdAt });
-      this.s.insertToken.run({ tenantId: tenant.id, ...token });
+      this.insertTenant(tenant, token);
       return true;
     });
   }
@@ -130,15 +144,15 @@ export class SqliteStore implements Store {
   }
 
   async revokeTenant(apiKey: string, at: number): Promise<boolean> {
-    return this.write(() => this.s.revokeTenant.run({ apiKey, at }).changes > 0);
+    return this.writeCredentials(() => this.s.revokeTenant.run({ apiKey, at }).changes > 0);
   }
 
   async setTenantDisabled(apiKey: string, disabled: boolean): Promise<boolean> {
-    return this.write(() => this.s.setDisabled.run({ apiKey, disabled: disabled ? 1 : 0 }).changes > 0);
+    return this.writeCredentials(() => this.s.setDisabled.run({ apiKey, disabled: disabled ? 1 : 0 }).changes > 0);
   }
 
   async addToken(tenantId: string, token: TokenRecord): Promise<void> {
-    this.write(() => this.s.insertToken.run({ tenantId, ...token }));
+    this.writeCredentials(() => this.s.insertToken.run({ tenantId, ...token }));
   }
 
   async listTokens(tenantId: string): Promise<(TokenRecord & { revoked: boolean })[]> {
@@ -148,7 +162,7 @@ export class SqliteStore implements Store {
   }
 
   async revokeToken(tenantId: string, tokenHash: string, at: number): Promise<boolean> {
-    return this.write(() => this.s.revokeToken.run({ tenantId, hash: tokenHash, at }).changes > 0);
+    return this.writeCredentials(() => this.s.revokeToken.run({ tenantId, hash: tokenHash, at }).changes > 0);
   }
 
   // --- Users ---
@@ -268,6 +282,7 @@ export class SqliteStore implements Store {
         actionUserId: n.actionUser.userId, actionUserName: n.actionUser.name, actionUserEmail: n.actionUser.email,
         headlineTemplate: n.headlineTemplate, headlineData: JSON.stringify(n.headlineData),
         bodyMessage: n.bodyMessage, sourceData: JSON.stringify(n.sourceData), timestamp: n.timestamp,
+        recipients: recipientsJson(n.recipients),
       });
       if (inserted.changes === 0) return false;
       n.recipients.forEach((userId, position) => this.s.insertRecipient.run({ ...key, userId, position, timestamp: n.timestamp }));
@@ -284,11 +299,7 @@ export class SqliteStore implements Store {
         afterTimestamp: after.timestamp, afterId: after.notificationId, limit: q.limit,
       };
       const stmt = q.userId !== null ? this.s.notificationsByUser : this.s.notificationsByDocument;
-      const rows = stmt.all(params) as Row[];
-      if (rows.length === 0) return [];
-      const ids = JSON.stringify(rows.map((r) => r.notification_id));
-      const recipients = recipientsByNotification(this.s.recipientsOf.all(tenantId, q.organizationId, ids) as Row[]);
-      return rows.map((r) => notificationFrom(r, recipients));
+      return (stmt.all(params) as Row[]).map(notificationFrom);
     });
   }
 }

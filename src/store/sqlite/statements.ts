@@ -1,8 +1,11 @@
 // Every SQL statement of the SQLite store, as named constants prepared once at open.
 // Lists (userIds, commentIds, notificationIds) travel as one JSON array parameter read with
 // json_each, so a statement stays the same whatever the list's length.
+import { NOTIFICATION_COLUMNS } from '../rows.js';
 
 export const SQL = {
+  credentialsVersion: `SELECT version FROM credentials_version WHERE id = 1`,
+  bumpCredentialsVersion: `UPDATE credentials_version SET version = version + 1 WHERE id = 1`,
   countTenants: `SELECT count(*) AS n FROM tenants`,
   insertTenant: `INSERT INTO tenants (id, api_key, name, disabled, revoked_at, created_at)
                  VALUES (@id, @apiKey, @name, 0, NULL, @createdAt)`,
@@ -62,24 +65,24 @@ export const SQL = {
 
   insertNotification: `INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id,
                          action_user_id, action_user_name, action_user_email, headline_template, headline_data,
-                         body_message, source_data, timestamp)
+                         body_message, source_data, timestamp, recipients)
                        VALUES (@tenantId, @organizationId, @notificationId, @documentId, @locationId, @actionUserId,
                          @actionUserName, @actionUserEmail, @headlineTemplate, @headlineData, @bodyMessage,
-                         @sourceData, @timestamp)
+                         @sourceData, @timestamp, @recipients)
                        ON CONFLICT DO NOTHING`,
   insertRecipient: `INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread, timestamp)
                     VALUES (@tenantId, @organizationId, @notificationId, @userId, @position, 1, @timestamp)`,
 
   // Two read paths, each walking one index in (timestamp desc, id desc) order from the cursor on.
   // With no cursor the caller passes a position past every row, so the range condition is always there.
-  notificationsByDocument: `SELECT n.* FROM notifications n
+  notificationsByDocument: `SELECT ${NOTIFICATION_COLUMNS} FROM notifications n
       WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.document_id = @documentId
         AND (@locationId IS NULL OR n.location_id = @locationId)
         AND (@ids IS NULL OR n.notification_id IN (SELECT value FROM json_each(@ids)))
         AND (n.timestamp, n.notification_id) < (@afterTimestamp, @afterId)
       ORDER BY n.timestamp DESC, n.notification_id DESC
       LIMIT @limit`,
-  notificationsByUser: `SELECT n.* FROM notification_recipients r
+  notificationsByUser: `SELECT ${NOTIFICATION_COLUMNS} FROM notification_recipients r
       JOIN notifications n ON n.tenant_id = r.tenant_id AND n.organization_id = r.organization_id
         AND n.notification_id = r.notification_id
       WHERE r.tenant_id = @tenantId AND r.organization_id = @organizationId AND r.user_id = @userId
@@ -89,9 +92,6 @@ export const SQL = {
         AND (r.timestamp, r.notification_id) < (@afterTimestamp, @afterId)
       ORDER BY r.timestamp DESC, r.notification_id DESC
       LIMIT @limit`,
-  recipientsOf: `SELECT notification_id, user_id, unread FROM notification_recipients
-      WHERE tenant_id = ? AND organization_id = ? AND notification_id IN (SELECT value FROM json_each(?))
-      ORDER BY notification_id, position`,
 } as const;
 
 export type StatementName = keyof typeof SQL;
