@@ -1,0 +1,163 @@
+// Builds a benchmark dataset straight into the database, in large batched transactions, with the
+// shape real use has: organizations of 100 users, notifications on 100 documents per organization
+// with 1-5 recipients each (about 10 per document, 30 per user), and threads of 10 comments.
+// Deterministic: the same scale gives the same rows.
+import pg from 'pg';
+import type Database from 'better-sqlite3';
+import { createTenant } from '../src/services/credentials.js';
+import { recipientsJson } from '../src/store/rows.js';
+import { SQL } from '../src/store/sqlite/statements.js';
+import type { Store } from '../src/store/store.js';
+
+export const SCALES = {
+  small: { organizations: 10, usersPerOrg: 100, notificationsPerOrg: 1000, documentsPerOrg: 100, threadsPerOrg: 100, commentsPerThread: 10 },
+  large: { organizations: 1000, usersPerOrg: 100, notificationsPerOrg: 1000, documentsPerOrg: 100, threadsPerOrg: 100, commentsPerThread: 10 },
+} as const;
+export type ScaleName = keyof typeof SCALES;
+export type Scale = (typeof SCALES)[ScaleName];
+
+export const BENCH_CREDENTIALS = { apiKey: 'bench-api-key', authToken: 'bench-auth-token-0123456789' };
+const T0 = Date.UTC(2026, 0, 1);
+
+/** mulberry32: a small seeded generator, so every run builds the same dataset. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const org = (o: number) => `org-${o}`;
+export const userOf = (u: number) => `user-${u}`;
+export const docOf = (d: number) => `doc-${d}`;
+export const threadOf = (a: number) => `thread-${a}`;
+
+interface Rows {
+  users: { organizationId: string; userId: string; name: string; email: string }[];
+  notifications: {
+    organizationId: string; notificationId: string; documentId: string; locationId: string | null; actionUserId: string;
+    headlineData: string; timestamp: number; recipients: string[];
+  }[];
+  comments: { organizationId: string; documentId: string; annotationId: string; commentId: number; fromUserId: string; html: string; text: string }[];
+  annotations: { organizationId: string; documentId: string; annotationId: string }[];
+}
+
+/** The rows of one organization. */
+function organizationRows(scale: Scale, o: number): Rows {
+  const rnd = random(o + 1);
+  const pick = (n: number) => Math.floor(rnd() * n);
+  const organizationId = org(o);
+  const rows: Rows = { users: [], notifications: [], comments: [], annotations: [] };
+  for (let u = 0; u < scale.usersPerOrg; u++) {
+    rows.users.push({ organizationId, userId: userOf(u), name: `User ${u} of ${o}`, email: `user${u}.org${o}@example.com` });
+  }
+  for (let i = 0; i < scale.notificationsPerOrg; i++) {
+    const actor = userOf(pick(scale.usersPerOrg));
+    const recipients = new Set<string>();
+    const wanted = 1 + pick(5);
+    while (recipients.size < wanted) recipients.add(userOf(pick(scale.usersPerOrg)));
+    rows.notifications.push({
+      organizationId, notificationId: `n-${i}`, documentId: docOf(pick(scale.documentsPerOrg)),
+      locationId: rnd() < 0.3 ? `loc-${pick(5)}` : null, actionUserId: actor,
+      headlineData: JSON.stringify({ actionUser: { userId: actor }, documentTitle: `Document ${i % 100}` }),
+      timestamp: T0 + o * scale.notificationsPerOrg + i, recipients: [...recipients],
+    });
+  }
+  for (let a = 0; a < scale.threadsPerOrg; a++) {
+    const documentId = docOf(a % scale.documentsPerOrg);
+    rows.annotations.push({ organizationId, documentId, annotationId: threadOf(a) });
+    for (let c = 1; c <= scale.commentsPerThread; c++) {
+      const text = `Comment ${c} on thread ${a}: looks good, one question about the second paragraph.`;
+      rows.comments.push({ organizationId, documentId, annotationId: threadOf(a), commentId: c, fromUserId: userOf(pick(scale.usersPerOrg)), html: `<p>${text}</p>`, text });
+    }
+  }
+  return rows;
+}
+
+/** Creates the bench tenant and fills the dataset; returns the tenant id. */
+export async function buildDataset(store: Store, scale: Scale, sink: SqliteSink | PostgresSink, progress: (msg: string) => void): Promise<string> {
+  await createTenant(store, () => T0, 'bench', BENCH_CREDENTIALS);
+  const tenantId = (await store.findCredentials(BENCH_CREDENTIALS.apiKey))!.tenant.id;
+  const BATCH = 50; // organizations per transaction
+  for (let first = 0; first < scale.organizations; first += BATCH) {
+    const batch: Rows = { users: [], notifications: [], comments: [], annotations: [] };
+    for (let o = first; o < Math.min(first + BATCH, scale.organizations); o++) {
+      const r = organizationRows(scale, o);
+      batch.users.push(...r.users); batch.notifications.push(...r.notifications);
+      batch.comments.push(...r.comments); batch.annotations.push(...r.annotations);
+    }
+    await sink.write(tenantId, batch);
+    progress(`${Math.min(first + BATCH, scale.organizations)}/${scale.organizations} organizations`);
+  }
+  return tenantId;
+}
+
+/** Writes through the SQLite store's own statements, one transaction per batch. */
+export class SqliteSink {
+  constructor(private readonly db: Database.Database) {}
+
+  async write(tenantId: string, rows: Rows): Promise<void> {
+    const s = Object.fromEntries(['upsertUser', 'insertNotification', 'insertRecipient', 'insertAnnotation', 'insertComment']
+      .map((n) => [n, this.db.prepare(SQL[n as keyof typeof SQL])]));
+    this.db.transaction(() => {
+      for (const u of rows.users) s.upsertUser!.run({ tenantId, ...u, photoUrl: null, now: T0 });
+      for (const n of rows.notifications) {
+        s.insertNotification!.run({
+          tenantId, organizationId: n.organizationId, notificationId: n.notificationId, documentId: n.documentId,
+          locationId: n.locationId, actionUserId: n.actionUserId, actionUserName: null, actionUserEmail: null,
+          headlineTemplate: '{actionUser} mentioned you in {documentTitle}', headlineData: n.headlineData, bodyMessage: '',
+          sourceData: '{}', timestamp: n.timestamp, recipients: recipientsJson(n.recipients),
+        });
+        n.recipients.forEach((userId, position) => s.insertRecipient!.run({
+          tenantId, organizationId: n.organizationId, notificationId: n.notificationId, userId, position, timestamp: n.timestamp,
+        }));
+      }
+      for (const a of rows.annotations) {
+        s.insertAnnotation!.run({ tenantId, ...a, location: null, locationId: null, context: null, status: '{"id":"OPEN","name":"Open","type":"default"}', now: T0 });
+      }
+      for (const c of rows.comments) {
+        s.insertComment!.run({ tenantId, ...c, seq: c.commentId, fromName: null, fromEmail: null, now: T0 });
+      }
+    })();
+  }
+}
+
+/** Writes with one multi-row INSERT ... SELECT FROM unnest(...) per table per batch. */
+export class PostgresSink {
+  constructor(private readonly client: pg.Client) {}
+
+  async write(tenantId: string, rows: Rows): Promise<void> {
+    const c = this.client;
+    const col = <T, K extends keyof T>(list: T[], key: K) => list.map((x) => x[key]);
+    await c.query('BEGIN');
+    await c.query(`INSERT INTO users (tenant_id, organization_id, user_id, name, email, created_at, updated_at)
+      SELECT $1, x.o, x.u, x.n, x.e, $6, $6 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS x(o, u, n, e)`,
+    [tenantId, col(rows.users, 'organizationId'), col(rows.users, 'userId'), col(rows.users, 'name'), col(rows.users, 'email'), T0]);
+    const n = rows.notifications;
+    await c.query(`INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id, action_user_id,
+        headline_template, headline_data, body_message, source_data, timestamp, recipients)
+      SELECT $1, x.o, x.i, x.d, x.l, x.a, '{actionUser} mentioned you in {documentTitle}', x.h, '', '{}', x.t, x.r
+      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[]) AS x(o, i, d, l, a, h, t, r)`,
+    [tenantId, col(n, 'organizationId'), col(n, 'notificationId'), col(n, 'documentId'), col(n, 'locationId'), col(n, 'actionUserId'),
+      col(n, 'headlineData'), col(n, 'timestamp'), n.map((x) => recipientsJson(x.recipients))]);
+    const r = n.flatMap((x) => x.recipients.map((userId, position) => ({ o: x.organizationId, i: x.notificationId, userId, position, t: x.timestamp })));
+    await c.query(`INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread, timestamp)
+      SELECT $1, x.o, x.i, x.u, x.p, true, x.t FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[]) AS x(o, i, u, p, t)`,
+    [tenantId, col(r, 'o'), col(r, 'i'), col(r, 'userId'), col(r, 'position'), col(r, 't')]);
+    const a = rows.annotations;
+    await c.query(`INSERT INTO annotations (tenant_id, organization_id, document_id, annotation_id, status, created_at)
+      SELECT $1, x.o, x.d, x.a, '{"id":"OPEN","name":"Open","type":"default"}', $5 FROM unnest($2::text[], $3::text[], $4::text[]) AS x(o, d, a)`,
+    [tenantId, col(a, 'organizationId'), col(a, 'documentId'), col(a, 'annotationId'), T0]);
+    const m = rows.comments;
+    await c.query(`INSERT INTO comments (tenant_id, organization_id, document_id, annotation_id, comment_id, seq, comment_html, comment_text,
+        from_user_id, status, type, created_at, last_updated)
+      SELECT $1, x.o, x.d, x.a, x.c, x.c, x.h, x.t, x.u, 'added', 'text', $9, $9
+      FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[]) AS x(o, d, a, c, h, t, u)`,
+    [tenantId, col(m, 'organizationId'), col(m, 'documentId'), col(m, 'annotationId'), col(m, 'commentId'), col(m, 'html'), col(m, 'text'), col(m, 'fromUserId'), T0]);
+    await c.query('COMMIT');
+  }
+}
