@@ -29,6 +29,8 @@ export interface Config {
   pgPoolSize: number;
   pgConnectTimeoutMs: number;
   pgStatementTimeoutMs: number;
+  /** Worker processes serving one port (node:cluster); 1 serves from this process. */
+  workers: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -53,6 +55,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MARGINALIA_SHUTDOWN_TIMEOUT_MS', default: '10000', meaning: 'On SIGTERM, how long in-flight requests may take before the process exits anyway.' },
   { name: 'MARGINALIA_SQLITE_BUSY_TIMEOUT_MS', default: '5000', meaning: 'How long a SQLite write waits for another writer before failing with 503.' },
   { name: 'MARGINALIA_SQLITE_SYNCHRONOUS', default: 'NORMAL', meaning: '`NORMAL` survives a process crash; `FULL` also survives power loss, at the cost of an fsync per write.' },
+  { name: 'MARGINALIA_WORKERS', default: '1', meaning: 'Worker processes serving the one port (node:cluster), e.g. one per core; 1 serves from the main process.' },
   { name: 'MARGINALIA_PG_SCHEMA', default: 'public', meaning: 'PostgreSQL schema holding the tables; created if missing.' },
   { name: 'MARGINALIA_PG_POOL_SIZE', default: '10', meaning: 'PostgreSQL connections per process.' },
   { name: 'MARGINALIA_PG_CONNECT_TIMEOUT_MS', default: '2000', meaning: 'How long to wait for a PostgreSQL connection before answering 503.' },
@@ -107,6 +110,7 @@ export function loadConfig(env: Env): ConfigResult {
   const rawSync = (read('MARGINALIA_SQLITE_SYNCHRONOUS') ?? 'NORMAL').toUpperCase();
   if (rawSync !== 'NORMAL' && rawSync !== 'FULL') errors.push(`MARGINALIA_SQLITE_SYNCHRONOUS must be NORMAL or FULL, got "${rawSync}".`);
 
+  const workers = int('MARGINALIA_WORKERS', 1, 1, 64);
   const pgSchema = read('MARGINALIA_PG_SCHEMA') ?? 'public';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(pgSchema)) {
     errors.push(`MARGINALIA_PG_SCHEMA must be a lowercase identifier (a-z, 0-9, _; at most 63), got "${pgSchema}".`);
@@ -121,7 +125,7 @@ export function loadConfig(env: Env): ConfigResult {
     config: {
       port, host, database, logLevel: logLevel!, bootstrap, bodyLimit, maxJsonDepth, rateLimit, shutdownTimeoutMs,
       sqliteBusyTimeoutMs, sqliteSynchronous: rawSync as SqliteSynchronous, pgSchema, pgPoolSize, pgConnectTimeoutMs,
-      pgStatementTimeoutMs,
+      pgStatementTimeoutMs, workers,
     },
   };
 }

@@ -1,5 +1,6 @@
 // Runs the service: open and migrate the store, make sure credentials exist, listen, and stop
 // gracefully on SIGTERM/SIGINT (finish in-flight requests, then exit 0).
+import cluster from 'node:cluster';
 import { pino, type Logger } from 'pino';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
@@ -19,31 +20,68 @@ export function makeLogger(config: Pick<Config, 'logLevel'>): Logger {
 
 export async function serve(config: Config, stderr: NodeJS.WritableStream): Promise<void> {
   const logger = makeLogger(config);
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger, stderr);
   const where = config.database.kind === 'sqlite' ? `sqlite:${config.database.path}` : redactUrl(config.database.url);
   const store = await openStore(config, (err) => logger.warn({ err }, 'database connection lost while idle'));
   logger.info({ database: where }, 'database ready');
-  await ensureCredentials(store, config, logger, stderr);
+  // With workers, the primary has made sure of the credentials before forking.
+  if (cluster.isPrimary) await ensureCredentials(store, config, logger, stderr);
 
   const app = await buildApp({ config, store, logger });
+  onStopSignal(logger, config.shutdownTimeoutMs, async () => {
+    await app.close();
+    await store.close();
+  });
+  await app.listen({ port: config.port, host: config.host });
+}
+
+/**
+ * SIGTERM/SIGINT: log, run `stop`, exit 0 — or exit 1 if it takes longer than the shutdown timeout.
+ */
+function onStopSignal(logger: Logger, timeoutMs: number, stop: () => Promise<void>): void {
   let stopping = false;
-  const stop = async (signal: string) => {
+  const handle = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    const timer = setTimeout(() => {
-      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'in-flight requests did not finish in time; exiting');
+    setTimeout(() => {
+      logger.error({ timeoutMs }, 'in-flight requests did not finish in time; exiting');
       process.exit(1);
-    }, config.shutdownTimeoutMs);
-    timer.unref();
-    await app.close();
-    await store.close();
+    }, timeoutMs).unref();
+    await stop();
     logger.info('stopped');
     process.exit(0);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void handle('SIGTERM'));
+  process.once('SIGINT', () => void handle('SIGINT'));
+}
 
-  await app.listen({ port: config.port, host: config.host });
+/**
+ * MARGINALIA_WORKERS > 1: migrate and make sure of credentials once, then fork the workers, which
+ * share the listening port (the primary hands connections out in turn). A worker that dies is
+ * replaced; on SIGTERM every worker drains its requests and the primary exits when all have.
+ */
+async function runPrimary(config: Config, logger: Logger, stderr: NodeJS.WritableStream): Promise<void> {
+  const store = await openStore(config);
+  await ensureCredentials(store, config, logger, stderr);
+  await store.close();
+  let stopping = false;
+  const fork = () => cluster.fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    logger.error({ pid: worker.process.pid, code, signal }, 'worker died; starting another');
+    fork();
+  });
+  for (let i = 0; i < config.workers; i++) fork();
+  logger.info({ workers: config.workers }, 'workers started');
+  onStopSignal(logger, config.shutdownTimeoutMs, async () => {
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+    await Promise.all(workers.map((w) => new Promise((resolve) => {
+      w.once('exit', resolve);
+      w.process.kill('SIGTERM');
+    })));
+  });
 }
 
 async function ensureCredentials(store: Store, config: Config, logger: Logger, stderr: NodeJS.WritableStream): Promise<void> {

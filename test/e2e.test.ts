@@ -187,6 +187,37 @@ describe('end to end', () => {
     await stopServer(again);
   });
 
+  test('MARGINALIA_WORKERS=2: both workers serve, concurrent writes through both all land, SIGTERM stops every worker', async () => {
+    const db = database();
+    const s = await start({ ...db, MARGINALIA_WORKERS: '2' });
+    const creds = firstStartCredentials(s.stderr());
+    assert.equal(s.stderr().match(/first start/g)?.length, 1, 'credentials are made and printed once, by the primary');
+    // A new connection per request, so the primary hands them to the workers in turn.
+    const once = (data: unknown) => fetch(`${s.url}/v1/notifications/add`, {
+      method: 'POST', body: JSON.stringify({ data }),
+      headers: { connection: 'close', 'content-type': 'application/json', 'x-service-api-key': creds.apiKey, 'x-service-auth-token': creds.authToken },
+    });
+    const ids = Array.from({ length: 200 }, (_, i) => `w${i}`);
+    const statuses = await Promise.all(ids.map((id) => once({
+      organizationId: 'o', documentId: 'd', notificationId: id, actionUser: { userId: 'a' }, displayHeadlineMessageTemplate: 't', notifyUsers: [{ userId: 'u' }],
+    }).then((r) => r.status)));
+    assert.deepEqual([...new Set(statuses)], [200], 'every concurrent write was acknowledged');
+    const pids = new Set([...s.stdout().matchAll(/"pid":(\d+)[^\n]*"msg":"request completed"/g)].map((m) => m[1]));
+    assert.equal(pids.size, 2, `requests were served by ${pids.size} worker(s)`);
+
+    const found = new Set<string>();
+    let pageToken: string | undefined;
+    do {
+      const r = await post(s.url, '/v1/notifications/get', creds, { organizationId: 'o', documentId: 'd', pageToken });
+      for (const n of r.json.result.data) found.add(n.id);
+      pageToken = r.json.result.pageToken;
+    } while (pageToken);
+    assert.deepEqual(ids.filter((id) => !found.has(id)), []);
+
+    assert.equal(await stopServer(s), 0);
+    for (const pid of pids) assert.throws(() => process.kill(Number(pid), 0), `worker ${pid} is gone`);
+  });
+
   test('a bad configuration is reported whole, with exit code 1', async () => {
     const r = cli(['serve'], { PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', MARGINALIA_API_KEY: 'only-key', MARGINALIA_RATE_LIMIT: '-1' });
     assert.equal(r.code, 1, r.stderr);
