@@ -15,6 +15,8 @@ const RUN_ONCE = new Map([
   ['store.postgres', 'chooses its database'],
   ['instances', 'PostgreSQL only, chooses its database'],
   ['outage', 'PostgreSQL only, chooses its database'],
+  ['query-plans', 'chooses its databases'],
+  ['auth-cache', 'a unit of the credentials service'],
 ]);
 
 const files = readdirSync('test').filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${f}`);

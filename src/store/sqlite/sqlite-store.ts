@@ -13,7 +13,7 @@ import {
 } from '../store.js';
 import { commentFrom, FROM_START, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenListingFrom, type Row } from '../rows.js';
 import { MIGRATIONS } from './migrations.js';
-import { SQL, type StatementName } from './statements.js';
+import { filterSetKey, NOTIFICATION_FILTER_SETS, notificationsSql, SQL, type StatementName } from './statements.js';
 
 export interface SqliteOptions {
   path: string;
@@ -27,6 +27,7 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
   private stmts: Statements | null = null;
+  private readonly notificationReads = new Map<string, Database.Statement>();
 
   constructor(options: SqliteOptions) {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
@@ -84,6 +85,7 @@ export class SqliteStore implements Store {
     });
     const stmts = {} as Statements;
     for (const [name, sql] of Object.entries(SQL)) stmts[name as StatementName] = this.db.prepare(sql);
+    for (const f of NOTIFICATION_FILTER_SETS) this.notificationReads.set(filterSetKey(f), this.db.prepare(notificationsSql(f)));
     this.stmts = stmts;
   }
 
@@ -298,7 +300,9 @@ export class SqliteStore implements Store {
         locationId: q.locationId, ids: q.notificationIds ? JSON.stringify(q.notificationIds) : null,
         afterTimestamp: after.timestamp, afterId: after.notificationId, limit: q.limit,
       };
-      const stmt = q.userId !== null ? this.s.notificationsByUser : this.s.notificationsByDocument;
+      const stmt = this.notificationReads.get(filterSetKey({
+        byUser: q.userId !== null, document: q.documentId !== null, location: q.locationId !== null, ids: q.notificationIds !== null,
+      }))!;
       return (stmt.all(params) as Row[]).map(notificationFrom);
     });
   }

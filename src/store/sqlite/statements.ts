@@ -73,25 +73,47 @@ export const SQL = {
   insertRecipient: `INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread, timestamp)
                     VALUES (@tenantId, @organizationId, @notificationId, @userId, @position, 1, @timestamp)`,
 
-  // Two read paths, each walking one index in (timestamp desc, id desc) order from the cursor on.
-  // With no cursor the caller passes a position past every row, so the range condition is always there.
-  notificationsByDocument: `SELECT ${NOTIFICATION_COLUMNS} FROM notifications n
-      WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.document_id = @documentId
-        AND (@locationId IS NULL OR n.location_id = @locationId)
-        AND (@ids IS NULL OR n.notification_id IN (SELECT value FROM json_each(@ids)))
-        AND (n.timestamp, n.notification_id) < (@afterTimestamp, @afterId)
-      ORDER BY n.timestamp DESC, n.notification_id DESC
-      LIMIT @limit`,
-  notificationsByUser: `SELECT ${NOTIFICATION_COLUMNS} FROM notification_recipients r
-      JOIN notifications n ON n.tenant_id = r.tenant_id AND n.organization_id = r.organization_id
-        AND n.notification_id = r.notification_id
-      WHERE r.tenant_id = @tenantId AND r.organization_id = @organizationId AND r.user_id = @userId
-        AND (@documentId IS NULL OR n.document_id = @documentId)
-        AND (@locationId IS NULL OR n.location_id = @locationId)
-        AND (@ids IS NULL OR r.notification_id IN (SELECT value FROM json_each(@ids)))
-        AND (r.timestamp, r.notification_id) < (@afterTimestamp, @afterId)
-      ORDER BY r.timestamp DESC, r.notification_id DESC
-      LIMIT @limit`,
 } as const;
 
 export type StatementName = keyof typeof SQL;
+
+/** Which of notifications/get's optional filters a query has; each set gets its own statement. */
+export interface NotificationFilterSet {
+  /** By recipient (the inbox index) rather than by document. */
+  byUser: boolean;
+  document: boolean;
+  location: boolean;
+  ids: boolean;
+}
+
+/** Every filter set notifications/get can produce (by document, the document is always given). */
+export const NOTIFICATION_FILTER_SETS: readonly NotificationFilterSet[] = [false, true].flatMap((byUser) =>
+  [false, true].flatMap((location) => [false, true].flatMap((ids) =>
+    (byUser ? [false, true] : [true]).map((document) => ({ byUser, document, location, ids })))));
+
+export const filterSetKey = (f: NotificationFilterSet): string =>
+  `${f.byUser ? 'inbox' : 'document'}${f.byUser && f.document ? '+document' : ''}${f.location ? '+location' : ''}${f.ids ? '+ids' : ''}`;
+
+/**
+ * The notification read for one filter set. A filter that is absent leaves no clause at all: SQLite
+ * runs a smaller program, which measured 10-15 us faster per read than one statement with
+ * `(@x IS NULL OR ...)` for every filter. Each walks one index in (timestamp desc, id desc) order
+ * from the cursor on; with no cursor the caller passes a position past every row.
+ */
+export function notificationsSql(f: NotificationFilterSet): string {
+  const t = f.byUser ? 'r' : 'n';
+  const where = [
+    `${t}.tenant_id = @tenantId`, `${t}.organization_id = @organizationId`,
+    ...(f.byUser ? ['r.user_id = @userId'] : []),
+    ...(f.document ? ['n.document_id = @documentId'] : []),
+    ...(f.location ? ['n.location_id = @locationId'] : []),
+    ...(f.ids ? [`${t}.notification_id IN (SELECT value FROM json_each(@ids))`] : []),
+    `(${t}.timestamp, ${t}.notification_id) < (@afterTimestamp, @afterId)`,
+  ];
+  const from = f.byUser
+    ? `notification_recipients r JOIN notifications n ON n.tenant_id = r.tenant_id AND n.organization_id = r.organization_id
+         AND n.notification_id = r.notification_id`
+    : 'notifications n';
+  return `SELECT ${NOTIFICATION_COLUMNS} FROM ${from} WHERE ${where.join(' AND ')}
+    ORDER BY ${t}.timestamp DESC, ${t}.notification_id DESC LIMIT @limit`;
+}
