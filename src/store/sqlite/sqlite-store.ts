@@ -182,12 +182,11 @@ export class SqliteStore implements Store {
     return this.write(() => {
       const updated = new Set<string>();
       for (const u of users) {
-        const exists = scope
-          ? this.s.memberExists.get(tenantId, organizationId, scope.kind, scope.id, u.userId)
-          : this.s.userExists.get(tenantId, organizationId, u.userId);
-        if (!exists) continue;
-        this.s.updateUser.run({ tenantId, organizationId, now, ...profileParams(u) });
-        updated.add(u.userId);
+        const params = { tenantId, organizationId, now, ...profileParams(u) };
+        const changed = scope
+          ? this.s.updateMember.run({ ...params, kind: scope.kind, scopeId: scope.id }).changes
+          : this.s.updateUser.run(params).changes;
+        if (changed > 0) updated.add(u.userId);
       }
       return updated;
     });

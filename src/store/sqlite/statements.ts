@@ -32,11 +32,15 @@ export const SQL = {
   updateUser: `UPDATE users SET name = coalesce(@name, name), email = coalesce(@email, email),
                  photo_url = coalesce(@photoUrl, photo_url), updated_at = @now
                WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId`,
+  // The scope check and the change in one statement: a user who is not a member changes nothing.
+  updateMember: `UPDATE users SET name = coalesce(@name, name), email = coalesce(@email, email),
+                   photo_url = coalesce(@photoUrl, photo_url), updated_at = @now
+                 WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
+                   AND EXISTS (SELECT 1 FROM memberships m WHERE m.tenant_id = @tenantId
+                     AND m.organization_id = @organizationId AND m.scope_kind = @kind AND m.scope_id = @scopeId
+                     AND m.user_id = @userId)`,
   insertMembership: `INSERT INTO memberships (tenant_id, organization_id, scope_kind, scope_id, user_id)
                      VALUES (@tenantId, @organizationId, @kind, @scopeId, @userId) ON CONFLICT DO NOTHING`,
-  userExists: `SELECT 1 FROM users WHERE tenant_id = ? AND organization_id = ? AND user_id = ?`,
-  memberExists: `SELECT 1 FROM memberships
-                 WHERE tenant_id = ? AND organization_id = ? AND scope_kind = ? AND scope_id = ? AND user_id = ?`,
   profiles: `SELECT user_id, name, email, photo_url FROM users
              WHERE tenant_id = ? AND organization_id = ? AND user_id IN (SELECT value FROM json_each(?))`,
 
