@@ -87,7 +87,7 @@ async function runPrimary(config: Config, logger: Logger, stderr: NodeJS.Writabl
 async function ensureCredentials(store: Store, config: Config, logger: Logger, stderr: NodeJS.WritableStream): Promise<void> {
   if (config.bootstrap) {
     const outcome = await ensureBootstrapCredentials(store, systemClock, config.bootstrap);
-    const level = outcome === 'revoked' || outcome === 'disabled' ? 'warn' : 'info';
+    const level = outcome === 'revoked' || outcome === 'disabled' || outcome === 'token_revoked' ? 'warn' : 'info';
     logger[level]({ outcome }, `bootstrap API key from MARGINALIA_API_KEY: ${outcome}`);
     return;
   }

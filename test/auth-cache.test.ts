@@ -49,3 +49,24 @@ test('hits skip the lookup; a revocation, a new token or a disabled tenant is se
     await db.drop();
   }
 });
+
+test('bootstrap credentials never undo a revocation, of the key or of the token', async () => {
+  const { ensureBootstrapCredentials, hashToken } = await import('../src/services/credentials.js');
+  const db = freshDatabase();
+  const store = await db.open();
+  try {
+    const creds = { apiKey: 'boot-key', authToken: 'boot-token-0123456789' };
+    assert.equal(await ensureBootstrapCredentials(store, Date.now, creds), 'created');
+    assert.equal(await ensureBootstrapCredentials(store, Date.now, creds), 'present');
+    const tenantId = (await store.findCredentials(creds.apiKey))!.tenant.id;
+    await store.revokeToken(tenantId, hashToken(creds.authToken), Date.now());
+    assert.equal(await ensureBootstrapCredentials(store, Date.now, creds), 'token_revoked');
+    await assert.rejects(authenticate(store, creds.apiKey, creds.authToken), { code: 'UNAUTHENTICATED' });
+    assert.equal(await ensureBootstrapCredentials(store, Date.now, { ...creds, authToken: 'another-token-0123456789' }), 'token_added');
+    await store.revokeTenant(creds.apiKey, Date.now());
+    assert.equal(await ensureBootstrapCredentials(store, Date.now, creds), 'revoked');
+  } finally {
+    await store.close();
+    await db.drop();
+  }
+});

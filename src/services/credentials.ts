@@ -96,7 +96,7 @@ export async function authenticate(store: Store, apiKey: string, authToken: stri
  */
 export async function ensureBootstrapCredentials(
   store: Store, clock: Clock, creds: IssuedCredentials,
-): Promise<'created' | 'token_added' | 'present' | 'revoked' | 'disabled'> {
+): Promise<'created' | 'token_added' | 'present' | 'revoked' | 'disabled' | 'token_revoked'> {
   const found = await store.findCredentials(creds.apiKey);
   if (!found) {
     try {
@@ -110,7 +110,10 @@ export async function ensureBootstrapCredentials(
   }
   if (found.tenant.revoked) return 'revoked';
   if (found.tenant.disabled) return 'disabled';
-  if (found.activeTokenHashes.includes(hashToken(creds.authToken))) return 'present';
+  const hash = hashToken(creds.authToken);
+  if (found.activeTokenHashes.includes(hash)) return 'present';
+  // A token an operator revoked stays revoked, like a revoked key.
+  if ((await store.listTokens(found.tenant.id)).some((t) => t.hash === hash)) return 'token_revoked';
   await store.addToken(found.tenant.id, tokenRecord(creds.authToken, clock()));
   return 'token_added';
 }
