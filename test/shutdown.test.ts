@@ -37,5 +37,5 @@ test('while draining: the in-flight request finishes, a new one on the same conn
   assert.deepEqual(responses.map((r) => r.status), [200, 503], received);
   assert.equal(responses[0]!.body.result.data.first.message, 'User added.');
   assert.equal(responses[1]!.body.error.status, 'UNAVAILABLE');
-  await t.store.close();
+  await t.close(); // the app is closed already; this closes the store and drops the database
 });
