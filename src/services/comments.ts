@@ -105,13 +105,10 @@ export async function addAnnotations(
     };
   });
   const taken = await store.addAnnotations(caller.id, input.organizationId, input.documentId, annotations, clock());
-  const result: Record<string, AnnotationOutcome> = Object.create(null);
-  for (const a of annotations) {
-    result[a.annotationId] = taken.has(a.annotationId)
-      ? { success: false, annotationId: a.annotationId, message: 'Annotation already exists.' }
-      : { success: true, annotationId: a.annotationId, commentIds: a.comments.map((c) => c.commentId), message: 'Added Successfully' };
-  }
-  return result;
+  // fromEntries: an annotationId such as "__proto__" is an ordinary own key here.
+  return Object.fromEntries(annotations.map((a): [string, AnnotationOutcome] => [a.annotationId, taken.has(a.annotationId)
+    ? { success: false, annotationId: a.annotationId, message: 'Annotation already exists.' }
+    : { success: true, annotationId: a.annotationId, commentIds: a.comments.map((c) => c.commentId), message: 'Added Successfully' }]));
 }
 
 export async function addComments(

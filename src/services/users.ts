@@ -41,11 +41,9 @@ export async function updateUsers({ store, clock }: Services, caller: Caller, in
 function outcomes(
   caller: Caller, input: UsersInput, outcome: (userId: string) => Omit<UserOutcome, 'id'>,
 ): Record<string, UserOutcome> {
-  // A null-prototype object: a userId such as "__proto__" is an ordinary key here.
-  const result: Record<string, UserOutcome> = Object.create(null);
-  for (const { userId } of input.users) {
+  // fromEntries: a userId such as "__proto__" is an ordinary own key here.
+  return Object.fromEntries(input.users.map(({ userId }): [string, UserOutcome] => {
     const { success, message } = outcome(userId);
-    result[userId] = { success, id: internalUserId(caller.id, input.organizationId, userId), message };
-  }
-  return result;
+    return [userId, { success, id: internalUserId(caller.id, input.organizationId, userId), message }];
+  }));
 }
