@@ -81,14 +81,15 @@ export async function getNotifications(
     organizationId: input.organizationId, documentId: orNull(input.documentId), userId: orNull(input.userId),
     locationId: orNull(input.locationId), notificationIds: filterList(input.notificationIds),
   };
-  const digest = filterDigest(filters);
-  const after = input.pageToken != null ? decodePageToken(input.pageToken, digest) : null;
+  // The digest binds page tokens to their filters; most reads neither bring nor need a token.
+  const digest = () => filterDigest(filters);
+  const after = input.pageToken != null ? decodePageToken(input.pageToken, digest()) : null;
   const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
   const rows = await store.getNotifications(caller.id, { ...filters, after, limit: pageSize + 1 });
   const page = rows.slice(0, pageSize);
   const last = page[page.length - 1];
   const nextPageToken = rows.length > pageSize && last
-    ? encodePageToken({ timestamp: last.timestamp, notificationId: last.notificationId }, digest)
+    ? encodePageToken({ timestamp: last.timestamp, notificationId: last.notificationId }, digest())
     : null;
 
   const profiles = await loadProfiles(store, caller.id, input.organizationId, page.flatMap(usersNamedBy));
