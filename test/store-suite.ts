@@ -502,9 +502,9 @@ export function storeSuite(kind: StoreKind): void {
       eq(sorted(taken), [], 'taken ids');
       const comments = await store.getComments(TA, commentQuery('ann-1'));
       eq(comments, [
-        { commentId: 3, html: '<p>third id first</p>', text: 'third id first', from: { userId: 'u1', name: 'Ann', email: 'ann@example.com' }, status: 'added', type: 'text', createdAt: T0, lastUpdated: T0 },
-        { commentId: 1, html: '<p>one</p>', text: 'one', from: { userId: 'u2', name: null, email: null }, status: 'added', type: 'text', createdAt: T0, lastUpdated: T0 },
-        { commentId: 2, html: '<p>two é 😀 <&></p>', text: 'two é 😀 <&>', from: { userId: 'u1', name: '', email: '' }, status: 'added', type: 'text', createdAt: T0, lastUpdated: T0 },
+        { commentId: 3, html: '<p>third id first</p>', text: 'third id first', from: { userId: 'u1', name: 'Ann', email: 'ann@example.com' }, fromProfile: null, status: 'added', type: 'text', createdAt: T0, lastUpdated: T0 },
+        { commentId: 1, html: '<p>one</p>', text: 'one', from: { userId: 'u2', name: null, email: null }, fromProfile: null, status: 'added', type: 'text', createdAt: T0, lastUpdated: T0 },
+        { commentId: 2, html: '<p>two é 😀 <&></p>', text: 'two é 😀 <&>', from: { userId: 'u1', name: '', email: '' }, fromProfile: null, status: 'added', type: 'text', createdAt: T0, lastUpdated: T0 },
       ], 'comments of ann-1');
       eq(commentIdsOf(await store.getComments(TA, commentQuery('ann-2'))), [1], 'comment ids of ann-2');
     });
@@ -644,13 +644,33 @@ export function storeSuite(kind: StoreKind): void {
       });
       eq(await store.addNotification(TA, ORG, n), true, 'addNotification');
       const { recipients, ...rest } = n;
-      const expected: StoredNotification = { ...rest, recipients: recipients.map((userId) => ({ userId, unread: true })) };
+      const expected: StoredNotification = { ...rest, recipients: recipients.map((userId) => ({ userId, unread: true })), actionUserProfile: null };
       eq(await store.getNotifications(TA, notificationQuery({ documentId: DOC })), [expected], 'read by document');
       eq(await store.getNotifications(TA, notificationQuery({ userId: 'Bob' })), [expected], 'read by recipient Bob (every recipient is listed)');
       const bare = notification('n-2', { actionUser: { userId: 'actor-2', name: null, email: null }, bodyMessage: '', headlineData: {}, sourceData: {}, timestamp: T0 + 200, recipients: ['amy'] });
       eq(await store.addNotification(TA, ORG, bare), true, 'addNotification of a bare notification');
       const got = await store.getNotifications(TA, notificationQuery({ userId: 'amy', notificationIds: ['n-2'] }));
-      eq(got, [{ ...bare, recipients: [{ userId: 'amy', unread: true }] }], 'bare notification read back');
+      eq(got, [{ ...bare, recipients: [{ userId: 'amy', unread: true }], actionUserProfile: null }], 'bare notification read back');
+    });
+
+    storeTest('reads carry the current profile of the comment author and of the action user, from their own organization', async (store) => {
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'hi', 'actor', 'Sent Name', 'sent@example.com')])], T0);
+      await store.addNotification(TA, ORG, notification('n-1', { documentId: DOC, actionUser: { userId: 'actor', name: 'Sent', email: null }, recipients: ['r'] }));
+      const profileOf = async () => [
+        (await store.getComments(TA, commentQuery('ann')))[0]!.fromProfile,
+        (await store.getNotifications(TA, notificationQuery({ documentId: DOC })))[0]!.actionUserProfile,
+        (await store.getNotifications(TA, notificationQuery({ userId: 'r' })))[0]!.actionUserProfile,
+      ];
+      eq(await profileOf(), [null, null, null], 'no profile yet');
+      await store.upsertUsers(TA, 'other-org', null, [{ userId: 'actor', name: 'Elsewhere' }], T0);
+      await store.upsertUsers(TB, ORG, null, [{ userId: 'actor', name: 'Other tenant' }], T0);
+      eq(await profileOf(), [null, null, null], 'profiles of another organization or tenant are not joined');
+      await store.upsertUsers(TA, ORG, null, [{ userId: 'actor', name: 'Profile', photoUrl: 'https://example.com/p.png' }], T0);
+      const profile = { userId: 'actor', name: 'Profile', email: null, photoUrl: 'https://example.com/p.png' };
+      eq(await profileOf(), [profile, profile, profile], 'the profile is joined');
+      await store.updateUsers(TA, ORG, null, [{ userId: 'actor', email: 'new@example.com' }], T0 + 1);
+      const updated = { ...profile, email: 'new@example.com' };
+      eq(await profileOf(), [updated, updated, updated], 'a later update shows at once');
     });
 
     storeTest('headlineData and sourceData round-trip as JSON: key order, nesting, unicode and numbers kept', async (store) => {

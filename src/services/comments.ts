@@ -2,7 +2,7 @@
 import { ApiError, invalid } from '../errors.js';
 import { MAX_COMMENT_ID } from '../schemas/common.js';
 import type { CommentIdAssignment, NewComment, StoredComment, UserRef } from '../store/store.js';
-import { loadProfiles, showUser, type ShownUser } from './authors.js';
+import { showUser, type ShownUser } from './authors.js';
 import type { Caller, Services } from './context.js';
 import { commentBody } from './html.js';
 import { newAnnotationId } from './ids.js';
@@ -140,8 +140,8 @@ export async function getComments(
     organizationId: input.organizationId, documentId: input.documentId, annotationId: input.annotationId,
     userIds: filterList(input.userIds), commentIds,
   });
-  const profiles = await loadProfiles(store, caller.id, input.organizationId, stored.map((c) => c.from.userId));
-  const shown = stored.map((c) => showComment(c, showUser(c.from, profiles.get(c.from.userId))));
+  // Each row carries its author's profile (joined in the read), so no second lookup is needed.
+  const shown = stored.map((c) => showComment(c, showUser(c.from, c.fromProfile ?? undefined)));
   if (!commentIds) return shown;
   const byId = new Map(shown.map((c) => [c.commentId, c]));
   return commentIds.map((id) => byId.get(id) ?? null);

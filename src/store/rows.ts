@@ -1,12 +1,31 @@
 // Database rows to domain values, shared by both stores: the column names are the same, and the
 // one difference (SQLite's 0/1 for booleans) is absorbed by Boolean().
-import type { StoredComment, StoredNotification, Tenant } from './store.js';
+import type { Profile, StoredComment, StoredNotification, Tenant } from './store.js';
 
 export type Row = Record<string, unknown>;
 
-/** What a notification read selects (as `n`): the row with its recipients, so a page is one query. */
+/**
+ * What a notification read selects (as `n`, with the action user's profile as `u`): the row with its
+ * recipients and the profile that author resolution needs, so a page is one query.
+ */
 export const NOTIFICATION_COLUMNS = `n.notification_id, n.document_id, n.location_id, n.action_user_id, n.action_user_name,
-  n.action_user_email, n.headline_template, n.headline_data, n.body_message, n.source_data, n.timestamp, n.recipients`;
+  n.action_user_email, n.headline_template, n.headline_data, n.body_message, n.source_data, n.timestamp, n.recipients,
+  u.user_id AS profile_user_id, u.name AS profile_name, u.email AS profile_email, u.photo_url AS profile_photo_url`;
+export const NOTIFICATION_PROFILE_JOIN = `LEFT JOIN users u ON u.tenant_id = n.tenant_id
+  AND u.organization_id = n.organization_id AND u.user_id = n.action_user_id`;
+
+/** The same for a comment read (as `c`): its author's profile as `u`. */
+export const COMMENT_COLUMNS = `c.comment_id, c.comment_html, c.comment_text, c.from_user_id, c.from_name, c.from_email,
+  c.status, c.type, c.created_at, c.last_updated,
+  u.user_id AS profile_user_id, u.name AS profile_name, u.email AS profile_email, u.photo_url AS profile_photo_url`;
+export const COMMENT_PROFILE_JOIN = `LEFT JOIN users u ON u.tenant_id = c.tenant_id
+  AND u.organization_id = c.organization_id AND u.user_id = c.from_user_id`;
+
+/** The joined profile columns of a read row, or null where the user has no profile. */
+function joinedProfile(r: Row): Profile | null {
+  if (r.profile_user_id === null || r.profile_user_id === undefined) return null;
+  return { userId: r.profile_user_id as string, name: r.profile_name as string | null, email: r.profile_email as string | null, photoUrl: r.profile_photo_url as string | null };
+}
 
 export function tenantFrom(r: Row): Tenant {
   return {
@@ -23,6 +42,7 @@ export function commentFrom(r: Row): StoredComment {
   return {
     commentId: Number(r.comment_id), html: r.comment_html as string, text: r.comment_text as string,
     from: { userId: r.from_user_id as string, name: r.from_name as string | null, email: r.from_email as string | null },
+    fromProfile: joinedProfile(r),
     status: r.status as string, type: r.type as string,
     createdAt: Number(r.created_at), lastUpdated: Number(r.last_updated),
   };
@@ -50,6 +70,7 @@ export function notificationFrom(r: Row): StoredNotification {
     sourceData: JSON.parse(r.source_data as string) as Record<string, unknown>,
     timestamp: Number(r.timestamp),
     recipients: recipientsFrom(r.recipients as string),
+    actionUserProfile: joinedProfile(r),
   };
 }
 

@@ -62,6 +62,8 @@ export interface NewComment {
 }
 
 export interface StoredComment extends NewComment {
+  /** The author's profile in the organization now, if there is one (joined at read time). */
+  fromProfile: Profile | null;
   status: string;
   type: string;
   createdAt: number;
@@ -115,6 +117,8 @@ export interface NewNotification {
 
 export interface StoredNotification extends Omit<NewNotification, 'recipients'> {
   recipients: { userId: string; unread: boolean }[];
+  /** The action user's profile in the organization now, if there is one (joined at read time). */
+  actionUserProfile: Profile | null;
 }
 
 /** Position in the (timestamp desc, id desc) order: results come strictly after it. */

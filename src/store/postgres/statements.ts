@@ -2,7 +2,7 @@
 // connection parses and plans it once. Lists travel as one array parameter (= ANY($n)), so a
 // statement stays the same whatever the list's length.
 
-import { NOTIFICATION_COLUMNS } from '../rows.js';
+import { COMMENT_COLUMNS, COMMENT_PROFILE_JOIN, NOTIFICATION_COLUMNS, NOTIFICATION_PROFILE_JOIN } from '../rows.js';
 
 export const PG_SQL = {
   credentialsVersion: `SELECT version FROM credentials_version WHERE id = 1`,
@@ -57,13 +57,11 @@ export const PG_SQL = {
                    SELECT $1, $2, $3, $4, c.comment_id, c.seq, c.html, c.text, c.user_id, c.name, c.email, 'added', 'text', $5, $5
                    FROM unnest($6::int[], $7::int[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
                      AS c(comment_id, seq, html, text, user_id, name, email)`,
-  comments: `SELECT comment_id, comment_html, comment_text, from_user_id, from_name, from_email, status, type, created_at,
-               last_updated
-             FROM comments
-             WHERE tenant_id = $1 AND organization_id = $2 AND document_id = $3 AND annotation_id = $4
-               AND ($5::text[] IS NULL OR from_user_id = ANY($5::text[]))
-               AND ($6::int[] IS NULL OR comment_id = ANY($6::int[]))
-             ORDER BY seq`,
+  comments: `SELECT ${COMMENT_COLUMNS} FROM comments c ${COMMENT_PROFILE_JOIN}
+             WHERE c.tenant_id = $1 AND c.organization_id = $2 AND c.document_id = $3 AND c.annotation_id = $4
+               AND ($5::text[] IS NULL OR c.from_user_id = ANY($5::text[]))
+               AND ($6::int[] IS NULL OR c.comment_id = ANY($6::int[]))
+             ORDER BY c.seq`,
 
   insertNotification: `INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id,
                          action_user_id, action_user_name, action_user_email, headline_template, headline_data,
@@ -75,7 +73,7 @@ export const PG_SQL = {
                      FROM unnest($5::text[]) WITH ORDINALITY AS r(user_id, position)`,
 
   // Two read paths, each walking one index in (timestamp desc, id desc) order from the cursor on.
-  notificationsByDocument: `SELECT ${NOTIFICATION_COLUMNS} FROM notifications n
+  notificationsByDocument: `SELECT ${NOTIFICATION_COLUMNS} FROM notifications n ${NOTIFICATION_PROFILE_JOIN}
       WHERE n.tenant_id = $1 AND n.organization_id = $2 AND n.document_id = $3
         AND ($4::text IS NULL OR n.location_id = $4)
         AND ($5::text[] IS NULL OR n.notification_id = ANY($5::text[]))
@@ -85,6 +83,7 @@ export const PG_SQL = {
   notificationsByUser: `SELECT ${NOTIFICATION_COLUMNS} FROM notification_recipients r
       JOIN notifications n ON n.tenant_id = r.tenant_id AND n.organization_id = r.organization_id
         AND n.notification_id = r.notification_id
+      ${NOTIFICATION_PROFILE_JOIN}
       WHERE r.tenant_id = $1 AND r.organization_id = $2 AND r.user_id = $3
         AND ($4::text IS NULL OR n.document_id = $4)
         AND ($5::text IS NULL OR n.location_id = $5)

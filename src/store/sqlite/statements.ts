@@ -1,7 +1,7 @@
 // Every SQL statement of the SQLite store, as named constants prepared once at open.
 // Lists (userIds, commentIds, notificationIds) travel as one JSON array parameter read with
 // json_each, so a statement stays the same whatever the list's length.
-import { NOTIFICATION_COLUMNS } from '../rows.js';
+import { COMMENT_COLUMNS, COMMENT_PROFILE_JOIN, NOTIFICATION_COLUMNS, NOTIFICATION_PROFILE_JOIN } from '../rows.js';
 
 export const SQL = {
   credentialsVersion: `SELECT version FROM credentials_version WHERE id = 1`,
@@ -58,14 +58,12 @@ export const SQL = {
                     comment_html, comment_text, from_user_id, from_name, from_email, status, type, created_at, last_updated)
                   VALUES (@tenantId, @organizationId, @documentId, @annotationId, @commentId, @seq, @html, @text,
                     @fromUserId, @fromName, @fromEmail, 'added', 'text', @now, @now)`,
-  comments: `SELECT comment_id, comment_html, comment_text, from_user_id, from_name, from_email, status, type,
-               created_at, last_updated
-             FROM comments
-             WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
-               AND annotation_id = @annotationId
-               AND (@userIds IS NULL OR from_user_id IN (SELECT value FROM json_each(@userIds)))
-               AND (@commentIds IS NULL OR comment_id IN (SELECT value FROM json_each(@commentIds)))
-             ORDER BY seq`,
+  comments: `SELECT ${COMMENT_COLUMNS} FROM comments c ${COMMENT_PROFILE_JOIN}
+             WHERE c.tenant_id = @tenantId AND c.organization_id = @organizationId AND c.document_id = @documentId
+               AND c.annotation_id = @annotationId
+               AND (@userIds IS NULL OR c.from_user_id IN (SELECT value FROM json_each(@userIds)))
+               AND (@commentIds IS NULL OR c.comment_id IN (SELECT value FROM json_each(@commentIds)))
+             ORDER BY c.seq`,
 
   insertNotification: `INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id,
                          action_user_id, action_user_name, action_user_email, headline_template, headline_data,
@@ -118,6 +116,6 @@ export function notificationsSql(f: NotificationFilterSet): string {
     ? `notification_recipients r JOIN notifications n ON n.tenant_id = r.tenant_id AND n.organization_id = r.organization_id
          AND n.notification_id = r.notification_id`
     : 'notifications n';
-  return `SELECT ${NOTIFICATION_COLUMNS} FROM ${from} WHERE ${where.join(' AND ')}
+  return `SELECT ${NOTIFICATION_COLUMNS} FROM ${from} ${NOTIFICATION_PROFILE_JOIN} WHERE ${where.join(' AND ')}
     ORDER BY ${t}.timestamp DESC, ${t}.notification_id DESC LIMIT @limit`;
 }
