@@ -25,19 +25,23 @@ export function tokenRecord(token: string, now: number): TokenRecord {
   return { hash: hashToken(token), prefix: tokenPrefix(token), createdAt: now };
 }
 
+/** A new tenant and the record of its first token, for the store to create. */
+function tenantWithToken(name: string, creds: IssuedCredentials, now: number) {
+  return [{ id: newTenantId(), apiKey: creds.apiKey, name, createdAt: now }, tokenRecord(creds.authToken, now)] as const;
+}
+
+const newCredentials = (): IssuedCredentials => ({ apiKey: newApiKey(), authToken: newAuthToken() });
+
 export async function createTenant(store: Store, clock: Clock, name: string, given?: IssuedCredentials): Promise<IssuedCredentials> {
-  const creds = given ?? { apiKey: newApiKey(), authToken: newAuthToken() };
-  const now = clock();
-  await store.createTenant({ id: newTenantId(), apiKey: creds.apiKey, name, createdAt: now }, tokenRecord(creds.authToken, now));
+  const creds = given ?? newCredentials();
+  await store.createTenant(...tenantWithToken(name, creds, clock()));
   return creds;
 }
 
 /** First start: a tenant named "default", unless the database has one already (then null). */
 export async function createFirstTenant(store: Store, clock: Clock): Promise<IssuedCredentials | null> {
-  const creds = { apiKey: newApiKey(), authToken: newAuthToken() };
-  const now = clock();
-  const created = await store.createFirstTenant({ id: newTenantId(), apiKey: creds.apiKey, name: 'default', createdAt: now }, tokenRecord(creds.authToken, now));
-  return created ? creds : null;
+  const creds = newCredentials();
+  return (await store.createFirstTenant(...tenantWithToken('default', creds, clock()))) ? creds : null;
 }
 
 // Compared against when the key is unknown, so an unknown key costs the same time as a wrong token.

@@ -1,6 +1,6 @@
 // Database rows to domain values, shared by both stores: the column names are the same, and the
 // one difference (SQLite's 0/1 for booleans) is absorbed by Boolean().
-import type { Profile, StoredComment, StoredNotification, Tenant } from './store.js';
+import type { Profile, StoredComment, StoredNotification, Tenant, TokenRecord } from './store.js';
 
 export type Row = Record<string, unknown>;
 
@@ -32,6 +32,10 @@ export function tenantFrom(r: Row): Tenant {
     id: r.id as string, apiKey: r.api_key as string, name: r.name as string, disabled: Boolean(r.disabled),
     revoked: r.revoked_at !== null, createdAt: Number(r.created_at),
   };
+}
+
+export function tokenFrom(r: Row): TokenRecord & { revoked: boolean } {
+  return { hash: r.token_hash as string, ...tokenListingFrom(r) };
 }
 
 export function tokenListingFrom(r: Row) {

@@ -3,9 +3,8 @@
 // means "the database cannot answer" (refused, cut, timed out) becomes StoreUnavailableError, so
 // callers get 503 within the connect and statement timeouts instead of a hang or a 500.
 import pg from 'pg';
-import type { Migration } from '../migration.js';
 import {
-  commentFrom, FROM_START, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenListingFrom,
+  commentFrom, FROM_START, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenFrom, tokenListingFrom,
   type Row,
 } from '../rows.js';
 import {
@@ -118,10 +117,6 @@ export class PostgresStore implements Store {
   }
 
   async migrate(): Promise<void> {
-    await this.applyMigrations(PG_MIGRATIONS);
-  }
-
-  private async applyMigrations(migrations: readonly Migration[]): Promise<void> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -136,7 +131,7 @@ export class PostgresStore implements Store {
         await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
           version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`);
         const applied = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
-        for (const m of migrations) {
+        for (const m of PG_MIGRATIONS) {
           if (applied.has(m.version)) continue;
           await client.query('BEGIN');
           try {
@@ -235,9 +230,7 @@ export class PostgresStore implements Store {
   }
 
   async listTokens(tenantId: string): Promise<(TokenRecord & { revoked: boolean })[]> {
-    return (await this.one('tokensOf', [tenantId])).rows.map((r) => ({
-      hash: r.token_hash as string, prefix: r.prefix as string, createdAt: Number(r.created_at), revoked: r.revoked_at !== null,
-    }));
+    return (await this.one('tokensOf', [tenantId])).rows.map(tokenFrom);
   }
 
   async revokeToken(tenantId: string, tokenHash: string, at: number): Promise<boolean> {

@@ -1,6 +1,7 @@
-// The embedded store: better-sqlite3 in WAL mode. Statements are prepared once at open; each Store
+// The embedded store: better-sqlite3 in WAL mode. Statements are prepared once at open. Each write
 // method runs synchronously inside one IMMEDIATE transaction, so a batch is all-or-nothing and
-// concurrent processes queue for the write lock (up to the busy timeout) instead of deadlocking.
+// concurrent processes queue for the write lock (up to the busy timeout) instead of deadlocking;
+// reads run as single statements, each its own consistent snapshot.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -11,7 +12,7 @@ import {
   type NewAnnotation, type NewNotification, type NotificationQuery, type Profile, type Scope, type Store,
   type StoredComment, type StoredNotification, type Tenant, type TenantListing, type TokenRecord, type UserWrite,
 } from '../store.js';
-import { commentFrom, FROM_START, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenListingFrom, type Row } from '../rows.js';
+import { commentFrom, FROM_START, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenFrom, tokenListingFrom, type Row } from '../rows.js';
 import { MIGRATIONS } from './migrations.js';
 import { filterSetKey, NOTIFICATION_FILTER_SETS, notificationsSql, SQL, type StatementName } from './statements.js';
 
@@ -158,9 +159,7 @@ export class SqliteStore implements Store {
   }
 
   async listTokens(tenantId: string): Promise<(TokenRecord & { revoked: boolean })[]> {
-    return (this.s.tokensOf.all(tenantId) as Row[]).map((r) => ({
-      hash: r.token_hash as string, prefix: r.prefix as string, createdAt: r.created_at as number, revoked: r.revoked_at !== null,
-    }));
+    return (this.s.tokensOf.all(tenantId) as Row[]).map(tokenFrom);
   }
 
   async revokeToken(tenantId: string, tokenHash: string, at: number): Promise<boolean> {
