@@ -5,6 +5,7 @@
 import pg from 'pg';
 import type Database from 'better-sqlite3';
 import { createTenant } from '../src/services/credentials.js';
+import { internalUserId } from '../src/services/ids.js';
 import { recipientsJson } from '../src/store/rows.js';
 import { SQL } from '../src/store/sqlite/statements.js';
 import type { Store } from '../src/store/store.js';
@@ -78,6 +79,10 @@ function organizationRows(scale: Scale, o: number): Rows {
   return rows;
 }
 
+/** The recipients column of a notification, with the internal ids the service would derive. */
+const recipientsOf = (tenantId: string, n: Rows['notifications'][number]) =>
+  recipientsJson(n.recipients.map((userId) => ({ userId, internalId: internalUserId(tenantId, n.organizationId, userId) })));
+
 /** Creates the bench tenant and fills the dataset; returns the tenant id. */
 export async function buildDataset(store: Store, scale: Scale, sink: SqliteSink | PostgresSink, progress: (msg: string) => void): Promise<string> {
   await createTenant(store, () => T0, 'bench', BENCH_CREDENTIALS);
@@ -110,7 +115,7 @@ export class SqliteSink {
           tenantId, organizationId: n.organizationId, notificationId: n.notificationId, documentId: n.documentId,
           locationId: n.locationId, actionUserId: n.actionUserId, actionUserName: null, actionUserEmail: null,
           headlineTemplate: '{actionUser} mentioned you in {documentTitle}', headlineData: n.headlineData, bodyMessage: '',
-          sourceData: '{}', timestamp: n.timestamp, recipients: recipientsJson(n.recipients),
+          sourceData: '{}', timestamp: n.timestamp, recipients: recipientsOf(tenantId, n),
         });
         n.recipients.forEach((userId, position) => s.insertRecipient!.run({
           tenantId, organizationId: n.organizationId, notificationId: n.notificationId, userId, position, timestamp: n.timestamp,
@@ -143,7 +148,7 @@ export class PostgresSink {
       SELECT $1, x.o, x.i, x.d, x.l, x.a, '{actionUser} mentioned you in {documentTitle}', x.h, '', '{}', x.t, x.r
       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[]) AS x(o, i, d, l, a, h, t, r)`,
     [tenantId, col(n, 'organizationId'), col(n, 'notificationId'), col(n, 'documentId'), col(n, 'locationId'), col(n, 'actionUserId'),
-      col(n, 'headlineData'), col(n, 'timestamp'), n.map((x) => recipientsJson(x.recipients))]);
+      col(n, 'headlineData'), col(n, 'timestamp'), n.map((x) => recipientsOf(tenantId, x))]);
     const r = n.flatMap((x) => x.recipients.map((userId, position) => ({ o: x.organizationId, i: x.notificationId, userId, position, t: x.timestamp })));
     await c.query(`INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread, timestamp)
       SELECT $1, x.o, x.i, x.u, x.p, true, x.t FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[]) AS x(o, i, u, p, t)`,

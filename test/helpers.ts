@@ -8,7 +8,7 @@ import type { Clock } from '../src/clock.js';
 import type { App } from '../src/http/types.js';
 import { createTenant, type IssuedCredentials } from '../src/services/credentials.js';
 import type { Store } from '../src/store/store.js';
-import { freshDatabase } from './test-database.js';
+import { freshDatabase, type FreshDatabase } from './test-database.js';
 
 export const HEX32 = /^[0-9a-f]{32}$/;
 export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -48,6 +48,8 @@ export interface RequestOptions {
 export interface TestApp {
   app: App;
   store: Store;
+  /** The database under the store, for direct SQL. */
+  db: FreshDatabase;
   a: Caller;
   b: Caller;
   /** Raw request with any headers (no credentials added). */
@@ -121,7 +123,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const a = caller(await createTenant(store, clock, 'tenant-a'));
   const b = caller(await createTenant(store, clock, 'tenant-b'));
   return {
-    app, store, a, b, request,
+    app, store, db, a, b, request,
     async close() {
       await app.close();
       await store.close();

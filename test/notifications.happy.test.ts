@@ -202,6 +202,17 @@ describe('notifications/get entries', () => {
     assert.notEqual(elsewhere, added.data.k1.id);
   });
 
+  test('a notification stored before internal ids were kept on the row shows the same notifyUsers', async () => {
+    const org = 'org-legacy';
+    await add(note(org, { notificationId: 'legacy', notifyUsers: [user('l1'), user('l2')] }));
+    const [before] = await get({ organizationId: org, documentId: 'doc-1' });
+    // Rows of earlier versions list recipients as [userId, unread], with no internal id.
+    await t.db.exec(`UPDATE notifications SET recipients = '[["l1",true],["l2",true]]' WHERE notification_id = 'legacy'`);
+    const [after] = await get({ organizationId: org, documentId: 'doc-1' });
+    assert.deepEqual(after, before);
+    assert.deepEqual(Object.keys(after.notifyUsers), [await internalIdOf(org, 'l1'), await internalIdOf(org, 'l2')]);
+  });
+
   test('a recipient listed twice is notified once', async () => {
     const org = 'org-dup';
     await add(note(org, {
@@ -518,6 +529,18 @@ describe('paging', () => {
       assert.equal(pages.length, Math.max(1, Math.ceil(all.length / size)), `no empty trailing page: ${JSON.stringify(pages)}`);
     });
   }
+
+  test('every page size from 1 to 100 gives its first page, with the page-size reads cached and evicted in between', async () => {
+    // The SQLite store keeps a bounded set of prepared reads per page size; more sizes than it holds,
+    // asked twice over, must still each answer exactly.
+    for (const round of [1, 2]) {
+      for (let size = 1; size <= 100; size++) {
+        const r = await p.a.ok(PATHS.notificationsGet, { organizationId: org, documentId: 'doc-1', pageSize: size });
+        assert.deepEqual(idsOf(r.data), all.slice(0, size), `round ${round}, pageSize ${size}`);
+        assert.equal(r.pageToken === undefined, size >= all.length, `round ${round}, pageSize ${size}: token`);
+      }
+    }
+  });
 
   test('walking with the userId filter and a notificationIds filter', async () => {
     assert.deepEqual((await walk({ userId: 'r1' }, 3)).ids, all);

@@ -24,7 +24,7 @@ describe('query plans', () => {
       const problems: string[] = [];
       const statements: [string, string][] = [
         ...Object.entries(SQL),
-        ...NOTIFICATION_FILTER_SETS.map((f): [string, string] => [`notifications ${filterSetKey(f)}`, notificationsSql(f)]),
+        ...NOTIFICATION_FILTER_SETS.map((f): [string, string] => [`notifications ${filterSetKey(f)}`, notificationsSql(f, 11)]),
       ];
       for (const [name, sql] of statements) {
         if (WHOLE_TABLE.has(name) || !/^\s*(SELECT|UPDATE|DELETE)/i.test(sql)) continue;

@@ -70,12 +70,19 @@ function commentQuery(annotationId: string, over: Partial<CommentQuery> = {}): C
   return { organizationId: ORG, documentId: DOC, annotationId, userIds: null, commentIds: null, ...over };
 }
 
-function notification(notificationId: string, over: Partial<NewNotification> = {}): NewNotification {
+/** A recipient as the service passes it; the store keeps the internal id as given. */
+const recipient = (userId: string) => ({ userId, internalId: `id-of-${userId}` });
+/** How a store reads a recipient back: with its id, and unread. */
+const readBack = (userId: string) => ({ ...recipient(userId), unread: true });
+
+function notification(
+  notificationId: string, { recipients = ['u1'], ...over }: Partial<Omit<NewNotification, 'recipients'>> & { recipients?: string[] } = {},
+): NewNotification {
   return {
     notificationId, documentId: DOC, locationId: null,
     actionUser: { userId: 'actor', name: 'Actor', email: 'actor@example.com' },
     headlineTemplate: '{{actor}} mentioned you', headlineData: { actor: { userId: 'actor' } },
-    bodyMessage: `body of ${notificationId}`, sourceData: { source: notificationId }, timestamp: T0, recipients: ['u1'],
+    bodyMessage: `body of ${notificationId}`, sourceData: { source: notificationId }, timestamp: T0, recipients: recipients.map(recipient),
     ...over,
   };
 }
@@ -644,13 +651,13 @@ export function storeSuite(kind: StoreKind): void {
       });
       eq(await store.addNotification(TA, ORG, n), true, 'addNotification');
       const { recipients, ...rest } = n;
-      const expected: StoredNotification = { ...rest, recipients: recipients.map((userId) => ({ userId, unread: true })), actionUserProfile: null };
+      const expected: StoredNotification = { ...rest, recipients: recipients.map((r) => ({ ...r, unread: true })), actionUserProfile: null };
       eq(await store.getNotifications(TA, notificationQuery({ documentId: DOC })), [expected], 'read by document');
       eq(await store.getNotifications(TA, notificationQuery({ userId: 'Bob' })), [expected], 'read by recipient Bob (every recipient is listed)');
       const bare = notification('n-2', { actionUser: { userId: 'actor-2', name: null, email: null }, bodyMessage: '', headlineData: {}, sourceData: {}, timestamp: T0 + 200, recipients: ['amy'] });
       eq(await store.addNotification(TA, ORG, bare), true, 'addNotification of a bare notification');
       const got = await store.getNotifications(TA, notificationQuery({ userId: 'amy', notificationIds: ['n-2'] }));
-      eq(got, [{ ...bare, recipients: [{ userId: 'amy', unread: true }], actionUserProfile: null }], 'bare notification read back');
+      eq(got, [{ ...bare, recipients: [readBack('amy')], actionUserProfile: null }], 'bare notification read back');
     });
 
     storeTest('reads carry the current profile of the comment author and of the action user, from their own organization', async (store) => {
@@ -698,7 +705,7 @@ export function storeSuite(kind: StoreKind): void {
         false, 'addNotification with the id taken');
       eq(await store.addNotification(TA, ORG, notification('n-1', { documentId: null, recipients: ['u1'] })), false, 'taken, without a document');
       const got = await store.getNotifications(TA, notificationQuery({ documentId: DOC }));
-      eq(got.map((n) => [n.notificationId, n.bodyMessage, n.timestamp, n.recipients]), [['n-1', 'first', T0, [{ userId: 'u1', unread: true }]]], 'stored');
+      eq(got.map((n) => [n.notificationId, n.bodyMessage, n.timestamp, n.recipients]), [['n-1', 'first', T0, [readBack('u1')]]], 'stored');
       eq(await store.getNotifications(TA, notificationQuery({ userId: 'u2' })), [], 'u2 was not made a recipient');
       eq(await store.getNotifications(TA, notificationQuery({ documentId: 'doc-2' })), [], 'doc-2 has nothing');
     });
@@ -726,7 +733,7 @@ export function storeSuite(kind: StoreKind): void {
     });
 
     storeTest('getNotifications by document, by user, or both; location and id filters combine with AND', async (store) => {
-      const add = (id: string, over: Partial<NewNotification>) => store.addNotification(TA, ORG, notification(id, over));
+      const add = (id: string, over: Parameters<typeof notification>[1]) => store.addNotification(TA, ORG, notification(id, over));
       await add('n1', { documentId: 'D1', locationId: 'L1', recipients: ['u1', 'u2'], timestamp: T0 + 1 });
       await add('n2', { documentId: 'D1', locationId: 'L2', recipients: ['u2'], timestamp: T0 + 2 });
       await add('n3', { documentId: 'D2', locationId: 'L1', recipients: ['u1'], timestamp: T0 + 3 });
@@ -846,9 +853,9 @@ export function storeSuite(kind: StoreKind): void {
       eq(await store.getNotifications(TA, notificationQuery({ userId: 'u1', notificationIds: ['n-1'] })), [], 'tenant A by id');
       eq(await store.addNotification(TA, ORG, notification('n-1', { bodyMessage: 'A', recipients: ['u2'], timestamp: T0 + 1 })), true, 'tenant A addNotification');
       const a = await store.getNotifications(TA, notificationQuery({ documentId: DOC }));
-      eq(a.map((n) => [n.notificationId, n.bodyMessage, n.recipients]), [['n-1', 'A', [{ userId: 'u2', unread: true }]]], 'tenant A');
+      eq(a.map((n) => [n.notificationId, n.bodyMessage, n.recipients]), [['n-1', 'A', [readBack('u2')]]], 'tenant A');
       const b = await store.getNotifications(TB, notificationQuery({ documentId: DOC }));
-      eq(b.map((n) => [n.notificationId, n.bodyMessage, n.timestamp, n.recipients]), [['n-1', 'B', T0, [{ userId: 'u1', unread: true }]]], 'tenant B');
+      eq(b.map((n) => [n.notificationId, n.bodyMessage, n.timestamp, n.recipients]), [['n-1', 'B', T0, [readBack('u1')]]], 'tenant B');
       eq(await store.getNotifications(TB, notificationQuery({ userId: 'u2' })), [], 'tenant B by tenant A\'s recipient');
     });
 
@@ -950,7 +957,7 @@ export function storeSuite(kind: StoreKind): void {
         eq(notes.filter((x) => x).length, 1, `addNotification results ${show(notes)}`);
         const stored = await store.getNotifications(TA, notificationQuery({ documentId: DOC }));
         const winner = notes.indexOf(true);
-        eq(stored.map((n) => [n.bodyMessage, n.recipients]), [[`writer ${winner}`, [{ userId: `u${winner}`, unread: true }]]], 'the winning notification');
+        eq(stored.map((n) => [n.bodyMessage, n.recipients]), [[`writer ${winner}`, [readBack(`u${winner}`)]]], 'the winning notification');
 
         const anns = await Promise.all([store, other, store, other].map((s, i) =>
           s.addAnnotations(TA, ORG, DOC, [annotation('ann-race', [newComment(1, `writer ${i}`)])], T0)));

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { openStore, type StoreConfig } from '../src/store/open-store.js';
@@ -26,26 +27,34 @@ export interface FreshDatabase {
   env: Record<string, string>;
   config: StoreConfig;
   open(): Promise<Store>;
+  /** Runs SQL on this database directly, around the store: for states no operation produces. */
+  exec(sql: string): Promise<void>;
   drop(): Promise<void>;
 }
 
 export function freshDatabase(kind: StoreKind = TEST_STORE, overrides: Record<string, string> = {}): FreshDatabase {
   let env: Record<string, string>;
   let drop: () => Promise<void>;
+  let exec: (sql: string) => Promise<void>;
   if (kind === 'postgres') {
     if (!PG_URL) throw new Error('no TEST_DATABASE_URL');
     const schema = `test_${process.pid}_${randomBytes(5).toString('hex')}`;
     env = { DATABASE_URL: PG_URL, MARGINALIA_PG_SCHEMA: schema };
     drop = async () => { await withPg((c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)); };
+    exec = async (sql) => { await withPg(async (c) => { await c.query(`SET search_path = "${schema}"`); await c.query(sql); }); };
   } else {
     const path = join(mkdtempSync(join(tmpdir(), 'marginalia-test-')), 'marginalia.db');
     env = { DATABASE_URL: `sqlite:${path}` };
     drop = async () => rmSync(dirname(path), { recursive: true, force: true });
+    exec = async (sql) => {
+      const db = new Database(path);
+      try { db.exec(sql); } finally { db.close(); }
+    };
   }
   env = { ...env, ...overrides };
   const loaded = loadConfig(env);
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-  return { kind, env, config: loaded.config, open: () => openStore(loaded.config), drop };
+  return { kind, env, config: loaded.config, open: () => openStore(loaded.config), exec, drop };
 }
 
 /** A short-lived direct connection to the test PostgreSQL, for setup and inspection. */

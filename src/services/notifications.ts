@@ -64,8 +64,9 @@ export async function addNotification({ store, clock }: Services, caller: Caller
     bodyMessage: input.displayBodyMessage ?? '',
     sourceData: input.notificationSourceData ?? {},
     timestamp: clock(),
-    // A user listed twice is notified once.
-    recipients: [...new Set(input.notifyUsers.map((u) => u.userId))],
+    // A user listed twice is notified once. Internal ids are derived here, once, so reads need not hash.
+    recipients: [...new Set(input.notifyUsers.map((u) => u.userId))]
+      .map((userId) => ({ userId, internalId: internalUserId(caller.id, input.organizationId, userId) })),
   });
   if (!added) {
     throw new ApiError('ALREADY_EXISTS', `Notification ${notificationId} already exists in organization ${input.organizationId}.`);
@@ -132,7 +133,7 @@ function showTemplateData(data: Record<string, unknown>, profiles: Map<string, P
 }
 
 function show(caller: Caller, organizationId: string, n: StoredNotification, profiles: Map<string, Profile | undefined>): ShownNotification {
-  const notifyUsers = Object.fromEntries(n.recipients.map((r) => [internalUserId(caller.id, organizationId, r.userId), r.unread]));
+  const notifyUsers = Object.fromEntries(n.recipients.map((r) => [r.internalId ?? internalUserId(caller.id, organizationId, r.userId), r.unread]));
   const notifyUsersByUserId = Object.fromEntries(n.recipients.map((r) => [r.userId, r.unread]));
   const metadata: ShownNotification['metadata'] = { apiKey: caller.apiKey, organizationId };
   if (n.documentId !== null) metadata.documentId = n.documentId;

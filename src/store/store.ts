@@ -111,12 +111,19 @@ export interface NewNotification {
   bodyMessage: string;
   sourceData: Record<string, unknown>;
   timestamp: number;
-  /** Distinct recipient userIds. */
-  recipients: string[];
+  /** Distinct recipients, in the order they were listed. */
+  recipients: Recipient[];
+}
+
+export interface Recipient {
+  userId: string;
+  /** SPEC 4's internal id of the recipient, derived once when the notification is added (reads show it). */
+  internalId: string;
 }
 
 export interface StoredNotification extends Omit<NewNotification, 'recipients'> {
-  recipients: { userId: string; unread: boolean }[];
+  /** internalId is null on rows stored before it was kept; the service derives it then. */
+  recipients: { userId: string; internalId: string | null; unread: boolean }[];
   /** The action user's profile in the organization now, if there is one (joined at read time). */
   actionUserProfile: Profile | null;
 }

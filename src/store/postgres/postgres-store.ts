@@ -88,6 +88,15 @@ export class PostgresStore implements Store {
     }
   }
 
+  /** One read outside a transaction, its rows as arrays in select-list order (see rows.ts). */
+  private async arrays(name: PgStatementName, values: unknown[]): Promise<unknown[][]> {
+    try {
+      return (await this.pool.query<unknown[]>({ name, text: PG_SQL[name], values, rowMode: 'array' })).rows;
+    } catch (err) {
+      throw translate(err);
+    }
+  }
+
   /** Runs fn in one transaction on one connection; retries serialization failures and deadlocks. */
   private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
@@ -323,8 +332,8 @@ export class PostgresStore implements Store {
   }
 
   async getComments(tenantId: string, q: CommentQuery): Promise<StoredComment[]> {
-    const r = await this.one('comments', [tenantId, q.organizationId, q.documentId, q.annotationId, q.userIds, q.commentIds]);
-    return r.rows.map(commentFrom);
+    const rows = await this.arrays('comments', [tenantId, q.organizationId, q.documentId, q.annotationId, q.userIds, q.commentIds]);
+    return rows.map(commentFrom);
   }
 
   // --- Notifications ---
@@ -337,7 +346,7 @@ export class PostgresStore implements Store {
         recipientsJson(n.recipients),
       ]);
       if (inserted.rowCount === 0) return false;
-      await this.run(c, 'insertRecipients', [tenantId, organizationId, n.notificationId, n.timestamp, n.recipients]);
+      await this.run(c, 'insertRecipients', [tenantId, organizationId, n.notificationId, n.timestamp, n.recipients.map((r) => r.userId)]);
       return true;
     });
   }
@@ -345,12 +354,12 @@ export class PostgresStore implements Store {
   async getNotifications(tenantId: string, q: NotificationQuery): Promise<StoredNotification[]> {
     const after = q.after ?? FROM_START;
     const rows = q.userId !== null
-      ? (await this.one('notificationsByUser', [
+      ? await this.arrays('notificationsByUser', [
         tenantId, q.organizationId, q.userId, q.documentId, q.locationId, q.notificationIds, after.timestamp, after.notificationId, q.limit,
-      ])).rows
-      : (await this.one('notificationsByDocument', [
+      ])
+      : await this.arrays('notificationsByDocument', [
         tenantId, q.organizationId, q.documentId, q.locationId, q.notificationIds, after.timestamp, after.notificationId, q.limit,
-      ])).rows;
+      ]);
     return rows.map(notificationFrom);
   }
 }

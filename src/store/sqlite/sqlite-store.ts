@@ -14,7 +14,10 @@ import {
 } from '../store.js';
 import { commentFrom, FROM_START, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenFrom, tokenListingFrom, type Row } from '../rows.js';
 import { MIGRATIONS } from './migrations.js';
-import { filterSetKey, NOTIFICATION_FILTER_SETS, notificationsSql, SQL, type StatementName } from './statements.js';
+import { filterSetKey, notificationsSql, SQL, type NotificationFilterSet, type StatementName } from './statements.js';
+
+/** How many prepared notification reads (filter set x page size) are kept. */
+const NOTIFICATION_READ_CACHE_SIZE = 64;
 
 export interface SqliteOptions {
   path: string;
@@ -28,6 +31,7 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
   private stmts: Statements | null = null;
+  /** Prepared notification reads by filter set and limit, most recently used last. */
   private readonly notificationReads = new Map<string, Database.Statement>();
 
   constructor(options: SqliteOptions) {
@@ -86,7 +90,7 @@ export class SqliteStore implements Store {
     });
     const stmts = {} as Statements;
     for (const [name, sql] of Object.entries(SQL)) stmts[name as StatementName] = this.db.prepare(sql);
-    for (const f of NOTIFICATION_FILTER_SETS) this.notificationReads.set(filterSetKey(f), this.db.prepare(notificationsSql(f)));
+    stmts.comments.raw(true); // rows as arrays, read by commentFrom
     this.stmts = stmts;
   }
 
@@ -267,7 +271,7 @@ export class SqliteStore implements Store {
         tenantId, organizationId: q.organizationId, documentId: q.documentId, annotationId: q.annotationId,
         userIds: q.userIds ? JSON.stringify(q.userIds) : null,
         commentIds: q.commentIds ? JSON.stringify(q.commentIds) : null,
-      }) as Row[];
+      }) as unknown[][];
       return rows.map(commentFrom);
     });
   }
@@ -285,9 +289,28 @@ export class SqliteStore implements Store {
         recipients: recipientsJson(n.recipients),
       });
       if (inserted.changes === 0) return false;
-      n.recipients.forEach((userId, position) => this.s.insertRecipient.run({ ...key, userId, position, timestamp: n.timestamp }));
+      n.recipients.forEach(({ userId }, position) => this.s.insertRecipient.run({ ...key, userId, position, timestamp: n.timestamp }));
       return true;
     });
+  }
+
+  /**
+   * The prepared read for a filter set and limit. Clients use a handful of page sizes, so the cache is
+   * small; past its bound the least recently used statement is dropped.
+   */
+  private notificationRead(f: NotificationFilterSet, limit: number): Database.Statement {
+    const key = `${filterSetKey(f)}:${limit}`;
+    let stmt = this.notificationReads.get(key);
+    if (stmt) {
+      this.notificationReads.delete(key);
+    } else {
+      stmt = this.db.prepare(notificationsSql(f, limit)).raw(true);
+      if (this.notificationReads.size >= NOTIFICATION_READ_CACHE_SIZE) {
+        this.notificationReads.delete(this.notificationReads.keys().next().value!);
+      }
+    }
+    this.notificationReads.set(key, stmt);
+    return stmt;
   }
 
   async getNotifications(tenantId: string, q: NotificationQuery): Promise<StoredNotification[]> {
@@ -296,12 +319,12 @@ export class SqliteStore implements Store {
       const params = {
         tenantId, organizationId: q.organizationId, documentId: q.documentId, userId: q.userId,
         locationId: q.locationId, ids: q.notificationIds ? JSON.stringify(q.notificationIds) : null,
-        afterTimestamp: after.timestamp, afterId: after.notificationId, limit: q.limit,
+        afterTimestamp: after.timestamp, afterId: after.notificationId,
       };
-      const stmt = this.notificationReads.get(filterSetKey({
+      const stmt = this.notificationRead({
         byUser: q.userId !== null, document: q.documentId !== null, location: q.locationId !== null, ids: q.notificationIds !== null,
-      }))!;
-      return (stmt.all(params) as Row[]).map(notificationFrom);
+      }, q.limit);
+      return (stmt.all(params) as unknown[][]).map(notificationFrom);
     });
   }
 }

@@ -102,7 +102,10 @@ export const filterSetKey = (f: NotificationFilterSet): string =>
  * `(@x IS NULL OR ...)` for every filter. Each walks one index in (timestamp desc, id desc) order
  * from the cursor on; with no cursor the caller passes a position past every row.
  */
-export function notificationsSql(f: NotificationFilterSet): string {
+export function notificationsSql(f: NotificationFilterSet, limit: number): string {
+  // The limit is part of the text, not a parameter: with `LIMIT ?` the same read measured 30-60 us
+  // slower (SQLite plans a bound limit as unknown). It is interpolated, so it must be a plain integer.
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`bad notification read limit ${limit}`);
   const t = f.byUser ? 'r' : 'n';
   const where = [
     `${t}.tenant_id = @tenantId`, `${t}.organization_id = @organizationId`,
@@ -117,5 +120,5 @@ export function notificationsSql(f: NotificationFilterSet): string {
          AND n.notification_id = r.notification_id`
     : 'notifications n';
   return `SELECT ${NOTIFICATION_COLUMNS} FROM ${from} ${NOTIFICATION_PROFILE_JOIN} WHERE ${where.join(' AND ')}
-    ORDER BY ${t}.timestamp DESC, ${t}.notification_id DESC LIMIT @limit`;
+    ORDER BY ${t}.timestamp DESC, ${t}.notification_id DESC LIMIT ${limit}`;
 }
