@@ -9,7 +9,7 @@ import { ApiError } from './errors.js';
 import { registerAuth } from './http/auth.js';
 import { errorBody, errorHandler } from './http/error-handler.js';
 import { jsonBodyParser } from './http/json-body.js';
-import { RateLimiter } from './http/rate-limiter.js';
+import { LocalRateLimiter, type RateLimit } from './http/rate-limiter.js';
 import { requestIdOf } from './http/request-id.js';
 import type { App } from './http/types.js';
 import { registerOperational } from './routes/operational.js';
@@ -17,14 +17,16 @@ import { OPERATIONS } from './routes/index.js';
 import type { Store } from './store/store.js';
 
 export interface AppOptions {
-  config: Pick<Config, 'bodyLimit' | 'rateLimit' | 'maxJsonDepth'>;
+  config: Pick<Config, 'bodyLimit' | 'rateLimit' | 'maxJsonDepth' | 'limits'>;
   store: Store;
   clock?: Clock;
   /** A pino logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger;
+  /** The rate limiter (server.ts passes the Redis-shared one); by default one in this process. */
+  rateLimiter?: RateLimit | null;
 }
 
-export async function buildApp({ config, store, clock = systemClock, logger }: AppOptions): Promise<App> {
+export async function buildApp({ config, store, clock = systemClock, logger, rateLimiter }: AppOptions): Promise<App> {
   const app: App = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     bodyLimit: config.bodyLimit,
@@ -64,8 +66,8 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
 
   registerOperational(app, store);
 
-  const services = { store, clock };
-  const limiter = config.rateLimit > 0 ? new RateLimiter(config.rateLimit, clock) : null;
+  const services = { store, clock, limits: config.limits };
+  const limiter = rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;
   await app.register(async (scope: App) => {
     registerAuth(scope, store, limiter);
     for (const op of OPERATIONS) op.register(scope, services);

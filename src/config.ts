@@ -1,5 +1,6 @@
 // Every setting of the service, read from an environment object in one place and validated at once,
 // so that a bad deployment fails at start with every problem named instead of at the first request.
+import { DEFAULT_LIMITS, type InputLimits } from './schemas/common.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -22,6 +23,11 @@ export interface Config {
   maxJsonDepth: number;
   /** Requests per second per API key; 0 turns limiting off. The burst is twice this. */
   rateLimit: number;
+  /** Bounds on request arrays and free text, which the request schemas are built with. */
+  limits: InputLimits;
+  /** Shares rate-limit buckets among instances; null keeps them in each process. */
+  redisUrl: string | null;
+  redisTimeoutMs: number;
   shutdownTimeoutMs: number;
   sqliteBusyTimeoutMs: number;
   sqliteSynchronous: SqliteSynchronous;
@@ -51,7 +57,11 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MARGINALIA_AUTH_TOKEN', default: '(unset)', meaning: 'Bootstrap auth token (at least 16 characters); stored only as a hash.' },
   { name: 'MARGINALIA_BODY_LIMIT', default: '1048576', meaning: 'Largest request body in bytes; larger bodies get 413.' },
   { name: 'MARGINALIA_MAX_JSON_DEPTH', default: '32', meaning: 'Deepest nesting of objects and arrays in a request body; deeper bodies get 400.' },
+  { name: 'MARGINALIA_MAX_BATCH', default: '1000', meaning: 'Most entries in any array of a request (users, commentAnnotations, commentData, notifyUsers and the id filters); longer arrays get 400. SPEC 4 promises callers 1000.' },
+  { name: 'MARGINALIA_MAX_TEXT_LENGTH', default: '100000', meaning: 'Longest free text in code points (commentText, commentHtml, displayHeadlineMessageTemplate, displayBodyMessage); longer gets 400.' },
   { name: 'MARGINALIA_RATE_LIMIT', default: '1000', meaning: 'Requests per second per API key, burst twice that; 0 turns it off.' },
+  { name: 'MARGINALIA_REDIS_URL', default: '(unset)', meaning: '`redis://...`: share the rate limit of each API key among all instances through this Redis. Unset, each process limits on its own.' },
+  { name: 'MARGINALIA_REDIS_TIMEOUT_MS', default: '100', meaning: 'How long a rate-limit check waits for Redis before counting the request locally instead (the service keeps serving without Redis).' },
   { name: 'MARGINALIA_SHUTDOWN_TIMEOUT_MS', default: '10000', meaning: 'On SIGTERM, how long in-flight requests may take before the process exits anyway.' },
   { name: 'MARGINALIA_SQLITE_BUSY_TIMEOUT_MS', default: '5000', meaning: 'How long a SQLite write waits for another writer before failing with 503.' },
   { name: 'MARGINALIA_SQLITE_SYNCHRONOUS', default: 'NORMAL', meaning: '`NORMAL` survives a process crash; `FULL` also survives power loss, at the cost of an fsync per write.' },
@@ -104,7 +114,14 @@ export function loadConfig(env: Env): ConfigResult {
 
   const bodyLimit = int('MARGINALIA_BODY_LIMIT', 1_048_576, 1024, 1024 * 1024 * 1024);
   const maxJsonDepth = int('MARGINALIA_MAX_JSON_DEPTH', 32, 4, 1000);
+  const limits: InputLimits = {
+    maxBatch: int('MARGINALIA_MAX_BATCH', DEFAULT_LIMITS.maxBatch, 1, 100_000),
+    maxTextLength: int('MARGINALIA_MAX_TEXT_LENGTH', DEFAULT_LIMITS.maxTextLength, 1, 100_000_000),
+  };
   const rateLimit = int('MARGINALIA_RATE_LIMIT', 1000, 0, 1_000_000_000);
+  const redisUrl = read('MARGINALIA_REDIS_URL') ?? null;
+  if (redisUrl !== null && !/^rediss?:\/\/./.test(redisUrl)) errors.push(`MARGINALIA_REDIS_URL must start with redis:// or rediss://, got "${redactUrl(redisUrl)}".`);
+  const redisTimeoutMs = int('MARGINALIA_REDIS_TIMEOUT_MS', 100, 1, 60_000);
   const shutdownTimeoutMs = int('MARGINALIA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000);
   const sqliteBusyTimeoutMs = int('MARGINALIA_SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000);
   const rawSync = (read('MARGINALIA_SQLITE_SYNCHRONOUS') ?? 'NORMAL').toUpperCase();
@@ -123,7 +140,7 @@ export function loadConfig(env: Env): ConfigResult {
   return {
     ok: true,
     config: {
-      port, host, database, logLevel: logLevel!, bootstrap, bodyLimit, maxJsonDepth, rateLimit, shutdownTimeoutMs,
+      port, host, database, logLevel: logLevel!, bootstrap, bodyLimit, maxJsonDepth, limits, rateLimit, redisUrl, redisTimeoutMs, shutdownTimeoutMs,
       sqliteBusyTimeoutMs, sqliteSynchronous: rawSync as SqliteSynchronous, pgSchema, pgPoolSize, pgConnectTimeoutMs,
       pgStatementTimeoutMs, workers,
     },

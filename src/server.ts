@@ -1,21 +1,26 @@
 // Runs the service: open and migrate the store, make sure credentials exist, listen, and stop
 // gracefully on SIGTERM/SIGINT (finish in-flight requests, then exit 0).
 import cluster from 'node:cluster';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
 import { redactUrl, type Config } from './config.js';
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER } from './http/auth.js';
+import { SharedRateLimiter } from './http/shared-rate-limiter.js';
 import { createFirstTenant, ensureBootstrapCredentials } from './services/credentials.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 
-export function makeLogger(config: Pick<Config, 'logLevel'>): Logger {
+/** The service's JSON logger; `destination` is for tests (stdout otherwise). */
+export function makeLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
   return pino({
     level: config.logLevel,
     // Credentials never reach a log line, even if a serializer starts logging headers.
-    redact: { paths: [`req.headers["${API_KEY_HEADER}"]`, `req.headers["${AUTH_TOKEN_HEADER}"]`], censor: '[redacted]' },
-  });
+    redact: {
+      paths: [`req.headers["${API_KEY_HEADER}"]`, `req.headers["${AUTH_TOKEN_HEADER}"]`, `headers["${API_KEY_HEADER}"]`, `headers["${AUTH_TOKEN_HEADER}"]`],
+      censor: '[redacted]',
+    },
+  }, destination);
 }
 
 export async function serve(config: Config, stderr: NodeJS.WritableStream): Promise<void> {
@@ -27,9 +32,18 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream): Prom
   // With workers, the primary has made sure of the credentials before forking.
   if (cluster.isPrimary) await ensureCredentials(store, config, logger, stderr);
 
-  const app = await buildApp({ config, store, logger });
+  const rateLimiter = config.redisUrl && config.rateLimit > 0
+    ? new SharedRateLimiter({ url: config.redisUrl, perSecond: config.rateLimit, timeoutMs: config.redisTimeoutMs, clock: systemClock, logger })
+    : undefined;
+  if (rateLimiter) {
+    const redis = redactUrl(config.redisUrl!);
+    if (await rateLimiter.connect()) logger.info({ redis }, 'rate limit shared through Redis');
+    else logger.warn({ redis }, 'rate limit: Redis does not answer; each instance applies the limit on its own until it does');
+  }
+  const app = await buildApp({ config, store, logger, rateLimiter });
   onStopSignal(logger, config.shutdownTimeoutMs, async () => {
     await app.close();
+    await rateLimiter?.close();
     await store.close();
   });
   await app.listen({ port: config.port, host: config.host });

@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { buildApp } from '../src/app.js';
+import { DEFAULT_LIMITS } from '../src/schemas/common.js';
 import { createTenant } from '../src/services/credentials.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { StoreUnavailableError, type Store } from '../src/store/store.js';
 
-const config = { bodyLimit: 1_048_576, rateLimit: 0, maxJsonDepth: 32 };
+const config = { bodyLimit: 1_048_576, rateLimit: 0, maxJsonDepth: 32, limits: DEFAULT_LIMITS };
 
 async function setup(busyTimeoutMs = 5000) {
   const path = join(mkdtempSync(join(tmpdir(), 'marginalia-fail-')), 'f.db');

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.js';
 import type { Clock } from '../src/clock.js';
+import { DEFAULT_LIMITS, type InputLimits } from '../src/schemas/common.js';
 import type { App } from '../src/http/types.js';
 import { createTenant, type IssuedCredentials } from '../src/services/credentials.js';
 import type { Store } from '../src/store/store.js';
@@ -62,6 +63,7 @@ export interface TestAppOptions {
   rateLimit?: number;
   bodyLimit?: number;
   maxJsonDepth?: number;
+  limits?: Partial<InputLimits>;
 }
 
 /** The seed's example moment, 2024-06-20T09:53:42.258Z: where test clocks start. */
@@ -78,7 +80,10 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const store = await db.open();
   const clock = options.clock ?? (() => Date.now());
   const app = await buildApp({
-    config: { bodyLimit: options.bodyLimit ?? 1_048_576, rateLimit: options.rateLimit ?? 0, maxJsonDepth: options.maxJsonDepth ?? 32 },
+    config: {
+      bodyLimit: options.bodyLimit ?? 1_048_576, rateLimit: options.rateLimit ?? 0, maxJsonDepth: options.maxJsonDepth ?? 32,
+      limits: { ...DEFAULT_LIMITS, ...options.limits },
+    },
     store, clock,
   });
   await app.ready();

@@ -3,61 +3,10 @@
 // operations answer 503 UNAVAILABLE within a bounded time and /readyz is 503; once it is back, the
 // service recovers by itself.
 import assert from 'node:assert/strict';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { post, startServer, stopServer, type ServerProcess } from './server-process.js';
+import { CuttableProxy } from './tcp-proxy.js';
 import { freshDatabase, NEEDS_POSTGRES, PG_URL, type FreshDatabase } from './test-database.js';
-
-type Mode = 'up' | 'reset' | 'silent';
-
-/** Forwards TCP to PostgreSQL while up; when cut, resets every connection or goes silent on them. */
-class CuttableProxy {
-  mode: Mode = 'up';
-  private readonly sockets = new Set<Socket>();
-  private server: Server | null = null;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async listen(): Promise<number> {
-    this.server = createServer((client) => {
-      this.track(client);
-      if (this.mode === 'reset') return void client.destroy();
-      if (this.mode === 'silent') return; // accepted, never answered
-      const upstream = connect(this.target.port, this.target.host);
-      this.track(upstream);
-      client.pipe(upstream).pipe(client);
-      const close = () => { client.destroy(); upstream.destroy(); };
-      client.on('error', close).on('close', close);
-      upstream.on('error', close).on('close', close);
-    });
-    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
-    return (this.server.address() as { port: number }).port;
-  }
-
-  private track(s: Socket) {
-    this.sockets.add(s);
-    s.on('close', () => this.sockets.delete(s));
-  }
-
-  cut(mode: Exclude<Mode, 'up'>) {
-    this.mode = mode;
-    for (const s of this.sockets) {
-      if (mode === 'reset') s.destroy();
-      else s.unpipe().pause(); // a dead network: nothing more gets through, nobody is told
-    }
-  }
-
-  restore() {
-    // Connections that were silenced are stale; the pool must notice and open new ones.
-    for (const s of this.sockets) s.destroy();
-    this.mode = 'up';
-  }
-
-  async close() {
-    for (const s of this.sockets) s.destroy();
-    await new Promise((r) => this.server?.close(r));
-  }
-}
 
 const creds = { apiKey: 'outage-key', authToken: 'outage-token-0123456789' };
 const CONNECT_TIMEOUT_MS = 500;

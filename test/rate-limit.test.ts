@@ -3,7 +3,7 @@
 // hand-driven clock, and the RateLimiter itself with a fake clock.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { RateLimiter } from '../src/http/rate-limiter.js';
+import { LocalRateLimiter, type RateDecision } from '../src/http/rate-limiter.js';
 import { expectError, makeTestApp, PATHS, user, type Caller, type Reply, type TestApp } from './helpers.js';
 
 const T0 = Date.UTC(2024, 5, 20, 9, 53, 42, 258);
@@ -42,6 +42,30 @@ describe('through the app', () => {
       expectLimited(await read(t.a), 'request 8');
       // Every operation shares the one budget of the key.
       expectLimited(await t.a.post(PATHS.usersAdd, { organizationId: 'rl-org', users: [user('x')] }), 'users/add');
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('every answer to an identified key carries RateLimit-Limit, -Remaining and -Reset; answers to no key carry none', async () => {
+    const { t, advance } = await appWithClock(2);
+    const fields = (r: Reply) => [r.headers['ratelimit-limit'], r.headers['ratelimit-remaining'], r.headers['ratelimit-reset']];
+    try {
+      assert.deepEqual(fields(await read(t.a)), ['4', '3', '1'], 'first of a burst of 4 at 2/s');
+      assert.deepEqual(fields(await read(t.a)), ['4', '2', '1']);
+      const bad = await t.a.post(PATHS.notificationsGet, { organizationId: 7 });
+      expectError(bad, 400, 'INVALID_ARGUMENT');
+      assert.deepEqual(fields(bad), ['4', '1', '2'], 'a 400 counts and says so');
+      assert.deepEqual(fields(await read(t.a)), ['4', '0', '2']);
+      const limited = await read(t.a);
+      expectLimited(limited);
+      assert.deepEqual(fields(limited), ['4', '0', '2'], 'the 429 too');
+      advance(2_000);
+      assert.deepEqual(fields(await read(t.a)), ['4', '3', '1'], 'refilled to the burst, then one spent');
+      const none = [undefined, undefined, undefined];
+      assert.deepEqual(fields(await t.request(PATHS.notificationsGet, { body: { data: {} } })), none, '401: no key to count against');
+      assert.deepEqual(fields(await t.request('/v1/nope', { body: { data: {} } })), none, '404');
+      assert.deepEqual(fields(await t.request('/healthz', { method: 'GET' })), none, '/healthz');
     } finally {
       await t.close();
     }
@@ -160,13 +184,13 @@ describe('through the app', () => {
   });
 });
 
-describe('RateLimiter', () => {
+describe('LocalRateLimiter', () => {
   function limiter(perSecond: number) {
     let now = T0;
-    const l = new RateLimiter(perSecond, () => now);
+    const l = new LocalRateLimiter(perSecond, () => now);
     return { l, advance: (ms: number) => { now += ms; } };
   }
-  const drain = (l: RateLimiter, key: string): number => {
+  const drain = (l: LocalRateLimiter, key: string): number => {
     let n = 0;
     while (l.take(key).allowed) {
       n++;
@@ -182,9 +206,13 @@ describe('RateLimiter', () => {
     }
   });
 
-  test('an allowed take says so with retryAfterSeconds 0', () => {
-    const { l } = limiter(3);
-    assert.deepEqual(l.take('k'), { allowed: true, retryAfterSeconds: 0 });
+  test('a take reports the bucket: limit (the burst), remaining, seconds to full, and retryAfterSeconds 0 when allowed', () => {
+    const { l, advance } = limiter(3);
+    assert.deepEqual(l.take('k'), { allowed: true, limit: 6, remaining: 5, resetSeconds: 1, retryAfterSeconds: 0 });
+    for (let i = 0; i < 5; i++) l.take('k');
+    assert.deepEqual(l.take('k'), { allowed: false, limit: 6, remaining: 0, resetSeconds: 2, retryAfterSeconds: 1 });
+    advance(1_000);
+    assert.deepEqual(l.take('k'), { allowed: true, limit: 6, remaining: 2, resetSeconds: 2, retryAfterSeconds: 0 }, '3 back, 1 spent: 4 to refill at 3/s');
   });
 
   test('keys are independent', () => {
@@ -212,27 +240,29 @@ describe('RateLimiter', () => {
     assert.equal(drain(l, 'k'), 8, 'a key forgotten after idling starts again with a full burst');
   });
 
+  const pick = ({ allowed, retryAfterSeconds }: RateDecision) => ({ allowed, retryAfterSeconds });
+
   test('retryAfterSeconds: whole seconds until one token is back, at least 1', () => {
     const a = limiter(1);
     drain(a.l, 'k');
-    assert.deepEqual(a.l.take('k'), { allowed: false, retryAfterSeconds: 1 });
+    assert.deepEqual(pick(a.l.take('k')), { allowed: false, retryAfterSeconds: 1 });
 
     const b = limiter(1000);
     drain(b.l, 'k');
-    assert.deepEqual(b.l.take('k'), { allowed: false, retryAfterSeconds: 1 }, 'a millisecond rounds up to 1 s');
+    assert.deepEqual(pick(b.l.take('k')), { allowed: false, retryAfterSeconds: 1 }, 'a millisecond rounds up to 1 s');
 
     const slow = limiter(0.5); // burst 1, one token every 2 s
     assert.equal(drain(slow.l, 'k'), 1);
-    assert.deepEqual(slow.l.take('k'), { allowed: false, retryAfterSeconds: 2 });
+    assert.deepEqual(pick(slow.l.take('k')), { allowed: false, retryAfterSeconds: 2 });
     slow.advance(1_000);
-    assert.deepEqual(slow.l.take('k'), { allowed: false, retryAfterSeconds: 1 }, 'half a token there, one second to go');
+    assert.deepEqual(pick(slow.l.take('k')), { allowed: false, retryAfterSeconds: 1 }, 'half a token there, one second to go');
     slow.advance(1_000);
     assert.equal(slow.l.take('k').allowed, true);
 
     const partial = limiter(0.5);
     drain(partial.l, 'k');
     partial.advance(500); // a quarter token: 1.5 s to go rounds up to 2
-    assert.deepEqual(partial.l.take('k'), { allowed: false, retryAfterSeconds: 2 });
+    assert.deepEqual(pick(partial.l.take('k')), { allowed: false, retryAfterSeconds: 2 });
   });
 
   test('a denied take does not spend a token; waiting retryAfterSeconds is always enough', () => {

@@ -98,6 +98,13 @@ export function cli(args: string[], env: Record<string, string>) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** A new tenant through `marginalia keys create`, as its credentials. */
+export function createKey(env: Record<string, string>, name: string): { apiKey: string; authToken: string } {
+  const made = cli(['keys', 'create', '--name', name], env);
+  if (made.code !== 0) throw new Error(`keys create exited ${made.code}: ${made.stderr}`);
+  return JSON.parse(made.stdout) as { apiKey: string; authToken: string };
+}
+
 /** POST {data} over real HTTP. */
 export async function post(url: string, path: string, creds: { apiKey: string; authToken: string }, data: unknown) {
   const res = await fetch(url + path, {

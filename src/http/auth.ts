@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import { AuthCache, authenticate } from '../services/credentials.js';
 import type { Store, Tenant } from '../store/store.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { RateLimit } from './rate-limiter.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,15 +27,19 @@ export function tenantOf(request: FastifyRequest): Tenant {
   return request.tenant;
 }
 
-export function registerAuth(app: FastifyInstance, store: Store, limiter: RateLimiter | null): void {
+export function registerAuth(app: FastifyInstance, store: Store, limiter: RateLimit | null): void {
   app.decorateRequest('tenant', null);
   const cache = new AuthCache();
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const apiKey = header(request, API_KEY_HEADER);
     const authToken = header(request, AUTH_TOKEN_HEADER);
     request.tenant = await authenticate(store, apiKey, authToken, cache);
     if (limiter) {
-      const decision = limiter.take(request.tenant.id);
+      const decision = await limiter.take(request.tenant.id);
+      // Every answer to an identified key says where its budget stands (the IETF RateLimit fields).
+      reply.header('ratelimit-limit', decision.limit);
+      reply.header('ratelimit-remaining', decision.remaining);
+      reply.header('ratelimit-reset', decision.resetSeconds);
       if (!decision.allowed) {
         throw new ApiError('RESOURCE_EXHAUSTED', 'Rate limit exceeded for this API key; retry later.', {
           headers: { 'retry-after': String(decision.retryAfterSeconds) },

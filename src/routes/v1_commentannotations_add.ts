@@ -2,27 +2,27 @@ import Type from 'typebox';
 import { tenantOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
 import type { App } from '../http/types.js';
-import { Batch, FreeObject, Id, Opt, RequestBody } from '../schemas/common.js';
+import { Batch, FreeObject, Id, Opt, RequestBody, type InputLimits } from '../schemas/common.js';
 import { CommentIn } from '../schemas/comments.js';
 import { addAnnotations } from '../services/comments.js';
 import type { Services } from '../services/context.js';
 
 export const path = '/v1/commentannotations/add';
 
-const Body = RequestBody(Type.Object({
+const Body = (limits: InputLimits) => RequestBody(Type.Object({
   organizationId: Id,
   documentId: Id,
-  commentAnnotations: Batch(Type.Object({
+  commentAnnotations: Batch(limits, Type.Object({
     annotationId: Opt(Id),
     location: Opt(FreeObject),
     locationId: Opt(Id),
     context: Opt(FreeObject),
     status: Opt(FreeObject),
-    commentData: Batch(CommentIn),
+    commentData: Batch(limits, CommentIn(limits)),
   })),
 }));
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { body: Body } }, async (request) =>
+  app.post(path, { schema: { body: Body(services.limits) } }, async (request) =>
     success('Comment Annotation(s) added successfully.', await addAnnotations(services, tenantOf(request), request.body.data)));
 }

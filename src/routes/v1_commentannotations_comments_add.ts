@@ -2,21 +2,21 @@ import Type from 'typebox';
 import { tenantOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
 import type { App } from '../http/types.js';
-import { Batch, Id, RequestBody } from '../schemas/common.js';
+import { Batch, Id, RequestBody, type InputLimits } from '../schemas/common.js';
 import { CommentIn } from '../schemas/comments.js';
 import { addComments } from '../services/comments.js';
 import type { Services } from '../services/context.js';
 
 export const path = '/v1/commentannotations/comments/add';
 
-const Body = RequestBody(Type.Object({
+const Body = (limits: InputLimits) => RequestBody(Type.Object({
   organizationId: Id,
   documentId: Id,
   annotationId: Id,
-  commentData: Batch(CommentIn),
+  commentData: Batch(limits, CommentIn(limits)),
 }));
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { body: Body } }, async (request) =>
+  app.post(path, { schema: { body: Body(services.limits) } }, async (request) =>
     success('Comment(s) added successfully.', await addComments(services, tenantOf(request), request.body.data)));
 }

@@ -2,22 +2,22 @@ import Type from 'typebox';
 import { tenantOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
 import type { App } from '../http/types.js';
-import { CommentId, Filter, Id, RequestBody } from '../schemas/common.js';
+import { CommentId, Filter, Id, RequestBody, type InputLimits } from '../schemas/common.js';
 import { getComments } from '../services/comments.js';
 import type { Services } from '../services/context.js';
 
 export const path = '/v1/commentannotations/comments/get';
 
-const Body = RequestBody(Type.Object({
+const Body = (limits: InputLimits) => RequestBody(Type.Object({
   organizationId: Id,
   documentId: Id,
   annotationId: Id,
-  userIds: Filter(Id),
-  commentIds: Filter(CommentId),
+  userIds: Filter(limits, Id),
+  commentIds: Filter(limits, CommentId),
 }));
 
 export function register(app: App, services: Services): void {
   // "Comments(s)" is the seed's own wording, kept for compatibility.
-  app.post(path, { schema: { body: Body } }, async (request) =>
+  app.post(path, { schema: { body: Body(services.limits) } }, async (request) =>
     success('Comments(s) retrieved successfully.', await getComments(services, tenantOf(request), request.body.data)));
 }

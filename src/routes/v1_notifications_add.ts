@@ -2,26 +2,26 @@ import Type from 'typebox';
 import { tenantOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
 import type { App } from '../http/types.js';
-import { Batch, FreeObject, Id, NotificationId, Opt, RequestBody, UserRefIn } from '../schemas/common.js';
+import { Batch, FreeObject, Id, NotificationId, Opt, RequestBody, Text, UserRefIn, type InputLimits } from '../schemas/common.js';
 import type { Services } from '../services/context.js';
 import { addNotification } from '../services/notifications.js';
 
 export const path = '/v1/notifications/add';
 
-const Body = RequestBody(Type.Object({
+const Body = (limits: InputLimits) => RequestBody(Type.Object({
   organizationId: Id,
   documentId: Opt(Id),
   locationId: Opt(Id),
   notificationId: Opt(NotificationId),
   actionUser: UserRefIn,
-  displayHeadlineMessageTemplate: Type.String(),
+  displayHeadlineMessageTemplate: Text(limits),
   displayHeadlineMessageTemplateData: Opt(FreeObject),
-  displayBodyMessage: Opt(Type.String()),
+  displayBodyMessage: Opt(Text(limits)),
   notificationSourceData: Opt(FreeObject),
-  notifyUsers: Batch(UserRefIn),
+  notifyUsers: Batch(limits, UserRefIn),
 }));
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { body: Body } }, async (request) =>
+  app.post(path, { schema: { body: Body(services.limits) } }, async (request) =>
     success('Notification added successfully.', await addNotification(services, tenantOf(request), request.body.data)));
 }

@@ -2,25 +2,25 @@ import Type from 'typebox';
 import { tenantOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
 import type { App } from '../http/types.js';
-import { Filter, Id, MAX_BATCH, Opt, RequestBody } from '../schemas/common.js';
+import { Filter, Id, MAX_PAGE_SIZE, Opt, RequestBody, type InputLimits } from '../schemas/common.js';
 import type { Services } from '../services/context.js';
 import { getNotifications } from '../services/notifications.js';
 
 export const path = '/v1/notifications/get';
 
-const Body = RequestBody(Type.Object({
+const Body = (limits: InputLimits) => RequestBody(Type.Object({
   organizationId: Id,
   documentId: Opt(Id),
   userId: Opt(Id),
   locationId: Opt(Id),
   // Any string may be asked for; an id that was never valid simply matches nothing (SPEC 4).
-  notificationIds: Filter(Type.String()),
-  pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_BATCH })),
+  notificationIds: Filter(limits, Type.String()),
+  pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
   pageToken: Opt(Type.String({ maxLength: 1024 })),
 }));
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { body: Body } }, async (request) => {
+  app.post(path, { schema: { body: Body(services.limits) } }, async (request) => {
     const { notifications, nextPageToken } = await getNotifications(services, tenantOf(request), request.body.data);
     return success('Notification(s) retrieved successfully.', notifications, nextPageToken ? { pageToken: nextPageToken } : {});
   });

@@ -8,6 +8,6 @@ import { addUsers } from '../services/users.js';
 export const path = '/v1/users/add';
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { body: UsersBody } }, async (request) =>
+  app.post(path, { schema: { body: UsersBody(services.limits) } }, async (request) =>
     success('User(s) processed successfully.', await addUsers(services, tenantOf(request), request.body.data)));
 }

@@ -1,10 +1,21 @@
 // Building blocks of the request schemas (SPEC 4). The schemas validate requests, type the handlers
-// and will describe the API; a limit is written here once.
+// and will describe the API; a limit is written here once. The limits an operator may tighten or
+// widen (InputLimits, from config) shape the schemas when the app is built; the rest are the
+// contract's own (id, name, email and URL lengths, comment ids, page sizes).
 import Type, { type TSchema } from 'typebox';
 
-/** Largest number of entries in any array of a request (SPEC 4). */
-export const MAX_BATCH = 1000;
+export interface InputLimits {
+  /** Most entries in any array of a request (MARGINALIA_MAX_BATCH; SPEC 4 says 1000). */
+  maxBatch: number;
+  /** Longest free text (comment text and HTML, headline template, body message), in code points. */
+  maxTextLength: number;
+}
+
+export const DEFAULT_LIMITS: InputLimits = { maxBatch: 1000, maxTextLength: 100_000 };
+
 export const MAX_COMMENT_ID = 2_147_483_647;
+/** SPEC 7: pageSize is 1 to 1000 whatever the batch limit. */
+export const MAX_PAGE_SIZE = 1000;
 
 /** SPEC 1: null for an optional member means absent. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -26,9 +37,11 @@ export const NotificationId = Type.String({
 /** A free-form JSON object kept as sent. */
 export const FreeObject = Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true });
 
-export const Batch = <T extends TSchema>(item: T, minItems = 1) => Type.Array(item, { minItems, maxItems: MAX_BATCH });
+export const Batch = <T extends TSchema>(limits: InputLimits, item: T) => Type.Array(item, { minItems: 1, maxItems: limits.maxBatch });
 /** A filter list: empty means no filter (SPEC 1). */
-export const Filter = <T extends TSchema>(item: T) => Opt(Type.Array(item, { maxItems: MAX_BATCH }));
+export const Filter = <T extends TSchema>(limits: InputLimits, item: T) => Opt(Type.Array(item, { maxItems: limits.maxBatch }));
+/** Free text a caller writes and readers see. */
+export const Text = (limits: InputLimits) => Type.String({ maxLength: limits.maxTextLength });
 
 /** A user as written by a caller: only userId is required. */
 export const UserRefIn = Type.Object({ userId: Id, name: Opt(Name), email: Opt(Email) });

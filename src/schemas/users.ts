@@ -1,12 +1,12 @@
 // The request data shared by users/add and users/update (SPEC 5).
 import Type from 'typebox';
-import { Batch, Email, Id, Name, Opt, PhotoUrl, RequestBody } from './common.js';
+import { Batch, Email, Id, Name, Opt, PhotoUrl, RequestBody, type InputLimits } from './common.js';
 
 export const UserIn = Type.Object({ userId: Id, name: Opt(Name), email: Opt(Email), photoUrl: Opt(PhotoUrl) });
 
-export const UsersBody = RequestBody(Type.Object({
+export const UsersBody = (limits: InputLimits) => RequestBody(Type.Object({
   organizationId: Id,
   documentId: Opt(Id),
   folderId: Opt(Id),
-  users: Batch(UserIn),
+  users: Batch(limits, UserIn),
 }));
