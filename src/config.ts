@@ -57,7 +57,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MARGINALIA_AUTH_TOKEN', default: '(unset)', meaning: 'Bootstrap auth token (at least 16 characters); stored only as a hash.' },
   { name: 'MARGINALIA_BODY_LIMIT', default: '1048576', meaning: 'Largest request body in bytes; larger bodies get 413.' },
   { name: 'MARGINALIA_MAX_JSON_DEPTH', default: '32', meaning: 'Deepest nesting of objects and arrays in a request body; deeper bodies get 400.' },
-  { name: 'MARGINALIA_MAX_BATCH', default: '1000', meaning: 'Most entries in any array of a request (users, commentAnnotations, commentData, notifyUsers and the id filters); longer arrays get 400. SPEC 4 promises callers 1000.' },
+  { name: 'MARGINALIA_MAX_BATCH', default: '1000', meaning: 'Most entries in any array of a request (users, commentAnnotations, commentData, notifyUsers and the id filters); longer arrays get 400. At least 1000, which SPEC 4 promises callers.' },
   { name: 'MARGINALIA_MAX_TEXT_LENGTH', default: '100000', meaning: 'Longest free text in code points (commentText, commentHtml, displayHeadlineMessageTemplate, displayBodyMessage); longer gets 400.' },
   { name: 'MARGINALIA_RATE_LIMIT', default: '1000', meaning: 'Requests per second per API key, burst twice that; 0 turns it off.' },
   { name: 'MARGINALIA_REDIS_URL', default: '(unset)', meaning: '`redis://...`: share the rate limit of each API key among all instances through this Redis. Unset, each process limits on its own.' },
@@ -115,7 +115,8 @@ export function loadConfig(env: Env): ConfigResult {
   const bodyLimit = int('MARGINALIA_BODY_LIMIT', 1_048_576, 1024, 1024 * 1024 * 1024);
   const maxJsonDepth = int('MARGINALIA_MAX_JSON_DEPTH', 32, 4, 1000);
   const limits: InputLimits = {
-    maxBatch: int('MARGINALIA_MAX_BATCH', DEFAULT_LIMITS.maxBatch, 1, 100_000),
+    // SPEC 4 promises callers 1000 entries: the setting can only widen that.
+    maxBatch: int('MARGINALIA_MAX_BATCH', DEFAULT_LIMITS.maxBatch, DEFAULT_LIMITS.maxBatch, 100_000),
     maxTextLength: int('MARGINALIA_MAX_TEXT_LENGTH', DEFAULT_LIMITS.maxTextLength, 1, 100_000_000),
   };
   const rateLimit = int('MARGINALIA_RATE_LIMIT', 1000, 0, 1_000_000_000);

@@ -22,14 +22,14 @@ describe('loadConfig', () => {
       MARGINALIA_RATE_LIMIT: '0', MARGINALIA_SHUTDOWN_TIMEOUT_MS: '500', MARGINALIA_SQLITE_BUSY_TIMEOUT_MS: '10',
       MARGINALIA_SQLITE_SYNCHRONOUS: 'full', MARGINALIA_PG_SCHEMA: 'tenant_data', MARGINALIA_PG_POOL_SIZE: '4',
       MARGINALIA_PG_CONNECT_TIMEOUT_MS: '300', MARGINALIA_PG_STATEMENT_TIMEOUT_MS: '700', MARGINALIA_WORKERS: '2',
-      MARGINALIA_MAX_BATCH: '50', MARGINALIA_MAX_TEXT_LENGTH: '2000', MARGINALIA_REDIS_URL: 'redis://:pw@cache:6379/2',
+      MARGINALIA_MAX_BATCH: '5000', MARGINALIA_MAX_TEXT_LENGTH: '2000', MARGINALIA_REDIS_URL: 'redis://:pw@cache:6379/2',
       MARGINALIA_REDIS_TIMEOUT_MS: '25',
     });
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.config, {
       port: 9000, host: '0.0.0.0', database: { kind: 'sqlite', path: ':memory:' }, logLevel: 'debug',
       bootstrap: { apiKey: 'key', authToken: 'a-token-of-16-chars' }, bodyLimit: 2048, maxJsonDepth: 8,
-      limits: { maxBatch: 50, maxTextLength: 2000 }, rateLimit: 0, redisUrl: 'redis://:pw@cache:6379/2', redisTimeoutMs: 25,
+      limits: { maxBatch: 5000, maxTextLength: 2000 }, rateLimit: 0, redisUrl: 'redis://:pw@cache:6379/2', redisTimeoutMs: 25,
       shutdownTimeoutMs: 500, sqliteBusyTimeoutMs: 10, sqliteSynchronous: 'FULL', pgSchema: 'tenant_data', pgPoolSize: 4,
       pgConnectTimeoutMs: 300, pgStatementTimeoutMs: 700, workers: 2,
     });
@@ -49,7 +49,7 @@ describe('loadConfig', () => {
       MARGINALIA_RATE_LIMIT: '-5', MARGINALIA_SHUTDOWN_TIMEOUT_MS: 'soon', MARGINALIA_SQLITE_BUSY_TIMEOUT_MS: '1.5',
       MARGINALIA_SQLITE_SYNCHRONOUS: 'OFF', MARGINALIA_API_KEY: 'key', MARGINALIA_PG_SCHEMA: 'Bad-Name',
       MARGINALIA_PG_POOL_SIZE: '0', MARGINALIA_PG_CONNECT_TIMEOUT_MS: 'x', MARGINALIA_PG_STATEMENT_TIMEOUT_MS: '-1', MARGINALIA_WORKERS: '0',
-      MARGINALIA_MAX_BATCH: '0', MARGINALIA_MAX_TEXT_LENGTH: 'long', MARGINALIA_REDIS_URL: 'http://user:hunter2@cache', MARGINALIA_REDIS_TIMEOUT_MS: '0',
+      MARGINALIA_MAX_BATCH: '999', MARGINALIA_MAX_TEXT_LENGTH: 'long', MARGINALIA_REDIS_URL: 'http://user:hunter2@cache', MARGINALIA_REDIS_TIMEOUT_MS: '0',
     });
     assert.ok(!r.ok);
     const names = ['PORT', 'LOG_LEVEL', 'DATABASE_URL', 'MARGINALIA_BODY_LIMIT', 'MARGINALIA_RATE_LIMIT',

@@ -46,7 +46,11 @@ test('kill -9 during batch writes: each batch is all there or not at all, and ev
     }
   };
   const writers = [0, 1, 2].map(writer);
-  while (acknowledged.size < 6) await new Promise((r) => setTimeout(r, 5));
+  const deadline = Date.now() + 30_000;
+  while (acknowledged.size < 6) {
+    assert.ok(Date.now() < deadline, `only ${acknowledged.size} batches acknowledged in 30 s`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
   s.proc.kill('SIGKILL');
   stop = true;
   await Promise.all(writers);

@@ -41,7 +41,13 @@ function checkAnswer(a: Answer, body: string): void {
 }
 
 const PROTOTYPES = { Object: Object.prototype, Array: Array.prototype, Function: Function.prototype, String: String.prototype };
-const snapshotPrototypes = () => Object.fromEntries(Object.entries(PROTOTYPES).map(([k, p]) => [k, Reflect.ownKeys(p).map(String).sort()]));
+/** Every own property of the built-in prototypes, by name, with its value or accessors (compared by identity). */
+const snapshotPrototypes = () => Object.fromEntries(Object.entries(PROTOTYPES).map(([k, p]) => [k, Object.fromEntries(
+  Reflect.ownKeys(p).map((key) => {
+    const d = Object.getOwnPropertyDescriptor(p, key)!;
+    return [String(key), [d.value, d.get, d.set]];
+  }),
+)]));
 
 const counts = new Map<string, { http: number; inProcess: number; statuses: Map<number, number> }>();
 const count = (op: string, where: 'http' | 'inProcess', status: number) => {

@@ -4,8 +4,11 @@
 //
 // Redis is an aid, not a dependency: when it does not answer within MARGINALIA_REDIS_TIMEOUT_MS (down,
 // unreachable, slow), the request is counted by this instance's local bucket instead and the service
-// keeps serving. The switch is logged once each way. While Redis is away, N instances allow up to N
-// times the rate, which is the price of not failing requests over a rate limiter.
+// keeps serving. The switch is logged once each way. While Redis is away, checks go straight to the
+// local bucket and Redis is tried again once a second, so an outage costs one timeout a second, not
+// one a request; a timed-out connection is dropped and made anew (a dead network may never close it).
+// While Redis is away, N instances allow up to N times the rate: the price of not failing requests
+// over a rate limiter. The script uses TIME before writing, which needs Redis 5 or newer.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
@@ -33,6 +36,8 @@ return {allowed, tostring(tokens)}
 
 /** Bucket keys; a tenant id is a UUID, so keys of different deployments sharing a Redis differ too. */
 const KEY_PREFIX = 'marginalia:ratelimit:';
+/** While Redis is away, how often a check tries it again. */
+const RETRY_MS = 1000;
 
 type RedisWithTake = Redis & { marginaliaTake(key: string, rate: number, burst: number): Promise<[number, string]> };
 
@@ -50,12 +55,16 @@ export class SharedRateLimiter implements RateLimit {
   private readonly perSecond: number;
   private readonly logger: SharedRateLimiterOptions['logger'];
   private readonly connectTimeoutMs: number;
+  private readonly clock: Clock;
   /** Whether requests are being counted locally because Redis did not answer. */
   private degraded = false;
+  /** While degraded, when the next check may try Redis again. */
+  private retryAt = 0;
 
   constructor({ url, perSecond, timeoutMs, clock, logger }: SharedRateLimiterOptions) {
     this.perSecond = perSecond;
     this.logger = logger;
+    this.clock = clock;
     this.local = new LocalRateLimiter(perSecond, clock);
     this.connectTimeoutMs = Math.max(timeoutMs, 1000);
     this.redis = new Redis(url, {
@@ -88,6 +97,8 @@ export class SharedRateLimiter implements RateLimit {
   }
 
   async take(key: string): Promise<RateDecision> {
+    const now = this.clock();
+    if (this.degraded && now < this.retryAt) return this.local.take(key);
     try {
       const [allowed, tokens] = await this.redis.marginaliaTake(KEY_PREFIX + key, this.perSecond, burstOf(this.perSecond));
       if (this.degraded) {
@@ -96,6 +107,10 @@ export class SharedRateLimiter implements RateLimit {
       }
       return decision(allowed === 1, Number(tokens), this.perSecond);
     } catch (err) {
+      this.retryAt = now + RETRY_MS;
+      // A timeout on an open connection means the network went silent: drop it and connect anew,
+      // which also fails whatever is still queued on it.
+      if (/timed out/i.test((err as Error).message) && this.redis.status === 'ready') this.redis.disconnect(true);
       if (!this.degraded) {
         this.degraded = true;
         this.logger.warn({ err }, 'rate limit: Redis is unavailable; each instance applies the limit on its own until it is back');
