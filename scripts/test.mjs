@@ -15,6 +15,8 @@ const RUN_ONCE = new Map([
   ['store.postgres', 'chooses its database'],
   ['instances', 'PostgreSQL only, chooses its database'],
   ['outage', 'PostgreSQL only, chooses its database'],
+  ['docs-browser', 'the reference page does not depend on the database'],
+  ['api-docs', 'the API description does not depend on the database'],
   ['query-plans', 'chooses its databases'],
   ['auth-cache', 'a unit of the credentials service'],
 ]);

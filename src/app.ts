@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { ApiError } from './errors.js';
+import { registerApiDocs } from './http/api-docs.js';
 import { registerAuth } from './http/auth.js';
 import { errorBody, errorHandler } from './http/error-handler.js';
 import { jsonBodyParser } from './http/json-body.js';
@@ -40,6 +41,9 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
     clientErrorHandler: answerMalformedHttp,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Response schemas type the handlers and describe the API; answers are written as they are, never
+  // filtered or coerced by a compiled serializer.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // Only JSON bodies are accepted, through our parser (depth bound); Fastify's text/plain parser is gone.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(config.maxJsonDepth));
@@ -64,6 +68,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
   });
   app.setNotFoundHandler(notFound);
 
+  await registerApiDocs(app);
   registerOperational(app, store);
 
   const services = { store, clock, limits: config.limits };
@@ -79,7 +84,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
     reply.code(405).header('allow', 'POST')
       .send(errorBody(new ApiError('INVALID_ARGUMENT', `${request.method} is not allowed on ${request.routeOptions.url}; use POST.`)));
   for (const op of OPERATIONS) {
-    app.route({ method: otherMethods, url: op.path, onRequest: methodNotAllowed, handler: methodNotAllowed });
+    app.route({ method: otherMethods, url: op.path, schema: { hide: true }, onRequest: methodNotAllowed, handler: methodNotAllowed });
   }
   return app;
 }

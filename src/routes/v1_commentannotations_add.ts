@@ -6,6 +6,7 @@ import { Batch, FreeObject, Id, Opt, RequestBody, type InputLimits } from '../sc
 import { CommentIn } from '../schemas/comments.js';
 import { addAnnotations } from '../services/comments.js';
 import type { Services } from '../services/context.js';
+import { answers, AnnotationsResult } from '../schemas/responses.js';
 
 export const path = '/v1/commentannotations/add';
 
@@ -23,6 +24,6 @@ const Body = (limits: InputLimits) => RequestBody(Type.Object({
 }));
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { body: Body(services.limits) } }, async (request) =>
+  app.post(path, { schema: { summary: 'Add comment annotations (threads), each with its first comments', tags: ['comments'], body: Body(services.limits), response: answers(AnnotationsResult, [409]) } }, async (request) =>
     success('Comment Annotation(s) added successfully.', await addAnnotations(services, tenantOf(request), request.body.data)));
 }

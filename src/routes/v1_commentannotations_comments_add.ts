@@ -6,6 +6,7 @@ import { Batch, Id, RequestBody, type InputLimits } from '../schemas/common.js';
 import { CommentIn } from '../schemas/comments.js';
 import { addComments } from '../services/comments.js';
 import type { Services } from '../services/context.js';
+import { answers, CommentIdsResult } from '../schemas/responses.js';
 
 export const path = '/v1/commentannotations/comments/add';
 
@@ -17,6 +18,6 @@ const Body = (limits: InputLimits) => RequestBody(Type.Object({
 }));
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { body: Body(services.limits) } }, async (request) =>
+  app.post(path, { schema: { summary: 'Add comments to an existing annotation', tags: ['comments'], body: Body(services.limits), response: answers(CommentIdsResult, [404, 409]) } }, async (request) =>
     success('Comment(s) added successfully.', await addComments(services, tenantOf(request), request.body.data)));
 }

@@ -5,6 +5,7 @@ import type { App } from '../http/types.js';
 import { CommentId, Filter, Id, RequestBody, type InputLimits } from '../schemas/common.js';
 import { getComments } from '../services/comments.js';
 import type { Services } from '../services/context.js';
+import { answers, CommentsResult } from '../schemas/responses.js';
 
 export const path = '/v1/commentannotations/comments/get';
 
@@ -18,6 +19,6 @@ const Body = (limits: InputLimits) => RequestBody(Type.Object({
 
 export function register(app: App, services: Services): void {
   // "Comments(s)" is the seed's own wording, kept for compatibility.
-  app.post(path, { schema: { body: Body(services.limits) } }, async (request) =>
+  app.post(path, { schema: { summary: 'Get the comments of an annotation, optionally by author or commentId', tags: ['comments'], body: Body(services.limits), response: answers(CommentsResult) } }, async (request) =>
     success('Comments(s) retrieved successfully.', await getComments(services, tenantOf(request), request.body.data)));
 }

@@ -5,6 +5,7 @@ import type { App } from '../http/types.js';
 import { Batch, FreeObject, Id, NotificationId, Opt, RequestBody, Text, UserRefIn, type InputLimits } from '../schemas/common.js';
 import type { Services } from '../services/context.js';
 import { addNotification } from '../services/notifications.js';
+import { answers, NotificationAddedResult } from '../schemas/responses.js';
 
 export const path = '/v1/notifications/add';
 
@@ -22,6 +23,6 @@ const Body = (limits: InputLimits) => RequestBody(Type.Object({
 }));
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { body: Body(services.limits) } }, async (request) =>
+  app.post(path, { schema: { summary: 'Add a notification for one or more recipients', tags: ['notifications'], body: Body(services.limits), response: answers(NotificationAddedResult, [409]) } }, async (request) =>
     success('Notification added successfully.', await addNotification(services, tenantOf(request), request.body.data)));
 }

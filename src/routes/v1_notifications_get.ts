@@ -5,6 +5,7 @@ import type { App } from '../http/types.js';
 import { Filter, Id, MAX_PAGE_SIZE, Opt, RequestBody, type InputLimits } from '../schemas/common.js';
 import type { Services } from '../services/context.js';
 import { getNotifications } from '../services/notifications.js';
+import { answers, NotificationsResult } from '../schemas/responses.js';
 
 export const path = '/v1/notifications/get';
 
@@ -20,7 +21,7 @@ const Body = (limits: InputLimits) => RequestBody(Type.Object({
 }));
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { body: Body(services.limits) } }, async (request) => {
+  app.post(path, { schema: { summary: 'Get notifications by document or recipient, newest first, with paging', tags: ['notifications'], body: Body(services.limits), response: answers(NotificationsResult) } }, async (request) => {
     const { notifications, nextPageToken } = await getNotifications(services, tenantOf(request), request.body.data);
     return success('Notification(s) retrieved successfully.', notifications, nextPageToken ? { pageToken: nextPageToken } : {});
   });

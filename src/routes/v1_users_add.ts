@@ -4,10 +4,11 @@ import type { App } from '../http/types.js';
 import { UsersBody } from '../schemas/users.js';
 import type { Services } from '../services/context.js';
 import { addUsers } from '../services/users.js';
+import { answers, UsersResult } from '../schemas/responses.js';
 
 export const path = '/v1/users/add';
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { body: UsersBody(services.limits) } }, async (request) =>
+  app.post(path, { schema: { summary: 'Add users or update their profiles, optionally as members of a document or folder', tags: ['users'], body: UsersBody(services.limits), response: answers(UsersResult) } }, async (request) =>
     success('User(s) processed successfully.', await addUsers(services, tenantOf(request), request.body.data)));
 }

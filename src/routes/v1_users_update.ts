@@ -4,10 +4,11 @@ import type { App } from '../http/types.js';
 import { UsersBody } from '../schemas/users.js';
 import type { Services } from '../services/context.js';
 import { updateUsers } from '../services/users.js';
+import { answers, UsersResult } from '../schemas/responses.js';
 
 export const path = '/v1/users/update';
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { body: UsersBody(services.limits) } }, async (request) =>
+  app.post(path, { schema: { summary: 'Update existing users; missing users are reported, not created', tags: ['users'], body: UsersBody(services.limits), response: answers(UsersResult) } }, async (request) =>
     success('User(s) processed successfully.', await updateUsers(services, tenantOf(request), request.body.data)));
 }

@@ -1,0 +1,97 @@
+// What each operation answers (SPEC 1, 5-7), as TypeBox schemas: they type the handlers' results,
+// describe the API in /openapi.json and type the client. They do not drive serialization: responses
+// are written with JSON.stringify (see app.ts), so a schema can never drop or coerce a member.
+import Type, { type TSchema } from 'typebox';
+
+export const ERROR_CODES = [
+  'INVALID_ARGUMENT', 'UNAUTHENTICATED', 'PERMISSION_DENIED', 'NOT_FOUND', 'ALREADY_EXISTS', 'RESOURCE_EXHAUSTED',
+  'INTERNAL', 'UNAVAILABLE',
+] as const;
+
+/** The failure envelope of SPEC 1: one shared schema (app.addSchema), which the answers refer to. */
+export const ErrorBody = Type.Object({
+  error: Type.Object({
+    message: Type.String({ description: 'Human readable; names the offending member path for INVALID_ARGUMENT.' }),
+    status: Type.Union(ERROR_CODES.map((c) => Type.Literal(c))),
+    details: Type.Optional(Type.Unknown()),
+  }),
+}, { $id: 'ErrorBody', description: 'The failure envelope' });
+
+/** The success envelope of SPEC 1 around an operation's data; extensions sit beside data. */
+const Success = <T extends TSchema, E extends Record<string, TSchema>>(data: T, extensions: E = {} as E) => Type.Object({
+  result: Type.Object({ status: Type.Literal('success'), message: Type.String(), data, ...extensions }),
+}, { description: 'Success: the result envelope' });
+
+/** The answers an operation can give: its success, and the envelope for every error it can meet. */
+export function answers<T extends TSchema>(success: T, also: readonly (404 | 409)[] = []) {
+  const error = (description: string) => Type.Unsafe<{ error: { message: string; status: string } }>({ $ref: 'ErrorBody#', description });
+  return {
+    200: success,
+    400: error('INVALID_ARGUMENT: the body, a member, or the Content-Type'),
+    401: error('UNAUTHENTICATED: a credential header missing, or unknown, wrong or revoked'),
+    403: error('PERMISSION_DENIED: the tenant is disabled'),
+    ...(also.includes(404) ? { 404: error('NOT_FOUND: a named parent does not exist') } : {}),
+    405: error('INVALID_ARGUMENT: a method other than POST (with Allow: POST)'),
+    ...(also.includes(409) ? { 409: error('ALREADY_EXISTS: a caller-chosen id is taken; nothing was written') } : {}),
+    413: error('INVALID_ARGUMENT: the body is over MARGINALIA_BODY_LIMIT'),
+    429: error('RESOURCE_EXHAUSTED: over the rate limit (see Retry-After), or an annotation out of commentIds'),
+    500: error('INTERNAL: a bug; the message carries the request id'),
+    503: error('UNAVAILABLE: the database cannot be reached, or the server is shutting down'),
+  };
+}
+
+const UserOutcome = Type.Object({
+  success: Type.Boolean(),
+  id: Type.String({ description: 'The internal user id: 32 lowercase hex characters' }),
+  message: Type.String(),
+});
+export const UsersResult = Success(Type.Record(Type.String(), UserOutcome, { description: 'By userId' }));
+
+const AnnotationOutcome = Type.Object({
+  success: Type.Boolean(),
+  annotationId: Type.String(),
+  commentIds: Type.Optional(Type.Array(Type.Integer())),
+  message: Type.String(),
+});
+export const AnnotationsResult = Success(Type.Record(Type.String(), AnnotationOutcome, { description: 'By annotationId' }));
+
+export const CommentIdsResult = Success(Type.Array(Type.Integer(), { description: 'The new commentIds, in request order' }));
+
+const ShownUser = Type.Object({ email: Type.String(), name: Type.String(), userId: Type.String() });
+
+const Comment = Type.Object({
+  commentId: Type.Integer(),
+  commentHtml: Type.String(),
+  commentText: Type.String(),
+  from: ShownUser,
+  lastUpdated: Type.String({ description: 'ISO 8601 UTC with milliseconds' }),
+  createdAt: Type.Integer({ description: 'Milliseconds since the Unix epoch' }),
+  status: Type.String(),
+  type: Type.String(),
+});
+export const CommentsResult = Success(Type.Array(Type.Union([Comment, Type.Null()]), {
+  description: 'The thread in order; with commentIds, one entry per id asked, null where there is none',
+}));
+
+export const NotificationAddedResult = Success(Type.Object({
+  success: Type.Literal(true), id: Type.String(), message: Type.String(),
+}));
+
+const Notification = Type.Object({
+  id: Type.String(),
+  notificationSource: Type.Literal('custom'),
+  notificationSourceData: Type.Record(Type.String(), Type.Unknown()),
+  actionUser: ShownUser,
+  displayBodyMessage: Type.String(),
+  displayHeadlineMessageTemplate: Type.String(),
+  displayHeadlineMessageTemplateData: Type.Record(Type.String(), Type.Unknown()),
+  metadata: Type.Object({
+    apiKey: Type.String(), organizationId: Type.String(), documentId: Type.Optional(Type.String()), locationId: Type.Optional(Type.String()),
+  }),
+  notifyUsers: Type.Record(Type.String(), Type.Boolean(), { description: 'By internal user id: true while unread' }),
+  notifyUsersByUserId: Type.Record(Type.String(), Type.Boolean(), { description: 'By userId: true while unread' }),
+  timestamp: Type.Integer({ description: 'Milliseconds since the Unix epoch' }),
+});
+export const NotificationsResult = Success(Type.Array(Notification), {
+  pageToken: Type.Optional(Type.String({ description: 'Present when more results remain' })),
+});
