@@ -1,6 +1,6 @@
 // Builds the HTTP application around a store. No I/O of its own: tests build it around any store and
 // drive it with inject; src/server.ts owns listening, signals and shutdown.
-import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Socket } from 'node:net';
 import { systemClock, type Clock } from './clock.js';
@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { ApiError } from './errors.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { registerAuth } from './http/auth.js';
+import { createMetrics, registerMetrics } from './http/metrics.js';
 import { errorBody, errorHandler } from './http/error-handler.js';
 import { jsonBodyParser } from './http/json-body.js';
 import { LocalRateLimiter, type RateLimit } from './http/rate-limiter.js';
@@ -27,9 +28,13 @@ export interface AppOptions {
   rateLimiter?: RateLimit | null;
 }
 
-export async function buildApp({ config, store, clock = systemClock, logger, rateLimiter }: AppOptions): Promise<App> {
+export async function buildApp({ config, store: rawStore, clock = systemClock, logger, rateLimiter }: AppOptions): Promise<App> {
+  const metrics = createMetrics(rawStore);
+  const store = metrics.store;
   const app: App = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
+    // metrics.ts logs one line per request, with the operation and tenant, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,
     genReqId: requestIdOf,
     requestIdHeader: false,
@@ -69,6 +74,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
   app.setNotFoundHandler(notFound);
 
   await registerApiDocs(app);
+  registerMetrics(app, metrics);
   registerOperational(app, store);
 
   const services = { store, clock, limits: config.limits };

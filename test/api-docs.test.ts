@@ -57,7 +57,7 @@ describe('/openapi.json and /docs', () => {
   });
 
   test('the operational endpoints need no credentials', () => {
-    for (const path of ['/healthz', '/readyz']) assert.deepEqual(doc.paths[path].get.security, [], path);
+    for (const path of ['/healthz', '/readyz', '/metrics']) assert.deepEqual(doc.paths[path].get.security, [], path);
   });
 
   test('the committed openapi.json is what the service serves (run `npm run openapi` after a schema change)', () => {

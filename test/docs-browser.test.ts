@@ -57,7 +57,7 @@ describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
     for (const op of OPERATIONS) assert.ok(paths.some((p) => p.replace(/\u200b/g, '') === op), `${op} is listed: ${JSON.stringify(paths)}`);
     // Each operation once, as the POST it is (the 405 answers for other methods are not operations).
     assert.equal(await page.locator('.opblock-post').count(), OPERATIONS.length);
-    assert.equal(await page.locator('.opblock').count(), OPERATIONS.length + 2, 'the operations and /healthz, /readyz');
+    assert.equal(await page.locator('.opblock').count(), OPERATIONS.length + 3, 'the operations and /healthz, /readyz, /metrics');
     assert.deepEqual(external, [], 'no request left the server');
   });
 

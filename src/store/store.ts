@@ -158,6 +158,8 @@ export interface Store {
   migrate(): Promise<void>;
   /** Resolves when the database answers; rejects with StoreUnavailableError when it does not. */
   ping(): Promise<void>;
+  /** Connection pool occupancy, where there is a pool (PostgreSQL). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 
   // Tenants and credentials (operator side: keyed by API key, not tenant id). Every change to them

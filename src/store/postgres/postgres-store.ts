@@ -88,6 +88,10 @@ export class PostgresStore implements Store {
     }
   }
 
+  poolStats(): { total: number; idle: number; waiting: number } {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
+
   /** One read outside a transaction, its rows as arrays in select-list order (see rows.ts). */
   private async arrays(name: PgStatementName, values: unknown[]): Promise<unknown[][]> {
     try {

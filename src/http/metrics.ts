@@ -1,0 +1,101 @@
+// GET /metrics in the Prometheus text format (SPEC 8), with prom-client: requests by operation and
+// status, their latency, the time of every store call (SQLite and PostgreSQL alike), the PostgreSQL
+// pool, and the process's own metrics. One registry per app, so apps built side by side (tests) keep
+// their counts apart. With MARGINALIA_WORKERS > 1 each worker counts its own requests (a scrape is
+// answered by one worker): scrape each instance as a whole, or run one worker per container.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Store } from '../store/store.js';
+import type { App } from './types.js';
+
+export const METRICS_PATH = '/metrics';
+
+export interface Metrics {
+  registry: Registry;
+  /** The store, with the time of each call observed. */
+  store: Store;
+}
+
+/** The operation a request was for: its route, without the /v1/ prefix; unknown paths as one label. */
+function operationOf(request: FastifyRequest, reply: FastifyReply): string {
+  const url = request.routeOptions.url;
+  if (url === undefined || reply.statusCode === 404 && request.is404) return 'unknown';
+  return url.startsWith('/v1/') ? url.slice(4) : url;
+}
+
+export function createMetrics(store: Store): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'marginalia_' });
+  const storeSeconds = new Histogram({
+    name: 'marginalia_store_call_duration_seconds',
+    help: 'Time of each store call (one or a few statements, or one transaction), by database and method.',
+    labelNames: ['database', 'method', 'outcome'],
+    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'marginalia_db_pool_connections',
+    help: 'PostgreSQL pool connections by state (total, idle, waiting clients); absent on SQLite.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const stats = store.poolStats?.();
+      if (!stats) return;
+      for (const [state, n] of Object.entries(stats)) this.set({ state }, n);
+    },
+  });
+  return { registry, store: timed(store, storeSeconds) };
+}
+
+/** The store with every async method timed; the store itself is untouched. */
+function timed(store: Store, seconds: Histogram<'database' | 'method' | 'outcome'>): Store {
+  return new Proxy(store, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (typeof value !== 'function' || typeof name !== 'string') return value;
+      return (...args: unknown[]) => {
+        const started = process.hrtime.bigint();
+        const observe = (outcome: string) => seconds.observe(
+          { database: target.kind, method: name, outcome }, Number(process.hrtime.bigint() - started) / 1e9,
+        );
+        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (!(result instanceof Promise)) return result;
+        return result.then((r) => { observe('ok'); return r; }, (err: unknown) => { observe('error'); throw err; });
+      };
+    },
+  });
+}
+
+/** Counts and times every request, logs one line per request, and serves /metrics. */
+export function registerMetrics(app: App, metrics: Metrics): void {
+  const requests = new Counter({
+    name: 'marginalia_http_requests_total',
+    help: 'Requests answered, by operation and HTTP status.',
+    labelNames: ['operation', 'status'],
+    registers: [metrics.registry],
+  });
+  const seconds = new Histogram({
+    name: 'marginalia_http_request_duration_seconds',
+    help: 'Time from the request arriving to the answer being written, by operation.',
+    labelNames: ['operation'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [metrics.registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const operation = operationOf(request, reply);
+    const ms = reply.elapsedTime;
+    requests.inc({ operation, status: String(reply.statusCode) });
+    seconds.observe({ operation }, ms / 1000);
+    // One line per request: its id (pino's reqId), operation, tenant (a key prefix, never the key or
+    // the token), status and duration.
+    const apiKey = request.tenant?.apiKey;
+    request.log.info({
+      operation, status: reply.statusCode, durationMs: Math.round(ms * 100) / 100,
+      ...(apiKey ? { tenant: `${apiKey.slice(0, 6)}…` } : {}),
+    }, 'request completed');
+  });
+  app.get(METRICS_PATH, { schema: { summary: 'Prometheus metrics', tags: ['operational'], security: [] } }, async (_request, reply) => {
+    reply.header('content-type', metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+}
