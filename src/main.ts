@@ -2,32 +2,29 @@
 // The `marginalia` command, and the only module that reads process.env and process.argv.
 import { parseArgs } from 'node:util';
 import { CliError, keysCreate, keysList, keysRevoke, keysSetDisabled, tokensCreate, tokensRevoke, type Io } from './cli/commands.js';
-import { loadConfig } from './config.js';
+import { helpFor } from './cli/help.js';
+import { seedDemo } from './cli/seed.js';
+import { loadConfig, type Config } from './config.js';
 import { serve } from './server.js';
 import { openStore } from './store/open-store.js';
+import { VERSION } from './version.js';
 
-const USAGE = `Usage: marginalia <command>
-
-  serve                               run the HTTP service (the default)
-  migrate                             bring the database schema up to date and exit
-  keys create --name <name>           create a tenant; prints {"apiKey","authToken"}
-  keys list                           list API keys and their tokens (prefixes only)
-  keys revoke <apiKey>                revoke an API key: its requests get 401
-  keys disable <apiKey>               disable a tenant: its requests get 403
-  keys enable <apiKey>                enable a disabled tenant again
-  tokens create <apiKey>              add an auth token to a key; prints {"apiKey","authToken"}
-  tokens revoke <apiKey> <prefix>     revoke the token that starts with <prefix>
-
-Settings come from the environment (DATABASE_URL, PORT, ...); see README.md.`;
+const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens'];
 
 async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | null> {
   const { positionals, values } = parseArgs({
     args: argv, allowPositionals: true, strict: true,
-    options: { name: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      name: { type: 'string' }, demo: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
+    },
   });
   const [command = 'serve', sub, ...rest] = positionals;
+  if (values.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
   if (values.help || command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${helpFor(command === 'help' ? sub : positionals[0])}\n`);
     return 0;
   }
   const loaded = loadConfig(env);
@@ -41,7 +38,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
     return null;
   }
   const io: Io = { out: (line) => process.stdout.write(`${line}\n`) };
-  const action = commandFor(command, sub, rest, values.name);
+  const action = commandFor(command, sub, rest, values.name, values.demo ?? false, config);
   const store = await openStore(config);
   try {
     await action(store, io);
@@ -53,7 +50,9 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
 
 type Action = (store: Awaited<ReturnType<typeof openStore>>, io: Io) => Promise<void>;
 
-function commandFor(command: string, sub: string | undefined, args: string[], name: string | undefined): Action {
+function commandFor(
+  command: string, sub: string | undefined, args: string[], name: string | undefined, demo: boolean, config: Config,
+): Action {
   const need = (n: number, usage: string): string[] => {
     if (args.length !== n) throw new CliError(`usage: marginalia ${usage}`, 2);
     return args;
@@ -62,6 +61,9 @@ function commandFor(command: string, sub: string | undefined, args: string[], na
   switch (key) {
     case 'migrate':
       return async () => {};
+    case 'seed':
+      if (!demo || args.length > 0) throw new CliError(`usage: marginalia seed --demo\n\n${helpFor('seed')}`, 2);
+      return (store, io) => seedDemo(store, io, config);
     case 'keys create':
       need(0, 'keys create --name <name>');
       if (!name) throw new CliError('usage: marginalia keys create --name <name>', 2);
@@ -87,7 +89,7 @@ function commandFor(command: string, sub: string | undefined, args: string[], na
       return (store, io) => tokensRevoke(store, io, apiKey!, prefix!);
     }
     default:
-      throw new CliError(`unknown command "${key}"\n\n${USAGE}`, 2);
+      throw new CliError(`unknown command "${key}"\n\n${helpFor(COMMANDS_WITH_SUBCOMMANDS.includes(command) ? command : undefined)}`, 2);
   }
 }
 
@@ -98,7 +100,7 @@ function fail(err: unknown): number {
   }
   const code = (err as { code?: string }).code;
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    process.stderr.write(`marginalia: ${(err as Error).message}\n\n${USAGE}\n`);
+    process.stderr.write(`marginalia: ${(err as Error).message}\n\n${helpFor(undefined)}\n`);
     return 2;
   }
   process.stderr.write(`marginalia: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -130,6 +130,7 @@ describe('marginalia CLI', () => {
     const help = cli(['--help'], db.env);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /keys create --name/);
+    assert.match(help.stdout, /Exit codes: 0 done, 1 failed/);
   });
 
   test('migrate brings a new database up to date and is idempotent', async () => {
@@ -137,5 +138,43 @@ describe('marginalia CLI', () => {
     assert.equal(cli(['migrate'], db.env).code, 0);
     assert.equal(cli(['migrate'], db.env).code, 0);
     assert.equal(await withStore(db.path, (s) => s.countTenants()), 0, 'migrate creates no tenant');
+  });
+});
+
+describe('help and version', () => {
+  const db = database();
+
+  test('--help on every command prints that command\'s usage, exit 0', () => {
+    for (const [args, expected] of [
+      [['serve', '--help'], /Usage: marginalia serve/],
+      [['migrate', '--help'], /Usage: marginalia migrate/],
+      [['seed', '--help'], /Usage: marginalia seed --demo/],
+      [['keys', '--help'], /keys create --name <name>/],
+      [['keys', 'create', '--help'], /Usage: marginalia keys/],
+      [['tokens', 'revoke', '--help'], /tokens revoke <apiKey> <prefix>/],
+      [['help', 'tokens'], /Usage: marginalia tokens/],
+      [['-h'], /Commands:/],
+    ] as const) {
+      const r = cli([...args], db.env);
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stdout, expected, args.join(' '));
+    }
+  });
+
+  test('--version prints the package version', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const r = cli([flag], db.env);
+      assert.equal(r.code, 0);
+      assert.equal(r.stdout.trim(), version);
+    }
+  });
+
+  test('an unknown subcommand shows the help of its command, exit 2', () => {
+    const r = cli(['keys', 'bogus'], db.env);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /unknown command "keys bogus"/);
+    assert.match(r.stderr, /Usage: marginalia keys/);
   });
 });

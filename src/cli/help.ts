@@ -1,0 +1,59 @@
+// What `marginalia --help` and `marginalia <command> --help` print.
+import { VERSION } from '../version.js';
+
+export const USAGE = `marginalia ${VERSION}: users, comment threads and notifications behind an HTTP JSON API
+
+Usage: marginalia <command> [options]
+
+Commands:
+  serve                               run the HTTP service (the default)
+  migrate                             bring the database schema up to date and exit
+  seed --demo                         load a small demo organization; prints credentials and curl commands
+  keys create --name <name>           create a tenant; prints {"apiKey","authToken"}
+  keys list                           list API keys and their tokens (prefixes only)
+  keys revoke <apiKey>                revoke an API key: its requests get 401
+  keys disable <apiKey>               disable a tenant: its requests get 403
+  keys enable <apiKey>                enable a disabled tenant again
+  tokens create <apiKey>              add an auth token to a key; prints {"apiKey","authToken"}
+  tokens revoke <apiKey> <prefix>     revoke the token that starts with <prefix>
+
+Options:
+  -h, --help                          this help, or a command's: marginalia keys create --help
+  -v, --version                       the version
+
+Settings come from the environment (DATABASE_URL, PORT, ...); see README.md.
+Exit codes: 0 done, 1 failed (bad configuration, unknown key, database error), 2 wrong usage.`;
+
+const COMMANDS: Record<string, string> = {
+  serve: `Usage: marginalia serve
+
+Runs the HTTP service on HOST:PORT (127.0.0.1:8080) against DATABASE_URL (sqlite:./data/marginalia.db).
+Migrates the database, makes sure credentials exist (first start on an empty database: prints one
+API key and auth token on stderr), and stops gracefully on SIGTERM. MARGINALIA_WORKERS=N runs N worker
+processes on the one port.`,
+  migrate: `Usage: marginalia migrate
+
+Brings the database that DATABASE_URL names up to date, then exits. serve does this too; run it alone
+before starting several instances, or to check a database.`,
+  seed: `Usage: marginalia seed --demo
+
+Loads a small demo organization ("acme": five users, a document with two comment threads, and four
+notifications) under a new tenant, then prints its API key and auth token and three curl commands to
+paste while the server runs (npm start). Each run makes a new demo tenant; nothing else is touched.`,
+  keys: `Usage: marginalia keys <create|list|revoke|disable|enable> ...
+
+  keys create --name <name>   create a tenant (API key) with one auth token; prints {"apiKey","authToken"}
+  keys list                   every API key with its tokens (prefixes only), as JSON
+  keys revoke <apiKey>        revoke the key for good: its requests get 401
+  keys disable <apiKey>       disable the tenant: its requests get 403 (data kept)
+  keys enable <apiKey>        enable it again`,
+  tokens: `Usage: marginalia tokens <create|revoke> ...
+
+  tokens create <apiKey>             add an auth token to the key (rotation); prints {"apiKey","authToken"}
+  tokens revoke <apiKey> <prefix>    revoke the active token that starts with <prefix> (4 characters or more)`,
+};
+
+/** The help for `command` (and its subcommand), or the general usage. */
+export function helpFor(command: string | undefined): string {
+  return (command && COMMANDS[command]) ?? USAGE;
+}

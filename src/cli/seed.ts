@@ -1,0 +1,89 @@
+// `marginalia seed --demo`: a small, realistic organization under a new tenant, written through the
+// same services the API uses (so HTML is sanitized, ids assigned and profiles resolved exactly as for
+// a caller), then credentials and three curl commands to paste while the server runs.
+import { systemClock } from '../clock.js';
+import type { Config } from '../config.js';
+import { addAnnotations } from '../services/comments.js';
+import type { Caller, Services } from '../services/context.js';
+import { createTenant } from '../services/credentials.js';
+import { addNotification } from '../services/notifications.js';
+import { addUsers } from '../services/users.js';
+import type { Store } from '../store/store.js';
+import type { Io } from './commands.js';
+
+const ORG = 'acme';
+const DOC = 'roadmap-2027';
+const USERS = [
+  { userId: 'ana', name: 'Ana Lima', email: 'ana@acme.example' },
+  { userId: 'ben', name: 'Ben Okafor', email: 'ben@acme.example' },
+  { userId: 'chloe', name: 'Chloé Martin', email: 'chloe@acme.example' },
+  { userId: 'dev', name: 'Dev Patel', email: 'dev@acme.example' },
+  { userId: 'eli', name: 'Eli Cohen', email: 'eli@acme.example' },
+];
+const comment = (userId: string, commentHtml: string) => ({ commentHtml, from: { userId } });
+
+export async function seedDemo(store: Store, io: Io, config: Config): Promise<void> {
+  const creds = await createTenant(store, systemClock, 'demo');
+  const tenant = (await store.findCredentials(creds.apiKey))!.tenant;
+  const caller: Caller = { id: tenant.id, apiKey: tenant.apiKey };
+  // The demo's hour: each write five minutes after the one before, so threads and inboxes read in a
+  // natural order (newest first) rather than all in one millisecond.
+  let at = systemClock() - 60 * 60_000;
+  const services: Services = { store, clock: () => (at += 5 * 60_000), limits: config.limits };
+
+  await addUsers(services, caller, { organizationId: ORG, users: USERS });
+  await addUsers(services, caller, { organizationId: ORG, documentId: DOC, users: USERS.slice(0, 4) });
+  await addAnnotations(services, caller, {
+    organizationId: ORG, documentId: DOC, commentAnnotations: [
+      {
+        annotationId: 'scope', locationId: 'section-1',
+        commentData: [
+          comment('ana', '<p>Should Q1 include the <b>mobile beta</b>, or only the web app?</p>'),
+          comment('ben', '<p>Web first. Mobile needs the new sync API, which lands in Q2.</p>'),
+        ],
+      },
+      {
+        annotationId: 'pricing', locationId: 'section-4',
+        commentData: [
+          comment('chloe', '<p>The <i>Team</i> tier price is missing from this table.</p>'),
+          comment('dev', '<p>Added: 12 € per seat. See <a href="https://acme.example/pricing">the pricing page</a>.</p>'),
+          comment('ana', '<p>Thanks! Resolving once finance signs off.</p>'),
+        ],
+      },
+    ],
+  });
+  const notify = (notificationId: string, actor: string, template: string, to: string[], annotationId: string) =>
+    addNotification(services, caller, {
+      organizationId: ORG, documentId: DOC, locationId: annotationId, notificationId, actionUser: { userId: actor },
+      displayHeadlineMessageTemplate: template,
+      displayHeadlineMessageTemplateData: { actor: { userId: actor }, document: 'Roadmap 2027' },
+      notificationSourceData: { annotationId }, notifyUsers: to.map((userId) => ({ userId })),
+    });
+  await notify('welcome', 'ana', '{actor} shared {document} with you', ['ben', 'chloe', 'dev', 'eli'], 'scope');
+  await notify('reply-scope', 'ben', '{actor} replied to your comment in {document}', ['ana'], 'scope');
+  await notify('reply-pricing', 'dev', '{actor} replied in {document}', ['chloe', 'ana'], 'pricing');
+  await notify('resolve-pricing', 'ana', '{actor} will resolve a thread in {document}', ['chloe', 'dev'], 'pricing');
+
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  const curl = (op: string, data: unknown) =>
+    `curl -s ${base}/v1/${op} -H 'content-type: application/json' -H 'x-service-api-key: ${creds.apiKey}' `
+    + `-H 'x-service-auth-token: ${creds.authToken}' -d '${JSON.stringify({ data })}'`;
+  io.out([
+    `Demo organization "${ORG}" loaded for a new tenant: ${USERS.length} users, 2 comment threads on "${DOC}", 4 notifications.`,
+    '',
+    `  API key:    ${creds.apiKey}`,
+    `  Auth token: ${creds.authToken}`,
+    '',
+    `With the server running (npm start), paste any of these:`,
+    '',
+    '# Ana\'s inbox: her notifications, newest first',
+    curl('notifications/get', { organizationId: ORG, userId: 'ana' }),
+    '',
+    '# The pricing thread, with each author\'s current name',
+    curl('commentannotations/comments/get', { organizationId: ORG, documentId: DOC, annotationId: 'pricing' }),
+    '',
+    '# Rename Ana; the thread and the notifications show the new name at once',
+    curl('users/update', { organizationId: ORG, users: [{ userId: 'ana', name: 'Ana Lima-Souza' }] }),
+  ].join('\n'));
+}
