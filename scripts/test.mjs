@@ -17,6 +17,7 @@ const RUN_ONCE = new Map([
   ['outage', 'PostgreSQL only, chooses its database'],
   ['docs-browser', 'the reference page does not depend on the database'],
   ['api-docs', 'the API description does not depend on the database'],
+  ['client', 'the client does not depend on the database'],
   ['query-plans', 'chooses its databases'],
   ['auth-cache', 'a unit of the credentials service'],
 ]);

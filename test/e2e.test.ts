@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { cli, firstStartCredentials, post, startServer, stopServer, type ServerProcess } from './server-process.js';
 import { freshDatabase, type FreshDatabase } from './test-database.js';
+import { Marginalia } from '../client/src/index.js';
 
 const running: ServerProcess[] = [];
 const databases: FreshDatabase[] = [];
@@ -36,31 +37,33 @@ describe('end to end', () => {
     const ready = await fetch(`${s.url}/readyz`);
     assert.equal(ready.status, 200, await ready.text());
 
+    // Through the typed client (client/), as an application would.
+    const api = new Marginalia({ baseUrl: s.url, ...creds });
     const org = 'acme';
-    const added = await post(s.url, '/v1/users/add', creds, { organizationId: org, users: [{ userId: 'ann', name: 'Ann', email: 'ann@example.com' }] });
-    assert.equal(added.status, 200, added.text);
-    assert.ok(added.headers.get('x-request-id'), 'x-request-id on every response');
+    const added = await api.users.add({ organizationId: org, users: [{ userId: 'ann', name: 'Ann', email: 'ann@example.com' }] });
+    assert.equal(added.data.ann?.success, true);
+    const raw = await post(s.url, '/v1/users/add', creds, { organizationId: org, users: [{ userId: 'ann' }] });
+    assert.ok(raw.headers.get('x-request-id'), 'x-request-id on every response');
 
-    const thread = await post(s.url, '/v1/commentannotations/add', creds, {
+    const thread = await api.comments.addAnnotations({
       organizationId: org, documentId: 'doc', commentAnnotations: [{ annotationId: 't1', commentData: [{ commentHtml: '<p>hi <script>x()</script></p>', from: { userId: 'ann' } }] }],
     });
-    assert.deepEqual(thread.json.result.data.t1.commentIds, [1], thread.text);
-    const more = await post(s.url, '/v1/commentannotations/comments/add', creds, {
+    assert.deepEqual(thread.data.t1?.commentIds, [1]);
+    const more = await api.comments.add({
       organizationId: org, documentId: 'doc', annotationId: 't1', commentData: [{ commentText: 'reply', from: { userId: 'bob', name: 'Bob' } }],
     });
-    assert.deepEqual(more.json.result.data, [2], more.text);
-    await post(s.url, '/v1/notifications/add', creds, {
+    assert.deepEqual(more.data, [2]);
+    await api.notifications.add({
       organizationId: org, documentId: 'doc', notificationId: 'n1', actionUser: { userId: 'ann' },
       displayHeadlineMessageTemplate: '{actionUser} replied', notifyUsers: [{ userId: 'bob' }],
     });
-    await post(s.url, '/v1/users/update', creds, { organizationId: org, users: [{ userId: 'ann', name: 'Ann Renamed' }] });
+    await api.users.update({ organizationId: org, users: [{ userId: 'ann', name: 'Ann Renamed' }] });
 
-    const comments = await post(s.url, '/v1/commentannotations/comments/get', creds, { organizationId: org, documentId: 'doc', annotationId: 't1' });
-    assert.equal(comments.status, 200, comments.text);
-    assert.deepEqual(comments.json.result.data.map((c: any) => [c.commentId, c.commentText, c.from.name]), [[1, 'hi ', 'Ann Renamed'], [2, 'reply', 'Bob']]);
-    assert.doesNotMatch(comments.text, /script/);
-    const inbox = await post(s.url, '/v1/notifications/get', creds, { organizationId: org, userId: 'bob' });
-    assert.equal(inbox.json.result.data[0].actionUser.name, 'Ann Renamed', inbox.text);
+    const comments = await api.comments.get({ organizationId: org, documentId: 'doc', annotationId: 't1' });
+    assert.deepEqual(comments.data.map((c) => [c?.commentId, c?.commentText, c?.from.name]), [[1, 'hi ', 'Ann Renamed'], [2, 'reply', 'Bob']]);
+    assert.doesNotMatch(JSON.stringify(comments), /script/);
+    const inbox = await api.notifications.get({ organizationId: org, userId: 'bob' });
+    assert.equal(inbox.data[0]?.actionUser.name, 'Ann Renamed');
 
     // npm does not forward SIGTERM, so the whole process group is signalled, as a terminal's Ctrl-C does;
     // npm itself dies by the signal, and the server's own log says it stopped gracefully.

@@ -10,7 +10,8 @@ import { answers, AnnotationsResult } from '../schemas/responses.js';
 
 export const path = '/v1/commentannotations/add';
 
-const Body = (limits: InputLimits) => RequestBody(Type.Object({
+/** The request body, with the configured limits (exported for the typed client). */
+export const Body = (limits: InputLimits) => RequestBody(Type.Object({
   organizationId: Id,
   documentId: Id,
   commentAnnotations: Batch(limits, Type.Object({

@@ -10,7 +10,8 @@ import { answers, CommentIdsResult } from '../schemas/responses.js';
 
 export const path = '/v1/commentannotations/comments/add';
 
-const Body = (limits: InputLimits) => RequestBody(Type.Object({
+/** The request body, with the configured limits (exported for the typed client). */
+export const Body = (limits: InputLimits) => RequestBody(Type.Object({
   organizationId: Id,
   documentId: Id,
   annotationId: Id,

@@ -9,7 +9,8 @@ import { answers, CommentsResult } from '../schemas/responses.js';
 
 export const path = '/v1/commentannotations/comments/get';
 
-const Body = (limits: InputLimits) => RequestBody(Type.Object({
+/** The request body, with the configured limits (exported for the typed client). */
+export const Body = (limits: InputLimits) => RequestBody(Type.Object({
   organizationId: Id,
   documentId: Id,
   annotationId: Id,

@@ -9,7 +9,8 @@ import { answers, NotificationAddedResult } from '../schemas/responses.js';
 
 export const path = '/v1/notifications/add';
 
-const Body = (limits: InputLimits) => RequestBody(Type.Object({
+/** The request body, with the configured limits (exported for the typed client). */
+export const Body = (limits: InputLimits) => RequestBody(Type.Object({
   organizationId: Id,
   documentId: Opt(Id),
   locationId: Opt(Id),

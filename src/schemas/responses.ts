@@ -18,7 +18,8 @@ export const ErrorBody = Type.Object({
 }, { $id: 'ErrorBody', description: 'The failure envelope' });
 
 /** The success envelope of SPEC 1 around an operation's data; extensions sit beside data. */
-const Success = <T extends TSchema, E extends Record<string, TSchema>>(data: T, extensions: E = {} as E) => Type.Object({
+// E defaults to no extensions: inferred from the constraint instead, it would widen every result to unknown.
+const Success = <T extends TSchema, E extends Record<string, TSchema> = {}>(data: T, extensions: E = {} as E) => Type.Object({
   result: Type.Object({ status: Type.Literal('success'), message: Type.String(), data, ...extensions }),
 }, { description: 'Success: the result envelope' });
 

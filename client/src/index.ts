@@ -1,0 +1,158 @@
+// A typed client for the Marginalia HTTP API. Request and result types come from the same TypeBox
+// schemas that validate requests and describe /openapi.json (type-only imports: nothing of the
+// service runs here). Every call POSTs {"data": ...} with both credential headers and returns the
+// `result` envelope; an error answer becomes a MarginaliaError carrying its status and message.
+// 429 and 503 are retried with exponential backoff, waiting at least what Retry-After asks.
+import type { Static, TSchema } from 'typebox';
+import type { Body as AnnotationsAddBody } from '../../src/routes/v1_commentannotations_add.js';
+import type { Body as CommentsAddBody } from '../../src/routes/v1_commentannotations_comments_add.js';
+import type { Body as CommentsGetBody } from '../../src/routes/v1_commentannotations_comments_get.js';
+import type { Body as NotificationsAddBody } from '../../src/routes/v1_notifications_add.js';
+import type { Body as NotificationsGetBody } from '../../src/routes/v1_notifications_get.js';
+import type { UsersBody } from '../../src/schemas/users.js';
+import type {
+  AnnotationsResult, CommentIdsResult, CommentsResult, ERROR_CODES, NotificationAddedResult, NotificationsResult, UsersResult,
+} from '../../src/schemas/responses.js';
+
+/** The `data` member an operation takes. */
+type DataOf<F extends (...args: never[]) => TSchema> = Static<ReturnType<F>> extends { data: infer D } ? D : never;
+/** The `result` member an operation answers with. */
+type ResultOf<S extends TSchema> = Static<S> extends { result: infer R } ? R : never;
+
+export type UsersData = DataOf<typeof UsersBody>;
+export type AnnotationsAddData = DataOf<typeof AnnotationsAddBody>;
+export type CommentsAddData = DataOf<typeof CommentsAddBody>;
+export type CommentsGetData = DataOf<typeof CommentsGetBody>;
+export type NotificationsAddData = DataOf<typeof NotificationsAddBody>;
+export type NotificationsGetData = DataOf<typeof NotificationsGetBody>;
+
+export type UsersResult = ResultOf<typeof UsersResult>;
+export type AnnotationsResult = ResultOf<typeof AnnotationsResult>;
+export type CommentIdsResult = ResultOf<typeof CommentIdsResult>;
+export type CommentsResult = ResultOf<typeof CommentsResult>;
+export type NotificationAddedResult = ResultOf<typeof NotificationAddedResult>;
+export type NotificationsResult = ResultOf<typeof NotificationsResult>;
+export type Notification = NotificationsResult['data'][number];
+export type Comment = Exclude<CommentsResult['data'][number], null>;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** An error answer of the service (or no answer at all: status UNAVAILABLE, httpStatus 0). */
+export class MarginaliaError extends Error {
+  override readonly name = 'MarginaliaError';
+  constructor(
+    /** The SPEC's error status, e.g. NOT_FOUND. */
+    readonly status: ErrorCode,
+    message: string,
+    /** The HTTP status (0 when no answer came). */
+    readonly httpStatus: number,
+    /** The x-request-id of the answer, to find it in the service's log. */
+    readonly requestId: string | null,
+  ) {
+    super(message);
+  }
+}
+
+export interface MarginaliaOptions {
+  /** Where the service listens, e.g. http://127.0.0.1:8080 */
+  baseUrl: string;
+  apiKey: string;
+  authToken: string;
+  /** How many times a 429 or 503 is retried (default 3). */
+  retries?: number;
+  /** The first backoff in ms, doubled each retry (default 200); Retry-After wins when longer. */
+  backoffMs?: number;
+  /** The longest single wait in ms (default 30,000). */
+  maxWaitMs?: number;
+  /** A fetch to use instead of the global one. */
+  fetch?: typeof fetch;
+}
+
+const RETRIED = new Set([429, 503]);
+
+export class Marginalia {
+  readonly users = {
+    add: (data: UsersData) => this.call<UsersResult>('/v1/users/add', data),
+    update: (data: UsersData) => this.call<UsersResult>('/v1/users/update', data),
+  };
+
+  readonly comments = {
+    /** commentannotations/add: new threads, each with its first comments. */
+    addAnnotations: (data: AnnotationsAddData) => this.call<AnnotationsResult>('/v1/commentannotations/add', data),
+    add: (data: CommentsAddData) => this.call<CommentIdsResult>('/v1/commentannotations/comments/add', data),
+    get: (data: CommentsGetData) => this.call<CommentsResult>('/v1/commentannotations/comments/get', data),
+  };
+
+  readonly notifications = {
+    add: (data: NotificationsAddData) => this.call<NotificationAddedResult>('/v1/notifications/add', data),
+    get: (data: NotificationsGetData) => this.call<NotificationsResult>('/v1/notifications/get', data),
+    /** Every page of a notifications/get, following pageToken. */
+    all: async (data: Omit<NotificationsGetData, 'pageToken'>): Promise<Notification[]> => {
+      const all: Notification[] = [];
+      let pageToken: string | undefined;
+      do {
+        const page = await this.notifications.get({ ...data, pageToken });
+        all.push(...page.data);
+        pageToken = page.pageToken;
+      } while (pageToken);
+      return all;
+    },
+  };
+
+  private readonly options: Required<Omit<MarginaliaOptions, 'fetch'>> & { fetch: typeof fetch };
+
+  constructor(options: MarginaliaOptions) {
+    this.options = {
+      retries: 3, backoffMs: 200, maxWaitMs: 30_000, fetch: globalThis.fetch, ...options,
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    };
+  }
+
+  private async call<R>(path: string, data: unknown): Promise<R> {
+    const { baseUrl, apiKey, authToken, retries, backoffMs, maxWaitMs, fetch: doFetch } = this.options;
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        res = await doFetch(baseUrl + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-service-api-key': apiKey, 'x-service-auth-token': authToken },
+          body: JSON.stringify({ data }),
+        });
+      } catch (err) {
+        throw new MarginaliaError('UNAVAILABLE', `No answer from ${baseUrl}: ${(err as Error).message}`, 0, null);
+      }
+      const text = await res.text();
+      const requestId = res.headers.get('x-request-id');
+      let body: { result?: R; error?: { status?: string; message?: string } } | undefined;
+      try {
+        body = JSON.parse(text) as typeof body;
+      } catch {
+        body = undefined;
+      }
+      if (res.ok && body?.result) return body.result;
+      if (RETRIED.has(res.status) && attempt < retries) {
+        await sleep(waitMs(attempt, res.headers.get('retry-after'), backoffMs, maxWaitMs));
+        continue;
+      }
+      const status = (body?.error?.status ?? (res.ok ? 'INTERNAL' : statusOfHttp(res.status))) as ErrorCode;
+      throw new MarginaliaError(status, body?.error?.message ?? `HTTP ${res.status}: ${text.slice(0, 200)}`, res.status, requestId);
+    }
+  }
+}
+
+/** Backoff doubling from backoffMs with jitter, but never shorter than Retry-After (seconds). */
+function waitMs(attempt: number, retryAfter: string | null, backoffMs: number, maxWaitMs: number): number {
+  const backoff = backoffMs * 2 ** attempt * (0.5 + Math.random() / 2);
+  const asked = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : 0;
+  return Math.min(maxWaitMs, Math.max(backoff, asked));
+}
+
+function statusOfHttp(http: number): ErrorCode {
+  const byHttp: Record<number, ErrorCode> = {
+    400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ALREADY_EXISTS',
+    413: 'INVALID_ARGUMENT', 429: 'RESOURCE_EXHAUSTED', 503: 'UNAVAILABLE',
+  };
+  return byHttp[http] ?? 'INTERNAL';
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
