@@ -18,6 +18,7 @@ const RUN_ONCE = new Map([
   ['docs-browser', 'the reference page does not depend on the database'],
   ['api-docs', 'the API description does not depend on the database'],
   ['client', 'the client does not depend on the database'],
+  ['client-package', 'packs and type-checks the client, no database'],
   ['query-plans', 'chooses its databases'],
   ['auth-cache', 'a unit of the credentials service'],
 ]);

@@ -62,7 +62,7 @@ function commandFor(
     case 'migrate':
       return async () => {};
     case 'seed':
-      if (!demo || args.length > 0) throw new CliError(`usage: marginalia seed --demo\n\n${helpFor('seed')}`, 2);
+      if (!demo) throw new CliError(`usage: marginalia seed --demo\n\n${helpFor('seed')}`, 2);
       return (store, io) => seedDemo(store, io, config);
     case 'keys create':
       need(0, 'keys create --name <name>');

@@ -67,18 +67,19 @@ describe('the typed client against the real server', () => {
 
   test('a 429 is retried after at least Retry-After, then succeeds; with no retries it is RESOURCE_EXHAUSTED', async () => {
     const read = (client: Marginalia) => client.notifications.get({ organizationId: 'o', documentId: 'd' });
-    for (let i = 0; i < 4; i++) await read(api); // the burst
+    // Without retries, the first 429 is the caller's, as a typed error: drain the bucket until it comes.
+    const once = new Marginalia({ baseUrl: server.url, ...creds, retries: 0 });
+    let refused: unknown;
+    for (let i = 0; i < 10 && !refused; i++) refused = await read(once).then(() => undefined, (e: unknown) => e);
+    assert.ok(refused instanceof MarginaliaError, 'a 429 came once the burst was spent');
+    assert.equal(refused.status, 'RESOURCE_EXHAUSTED');
+    assert.equal(refused.httpStatus, 429);
+    // At once (the next token is 500 ms away at 2/s), a retrying client meets a 429 with Retry-After: 1,
+    // waits it out, and succeeds.
     const started = Date.now();
     const r = await read(new Marginalia({ baseUrl: server.url, ...creds, backoffMs: 1 }));
     assert.equal(r.status, 'success');
     assert.ok(Date.now() - started >= 900, `waited ${Date.now() - started} ms: Retry-After is 1 s`);
-    // Without retries, the first 429 is the caller's, as a typed error.
-    const once = new Marginalia({ baseUrl: server.url, ...creds, retries: 0 });
-    let refused: unknown;
-    for (let i = 0; i < 6 && !refused; i++) refused = await read(once).then(() => undefined, (e: unknown) => e);
-    assert.ok(refused instanceof MarginaliaError, 'a 429 came within the burst');
-    assert.equal(refused.status, 'RESOURCE_EXHAUSTED');
-    assert.equal(refused.httpStatus, 429);
     await rested();
   });
 });
@@ -87,6 +88,7 @@ describe('the typed client and a 503', () => {
   let stub: Server;
   let url: string;
   let calls = 0;
+  let retryAfter: string | undefined;
 
   // A stand-in that answers 503 twice (as a draining instance does), then succeeds: it is the
   // client's retry that is under test here, not the service.
@@ -95,7 +97,7 @@ describe('the typed client and a 503', () => {
       calls++;
       req.resume();
       if (calls <= 2) {
-        res.writeHead(503, { 'content-type': 'application/json' });
+        res.writeHead(503, { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) });
         return res.end(JSON.stringify({ error: { status: 'UNAVAILABLE', message: 'The server is shutting down.' } }));
       }
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -114,5 +116,34 @@ describe('the typed client and a 503', () => {
     await assert.rejects(new Marginalia({ baseUrl: url, ...creds, backoffMs: 5, retries: 1 }).notifications.get({ organizationId: 'o', documentId: 'd' }),
       { status: 'UNAVAILABLE', httpStatus: 503, message: 'The server is shutting down.' });
     assert.equal(calls, 2);
+  });
+
+  const add = (client: Marginalia, notificationId?: string) => client.notifications.add({
+    organizationId: 'o', ...(notificationId ? { notificationId } : {}), actionUser: { userId: 'a' }, displayHeadlineMessageTemplate: 'h', notifyUsers: [{ userId: 'r' }],
+  });
+
+  test('an add whose ids the service would choose is not retried on 503 (it may have landed), unless asked', async () => {
+    calls = 0;
+    await assert.rejects(add(new Marginalia({ baseUrl: url, ...creds, backoffMs: 5 })), { status: 'UNAVAILABLE', httpStatus: 503 });
+    assert.equal(calls, 1, 'not retried');
+    calls = 0;
+    await add(new Marginalia({ baseUrl: url, ...creds, backoffMs: 5 }), 'caller-chosen');
+    assert.equal(calls, 3, 'with a caller-chosen id a repeat is safe, so it is retried');
+    calls = 0;
+    await add(new Marginalia({ baseUrl: url, ...creds, backoffMs: 5, retryWritesOn503: true }));
+    assert.equal(calls, 3, 'retryWritesOn503 opts in');
+  });
+
+  test('a Retry-After longer than maxWaitMs is thrown at once, not cut short', async () => {
+    calls = 0;
+    retryAfter = '120';
+    try {
+      const started = Date.now();
+      await assert.rejects(new Marginalia({ baseUrl: url, ...creds, maxWaitMs: 1000 }).notifications.get({ organizationId: 'o', documentId: 'd' }), { status: 'UNAVAILABLE' });
+      assert.equal(calls, 1);
+      assert.ok(Date.now() - started < 1000);
+    } finally {
+      retryAfter = undefined;
+    }
   });
 });

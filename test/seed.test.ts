@@ -2,7 +2,6 @@
 // commands, pasted as they are into a shell, each answer a success with the demo's data.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { after, test } from 'node:test';
 import { cli, startServer, stopServer, type ServerProcess } from './server-process.js';
 import { freshDatabase } from './test-database.js';
@@ -14,16 +13,10 @@ after(async () => {
   await db.drop();
 });
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 test('seed --demo prints credentials and three curl commands that work against the running server', async () => {
-  const port = String(await freePort());
+  // The server first, so the port the commands name is its own (no race for a free one).
+  server = await startServer({ env: db.env });
+  const port = new URL(server.url).port;
   const seeded = cli(['seed', '--demo'], { ...db.env, PORT: port });
   assert.equal(seeded.code, 0, seeded.stderr);
   const apiKey = /API key:\s+(\S+)/.exec(seeded.stdout)?.[1];
@@ -32,7 +25,6 @@ test('seed --demo prints credentials and three curl commands that work against t
   const curls = seeded.stdout.split('\n').filter((l) => l.startsWith('curl '));
   assert.equal(curls.length, 3, seeded.stdout);
 
-  server = await startServer({ env: { ...db.env, PORT: port } });
   const [inbox, thread, rename] = curls.map((c) => JSON.parse(execFileSync('bash', ['-c', c], { encoding: 'utf8' })));
   assert.equal(inbox.result.status, 'success');
   assert.deepEqual(inbox.result.data.map((n: any) => n.id), ['reply-pricing', 'reply-scope'], 'Ana\'s inbox, newest first');

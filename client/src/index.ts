@@ -1,14 +1,12 @@
 // A typed client for the Marginalia HTTP API. Request and result types come from the same TypeBox
-// schemas that validate requests and describe /openapi.json (type-only imports: nothing of the
-// service runs here). Every call POSTs {"data": ...} with both credential headers and returns the
+// schemas that validate requests and describe /openapi.json (type-only imports of src/schemas, which
+// depend on typebox alone: nothing of the service runs here, and the package ships their
+// declarations). Every call POSTs {"data": ...} with both credential headers and returns the
 // `result` envelope; an error answer becomes a MarginaliaError carrying its status and message.
 // 429 and 503 are retried with exponential backoff, waiting at least what Retry-After asks.
 import type { Static, TSchema } from 'typebox';
-import type { Body as AnnotationsAddBody } from '../../src/routes/v1_commentannotations_add.js';
-import type { Body as CommentsAddBody } from '../../src/routes/v1_commentannotations_comments_add.js';
-import type { Body as CommentsGetBody } from '../../src/routes/v1_commentannotations_comments_get.js';
-import type { Body as NotificationsAddBody } from '../../src/routes/v1_notifications_add.js';
-import type { Body as NotificationsGetBody } from '../../src/routes/v1_notifications_get.js';
+import type { AnnotationsAddBody, CommentsAddBody, CommentsGetBody } from '../../src/schemas/comments.js';
+import type { NotificationsAddBody, NotificationsGetBody } from '../../src/schemas/notifications.js';
 import type { UsersBody } from '../../src/schemas/users.js';
 import type {
   AnnotationsResult, CommentIdsResult, CommentsResult, ERROR_CODES, NotificationAddedResult, NotificationsResult, UsersResult,
@@ -62,30 +60,39 @@ export interface MarginaliaOptions {
   retries?: number;
   /** The first backoff in ms, doubled each retry (default 200); Retry-After wins when longer. */
   backoffMs?: number;
-  /** The longest single wait in ms (default 30,000). */
+  /** The longest wait in ms (default 30,000): an answer asking for longer is thrown, not waited for. */
   maxWaitMs?: number;
+  /**
+   * Also retry a 503 of an add that lets the service choose ids (default false). A 503 can come after
+   * the write committed (the connection dropped at the end), and a retry would then add it twice; a
+   * 429 is always retried, since the rate limit is checked before anything is written.
+   */
+  retryWritesOn503?: boolean;
   /** A fetch to use instead of the global one. */
   fetch?: typeof fetch;
 }
 
-const RETRIED = new Set([429, 503]);
 
 export class Marginalia {
+  // Reads and upserts are safe to repeat; adds are, when the caller chose every id (a repeat is then
+  // ALREADY_EXISTS, not a second copy).
   readonly users = {
-    add: (data: UsersData) => this.call<UsersResult>('/v1/users/add', data),
-    update: (data: UsersData) => this.call<UsersResult>('/v1/users/update', data),
+    add: (data: UsersData) => this.call<UsersResult>('/v1/users/add', data, true),
+    update: (data: UsersData) => this.call<UsersResult>('/v1/users/update', data, true),
   };
 
   readonly comments = {
     /** commentannotations/add: new threads, each with its first comments. */
-    addAnnotations: (data: AnnotationsAddData) => this.call<AnnotationsResult>('/v1/commentannotations/add', data),
-    add: (data: CommentsAddData) => this.call<CommentIdsResult>('/v1/commentannotations/comments/add', data),
-    get: (data: CommentsGetData) => this.call<CommentsResult>('/v1/commentannotations/comments/get', data),
+    addAnnotations: (data: AnnotationsAddData) => this.call<AnnotationsResult>('/v1/commentannotations/add', data,
+      data.commentAnnotations.every((a) => a.annotationId != null && a.commentData.every((c) => c.commentId != null))),
+    add: (data: CommentsAddData) => this.call<CommentIdsResult>('/v1/commentannotations/comments/add', data,
+      data.commentData.every((c) => c.commentId != null)),
+    get: (data: CommentsGetData) => this.call<CommentsResult>('/v1/commentannotations/comments/get', data, true),
   };
 
   readonly notifications = {
-    add: (data: NotificationsAddData) => this.call<NotificationAddedResult>('/v1/notifications/add', data),
-    get: (data: NotificationsGetData) => this.call<NotificationsResult>('/v1/notifications/get', data),
+    add: (data: NotificationsAddData) => this.call<NotificationAddedResult>('/v1/notifications/add', data, data.notificationId != null),
+    get: (data: NotificationsGetData) => this.call<NotificationsResult>('/v1/notifications/get', data, true),
     /** Every page of a notifications/get, following pageToken. */
     all: async (data: Omit<NotificationsGetData, 'pageToken'>): Promise<Notification[]> => {
       const all: Notification[] = [];
@@ -103,13 +110,14 @@ export class Marginalia {
 
   constructor(options: MarginaliaOptions) {
     this.options = {
-      retries: 3, backoffMs: 200, maxWaitMs: 30_000, fetch: globalThis.fetch, ...options,
+      retries: 3, backoffMs: 200, maxWaitMs: 30_000, retryWritesOn503: false, fetch: globalThis.fetch, ...options,
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
   }
 
-  private async call<R>(path: string, data: unknown): Promise<R> {
-    const { baseUrl, apiKey, authToken, retries, backoffMs, maxWaitMs, fetch: doFetch } = this.options;
+  /** POSTs data; `repeatable` says whether a 503 may be retried without risking a second write. */
+  private async call<R>(path: string, data: unknown, repeatable: boolean): Promise<R> {
+    const { baseUrl, apiKey, authToken, retries, backoffMs, maxWaitMs, retryWritesOn503, fetch: doFetch } = this.options;
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
@@ -130,8 +138,10 @@ export class Marginalia {
         body = undefined;
       }
       if (res.ok && body?.result) return body.result;
-      if (RETRIED.has(res.status) && attempt < retries) {
-        await sleep(waitMs(attempt, res.headers.get('retry-after'), backoffMs, maxWaitMs));
+      const retried = res.status === 429 || (res.status === 503 && (repeatable || retryWritesOn503));
+      const wait = waitMs(attempt, res.headers.get('retry-after'), backoffMs);
+      if (retried && attempt < retries && wait <= maxWaitMs) {
+        await sleep(wait);
         continue;
       }
       const status = (body?.error?.status ?? (res.ok ? 'INTERNAL' : statusOfHttp(res.status))) as ErrorCode;
@@ -140,11 +150,12 @@ export class Marginalia {
   }
 }
 
-/** Backoff doubling from backoffMs with jitter, but never shorter than Retry-After (seconds). */
-function waitMs(attempt: number, retryAfter: string | null, backoffMs: number, maxWaitMs: number): number {
+/** Backoff doubling from backoffMs with jitter, but never shorter than Retry-After (seconds or a date). */
+function waitMs(attempt: number, retryAfter: string | null, backoffMs: number): number {
   const backoff = backoffMs * 2 ** attempt * (0.5 + Math.random() / 2);
-  const asked = retryAfter !== null && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : 0;
-  return Math.min(maxWaitMs, Math.max(backoff, asked));
+  let asked = 0;
+  if (retryAfter !== null) asked = /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : Math.max(0, (Date.parse(retryAfter) || 0) - Date.now());
+  return Math.max(backoff, asked);
 }
 
 function statusOfHttp(http: number): ErrorCode {

@@ -55,5 +55,5 @@ paste while the server runs (npm start). Each run makes a new demo tenant; nothi
 
 /** The help for `command` (and its subcommand), or the general usage. */
 export function helpFor(command: string | undefined): string {
-  return (command && COMMANDS[command]) ?? USAGE;
+  return command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command]! : USAGE;
 }

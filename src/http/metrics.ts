@@ -23,9 +23,18 @@ function operationOf(request: FastifyRequest, reply: FastifyReply): string {
   return url.startsWith('/v1/') ? url.slice(4) : url;
 }
 
+/** The process's own metrics (CPU, memory, event loop, GC): one collector per process, however many apps. */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry, prefix: 'marginalia_' });
+  }
+  return processRegistry;
+}
+
 export function createMetrics(store: Store): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'marginalia_' });
   const storeSeconds = new Histogram({
     name: 'marginalia_store_call_duration_seconds',
     help: 'Time of each store call (one or a few statements, or one transaction), by database and method.',
@@ -66,6 +75,12 @@ function timed(store: Store, seconds: Histogram<'database' | 'method' | 'outcome
   });
 }
 
+/**
+ * What the log says of a tenant: the first 10 characters of its key (`mk_` and 7 random ones for a
+ * generated key), but never more than half of a short one, so a log line never holds a whole key.
+ */
+export const keyPrefix = (apiKey: string): string => `${apiKey.slice(0, Math.min(10, Math.floor(apiKey.length / 2)))}…`;
+
 /** Counts and times every request, logs one line per request, and serves /metrics. */
 export function registerMetrics(app: App, metrics: Metrics): void {
   const requests = new Counter({
@@ -91,11 +106,12 @@ export function registerMetrics(app: App, metrics: Metrics): void {
     const apiKey = request.tenant?.apiKey;
     request.log.info({
       operation, status: reply.statusCode, durationMs: Math.round(ms * 100) / 100,
-      ...(apiKey ? { tenant: `${apiKey.slice(0, 6)}…` } : {}),
+      ...(apiKey ? { tenant: keyPrefix(apiKey) } : {}),
     }, 'request completed');
   });
   app.get(METRICS_PATH, { schema: { summary: 'Prometheus metrics', tags: ['operational'], security: [] } }, async (_request, reply) => {
-    reply.header('content-type', metrics.registry.contentType);
-    return metrics.registry.metrics();
+    const all = Registry.merge([processMetrics(), metrics.registry]);
+    reply.header('content-type', all.contentType);
+    return all.metrics();
   });
 }

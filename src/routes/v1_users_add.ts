@@ -1,10 +1,10 @@
 import { tenantOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
 import type { App } from '../http/types.js';
+import { answers, UsersResult } from '../schemas/responses.js';
 import { UsersBody } from '../schemas/users.js';
 import type { Services } from '../services/context.js';
 import { addUsers } from '../services/users.js';
-import { answers, UsersResult } from '../schemas/responses.js';
 
 export const path = '/v1/users/add';
 

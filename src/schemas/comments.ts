@@ -1,6 +1,6 @@
-// Request pieces shared by the comment operations (SPEC 6).
+// The request bodies of the comment operations (SPEC 6).
 import Type from 'typebox';
-import { CommentId, Opt, Text, UserRefIn, type InputLimits } from './common.js';
+import { Batch, CommentId, Filter, FreeObject, Id, Opt, RequestBody, Text, UserRefIn, type InputLimits } from './common.js';
 
 export const CommentIn = (limits: InputLimits) => Type.Object({
   commentId: Opt(CommentId),
@@ -8,3 +8,34 @@ export const CommentIn = (limits: InputLimits) => Type.Object({
   commentHtml: Opt(Text(limits)),
   from: UserRefIn,
 });
+
+/** The commentannotations/add request body, with the configured limits. */
+export const AnnotationsAddBody = (limits: InputLimits) => RequestBody(Type.Object({
+  organizationId: Id,
+  documentId: Id,
+  commentAnnotations: Batch(limits, Type.Object({
+    annotationId: Opt(Id),
+    location: Opt(FreeObject),
+    locationId: Opt(Id),
+    context: Opt(FreeObject),
+    status: Opt(FreeObject),
+    commentData: Batch(limits, CommentIn(limits)),
+  })),
+}));
+
+/** The comments/add request body, with the configured limits. */
+export const CommentsAddBody = (limits: InputLimits) => RequestBody(Type.Object({
+  organizationId: Id,
+  documentId: Id,
+  annotationId: Id,
+  commentData: Batch(limits, CommentIn(limits)),
+}));
+
+/** The comments/get request body, with the configured limits. */
+export const CommentsGetBody = (limits: InputLimits) => RequestBody(Type.Object({
+  organizationId: Id,
+  documentId: Id,
+  annotationId: Id,
+  userIds: Filter(limits, Id),
+  commentIds: Filter(limits, CommentId),
+}));
