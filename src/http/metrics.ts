@@ -4,7 +4,7 @@
 // their counts apart. With MARGINALIA_WORKERS > 1 each worker counts its own requests (a scrape is
 // answered by one worker): scrape each instance as a whole, or run one worker per container.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Store } from '../store/store.js';
 import type { App } from './types.js';
 
@@ -17,9 +17,9 @@ export interface Metrics {
 }
 
 /** The operation a request was for: its route, without the /v1/ prefix; unknown paths as one label. */
-function operationOf(request: FastifyRequest, reply: FastifyReply): string {
+function operationOf(request: FastifyRequest): string {
   const url = request.routeOptions.url;
-  if (url === undefined || reply.statusCode === 404 && request.is404) return 'unknown';
+  if (url === undefined || request.is404) return 'unknown';
   return url.startsWith('/v1/') ? url.slice(4) : url;
 }
 
@@ -56,13 +56,19 @@ export function createMetrics(store: Store): Metrics {
   return { registry, store: timed(store, storeSeconds) };
 }
 
-/** The store with every async method timed; the store itself is untouched. */
+/**
+ * The store with every async method timed; the store itself is untouched. Each method is wrapped once,
+ * on first use, so a call costs no new closure.
+ */
 function timed(store: Store, seconds: Histogram<'database' | 'method' | 'outcome'>): Store {
+  const wrapped = new Map<string, (...args: unknown[]) => unknown>();
   return new Proxy(store, {
     get(target, name, receiver) {
       const value = Reflect.get(target, name, receiver) as unknown;
       if (typeof value !== 'function' || typeof name !== 'string') return value;
-      return (...args: unknown[]) => {
+      const known = wrapped.get(name);
+      if (known) return known;
+      const timedMethod = (...args: unknown[]) => {
         const started = process.hrtime.bigint();
         const observe = (outcome: string) => seconds.observe(
           { database: target.kind, method: name, outcome }, Number(process.hrtime.bigint() - started) / 1e9,
@@ -71,6 +77,8 @@ function timed(store: Store, seconds: Histogram<'database' | 'method' | 'outcome
         if (!(result instanceof Promise)) return result;
         return result.then((r) => { observe('ok'); return r; }, (err: unknown) => { observe('error'); throw err; });
       };
+      wrapped.set(name, timedMethod);
+      return timedMethod;
     },
   });
 }
@@ -97,7 +105,7 @@ export function registerMetrics(app: App, metrics: Metrics): void {
     registers: [metrics.registry],
   });
   app.addHook('onResponse', async (request, reply) => {
-    const operation = operationOf(request, reply);
+    const operation = operationOf(request);
     const ms = reply.elapsedTime;
     requests.inc({ operation, status: String(reply.statusCode) });
     seconds.observe({ operation }, ms / 1000);

@@ -4,6 +4,10 @@
 
 import { COMMENT_COLUMNS, COMMENT_PROFILE_JOIN, NOTIFICATION_COLUMNS, NOTIFICATION_PROFILE_JOIN } from '../rows.js';
 
+const UPDATE_USER = `UPDATE users SET name = coalesce($4, name), email = coalesce($5, email), photo_url = coalesce($6, photo_url),
+                       updated_at = $7
+                     WHERE tenant_id = $1 AND organization_id = $2 AND user_id = $3`;
+
 export const PG_SQL = {
   credentialsVersion: `SELECT version FROM credentials_version WHERE id = 1`,
   bumpCredentialsVersion: `UPDATE credentials_version SET version = version + 1 WHERE id = 1`,
@@ -30,12 +34,9 @@ export const PG_SQL = {
                  updated_at = excluded.updated_at`,
   insertMembership: `INSERT INTO memberships (tenant_id, organization_id, scope_kind, scope_id, user_id)
                      VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-  updateUser: `UPDATE users SET name = coalesce($4, name), email = coalesce($5, email), photo_url = coalesce($6, photo_url),
-                 updated_at = $7
-               WHERE tenant_id = $1 AND organization_id = $2 AND user_id = $3`,
-  updateMember: `UPDATE users SET name = coalesce($4, name), email = coalesce($5, email), photo_url = coalesce($6, photo_url),
-                   updated_at = $7
-                 WHERE tenant_id = $1 AND organization_id = $2 AND user_id = $3
+  updateUser: UPDATE_USER,
+  // The scope check and the change in one statement: a user who is not a member changes nothing.
+  updateMember: `${UPDATE_USER}
                    AND EXISTS (SELECT 1 FROM memberships m WHERE m.tenant_id = $1 AND m.organization_id = $2
                      AND m.scope_kind = $8 AND m.scope_id = $9 AND m.user_id = $3)`,
   profiles: `SELECT user_id, name, email, photo_url FROM users

@@ -3,6 +3,11 @@
 // json_each, so a statement stays the same whatever the list's length.
 import { COMMENT_COLUMNS, COMMENT_PROFILE_JOIN, NOTIFICATION_COLUMNS, NOTIFICATION_PROFILE_JOIN } from '../rows.js';
 
+// A field given as NULL keeps its stored value: users/add and users/update change only what they name.
+const UPDATE_USER = `UPDATE users SET name = coalesce(@name, name), email = coalesce(@email, email),
+                       photo_url = coalesce(@photoUrl, photo_url), updated_at = @now
+                     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId`;
+
 export const SQL = {
   credentialsVersion: `SELECT version FROM credentials_version WHERE id = 1`,
   bumpCredentialsVersion: `UPDATE credentials_version SET version = version + 1 WHERE id = 1`,
@@ -29,13 +34,9 @@ export const SQL = {
                   email = coalesce(excluded.email, users.email),
                   photo_url = coalesce(excluded.photo_url, users.photo_url),
                   updated_at = excluded.updated_at`,
-  updateUser: `UPDATE users SET name = coalesce(@name, name), email = coalesce(@email, email),
-                 photo_url = coalesce(@photoUrl, photo_url), updated_at = @now
-               WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId`,
+  updateUser: UPDATE_USER,
   // The scope check and the change in one statement: a user who is not a member changes nothing.
-  updateMember: `UPDATE users SET name = coalesce(@name, name), email = coalesce(@email, email),
-                   photo_url = coalesce(@photoUrl, photo_url), updated_at = @now
-                 WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
+  updateMember: `${UPDATE_USER}
                    AND EXISTS (SELECT 1 FROM memberships m WHERE m.tenant_id = @tenantId
                      AND m.organization_id = @organizationId AND m.scope_kind = @kind AND m.scope_id = @scopeId
                      AND m.user_id = @userId)`,
