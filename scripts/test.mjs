@@ -15,6 +15,7 @@ const RUN_ONCE = new Map([
   ['store.postgres', 'chooses its database'],
   ['instances', 'PostgreSQL only, chooses its database'],
   ['outage', 'PostgreSQL only, chooses its database'],
+  ['faults-postgres', 'PostgreSQL only, chooses its database'],
   ['docs-browser', 'the reference page does not depend on the database'],
   ['api-docs', 'the API description does not depend on the database'],
   ['client', 'the client does not depend on the database'],

@@ -10,7 +10,7 @@ import { registerApiDocs } from './http/api-docs.js';
 import { registerAuth } from './http/auth.js';
 import { createMetrics, registerMetrics } from './http/metrics.js';
 import { errorBody, errorHandler } from './http/error-handler.js';
-import { jsonBodyParser } from './http/json-body.js';
+import { jsonBodyParser, requireUtf8 } from './http/json-body.js';
 import { LocalRateLimiter, type RateLimit } from './http/rate-limiter.js';
 import { requestIdOf } from './http/request-id.js';
 import type { App } from './http/types.js';
@@ -52,6 +52,7 @@ export async function buildApp({ config, store: rawStore, clock = systemClock, l
   // Only JSON bodies are accepted, through our parser (depth bound); Fastify's text/plain parser is gone.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(config.maxJsonDepth));
+  app.addHook('preParsing', requireUtf8);
 
   let draining = false;
   app.addHook('preClose', async () => {

@@ -27,7 +27,7 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream): Prom
   const logger = makeLogger(config);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger, stderr);
   const where = config.database.kind === 'sqlite' ? `sqlite:${config.database.path}` : redactUrl(config.database.url);
-  const store = await openStore(config, (err) => logger.warn({ err }, 'database connection lost while idle'));
+  const store = await openStore(config, (err) => logger.warn({ err }, 'a database connection was lost; it is replaced by a new one'));
   logger.info({ database: where }, 'database ready');
   // With workers, the primary has made sure of the credentials before forking.
   if (cluster.isPrimary) await ensureCredentials(store, config, logger, stderr);

@@ -349,6 +349,17 @@ for (const op of OPS) {
       }
     });
 
+    test('a charset other than utf-8 is INVALID_ARGUMENT naming it; utf-8 in any spelling is fine', async () => {
+      for (const charset of ['utf-16', 'UTF-16LE', 'latin1', 'iso-8859-1', '"us-ascii"', '']) {
+        const r = await send(op.path, { caller: t.a, body: { data: op.valid() }, contentType: `application/json; charset=${charset}` });
+        const message = expectError(r, 400, 'INVALID_ARGUMENT', `charset=${charset}`);
+        assert.match(message, /charset must be utf-8/, r.body);
+      }
+      for (const contentType of ['application/json; charset="utf-8"', 'application/json; CHARSET=utf8', 'application/json; foo=bar']) {
+        expectSuccess(await send(op.path, { caller: t.a, body: { data: op.valid() }, contentType }), op, contentType);
+      }
+    });
+
     test('a body over the size limit is 413 with status INVALID_ARGUMENT', async () => {
       const r = await send(op.path, { caller: t.a, raw: oversized(op.valid()) });
       const message = expectError(r, 413, 'INVALID_ARGUMENT');

@@ -39,6 +39,28 @@ function refuseUnstorable(this: unknown, key: string, value: unknown): unknown {
   return value;
 }
 
+/**
+ * The charset a Content-Type names, lowercased and unquoted, or null when it names none. Bodies are
+ * read as UTF-8 (JSON's only interchange encoding, RFC 8259), so any other charset is refused rather
+ * than silently misread.
+ */
+export function charsetOf(contentType: string | undefined): string | null {
+  for (const param of (contentType ?? '').split(';').slice(1)) {
+    const eq = param.indexOf('=');
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    return param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+  }
+  return null;
+}
+
+/** A preParsing hook: the charset is part of the Content-Type check, which comes before the body is read (SPEC 1). */
+export async function requireUtf8(request: FastifyRequest): Promise<void> {
+  const charset = charsetOf(request.headers['content-type']);
+  if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
+    throw invalid(`Content-Type charset must be utf-8, got "${charset.slice(0, 40)}".`);
+  }
+}
+
 export function jsonBodyParser(maxDepth: number) {
   return (_request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void): void => {
     if (body.trim() === '') return done(invalid('The request body is empty; expected a JSON object with member data.'));

@@ -8,12 +8,12 @@ export type StoreConfig = Pick<
   Config, 'database' | 'sqliteBusyTimeoutMs' | 'sqliteSynchronous' | 'pgSchema' | 'pgPoolSize' | 'pgConnectTimeoutMs' | 'pgStatementTimeoutMs'
 >;
 
-export async function openStore(config: StoreConfig, onIdleError?: (err: Error) => void): Promise<Store> {
+export async function openStore(config: StoreConfig, onConnectionLost?: (err: Error) => void): Promise<Store> {
   const db = config.database;
   const store: Store = db.kind === 'postgres'
     ? new PostgresStore({
       url: db.url, schema: config.pgSchema, poolSize: config.pgPoolSize, connectTimeoutMs: config.pgConnectTimeoutMs,
-      statementTimeoutMs: config.pgStatementTimeoutMs, onIdleError,
+      statementTimeoutMs: config.pgStatementTimeoutMs, onConnectionLost,
     })
     : new SqliteStore({ path: db.path, busyTimeoutMs: config.sqliteBusyTimeoutMs, synchronous: config.sqliteSynchronous });
   try {

@@ -22,8 +22,8 @@ export interface PostgresOptions {
   poolSize: number;
   connectTimeoutMs: number;
   statementTimeoutMs: number;
-  /** Where pool errors of idle connections are reported (they must not crash the process). */
-  onIdleError?: (err: Error) => void;
+  /** Where errors of lost connections are reported (idle or checked out: they must not crash the process). */
+  onConnectionLost?: (err: Error) => void;
 }
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -72,7 +72,7 @@ export class PostgresStore implements Store {
       options: `-c search_path=${quoteIdent(options.schema)}`,
       types,
     });
-    this.pool.on('error', (err) => options.onIdleError?.(err));
+    this.pool.on('error', (err) => options.onConnectionLost?.(err));
   }
 
   private run(db: Queryable, name: PgStatementName, values: unknown[]): Promise<pg.QueryResult<Row>> {
@@ -101,15 +101,41 @@ export class PostgresStore implements Store {
     }
   }
 
+  /**
+   * A connection of our own from the pool, with an 'error' listener for as long as it is out: a
+   * backend that PostgreSQL terminates (failover, pg_terminate_backend, idle-session timeout) emits
+   * 'error' on its client, and an EventEmitter with no listener would take the whole process down.
+   * `release()` hands it back, or destroys it when it failed.
+   */
+  private checkout(): Promise<{ client: pg.PoolClient; release: (err?: Error) => void }> {
+    return new Promise((resolve, reject) => {
+      // The callback form, not the promise: the pool calls it synchronously as it hands the client
+      // over, possibly from inside the parse loop of that client's last answer, and the same chunk
+      // may already carry the FATAL of a terminated backend. A listener attached after an await
+      // would come too late for it.
+      this.pool.connect((err, client) => {
+        if (err || !client) return reject(translate(err));
+        let failed: Error | undefined;
+        const onError = (e: Error) => {
+          failed = e;
+          this.options.onConnectionLost?.(e);
+        };
+        client.on('error', onError);
+        resolve({
+          client,
+          release: (e?: Error) => {
+            client.off('error', onError);
+            client.release(e ?? failed);
+          },
+        });
+      });
+    });
+  }
+
   /** Runs fn in one transaction on one connection; retries serialization failures and deadlocks. */
   private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      let client: pg.PoolClient;
-      try {
-        client = await this.pool.connect();
-      } catch (err) {
-        throw translate(err);
-      }
+      const { client, release } = await this.checkout();
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
@@ -124,18 +150,13 @@ export class PostgresStore implements Store {
         throw translate(err);
       } finally {
         // A connection that failed is destroyed rather than handed to the next request.
-        client.release(broken);
+        release(broken);
       }
     }
   }
 
   async migrate(): Promise<void> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (err) {
-      throw translate(err);
-    }
+    const { client, release } = await this.checkout();
     try {
       // One migrator per schema at a time: instances starting together wait here, then find nothing to do.
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [`marginalia:migrate:${this.options.schema}`]);
@@ -162,7 +183,7 @@ export class PostgresStore implements Store {
     } catch (err) {
       throw translate(err);
     } finally {
-      client.release();
+      release();
     }
   }
 
