@@ -2,12 +2,12 @@
 // drive it with inject; src/server.ts owns listening, signals and shutdown.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Socket } from 'node:net';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { ApiError } from './errors.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { registerAuth } from './http/auth.js';
+import { Connections, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions } from './http/connections.js';
 import { createMetrics, registerMetrics } from './http/metrics.js';
 import { errorBody, errorHandler } from './http/error-handler.js';
 import { jsonBodyParser, requireUtf8 } from './http/json-body.js';
@@ -19,7 +19,7 @@ import { OPERATIONS } from './routes/index.js';
 import type { Store } from './store/store.js';
 
 export interface AppOptions {
-  config: Pick<Config, 'bodyLimit' | 'rateLimit' | 'maxJsonDepth' | 'limits'>;
+  config: Pick<Config, 'bodyLimit' | 'rateLimit' | 'maxJsonDepth' | 'limits'> & Partial<Pick<Config, 'http'>>;
   store: Store;
   clock?: Clock;
   /** A pino logger; without one the app logs nothing (tests). */
@@ -31,7 +31,11 @@ export interface AppOptions {
 export async function buildApp({ config, store: rawStore, clock = systemClock, logger, rateLimiter }: AppOptions): Promise<App> {
   const metrics = createMetrics(rawStore);
   const store = metrics.store;
+  const connections = new Connections();
   const app: App = Fastify({
+    ...serverTimeoutOptions(config.http ?? DEFAULT_HTTP_TIMEOUTS),
+    // Shutdown closes connections itself (Connections.drain): idle ones at once, busy ones after their answer.
+    forceCloseConnections: false,
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     // metrics.ts logs one line per request, with the operation and tenant, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -43,7 +47,7 @@ export async function buildApp({ config, store: rawStore, clock = systemClock, l
     exposeHeadRoutes: false,
     // SPEC 1: no type coercion ("1" is not an integer), keep unknown members out of the way but untouched.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, verbose: true } },
-    clientErrorHandler: answerMalformedHttp,
+    clientErrorHandler: connections.onClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Response schemas type the handlers and describe the API; answers are written as they are, never
@@ -54,15 +58,14 @@ export async function buildApp({ config, store: rawStore, clock = systemClock, l
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(config.maxJsonDepth));
   app.addHook('preParsing', requireUtf8);
 
-  let draining = false;
-  app.addHook('preClose', async () => {
-    draining = true;
-  });
+  connections.attach(app.server);
+  app.addHook('preClose', async () => connections.drain());
   app.addHook('onRequest', async () => {
-    if (draining) throw new ApiError('UNAVAILABLE', 'The server is shutting down; retry on another instance.');
+    if (connections.isDraining) throw new ApiError('UNAVAILABLE', 'The server is shutting down; retry on another instance.');
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (connections.closesAfter(request.raw.socket)) reply.header('connection', 'close');
   });
   app.setErrorHandler(errorHandler(config.bodyLimit));
   // SPEC 1: path (404) and method (405) are decided before credentials and before any body is read,
@@ -95,15 +98,3 @@ export async function buildApp({ config, store: rawStore, clock = systemClock, l
   }
   return app;
 }
-
-/** Requests too malformed for HTTP parsing still get the envelope, then the connection closes. */
-function answerMalformedHttp(err: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable) return;
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const body = JSON.stringify(errorBody(new ApiError('INVALID_ARGUMENT', tooLarge ? 'Request headers are too large.' : 'Malformed HTTP request.')));
-  socket.end(
-    `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
-    `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
-}
-

@@ -1,5 +1,6 @@
 // Every setting of the service, read from an environment object in one place and validated at once,
 // so that a bad deployment fails at start with every problem named instead of at the first request.
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/connections.js';
 import { DEFAULT_LIMITS, type InputLimits } from './schemas/common.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -29,6 +30,8 @@ export interface Config {
   redisUrl: string | null;
   redisTimeoutMs: number;
   shutdownTimeoutMs: number;
+  /** How long a connection may take to send a request, or sit idle. */
+  http: HttpTimeouts;
   sqliteBusyTimeoutMs: number;
   sqliteSynchronous: SqliteSynchronous;
   pgSchema: string;
@@ -63,6 +66,10 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MARGINALIA_REDIS_URL', default: '(unset)', meaning: '`redis://...`: share the rate limit of each API key among all instances through this Redis. Unset, each process limits on its own.' },
   { name: 'MARGINALIA_REDIS_TIMEOUT_MS', default: '100', meaning: 'How long a rate-limit check waits for Redis before counting the request locally instead (the service keeps serving without Redis).' },
   { name: 'MARGINALIA_SHUTDOWN_TIMEOUT_MS', default: '10000', meaning: 'On SIGTERM, how long in-flight requests may take before the process exits anyway.' },
+  { name: 'MARGINALIA_HTTP_HEADERS_TIMEOUT_MS', default: String(DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs), meaning: 'How long a client has to send the request line and headers; past it the request gets 408 and the connection closes. Also closes connections that never send a request.' },
+  { name: 'MARGINALIA_HTTP_REQUEST_TIMEOUT_MS', default: String(DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs), meaning: 'How long a client has to send the whole request, body included; past it the request gets 408 and the connection closes.' },
+  { name: 'MARGINALIA_HTTP_KEEP_ALIVE_TIMEOUT_MS', default: String(DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs), meaning: 'How long a kept-alive connection may wait for its next request. Keep it above the idle timeout of a load balancer in front (often 60 s).' },
+  { name: 'MARGINALIA_HTTP_IDLE_TIMEOUT_MS', default: String(DEFAULT_HTTP_TIMEOUTS.idleTimeoutMs), meaning: 'A connection on which nothing moves in either direction for this long is closed, whatever its state.' },
   { name: 'MARGINALIA_SQLITE_BUSY_TIMEOUT_MS', default: '5000', meaning: 'How long a SQLite write waits for another writer before failing with 503.' },
   { name: 'MARGINALIA_SQLITE_SYNCHRONOUS', default: 'NORMAL', meaning: '`NORMAL` survives a process crash; `FULL` also survives power loss, at the cost of an fsync per write.' },
   { name: 'MARGINALIA_WORKERS', default: '1', meaning: 'Worker processes serving the one port (node:cluster), e.g. one per core; 1 serves from the main process.' },
@@ -124,6 +131,15 @@ export function loadConfig(env: Env): ConfigResult {
   if (redisUrl !== null && !/^rediss?:\/\/./.test(redisUrl)) errors.push(`MARGINALIA_REDIS_URL must start with redis:// or rediss://, got "${redactUrl(redisUrl)}".`);
   const redisTimeoutMs = int('MARGINALIA_REDIS_TIMEOUT_MS', 100, 1, 60_000);
   const shutdownTimeoutMs = int('MARGINALIA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000);
+  const http: HttpTimeouts = {
+    headersTimeoutMs: int('MARGINALIA_HTTP_HEADERS_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs, 100, 3_600_000),
+    requestTimeoutMs: int('MARGINALIA_HTTP_REQUEST_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs, 100, 3_600_000),
+    keepAliveTimeoutMs: int('MARGINALIA_HTTP_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs, 100, 3_600_000),
+    idleTimeoutMs: int('MARGINALIA_HTTP_IDLE_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.idleTimeoutMs, 100, 3_600_000),
+  };
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
+    errors.push('MARGINALIA_HTTP_HEADERS_TIMEOUT_MS must not be larger than MARGINALIA_HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request).');
+  }
   const sqliteBusyTimeoutMs = int('MARGINALIA_SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000);
   const rawSync = (read('MARGINALIA_SQLITE_SYNCHRONOUS') ?? 'NORMAL').toUpperCase();
   if (rawSync !== 'NORMAL' && rawSync !== 'FULL') errors.push(`MARGINALIA_SQLITE_SYNCHRONOUS must be NORMAL or FULL, got "${rawSync}".`);
@@ -141,7 +157,7 @@ export function loadConfig(env: Env): ConfigResult {
   return {
     ok: true,
     config: {
-      port, host, database, logLevel: logLevel!, bootstrap, bodyLimit, maxJsonDepth, limits, rateLimit, redisUrl, redisTimeoutMs, shutdownTimeoutMs,
+      port, host, database, logLevel: logLevel!, bootstrap, bodyLimit, maxJsonDepth, limits, rateLimit, redisUrl, redisTimeoutMs, shutdownTimeoutMs, http,
       sqliteBusyTimeoutMs, sqliteSynchronous: rawSync as SqliteSynchronous, pgSchema, pgPoolSize, pgConnectTimeoutMs,
       pgStatementTimeoutMs, workers,
     },
