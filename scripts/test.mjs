@@ -17,6 +17,7 @@ const RUN_ONCE = new Map([
   ['outage', 'PostgreSQL only, chooses its database'],
   ['faults-postgres', 'PostgreSQL only, chooses its database'],
   ['faults-http', 'connection handling does not depend on the database'],
+  ['faults-sqlite', 'SQLite only, chooses its database'],
   ['docs-browser', 'the reference page does not depend on the database'],
   ['api-docs', 'the API description does not depend on the database'],
   ['client', 'the client does not depend on the database'],

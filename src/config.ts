@@ -11,6 +11,9 @@ export type DatabaseTarget =
   | { kind: 'postgres'; url: string };
 
 export type SqliteSynchronous = 'NORMAL' | 'FULL';
+/** How a SQLite file is checked for damage when opened: PRAGMA quick_check, integrity_check, or not at all. */
+export type SqliteCheck = 'quick' | 'full' | 'off';
+const SQLITE_CHECKS: readonly SqliteCheck[] = ['quick', 'full', 'off'];
 
 export interface Config {
   port: number;
@@ -34,6 +37,7 @@ export interface Config {
   http: HttpTimeouts;
   sqliteBusyTimeoutMs: number;
   sqliteSynchronous: SqliteSynchronous;
+  sqliteCheckAtStart: SqliteCheck;
   pgSchema: string;
   pgPoolSize: number;
   pgConnectTimeoutMs: number;
@@ -72,6 +76,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MARGINALIA_HTTP_IDLE_TIMEOUT_MS', default: String(DEFAULT_HTTP_TIMEOUTS.idleTimeoutMs), meaning: 'A connection on which nothing moves in either direction for this long is closed, whatever its state.' },
   { name: 'MARGINALIA_SQLITE_BUSY_TIMEOUT_MS', default: '5000', meaning: 'How long a SQLite write waits for another writer before failing with 503.' },
   { name: 'MARGINALIA_SQLITE_SYNCHRONOUS', default: 'NORMAL', meaning: '`NORMAL` survives a process crash; `FULL` also survives power loss, at the cost of an fsync per write.' },
+  { name: 'MARGINALIA_SQLITE_CHECK_AT_START', default: 'quick', meaning: 'How the SQLite file is checked for damage at start: `quick` (PRAGMA quick_check, about a second per GB), `full` (integrity_check, slower, also checks indexes against tables) or `off`. Damage found makes /readyz fail and writes answer 503; see docs on faults.' },
   { name: 'MARGINALIA_WORKERS', default: '1', meaning: 'Worker processes serving the one port (node:cluster), e.g. one per core; 1 serves from the main process.' },
   { name: 'MARGINALIA_PG_SCHEMA', default: 'public', meaning: 'PostgreSQL schema holding the tables; created if missing.' },
   { name: 'MARGINALIA_PG_POOL_SIZE', default: '10', meaning: 'PostgreSQL connections per process.' },
@@ -144,6 +149,10 @@ export function loadConfig(env: Env): ConfigResult {
   const rawSync = (read('MARGINALIA_SQLITE_SYNCHRONOUS') ?? 'NORMAL').toUpperCase();
   if (rawSync !== 'NORMAL' && rawSync !== 'FULL') errors.push(`MARGINALIA_SQLITE_SYNCHRONOUS must be NORMAL or FULL, got "${rawSync}".`);
 
+  const rawCheck = (read('MARGINALIA_SQLITE_CHECK_AT_START') ?? 'quick').toLowerCase();
+  const sqliteCheckAtStart = SQLITE_CHECKS.find((c) => c === rawCheck);
+  if (!sqliteCheckAtStart) errors.push(`MARGINALIA_SQLITE_CHECK_AT_START must be one of ${SQLITE_CHECKS.join(', ')}, got "${rawCheck}".`);
+
   const workers = int('MARGINALIA_WORKERS', 1, 1, 64);
   const pgSchema = read('MARGINALIA_PG_SCHEMA') ?? 'public';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(pgSchema)) {
@@ -158,7 +167,7 @@ export function loadConfig(env: Env): ConfigResult {
     ok: true,
     config: {
       port, host, database, logLevel: logLevel!, bootstrap, bodyLimit, maxJsonDepth, limits, rateLimit, redisUrl, redisTimeoutMs, shutdownTimeoutMs, http,
-      sqliteBusyTimeoutMs, sqliteSynchronous: rawSync as SqliteSynchronous, pgSchema, pgPoolSize, pgConnectTimeoutMs,
+      sqliteBusyTimeoutMs, sqliteSynchronous: rawSync as SqliteSynchronous, sqliteCheckAtStart: sqliteCheckAtStart!, pgSchema, pgPoolSize, pgConnectTimeoutMs,
       pgStatementTimeoutMs, workers,
     },
   };

@@ -8,8 +8,8 @@ import { redactUrl, type Config } from './config.js';
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER } from './http/auth.js';
 import { SharedRateLimiter } from './http/shared-rate-limiter.js';
 import { createFirstTenant, ensureBootstrapCredentials } from './services/credentials.js';
-import { openStore } from './store/open-store.js';
-import type { Store } from './store/store.js';
+import { openStore, type StoreListeners } from './store/open-store.js';
+import type { LastingFault, Store } from './store/store.js';
 
 /** The service's JSON logger; `destination` is for tests (stdout otherwise). */
 export function makeLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
@@ -27,7 +27,7 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream): Prom
   const logger = makeLogger(config);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger, stderr);
   const where = config.database.kind === 'sqlite' ? `sqlite:${config.database.path}` : redactUrl(config.database.url);
-  const store = await openStore(config, (err) => logger.warn({ err }, 'a database connection was lost; it is replaced by a new one'));
+  const store = await openStore(config, storeListeners(logger, where));
   logger.info({ database: where }, 'database ready');
   // With workers, the primary has made sure of the credentials before forking.
   if (cluster.isPrimary) await ensureCredentials(store, config, logger, stderr);
@@ -47,6 +47,27 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream): Prom
     await store.close();
   });
   await app.listen({ port: config.port, host: config.host });
+}
+
+/** What an operator should do about each lasting fault: said once, when it begins. */
+const FAULT_ADVICE: Readonly<Record<LastingFault, string>> = {
+  storage_full: 'the database storage is full: writes are answered 503 and /readyz fails until space is freed; reads go on. ' +
+    'Free disk space (or grow the volume); the service notices by itself.',
+  read_only: 'the database refuses writes (read-only: a standby after a failover, or a file without write permission): writes are ' +
+    'answered 503 and /readyz fails until it takes writes again; reads go on. Point DATABASE_URL at the primary, or fix the permissions.',
+  damaged: 'the database file is damaged: writes and the reads that meet the damage are answered 503, and /readyz fails until a restart. ' +
+    'Stop the service, keep a copy of the file, and restore the last good backup, or recover what is readable with ' +
+    '`sqlite3 damaged.db .recover | sqlite3 recovered.db`, then start again on the repaired file.',
+};
+
+function storeListeners(logger: Logger, database: string): StoreListeners {
+  return {
+    onConnectionLost: (err) => logger.warn({ err }, 'a database connection was lost; it is replaced by a new one'),
+    onFault: ({ fault, state, cause }) => {
+      if (state === 'began') logger.error({ database, fault, err: cause }, `database fault: ${FAULT_ADVICE[fault]}`);
+      else logger.info({ database, fault }, 'database fault ended: writes get through again');
+    },
+  };
 }
 
 /**

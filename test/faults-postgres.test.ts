@@ -1,6 +1,6 @@
 // PostgreSQL faults against the real server process: backends terminated under write load (what a
-// failover, pg_terminate_backend or an idle-session timeout does), and a database that refuses writes
-// (read-only, as after a failover to a standby; disk full answers the same way).
+// failover, pg_terminate_backend or an idle-session timeout does), and a database that refuses writes:
+// read-only, as after a failover to a standby, and out of disk.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { byStatus, readAllIds, writeLoad } from './load.js';
@@ -72,5 +72,114 @@ describe('PostgreSQL terminates the server\'s connections', { skip: NEEDS_POSTGR
     const lost = load.acknowledged().filter((id) => !stored.has(id));
     assert.deepEqual(lost, [], `acknowledged writes lost: ${lost.length} of ${load.acknowledged().length}`);
     assert.equal((await fetch(`${server.url}/readyz`)).status, 200, 'ready again');
+  });
+});
+
+describe('PostgreSQL refuses writes (read-only, as a standby after a failover)', { skip: NEEDS_POSTGRES }, () => {
+  // A role of this test's own, so that making its sessions read-only touches no other test.
+  const role = `marginalia_faults_ro_${process.pid}`;
+  let db: FreshDatabase;
+  let server: ServerProcess;
+
+  before(async () => {
+    await withPg((c) => c.query(`CREATE ROLE ${role} LOGIN SUPERUSER`));
+    const url = new URL(PG_URL!);
+    url.username = role;
+    url.searchParams.set('application_name', role);
+    db = freshDatabase('postgres', {
+      DATABASE_URL: url.toString(), MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken, MARGINALIA_RATE_LIMIT: '0',
+    });
+    server = await startServer({ env: db.env });
+  });
+  after(async () => {
+    if (server) await stopServer(server);
+    await db?.drop();
+    await withPg((c) => c.query(`DROP ROLE IF EXISTS ${role}`));
+  });
+
+  /** New sessions of the role are read-only (or not); the server's sessions are cut so that it reconnects. */
+  const readOnly = async (on: boolean) => {
+    await withPg((c) => c.query(on ? `ALTER ROLE ${role} SET default_transaction_read_only = on` : `ALTER ROLE ${role} RESET default_transaction_read_only`));
+    await terminateBackends(role);
+  };
+  const write = (id: string) => post(server.url, '/v1/notifications/add', creds, {
+    organizationId: 'ro', notificationId: id, actionUser: { userId: 'a' }, displayHeadlineMessageTemplate: 't', notifyUsers: [{ userId: 'u' }],
+  });
+  const readyz = async () => {
+    const r = await fetch(`${server.url}/readyz`);
+    return { status: r.status, body: await r.json() as any };
+  };
+  const readIds = async () => (await post(server.url, '/v1/notifications/get', creds, { organizationId: 'ro', userId: 'u' }))
+    .json.result.data.map((n: any) => n.id);
+
+  test('writes get 503 saying so, /readyz 503, reads go on; once writable again, all is well without a restart', async () => {
+    assert.equal((await write('before')).status, 200);
+    await readOnly(true);
+    let refused = await write('during');
+    for (let i = 0; i < 5 && refused.status === 200; i++) refused = await write(`during-${i}`); // a cut session may answer first
+    assert.equal(refused.status, 503, refused.text);
+    assert.equal(refused.json.error.status, 'UNAVAILABLE');
+    assert.match(refused.json.error.message, /read-only/);
+    assert.ok(Number(refused.headers.get('retry-after')) > 0, 'Retry-After');
+    const notReady = await readyz();
+    assert.equal(notReady.status, 503);
+    assert.match(notReady.body.error.message, /read-only/);
+    assert.deepEqual(await readIds(), ['before'], 'reads go on');
+    assert.match(await (await fetch(`${server.url}/metrics`)).text(), /marginalia_database_fault\{fault="read_only"\} 1/);
+
+    await readOnly(false);
+    let ready = await readyz();
+    for (let i = 0; i < 10 && ready.status !== 200; i++) ready = await readyz(); // the first check may meet a cut session
+    assert.equal(ready.status, 200, JSON.stringify(ready.body));
+    assert.equal((await write('after')).status, 200);
+    assert.deepEqual((await readIds()).sort(), ['after', 'before']);
+    const log = server.stdout().split('\n').filter((l) => l.includes('"fault":"read_only"')).map((l) => JSON.parse(l));
+    assert.deepEqual(log.map((l) => l.level), [50, 30], 'told once when it began (error) and once when it ended (info)');
+  });
+});
+
+// PostgreSQL's own disk-full error (SQLSTATE 53100), raised by PostgreSQL for the server's writes.
+// A tablespace on a small tmpfs gives the genuine article, but a tablespace whose disk goes away
+// makes the shared PostgreSQL panic at its next checkpoint and refuse to restart, so the test raises
+// the same SQLSTATE from a trigger; "freeing space" drops the trigger.
+describe('PostgreSQL runs out of disk (SQLSTATE 53100)', { skip: NEEDS_POSTGRES }, () => {
+  let db: FreshDatabase;
+  let server: ServerProcess;
+
+  before(async () => {
+    db = freshDatabase('postgres', { MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken, MARGINALIA_RATE_LIMIT: '0' });
+    server = await startServer({ env: db.env });
+  });
+  after(async () => {
+    if (server) await stopServer(server);
+    await db?.drop();
+  });
+
+  const diskFull = (on: boolean) => db.exec(on
+    ? `CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$;
+       CREATE TRIGGER disk_full BEFORE INSERT OR UPDATE ON notifications FOR EACH ROW EXECUTE FUNCTION disk_full();
+       CREATE TRIGGER disk_full BEFORE UPDATE ON readiness_probe FOR EACH ROW EXECUTE FUNCTION disk_full();`
+    : 'DROP FUNCTION disk_full() CASCADE');
+  const write = (id: string) => post(server.url, '/v1/notifications/add', creds, {
+    organizationId: 'full', notificationId: id, actionUser: { userId: 'a' }, displayHeadlineMessageTemplate: 't', notifyUsers: [{ userId: 'u' }],
+  });
+
+  test('writes get 503 saying storage is full, /readyz 503, reads go on; all is well once space is freed', async () => {
+    assert.equal((await write('before')).status, 200);
+    await diskFull(true);
+    const refused = await write('during');
+    assert.equal(refused.status, 503, refused.text);
+    assert.match(refused.json.error.message, /storage is full/, refused.text);
+    assert.ok(Number(refused.headers.get('retry-after')) > 0, 'Retry-After');
+    assert.equal((await fetch(`${server.url}/readyz`)).status, 503);
+    const read = await post(server.url, '/v1/notifications/get', creds, { organizationId: 'full', userId: 'u' });
+    assert.deepEqual(read.json.result.data.map((n: any) => n.id), ['before'], 'reads go on');
+
+    await diskFull(false);
+    assert.equal((await fetch(`${server.url}/readyz`)).status, 200, 'ready again once space is freed');
+    assert.equal((await write('after')).status, 200);
+    const log = server.stdout().split('\n').filter((l) => l.includes('"fault":"storage_full"')).map((l) => JSON.parse(l));
+    assert.deepEqual(log.map((l) => l.level), [50, 30], 'told once when it began (error) and once when it ended (info)');
   });
 });

@@ -3,7 +3,7 @@
 // details go to the log with the request id, never to the caller.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalid } from '../errors.js';
-import { StoreUnavailableError } from '../store/store.js';
+import { StoreUnavailableError, type UnavailableReason } from '../store/store.js';
 import { validationMessage, type ValidationIssue } from './validation-message.js';
 
 export interface ErrorBody {
@@ -14,11 +14,23 @@ export function errorBody(err: ApiError): ErrorBody {
   return { error: { message: err.message, status: err.code } };
 }
 
+/** What a caller is told for each way the database can be unavailable, and when to come back. */
+const UNAVAILABLE_ANSWERS: Readonly<Record<UnavailableReason, { message: string; retryAfter?: string }>> = {
+  unreachable: { message: 'The database is unavailable; try again shortly.', retryAfter: '1' },
+  busy: { message: 'The database is busy; try again shortly.', retryAfter: '1' },
+  storage_full: { message: 'The database storage is full, so writes are refused until the operator frees space; reads still work.', retryAfter: '30' },
+  read_only: { message: 'The database accepts no writes right now (it is read-only); reads still work. Try again shortly.', retryAfter: '5' },
+  damaged: { message: 'The database file is damaged; the operator has been told. Writes, and reads of the damaged data, fail until it is repaired.' },
+};
+
+export function unavailable(err: StoreUnavailableError): ApiError {
+  const { message, retryAfter } = UNAVAILABLE_ANSWERS[err.reason];
+  return new ApiError('UNAVAILABLE', message, retryAfter ? { headers: { 'retry-after': retryAfter } } : {});
+}
+
 export function toApiError(err: FastifyError | Error, request: FastifyRequest, bodyLimit: number): ApiError {
   if (err instanceof ApiError) return err;
-  if (err instanceof StoreUnavailableError) {
-    return new ApiError('UNAVAILABLE', 'The database is unavailable; try again shortly.', { headers: { 'retry-after': '1' } });
-  }
+  if (err instanceof StoreUnavailableError) return unavailable(err);
   const fe = err as FastifyError & { validation?: ValidationIssue[] };
   if (fe.validation && fe.validation.length > 0) return invalid(validationMessage(fe.validation[0]!));
   switch (fe.code) {

@@ -5,6 +5,7 @@
 // answered by one worker): scrape each instance as a whole, or run one worker per container.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FastifyRequest } from 'fastify';
+import { LASTING_FAULTS } from '../store/health.js';
 import type { Store } from '../store/store.js';
 import type { App } from './types.js';
 
@@ -51,6 +52,16 @@ export function createMetrics(store: Store): Metrics {
       const stats = store.poolStats?.();
       if (!stats) return;
       for (const [state, n] of Object.entries(stats)) this.set({ state }, n);
+    },
+  });
+  new Gauge({
+    name: 'marginalia_database_fault',
+    help: 'A lasting database fault in force (1) or not (0): storage_full, read_only (writes refused), damaged (SQLite file).',
+    labelNames: ['fault'],
+    registers: [registry],
+    collect() {
+      const now = store.fault();
+      for (const fault of LASTING_FAULTS) this.set({ fault }, now === fault ? 1 : 0);
     },
   });
   return { registry, store: timed(store, storeSeconds) };

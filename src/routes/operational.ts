@@ -1,8 +1,8 @@
 // Liveness and readiness for load balancers and orchestrators (SPEC 8); no credentials.
 import { ApiError } from '../errors.js';
-import { errorBody } from '../http/error-handler.js';
+import { errorBody, unavailable } from '../http/error-handler.js';
 import type { App } from '../http/types.js';
-import type { Store } from '../store/store.js';
+import { StoreUnavailableError, type Store } from '../store/store.js';
 
 export function registerOperational(app: App, store: Store): void {
   // No credentials: these describe themselves with an empty security requirement.
@@ -13,8 +13,11 @@ export function registerOperational(app: App, store: Store): void {
       await store.ping();
       return { status: 'ready', database: store.kind };
     } catch (err) {
-      request.log.warn({ err }, 'readiness check failed');
-      return reply.code(503).send(errorBody(new ApiError('UNAVAILABLE', 'The database is unreachable.')));
+      // A lasting fault was logged at error level when it began; each failed check need not repeat it.
+      const lasting = store.fault() !== null;
+      request.log[lasting ? 'debug' : 'warn']({ err }, 'readiness check failed');
+      const answer = err instanceof StoreUnavailableError ? unavailable(err) : new ApiError('UNAVAILABLE', 'The database is unreachable.');
+      return reply.code(503).headers(answer.headers).send(errorBody(answer));
     }
   });
 }

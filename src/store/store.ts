@@ -1,6 +1,7 @@
 // The storage seam. Routes and services see only this interface; SQLite (and later PostgreSQL)
 // implement it. Every data method takes the tenant's internal id first, so no query can forget it.
 // Each method is atomic on its own: a batch is one transaction inside the store.
+import type { LastingFault } from './health.js';
 
 export interface Tenant {
   id: string;
@@ -158,6 +159,8 @@ export interface Store {
   migrate(): Promise<void>;
   /** Resolves when the database answers; rejects with StoreUnavailableError when it does not. */
   ping(): Promise<void>;
+  /** The fault that outlasts single requests, if any: writes refused by the storage, or a damaged database. */
+  fault(): LastingFault | null;
   /** Connection pool occupancy, where there is a pool (PostgreSQL). */
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -200,10 +203,4 @@ export interface Store {
   getNotifications(tenantId: string, query: NotificationQuery): Promise<StoredNotification[]>;
 }
 
-/** The database cannot be reached or is too busy to answer in time: the request may be retried. */
-export class StoreUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'StoreUnavailableError';
-  }
-}
+export { StoreUnavailableError, type LastingFault, type UnavailableReason } from './health.js';

@@ -138,4 +138,16 @@ CREATE TABLE credentials_version (
 INSERT INTO credentials_version (id, version) VALUES (1, 1);
 `,
   },
+  {
+    version: 4,
+    name: 'readiness probe',
+    // See the SQLite step of the same number.
+    sql: `
+CREATE TABLE readiness_probe (
+  id  integer PRIMARY KEY CHECK (id = 1),
+  at  bigint NOT NULL
+);
+INSERT INTO readiness_probe (id, at) VALUES (1, 0);
+`,
+  },
 ];

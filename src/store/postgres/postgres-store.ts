@@ -7,8 +7,8 @@ import {
   commentFrom, FROM_START, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenFrom, tokenListingFrom,
   type Row,
 } from '../rows.js';
+import { StorageHealth, StoreUnavailableError, type FaultListener, type LastingFault } from '../health.js';
 import {
-  StoreUnavailableError,
   type AddCommentsResult, type CommentDraft, type CommentIdAssigner, type CommentQuery, type Credentials,
   type NewAnnotation, type NewComment, type NewNotification, type NotificationQuery, type Profile, type Scope, type Store,
   type StoredComment, type StoredNotification, type Tenant, type TenantListing, type TokenRecord, type UserWrite,
@@ -24,6 +24,7 @@ export interface PostgresOptions {
   statementTimeoutMs: number;
   /** Where errors of lost connections are reported (idle or checked out: they must not crash the process). */
   onConnectionLost?: (err: Error) => void;
+  onFault?: FaultListener;
 }
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -50,15 +51,23 @@ function isUnavailable(err: unknown): boolean {
     (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message));
 }
 
+/** Writes refused by the server itself: its disk is full, or it is read-only (a standby after a failover). */
+const WRITE_REFUSED: Readonly<Record<string, StoreUnavailableError['reason']>> = { 53100: 'storage_full', 25006: 'read_only' };
+
 function translate(err: unknown): unknown {
+  const code = (err as { code?: unknown }).code;
+  const refused = typeof code === 'string' ? WRITE_REFUSED[code] : undefined;
+  if (refused) return new StoreUnavailableError(`The database refuses writes (${refused}).`, { cause: err, reason: refused });
   return isUnavailable(err) ? new StoreUnavailableError('The database is unavailable.', { cause: err }) : err;
 }
 
 export class PostgresStore implements Store {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
+  private readonly health: StorageHealth;
 
   constructor(private readonly options: PostgresOptions) {
+    this.health = new StorageHealth(options.onFault);
     this.pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize,
@@ -84,8 +93,12 @@ export class PostgresStore implements Store {
     try {
       return await this.run(this.pool, name, values);
     } catch (err) {
-      throw translate(err);
+      throw this.health.failed(translate(err));
     }
+  }
+
+  fault(): LastingFault | null {
+    return this.health.fault;
   }
 
   poolStats(): { total: number; idle: number; waiting: number } {
@@ -97,7 +110,7 @@ export class PostgresStore implements Store {
     try {
       return (await this.pool.query<unknown[]>({ name, text: PG_SQL[name], values, rowMode: 'array' })).rows;
     } catch (err) {
-      throw translate(err);
+      throw this.health.failed(translate(err));
     }
   }
 
@@ -141,13 +154,14 @@ export class PostgresStore implements Store {
         await client.query('BEGIN');
         const result = await fn(client);
         await client.query('COMMIT');
+        this.health.wrote();
         return result;
       } catch (err) {
         if (isUnavailable(err)) broken = err as Error;
         else await client.query('ROLLBACK').catch((e: Error) => { broken = e; });
         const code = (err as { code?: string }).code;
         if (!broken && code && RETRYABLE_CODES.has(code) && attempt < MAX_ATTEMPTS) continue;
-        throw translate(err);
+        throw this.health.failed(translate(err));
       } finally {
         // A connection that failed is destroyed rather than handed to the next request.
         release(broken);
@@ -188,6 +202,8 @@ export class PostgresStore implements Store {
   }
 
   async ping(): Promise<void> {
+    // While writes are refused, readiness waits for a write to get through (the probe row).
+    if (this.health.writesRefused) await this.tx((c) => this.run(c, 'readinessProbe', []));
     try {
       await this.pool.query('SELECT 1');
     } catch (err) {

@@ -145,4 +145,17 @@ CREATE TABLE credentials_version (
 INSERT INTO credentials_version (id, version) VALUES (1, 1);
 `,
   },
+  {
+    version: 4,
+    name: 'readiness probe',
+    // One row that readiness rewrites while writes are being refused (disk full, read-only), to learn
+    // when they are taken again without waiting for a caller's write.
+    sql: `
+CREATE TABLE readiness_probe (
+  id  INTEGER PRIMARY KEY CHECK (id = 1),
+  at  INTEGER NOT NULL
+) STRICT;
+INSERT INTO readiness_probe (id, at) VALUES (1, 0);
+`,
+  },
 ];

@@ -5,9 +5,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { SqliteSynchronous } from '../../config.js';
+import type { SqliteCheck, SqliteSynchronous } from '../../config.js';
+import { StorageHealth, StoreUnavailableError, type FaultListener, type LastingFault } from '../health.js';
 import {
-  StoreUnavailableError,
   type AddCommentsResult, type CommentDraft, type CommentIdAssigner, type CommentQuery, type Credentials,
   type NewAnnotation, type NewNotification, type NotificationQuery, type Profile, type Scope, type Store,
   type StoredComment, type StoredNotification, type Tenant, type TenantListing, type TokenRecord, type UserWrite,
@@ -23,6 +23,25 @@ export interface SqliteOptions {
   path: string;
   busyTimeoutMs: number;
   synchronous: SqliteSynchronous;
+  /** How the file is checked for damage when it is opened (default quick). */
+  checkAtStart?: SqliteCheck;
+  onFault?: FaultListener;
+}
+
+/**
+ * What a better-sqlite3 error means for the caller: the (extended) result code decides. Anything
+ * else is a bug and stays as it is.
+ */
+function classify(err: unknown): unknown {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string') return err;
+  const unavailable = (reason: StoreUnavailableError['reason'], message: string) => new StoreUnavailableError(message, { cause: err, reason });
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return unavailable('busy', 'The database is busy.');
+  if (code === 'SQLITE_FULL') return unavailable('storage_full', 'The storage of the database is full.');
+  if (code.startsWith('SQLITE_READONLY')) return unavailable('read_only', 'The database file cannot be written.');
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return unavailable('damaged', 'The database file is damaged.');
+  if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN')) return unavailable('unreachable', 'The database file cannot be read or written.');
+  return err;
 }
 
 type Statements = Record<StatementName, Database.Statement>;
@@ -33,8 +52,10 @@ export class SqliteStore implements Store {
   private stmts: Statements | null = null;
   /** Prepared notification reads by filter set and limit, most recently used last. */
   private readonly notificationReads = new Map<string, Database.Statement>();
+  private readonly health: StorageHealth;
 
-  constructor(options: SqliteOptions) {
+  constructor(private readonly options: SqliteOptions) {
+    this.health = new StorageHealth(options.onFault);
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
     this.db = new Database(options.path);
     this.db.pragma('journal_mode = WAL');
@@ -52,21 +73,29 @@ export class SqliteStore implements Store {
     });
   }
 
-  /** Runs fn in one IMMEDIATE transaction and turns lock timeouts into StoreUnavailableError. */
+  /**
+   * Runs fn in one IMMEDIATE transaction; a write that commits tells the health that writes get
+   * through. A damaged file takes no writes: writing to it can spread the damage.
+   */
   private write<T>(fn: () => T): T {
-    return this.guard(() => this.db.transaction(fn).immediate());
+    const damage = this.health.damaged;
+    if (damage) throw damage;
+    const result = this.guard(() => this.db.transaction(fn).immediate());
+    this.health.wrote();
+    return result;
   }
 
+  /** Runs fn, turning what the database says about itself (busy, full, damaged) into StoreUnavailableError. */
   private guard<T>(fn: () => T): T {
     try {
       return fn();
     } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT') {
-        throw new StoreUnavailableError('The database is busy.', { cause: err });
-      }
-      throw err;
+      throw this.health.failed(classify(err));
     }
+  }
+
+  fault(): LastingFault | null {
+    return this.health.fault;
   }
 
   private get s(): Statements {
@@ -92,13 +121,40 @@ export class SqliteStore implements Store {
     for (const [name, sql] of Object.entries(SQL)) stmts[name as StatementName] = this.db.prepare(sql);
     stmts.comments.raw(true); // rows as arrays, read by commentFrom
     this.stmts = stmts;
+    this.checkForDamage();
+  }
+
+  /**
+   * PRAGMA quick_check (or integrity_check) at open: damage found here is reported at once, instead
+   * of by the first request that reads the damaged page. The store still opens: readiness fails and
+   * writes are refused, but what can still be read can be (for instance, to be exported).
+   */
+  private checkForDamage(): void {
+    const check = this.options.checkAtStart ?? 'quick';
+    if (check === 'off') return;
+    const pragma = check === 'full' ? 'integrity_check(20)' : 'quick_check(20)';
+    let problems: string[];
+    try {
+      problems = (this.db.pragma(pragma) as Record<string, string>[]).map((row) => Object.values(row)[0]!).filter((v) => v !== 'ok');
+    } catch (err) {
+      const classified = classify(err);
+      if (!(classified instanceof StoreUnavailableError) || classified.reason !== 'damaged') throw err;
+      problems = [(err as Error).message];
+    }
+    if (problems.length > 0) {
+      this.health.failed(new StoreUnavailableError('The database file is damaged.', { reason: 'damaged', cause: new Error(problems.join('; ')) }));
+    }
   }
 
   async ping(): Promise<void> {
+    const damage = this.health.damaged;
+    if (damage) throw damage;
     try {
-      this.db.prepare('SELECT 1').get();
+      // While writes are refused, readiness waits for a write to get through (the probe row).
+      if (this.health.writesRefused) this.write(() => this.s.readinessProbe.run());
+      this.guard(() => this.db.prepare('SELECT 1').get());
     } catch (err) {
-      throw new StoreUnavailableError('The database does not answer.', { cause: err });
+      throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError('The database does not answer.', { cause: err });
     }
   }
 
@@ -113,7 +169,7 @@ export class SqliteStore implements Store {
   }
 
   async countTenants(): Promise<number> {
-    return (this.s.countTenants.get() as { n: number }).n;
+    return this.guard(() => (this.s.countTenants.get() as { n: number }).n);
   }
 
   private insertTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): void {
@@ -163,7 +219,7 @@ export class SqliteStore implements Store {
   }
 
   async listTokens(tenantId: string): Promise<(TokenRecord & { revoked: boolean })[]> {
-    return (this.s.tokensOf.all(tenantId) as Row[]).map(tokenFrom);
+    return this.guard(() => (this.s.tokensOf.all(tenantId) as Row[]).map(tokenFrom));
   }
 
   async revokeToken(tenantId: string, tokenHash: string, at: number): Promise<boolean> {

@@ -10,6 +10,7 @@ const UPDATE_USER = `UPDATE users SET name = coalesce(@name, name), email = coal
 
 export const SQL = {
   credentialsVersion: `SELECT version FROM credentials_version WHERE id = 1`,
+  readinessProbe: `UPDATE readiness_probe SET at = at + 1 WHERE id = 1`,
   bumpCredentialsVersion: `UPDATE credentials_version SET version = version + 1 WHERE id = 1`,
   countTenants: `SELECT count(*) AS n FROM tenants`,
   insertTenant: `INSERT INTO tenants (id, api_key, name, disabled, revoked_at, created_at)
