@@ -24,6 +24,7 @@ const RUN_ONCE = new Map([
   ['client-package', 'packs and type-checks the client, no database'],
   ['query-plans', 'chooses its databases'],
   ['auth-cache', 'a unit of the credentials service'],
+  ['auth-work', 'traces the statements of a SQLite store'],
 ]);
 
 const files = readdirSync('test').filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${f}`);

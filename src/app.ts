@@ -19,7 +19,7 @@ import { OPERATIONS } from './routes/index.js';
 import type { Store } from './store/store.js';
 
 export interface AppOptions {
-  config: Pick<Config, 'bodyLimit' | 'rateLimit' | 'maxJsonDepth' | 'limits'> & Partial<Pick<Config, 'http'>>;
+  config: Pick<Config, 'bodyLimit' | 'rateLimit' | 'maxJsonDepth' | 'limits'> & Partial<Pick<Config, 'http' | 'authFailureFloorMs'>>;
   store: Store;
   clock?: Clock;
   /** A pino logger; without one the app logs nothing (tests). */
@@ -84,7 +84,7 @@ export async function buildApp({ config, store: rawStore, clock = systemClock, l
   const services = { store, clock, limits: config.limits };
   const limiter = rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;
   await app.register(async (scope: App) => {
-    registerAuth(scope, store, limiter);
+    registerAuth(scope, store, limiter, config.authFailureFloorMs);
     for (const op of OPERATIONS) op.register(scope, services);
   });
 

@@ -1,5 +1,6 @@
 // Every setting of the service, read from an environment object in one place and validated at once,
 // so that a bad deployment fails at start with every problem named instead of at the first request.
+import { DEFAULT_AUTH_FAILURE_FLOOR_MS } from './http/auth.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/connections.js';
 import { DEFAULT_LIMITS, type InputLimits } from './schemas/common.js';
 
@@ -29,6 +30,8 @@ export interface Config {
   rateLimit: number;
   /** Bounds on request arrays and free text, which the request schemas are built with. */
   limits: InputLimits;
+  /** A 401 for a wrong key or token takes at least this long, so its timing tells nothing. */
+  authFailureFloorMs: number;
   /** Shares rate-limit buckets among instances; null keeps them in each process. */
   redisUrl: string | null;
   redisTimeoutMs: number;
@@ -67,6 +70,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MARGINALIA_MAX_BATCH', default: '1000', meaning: 'Most entries in any array of a request (users, commentAnnotations, commentData, notifyUsers and the id filters); longer arrays get 400. At least 1000, which SPEC 4 promises callers.' },
   { name: 'MARGINALIA_MAX_TEXT_LENGTH', default: '100000', meaning: 'Longest free text in code points (commentText, commentHtml, displayHeadlineMessageTemplate, displayBodyMessage); longer gets 400.' },
   { name: 'MARGINALIA_RATE_LIMIT', default: '1000', meaning: 'Requests per second per API key, burst twice that; 0 turns it off.' },
+  { name: 'MARGINALIA_AUTH_FAILURE_FLOOR_MS', default: String(DEFAULT_AUTH_FAILURE_FLOOR_MS), meaning: 'A 401 for an unknown key or a wrong token is answered no sooner than this after the check began, so its timing cannot tell which keys exist (and guessing is slower). Correct credentials never wait. 0 turns it off.' },
   { name: 'MARGINALIA_REDIS_URL', default: '(unset)', meaning: '`redis://...`: share the rate limit of each API key among all instances through this Redis. Unset, each process limits on its own.' },
   { name: 'MARGINALIA_REDIS_TIMEOUT_MS', default: '100', meaning: 'How long a rate-limit check waits for Redis before counting the request locally instead (the service keeps serving without Redis).' },
   { name: 'MARGINALIA_SHUTDOWN_TIMEOUT_MS', default: '10000', meaning: 'On SIGTERM, how long in-flight requests may take before the process exits anyway.' },
@@ -132,6 +136,7 @@ export function loadConfig(env: Env): ConfigResult {
     maxTextLength: int('MARGINALIA_MAX_TEXT_LENGTH', DEFAULT_LIMITS.maxTextLength, 1, 100_000_000),
   };
   const rateLimit = int('MARGINALIA_RATE_LIMIT', 1000, 0, 1_000_000_000);
+  const authFailureFloorMs = int('MARGINALIA_AUTH_FAILURE_FLOOR_MS', DEFAULT_AUTH_FAILURE_FLOOR_MS, 0, 10_000);
   const redisUrl = read('MARGINALIA_REDIS_URL') ?? null;
   if (redisUrl !== null && !/^rediss?:\/\/./.test(redisUrl)) errors.push(`MARGINALIA_REDIS_URL must start with redis:// or rediss://, got "${redactUrl(redisUrl)}".`);
   const redisTimeoutMs = int('MARGINALIA_REDIS_TIMEOUT_MS', 100, 1, 60_000);
@@ -166,7 +171,7 @@ export function loadConfig(env: Env): ConfigResult {
   return {
     ok: true,
     config: {
-      port, host, database, logLevel: logLevel!, bootstrap, bodyLimit, maxJsonDepth, limits, rateLimit, redisUrl, redisTimeoutMs, shutdownTimeoutMs, http,
+      port, host, database, logLevel: logLevel!, bootstrap, bodyLimit, maxJsonDepth, limits, rateLimit, authFailureFloorMs, redisUrl, redisTimeoutMs, shutdownTimeoutMs, http,
       sqliteBusyTimeoutMs, sqliteSynchronous: rawSync as SqliteSynchronous, sqliteCheckAtStart: sqliteCheckAtStart!, pgSchema, pgPoolSize, pgConnectTimeoutMs,
       pgStatementTimeoutMs, workers,
     },

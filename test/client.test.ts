@@ -50,6 +50,23 @@ describe('the typed client against the real server', () => {
     await rested();
   });
 
+  test('a 429 without Retry-After (an annotation out of commentIds) is thrown at once, saying what to do', async () => {
+    let calls = 0;
+    const counting = new Marginalia({ baseUrl: server.url, ...creds, fetch: (input, init) => { calls++; return fetch(input, init); } });
+    await counting.comments.addAnnotations({ organizationId: 'o', documentId: 'd', commentAnnotations: [{
+      annotationId: 'full', commentData: [{ commentId: 2147483647, commentText: 'last', from: { userId: 'u1' } }],
+    }] });
+    calls = 0;
+    const refused = await counting.comments.add({ organizationId: 'o', documentId: 'd', annotationId: 'full', commentData: [{ commentText: 'x', from: { userId: 'u1' } }] })
+      .then(() => assert.fail('expected RESOURCE_EXHAUSTED'), (e: unknown) => e);
+    assert.ok(refused instanceof MarginaliaError);
+    assert.equal(refused.status, 'RESOURCE_EXHAUSTED');
+    assert.equal(refused.httpStatus, 429);
+    assert.match(refused.message, /Retrying will not help: give each new comment a free commentId/);
+    assert.equal(calls, 1, 'not retried');
+    await rested();
+  });
+
   test('an error answer is a MarginaliaError with its status, message, HTTP status and request id', async () => {
     const notFound = await api.comments.add({ organizationId: 'o', documentId: 'd', annotationId: 'missing', commentData: [{ commentText: 'x', from: { userId: 'u1' } }] })
       .then(() => assert.fail('expected NOT_FOUND'), (e: unknown) => e);

@@ -308,7 +308,10 @@ describe('comments errors', () => {
   test('RESOURCE_EXHAUSTED past 2147483647; nothing written', async () => {
     const th = await thread([c('max', 'u', { commentId: 2147483647 })]);
     const r = await t.a.post(PATHS.commentsAdd, { ...th, commentData: [c('over')] });
-    expectError(r, 429, 'RESOURCE_EXHAUSTED', 'comments/add past the maximum');
+    const message = expectError(r, 429, 'RESOURCE_EXHAUSTED', 'comments/add past the maximum');
+    // Permanent, unlike the rate limit: no Retry-After, and the message says what to do instead.
+    assert.equal(r.headers['retry-after'], undefined, 'no Retry-After');
+    assert.match(message, /Retrying will not help: give each new comment a free commentId of your own, or start a new annotation/);
     // A caller-chosen free id in the same request is not written either.
     const r2 = await t.a.post(PATHS.commentsAdd, { ...th, commentData: [c('fine', 'u', { commentId: 3 }), c('over')] });
     expectError(r2, 429, 'RESOURCE_EXHAUSTED', 'mixed');

@@ -183,3 +183,35 @@ describe('PostgreSQL runs out of disk (SQLSTATE 53100)', { skip: NEEDS_POSTGRES 
     assert.deepEqual(log.map((l) => l.level), [50, 30], 'told once when it began (error) and once when it ended (info)');
   });
 });
+
+describe('comments added concurrently to one thread', { skip: NEEDS_POSTGRES }, () => {
+  let db: FreshDatabase;
+  let server: ServerProcess;
+  before(async () => {
+    db = freshDatabase('postgres', { MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken, MARGINALIA_RATE_LIMIT: '0' });
+    server = await startServer({ env: db.env });
+  });
+  after(async () => {
+    if (server) await stopServer(server);
+    await db?.drop();
+  });
+
+  test('createdAt never goes backwards in creation order', async () => {
+    const thread = { organizationId: 'o', documentId: 'd', annotationId: 'busy' };
+    const first = await post(server.url, '/v1/commentannotations/add', creds, {
+      organizationId: 'o', documentId: 'd', commentAnnotations: [{ annotationId: 'busy', commentData: [{ commentText: 'first', from: { userId: 'u' } }] }],
+    });
+    assert.equal(first.status, 200, first.text);
+    await Promise.all(Array.from({ length: 25 }, async (_, w) => {
+      for (let i = 0; i < 10; i++) {
+        const r = await post(server.url, '/v1/commentannotations/comments/add', creds, { ...thread, commentData: [{ commentText: `${w}-${i}`, from: { userId: 'u' } }] });
+        assert.equal(r.status, 200, r.text);
+      }
+    }));
+    const comments = (await post(server.url, '/v1/commentannotations/comments/get', creds, thread)).json.result.data;
+    assert.equal(comments.length, 251);
+    const backwards = comments.slice(1).filter((c: any, i: number) => c.createdAt < comments[i].createdAt);
+    assert.deepEqual(backwards.map((c: any) => c.commentId), [], 'comments whose createdAt precedes the one before them');
+    for (const c of comments) assert.equal(Date.parse(c.lastUpdated), c.createdAt);
+  });
+});

@@ -64,6 +64,7 @@ export interface TestAppOptions {
   bodyLimit?: number;
   maxJsonDepth?: number;
   limits?: Partial<InputLimits>;
+  authFailureFloorMs?: number;
 }
 
 /** The seed's example moment, 2024-06-20T09:53:42.258Z: where test clocks start. */
@@ -83,6 +84,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     config: {
       bodyLimit: options.bodyLimit ?? 1_048_576, rateLimit: options.rateLimit ?? 0, maxJsonDepth: options.maxJsonDepth ?? 32,
       limits: { ...DEFAULT_LIMITS, ...options.limits },
+      ...(options.authFailureFloorMs !== undefined ? { authFailureFloorMs: options.authFailureFloorMs } : {}),
     },
     store, clock,
   });

@@ -623,6 +623,15 @@ export function storeSuite(kind: StoreKind): void {
       ], 'status, type and writer name');
     });
 
+    storeTest('createdAt never goes backwards in creation order, even when a later batch read an earlier time', async (store) => {
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'a')])], T0 + 50);
+      // The second writer read its clock first but took the thread lock second (or runs on an instance whose clock is behind).
+      added(await store.addComments(TA, ORG, DOC, 'ann', [draft('b')], assignCommentIds, T0 + 20), 'b');
+      added(await store.addComments(TA, ORG, DOC, 'ann', [draft('c')], assignCommentIds, T0 + 80), 'c');
+      const comments = await store.getComments(TA, commentQuery('ann'));
+      eq(comments.map((c) => [c.text, c.createdAt, c.lastUpdated]), [['a', T0 + 50, T0 + 50], ['b', T0 + 50, T0 + 50], ['c', T0 + 80, T0 + 80]], 'thread');
+    });
+
     storeTest('getComments filters by userIds and commentIds (null is no filter), in creation order', async (store) => {
       await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [
         newComment(5, 'a', 'u1'), newComment(1, 'b', 'u2'), newComment(9, 'c', 'u3'), newComment(3, 'd', 'u2'), newComment(7, 'e', 'u1'),

@@ -3,7 +3,8 @@
 // depend on typebox alone: nothing of the service runs here, and the package ships their
 // declarations). Every call POSTs {"data": ...} with both credential headers and returns the
 // `result` envelope; an error answer becomes a MarginaliaError carrying its status and message.
-// 429 and 503 are retried with exponential backoff, waiting at least what Retry-After asks.
+// 429 and 503 are retried with exponential backoff, waiting at least what Retry-After asks; a 429
+// without Retry-After is permanent and thrown at once.
 import type { Static, TSchema } from 'typebox';
 import type { AnnotationsAddBody, CommentsAddBody, CommentsGetBody } from '../../src/schemas/comments.js';
 import type { NotificationsAddBody, NotificationsGetBody } from '../../src/schemas/notifications.js';
@@ -138,7 +139,9 @@ export class Marginalia {
         body = undefined;
       }
       if (res.ok && body?.result) return body.result;
-      const retried = res.status === 429 || (res.status === 503 && (repeatable || retryWritesOn503));
+      // A 429 without Retry-After is a condition that waiting does not end (an annotation out of
+      // commentIds): retrying would only repeat it.
+      const retried = (res.status === 429 && res.headers.has('retry-after')) || (res.status === 503 && (repeatable || retryWritesOn503));
       const wait = waitMs(attempt, res.headers.get('retry-after'), backoffMs);
       if (retried && attempt < retries && wait <= maxWaitMs) {
         await sleep(wait);

@@ -1,6 +1,7 @@
 // Resolves the tenant from the two credential headers before the body is read (SPEC 1: an
 // unauthenticated request gets 401 even when its body is garbage), then applies the rate limit.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../errors.js';
 import { AuthCache, authenticate } from '../services/credentials.js';
 import type { Store, Tenant } from '../store/store.js';
@@ -27,13 +28,30 @@ export function tenantOf(request: FastifyRequest): Tenant {
   return request.tenant;
 }
 
-export function registerAuth(app: FastifyInstance, store: Store, limiter: RateLimit | null): void {
+/** How long, at the least, a 401 for a wrong key or token takes by default (MARGINALIA_AUTH_FAILURE_FLOOR_MS). */
+export const DEFAULT_AUTH_FAILURE_FLOOR_MS = 5;
+
+/**
+ * `failureFloorMs`: a 401 for a key or token that does not check out is answered no sooner than this
+ * after the check began. The check does the same work for an unknown key as for a wrong token, but
+ * what is left (reading a row that exists) still shows at a few microseconds over thousands of tries;
+ * a floor hides it, and slows guessing besides. A correct key and token never wait.
+ */
+export function registerAuth(app: FastifyInstance, store: Store, limiter: RateLimit | null, failureFloorMs = DEFAULT_AUTH_FAILURE_FLOOR_MS): void {
   app.decorateRequest('tenant', null);
   const cache = new AuthCache();
   app.addHook('onRequest', async (request, reply) => {
     const apiKey = header(request, API_KEY_HEADER);
     const authToken = header(request, AUTH_TOKEN_HEADER);
-    request.tenant = await authenticate(store, apiKey, authToken, cache);
+    const started = performance.now();
+    try {
+      request.tenant = await authenticate(store, apiKey, authToken, cache);
+    } catch (err) {
+      const left = started + failureFloorMs - performance.now();
+      // Timers run in whole milliseconds: round up, or the wait ends up to 1 ms short of the floor.
+      if (err instanceof ApiError && err.code === 'UNAUTHENTICATED' && left > 0) await sleep(Math.ceil(left));
+      throw err;
+    }
     if (limiter) {
       const decision = await limiter.take(request.tenant.id);
       // Every answer to an identified key says where its budget stands (the IETF RateLimit fields).

@@ -80,7 +80,9 @@ function drafts(comments: CommentInput[], path: string) {
 }
 
 function exhausted(annotationId: string): ApiError {
-  return new ApiError('RESOURCE_EXHAUSTED', `Annotation ${annotationId} has no commentIds left (the largest is ${MAX_COMMENT_ID}).`);
+  // No Retry-After: waiting does not free ids, so clients must not retry (the rate limit's 429 has one).
+  return new ApiError('RESOURCE_EXHAUSTED', `Annotation ${annotationId} has no commentIds left to generate: ${MAX_COMMENT_ID}, the largest, ` +
+    'is taken. Retrying will not help: give each new comment a free commentId of your own, or start a new annotation.');
 }
 
 function clash(annotationId: string, commentId: number): ApiError {

@@ -1,6 +1,6 @@
 // Database rows to domain values, shared by both stores: the column names are the same, and the
 // one difference (SQLite's 0/1 for booleans) is absorbed by Boolean().
-import type { Profile, Recipient, StoredComment, StoredNotification, Tenant, TokenRecord } from './store.js';
+import type { Credentials, Profile, Recipient, StoredComment, StoredNotification, Tenant, TokenRecord } from './store.js';
 
 export type Row = Record<string, unknown>;
 
@@ -61,6 +61,21 @@ export function tenantFrom(r: Row): Tenant {
     id: r.id as string, apiKey: r.api_key as string, name: r.name as string, disabled: Boolean(r.disabled),
     revoked: r.revoked_at !== null, createdAt: Number(r.created_at),
   };
+}
+
+/**
+ * The createdAt of comments appended to a thread: now, but never before the thread's newest comment.
+ * Creation order is the order the thread lock was taken in (seq); the time was read before the lock,
+ * and instances' clocks differ, so without this a later comment could read as created earlier.
+ */
+export function notBefore(now: number, newest: number): number {
+  return Math.max(now, newest);
+}
+
+/** The rows of credentialsByKey: one per active token, or one with a null hash when there is none; a null id when the key is unknown. */
+export function credentialsFrom(rows: Row[]): Credentials | null {
+  if (rows.length === 0 || rows[0]!.id === null) return null;
+  return { tenant: tenantFrom(rows[0]!), activeTokenHashes: rows.flatMap((r) => (r.token_hash === null ? [] : [r.token_hash as string])) };
 }
 
 export function tokenFrom(r: Row): TokenRecord & { revoked: boolean } {

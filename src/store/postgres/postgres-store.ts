@@ -4,7 +4,7 @@
 // callers get 503 within the connect and statement timeouts instead of a hang or a 500.
 import pg from 'pg';
 import {
-  commentFrom, FROM_START, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenFrom, tokenListingFrom,
+  commentFrom, credentialsFrom, FROM_START, notBefore, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenFrom, tokenListingFrom,
   type Row,
 } from '../rows.js';
 import { StorageHealth, StoreUnavailableError, type FaultListener, type LastingFault } from '../health.js';
@@ -253,11 +253,7 @@ export class PostgresStore implements Store {
   }
 
   async findCredentials(apiKey: string): Promise<Credentials | null> {
-    const row = (await this.one('tenantByKey', [apiKey])).rows[0];
-    if (!row) return null;
-    const tenant = tenantFrom(row);
-    const hashes = (await this.one('activeTokenHashes', [tenant.id])).rows.map((r) => r.token_hash as string);
-    return { tenant, activeTokenHashes: hashes };
+    return credentialsFrom((await this.one('credentialsByKey', [apiKey])).rows);
   }
 
   async listTenants(): Promise<TenantListing[]> {
@@ -367,7 +363,7 @@ export class PostgresStore implements Store {
       if (assigned.kind === 'exhausted') return { kind: 'ids_exhausted' };
       if (assigned.kind === 'clash') return { kind: 'comment_exists', commentId: assigned.commentId };
       const placed = comments.map((x, i) => ({ ...x, commentId: assigned.commentIds[i]! }));
-      await this.insertComments(c, thread, placed, Number(tail.max_seq), now);
+      await this.insertComments(c, thread, placed, Number(tail.max_seq), notBefore(now, Number(tail.last_created)));
       return { kind: 'added', commentIds: assigned.commentIds };
     });
   }

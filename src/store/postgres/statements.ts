@@ -14,13 +14,17 @@ export const PG_SQL = {
   bumpCredentialsVersion: `UPDATE credentials_version SET version = version + 1 WHERE id = 1`,
   countTenants: `SELECT count(*)::int AS n FROM tenants`,
   insertTenant: `INSERT INTO tenants (id, api_key, name, disabled, revoked_at, created_at) VALUES ($1, $2, $3, false, NULL, $4)`,
-  tenantByKey: `SELECT id, api_key, name, disabled, revoked_at, created_at FROM tenants WHERE api_key = $1`,
+  // The same index probes whether or not the key exists (an unknown key probes auth_tokens for no
+  // tenant), so the time of a 401 does not tell which keys exist. No row for the tenant: unknown key.
+  credentialsByKey: `SELECT t.id, t.api_key, t.name, t.disabled, t.revoked_at, t.created_at, k.token_hash
+                     FROM (SELECT $1::text AS api_key) q
+                     LEFT JOIN tenants t ON t.api_key = q.api_key
+                     LEFT JOIN auth_tokens k ON k.tenant_id = coalesce(t.id, '') AND k.revoked_at IS NULL`,
   allTenants: `SELECT id, api_key, name, disabled, revoked_at, created_at FROM tenants ORDER BY created_at, api_key`,
   revokeTenant: `UPDATE tenants SET revoked_at = coalesce(revoked_at, $2) WHERE api_key = $1`,
   setDisabled: `UPDATE tenants SET disabled = $2 WHERE api_key = $1`,
   insertToken: `INSERT INTO auth_tokens (tenant_id, token_hash, prefix, created_at, revoked_at) VALUES ($1, $2, $3, $4, NULL)
                 ON CONFLICT DO NOTHING`,
-  activeTokenHashes: `SELECT token_hash FROM auth_tokens WHERE tenant_id = $1 AND revoked_at IS NULL`,
   tokensOf: `SELECT token_hash, prefix, created_at, revoked_at FROM auth_tokens WHERE tenant_id = $1 ORDER BY created_at`,
   allTokens: `SELECT tenant_id, prefix, created_at, revoked_at FROM auth_tokens ORDER BY created_at`,
   revokeToken: `UPDATE auth_tokens SET revoked_at = $3 WHERE tenant_id = $1 AND token_hash = $2 AND revoked_at IS NULL`,
@@ -49,8 +53,11 @@ export const PG_SQL = {
   // Locks the thread, so concurrent comments/add on one annotation assign ids one after the other.
   lockAnnotation: `SELECT 1 FROM annotations WHERE tenant_id = $1 AND organization_id = $2 AND document_id = $3
                      AND annotation_id = $4 FOR UPDATE`,
-  threadTail: `SELECT coalesce(max(comment_id), 0)::int AS max_id, coalesce(max(seq), 0)::int AS max_seq FROM comments
-               WHERE tenant_id = $1 AND organization_id = $2 AND document_id = $3 AND annotation_id = $4`,
+  // last_created: the createdAt of the newest comment (by seq), which a new one must not precede.
+  threadTail: `SELECT coalesce(max(comment_id), 0)::int AS max_id, coalesce(max(seq), 0)::int AS max_seq,
+                 coalesce((SELECT created_at FROM comments WHERE tenant_id = $1 AND organization_id = $2 AND document_id = $3
+                           AND annotation_id = $4 ORDER BY seq DESC LIMIT 1), 0) AS last_created
+               FROM comments WHERE tenant_id = $1 AND organization_id = $2 AND document_id = $3 AND annotation_id = $4`,
   takenCommentIds: `SELECT comment_id FROM comments
                     WHERE tenant_id = $1 AND organization_id = $2 AND document_id = $3 AND annotation_id = $4
                       AND comment_id = ANY($5::int[])`,

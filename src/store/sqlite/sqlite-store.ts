@@ -12,7 +12,7 @@ import {
   type NewAnnotation, type NewNotification, type NotificationQuery, type Profile, type Scope, type Store,
   type StoredComment, type StoredNotification, type Tenant, type TenantListing, type TokenRecord, type UserWrite,
 } from '../store.js';
-import { commentFrom, FROM_START, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenFrom, tokenListingFrom, type Row } from '../rows.js';
+import { commentFrom, credentialsFrom, FROM_START, notBefore, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenFrom, tokenListingFrom, type Row } from '../rows.js';
 import { MIGRATIONS } from './migrations.js';
 import { filterSetKey, notificationsSql, SQL, type NotificationFilterSet, type StatementName } from './statements.js';
 
@@ -26,6 +26,8 @@ export interface SqliteOptions {
   /** How the file is checked for damage when it is opened (default quick). */
   checkAtStart?: SqliteCheck;
   onFault?: FaultListener;
+  /** Called with the text of every statement run (better-sqlite3's verbose): for tests and debugging. */
+  trace?: (sql: string) => void;
 }
 
 /**
@@ -57,7 +59,7 @@ export class SqliteStore implements Store {
   constructor(private readonly options: SqliteOptions) {
     this.health = new StorageHealth(options.onFault);
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
-    this.db = new Database(options.path);
+    this.db = new Database(options.path, options.trace ? { verbose: (sql) => options.trace!(String(sql)) } : {});
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous}`);
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
@@ -190,13 +192,7 @@ export class SqliteStore implements Store {
   }
 
   async findCredentials(apiKey: string): Promise<Credentials | null> {
-    return this.guard(() => {
-      const row = this.s.tenantByKey.get(apiKey) as Row | undefined;
-      if (!row) return null;
-      const tenant = tenantFrom(row);
-      const hashes = (this.s.activeTokenHashes.all(tenant.id) as { token_hash: string }[]).map((r) => r.token_hash);
-      return { tenant, activeTokenHashes: hashes };
-    });
+    return this.guard(() => credentialsFrom(this.s.credentialsByKey.all(apiKey) as Row[]));
   }
 
   async listTenants(): Promise<TenantListing[]> {
@@ -299,13 +295,14 @@ export class SqliteStore implements Store {
           return { kind: 'comment_exists', commentId: c.commentId };
         }
       }
-      const tail = this.s.threadTail.get(tenantId, organizationId, documentId, annotationId) as { maxId: number; maxSeq: number };
+      const tail = this.s.threadTail.get({ tenantId, organizationId, documentId, annotationId }) as { maxId: number; maxSeq: number; lastCreated: number };
       const assigned = assignIds(comments.map((c) => c.commentId), tail.maxId);
       if (assigned.kind === 'exhausted') return { kind: 'ids_exhausted' };
       if (assigned.kind === 'clash') return { kind: 'comment_exists', commentId: assigned.commentId };
       const ids = assigned.commentIds;
       const thread = { tenantId, organizationId, documentId, annotationId };
-      comments.forEach((c, i) => this.insertComment(thread, { ...c, commentId: ids[i]! }, tail.maxSeq + i + 1, now));
+      const createdAt = notBefore(now, tail.lastCreated);
+      comments.forEach((c, i) => this.insertComment(thread, { ...c, commentId: ids[i]! }, tail.maxSeq + i + 1, createdAt));
       return { kind: 'added', commentIds: ids };
     });
   }

@@ -15,13 +15,17 @@ export const SQL = {
   countTenants: `SELECT count(*) AS n FROM tenants`,
   insertTenant: `INSERT INTO tenants (id, api_key, name, disabled, revoked_at, created_at)
                  VALUES (@id, @apiKey, @name, 0, NULL, @createdAt)`,
-  tenantByKey: `SELECT id, api_key, name, disabled, revoked_at, created_at FROM tenants WHERE api_key = ?`,
+  // The same index probes whether or not the key exists (an unknown key probes auth_tokens for no
+  // tenant), so the time of a 401 does not tell which keys exist. No row for the tenant: unknown key.
+  credentialsByKey: `SELECT t.id, t.api_key, t.name, t.disabled, t.revoked_at, t.created_at, k.token_hash
+                     FROM (SELECT ? AS api_key) q
+                     LEFT JOIN tenants t ON t.api_key = q.api_key
+                     LEFT JOIN auth_tokens k ON k.tenant_id = coalesce(t.id, '') AND k.revoked_at IS NULL`,
   allTenants: `SELECT id, api_key, name, disabled, revoked_at, created_at FROM tenants ORDER BY created_at, api_key`,
   revokeTenant: `UPDATE tenants SET revoked_at = coalesce(revoked_at, @at) WHERE api_key = @apiKey`,
   setDisabled: `UPDATE tenants SET disabled = @disabled WHERE api_key = @apiKey`,
   insertToken: `INSERT INTO auth_tokens (tenant_id, token_hash, prefix, created_at, revoked_at)
                 VALUES (@tenantId, @hash, @prefix, @createdAt, NULL) ON CONFLICT DO NOTHING`,
-  activeTokenHashes: `SELECT token_hash FROM auth_tokens WHERE tenant_id = ? AND revoked_at IS NULL`,
   tokensOf: `SELECT token_hash, prefix, created_at, revoked_at FROM auth_tokens WHERE tenant_id = ? ORDER BY created_at`,
   allTokens: `SELECT tenant_id, prefix, created_at, revoked_at FROM auth_tokens ORDER BY created_at`,
   revokeToken: `UPDATE auth_tokens SET revoked_at = @at
@@ -52,8 +56,12 @@ export const SQL = {
                        location_id, context, status, created_at)
                      VALUES (@tenantId, @organizationId, @documentId, @annotationId, @location, @locationId,
                        @context, @status, @now)`,
-  threadTail: `SELECT coalesce(max(comment_id), 0) AS maxId, coalesce(max(seq), 0) AS maxSeq FROM comments
-               WHERE tenant_id = ? AND organization_id = ? AND document_id = ? AND annotation_id = ?`,
+  // lastCreated: the createdAt of the newest comment (by seq), which a new one must not precede.
+  threadTail: `SELECT coalesce(max(comment_id), 0) AS maxId, coalesce(max(seq), 0) AS maxSeq,
+                 coalesce((SELECT created_at FROM comments WHERE tenant_id = @tenantId AND organization_id = @organizationId
+                           AND document_id = @documentId AND annotation_id = @annotationId ORDER BY seq DESC LIMIT 1), 0) AS lastCreated
+               FROM comments WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
+                 AND annotation_id = @annotationId`,
   commentExists: `SELECT 1 FROM comments
                   WHERE tenant_id = ? AND organization_id = ? AND document_id = ? AND annotation_id = ? AND comment_id = ?`,
   insertComment: `INSERT INTO comments (tenant_id, organization_id, document_id, annotation_id, comment_id, seq,
