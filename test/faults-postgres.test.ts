@@ -11,6 +11,30 @@ const creds = { apiKey: 'faults-pg-key', authToken: 'faults-pg-token-0123456789'
 const TERMINATIONS = 10;
 const RECOVERY_BOUND_MS = 1000;
 
+/**
+ * A real server on a fresh PostgreSQL schema for the describe block around the call: started
+ * before its tests, stopped and dropped after. `url` changes the connection URL (a role, an
+ * application_name); `setUp` runs first (to create that role).
+ */
+function serverForDescribe(options: { url?: (url: URL) => void; setUp?: () => Promise<void>; tearDown?: () => Promise<void> } = {}) {
+  const ctx = {} as { db: FreshDatabase; server: ServerProcess };
+  before(async () => {
+    await options.setUp?.();
+    const url = new URL(PG_URL!);
+    options.url?.(url);
+    ctx.db = freshDatabase('postgres', {
+      DATABASE_URL: url.toString(), MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken, MARGINALIA_RATE_LIMIT: '0',
+    });
+    ctx.server = await startServer({ env: ctx.db.env });
+  });
+  after(async () => {
+    if (ctx.server) await stopServer(ctx.server);
+    await ctx.db?.drop();
+    await options.tearDown?.();
+  });
+  return ctx;
+}
+
 /** Terminates every backend of the server (found by its application_name); returns how many. */
 async function terminateBackends(applicationName: string): Promise<number> {
   return withPg(async (c) => (await c.query(
@@ -20,23 +44,10 @@ async function terminateBackends(applicationName: string): Promise<number> {
 
 describe('PostgreSQL terminates the server\'s connections', { skip: NEEDS_POSTGRES }, () => {
   const applicationName = `marginalia-faults-${process.pid}`;
-  let db: FreshDatabase;
-  let server: ServerProcess;
-
-  before(async () => {
-    const url = new URL(PG_URL!);
-    url.searchParams.set('application_name', applicationName);
-    db = freshDatabase('postgres', {
-      DATABASE_URL: url.toString(), MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken, MARGINALIA_RATE_LIMIT: '0',
-    });
-    server = await startServer({ env: db.env });
-  });
-  after(async () => {
-    if (server) await stopServer(server);
-    await db?.drop();
-  });
+  const ctx = serverForDescribe({ url: (url) => url.searchParams.set('application_name', applicationName) });
 
   test(`every backend terminated ${TERMINATIONS} times under write load: the process survives, answers 200 or 503, loses nothing`, async (t) => {
+    const { server } = ctx;
     const load = writeLoad(server.url, creds, 12, 30_000);
     const recoveries: number[] = [];
     const killed: number[] = [];
@@ -78,23 +89,13 @@ describe('PostgreSQL terminates the server\'s connections', { skip: NEEDS_POSTGR
 describe('PostgreSQL refuses writes (read-only, as a standby after a failover)', { skip: NEEDS_POSTGRES }, () => {
   // A role of this test's own, so that making its sessions read-only touches no other test.
   const role = `marginalia_faults_ro_${process.pid}`;
-  let db: FreshDatabase;
-  let server: ServerProcess;
-
-  before(async () => {
-    await withPg((c) => c.query(`CREATE ROLE ${role} LOGIN SUPERUSER`));
-    const url = new URL(PG_URL!);
-    url.username = role;
-    url.searchParams.set('application_name', role);
-    db = freshDatabase('postgres', {
-      DATABASE_URL: url.toString(), MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken, MARGINALIA_RATE_LIMIT: '0',
-    });
-    server = await startServer({ env: db.env });
-  });
-  after(async () => {
-    if (server) await stopServer(server);
-    await db?.drop();
-    await withPg((c) => c.query(`DROP ROLE IF EXISTS ${role}`));
+  const ctx = serverForDescribe({
+    setUp: async () => { await withPg((c) => c.query(`CREATE ROLE ${role} LOGIN SUPERUSER`)); },
+    url: (url) => {
+      url.username = role;
+      url.searchParams.set('application_name', role);
+    },
+    tearDown: async () => { await withPg((c) => c.query(`DROP ROLE IF EXISTS ${role}`)); },
   });
 
   /** New sessions of the role are read-only (or not); the server's sessions are cut so that it reconnects. */
@@ -102,17 +103,18 @@ describe('PostgreSQL refuses writes (read-only, as a standby after a failover)',
     await withPg((c) => c.query(on ? `ALTER ROLE ${role} SET default_transaction_read_only = on` : `ALTER ROLE ${role} RESET default_transaction_read_only`));
     await terminateBackends(role);
   };
-  const write = (id: string) => post(server.url, '/v1/notifications/add', creds, {
+  const write = (id: string) => post(ctx.server.url, '/v1/notifications/add', creds, {
     organizationId: 'ro', notificationId: id, actionUser: { userId: 'a' }, displayHeadlineMessageTemplate: 't', notifyUsers: [{ userId: 'u' }],
   });
   const readyz = async () => {
-    const r = await fetch(`${server.url}/readyz`);
+    const r = await fetch(`${ctx.server.url}/readyz`);
     return { status: r.status, body: await r.json() as any };
   };
-  const readIds = async () => (await post(server.url, '/v1/notifications/get', creds, { organizationId: 'ro', userId: 'u' }))
+  const readIds = async () => (await post(ctx.server.url, '/v1/notifications/get', creds, { organizationId: 'ro', userId: 'u' }))
     .json.result.data.map((n: any) => n.id);
 
   test('writes get 503 saying so, /readyz 503, reads go on; once writable again, all is well without a restart', async () => {
+    const { server } = ctx;
     assert.equal((await write('before')).status, 200);
     await readOnly(true);
     let refused = await write('during');
@@ -143,29 +145,19 @@ describe('PostgreSQL refuses writes (read-only, as a standby after a failover)',
 // makes the shared PostgreSQL panic at its next checkpoint and refuse to restart, so the test raises
 // the same SQLSTATE from a trigger; "freeing space" drops the trigger.
 describe('PostgreSQL runs out of disk (SQLSTATE 53100)', { skip: NEEDS_POSTGRES }, () => {
-  let db: FreshDatabase;
-  let server: ServerProcess;
-
-  before(async () => {
-    db = freshDatabase('postgres', { MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken, MARGINALIA_RATE_LIMIT: '0' });
-    server = await startServer({ env: db.env });
-  });
-  after(async () => {
-    if (server) await stopServer(server);
-    await db?.drop();
-  });
-
-  const diskFull = (on: boolean) => db.exec(on
+  const ctx = serverForDescribe();
+  const diskFull = (on: boolean) => ctx.db.exec(on
     ? `CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
          BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$;
        CREATE TRIGGER disk_full BEFORE INSERT OR UPDATE ON notifications FOR EACH ROW EXECUTE FUNCTION disk_full();
        CREATE TRIGGER disk_full BEFORE UPDATE ON readiness_probe FOR EACH ROW EXECUTE FUNCTION disk_full();`
     : 'DROP FUNCTION disk_full() CASCADE');
-  const write = (id: string) => post(server.url, '/v1/notifications/add', creds, {
+  const write = (id: string) => post(ctx.server.url, '/v1/notifications/add', creds, {
     organizationId: 'full', notificationId: id, actionUser: { userId: 'a' }, displayHeadlineMessageTemplate: 't', notifyUsers: [{ userId: 'u' }],
   });
 
   test('writes get 503 saying storage is full, /readyz 503, reads go on; all is well once space is freed', async () => {
+    const { server } = ctx;
     assert.equal((await write('before')).status, 200);
     await diskFull(true);
     const refused = await write('during');
@@ -185,18 +177,10 @@ describe('PostgreSQL runs out of disk (SQLSTATE 53100)', { skip: NEEDS_POSTGRES 
 });
 
 describe('comments added concurrently to one thread', { skip: NEEDS_POSTGRES }, () => {
-  let db: FreshDatabase;
-  let server: ServerProcess;
-  before(async () => {
-    db = freshDatabase('postgres', { MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken, MARGINALIA_RATE_LIMIT: '0' });
-    server = await startServer({ env: db.env });
-  });
-  after(async () => {
-    if (server) await stopServer(server);
-    await db?.drop();
-  });
+  const ctx = serverForDescribe();
 
   test('createdAt never goes backwards in creation order', async () => {
+    const { server } = ctx;
     const thread = { organizationId: 'o', documentId: 'd', annotationId: 'busy' };
     const first = await post(server.url, '/v1/commentannotations/add', creds, {
       organizationId: 'o', documentId: 'd', commentAnnotations: [{ annotationId: 'busy', commentData: [{ commentText: 'first', from: { userId: 'u' } }] }],

@@ -48,6 +48,8 @@ export class Connections {
 
   attach(server: Server): void {
     server.on('connection', (socket: Socket) => {
+      // Accepted in the moment between draining and the listener closing: nothing to serve it with.
+      if (this.draining) return void socket.destroy();
       this.inFlight.set(socket, 0);
       socket.once('close', () => {
         this.inFlight.delete(socket);
