@@ -80,7 +80,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'MARGINALIA_HTTP_IDLE_TIMEOUT_MS', default: String(DEFAULT_HTTP_TIMEOUTS.idleTimeoutMs), meaning: 'A connection on which nothing moves in either direction for this long is closed, whatever its state.' },
   { name: 'MARGINALIA_SQLITE_BUSY_TIMEOUT_MS', default: '5000', meaning: 'How long a SQLite write waits for another writer before failing with 503.' },
   { name: 'MARGINALIA_SQLITE_SYNCHRONOUS', default: 'NORMAL', meaning: '`NORMAL` survives a process crash; `FULL` also survives power loss, at the cost of an fsync per write.' },
-  { name: 'MARGINALIA_SQLITE_CHECK_AT_START', default: 'quick', meaning: 'How the SQLite file is checked for damage at start: `quick` (PRAGMA quick_check, about a second per GB), `full` (integrity_check, slower, also checks indexes against tables) or `off`. Damage found makes /readyz fail and writes answer 503; see docs on faults.' },
+  { name: 'MARGINALIA_SQLITE_CHECK_AT_START', default: 'quick', meaning: 'How the SQLite file is checked for damage at start: `quick` (PRAGMA quick_check, about 2 s per GB), `full` (integrity_check, slower, also checks indexes against tables) or `off`. Damage found makes /readyz fail and writes answer 503 (docs/operations.md).' },
   { name: 'MARGINALIA_WORKERS', default: '1', meaning: 'Worker processes serving the one port (node:cluster), e.g. one per core; 1 serves from the main process.' },
   { name: 'MARGINALIA_PG_SCHEMA', default: 'public', meaning: 'PostgreSQL schema holding the tables; created if missing.' },
   { name: 'MARGINALIA_PG_POOL_SIZE', default: '10', meaning: 'PostgreSQL connections per process.' },

@@ -197,6 +197,22 @@ export function storeSuite(kind: StoreKind): void {
       }
     });
 
+    storeTest('a database as the previous release left it (through migration 3) migrates forward with its data', async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first')])], T0);
+      await store.addNotification(TA, ORG, notification('n1'));
+      // Migration 4 only added the readiness probe table: without it, the schema is the previous release's.
+      await db.exec('DROP TABLE readiness_probe; DELETE FROM schema_migrations WHERE version = 4');
+      await withSecondStore(db, async (reopened) => {
+        eq((await reopened.findCredentials('mk_a'))?.tenant.id, TA, 'tenant after migrating forward');
+        eq(commentIdsOf(await reopened.getComments(TA, commentQuery('ann'))), [1], 'comments after migrating forward');
+        eq(notificationIdsOf(await reopened.getNotifications(TA, notificationQuery({ userId: 'u1' }))), ['n1'], 'notifications');
+        await reopened.ping();
+        await db.exec('UPDATE readiness_probe SET at = at + 1 WHERE id = 1'); // migration 4 ran again
+        eq(added(await reopened.addComments(TA, ORG, DOC, 'ann', [draft('second')], assignCommentIds, T0 + 1), 'a write'), [2], 'ids');
+      });
+    });
+
     storeTest('ping resolves while the database answers', async (store) => {
       const result = await store.ping();
       eq(result, undefined, 'ping result');
