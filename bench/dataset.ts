@@ -2,7 +2,7 @@
 // shape real use has: organizations of 100 users, notifications on 100 documents per organization
 // with 1-5 recipients each (about 10 per document, 30 per user), and threads of 10 comments.
 // Deterministic: the same scale gives the same rows.
-import pg from 'pg';
+import type pg from 'pg';
 import type Database from 'better-sqlite3';
 import { createTenant } from '../src/services/credentials.js';
 import { internalUserId } from '../src/services/ids.js';
@@ -117,9 +117,9 @@ export class SqliteSink {
           headlineTemplate: '{actionUser} mentioned you in {documentTitle}', headlineData: n.headlineData, bodyMessage: '',
           sourceData: '{}', timestamp: n.timestamp, recipients: recipientsOf(tenantId, n),
         });
-        n.recipients.forEach((userId, position) => s.insertRecipient!.run({
-          tenantId, organizationId: n.organizationId, notificationId: n.notificationId, userId, position, timestamp: n.timestamp,
-        }));
+        for (const [position, userId] of n.recipients.entries()) {
+          s.insertRecipient!.run({ tenantId, organizationId: n.organizationId, notificationId: n.notificationId, userId, position, timestamp: n.timestamp });
+        }
       }
       for (const a of rows.annotations) {
         s.insertAnnotation!.run({ tenantId, ...a, location: null, locationId: null, context: null, status: '{"id":"OPEN","name":"Open","type":"default"}', now: T0 });

@@ -302,7 +302,7 @@ describe('comments security', () => {
 
   test('deeply nested HTML, huge comments and odd strings never cause a 500 or a leak', async () => {
     const where = await thread([c('x')]);
-    const nested = '<b>'.repeat(20000) + 'deep' + '</b>'.repeat(20000);
+    const nested = `${'<b>'.repeat(20000)}deep${'</b>'.repeat(20000)}`;
     const unclosed = '<p><b><i><u>'.repeat(5000);
     const big = 'x'.repeat(600_000);
     for (const commentData of [

@@ -486,7 +486,7 @@ describe('paging', () => {
     p = await makeTestApp({ clock: () => pnow });
     // 10 notifications in 4 timestamp groups, ties included, so pages split inside a tie.
     const groups: string[][] = [['p-a', 'p-B', 'p-b'], ['q1', 'q2'], ['Z', 'a', 'b', 'c'], ['only']];
-    groups.forEach((_g, i) => groups[i]!.sort());
+    for (const g of groups) g.sort();
     for (let i = 0; i < groups.length; i++) {
       pnow = T0 + i * 10;
       for (const id of groups[i]!) await p.a.ok(PATHS.notificationsAdd, note(org, { notificationId: id }));

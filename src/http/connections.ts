@@ -75,7 +75,10 @@ export class Connections {
 
   /** Runs fn once every request parsed on this socket has been answered. */
   private afterAnswers(socket: Socket, fn: () => void): void {
-    if ((this.inFlight.get(socket) ?? 0) === 0) return fn();
+    if ((this.inFlight.get(socket) ?? 0) === 0) {
+      fn();
+      return;
+    }
     const list = this.waiting.get(socket) ?? [];
     list.push(fn);
     this.waiting.set(socket, list);
@@ -116,9 +119,10 @@ export class Connections {
     if (err.code === REQUEST_TIMEOUT) {
       // The late request is the one in flight: answer it now, unless its answer has begun.
       const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-      if (pending?.headersSent) return void socket.destroy();
-      return writeAndClose(socket, 408, 'Request Timeout', new ApiError('INVALID_ARGUMENT',
+      if (pending?.headersSent) socket.destroy();
+      else writeAndClose(socket, 408, 'Request Timeout', new ApiError('INVALID_ARGUMENT',
         'The request did not arrive in time (headers, then the whole body, must arrive within the server\'s timeouts).', { httpStatus: 408 }));
+      return;
     }
     const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
     this.afterAnswers(socket, () => writeAndClose(socket, tooLarge ? 431 : 400, tooLarge ? 'Request Header Fields Too Large' : 'Bad Request',

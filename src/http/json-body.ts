@@ -63,17 +63,21 @@ export async function requireUtf8(request: FastifyRequest): Promise<void> {
 
 export function jsonBodyParser(maxDepth: number) {
   return (_request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void): void => {
-    if (body.trim() === '') return done(invalid('The request body is empty; expected a JSON object with member data.'));
-    if (nestingDepth(body) > maxDepth) return done(invalid(`The request body nests deeper than ${maxDepth} levels.`));
+    let refusal: Error | null = null;
+    if (body.trim() === '') refusal = invalid('The request body is empty; expected a JSON object with member data.');
+    else if (nestingDepth(body) > maxDepth) refusal = invalid(`The request body nests deeper than ${maxDepth} levels.`);
+    if (refusal) {
+      done(refusal);
+      return;
+    }
     try {
       // `__proto__` and `constructor.prototype` keys are dropped like any other unknown member.
       const reviver = MAY_HOLD_UNSTORABLE.test(body) ? refuseUnstorable : null;
       done(null, sjson.parse(body, reviver, { protoAction: 'remove', constructorAction: 'remove' }));
     } catch (err) {
-      if (err instanceof UnstorableText) {
-        return done(invalid('The request body has a string with a NUL character or a lone surrogate; neither can be stored.'));
-      }
-      done(invalid('The request body is not valid JSON.'));
+      done(invalid(err instanceof UnstorableText
+        ? 'The request body has a string with a NUL character or a lone surrogate; neither can be stored.'
+        : 'The request body is not valid JSON.'));
     }
   };
 }

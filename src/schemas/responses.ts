@@ -19,7 +19,7 @@ export const ErrorBody = Type.Object({
 
 /** The success envelope of SPEC 1 around an operation's data; extensions sit beside data. */
 // E defaults to no extensions: inferred from the constraint instead, it would widen every result to unknown.
-const Success = <T extends TSchema, E extends Record<string, TSchema> = {}>(data: T, extensions: E = {} as E) => Type.Object({
+const Success = <T extends TSchema, E extends Record<string, TSchema> = Record<never, TSchema>>(data: T, extensions: E = {} as E) => Type.Object({
   result: Type.Object({ status: Type.Literal('success'), message: Type.String(), data, ...extensions }),
 }, { description: 'Success: the result envelope' });
 

@@ -8,10 +8,10 @@ import {
   type Row,
 } from '../rows.js';
 import { StorageHealth, StoreUnavailableError, type FaultListener, type LastingFault } from '../health.js';
-import {
-  type AddCommentsResult, type CommentDraft, type CommentIdAssigner, type CommentQuery, type Credentials,
-  type NewAnnotation, type NewComment, type NewNotification, type NotificationQuery, type Profile, type Scope, type Store,
-  type StoredComment, type StoredNotification, type Tenant, type TenantListing, type TokenRecord, type UserWrite,
+import type {
+  AddCommentsResult, CommentDraft, CommentIdAssigner, CommentQuery, Credentials,
+  NewAnnotation, NewComment, NewNotification, NotificationQuery, Profile, Scope, Store,
+  StoredComment, StoredNotification, Tenant, TenantListing, TokenRecord, UserWrite,
 } from '../store.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { PG_SQL, type PgStatementName } from './statements.js';

@@ -7,10 +7,10 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { SqliteCheck, SqliteSynchronous } from '../../config.js';
 import { StorageHealth, StoreUnavailableError, type FaultListener, type LastingFault } from '../health.js';
-import {
-  type AddCommentsResult, type CommentDraft, type CommentIdAssigner, type CommentQuery, type Credentials,
-  type NewAnnotation, type NewNotification, type NotificationQuery, type Profile, type Scope, type Store,
-  type StoredComment, type StoredNotification, type Tenant, type TenantListing, type TokenRecord, type UserWrite,
+import type {
+  AddCommentsResult, CommentDraft, CommentIdAssigner, CommentQuery, Credentials,
+  NewAnnotation, NewNotification, NotificationQuery, Profile, Scope, Store,
+  StoredComment, StoredNotification, Tenant, TenantListing, TokenRecord, UserWrite,
 } from '../store.js';
 import { commentFrom, credentialsFrom, FROM_START, notBefore, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenFrom, tokenListingFrom, type Row } from '../rows.js';
 import { MIGRATIONS } from './migrations.js';
@@ -276,7 +276,7 @@ export class SqliteStore implements Store {
           status: JSON.stringify(a.status),
         });
         const thread = { tenantId, organizationId, documentId, annotationId: a.annotationId };
-        a.comments.forEach((c, i) => this.insertComment(thread, c, i + 1, now));
+        for (const [i, c] of a.comments.entries()) this.insertComment(thread, c, i + 1, now);
       }
       return taken;
     });
@@ -302,7 +302,7 @@ export class SqliteStore implements Store {
       const ids = assigned.commentIds;
       const thread = { tenantId, organizationId, documentId, annotationId };
       const createdAt = notBefore(now, tail.lastCreated);
-      comments.forEach((c, i) => this.insertComment(thread, { ...c, commentId: ids[i]! }, tail.maxSeq + i + 1, createdAt));
+      for (const [i, c] of comments.entries()) this.insertComment(thread, { ...c, commentId: ids[i]! }, tail.maxSeq + i + 1, createdAt);
       return { kind: 'added', commentIds: ids };
     });
   }
@@ -342,7 +342,7 @@ export class SqliteStore implements Store {
         recipients: recipientsJson(n.recipients),
       });
       if (inserted.changes === 0) return false;
-      n.recipients.forEach(({ userId }, position) => this.s.insertRecipient.run({ ...key, userId, position, timestamp: n.timestamp }));
+      for (const [position, { userId }] of n.recipients.entries()) this.s.insertRecipient.run({ ...key, userId, position, timestamp: n.timestamp });
       return true;
     });
   }
