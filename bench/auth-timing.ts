@@ -12,7 +12,9 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { values: opts } = parseArgs({ options: { samples: { type: 'string', default: '2000' }, db: { type: 'string', default: 'sqlite' } } });
+const { values: opts } = parseArgs({
+  options: { samples: { type: 'string', default: '2000' }, db: { type: 'string', default: 'sqlite' } },
+});
 const samples = Number(opts.samples);
 const known = { apiKey: 'bench-timing-key', authToken: 'bench-timing-token-0123456789' };
 
@@ -20,7 +22,7 @@ const known = { apiKey: 'bench-timing-key', authToken: 'bench-timing-token-01234
 export function rankSumZ(a: number[], b: number[]): number {
   const all = [...a.map((v) => ({ v, a: true })), ...b.map((v) => ({ v, a: false }))].sort((x, y) => x.v - y.v);
   let rankA = 0;
-  for (let i = 0; i < all.length;) {
+  for (let i = 0; i < all.length; ) {
     let j = i;
     while (j < all.length && all[j]!.v === all[i]!.v) j++;
     const rank = (i + 1 + j) / 2;
@@ -37,11 +39,24 @@ const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'marginalia-bench-timing-'));
-  const database = opts.db === 'postgres'
-    ? { DATABASE_URL: process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', MARGINALIA_PG_SCHEMA: `bench_timing_${process.pid}` }
-    : { DATABASE_URL: `sqlite:${join(dir, 'm.db')}` };
+  const database =
+    opts.db === 'postgres'
+      ? {
+          DATABASE_URL:
+            process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+          MARGINALIA_PG_SCHEMA: `bench_timing_${process.pid}`,
+        }
+      : { DATABASE_URL: `sqlite:${join(dir, 'm.db')}` };
   const server = spawn(process.execPath, [join(ROOT, 'dist', 'main.js'), 'serve'], {
-    env: { ...process.env, ...database, PORT: '0', LOG_LEVEL: 'info', MARGINALIA_RATE_LIMIT: '0', MARGINALIA_API_KEY: known.apiKey, MARGINALIA_AUTH_TOKEN: known.authToken },
+    env: {
+      ...process.env,
+      ...database,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      MARGINALIA_RATE_LIMIT: '0',
+      MARGINALIA_API_KEY: known.apiKey,
+      MARGINALIA_AUTH_TOKEN: known.authToken,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
@@ -62,7 +77,11 @@ async function main(): Promise<void> {
       const started = performance.now();
       const r = await fetch(`${url}/v1/users/add`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-service-api-key': apiKey, 'x-service-auth-token': 'a-wrong-token-0123456789' },
+        headers: {
+          'content-type': 'application/json',
+          'x-service-api-key': apiKey,
+          'x-service-auth-token': 'a-wrong-token-0123456789',
+        },
         body: '{"data":{}}',
       });
       await r.text();
@@ -83,11 +102,21 @@ async function main(): Promise<void> {
       }
     }
     const z = rankSumZ(unknown, wrongToken);
-    process.stdout.write(`${JSON.stringify({
-      database: opts.db, samples, medianUnknownUs: Math.round(median(unknown)), medianWrongTokenUs: Math.round(median(wrongToken)),
-      medianDifferenceUs: Math.round(median(unknown) - median(wrongToken)), rankSumZ: Number(z.toFixed(2)),
-      verdict: Math.abs(z) < 3 ? 'indistinguishable at this sample size' : 'distinguishable',
-    }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(
+        {
+          database: opts.db,
+          samples,
+          medianUnknownUs: Math.round(median(unknown)),
+          medianWrongTokenUs: Math.round(median(wrongToken)),
+          medianDifferenceUs: Math.round(median(unknown) - median(wrongToken)),
+          rankSumZ: Number(z.toFixed(2)),
+          verdict: Math.abs(z) < 3 ? 'indistinguishable at this sample size' : 'distinguishable',
+        },
+        null,
+        2,
+      )}\n`,
+    );
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));

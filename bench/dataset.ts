@@ -11,8 +11,22 @@ import { SQL } from '../src/store/sqlite/statements.js';
 import type { Store } from '../src/store/store.js';
 
 export const SCALES = {
-  small: { organizations: 10, usersPerOrg: 100, notificationsPerOrg: 1000, documentsPerOrg: 100, threadsPerOrg: 100, commentsPerThread: 10 },
-  large: { organizations: 1000, usersPerOrg: 100, notificationsPerOrg: 1000, documentsPerOrg: 100, threadsPerOrg: 100, commentsPerThread: 10 },
+  small: {
+    organizations: 10,
+    usersPerOrg: 100,
+    notificationsPerOrg: 1000,
+    documentsPerOrg: 100,
+    threadsPerOrg: 100,
+    commentsPerThread: 10,
+  },
+  large: {
+    organizations: 1000,
+    usersPerOrg: 100,
+    notificationsPerOrg: 1000,
+    documentsPerOrg: 100,
+    threadsPerOrg: 100,
+    commentsPerThread: 10,
+  },
 } as const;
 export type ScaleName = keyof typeof SCALES;
 export type Scale = (typeof SCALES)[ScaleName];
@@ -40,10 +54,24 @@ export const threadOf = (a: number) => `thread-${a}`;
 interface Rows {
   users: { organizationId: string; userId: string; name: string; email: string }[];
   notifications: {
-    organizationId: string; notificationId: string; documentId: string; locationId: string | null; actionUserId: string;
-    headlineData: string; timestamp: number; recipients: string[];
+    organizationId: string;
+    notificationId: string;
+    documentId: string;
+    locationId: string | null;
+    actionUserId: string;
+    headlineData: string;
+    timestamp: number;
+    recipients: string[];
   }[];
-  comments: { organizationId: string; documentId: string; annotationId: string; commentId: number; fromUserId: string; html: string; text: string }[];
+  comments: {
+    organizationId: string;
+    documentId: string;
+    annotationId: string;
+    commentId: number;
+    fromUserId: string;
+    html: string;
+    text: string;
+  }[];
   annotations: { organizationId: string; documentId: string; annotationId: string }[];
 }
 
@@ -62,10 +90,14 @@ function organizationRows(scale: Scale, o: number): Rows {
     const wanted = 1 + pick(5);
     while (recipients.size < wanted) recipients.add(userOf(pick(scale.usersPerOrg)));
     rows.notifications.push({
-      organizationId, notificationId: `n-${i}`, documentId: docOf(pick(scale.documentsPerOrg)),
-      locationId: rnd() < 0.3 ? `loc-${pick(5)}` : null, actionUserId: actor,
+      organizationId,
+      notificationId: `n-${i}`,
+      documentId: docOf(pick(scale.documentsPerOrg)),
+      locationId: rnd() < 0.3 ? `loc-${pick(5)}` : null,
+      actionUserId: actor,
       headlineData: JSON.stringify({ actionUser: { userId: actor }, documentTitle: `Document ${i % 100}` }),
-      timestamp: T0 + o * scale.notificationsPerOrg + i, recipients: [...recipients],
+      timestamp: T0 + o * scale.notificationsPerOrg + i,
+      recipients: [...recipients],
     });
   }
   for (let a = 0; a < scale.threadsPerOrg; a++) {
@@ -73,7 +105,15 @@ function organizationRows(scale: Scale, o: number): Rows {
     rows.annotations.push({ organizationId, documentId, annotationId: threadOf(a) });
     for (let c = 1; c <= scale.commentsPerThread; c++) {
       const text = `Comment ${c} on thread ${a}: looks good, one question about the second paragraph.`;
-      rows.comments.push({ organizationId, documentId, annotationId: threadOf(a), commentId: c, fromUserId: userOf(pick(scale.usersPerOrg)), html: `<p>${text}</p>`, text });
+      rows.comments.push({
+        organizationId,
+        documentId,
+        annotationId: threadOf(a),
+        commentId: c,
+        fromUserId: userOf(pick(scale.usersPerOrg)),
+        html: `<p>${text}</p>`,
+        text,
+      });
     }
   }
   return rows;
@@ -84,7 +124,12 @@ const recipientsOf = (tenantId: string, n: Rows['notifications'][number]) =>
   recipientsJson(n.recipients.map((userId) => ({ userId, internalId: internalUserId(tenantId, n.organizationId, userId) })));
 
 /** Creates the bench tenant and fills the dataset; returns the tenant id. */
-export async function buildDataset(store: Store, scale: Scale, sink: SqliteSink | PostgresSink, progress: (msg: string) => void): Promise<string> {
+export async function buildDataset(
+  store: Store,
+  scale: Scale,
+  sink: SqliteSink | PostgresSink,
+  progress: (msg: string) => void,
+): Promise<string> {
   await createTenant(store, () => T0, 'bench', BENCH_CREDENTIALS);
   const tenantId = (await store.findCredentials(BENCH_CREDENTIALS.apiKey))!.tenant.id;
   const BATCH = 50; // organizations per transaction
@@ -92,8 +137,10 @@ export async function buildDataset(store: Store, scale: Scale, sink: SqliteSink 
     const batch: Rows = { users: [], notifications: [], comments: [], annotations: [] };
     for (let o = first; o < Math.min(first + BATCH, scale.organizations); o++) {
       const r = organizationRows(scale, o);
-      batch.users.push(...r.users); batch.notifications.push(...r.notifications);
-      batch.comments.push(...r.comments); batch.annotations.push(...r.annotations);
+      batch.users.push(...r.users);
+      batch.notifications.push(...r.notifications);
+      batch.comments.push(...r.comments);
+      batch.annotations.push(...r.annotations);
     }
     await sink.write(tenantId, batch);
     progress(`${Math.min(first + BATCH, scale.organizations)}/${scale.organizations} organizations`);
@@ -106,23 +153,52 @@ export class SqliteSink {
   constructor(private readonly db: Database.Database) {}
 
   async write(tenantId: string, rows: Rows): Promise<void> {
-    const s = Object.fromEntries(['upsertUser', 'insertNotification', 'insertRecipient', 'insertAnnotation', 'insertComment']
-      .map((n) => [n, this.db.prepare(SQL[n as keyof typeof SQL])]));
+    const s = Object.fromEntries(
+      ['upsertUser', 'insertNotification', 'insertRecipient', 'insertAnnotation', 'insertComment'].map((n) => [
+        n,
+        this.db.prepare(SQL[n as keyof typeof SQL]),
+      ]),
+    );
     this.db.transaction(() => {
       for (const u of rows.users) s.upsertUser!.run({ tenantId, ...u, photoUrl: null, now: T0 });
       for (const n of rows.notifications) {
         s.insertNotification!.run({
-          tenantId, organizationId: n.organizationId, notificationId: n.notificationId, documentId: n.documentId,
-          locationId: n.locationId, actionUserId: n.actionUserId, actionUserName: null, actionUserEmail: null,
-          headlineTemplate: '{actionUser} mentioned you in {documentTitle}', headlineData: n.headlineData, bodyMessage: '',
-          sourceData: '{}', timestamp: n.timestamp, recipients: recipientsOf(tenantId, n),
+          tenantId,
+          organizationId: n.organizationId,
+          notificationId: n.notificationId,
+          documentId: n.documentId,
+          locationId: n.locationId,
+          actionUserId: n.actionUserId,
+          actionUserName: null,
+          actionUserEmail: null,
+          headlineTemplate: '{actionUser} mentioned you in {documentTitle}',
+          headlineData: n.headlineData,
+          bodyMessage: '',
+          sourceData: '{}',
+          timestamp: n.timestamp,
+          recipients: recipientsOf(tenantId, n),
         });
         for (const [position, userId] of n.recipients.entries()) {
-          s.insertRecipient!.run({ tenantId, organizationId: n.organizationId, notificationId: n.notificationId, userId, position, timestamp: n.timestamp });
+          s.insertRecipient!.run({
+            tenantId,
+            organizationId: n.organizationId,
+            notificationId: n.notificationId,
+            userId,
+            position,
+            timestamp: n.timestamp,
+          });
         }
       }
       for (const a of rows.annotations) {
-        s.insertAnnotation!.run({ tenantId, ...a, location: null, locationId: null, context: null, status: '{"id":"OPEN","name":"Open","type":"default"}', now: T0 });
+        s.insertAnnotation!.run({
+          tenantId,
+          ...a,
+          location: null,
+          locationId: null,
+          context: null,
+          status: '{"id":"OPEN","name":"Open","type":"default"}',
+          now: T0,
+        });
       }
       for (const c of rows.comments) {
         s.insertComment!.run({ tenantId, ...c, seq: c.commentId, fromName: null, fromEmail: null, now: T0 });
@@ -139,30 +215,68 @@ export class PostgresSink {
     const c = this.client;
     const col = <T, K extends keyof T>(list: T[], key: K) => list.map((x) => x[key]);
     await c.query('BEGIN');
-    await c.query(`INSERT INTO users (tenant_id, organization_id, user_id, name, email, created_at, updated_at)
+    await c.query(
+      `INSERT INTO users (tenant_id, organization_id, user_id, name, email, created_at, updated_at)
       SELECT $1, x.o, x.u, x.n, x.e, $6, $6 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS x(o, u, n, e)`,
-    [tenantId, col(rows.users, 'organizationId'), col(rows.users, 'userId'), col(rows.users, 'name'), col(rows.users, 'email'), T0]);
+      [
+        tenantId,
+        col(rows.users, 'organizationId'),
+        col(rows.users, 'userId'),
+        col(rows.users, 'name'),
+        col(rows.users, 'email'),
+        T0,
+      ],
+    );
     const n = rows.notifications;
-    await c.query(`INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id, action_user_id,
+    await c.query(
+      `INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id, action_user_id,
         headline_template, headline_data, body_message, source_data, timestamp, recipients)
       SELECT $1, x.o, x.i, x.d, x.l, x.a, '{actionUser} mentioned you in {documentTitle}', x.h, '', '{}', x.t, x.r
       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[]) AS x(o, i, d, l, a, h, t, r)`,
-    [tenantId, col(n, 'organizationId'), col(n, 'notificationId'), col(n, 'documentId'), col(n, 'locationId'), col(n, 'actionUserId'),
-      col(n, 'headlineData'), col(n, 'timestamp'), n.map((x) => recipientsOf(tenantId, x))]);
-    const r = n.flatMap((x) => x.recipients.map((userId, position) => ({ o: x.organizationId, i: x.notificationId, userId, position, t: x.timestamp })));
-    await c.query(`INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread, timestamp)
+      [
+        tenantId,
+        col(n, 'organizationId'),
+        col(n, 'notificationId'),
+        col(n, 'documentId'),
+        col(n, 'locationId'),
+        col(n, 'actionUserId'),
+        col(n, 'headlineData'),
+        col(n, 'timestamp'),
+        n.map((x) => recipientsOf(tenantId, x)),
+      ],
+    );
+    const r = n.flatMap((x) =>
+      x.recipients.map((userId, position) => ({ o: x.organizationId, i: x.notificationId, userId, position, t: x.timestamp })),
+    );
+    await c.query(
+      `INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread, timestamp)
       SELECT $1, x.o, x.i, x.u, x.p, true, x.t FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[]) AS x(o, i, u, p, t)`,
-    [tenantId, col(r, 'o'), col(r, 'i'), col(r, 'userId'), col(r, 'position'), col(r, 't')]);
+      [tenantId, col(r, 'o'), col(r, 'i'), col(r, 'userId'), col(r, 'position'), col(r, 't')],
+    );
     const a = rows.annotations;
-    await c.query(`INSERT INTO annotations (tenant_id, organization_id, document_id, annotation_id, status, created_at)
+    await c.query(
+      `INSERT INTO annotations (tenant_id, organization_id, document_id, annotation_id, status, created_at)
       SELECT $1, x.o, x.d, x.a, '{"id":"OPEN","name":"Open","type":"default"}', $5 FROM unnest($2::text[], $3::text[], $4::text[]) AS x(o, d, a)`,
-    [tenantId, col(a, 'organizationId'), col(a, 'documentId'), col(a, 'annotationId'), T0]);
+      [tenantId, col(a, 'organizationId'), col(a, 'documentId'), col(a, 'annotationId'), T0],
+    );
     const m = rows.comments;
-    await c.query(`INSERT INTO comments (tenant_id, organization_id, document_id, annotation_id, comment_id, seq, comment_html, comment_text,
+    await c.query(
+      `INSERT INTO comments (tenant_id, organization_id, document_id, annotation_id, comment_id, seq, comment_html, comment_text,
         from_user_id, status, type, created_at, last_updated)
       SELECT $1, x.o, x.d, x.a, x.c, x.c, x.h, x.t, x.u, 'added', 'text', $9, $9
       FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[]) AS x(o, d, a, c, h, t, u)`,
-    [tenantId, col(m, 'organizationId'), col(m, 'documentId'), col(m, 'annotationId'), col(m, 'commentId'), col(m, 'html'), col(m, 'text'), col(m, 'fromUserId'), T0]);
+      [
+        tenantId,
+        col(m, 'organizationId'),
+        col(m, 'documentId'),
+        col(m, 'annotationId'),
+        col(m, 'commentId'),
+        col(m, 'html'),
+        col(m, 'text'),
+        col(m, 'fromUserId'),
+        T0,
+      ],
+    );
     await c.query('COMMIT');
   }
 }

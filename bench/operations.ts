@@ -16,56 +16,93 @@ const pick = (n: number) => Math.floor(Math.random() * n);
 export const OPERATIONS: Operation[] = [
   { name: 'baseline GET /healthz', kind: 'baseline', method: 'GET', path: '/healthz' },
   {
-    name: 'notifications/get by userId', kind: 'read', method: 'POST', path: '/v1/notifications/get',
+    name: 'notifications/get by userId',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/notifications/get',
     // A user has about 30 notifications: the first page of 10 is what an inbox shows.
     body: (s) => ({ organizationId: org(pick(s.organizations)), userId: userOf(pick(s.usersPerOrg)), pageSize: 10 }),
   },
   {
-    name: 'notifications/get by documentId', kind: 'read', method: 'POST', path: '/v1/notifications/get',
+    name: 'notifications/get by documentId',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/notifications/get',
     body: (s) => ({ organizationId: org(pick(s.organizations)), documentId: docOf(pick(s.documentsPerOrg)) }),
   },
   {
-    name: 'comments/get whole thread', kind: 'read', method: 'POST', path: '/v1/commentannotations/comments/get',
+    name: 'comments/get whole thread',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/commentannotations/comments/get',
     body: (s) => {
       const a = pick(s.threadsPerOrg);
       return { organizationId: org(pick(s.organizations)), documentId: docOf(a % s.documentsPerOrg), annotationId: threadOf(a) };
     },
   },
   {
-    name: 'comments/get by commentIds', kind: 'read', method: 'POST', path: '/v1/commentannotations/comments/get',
+    name: 'comments/get by commentIds',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/commentannotations/comments/get',
     body: (s) => {
       const a = pick(s.threadsPerOrg);
-      return { organizationId: org(pick(s.organizations)), documentId: docOf(a % s.documentsPerOrg), annotationId: threadOf(a), commentIds: [2, 5, 8] };
+      return {
+        organizationId: org(pick(s.organizations)),
+        documentId: docOf(a % s.documentsPerOrg),
+        annotationId: threadOf(a),
+        commentIds: [2, 5, 8],
+      };
     },
   },
   {
-    name: 'users/update (1 user)', kind: 'write', method: 'POST', path: '/v1/users/update',
-    body: (s, n) => ({ organizationId: org(pick(s.organizations)), users: [{ userId: userOf(pick(s.usersPerOrg)), name: `Renamed ${n}` }] }),
+    name: 'users/update (1 user)',
+    kind: 'write',
+    method: 'POST',
+    path: '/v1/users/update',
+    body: (s, n) => ({
+      organizationId: org(pick(s.organizations)),
+      users: [{ userId: userOf(pick(s.usersPerOrg)), name: `Renamed ${n}` }],
+    }),
   },
   {
-    name: 'users/update (100 users)', kind: 'write', method: 'POST', path: '/v1/users/update',
+    name: 'users/update (100 users)',
+    kind: 'write',
+    method: 'POST',
+    path: '/v1/users/update',
     body: (s, n) => ({
       organizationId: org(pick(s.organizations)),
       users: Array.from({ length: 100 }, (_, u) => ({ userId: userOf(u % s.usersPerOrg), email: `u${u}.${n}@example.com` })),
     }),
   },
   {
-    name: 'notifications/add', kind: 'write', method: 'POST', path: '/v1/notifications/add',
+    name: 'notifications/add',
+    kind: 'write',
+    method: 'POST',
+    path: '/v1/notifications/add',
     body: (s) => {
       const actor = userOf(pick(s.usersPerOrg));
       return {
-        organizationId: org(pick(s.organizations)), documentId: docOf(pick(s.documentsPerOrg)), actionUser: { userId: actor },
-        displayHeadlineMessageTemplate: '{actionUser} replied to you', displayHeadlineMessageTemplateData: { actionUser: { userId: actor } },
+        organizationId: org(pick(s.organizations)),
+        documentId: docOf(pick(s.documentsPerOrg)),
+        actionUser: { userId: actor },
+        displayHeadlineMessageTemplate: '{actionUser} replied to you',
+        displayHeadlineMessageTemplateData: { actionUser: { userId: actor } },
         notifyUsers: [{ userId: userOf(pick(s.usersPerOrg)) }, { userId: userOf(pick(s.usersPerOrg)) }],
       };
     },
   },
   {
-    name: 'comments/add', kind: 'write', method: 'POST', path: '/v1/commentannotations/comments/add',
+    name: 'comments/add',
+    kind: 'write',
+    method: 'POST',
+    path: '/v1/commentannotations/comments/add',
     body: (s, n) => {
       const a = pick(s.threadsPerOrg);
       return {
-        organizationId: org(pick(s.organizations)), documentId: docOf(a % s.documentsPerOrg), annotationId: threadOf(a),
+        organizationId: org(pick(s.organizations)),
+        documentId: docOf(a % s.documentsPerOrg),
+        annotationId: threadOf(a),
         commentData: [{ commentHtml: `<p>Reply ${n}, <b>agreed</b>.</p>`, from: { userId: userOf(pick(s.usersPerOrg)) } }],
       };
     },

@@ -65,7 +65,11 @@ async function prepareDatabase(): Promise<Record<string, string>> {
   const env = { DATABASE_URL: PG_URL, MARGINALIA_PG_SCHEMA: schema };
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
-  const ready = (await client.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'bench_complete'`, [schema])).rowCount;
+  const ready = (
+    await client.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'bench_complete'`, [
+      schema,
+    ])
+  ).rowCount;
   if (opts.fresh || !ready) {
     await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await build(env, async (fill) => {
@@ -107,14 +111,23 @@ async function freePort(): Promise<number> {
 async function startServer(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
   const port = await freePort();
   const proc = spawn(process.execPath, [join(ROOT, 'dist', 'main.js'), 'serve'], {
-    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'warn', MARGINALIA_RATE_LIMIT: '0', MARGINALIA_WORKERS: String(workers) },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      MARGINALIA_RATE_LIMIT: '0',
+      MARGINALIA_WORKERS: String(workers),
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     try {
       if ((await fetch(`${url}/readyz`)).ok) return { proc, url };
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the server did not become ready');
@@ -122,22 +135,40 @@ async function startServer(env: Record<string, string>): Promise<{ proc: ChildPr
 
 /** Resident memory of the server and its workers, in MB. */
 function rssMb(pid: number): number {
-  const pids = [pid, ...(spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number))];
+  const pids = [
+    pid,
+    ...spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter(Boolean)
+      .map(Number),
+  ];
   let kb = 0;
   for (const p of pids) {
     try {
       kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return Math.round(kb / 1024);
 }
 
 function load(url: string, operation: string, secs: number): Promise<any> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'load.ts'),
-      JSON.stringify({ url, operation, scale: scaleName, connections, seconds: secs })], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(ROOT, 'bench', 'load.ts'),
+        JSON.stringify({ url, operation, scale: scaleName, connections, seconds: secs }),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
-    child.stdout.on('data', (d) => { out += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
     child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load exited ${code}`))));
   });
 }
@@ -150,7 +181,9 @@ try {
     if (opts.only && op.kind !== 'baseline' && !op.name.includes(opts.only)) continue;
     await load(url, op.name, 2); // warm up: caches, JIT, statement plans
     let peak = 0;
-    const sampler = setInterval(() => { peak = Math.max(peak, rssMb(proc.pid!)); }, 250);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMb(proc.pid!));
+    }, 250);
     const r = await load(url, op.name, seconds);
     clearInterval(sampler);
     rows.push({ operation: op.name, kind: op.kind, ...r, rssMb: peak });
@@ -163,15 +196,36 @@ try {
 const baseline = rows.find((r) => r.kind === 'baseline')!.requestsPerSecond;
 for (const r of rows) r.ratio = Number((r.requestsPerSecond / baseline).toFixed(3));
 const machine = {
-  cpu: cpus()[0]?.model, cores: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version,
-  sqlite: opts.db === 'sqlite' ? (new Database(':memory:').prepare('select sqlite_version() v').get() as { v: string }).v : undefined,
+  cpu: cpus()[0]?.model,
+  cores: cpus().length,
+  memoryGb: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  sqlite:
+    opts.db === 'sqlite' ? (new Database(':memory:').prepare('select sqlite_version() v').get() as { v: string }).v : undefined,
   postgres: opts.db === 'postgres' ? execFileSync('psql', ['--version'], { encoding: 'utf8' }).trim() : undefined,
 };
-const report = { date: new Date().toISOString(), db: opts.db, scale: scaleName, workers, connections, seconds, machine, results: rows };
+const report = {
+  date: new Date().toISOString(),
+  db: opts.db,
+  scale: scaleName,
+  workers,
+  connections,
+  seconds,
+  machine,
+  results: rows,
+};
 
-const table = ['| operation | req/s | p50 ms | p99 ms | vs baseline | non-2xx | server RSS MB |', '|---|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.operation} | ${Math.round(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${(r.ratio * 100).toFixed(0)}% | ${r.non2xx + r.errors} | ${r.rssMb} |`)].join('\n');
-console.log(`\n${opts.db}, ${scaleName} scale, ${workers} worker(s), ${connections} connections, ${seconds} s per operation\n\n${table}\n`);
+const table = [
+  '| operation | req/s | p50 ms | p99 ms | vs baseline | non-2xx | server RSS MB |',
+  '|---|---:|---:|---:|---:|---:|---:|',
+  ...rows.map(
+    (r) =>
+      `| ${r.operation} | ${Math.round(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${(r.ratio * 100).toFixed(0)}% | ${r.non2xx + r.errors} | ${r.rssMb} |`,
+  ),
+].join('\n');
+console.log(
+  `\n${opts.db}, ${scaleName} scale, ${workers} worker(s), ${connections} connections, ${seconds} s per operation\n\n${table}\n`,
+);
 const resultsDir = join(ROOT, 'bench', 'results');
 mkdirSync(resultsDir, { recursive: true });
 const file = join(resultsDir, `${opts.db}-${scaleName}${workers > 1 ? `-${workers}workers` : ''}.json`);

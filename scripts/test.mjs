@@ -27,7 +27,10 @@ const RUN_ONCE = new Map([
   ['auth-work', 'traces the statements of a SQLite store'],
 ]);
 
-const files = readdirSync('test').filter((f) => f.endsWith('.test.ts')).sort().map((f) => `test/${f}`);
+const files = readdirSync('test')
+  .filter((f) => f.endsWith('.test.ts'))
+  .sort()
+  .map((f) => `test/${f}`);
 const nameOf = (file) => file.slice('test/'.length, -'.test.ts'.length);
 
 /** Test schemas are named test_<pid>_<random>; a killed run leaves its own behind. Drop those of dead processes. */
@@ -35,7 +38,9 @@ async function dropAbandonedSchemas(url) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query(`SELECT schema_name FROM information_schema.schemata WHERE schema_name ~ '^test_[0-9]+_'`);
+    const { rows } = await client.query(
+      `SELECT schema_name FROM information_schema.schemata WHERE schema_name ~ '^test_[0-9]+_'`,
+    );
     for (const { schema_name: name } of rows) {
       const pid = Number(name.split('_')[1]);
       if (isAlive(pid)) continue;
@@ -60,7 +65,8 @@ function run(label, list, env) {
   console.log(`\n# ===== ${label}: ${list.length} files =====`);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', '--test-concurrency=2', ...list], {
-      env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
     const counts = { pass: 0, fail: 0, skipped: 0 };
     let tail = '';

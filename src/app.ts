@@ -19,7 +19,8 @@ import { OPERATIONS } from './routes/index.js';
 import type { Store } from './store/store.js';
 
 export interface AppOptions {
-  config: Pick<Config, 'bodyLimit' | 'rateLimit' | 'maxJsonDepth' | 'limits'> & Partial<Pick<Config, 'http' | 'authFailureFloorMs'>>;
+  config: Pick<Config, 'bodyLimit' | 'rateLimit' | 'maxJsonDepth' | 'limits'> &
+    Partial<Pick<Config, 'http' | 'authFailureFloorMs'>>;
   store: Store;
   clock?: Clock;
   /** A pino logger; without one the app logs nothing (tests). */
@@ -82,7 +83,8 @@ export async function buildApp({ config, store: rawStore, clock = systemClock, l
   registerOperational(app, store);
 
   const services = { store, clock, limits: config.limits };
-  const limiter = rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;
+  const limiter =
+    rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;
   await app.register(async (scope: App) => {
     registerAuth(scope, store, limiter, config.authFailureFloorMs);
     for (const op of OPERATIONS) op.register(scope, services);
@@ -91,10 +93,20 @@ export async function buildApp({ config, store: rawStore, clock = systemClock, l
   // Any other method on an operation path is 405 with Allow: POST.
   const otherMethods = app.supportedMethods.filter((m) => m !== 'POST');
   const methodNotAllowed = async (request: FastifyRequest, reply: FastifyReply) =>
-    reply.code(405).header('allow', 'POST')
-      .send(errorBody(new ApiError('INVALID_ARGUMENT', `${request.method} is not allowed on ${request.routeOptions.url}; use POST.`)));
+    reply
+      .code(405)
+      .header('allow', 'POST')
+      .send(
+        errorBody(new ApiError('INVALID_ARGUMENT', `${request.method} is not allowed on ${request.routeOptions.url}; use POST.`)),
+      );
   for (const op of OPERATIONS) {
-    app.route({ method: otherMethods, url: op.path, schema: { hide: true }, onRequest: methodNotAllowed, handler: methodNotAllowed });
+    app.route({
+      method: otherMethods,
+      url: op.path,
+      schema: { hide: true },
+      onRequest: methodNotAllowed,
+      handler: methodNotAllowed,
+    });
   }
   return app;
 }

@@ -61,31 +61,124 @@ export interface SettingDoc {
 export const SETTINGS: readonly SettingDoc[] = [
   { name: 'PORT', default: '8080', meaning: 'TCP port to listen on (0 picks a free one).' },
   { name: 'HOST', default: '127.0.0.1', meaning: 'Interface to listen on; `0.0.0.0` for all.' },
-  { name: 'DATABASE_URL', default: 'sqlite:./data/marginalia.db', meaning: '`sqlite:<path>`, `sqlite::memory:` (throwaway), or `postgres://...` / `postgresql://...` for PostgreSQL.' },
+  {
+    name: 'DATABASE_URL',
+    default: 'sqlite:./data/marginalia.db',
+    meaning: '`sqlite:<path>`, `sqlite::memory:` (throwaway), or `postgres://...` / `postgresql://...` for PostgreSQL.',
+  },
   { name: 'LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent.' },
-  { name: 'MARGINALIA_API_KEY', default: '(unset)', meaning: 'Bootstrap API key, ensured at start together with MARGINALIA_AUTH_TOKEN.' },
-  { name: 'MARGINALIA_AUTH_TOKEN', default: '(unset)', meaning: 'Bootstrap auth token (at least 16 characters); stored only as a hash.' },
+  {
+    name: 'MARGINALIA_API_KEY',
+    default: '(unset)',
+    meaning: 'Bootstrap API key, ensured at start together with MARGINALIA_AUTH_TOKEN.',
+  },
+  {
+    name: 'MARGINALIA_AUTH_TOKEN',
+    default: '(unset)',
+    meaning: 'Bootstrap auth token (at least 16 characters); stored only as a hash.',
+  },
   { name: 'MARGINALIA_BODY_LIMIT', default: '1048576', meaning: 'Largest request body in bytes; larger bodies get 413.' },
-  { name: 'MARGINALIA_MAX_JSON_DEPTH', default: '32', meaning: 'Deepest nesting of objects and arrays in a request body; deeper bodies get 400.' },
-  { name: 'MARGINALIA_MAX_BATCH', default: '1000', meaning: 'Most entries in any array of a request (users, commentAnnotations, commentData, notifyUsers and the id filters); longer arrays get 400. At least 1000, which SPEC 4 promises callers.' },
-  { name: 'MARGINALIA_MAX_TEXT_LENGTH', default: '100000', meaning: 'Longest free text in code points (commentText, commentHtml, displayHeadlineMessageTemplate, displayBodyMessage); longer gets 400.' },
-  { name: 'MARGINALIA_RATE_LIMIT', default: '1000', meaning: 'Requests per second per API key, burst twice that; 0 turns it off.' },
-  { name: 'MARGINALIA_AUTH_FAILURE_FLOOR_MS', default: String(DEFAULT_AUTH_FAILURE_FLOOR_MS), meaning: 'A 401 for an unknown key or a wrong token is answered no sooner than this after the check began, so its timing cannot tell which keys exist (and guessing is slower). Correct credentials never wait. 0 turns it off.' },
-  { name: 'MARGINALIA_REDIS_URL', default: '(unset)', meaning: '`redis://...`: share the rate limit of each API key among all instances through this Redis. Unset, each process limits on its own.' },
-  { name: 'MARGINALIA_REDIS_TIMEOUT_MS', default: '100', meaning: 'How long a rate-limit check waits for Redis before counting the request locally instead (the service keeps serving without Redis).' },
-  { name: 'MARGINALIA_SHUTDOWN_TIMEOUT_MS', default: '10000', meaning: 'On SIGTERM, how long in-flight requests may take before the process exits anyway.' },
-  { name: 'MARGINALIA_HTTP_HEADERS_TIMEOUT_MS', default: String(DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs), meaning: 'How long a client has to send the request line and headers; past it the request gets 408 and the connection closes. Also closes connections that never send a request.' },
-  { name: 'MARGINALIA_HTTP_REQUEST_TIMEOUT_MS', default: String(DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs), meaning: 'How long a client has to send the whole request, body included; past it the request gets 408 and the connection closes.' },
-  { name: 'MARGINALIA_HTTP_KEEP_ALIVE_TIMEOUT_MS', default: String(DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs), meaning: 'How long a kept-alive connection may wait for its next request. Keep it above the idle timeout of a load balancer in front (often 60 s).' },
-  { name: 'MARGINALIA_HTTP_IDLE_TIMEOUT_MS', default: String(DEFAULT_HTTP_TIMEOUTS.idleTimeoutMs), meaning: 'A connection on which nothing moves in either direction for this long is closed, whatever its state.' },
-  { name: 'MARGINALIA_SQLITE_BUSY_TIMEOUT_MS', default: '5000', meaning: 'How long a SQLite write waits for another writer before failing with 503.' },
-  { name: 'MARGINALIA_SQLITE_SYNCHRONOUS', default: 'NORMAL', meaning: '`NORMAL` survives a process crash; `FULL` also survives power loss, at the cost of an fsync per write.' },
-  { name: 'MARGINALIA_SQLITE_CHECK_AT_START', default: 'quick', meaning: 'How the SQLite file is checked for damage at start: `quick` (PRAGMA quick_check, about 2 s per GB), `full` (integrity_check, slower, also checks indexes against tables) or `off`. Damage found makes /readyz fail and writes answer 503 (docs/operations.md).' },
-  { name: 'MARGINALIA_WORKERS', default: '1', meaning: 'Worker processes serving the one port (node:cluster), e.g. one per core; 1 serves from the main process.' },
+  {
+    name: 'MARGINALIA_MAX_JSON_DEPTH',
+    default: '32',
+    meaning: 'Deepest nesting of objects and arrays in a request body; deeper bodies get 400.',
+  },
+  {
+    name: 'MARGINALIA_MAX_BATCH',
+    default: '1000',
+    meaning:
+      'Most entries in any array of a request (users, commentAnnotations, commentData, notifyUsers and the id filters); longer arrays get 400. At least 1000, which SPEC 4 promises callers.',
+  },
+  {
+    name: 'MARGINALIA_MAX_TEXT_LENGTH',
+    default: '100000',
+    meaning:
+      'Longest free text in code points (commentText, commentHtml, displayHeadlineMessageTemplate, displayBodyMessage); longer gets 400.',
+  },
+  {
+    name: 'MARGINALIA_RATE_LIMIT',
+    default: '1000',
+    meaning: 'Requests per second per API key, burst twice that; 0 turns it off.',
+  },
+  {
+    name: 'MARGINALIA_AUTH_FAILURE_FLOOR_MS',
+    default: String(DEFAULT_AUTH_FAILURE_FLOOR_MS),
+    meaning:
+      'A 401 for an unknown key or a wrong token is answered no sooner than this after the check began, so its timing cannot tell which keys exist (and guessing is slower). Correct credentials never wait. 0 turns it off.',
+  },
+  {
+    name: 'MARGINALIA_REDIS_URL',
+    default: '(unset)',
+    meaning:
+      '`redis://...`: share the rate limit of each API key among all instances through this Redis. Unset, each process limits on its own.',
+  },
+  {
+    name: 'MARGINALIA_REDIS_TIMEOUT_MS',
+    default: '100',
+    meaning:
+      'How long a rate-limit check waits for Redis before counting the request locally instead (the service keeps serving without Redis).',
+  },
+  {
+    name: 'MARGINALIA_SHUTDOWN_TIMEOUT_MS',
+    default: '10000',
+    meaning: 'On SIGTERM, how long in-flight requests may take before the process exits anyway.',
+  },
+  {
+    name: 'MARGINALIA_HTTP_HEADERS_TIMEOUT_MS',
+    default: String(DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs),
+    meaning:
+      'How long a client has to send the request line and headers; past it the request gets 408 and the connection closes. Also closes connections that never send a request.',
+  },
+  {
+    name: 'MARGINALIA_HTTP_REQUEST_TIMEOUT_MS',
+    default: String(DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs),
+    meaning:
+      'How long a client has to send the whole request, body included; past it the request gets 408 and the connection closes.',
+  },
+  {
+    name: 'MARGINALIA_HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    default: String(DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs),
+    meaning:
+      'How long a kept-alive connection may wait for its next request. Keep it above the idle timeout of a load balancer in front (often 60 s).',
+  },
+  {
+    name: 'MARGINALIA_HTTP_IDLE_TIMEOUT_MS',
+    default: String(DEFAULT_HTTP_TIMEOUTS.idleTimeoutMs),
+    meaning: 'A connection on which nothing moves in either direction for this long is closed, whatever its state.',
+  },
+  {
+    name: 'MARGINALIA_SQLITE_BUSY_TIMEOUT_MS',
+    default: '5000',
+    meaning: 'How long a SQLite write waits for another writer before failing with 503.',
+  },
+  {
+    name: 'MARGINALIA_SQLITE_SYNCHRONOUS',
+    default: 'NORMAL',
+    meaning: '`NORMAL` survives a process crash; `FULL` also survives power loss, at the cost of an fsync per write.',
+  },
+  {
+    name: 'MARGINALIA_SQLITE_CHECK_AT_START',
+    default: 'quick',
+    meaning:
+      'How the SQLite file is checked for damage at start: `quick` (PRAGMA quick_check, about 2 s per GB), `full` (integrity_check, slower, also checks indexes against tables) or `off`. Damage found makes /readyz fail and writes answer 503 (docs/operations.md).',
+  },
+  {
+    name: 'MARGINALIA_WORKERS',
+    default: '1',
+    meaning: 'Worker processes serving the one port (node:cluster), e.g. one per core; 1 serves from the main process.',
+  },
   { name: 'MARGINALIA_PG_SCHEMA', default: 'public', meaning: 'PostgreSQL schema holding the tables; created if missing.' },
   { name: 'MARGINALIA_PG_POOL_SIZE', default: '10', meaning: 'PostgreSQL connections per process.' },
-  { name: 'MARGINALIA_PG_CONNECT_TIMEOUT_MS', default: '2000', meaning: 'How long to wait for a PostgreSQL connection before answering 503.' },
-  { name: 'MARGINALIA_PG_STATEMENT_TIMEOUT_MS', default: '5000', meaning: 'Longest a PostgreSQL statement may run before it is cancelled and the request answered 503.' },
+  {
+    name: 'MARGINALIA_PG_CONNECT_TIMEOUT_MS',
+    default: '2000',
+    meaning: 'How long to wait for a PostgreSQL connection before answering 503.',
+  },
+  {
+    name: 'MARGINALIA_PG_STATEMENT_TIMEOUT_MS',
+    default: '5000',
+    meaning: 'Longest a PostgreSQL statement may run before it is cancelled and the request answered 503.',
+  },
 ];
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -121,7 +214,8 @@ export function loadConfig(env: Env): ConfigResult {
   if ((apiKey === undefined) !== (authToken === undefined)) {
     errors.push('MARGINALIA_API_KEY and MARGINALIA_AUTH_TOKEN must be set together, or neither.');
   } else if (apiKey !== undefined && authToken !== undefined) {
-    if (!CREDENTIAL_SHAPE.test(apiKey)) errors.push(`MARGINALIA_API_KEY must be 1 to 256 visible ASCII characters without spaces.`);
+    if (!CREDENTIAL_SHAPE.test(apiKey))
+      errors.push(`MARGINALIA_API_KEY must be 1 to 256 visible ASCII characters without spaces.`);
     if (!CREDENTIAL_SHAPE.test(authToken) || authToken.length < 16) {
       errors.push('MARGINALIA_AUTH_TOKEN must be 16 to 256 visible ASCII characters without spaces.');
     }
@@ -138,7 +232,8 @@ export function loadConfig(env: Env): ConfigResult {
   const rateLimit = int('MARGINALIA_RATE_LIMIT', 1000, 0, 1_000_000_000);
   const authFailureFloorMs = int('MARGINALIA_AUTH_FAILURE_FLOOR_MS', DEFAULT_AUTH_FAILURE_FLOOR_MS, 0, 10_000);
   const redisUrl = read('MARGINALIA_REDIS_URL') ?? null;
-  if (redisUrl !== null && !/^rediss?:\/\/./.test(redisUrl)) errors.push(`MARGINALIA_REDIS_URL must start with redis:// or rediss://, got "${redactUrl(redisUrl)}".`);
+  if (redisUrl !== null && !/^rediss?:\/\/./.test(redisUrl))
+    errors.push(`MARGINALIA_REDIS_URL must start with redis:// or rediss://, got "${redactUrl(redisUrl)}".`);
   const redisTimeoutMs = int('MARGINALIA_REDIS_TIMEOUT_MS', 100, 1, 60_000);
   const shutdownTimeoutMs = int('MARGINALIA_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000);
   const http: HttpTimeouts = {
@@ -148,15 +243,19 @@ export function loadConfig(env: Env): ConfigResult {
     idleTimeoutMs: int('MARGINALIA_HTTP_IDLE_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.idleTimeoutMs, 100, 3_600_000),
   };
   if (http.headersTimeoutMs > http.requestTimeoutMs) {
-    errors.push('MARGINALIA_HTTP_HEADERS_TIMEOUT_MS must not be larger than MARGINALIA_HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request).');
+    errors.push(
+      'MARGINALIA_HTTP_HEADERS_TIMEOUT_MS must not be larger than MARGINALIA_HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request).',
+    );
   }
   const sqliteBusyTimeoutMs = int('MARGINALIA_SQLITE_BUSY_TIMEOUT_MS', 5000, 0, 600_000);
   const rawSync = (read('MARGINALIA_SQLITE_SYNCHRONOUS') ?? 'NORMAL').toUpperCase();
-  if (rawSync !== 'NORMAL' && rawSync !== 'FULL') errors.push(`MARGINALIA_SQLITE_SYNCHRONOUS must be NORMAL or FULL, got "${rawSync}".`);
+  if (rawSync !== 'NORMAL' && rawSync !== 'FULL')
+    errors.push(`MARGINALIA_SQLITE_SYNCHRONOUS must be NORMAL or FULL, got "${rawSync}".`);
 
   const rawCheck = (read('MARGINALIA_SQLITE_CHECK_AT_START') ?? 'quick').toLowerCase();
   const sqliteCheckAtStart = SQLITE_CHECKS.find((c) => c === rawCheck);
-  if (!sqliteCheckAtStart) errors.push(`MARGINALIA_SQLITE_CHECK_AT_START must be one of ${SQLITE_CHECKS.join(', ')}, got "${rawCheck}".`);
+  if (!sqliteCheckAtStart)
+    errors.push(`MARGINALIA_SQLITE_CHECK_AT_START must be one of ${SQLITE_CHECKS.join(', ')}, got "${rawCheck}".`);
 
   const workers = int('MARGINALIA_WORKERS', 1, 1, 64);
   const pgSchema = read('MARGINALIA_PG_SCHEMA') ?? 'public';
@@ -171,9 +270,28 @@ export function loadConfig(env: Env): ConfigResult {
   return {
     ok: true,
     config: {
-      port, host, database, logLevel: logLevel!, bootstrap, bodyLimit, maxJsonDepth, limits, rateLimit, authFailureFloorMs, redisUrl, redisTimeoutMs, shutdownTimeoutMs, http,
-      sqliteBusyTimeoutMs, sqliteSynchronous: rawSync as SqliteSynchronous, sqliteCheckAtStart: sqliteCheckAtStart!, pgSchema, pgPoolSize, pgConnectTimeoutMs,
-      pgStatementTimeoutMs, workers,
+      port,
+      host,
+      database,
+      logLevel: logLevel!,
+      bootstrap,
+      bodyLimit,
+      maxJsonDepth,
+      limits,
+      rateLimit,
+      authFailureFloorMs,
+      redisUrl,
+      redisTimeoutMs,
+      shutdownTimeoutMs,
+      http,
+      sqliteBusyTimeoutMs,
+      sqliteSynchronous: rawSync as SqliteSynchronous,
+      sqliteCheckAtStart: sqliteCheckAtStart!,
+      pgSchema,
+      pgPoolSize,
+      pgConnectTimeoutMs,
+      pgStatementTimeoutMs,
+      workers,
     },
   };
 }

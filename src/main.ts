@@ -1,7 +1,16 @@
 #!/usr/bin/env node
 // The `marginalia` command, and the only module that reads process.env and process.argv.
 import { parseArgs } from 'node:util';
-import { CliError, keysCreate, keysList, keysRevoke, keysSetDisabled, tokensCreate, tokensRevoke, type Io } from './cli/commands.js';
+import {
+  CliError,
+  keysCreate,
+  keysList,
+  keysRevoke,
+  keysSetDisabled,
+  tokensCreate,
+  tokensRevoke,
+  type Io,
+} from './cli/commands.js';
 import { helpFor } from './cli/help.js';
 import { seedDemo } from './cli/seed.js';
 import { loadConfig, type Config } from './config.js';
@@ -13,9 +22,14 @@ const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens'];
 
 async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | null> {
   const { positionals, values } = parseArgs({
-    args: argv, allowPositionals: true, strict: true,
+    args: argv,
+    allowPositionals: true,
+    strict: true,
     options: {
-      name: { type: 'string' }, demo: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' },
+      name: { type: 'string' },
+      demo: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
     },
   });
   const [command = 'serve', sub, ...rest] = positionals;
@@ -51,7 +65,12 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
 type Action = (store: Awaited<ReturnType<typeof openStore>>, io: Io) => Promise<void>;
 
 function commandFor(
-  command: string, sub: string | undefined, args: string[], name: string | undefined, demo: boolean, config: Config,
+  command: string,
+  sub: string | undefined,
+  args: string[],
+  name: string | undefined,
+  demo: boolean,
+  config: Config,
 ): Action {
   const need = (n: number, usage: string): string[] => {
     if (args.length !== n) throw new CliError(`usage: marginalia ${usage}`, 2);
@@ -89,7 +108,10 @@ function commandFor(
       return (store, io) => tokensRevoke(store, io, apiKey!, prefix!);
     }
     default:
-      throw new CliError(`unknown command "${key}"\n\n${helpFor(COMMANDS_WITH_SUBCOMMANDS.includes(command) ? command : undefined)}`, 2);
+      throw new CliError(
+        `unknown command "${key}"\n\n${helpFor(COMMANDS_WITH_SUBCOMMANDS.includes(command) ? command : undefined)}`,
+        2,
+      );
   }
 }
 
@@ -108,7 +130,9 @@ function fail(err: unknown): number {
 }
 
 run(process.argv.slice(2), process.env).then(
-  (code) => { if (code !== null) process.exitCode = code; },
+  (code) => {
+    if (code !== null) process.exitCode = code;
+  },
   // Exit at once: a failed start must not linger with half-open resources.
   (err) => process.exit(fail(err)),
 );

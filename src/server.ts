@@ -13,14 +13,22 @@ import type { LastingFault, Store } from './store/store.js';
 
 /** The service's JSON logger; `destination` is for tests (stdout otherwise). */
 export function makeLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
-  return pino({
-    level: config.logLevel,
-    // Credentials never reach a log line, even if a serializer starts logging headers.
-    redact: {
-      paths: [`req.headers["${API_KEY_HEADER}"]`, `req.headers["${AUTH_TOKEN_HEADER}"]`, `headers["${API_KEY_HEADER}"]`, `headers["${AUTH_TOKEN_HEADER}"]`],
-      censor: '[redacted]',
+  return pino(
+    {
+      level: config.logLevel,
+      // Credentials never reach a log line, even if a serializer starts logging headers.
+      redact: {
+        paths: [
+          `req.headers["${API_KEY_HEADER}"]`,
+          `req.headers["${AUTH_TOKEN_HEADER}"]`,
+          `headers["${API_KEY_HEADER}"]`,
+          `headers["${AUTH_TOKEN_HEADER}"]`,
+        ],
+        censor: '[redacted]',
+      },
     },
-  }, destination);
+    destination,
+  );
 }
 
 export async function serve(config: Config, stderr: NodeJS.WritableStream): Promise<void> {
@@ -32,9 +40,16 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream): Prom
   // With workers, the primary has made sure of the credentials before forking.
   if (cluster.isPrimary) await ensureCredentials(store, config, logger, stderr);
 
-  const rateLimiter = config.redisUrl && config.rateLimit > 0
-    ? new SharedRateLimiter({ url: config.redisUrl, perSecond: config.rateLimit, timeoutMs: config.redisTimeoutMs, clock: systemClock, logger })
-    : undefined;
+  const rateLimiter =
+    config.redisUrl && config.rateLimit > 0
+      ? new SharedRateLimiter({
+          url: config.redisUrl,
+          perSecond: config.rateLimit,
+          timeoutMs: config.redisTimeoutMs,
+          clock: systemClock,
+          logger,
+        })
+      : undefined;
   if (rateLimiter) {
     const redis = redactUrl(config.redisUrl!);
     if (await rateLimiter.connect()) logger.info({ redis }, 'rate limit shared through Redis');
@@ -51,11 +66,14 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream): Prom
 
 /** What an operator should do about each lasting fault: said once, when it begins. */
 const FAULT_ADVICE: Readonly<Record<LastingFault, string>> = {
-  storage_full: 'the database storage is full: writes are answered 503 and /readyz fails until space is freed; reads go on. ' +
+  storage_full:
+    'the database storage is full: writes are answered 503 and /readyz fails until space is freed; reads go on. ' +
     'Free disk space (or grow the volume); the service notices by itself.',
-  read_only: 'the database refuses writes (read-only: a standby after a failover, or a file without write permission): writes are ' +
+  read_only:
+    'the database refuses writes (read-only: a standby after a failover, or a file without write permission): writes are ' +
     'answered 503 and /readyz fails until it takes writes again; reads go on. Point DATABASE_URL at the primary, or fix the permissions.',
-  damaged: 'the database file is damaged: writes and the reads that meet the damage are answered 503, and /readyz fails until a restart. ' +
+  damaged:
+    'the database file is damaged: writes and the reads that meet the damage are answered 503, and /readyz fails until a restart. ' +
     'Stop the service, keep a copy of the file, and restore the last good backup, or recover what is readable with ' +
     '`sqlite3 damaged.db .recover | sqlite3 recovered.db`, then start again on the repaired file.',
 };
@@ -112,10 +130,15 @@ async function runPrimary(config: Config, logger: Logger, stderr: NodeJS.Writabl
   onStopSignal(logger, config.shutdownTimeoutMs, async () => {
     stopping = true;
     const workers = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
-    await Promise.all(workers.map((w) => new Promise((resolve) => {
-      w.once('exit', resolve);
-      w.process.kill('SIGTERM');
-    })));
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise((resolve) => {
+            w.once('exit', resolve);
+            w.process.kill('SIGTERM');
+          }),
+      ),
+    );
   });
 }
 
@@ -130,10 +153,10 @@ async function ensureCredentials(store: Store, config: Config, logger: Logger, s
   if (!creds) return;
   stderr.write(
     '\n==================== Marginalia: first start ====================\n' +
-    'The database had no tenants, so one was created. Keep these\n' +
-    'credentials now: the token is stored only as a hash and is not shown again.\n\n' +
-    `  x-service-api-key:    ${creds.apiKey}\n` +
-    `  x-service-auth-token: ${creds.authToken}\n` +
-    '=================================================================\n\n',
+      'The database had no tenants, so one was created. Keep these\n' +
+      'credentials now: the token is stored only as a hash and is not shown again.\n\n' +
+      `  x-service-api-key:    ${creds.apiKey}\n` +
+      `  x-service-auth-token: ${creds.authToken}\n` +
+      '=================================================================\n\n',
   );
 }

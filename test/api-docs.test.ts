@@ -34,7 +34,12 @@ describe('/openapi.json and /docs', () => {
 
   test('describes every operation as a POST, with its request schema and every error answer in the envelope', () => {
     const operations = Object.values(PATHS);
-    assert.deepEqual(Object.keys(doc.paths).filter((p) => p.startsWith('/v1/')).sort(), [...operations].sort());
+    assert.deepEqual(
+      Object.keys(doc.paths)
+        .filter((p) => p.startsWith('/v1/'))
+        .sort(),
+      [...operations].sort(),
+    );
     for (const path of operations) {
       assert.deepEqual(Object.keys(doc.paths[path]), ['post'], `${path}: only POST is an operation`);
       const op = doc.paths[path].post;
@@ -42,18 +47,35 @@ describe('/openapi.json and /docs', () => {
       const body = op.requestBody.content['application/json'].schema;
       assert.deepEqual(body.required, ['data'], path);
       assert.equal(body.properties.data.properties.organizationId.maxLength, 256, `${path}: the validation limits are there`);
-      for (const code of ['200', '400', '401', '403', '405', '413', '429', '500', '503']) assert.ok(op.responses[code], `${path} answers ${code}`);
+      for (const code of ['200', '400', '401', '403', '405', '413', '429', '500', '503'])
+        assert.ok(op.responses[code], `${path} answers ${code}`);
       for (const [code, answer] of Object.entries<any>(op.responses)) {
         if (code === '200') continue;
-        assert.deepEqual(answer.content['application/json'].schema, { $ref: '#/components/schemas/ErrorBody' }, `${path} ${code}`);
+        assert.deepEqual(
+          answer.content['application/json'].schema,
+          { $ref: '#/components/schemas/ErrorBody' },
+          `${path} ${code}`,
+        );
       }
-      assert.deepEqual(op.responses['200'].content['application/json'].schema.properties.result.properties.status.enum, ['success']);
+      assert.deepEqual(op.responses['200'].content['application/json'].schema.properties.result.properties.status.enum, [
+        'success',
+      ]);
     }
     assert.ok(doc.paths[PATHS.commentsAdd].post.responses['404'], 'comments/add names its missing annotation');
     assert.ok(doc.paths[PATHS.notificationsAdd].post.responses['409'], 'notifications/add names a taken id');
-    assert.deepEqual(doc.components.schemas.ErrorBody.properties.error.properties.status.anyOf.map((s: any) => s.enum[0]), [
-      'INVALID_ARGUMENT', 'UNAUTHENTICATED', 'PERMISSION_DENIED', 'NOT_FOUND', 'ALREADY_EXISTS', 'RESOURCE_EXHAUSTED', 'INTERNAL', 'UNAVAILABLE',
-    ]);
+    assert.deepEqual(
+      doc.components.schemas.ErrorBody.properties.error.properties.status.anyOf.map((s: any) => s.enum[0]),
+      [
+        'INVALID_ARGUMENT',
+        'UNAUTHENTICATED',
+        'PERMISSION_DENIED',
+        'NOT_FOUND',
+        'ALREADY_EXISTS',
+        'RESOURCE_EXHAUSTED',
+        'INTERNAL',
+        'UNAVAILABLE',
+      ],
+    );
   });
 
   test('the operational endpoints need no credentials', () => {

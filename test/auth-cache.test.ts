@@ -11,7 +11,11 @@ function counting(store: Store) {
   let lookups = 0;
   const proxy = new Proxy(store, {
     get(target, prop, receiver) {
-      if (prop === 'findCredentials') return (apiKey: string) => { lookups++; return target.findCredentials(apiKey); };
+      if (prop === 'findCredentials')
+        return (apiKey: string) => {
+          lookups++;
+          return target.findCredentials(apiKey);
+        };
       const v = Reflect.get(target, prop, receiver);
       return typeof v === 'function' ? v.bind(target) : v;
     },
@@ -62,7 +66,10 @@ test('bootstrap credentials never undo a revocation, of the key or of the token'
     await store.revokeToken(tenantId, hashToken(creds.authToken), Date.now());
     assert.equal(await ensureBootstrapCredentials(store, Date.now, creds), 'token_revoked');
     await assert.rejects(authenticate(store, creds.apiKey, creds.authToken), { code: 'UNAUTHENTICATED' });
-    assert.equal(await ensureBootstrapCredentials(store, Date.now, { ...creds, authToken: 'another-token-0123456789' }), 'token_added');
+    assert.equal(
+      await ensureBootstrapCredentials(store, Date.now, { ...creds, authToken: 'another-token-0123456789' }),
+      'token_added',
+    );
     await store.revokeTenant(creds.apiKey, Date.now());
     assert.equal(await ensureBootstrapCredentials(store, Date.now, creds), 'revoked');
   } finally {

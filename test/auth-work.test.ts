@@ -15,7 +15,12 @@ import { makeTestApp, PATHS } from './helpers.js';
 test('an unknown key and a known key with a wrong token run the same statements', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'marginalia-auth-work-'));
   const statements: string[] = [];
-  const store = new SqliteStore({ path: join(dir, 'm.db'), busyTimeoutMs: 1000, synchronous: 'NORMAL', trace: (sql) => statements.push(sql) });
+  const store = new SqliteStore({
+    path: join(dir, 'm.db'),
+    busyTimeoutMs: 1000,
+    synchronous: 'NORMAL',
+    trace: (sql) => statements.push(sql),
+  });
   try {
     await store.migrate();
     const known = await createTenant(store, systemClock, 'known');
@@ -55,7 +60,10 @@ test('a 401 for an unknown key or a wrong token takes at least the failure floor
     assert.ok(unknown.ms >= FLOOR_MS - 1, `unknown key answered after ${unknown.ms} ms`);
     assert.ok(wrong.ms >= FLOOR_MS - 1, `wrong token answered after ${wrong.ms} ms`);
     assert.ok(good.ms < FLOOR_MS / 2, `good credentials answered after ${good.ms} ms`);
-    assert.ok(missing.ms < FLOOR_MS / 2, `a missing header answered after ${missing.ms} ms: it tells nothing, so it does not wait`);
+    assert.ok(
+      missing.ms < FLOOR_MS / 2,
+      `a missing header answered after ${missing.ms} ms: it tells nothing, so it does not wait`,
+    );
   } finally {
     await t.close();
   }

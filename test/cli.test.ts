@@ -51,7 +51,10 @@ describe('marginalia CLI', () => {
     const r = cli(['keys', 'list'], db.env);
     assert.equal(r.code, 0, r.stderr);
     const list = JSON.parse(r.stdout);
-    assert.deepEqual(list.map((k: any) => k.name), ['one', 'two']);
+    assert.deepEqual(
+      list.map((k: any) => k.name),
+      ['one', 'two'],
+    );
     assert.equal(list[0].apiKey, one.apiKey);
     assert.equal(list[0].tokens.length, 1);
     assert.ok(one.authToken.startsWith(list[0].tokens[0].prefix));
@@ -105,7 +108,9 @@ describe('marginalia CLI', () => {
     const db = database();
     const creds = JSON.parse(cli(['keys', 'create', '--name', 'acme'], db.env).stdout);
     assert.equal(cli(['keys', 'disable', creds.apiKey], db.env).code, 0);
-    await withStore(db.path, (s) => assert.rejects(authenticate(s, creds.apiKey, creds.authToken), { code: 'PERMISSION_DENIED' }));
+    await withStore(db.path, (s) =>
+      assert.rejects(authenticate(s, creds.apiKey, creds.authToken), { code: 'PERMISSION_DENIED' }),
+    );
     assert.equal(cli(['keys', 'enable', creds.apiKey], db.env).code, 0);
     await withStore(db.path, (s) => authenticate(s, creds.apiKey, creds.authToken));
     assert.equal(cli(['keys', 'revoke', creds.apiKey], db.env).code, 0);
@@ -144,7 +149,7 @@ describe('marginalia CLI', () => {
 describe('help and version', () => {
   const db = database();
 
-  test('--help on every command prints that command\'s usage, exit 0', () => {
+  test("--help on every command prints that command's usage, exit 0", () => {
     for (const [args, expected] of [
       [['serve', '--help'], /Usage: marginalia serve/],
       [['migrate', '--help'], /Usage: marginalia migrate/],

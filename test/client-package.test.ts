@@ -26,15 +26,27 @@ export { name, wrong, e, bad };
 test('the packed client installs into another project and its types hold there', { timeout: 180_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'marginalia-consumer-'));
   try {
-    const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const npm = (args: string[], cwd: string) =>
+      execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     const tarball = npm(['pack', '--silent', '--pack-destination', dir], join(REPO, 'client')).trim().split('\n').pop()!;
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     npm(['install', '--silent', '--no-audit', '--no-fund', join(dir, tarball)], dir);
     writeFileSync(join(dir, 'c.ts'), CONSUMER);
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: true, noEmit: true, types: [] },
-      include: ['c.ts'],
-    }));
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          skipLibCheck: true,
+          noEmit: true,
+          types: [],
+        },
+        include: ['c.ts'],
+      }),
+    );
     // Unused @ts-expect-error lines are errors too: the check fails if the types were loose (any/unknown).
     execFileSync(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', dir], { encoding: 'utf8' });
     const files = npm(['ls', '--all', '--parseable'], dir);

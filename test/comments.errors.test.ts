@@ -7,7 +7,11 @@ import { expectError, makeTestApp, PATHS, type Reply, type TestApp } from './hel
 let t: TestApp;
 let seq = 0;
 const uniq = (prefix: string) => `${prefix}-${++seq}`;
-const c = (commentText: string, userId = 'u1', extra: Record<string, unknown> = {}) => ({ commentText, from: { userId }, ...extra });
+const c = (commentText: string, userId = 'u1', extra: Record<string, unknown> = {}) => ({
+  commentText,
+  from: { userId },
+  ...extra,
+});
 const ALL = [PATHS.annotationsAdd, PATHS.commentsAdd, PATHS.commentsGet] as const;
 
 function expectInvalid(r: Reply, member: string, what: string): string {
@@ -16,11 +20,18 @@ function expectInvalid(r: Reply, member: string, what: string): string {
   return message;
 }
 
-async function thread(commentData: unknown[], where: { organizationId?: string; documentId?: string; annotationId?: string } = {}) {
+async function thread(
+  commentData: unknown[],
+  where: { organizationId?: string; documentId?: string; annotationId?: string } = {},
+) {
   const organizationId = where.organizationId ?? uniq('org');
   const documentId = where.documentId ?? 'doc';
   const annotationId = where.annotationId ?? uniq('ann');
-  const r = await t.a.ok(PATHS.annotationsAdd, { organizationId, documentId, commentAnnotations: [{ annotationId, commentData }] });
+  const r = await t.a.ok(PATHS.annotationsAdd, {
+    organizationId,
+    documentId,
+    commentAnnotations: [{ annotationId, commentData }],
+  });
   assert.equal(r.data[annotationId]?.success, true, JSON.stringify(r));
   return { organizationId, documentId, annotationId };
 }
@@ -68,7 +79,15 @@ describe('comments errors', () => {
     };
     for (const path of ALL) {
       for (const member of required[path]!) {
-        for (const [label, value] of [['missing', undefined], ['null', null], ['empty', ''], ['257 astral', '😀'.repeat(257)], ['257 ascii', 'x'.repeat(257)], ['number', 1], ['array', ['o']]] as const) {
+        for (const [label, value] of [
+          ['missing', undefined],
+          ['null', null],
+          ['empty', ''],
+          ['257 astral', '😀'.repeat(257)],
+          ['257 ascii', 'x'.repeat(257)],
+          ['number', 1],
+          ['array', ['o']],
+        ] as const) {
           const data = validData(path);
           if (value === undefined) delete data[member];
           else data[member] = value;
@@ -81,25 +100,44 @@ describe('comments errors', () => {
   test('commentAnnotations missing, null, empty, not an array, or over 1000', async () => {
     const org = uniq('org');
     const tooMany = Array.from({ length: 1001 }, (_, i) => ({ annotationId: `many-${i}`, commentData: [c('x')] }));
-    for (const [label, value] of [['missing', undefined], ['null', null], ['empty', []], ['object', { commentData: [] }], ['1001', tooMany]] as const) {
+    for (const [label, value] of [
+      ['missing', undefined],
+      ['null', null],
+      ['empty', []],
+      ['object', { commentData: [] }],
+      ['1001', tooMany],
+    ] as const) {
       const data: Record<string, unknown> = { organizationId: org, documentId: 'doc' };
       if (value !== undefined) data.commentAnnotations = value;
       expectInvalid(await t.a.post(PATHS.annotationsAdd, data), 'commentAnnotations', `commentAnnotations ${label}`);
     }
-    assert.deepEqual(await commentTexts({ organizationId: org, documentId: 'doc', annotationId: 'many-0' }), [], '1001 annotations: nothing written');
+    assert.deepEqual(
+      await commentTexts({ organizationId: org, documentId: 'doc', annotationId: 'many-0' }),
+      [],
+      '1001 annotations: nothing written',
+    );
   });
 
   test('commentData missing, null, empty, not an array, or over 1000 (both write operations)', async () => {
     const th = await thread([c('keep')]);
     const tooMany = Array.from({ length: 1001 }, (_, i) => c(`m${i}`));
-    for (const [label, value] of [['missing', undefined], ['null', null], ['empty', []], ['object', c('x')], ['1001', tooMany]] as const) {
+    for (const [label, value] of [
+      ['missing', undefined],
+      ['null', null],
+      ['empty', []],
+      ['object', c('x')],
+      ['1001', tooMany],
+    ] as const) {
       const add: Record<string, unknown> = { ...th };
       if (value !== undefined) add.commentData = value;
       expectInvalid(await t.a.post(PATHS.commentsAdd, add), 'commentData', `comments/add commentData ${label}`);
       const ann: Record<string, unknown> = { annotationId: uniq('ann') };
       if (value !== undefined) ann.commentData = value;
-      expectInvalid(await t.a.post(PATHS.annotationsAdd, { organizationId: th.organizationId, documentId: 'doc', commentAnnotations: [ann] }),
-        'data.commentAnnotations[0]', `annotations/add commentData ${label}`);
+      expectInvalid(
+        await t.a.post(PATHS.annotationsAdd, { organizationId: th.organizationId, documentId: 'doc', commentAnnotations: [ann] }),
+        'data.commentAnnotations[0]',
+        `annotations/add commentData ${label}`,
+      );
     }
     assert.deepEqual(await commentTexts(th), ['keep']);
   });
@@ -107,13 +145,28 @@ describe('comments errors', () => {
   test('commentId out of range or not an integer: 0, -1, 2147483648, 1.5, "1", true, null-like objects', async () => {
     const th = await thread([c('keep')]);
     for (const bad of [0, -1, 2147483648, 1e10, 1.5, '1', true, { id: 1 }, [1]]) {
-      expectInvalid(await t.a.post(PATHS.commentsAdd, { ...th, commentData: [c('x', 'u', { commentId: bad })] }),
-        'data.commentData[0].commentId', `comments/add commentId ${JSON.stringify(bad)}`);
-      expectInvalid(await t.a.post(PATHS.annotationsAdd, {
-        organizationId: th.organizationId, documentId: 'doc',
-        commentAnnotations: [{ annotationId: 'fine', commentData: [c('x')] }, { annotationId: 'bad', commentData: [c('a'), c('b', 'u', { commentId: bad })] }],
-      }), 'data.commentAnnotations[1].commentData[1].commentId', `annotations/add commentId ${JSON.stringify(bad)}`);
-      expectInvalid(await t.a.post(PATHS.commentsGet, { ...th, commentIds: [1, bad] }), 'data.commentIds[1]', `comments/get commentIds ${JSON.stringify(bad)}`);
+      expectInvalid(
+        await t.a.post(PATHS.commentsAdd, { ...th, commentData: [c('x', 'u', { commentId: bad })] }),
+        'data.commentData[0].commentId',
+        `comments/add commentId ${JSON.stringify(bad)}`,
+      );
+      expectInvalid(
+        await t.a.post(PATHS.annotationsAdd, {
+          organizationId: th.organizationId,
+          documentId: 'doc',
+          commentAnnotations: [
+            { annotationId: 'fine', commentData: [c('x')] },
+            { annotationId: 'bad', commentData: [c('a'), c('b', 'u', { commentId: bad })] },
+          ],
+        }),
+        'data.commentAnnotations[1].commentData[1].commentId',
+        `annotations/add commentId ${JSON.stringify(bad)}`,
+      );
+      expectInvalid(
+        await t.a.post(PATHS.commentsGet, { ...th, commentIds: [1, bad] }),
+        'data.commentIds[1]',
+        `comments/get commentIds ${JSON.stringify(bad)}`,
+      );
     }
     assert.deepEqual(await commentTexts(th), ['keep']);
     assert.deepEqual(await commentTexts({ ...th, annotationId: 'fine' }), [], 'the valid sibling annotation was not written');
@@ -141,11 +194,25 @@ describe('comments errors', () => {
 
   test('neither commentText nor commentHtml (absent or null) is INVALID_ARGUMENT naming the entry', async () => {
     const th = await thread([c('keep')]);
-    for (const entry of [{ from: { userId: 'u' } }, { commentText: null, commentHtml: null, from: { userId: 'u' } }, { commentId: 5, from: { userId: 'u' } }]) {
-      expectInvalid(await t.a.post(PATHS.commentsAdd, { ...th, commentData: [c('fine'), entry] }), 'data.commentData[1]', `comments/add ${JSON.stringify(entry)}`);
-      expectInvalid(await t.a.post(PATHS.annotationsAdd, {
-        organizationId: th.organizationId, documentId: 'doc', commentAnnotations: [{ annotationId: 'x1', commentData: [entry] }],
-      }), 'data.commentAnnotations[0].commentData[0]', `annotations/add ${JSON.stringify(entry)}`);
+    for (const entry of [
+      { from: { userId: 'u' } },
+      { commentText: null, commentHtml: null, from: { userId: 'u' } },
+      { commentId: 5, from: { userId: 'u' } },
+    ]) {
+      expectInvalid(
+        await t.a.post(PATHS.commentsAdd, { ...th, commentData: [c('fine'), entry] }),
+        'data.commentData[1]',
+        `comments/add ${JSON.stringify(entry)}`,
+      );
+      expectInvalid(
+        await t.a.post(PATHS.annotationsAdd, {
+          organizationId: th.organizationId,
+          documentId: 'doc',
+          commentAnnotations: [{ annotationId: 'x1', commentData: [entry] }],
+        }),
+        'data.commentAnnotations[0].commentData[0]',
+        `annotations/add ${JSON.stringify(entry)}`,
+      );
     }
     assert.deepEqual(await commentTexts(th), ['keep']);
     assert.deepEqual(await commentTexts({ ...th, annotationId: 'x1' }), []);
@@ -153,9 +220,17 @@ describe('comments errors', () => {
 
   test('commentText / commentHtml of the wrong type', async () => {
     const th = await thread([c('keep')]);
-    for (const [member, value] of [['commentText', 5], ['commentText', ['a']], ['commentHtml', { p: 'x' }], ['commentHtml', true]] as const) {
-      expectInvalid(await t.a.post(PATHS.commentsAdd, { ...th, commentData: [{ [member]: value, from: { userId: 'u' } }] }),
-        `data.commentData[0].${member}`, `${member}=${JSON.stringify(value)}`);
+    for (const [member, value] of [
+      ['commentText', 5],
+      ['commentText', ['a']],
+      ['commentHtml', { p: 'x' }],
+      ['commentHtml', true],
+    ] as const) {
+      expectInvalid(
+        await t.a.post(PATHS.commentsAdd, { ...th, commentData: [{ [member]: value, from: { userId: 'u' } }] }),
+        `data.commentData[0].${member}`,
+        `${member}=${JSON.stringify(value)}`,
+      );
     }
   });
 
@@ -181,7 +256,11 @@ describe('comments errors', () => {
       const r = await t.a.post(PATHS.commentsAdd, { ...th, commentData: [entry] });
       const message = expectInvalid(r, member, `comments/add ${label}`);
       assert.ok(message.includes('commentData[0]'), `${label}: ${message}`);
-      const r2 = await t.a.post(PATHS.annotationsAdd, { organizationId: th.organizationId, documentId: 'doc', commentAnnotations: [{ commentData: [c('ok'), entry] }] });
+      const r2 = await t.a.post(PATHS.annotationsAdd, {
+        organizationId: th.organizationId,
+        documentId: 'doc',
+        commentAnnotations: [{ commentData: [c('ok'), entry] }],
+      });
       const m2 = expectError(r2, 400, 'INVALID_ARGUMENT', `annotations/add ${label}`);
       assert.ok(m2.includes('data.commentAnnotations[0].commentData[1]'), `${label}: ${m2}`);
     }
@@ -191,16 +270,28 @@ describe('comments errors', () => {
   test('annotation members of the wrong type: annotationId, locationId, location, context, status', async () => {
     const org = uniq('org');
     const cases: [string, unknown][] = [
-      ['annotationId', ''], ['annotationId', 5], ['annotationId', '😀'.repeat(257)],
-      ['locationId', ''], ['locationId', 7], ['locationId', 'l'.repeat(257)],
-      ['location', 'page-1'], ['location', [1, 2]], ['location', 3],
-      ['context', 'ctx'], ['context', [true]],
-      ['status', 'OPEN'], ['status', ['OPEN']],
+      ['annotationId', ''],
+      ['annotationId', 5],
+      ['annotationId', '😀'.repeat(257)],
+      ['locationId', ''],
+      ['locationId', 7],
+      ['locationId', 'l'.repeat(257)],
+      ['location', 'page-1'],
+      ['location', [1, 2]],
+      ['location', 3],
+      ['context', 'ctx'],
+      ['context', [true]],
+      ['status', 'OPEN'],
+      ['status', ['OPEN']],
     ];
     for (const [member, value] of cases) {
       const r = await t.a.post(PATHS.annotationsAdd, {
-        organizationId: org, documentId: 'doc',
-        commentAnnotations: [{ annotationId: 'ok', commentData: [c('x')] }, { annotationId: 'second', commentData: [c('y')], [member]: value }],
+        organizationId: org,
+        documentId: 'doc',
+        commentAnnotations: [
+          { annotationId: 'ok', commentData: [c('x')] },
+          { annotationId: 'second', commentData: [c('y')], [member]: value },
+        ],
       });
       expectInvalid(r, `data.commentAnnotations[1].${member}`, `${member}=${JSON.stringify(value).slice(0, 20)}`);
     }
@@ -212,8 +303,18 @@ describe('comments errors', () => {
     const r = await t.a.post(PATHS.commentsAdd, { ...th, annotationId: 'nope', commentData: [c('lost')] });
     expectError(r, 404, 'NOT_FOUND', 'unknown annotation');
     // Same annotationId in another document or organization.
-    expectError(await t.a.post(PATHS.commentsAdd, { ...th, documentId: 'other-doc', commentData: [c('lost')] }), 404, 'NOT_FOUND', 'other document');
-    expectError(await t.a.post(PATHS.commentsAdd, { ...th, organizationId: uniq('org'), commentData: [c('lost')] }), 404, 'NOT_FOUND', 'other organization');
+    expectError(
+      await t.a.post(PATHS.commentsAdd, { ...th, documentId: 'other-doc', commentData: [c('lost')] }),
+      404,
+      'NOT_FOUND',
+      'other document',
+    );
+    expectError(
+      await t.a.post(PATHS.commentsAdd, { ...th, organizationId: uniq('org'), commentData: [c('lost')] }),
+      404,
+      'NOT_FOUND',
+      'other organization',
+    );
     // Nothing was written anywhere: creating the annotation later starts empty (its own comments only).
     await thread([c('fresh')], { organizationId: th.organizationId, documentId: th.documentId, annotationId: 'nope' });
     assert.deepEqual(await commentTexts({ ...th, annotationId: 'nope' }), ['fresh']);
@@ -232,7 +333,13 @@ describe('comments errors', () => {
   test('ALREADY_EXISTS when only one of several caller-chosen ids is taken; nothing added, not even generated ones', async () => {
     const th = await thread([c('one', 'u', { commentId: 10 })]);
     const r = await t.a.post(PATHS.commentsAdd, {
-      ...th, commentData: [c('gen'), c('free', 'u', { commentId: 20 }), c('taken', 'u', { commentId: 10 }), c('free2', 'u', { commentId: 30 })],
+      ...th,
+      commentData: [
+        c('gen'),
+        c('free', 'u', { commentId: 20 }),
+        c('taken', 'u', { commentId: 10 }),
+        c('free2', 'u', { commentId: 30 }),
+      ],
     });
     expectError(r, 409, 'ALREADY_EXISTS', 'one taken of several');
     assert.deepEqual(await commentIdsOf(th), [10], 'nothing added');
@@ -249,34 +356,47 @@ describe('comments errors', () => {
     assert.deepEqual(await commentIdsOf(th), [5]);
     // In commentannotations/add the thread starts empty: generated 1, then the caller asks for 1.
     const org = uniq('org');
-    const a = await t.a.post(PATHS.annotationsAdd, { organizationId: org, documentId: 'doc', commentAnnotations: [{ annotationId: 'clash', commentData: [c('gen'), c('one', 'u', { commentId: 1 })] }] });
+    const a = await t.a.post(PATHS.annotationsAdd, {
+      organizationId: org,
+      documentId: 'doc',
+      commentAnnotations: [{ annotationId: 'clash', commentData: [c('gen'), c('one', 'u', { commentId: 1 })] }],
+    });
     expectError(a, 409, 'ALREADY_EXISTS', 'annotations/add generated then chosen');
     assert.deepEqual(await commentTexts({ organizationId: org, documentId: 'doc', annotationId: 'clash' }), []);
   });
 
   test('duplicate commentIds within one commentData are INVALID_ARGUMENT; nothing written', async () => {
     const th = await thread([c('keep')]);
-    const r = await t.a.post(PATHS.commentsAdd, { ...th, commentData: [c('a', 'u', { commentId: 7 }), c('b'), c('c', 'u', { commentId: 7 })] });
+    const r = await t.a.post(PATHS.commentsAdd, {
+      ...th,
+      commentData: [c('a', 'u', { commentId: 7 }), c('b'), c('c', 'u', { commentId: 7 })],
+    });
     expectInvalid(r, 'data.commentData[2].commentId', 'comments/add duplicate commentIds');
     assert.deepEqual(await commentTexts(th), ['keep']);
 
     const org = uniq('org');
     const a = await t.a.post(PATHS.annotationsAdd, {
-      organizationId: org, documentId: 'doc',
+      organizationId: org,
+      documentId: 'doc',
       commentAnnotations: [
         { annotationId: 'innocent', commentData: [c('fine')] },
         { annotationId: 'dups', commentData: [c('a', 'u', { commentId: 3 }), c('b', 'u', { commentId: 3 })] },
       ],
     });
     expectInvalid(a, 'data.commentAnnotations[1].commentData[1].commentId', 'annotations/add duplicate commentIds');
-    assert.deepEqual(await commentTexts({ organizationId: org, documentId: 'doc', annotationId: 'innocent' }), [], 'no annotation of the request was written');
+    assert.deepEqual(
+      await commentTexts({ organizationId: org, documentId: 'doc', annotationId: 'innocent' }),
+      [],
+      'no annotation of the request was written',
+    );
     assert.deepEqual(await commentTexts({ organizationId: org, documentId: 'doc', annotationId: 'dups' }), []);
   });
 
   test('the same commentId in different annotations of one request is fine', async () => {
     const org = uniq('org');
     const r = await t.a.ok(PATHS.annotationsAdd, {
-      organizationId: org, documentId: 'doc',
+      organizationId: org,
+      documentId: 'doc',
       commentAnnotations: [
         { annotationId: 'x', commentData: [c('a', 'u', { commentId: 4 })] },
         { annotationId: 'y', commentData: [c('b', 'u', { commentId: 4 })] },
@@ -289,7 +409,8 @@ describe('comments errors', () => {
   test('duplicate annotationIds in commentAnnotations are INVALID_ARGUMENT; nothing written', async () => {
     const org = uniq('org');
     const r = await t.a.post(PATHS.annotationsAdd, {
-      organizationId: org, documentId: 'doc',
+      organizationId: org,
+      documentId: 'doc',
       commentAnnotations: [
         { annotationId: 'other', commentData: [c('o')] },
         { annotationId: 'twice', commentData: [c('1')] },
@@ -298,10 +419,18 @@ describe('comments errors', () => {
     });
     expectInvalid(r, 'data.commentAnnotations[2].annotationId', 'duplicate annotationIds');
     for (const annotationId of ['other', 'twice']) {
-      assert.deepEqual(await commentTexts({ organizationId: org, documentId: 'doc', annotationId }), [], `${annotationId} not written`);
+      assert.deepEqual(
+        await commentTexts({ organizationId: org, documentId: 'doc', annotationId }),
+        [],
+        `${annotationId} not written`,
+      );
     }
     // Absent/null annotationIds are generated, never duplicates.
-    const ok = await t.a.ok(PATHS.annotationsAdd, { organizationId: org, documentId: 'doc', commentAnnotations: [{ commentData: [c('a')] }, { annotationId: null, commentData: [c('b')] }, { commentData: [c('c')] }] });
+    const ok = await t.a.ok(PATHS.annotationsAdd, {
+      organizationId: org,
+      documentId: 'doc',
+      commentAnnotations: [{ commentData: [c('a')] }, { annotationId: null, commentData: [c('b')] }, { commentData: [c('c')] }],
+    });
     assert.equal(Object.keys(ok.data).length, 3);
   });
 
@@ -311,7 +440,10 @@ describe('comments errors', () => {
     const message = expectError(r, 429, 'RESOURCE_EXHAUSTED', 'comments/add past the maximum');
     // Permanent, unlike the rate limit: no Retry-After, and the message says what to do instead.
     assert.equal(r.headers['retry-after'], undefined, 'no Retry-After');
-    assert.match(message, /Retrying will not help: give each new comment a free commentId of your own, or start a new annotation/);
+    assert.match(
+      message,
+      /Retrying will not help: give each new comment a free commentId of your own, or start a new annotation/,
+    );
     // A caller-chosen free id in the same request is not written either.
     const r2 = await t.a.post(PATHS.commentsAdd, { ...th, commentData: [c('fine', 'u', { commentId: 3 }), c('over')] });
     expectError(r2, 429, 'RESOURCE_EXHAUSTED', 'mixed');
@@ -321,14 +453,23 @@ describe('comments errors', () => {
 
     // One id left: two generated ones exhaust it; nothing of the request is added.
     const near = await thread([c('near', 'u', { commentId: 2147483646 })]);
-    expectError(await t.a.post(PATHS.commentsAdd, { ...near, commentData: [c('a'), c('b')] }), 429, 'RESOURCE_EXHAUSTED', 'two past');
+    expectError(
+      await t.a.post(PATHS.commentsAdd, { ...near, commentData: [c('a'), c('b')] }),
+      429,
+      'RESOURCE_EXHAUSTED',
+      'two past',
+    );
     assert.deepEqual(await commentIdsOf(near), [2147483646]);
 
     // In commentannotations/add too.
     const org = uniq('org');
     const a = await t.a.post(PATHS.annotationsAdd, {
-      organizationId: org, documentId: 'doc',
-      commentAnnotations: [{ annotationId: 'fine', commentData: [c('x')] }, { annotationId: 'full', commentData: [c('m', 'u', { commentId: 2147483647 }), c('over')] }],
+      organizationId: org,
+      documentId: 'doc',
+      commentAnnotations: [
+        { annotationId: 'fine', commentData: [c('x')] },
+        { annotationId: 'full', commentData: [c('m', 'u', { commentId: 2147483647 }), c('over')] },
+      ],
     });
     expectError(a, 429, 'RESOURCE_EXHAUSTED', 'annotations/add past the maximum');
     assert.deepEqual(await commentTexts({ organizationId: org, documentId: 'doc', annotationId: 'fine' }), []);
@@ -341,13 +482,21 @@ describe('comments errors', () => {
       expectInvalid(await t.a.post(path, null), 'data', `${path} data null`);
       expectInvalid(await t.a.post(path, [validData(path)]), 'data', `${path} data array`);
       for (const raw of ['{', '{"data":', 'not json', '[]', '"s"', '']) {
-        expectError(await t.a.post(path, null, { raw, headers: { 'content-type': 'application/json' } }), 400, 'INVALID_ARGUMENT', `${path} raw ${JSON.stringify(raw)}`);
+        expectError(
+          await t.a.post(path, null, { raw, headers: { 'content-type': 'application/json' } }),
+          400,
+          'INVALID_ARGUMENT',
+          `${path} raw ${JSON.stringify(raw)}`,
+        );
       }
       for (const ct of ['text/plain', 'application/xml', 'multipart/form-data; boundary=x']) {
         const r = await t.a.post(path, null, { raw: JSON.stringify({ data: validData(path) }), headers: { 'content-type': ct } });
         expectError(r, 400, 'INVALID_ARGUMENT', `${path} ${ct}`);
       }
-      const m = await t.request(path, { method: 'GET', headers: { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': t.a.creds.authToken } });
+      const m = await t.request(path, {
+        method: 'GET',
+        headers: { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': t.a.creds.authToken },
+      });
       expectError(m, 405, 'INVALID_ARGUMENT', `GET ${path}`);
       assert.equal(m.headers.allow, 'POST');
     }
@@ -356,7 +505,8 @@ describe('comments errors', () => {
   test('a rejected commentannotations/add writes none of its annotations', async () => {
     const org = uniq('org');
     const r = await t.a.post(PATHS.annotationsAdd, {
-      organizationId: org, documentId: 'doc',
+      organizationId: org,
+      documentId: 'doc',
       commentAnnotations: [
         { annotationId: 'first', commentData: [c('1')] },
         { annotationId: 'second', commentData: [c('2'), { commentText: 'bad', from: { userId: 'u', email: 'bad' } }] },
@@ -365,6 +515,10 @@ describe('comments errors', () => {
     expectInvalid(r, 'data.commentAnnotations[1].commentData[1].from.email', 'bad email in second annotation');
     assert.deepEqual(await commentTexts({ organizationId: org, documentId: 'doc', annotationId: 'first' }), []);
     // And comments/add to it is still NOT_FOUND: the annotation was never created.
-    expectError(await t.a.post(PATHS.commentsAdd, { organizationId: org, documentId: 'doc', annotationId: 'first', commentData: [c('x')] }), 404, 'NOT_FOUND');
+    expectError(
+      await t.a.post(PATHS.commentsAdd, { organizationId: org, documentId: 'doc', annotationId: 'first', commentData: [c('x')] }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });

@@ -8,19 +8,34 @@ let t: TestApp;
 let seq = 0;
 const uniq = (prefix: string) => `${prefix}-${++seq}`;
 
-const c = (commentText: string, userId = 'u1', extra: Record<string, unknown> = {}) => ({ commentText, from: { userId }, ...extra });
+const c = (commentText: string, userId = 'u1', extra: Record<string, unknown> = {}) => ({
+  commentText,
+  from: { userId },
+  ...extra,
+});
 
 /** Creates one annotation in a fresh organization/document; returns its coordinates and result entry. */
-async function thread(commentData: unknown[], opts: { caller?: Caller; organizationId?: string; documentId?: string; annotationId?: string } = {}) {
+async function thread(
+  commentData: unknown[],
+  opts: { caller?: Caller; organizationId?: string; documentId?: string; annotationId?: string } = {},
+) {
   const caller = opts.caller ?? t.a;
   const organizationId = opts.organizationId ?? uniq('org');
   const documentId = opts.documentId ?? 'doc';
   const annotationId = opts.annotationId ?? uniq('ann');
-  const result = await caller.ok(PATHS.annotationsAdd, { organizationId, documentId, commentAnnotations: [{ annotationId, commentData }] });
+  const result = await caller.ok(PATHS.annotationsAdd, {
+    organizationId,
+    documentId,
+    commentAnnotations: [{ annotationId, commentData }],
+  });
   return { organizationId, documentId, annotationId, entry: result.data[annotationId], result };
 }
 
-async function getAll(where: { organizationId: string; documentId: string; annotationId: string }, extra: Record<string, unknown> = {}, caller: Caller = t.a) {
+async function getAll(
+  where: { organizationId: string; documentId: string; annotationId: string },
+  extra: Record<string, unknown> = {},
+  caller: Caller = t.a,
+) {
   const r = await caller.ok(PATHS.commentsGet, { ...where, ...extra });
   assert.equal(r.message, 'Comments(s) retrieved successfully.', JSON.stringify(r));
   assert.ok(Array.isArray(r.data), JSON.stringify(r));
@@ -40,7 +55,8 @@ describe('comments happy paths', () => {
   test('commentannotations/add: message, entry keyed by annotationId, commentIds 1..n', async () => {
     const org = uniq('org');
     const result = await t.a.ok(PATHS.annotationsAdd, {
-      organizationId: org, documentId: 'doc',
+      organizationId: org,
+      documentId: 'doc',
       commentAnnotations: [{ annotationId: 'a1', commentData: [c('one'), c('two'), c('three')] }],
     });
     assert.equal(result.status, 'success');
@@ -58,7 +74,11 @@ describe('comments happy paths', () => {
     const list = await getAll(th);
     assert.equal(list.length, 2, JSON.stringify(list));
     for (const x of list) {
-      assert.deepEqual(Object.keys(x).sort(), ['commentHtml', 'commentId', 'commentText', 'createdAt', 'from', 'lastUpdated', 'status', 'type'], JSON.stringify(x));
+      assert.deepEqual(
+        Object.keys(x).sort(),
+        ['commentHtml', 'commentId', 'commentText', 'createdAt', 'from', 'lastUpdated', 'status', 'type'],
+        JSON.stringify(x),
+      );
       assert.equal(x.status, 'added');
       assert.equal(x.type, 'text');
       assert.match(x.lastUpdated, ISO_MS, JSON.stringify(x));
@@ -84,14 +104,18 @@ describe('comments happy paths', () => {
     await t.a.ok(PATHS.commentsAdd, { ...th, commentData: [c('c')] });
     const list = await getAll(th);
     assert.deepEqual(list[0], before1[0], 'first comment unchanged by later adds');
-    assert.ok(list[0].createdAt < list[1].createdAt && list[1].createdAt < list[2].createdAt, JSON.stringify(list.map((x) => x.createdAt)));
+    assert.ok(
+      list[0].createdAt < list[1].createdAt && list[1].createdAt < list[2].createdAt,
+      JSON.stringify(list.map((x) => x.createdAt)),
+    );
     for (const x of list) assert.equal(x.lastUpdated, new Date(x.createdAt).toISOString());
   });
 
   test('several annotations in one request, with generated annotationIds when absent or null', async () => {
     const org = uniq('org');
     const r = await t.a.ok(PATHS.annotationsAdd, {
-      organizationId: org, documentId: 'doc',
+      organizationId: org,
+      documentId: 'doc',
       commentAnnotations: [
         { commentData: [c('gen1')] },
         { annotationId: 'given', commentData: [c('given1'), c('given2')] },
@@ -120,7 +144,10 @@ describe('comments happy paths', () => {
       texts.add(list[0].commentText);
     }
     assert.deepEqual([...texts].sort(), ['gen1', 'gen2']);
-    assert.deepEqual((await getAll({ organizationId: org, documentId: 'doc', annotationId: 'given' })).map((x) => x.commentText), ['given1', 'given2']);
+    assert.deepEqual(
+      (await getAll({ organizationId: org, documentId: 'doc', annotationId: 'given' })).map((x) => x.commentText),
+      ['given1', 'given2'],
+    );
   });
 
   test('commentannotations/add: caller-chosen commentIds are kept; generated ones follow the largest so far', async () => {
@@ -142,13 +169,19 @@ describe('comments happy paths', () => {
     const r = await t.a.ok(PATHS.commentsAdd, { ...th, commentData: [c('three'), c('four')] });
     assert.equal(r.message, 'Comment(s) added successfully.', JSON.stringify(r));
     assert.deepEqual(r.data, [3, 4]);
-    const r2 = await t.a.ok(PATHS.commentsAdd, { ...th, commentData: [c('seven', 'u', { commentId: 7 }), c('eight'), c('five', 'u', { commentId: 5 })] });
+    const r2 = await t.a.ok(PATHS.commentsAdd, {
+      ...th,
+      commentData: [c('seven', 'u', { commentId: 7 }), c('eight'), c('five', 'u', { commentId: 5 })],
+    });
     assert.deepEqual(r2.data, [7, 8, 5], JSON.stringify(r2));
     const r3 = await t.a.ok(PATHS.commentsAdd, { ...th, commentData: [c('nine')] });
     assert.deepEqual(r3.data, [9], 'one more than the largest in the annotation');
     const list = await getAll(th);
     assert.deepEqual(ids(list), [1, 2, 3, 4, 7, 8, 5, 9]);
-    assert.deepEqual(list.map((x) => x.commentText), ['one', 'two', 'three', 'four', 'seven', 'eight', 'five', 'nine']);
+    assert.deepEqual(
+      list.map((x) => x.commentText),
+      ['one', 'two', 'three', 'four', 'seven', 'eight', 'five', 'nine'],
+    );
   });
 
   test('comments come back oldest first even when caller-chosen ids decrease across requests', async () => {
@@ -159,7 +192,10 @@ describe('comments happy paths', () => {
     assert.deepEqual((await t.a.ok(PATHS.commentsAdd, { ...th, commentData: [c('one', 'u', { commentId: 1 })] })).data, [1]);
     const list = await getAll(th);
     assert.deepEqual(ids(list), [10, 11, 2, 12, 1]);
-    assert.deepEqual(list.map((x) => x.commentText), ['ten', 'gen', 'two', 'gen2', 'one']);
+    assert.deepEqual(
+      list.map((x) => x.commentText),
+      ['ten', 'gen', 'two', 'gen2', 'one'],
+    );
   });
 
   test('generated id after a large caller-chosen id, and the largest possible id', async () => {
@@ -179,7 +215,10 @@ describe('comments happy paths', () => {
     const th = await thread([c(text)]);
     const [x] = await getAll(th);
     assert.equal(x.commentText, text);
-    assert.equal(x.commentHtml, '<p>a &lt; b &amp;&amp; c &gt; d &quot;q&quot; &#39;s&#39; &lt;script&gt;alert(1)&lt;/script&gt;</p>');
+    assert.equal(
+      x.commentHtml,
+      '<p>a &lt; b &amp;&amp; c &gt; d &quot;q&quot; &#39;s&#39; &lt;script&gt;alert(1)&lt;/script&gt;</p>',
+    );
   });
 
   test('commentHtml only: text is derived (markup stripped, entities decoded); html kept when allowed', async () => {
@@ -196,7 +235,11 @@ describe('comments happy paths', () => {
 
   test('both given: html sanitized, text kept as sent', async () => {
     const th = await thread([
-      { commentHtml: '<p onclick="x()">Hello <script>evil()</script><b>there</b></p>', commentText: 'Hello there (plain)', from: { userId: 'u' } },
+      {
+        commentHtml: '<p onclick="x()">Hello <script>evil()</script><b>there</b></p>',
+        commentText: 'Hello there (plain)',
+        from: { userId: 'u' },
+      },
     ]);
     const [x] = await getAll(th);
     assert.equal(x.commentHtml, '<p>Hello <b>there</b></p>');
@@ -204,11 +247,34 @@ describe('comments happy paths', () => {
   });
 
   test('every allowlisted tag survives sanitizing', async () => {
-    const html = '<p>p</p><br /><b>b</b><strong>st</strong><i>i</i><em>em</em><u>u</u><s>s</s><del>del</del>' +
+    const html =
+      '<p>p</p><br /><b>b</b><strong>st</strong><i>i</i><em>em</em><u>u</u><s>s</s><del>del</del>' +
       '<code>code</code><pre>pre</pre><blockquote>bq</blockquote><ul><li>ul</li></ul><ol><li>ol</li></ol>' +
       '<h1>1</h1><h2>2</h2><h3>3</h3><h4>4</h4><h5>5</h5><h6>6</h6><span>span</span><a href="https://example.com/">a</a>';
     const [x] = await getAll(await thread([{ commentHtml: html, from: { userId: 'u' } }]));
-    for (const tag of ['p', 'b', 'strong', 'i', 'em', 'u', 's', 'del', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'span']) {
+    for (const tag of [
+      'p',
+      'b',
+      'strong',
+      'i',
+      'em',
+      'u',
+      's',
+      'del',
+      'code',
+      'pre',
+      'blockquote',
+      'ul',
+      'ol',
+      'li',
+      'h1',
+      'h2',
+      'h3',
+      'h4',
+      'h5',
+      'h6',
+      'span',
+    ]) {
       assert.ok(x.commentHtml.includes(`<${tag}>`), `<${tag}> kept: ${x.commentHtml}`);
     }
     assert.match(x.commentHtml, /<br\s*\/?>/);
@@ -217,7 +283,8 @@ describe('comments happy paths', () => {
   });
 
   test('sanitizing: dangerous markup never comes back; http, https and mailto links keep their href', async () => {
-    const html = '<p onclick="steal()" style="color:red" class="c">Hi <a href="javascript:alert(1)">js</a> ' +
+    const html =
+      '<p onclick="steal()" style="color:red" class="c">Hi <a href="javascript:alert(1)">js</a> ' +
       '<a href="/relative/path">rel</a> <a href="//evil.example/x">proto-rel</a> <a href="http://ok.example/p?a=1&amp;b=2">http</a> ' +
       '<a href="https://secure.example/">https</a> <a href="mailto:someone@example.com">mail</a> <a href="data:text/html,x">data</a> ' +
       '<a href="ftp://files.example/">ftp</a> <a href="vbscript:msgbox(1)">vbs</a></p>' +
@@ -225,15 +292,37 @@ describe('comments happy paths', () => {
       '<img src="x" onerror="alert(2)"><div onmouseover="alert(3)">div text</div><svg onload="alert(4)"><circle /></svg>';
     const [x] = await getAll(await thread([{ commentHtml: html, from: { userId: 'u' } }]));
     const out: string = x.commentHtml;
-    for (const bad of ['<script', '</script', '<style', '<iframe', '<img', '<svg', '<div', 'onclick', 'onerror', 'onmouseover', 'onload',
-      'javascript:', 'vbscript:', 'data:', 'ftp:', '/relative/path', '//evil.example', 'style=', 'class=', 'alert("s")', 'display:none']) {
+    for (const bad of [
+      '<script',
+      '</script',
+      '<style',
+      '<iframe',
+      '<img',
+      '<svg',
+      '<div',
+      'onclick',
+      'onerror',
+      'onmouseover',
+      'onload',
+      'javascript:',
+      'vbscript:',
+      'data:',
+      'ftp:',
+      '/relative/path',
+      '//evil.example',
+      'style=',
+      'class=',
+      'alert("s")',
+      'display:none',
+    ]) {
       assert.ok(!out.toLowerCase().includes(bad), `${bad} must not come back: ${out}`);
     }
     assert.ok(out.includes('href="http://ok.example/p?a=1&amp;b=2"'), out);
     assert.ok(out.includes('href="https://secure.example/"'), out);
     assert.ok(out.includes('href="mailto:someone@example.com"'), out);
     // Links without an allowed href keep their text.
-    for (const text of ['>js<', '>rel<', '>proto-rel<', '>data<', '>ftp<', '>vbs<', 'div text']) assert.ok(out.includes(text), `${text}: ${out}`);
+    for (const text of ['>js<', '>rel<', '>proto-rel<', '>data<', '>ftp<', '>vbs<', 'div text'])
+      assert.ok(out.includes(text), `${text}: ${out}`);
     // Derived text: script and style content dropped.
     assert.ok(!x.commentText.includes('alert("s")'), x.commentText);
     assert.ok(!x.commentText.includes('display:none'), x.commentText);
@@ -266,9 +355,15 @@ describe('comments happy paths', () => {
     const th = await thread([c('one')]);
     const asFilter = await t.a.post(PATHS.commentsGet, { ...th, userIds: ['a\u0000b'] });
     assert.equal(asFilter.status, 400, asFilter.body);
-    const asAuthor = await t.a.post(PATHS.commentsAdd, { ...th, commentData: [{ commentText: 'x', from: { userId: 'a\u0000b' } }] });
+    const asAuthor = await t.a.post(PATHS.commentsAdd, {
+      ...th,
+      commentData: [{ commentText: 'x', from: { userId: 'a\u0000b' } }],
+    });
     assert.equal(asAuthor.status, 400, asAuthor.body);
-    const asText = await t.a.post(PATHS.commentsAdd, { ...th, commentData: [{ commentText: 'a\u0000b', from: { userId: 'u' } }] });
+    const asText = await t.a.post(PATHS.commentsAdd, {
+      ...th,
+      commentData: [{ commentText: 'a\u0000b', from: { userId: 'u' } }],
+    });
     assert.equal(asText.status, 400, asText.body);
     assert.deepEqual(ids(await getAll(th, {})), [1], 'nothing was added');
   });
@@ -312,16 +407,26 @@ describe('comments happy paths', () => {
     assert.deepEqual(b.entry.commentIds, [1, 2]);
     assert.deepEqual(o.entry.commentIds, [1]);
     assert.deepEqual((await t.a.ok(PATHS.commentsAdd, { ...a, commentData: [c('doc1-2')] })).data, [2]);
-    assert.deepEqual((await getAll(a)).map((x) => x.commentText), ['doc1', 'doc1-2']);
-    assert.deepEqual((await getAll(b)).map((x) => x.commentText), ['doc2-1', 'doc2-2']);
-    assert.deepEqual((await getAll(o)).map((x) => x.commentText), ['org2']);
+    assert.deepEqual(
+      (await getAll(a)).map((x) => x.commentText),
+      ['doc1', 'doc1-2'],
+    );
+    assert.deepEqual(
+      (await getAll(b)).map((x) => x.commentText),
+      ['doc2-1', 'doc2-2'],
+    );
+    assert.deepEqual(
+      (await getAll(o)).map((x) => x.commentText),
+      ['org2'],
+    );
   });
 
   test('a taken annotationId gives that entry success:false and still adds the others', async () => {
     const org = uniq('org');
     await thread([c('original'), c('original-2')], { organizationId: org, annotationId: 'taken' });
     const r = await t.a.ok(PATHS.annotationsAdd, {
-      organizationId: org, documentId: 'doc',
+      organizationId: org,
+      documentId: 'doc',
       commentAnnotations: [
         { annotationId: 'fresh1', commentData: [c('f1')] },
         { annotationId: 'taken', commentData: [c('intruder', 'u', { commentId: 1 }), c('intruder-2')] },
@@ -335,45 +440,84 @@ describe('comments happy paths', () => {
       fresh2: { success: true, annotationId: 'fresh2', commentIds: [1, 2], message: 'Added Successfully' },
     });
     const where = (annotationId: string) => ({ organizationId: org, documentId: 'doc', annotationId });
-    assert.deepEqual((await getAll(where('taken'))).map((x) => x.commentText), ['original', 'original-2'], 'existing thread untouched');
-    assert.deepEqual((await getAll(where('fresh1'))).map((x) => x.commentText), ['f1']);
-    assert.deepEqual((await getAll(where('fresh2'))).map((x) => x.commentText), ['f2a', 'f2b']);
+    assert.deepEqual(
+      (await getAll(where('taken'))).map((x) => x.commentText),
+      ['original', 'original-2'],
+      'existing thread untouched',
+    );
+    assert.deepEqual(
+      (await getAll(where('fresh1'))).map((x) => x.commentText),
+      ['f1'],
+    );
+    assert.deepEqual(
+      (await getAll(where('fresh2'))).map((x) => x.commentText),
+      ['f2a', 'f2b'],
+    );
     // All taken: still a success response.
-    const again = await t.a.ok(PATHS.annotationsAdd, { organizationId: org, documentId: 'doc', commentAnnotations: [{ annotationId: 'fresh1', commentData: [c('x')] }] });
+    const again = await t.a.ok(PATHS.annotationsAdd, {
+      organizationId: org,
+      documentId: 'doc',
+      commentAnnotations: [{ annotationId: 'fresh1', commentData: [c('x')] }],
+    });
     assert.deepEqual(again.data, { fresh1: { success: false, annotationId: 'fresh1', message: 'Annotation already exists.' } });
-    assert.deepEqual((await getAll(where('fresh1'))).map((x) => x.commentText), ['f1']);
+    assert.deepEqual(
+      (await getAll(where('fresh1'))).map((x) => x.commentText),
+      ['f1'],
+    );
   });
 
   test('author resolution: profile wins field by field, falls back to the writer, else ""', async () => {
     const org = uniq('org');
-    const th = await thread([
-      { commentText: 'p', from: { userId: 'profiled', name: 'Sent P', email: 'sentp@example.com' } },
-      { commentText: 'h', from: { userId: 'halfProfile', name: 'Sent H', email: 'senth@example.com' } },
-      { commentText: 'n', from: { userId: 'noProfile', name: 'Sent N' } },
-      { commentText: 'z', from: { userId: 'nothing', name: null, email: null } },
-    ], { organizationId: org });
+    const th = await thread(
+      [
+        { commentText: 'p', from: { userId: 'profiled', name: 'Sent P', email: 'sentp@example.com' } },
+        { commentText: 'h', from: { userId: 'halfProfile', name: 'Sent H', email: 'senth@example.com' } },
+        { commentText: 'n', from: { userId: 'noProfile', name: 'Sent N' } },
+        { commentText: 'z', from: { userId: 'nothing', name: null, email: null } },
+      ],
+      { organizationId: org },
+    );
     let list = await getAll(th);
-    assert.deepEqual(list.map((x) => x.from), [
-      { email: 'sentp@example.com', name: 'Sent P', userId: 'profiled' },
-      { email: 'senth@example.com', name: 'Sent H', userId: 'halfProfile' },
-      { email: '', name: 'Sent N', userId: 'noProfile' },
-      { email: '', name: '', userId: 'nothing' },
-    ]);
+    assert.deepEqual(
+      list.map((x) => x.from),
+      [
+        { email: 'sentp@example.com', name: 'Sent P', userId: 'profiled' },
+        { email: 'senth@example.com', name: 'Sent H', userId: 'halfProfile' },
+        { email: '', name: 'Sent N', userId: 'noProfile' },
+        { email: '', name: '', userId: 'nothing' },
+      ],
+    );
     await t.a.ok(PATHS.usersAdd, {
       organizationId: org,
-      users: [{ userId: 'profiled', name: 'Prof P', email: 'profp@example.com' }, { userId: 'halfProfile', name: 'Prof H' }, { userId: 'nothing', email: 'z@example.com' }],
+      users: [
+        { userId: 'profiled', name: 'Prof P', email: 'profp@example.com' },
+        { userId: 'halfProfile', name: 'Prof H' },
+        { userId: 'nothing', email: 'z@example.com' },
+      ],
     });
     // A profile of the same userId in another organization does not apply.
-    await t.a.ok(PATHS.usersAdd, { organizationId: uniq('org'), users: [{ userId: 'noProfile', name: 'Elsewhere', email: 'else@example.com' }] });
+    await t.a.ok(PATHS.usersAdd, {
+      organizationId: uniq('org'),
+      users: [{ userId: 'noProfile', name: 'Elsewhere', email: 'else@example.com' }],
+    });
     list = await getAll(th);
-    assert.deepEqual(list.map((x) => x.from), [
-      { email: 'profp@example.com', name: 'Prof P', userId: 'profiled' },
-      { email: 'senth@example.com', name: 'Prof H', userId: 'halfProfile' },
-      { email: '', name: 'Sent N', userId: 'noProfile' },
-      { email: 'z@example.com', name: '', userId: 'nothing' },
-    ]);
+    assert.deepEqual(
+      list.map((x) => x.from),
+      [
+        { email: 'profp@example.com', name: 'Prof P', userId: 'profiled' },
+        { email: 'senth@example.com', name: 'Prof H', userId: 'halfProfile' },
+        { email: '', name: 'Sent N', userId: 'noProfile' },
+        { email: 'z@example.com', name: '', userId: 'nothing' },
+      ],
+    );
     // A later users/update shows at once.
-    await t.a.ok(PATHS.usersUpdate, { organizationId: org, users: [{ userId: 'halfProfile', email: 'profh@example.com' }, { userId: 'profiled', name: 'Prof P2' }] });
+    await t.a.ok(PATHS.usersUpdate, {
+      organizationId: org,
+      users: [
+        { userId: 'halfProfile', email: 'profh@example.com' },
+        { userId: 'profiled', name: 'Prof P2' },
+      ],
+    });
     list = await getAll(th);
     assert.deepEqual(list[0].from, { email: 'profp@example.com', name: 'Prof P2', userId: 'profiled' });
     assert.deepEqual(list[1].from, { email: 'profh@example.com', name: 'Prof H', userId: 'halfProfile' });
@@ -383,17 +527,26 @@ describe('comments happy paths', () => {
 
   test('writing comments never creates users', async () => {
     const org = uniq('org');
-    const th = await thread([{ commentText: 'x', from: { userId: 'commenter', name: 'C', email: 'c@example.com' } }], { organizationId: org });
+    const th = await thread([{ commentText: 'x', from: { userId: 'commenter', name: 'C', email: 'c@example.com' } }], {
+      organizationId: org,
+    });
     await t.a.ok(PATHS.commentsAdd, { ...th, commentData: [{ commentText: 'y', from: { userId: 'commenter2', name: 'C2' } }] });
-    const r = await t.a.ok(PATHS.usersUpdate, { organizationId: org, users: [{ userId: 'commenter' }, { userId: 'commenter2' }] });
+    const r = await t.a.ok(PATHS.usersUpdate, {
+      organizationId: org,
+      users: [{ userId: 'commenter' }, { userId: 'commenter2' }],
+    });
     assert.equal(r.data.commenter.success, false, JSON.stringify(r));
     assert.equal(r.data.commenter.message, 'User does not exist.');
     assert.equal(r.data.commenter2.success, false, JSON.stringify(r));
-    const docScope = await t.a.ok(PATHS.usersUpdate, { organizationId: org, documentId: th.documentId, users: [{ userId: 'commenter' }] });
+    const docScope = await t.a.ok(PATHS.usersUpdate, {
+      organizationId: org,
+      documentId: th.documentId,
+      users: [{ userId: 'commenter' }],
+    });
     assert.equal(docScope.data.commenter.success, false, 'commenting does not make a document member');
   });
 
-  test('the writer\'s name and email are kept per comment', async () => {
+  test("the writer's name and email are kept per comment", async () => {
     const th = await thread([
       { commentText: 'a', from: { userId: 'same', name: 'First Name', email: 'first@example.com' } },
       { commentText: 'b', from: { userId: 'same', name: 'Second Name', email: 'second@example.com' } },
@@ -406,9 +559,17 @@ describe('comments happy paths', () => {
   test('optional annotation members (location, locationId, context, status) are accepted; null means absent', async () => {
     const org = uniq('org');
     const r = await t.a.ok(PATHS.annotationsAdd, {
-      organizationId: org, documentId: 'doc',
+      organizationId: org,
+      documentId: 'doc',
       commentAnnotations: [
-        { annotationId: 'withAll', location: { id: 'loc', page: 3, nested: { a: [1, 2] } }, locationId: 'loc-1', context: { any: 'thing' }, status: { id: 'RESOLVED', name: 'Resolved', type: 'terminal' }, commentData: [c('x')] },
+        {
+          annotationId: 'withAll',
+          location: { id: 'loc', page: 3, nested: { a: [1, 2] } },
+          locationId: 'loc-1',
+          context: { any: 'thing' },
+          status: { id: 'RESOLVED', name: 'Resolved', type: 'terminal' },
+          commentData: [c('x')],
+        },
         { annotationId: 'withNulls', location: null, locationId: null, context: null, status: null, commentData: [c('y')] },
         { annotationId: 'empties', location: {}, context: {}, status: {}, commentData: [c('z')] },
       ],
@@ -420,25 +581,52 @@ describe('comments happy paths', () => {
   test('unknown members anywhere are ignored', async () => {
     const org = uniq('org');
     const r = await t.a.post(PATHS.annotationsAdd, {
-      organizationId: org, documentId: 'doc', source: 'web', extra: { deep: [1] },
-      commentAnnotations: [{
-        annotationId: 'ann', color: 'red', targetType: 'text',
-        commentData: [{ commentText: 'x', from: { userId: 'u', photoUrl: 'p', role: 'admin' }, reactions: [], attachments: [{ a: 1 }], status: 'deleted', type: 'audio', createdAt: 1, lastUpdated: 'never' }],
-      }],
+      organizationId: org,
+      documentId: 'doc',
+      source: 'web',
+      extra: { deep: [1] },
+      commentAnnotations: [
+        {
+          annotationId: 'ann',
+          color: 'red',
+          targetType: 'text',
+          commentData: [
+            {
+              commentText: 'x',
+              from: { userId: 'u', photoUrl: 'p', role: 'admin' },
+              reactions: [],
+              attachments: [{ a: 1 }],
+              status: 'deleted',
+              type: 'audio',
+              createdAt: 1,
+              lastUpdated: 'never',
+            },
+          ],
+        },
+      ],
     });
     assert.equal(r.status, 200, r.body);
     assert.deepEqual(r.json.result.data.ann.commentIds, [1], r.body);
     const add = await t.a.post(PATHS.commentsAdd, {
-      organizationId: org, documentId: 'doc', annotationId: 'ann', foo: 1,
+      organizationId: org,
+      documentId: 'doc',
+      annotationId: 'ann',
+      foo: 1,
       commentData: [{ commentHtml: '<p>y</p>', from: { userId: 'u', extra: true }, bar: null }],
     });
     assert.equal(add.status, 200, add.body);
-    const get = await t.a.post(PATHS.commentsGet, { organizationId: org, documentId: 'doc', annotationId: 'ann', pageSize: 1, includeDeleted: true });
+    const get = await t.a.post(PATHS.commentsGet, {
+      organizationId: org,
+      documentId: 'doc',
+      annotationId: 'ann',
+      pageSize: 1,
+      includeDeleted: true,
+    });
     assert.equal(get.status, 200, get.body);
     const list = get.json.result.data;
     assert.equal(list.length, 2, get.body);
-    assert.equal(list[0].status, 'added', 'status is the server\'s, not the writer\'s');
-    assert.equal(list[0].type, 'text', 'type is the server\'s, not the writer\'s');
+    assert.equal(list[0].status, 'added', "status is the server's, not the writer's");
+    assert.equal(list[0].type, 'text', "type is the server's, not the writer's");
     assert.notEqual(list[0].createdAt, 1);
     assert.match(list[0].lastUpdated, ISO_MS);
     assert.deepEqual(list[0].from, { email: '', name: '', userId: 'u' });
@@ -447,18 +635,32 @@ describe('comments happy paths', () => {
   test('limits accepted: ids of 256 astral code points, commentData of 1000, commentIds/userIds filters of 1000', async () => {
     const big = '😀'.repeat(256);
     const r = await t.a.ok(PATHS.annotationsAdd, {
-      organizationId: big, documentId: big,
-      commentAnnotations: [{ annotationId: big, locationId: big, commentData: [{ commentText: 'astral', from: { userId: big, name: '😀'.repeat(256) } }] }],
+      organizationId: big,
+      documentId: big,
+      commentAnnotations: [
+        {
+          annotationId: big,
+          locationId: big,
+          commentData: [{ commentText: 'astral', from: { userId: big, name: '😀'.repeat(256) } }],
+        },
+      ],
     });
     assert.deepEqual(r.data[big]?.commentIds, [1]);
-    assert.deepEqual((await t.a.ok(PATHS.commentsAdd, { organizationId: big, documentId: big, annotationId: big, commentData: [c('two', big)] })).data, [2]);
+    assert.deepEqual(
+      (await t.a.ok(PATHS.commentsAdd, { organizationId: big, documentId: big, annotationId: big, commentData: [c('two', big)] }))
+        .data,
+      [2],
+    );
     const got = await getAll({ organizationId: big, documentId: big, annotationId: big }, { userIds: [big] });
     assert.equal(got.length, 2);
     assert.equal(got[0].from.userId, big);
 
     const many = Array.from({ length: 1000 }, (_, i) => c(`m${i}`, `user${i % 7}`));
     const th = await thread(many);
-    assert.deepEqual(th.entry.commentIds, Array.from({ length: 1000 }, (_, i) => i + 1));
+    assert.deepEqual(
+      th.entry.commentIds,
+      Array.from({ length: 1000 }, (_, i) => i + 1),
+    );
     const add = await t.a.ok(PATHS.commentsAdd, { ...th, commentData: many });
     assert.equal(add.data.length, 1000);
     assert.equal(add.data[0], 1001);
@@ -491,22 +693,34 @@ describe('comment timestamps from an injected clock', () => {
     await app.close();
   });
 
-  test('createdAt is the clock\'s integer ms and lastUpdated its ISO form with milliseconds', async () => {
+  test("createdAt is the clock's integer ms and lastUpdated its ISO form with milliseconds", async () => {
     now = Date.UTC(2024, 5, 20, 9, 53, 42, 258);
-    await app.a.ok(PATHS.annotationsAdd, { organizationId: 'o', documentId: 'd', commentAnnotations: [{ annotationId: 'a', commentData: [c('x'), c('y')] }] });
+    await app.a.ok(PATHS.annotationsAdd, {
+      organizationId: 'o',
+      documentId: 'd',
+      commentAnnotations: [{ annotationId: 'a', commentData: [c('x'), c('y')] }],
+    });
     now = Date.UTC(2025, 0, 2, 3, 4, 5, 6);
     await app.a.ok(PATHS.commentsAdd, { organizationId: 'o', documentId: 'd', annotationId: 'a', commentData: [c('z')] });
     const got = await app.a.ok(PATHS.commentsGet, { organizationId: 'o', documentId: 'd', annotationId: 'a' });
-    assert.deepEqual(got.data.map((x: any) => [x.commentId, x.createdAt, x.lastUpdated]), [
-      [1, Date.UTC(2024, 5, 20, 9, 53, 42, 258), '2024-06-20T09:53:42.258Z'],
-      [2, Date.UTC(2024, 5, 20, 9, 53, 42, 258), '2024-06-20T09:53:42.258Z'],
-      [3, Date.UTC(2025, 0, 2, 3, 4, 5, 6), '2025-01-02T03:04:05.006Z'],
-    ], JSON.stringify(got));
+    assert.deepEqual(
+      got.data.map((x: any) => [x.commentId, x.createdAt, x.lastUpdated]),
+      [
+        [1, Date.UTC(2024, 5, 20, 9, 53, 42, 258), '2024-06-20T09:53:42.258Z'],
+        [2, Date.UTC(2024, 5, 20, 9, 53, 42, 258), '2024-06-20T09:53:42.258Z'],
+        [3, Date.UTC(2025, 0, 2, 3, 4, 5, 6), '2025-01-02T03:04:05.006Z'],
+      ],
+      JSON.stringify(got),
+    );
   });
 
   test('a whole-second time still shows .000 milliseconds', async () => {
     now = Date.UTC(2030, 11, 31, 23, 59, 59, 0);
-    await app.a.ok(PATHS.annotationsAdd, { organizationId: 'o', documentId: 'd', commentAnnotations: [{ annotationId: 'b', commentData: [c('x')] }] });
+    await app.a.ok(PATHS.annotationsAdd, {
+      organizationId: 'o',
+      documentId: 'd',
+      commentAnnotations: [{ annotationId: 'b', commentData: [c('x')] }],
+    });
     const got = await app.a.ok(PATHS.commentsGet, { organizationId: 'o', documentId: 'd', annotationId: 'b' });
     assert.equal(got.data[0].lastUpdated, '2030-12-31T23:59:59.000Z');
     assert.equal(got.data[0].createdAt, Date.UTC(2030, 11, 31, 23, 59, 59, 0));

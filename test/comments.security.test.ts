@@ -7,15 +7,27 @@ import { expectError, makeTestApp, PATHS, type Caller, type Reply, type TestApp 
 let t: TestApp;
 let seq = 0;
 const uniq = (prefix: string) => `${prefix}-${++seq}`;
-const c = (commentText: string, userId = 'u1', extra: Record<string, unknown> = {}) => ({ commentText, from: { userId }, ...extra });
+const c = (commentText: string, userId = 'u1', extra: Record<string, unknown> = {}) => ({
+  commentText,
+  from: { userId },
+  ...extra,
+});
 const ALL = [PATHS.annotationsAdd, PATHS.commentsAdd, PATHS.commentsGet] as const;
 const BAD_CREDENTIALS = 'Invalid API key or auth token.';
 
 type Where = { organizationId: string; documentId: string; annotationId: string };
 
 async function thread(commentData: unknown[], where: Partial<Where> = {}, caller: Caller = t.a): Promise<Where> {
-  const w = { organizationId: where.organizationId ?? uniq('org'), documentId: where.documentId ?? 'doc', annotationId: where.annotationId ?? uniq('ann') };
-  const r = await caller.ok(PATHS.annotationsAdd, { organizationId: w.organizationId, documentId: w.documentId, commentAnnotations: [{ annotationId: w.annotationId, commentData }] });
+  const w = {
+    organizationId: where.organizationId ?? uniq('org'),
+    documentId: where.documentId ?? 'doc',
+    annotationId: where.annotationId ?? uniq('ann'),
+  };
+  const r = await caller.ok(PATHS.annotationsAdd, {
+    organizationId: w.organizationId,
+    documentId: w.documentId,
+    commentAnnotations: [{ annotationId: w.annotationId, commentData }],
+  });
   assert.equal(Object.getOwnPropertyDescriptor(r.data, w.annotationId)?.value?.success, true, JSON.stringify(r));
   return w;
 }
@@ -26,29 +38,71 @@ async function comments(where: Where, caller: Caller = t.a, extra: Record<string
 
 function dataFor(path: string, where: Where): Record<string, unknown> {
   if (path === PATHS.annotationsAdd) {
-    return { organizationId: where.organizationId, documentId: where.documentId, commentAnnotations: [{ annotationId: where.annotationId, commentData: [c('x')] }] };
+    return {
+      organizationId: where.organizationId,
+      documentId: where.documentId,
+      commentAnnotations: [{ annotationId: where.annotationId, commentData: [c('x')] }],
+    };
   }
   if (path === PATHS.commentsAdd) return { ...where, commentData: [c('x')] };
   return { ...where };
 }
 
 function raw(path: string, headers: Record<string, string | undefined>, body: unknown, contentType = 'application/json') {
-  return t.request(path, { headers: { 'content-type': contentType, ...headers }, raw: typeof body === 'string' ? body : JSON.stringify(body) });
+  return t.request(path, {
+    headers: { 'content-type': contentType, ...headers },
+    raw: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 function assertNoLeak(r: Reply, what: string): void {
   assert.notEqual(r.status, 500, `${what}: 500 ${r.body}`);
   const message: string = r.json?.error?.message ?? '';
-  for (const bad of [/\n\s*at /, /\.ts:\d+/, /\.js:\d+/, /node_modules/, /sqlite/i, /\bSELECT\b/i, /\bINSERT\b/i, /\bWHERE\b/i, /json_each/i, /Error:/, /stack/i]) {
+  for (const bad of [
+    /\n\s*at /,
+    /\.ts:\d+/,
+    /\.js:\d+/,
+    /node_modules/,
+    /sqlite/i,
+    /\bSELECT\b/i,
+    /\bINSERT\b/i,
+    /\bWHERE\b/i,
+    /json_each/i,
+    /Error:/,
+    /stack/i,
+  ]) {
     assert.doesNotMatch(message, bad, `${what}: message leaks internals: ${message}`);
   }
 }
 
 /** Markup and URLs that must never come back out of commentHtml. */
 const FORBIDDEN_HTML = [
-  /<script/i, /<\/script/i, /<style/i, /<iframe/i, /<object/i, /<embed/i, /<img/i, /<svg/i, /<math/i, /<form/i, /<input/i,
-  /<link/i, /<meta/i, /<base/i, /<textarea/i, /<template/i, /<noscript/i, /<div/i, /<body/i,
-  /\son[a-z]+\s*=/i, /javascript:/i, /vbscript:/i, /data:/i, /srcdoc/i, /style\s*=/i, /expression\(/i,
+  /<script/i,
+  /<\/script/i,
+  /<style/i,
+  /<iframe/i,
+  /<object/i,
+  /<embed/i,
+  /<img/i,
+  /<svg/i,
+  /<math/i,
+  /<form/i,
+  /<input/i,
+  /<link/i,
+  /<meta/i,
+  /<base/i,
+  /<textarea/i,
+  /<template/i,
+  /<noscript/i,
+  /<div/i,
+  /<body/i,
+  /\son[a-z]+\s*=/i,
+  /javascript:/i,
+  /vbscript:/i,
+  /data:/i,
+  /srcdoc/i,
+  /style\s*=/i,
+  /expression\(/i,
 ];
 
 describe('comments security', () => {
@@ -66,7 +120,10 @@ describe('comments security', () => {
         const noKey = await raw(path, { 'x-service-auth-token': t.a.creds.authToken }, body);
         assert.ok(expectError(noKey, 401, 'UNAUTHENTICATED', `${path} no key`).includes('x-service-api-key'), noKey.body);
         const noToken = await raw(path, { 'x-service-api-key': t.a.creds.apiKey }, body);
-        assert.ok(expectError(noToken, 401, 'UNAUTHENTICATED', `${path} no token`).includes('x-service-auth-token'), noToken.body);
+        assert.ok(
+          expectError(noToken, 401, 'UNAUTHENTICATED', `${path} no token`).includes('x-service-auth-token'),
+          noToken.body,
+        );
         const none = await raw(path, {}, body, 'text/plain');
         expectError(none, 401, 'UNAUTHENTICATED', `${path} no headers, text/plain`);
       }
@@ -84,17 +141,22 @@ describe('comments security', () => {
     ];
     for (const path of ALL) {
       for (const [label, headers] of cases) {
-        const r = await raw(path, headers, { data: dataFor(path, { ...where, annotationId: path === PATHS.annotationsAdd ? 'intruder-ann' : where.annotationId }) });
+        const r = await raw(path, headers, {
+          data: dataFor(path, { ...where, annotationId: path === PATHS.annotationsAdd ? 'intruder-ann' : where.annotationId }),
+        });
         assert.equal(expectError(r, 401, 'UNAUTHENTICATED', `${path} ${label}`), BAD_CREDENTIALS);
         const g = await raw(path, headers, '<script>alert(1)</script>', 'text/html');
         assert.equal(expectError(g, 401, 'UNAUTHENTICATED', `${path} ${label} garbage`), BAD_CREDENTIALS);
       }
     }
-    assert.deepEqual((await comments(where)).map((x) => x.commentText), ['original']);
+    assert.deepEqual(
+      (await comments(where)).map((x) => x.commentText),
+      ['original'],
+    );
     assert.deepEqual(await comments({ ...where, annotationId: 'intruder-ann' }), []);
   });
 
-  test('tenant isolation: b naming a\'s organization, document and annotation sees nothing', async () => {
+  test("tenant isolation: b naming a's organization, document and annotation sees nothing", async () => {
     const where = await thread([
       { commentText: 'secret one', from: { userId: 'alice', name: 'Alice', email: 'alice@a.example' } },
       { commentText: 'secret two', from: { userId: 'bob' } },
@@ -105,33 +167,56 @@ describe('comments security', () => {
     assert.equal((await comments(where)).length, 2, 'a still sees its own');
   });
 
-  test('tenant isolation: b cannot add comments to a\'s annotation', async () => {
+  test("tenant isolation: b cannot add comments to a's annotation", async () => {
     const where = await thread([c('a-only')]);
-    const r = await t.b.post(PATHS.commentsAdd, { ...where, commentData: [c('from b'), c('from b with id', 'u', { commentId: 50 })] });
-    expectError(r, 404, 'NOT_FOUND', 'b comments/add to a\'s annotation');
-    assert.deepEqual((await comments(where)).map((x) => x.commentText), ['a-only']);
+    const r = await t.b.post(PATHS.commentsAdd, {
+      ...where,
+      commentData: [c('from b'), c('from b with id', 'u', { commentId: 50 })],
+    });
+    expectError(r, 404, 'NOT_FOUND', "b comments/add to a's annotation");
+    assert.deepEqual(
+      (await comments(where)).map((x) => x.commentText),
+      ['a-only'],
+    );
   });
 
   test('tenant isolation: b creates its own annotation with the same ids, independently', async () => {
     const where = await thread([c('a1'), c('a2')]);
     const r = await t.b.ok(PATHS.annotationsAdd, {
-      organizationId: where.organizationId, documentId: where.documentId,
+      organizationId: where.organizationId,
+      documentId: where.documentId,
       commentAnnotations: [{ annotationId: where.annotationId, commentData: [c('b1', 'u', { commentId: 1 })] }],
     });
-    assert.deepEqual(r.data[where.annotationId], { success: true, annotationId: where.annotationId, commentIds: [1], message: 'Added Successfully' },
-      'a taken id in tenant a is free in tenant b');
+    assert.deepEqual(
+      r.data[where.annotationId],
+      { success: true, annotationId: where.annotationId, commentIds: [1], message: 'Added Successfully' },
+      'a taken id in tenant a is free in tenant b',
+    );
     assert.deepEqual((await t.b.ok(PATHS.commentsAdd, { ...where, commentData: [c('b2')] })).data, [2]);
-    assert.deepEqual((await t.b.ok(PATHS.commentsAdd, { ...where, commentData: [c('b-chosen', 'u', { commentId: 2000 })] })).data, [2000]);
-    assert.deepEqual((await comments(where, t.b)).map((x) => x.commentText), ['b1', 'b2', 'b-chosen']);
-    assert.deepEqual((await comments(where)).map((x) => x.commentText), ['a1', 'a2'], 'a\'s thread untouched');
+    assert.deepEqual(
+      (await t.b.ok(PATHS.commentsAdd, { ...where, commentData: [c('b-chosen', 'u', { commentId: 2000 })] })).data,
+      [2000],
+    );
+    assert.deepEqual(
+      (await comments(where, t.b)).map((x) => x.commentText),
+      ['b1', 'b2', 'b-chosen'],
+    );
+    assert.deepEqual(
+      (await comments(where)).map((x) => x.commentText),
+      ['a1', 'a2'],
+      "a's thread untouched",
+    );
     // a's next generated id is not influenced by b's 2000.
     assert.deepEqual((await t.a.ok(PATHS.commentsAdd, { ...where, commentData: [c('a3')] })).data, [3]);
   });
 
-  test('tenant isolation: profiles of one tenant never resolve another tenant\'s authors', async () => {
+  test("tenant isolation: profiles of one tenant never resolve another tenant's authors", async () => {
     const where = await thread([{ commentText: 'hi', from: { userId: 'shared', name: 'Sent By A', email: 'a@a.example' } }]);
     await thread([{ commentText: 'hi', from: { userId: 'shared' } }], where, t.b);
-    await t.b.ok(PATHS.usersAdd, { organizationId: where.organizationId, users: [{ userId: 'shared', name: 'B Profile', email: 'b@b.example' }] });
+    await t.b.ok(PATHS.usersAdd, {
+      organizationId: where.organizationId,
+      users: [{ userId: 'shared', name: 'B Profile', email: 'b@b.example' }],
+    });
     assert.deepEqual((await comments(where))[0].from, { email: 'a@a.example', name: 'Sent By A', userId: 'shared' });
     assert.deepEqual((await comments(where, t.b))[0].from, { email: 'b@b.example', name: 'B Profile', userId: 'shared' });
     await t.a.ok(PATHS.usersAdd, { organizationId: where.organizationId, users: [{ userId: 'shared', name: 'A Profile' }] });
@@ -178,16 +263,28 @@ describe('comments security', () => {
       '<<script>script>alert(1)<</script>/script>',
     ];
     const where = await thread(payloads.map((commentHtml) => ({ commentHtml, from: { userId: 'attacker' } })));
-    const viaAdd = await t.a.ok(PATHS.commentsAdd, { ...where, commentData: payloads.map((commentHtml) => ({ commentHtml, commentText: 'given', from: { userId: 'attacker' } })) });
+    const viaAdd = await t.a.ok(PATHS.commentsAdd, {
+      ...where,
+      commentData: payloads.map((commentHtml) => ({ commentHtml, commentText: 'given', from: { userId: 'attacker' } })),
+    });
     assert.equal(viaAdd.data.length, payloads.length);
     const list = await comments(where);
     assert.equal(list.length, payloads.length * 2);
     list.forEach((x, i) => {
       const source = payloads[i % payloads.length];
-      for (const bad of FORBIDDEN_HTML) assert.doesNotMatch(x.commentHtml, bad, `payload ${JSON.stringify(source)} came back as ${JSON.stringify(x.commentHtml)}`);
+      for (const bad of FORBIDDEN_HTML)
+        assert.doesNotMatch(
+          x.commentHtml,
+          bad,
+          `payload ${JSON.stringify(source)} came back as ${JSON.stringify(x.commentHtml)}`,
+        );
       // Derived text never carries script or style bodies (entities decoded text is plain text, not HTML).
       if (i < payloads.length && !source!.includes('&lt;') && !/<!--|CDATA|textarea|noscript|<<|scr<script>/i.test(source!)) {
-        assert.doesNotMatch(x.commentText, /alert\(1\)|evil\.example\/x\.css/, `derived text of ${JSON.stringify(source)}: ${JSON.stringify(x.commentText)}`);
+        assert.doesNotMatch(
+          x.commentText,
+          /alert\(1\)|evil\.example\/x\.css/,
+          `derived text of ${JSON.stringify(source)}: ${JSON.stringify(x.commentText)}`,
+        );
       }
     });
     // The safe link of the onclick payload keeps its href and loses its handlers.
@@ -199,13 +296,18 @@ describe('comments security', () => {
     const text = '<script>alert(1)</script><img src=x onerror=alert(2)> & "quotes"';
     const [x] = await comments(await thread([c(text)]));
     assert.equal(x.commentText, text, 'plain text is kept as sent');
-    assert.equal(x.commentHtml, '<p>&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt; &amp; &quot;quotes&quot;</p>');
+    assert.equal(
+      x.commentHtml,
+      '<p>&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt; &amp; &quot;quotes&quot;</p>',
+    );
     for (const bad of [/<script/i, /<img/i]) assert.doesNotMatch(x.commentHtml, bad);
   });
 
   test('HTML in author fields and ids is returned as JSON data with a JSON content type', async () => {
     const evilId = '<img src=x onerror=alert(1)>';
-    const where = await thread([{ commentText: 'x', from: { userId: evilId, name: '<script>alert(1)</script>' } }], { annotationId: '<script>alert("ann")</script>' });
+    const where = await thread([{ commentText: 'x', from: { userId: evilId, name: '<script>alert(1)</script>' } }], {
+      annotationId: '<script>alert("ann")</script>',
+    });
     const r = await t.a.post(PATHS.commentsGet, where);
     assert.equal(r.status, 200, r.body);
     assert.match(String(r.headers['content-type']), /^application\/json/);
@@ -219,8 +321,12 @@ describe('comments security', () => {
     for (const name of ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty']) {
       const where = { organizationId: name, documentId: name, annotationId: name };
       const r = await t.a.post(PATHS.annotationsAdd, {
-        organizationId: name, documentId: name,
-        commentAnnotations: [{ annotationId: name, commentData: [{ commentText: `by ${name}`, from: { userId: name } }] }, { annotationId: `${name}2`, commentData: [c('x')] }],
+        organizationId: name,
+        documentId: name,
+        commentAnnotations: [
+          { annotationId: name, commentData: [{ commentText: `by ${name}`, from: { userId: name } }] },
+          { annotationId: `${name}2`, commentData: [c('x')] },
+        ],
       });
       assert.equal(r.status, 200, r.body);
       const entry = Object.getOwnPropertyDescriptor(r.json.result.data, name)?.value;
@@ -232,9 +338,16 @@ describe('comments security', () => {
       assert.equal(list.length, 2, JSON.stringify(list));
       assert.deepEqual(list[0].from, { email: '', name: `Profile ${name}`, userId: name });
       // Taken: success false for that entry.
-      const again = await t.a.post(PATHS.annotationsAdd, { organizationId: name, documentId: name, commentAnnotations: [{ annotationId: name, commentData: [c('x')] }] });
-      assert.deepEqual(Object.getOwnPropertyDescriptor(again.json.result.data, name)?.value,
-        { success: false, annotationId: name, message: 'Annotation already exists.' }, again.body);
+      const again = await t.a.post(PATHS.annotationsAdd, {
+        organizationId: name,
+        documentId: name,
+        commentAnnotations: [{ annotationId: name, commentData: [c('x')] }],
+      });
+      assert.deepEqual(
+        Object.getOwnPropertyDescriptor(again.json.result.data, name)?.value,
+        { success: false, annotationId: name, message: 'Annotation already exists.' },
+        again.body,
+      );
       // Tenant b does not see it.
       assert.deepEqual(await comments(where, t.b), []);
     }
@@ -243,7 +356,8 @@ describe('comments security', () => {
 
   test('__proto__ and constructor keys inside the JSON body are harmless', async () => {
     const org = uniq('org');
-    const payload = `{"data":{"organizationId":"${org}","documentId":"doc","__proto__":{"annotationId":"fromProto"},` +
+    const payload =
+      `{"data":{"organizationId":"${org}","documentId":"doc","__proto__":{"annotationId":"fromProto"},` +
       `"constructor":{"prototype":{"polluted":true}},"commentAnnotations":[{"annotationId":"real",` +
       `"location":{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"page":1},` +
       `"context":{"__proto__":{"isAdmin":true}},` +
@@ -251,7 +365,11 @@ describe('comments security', () => {
     const r = await t.a.post(PATHS.annotationsAdd, null, { raw: payload, headers: { 'content-type': 'application/json' } });
     assert.ok(r.status === 200 || r.status === 400, `${r.status} ${r.body}`);
     if (r.status === 200) {
-      assert.deepEqual(r.json.result.data, { real: { success: true, annotationId: 'real', commentIds: [1], message: 'Added Successfully' } }, r.body);
+      assert.deepEqual(
+        r.json.result.data,
+        { real: { success: true, annotationId: 'real', commentIds: [1], message: 'Added Successfully' } },
+        r.body,
+      );
       const [x] = await comments({ organizationId: org, documentId: 'doc', annotationId: 'real' });
       assert.deepEqual(x.from, { email: '', name: '', userId: 'u' }, 'a __proto__ key must not supply the author name');
     }
@@ -260,7 +378,12 @@ describe('comments security', () => {
       headers: { 'content-type': 'application/json' },
     });
     assert.ok(get.status === 200 || get.status === 400, get.body);
-    if (get.status === 200 && r.status === 200) assert.deepEqual(get.json.result.data.map((x: any) => x.commentId), [1], 'no filter smuggled via __proto__');
+    if (get.status === 200 && r.status === 200)
+      assert.deepEqual(
+        get.json.result.data.map((x: any) => x.commentId),
+        [1],
+        'no filter smuggled via __proto__',
+      );
     for (const k of ['polluted', 'isAdmin', 'commentIds', 'userIds', 'annotationId']) {
       assert.equal(({} as Record<string, unknown>)[k], undefined, `Object.prototype.${k} polluted`);
     }
@@ -276,11 +399,20 @@ describe('comments security', () => {
       assert.deepEqual(await comments({ ...where, organizationId: `${where.organizationId}${h}` }), []);
       expectError(await t.a.post(PATHS.commentsAdd, { ...where, annotationId: h, commentData: [c('x')] }), 404, 'NOT_FOUND', h);
     }
-    assert.deepEqual((await comments(where)).map((x) => x.commentText), ['one', 'two']);
+    assert.deepEqual(
+      (await comments(where)).map((x) => x.commentText),
+      ['one', 'two'],
+    );
     // Stored and read back literally.
-    const w2 = await thread(hostile.map((h) => ({ commentText: h, from: { userId: h } })), { annotationId: "'; DROP TABLE comments; --" });
+    const w2 = await thread(
+      hostile.map((h) => ({ commentText: h, from: { userId: h } })),
+      { annotationId: "'; DROP TABLE comments; --" },
+    );
     const back = await comments(w2, t.a, { userIds: [hostile[0]!] });
-    assert.deepEqual(back.map((x) => x.commentText), [hostile[0]]);
+    assert.deepEqual(
+      back.map((x) => x.commentText),
+      [hostile[0]],
+    );
     assert.equal((await comments(w2)).length, hostile.length);
   });
 
@@ -294,7 +426,10 @@ describe('comments security', () => {
         raw: `{"data":{"organizationId":"${org}","documentId":"doc","commentAnnotations":[{"annotationId":"deep","${member}":${deep},"commentData":[{"commentText":"x","from":{"userId":"u"}}]}]}}`,
         headers: { 'content-type': 'application/json' },
       });
-      assert.ok(r.status === 200 || r.status === 400, `${member} nested 20000 deep: expected 200 or 400, got ${r.status}: ${r.body.slice(0, 300)}`);
+      assert.ok(
+        r.status === 200 || r.status === 400,
+        `${member} nested 20000 deep: expected 200 or 400, got ${r.status}: ${r.body.slice(0, 300)}`,
+      );
       if (r.status === 400) expectError(r, 400, 'INVALID_ARGUMENT', member);
       assertNoLeak(r, `deep ${member}`);
     }
@@ -325,16 +460,40 @@ describe('comments security', () => {
     const responses: [string, Reply][] = [
       ['not found', await t.a.post(PATHS.commentsAdd, { ...where, annotationId: 'missing', commentData: [c('x')] })],
       ['already exists', await t.a.post(PATHS.commentsAdd, { ...where, commentData: [c('x', 'u', { commentId: 1 })] })],
-      ['exhausted', await (async () => {
-        const full = await thread([c('m', 'u', { commentId: 2147483647 })]);
-        return t.a.post(PATHS.commentsAdd, { ...full, commentData: [c('x')] });
-      })()],
-      ['bad json', await t.a.post(PATHS.commentsGet, null, { raw: '{"data":{"organizationId":', headers: { 'content-type': 'application/json' } })],
+      [
+        'exhausted',
+        await (async () => {
+          const full = await thread([c('m', 'u', { commentId: 2147483647 })]);
+          return t.a.post(PATHS.commentsAdd, { ...full, commentData: [c('x')] });
+        })(),
+      ],
+      [
+        'bad json',
+        await t.a.post(PATHS.commentsGet, null, {
+          raw: '{"data":{"organizationId":',
+          headers: { 'content-type': 'application/json' },
+        }),
+      ],
       ['bad type', await t.a.post(PATHS.commentsGet, { ...where, commentIds: [{ $gt: 0 }] })],
-      ['huge number', await t.a.post(PATHS.commentsGet, null, { raw: `{"data":{"organizationId":"o","documentId":"d","annotationId":"a","commentIds":[1e400]}}`, headers: { 'content-type': 'application/json' } })],
-      ['negative zero', await t.a.post(PATHS.commentsGet, null, { raw: `{"data":{"organizationId":"o","documentId":"d","annotationId":"a","commentIds":[-0]}}`, headers: { 'content-type': 'application/json' } })],
+      [
+        'huge number',
+        await t.a.post(PATHS.commentsGet, null, {
+          raw: `{"data":{"organizationId":"o","documentId":"d","annotationId":"a","commentIds":[1e400]}}`,
+          headers: { 'content-type': 'application/json' },
+        }),
+      ],
+      [
+        'negative zero',
+        await t.a.post(PATHS.commentsGet, null, {
+          raw: `{"data":{"organizationId":"o","documentId":"d","annotationId":"a","commentIds":[-0]}}`,
+          headers: { 'content-type': 'application/json' },
+        }),
+      ],
       ['unknown op', await t.a.post('/v1/commentannotations/delete', where)],
-      ['bad creds', await raw(PATHS.commentsGet, { 'x-service-api-key': "'; --", 'x-service-auth-token': '\\' }, { data: where })],
+      [
+        'bad creds',
+        await raw(PATHS.commentsGet, { 'x-service-api-key': "'; --", 'x-service-auth-token': '\\' }, { data: where }),
+      ],
     ];
     for (const [label, r] of responses) {
       assert.ok(r.status >= 400, `${label} should be an error: ${r.body}`);

@@ -23,9 +23,12 @@ test('the shared contract suite passes against the running server', { skip }, as
     const run = spawnSync(process.execPath, [SUITE], {
       encoding: 'utf8',
       env: {
-        ...process.env, CONFORMANCE_URL: s.url,
-        CONFORMANCE_KEY_A: a.apiKey, CONFORMANCE_TOKEN_A: a.authToken,
-        CONFORMANCE_KEY_B: b.apiKey, CONFORMANCE_TOKEN_B: b.authToken,
+        ...process.env,
+        CONFORMANCE_URL: s.url,
+        CONFORMANCE_KEY_A: a.apiKey,
+        CONFORMANCE_TOKEN_A: a.authToken,
+        CONFORMANCE_KEY_B: b.apiKey,
+        CONFORMANCE_TOKEN_B: b.authToken,
       },
     });
     const summary = /(\d+) passed, (\d+) failed/.exec(run.stdout);

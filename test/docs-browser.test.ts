@@ -13,14 +13,22 @@ import { REPO, startServer, stopServer, type ServerProcess } from './server-proc
 import { freshDatabase, type FreshDatabase } from './test-database.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const NEEDS_BROWSER = existsSync(CHROMIUM) ? false : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
-if (NEEDS_BROWSER && process.env.MARGINALIA_TEST_REQUIRE_BROWSER) throw new Error(`MARGINALIA_TEST_REQUIRE_BROWSER is set, but ${NEEDS_BROWSER}`);
+const NEEDS_BROWSER = existsSync(CHROMIUM)
+  ? false
+  : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
+if (NEEDS_BROWSER && process.env.MARGINALIA_TEST_REQUIRE_BROWSER)
+  throw new Error(`MARGINALIA_TEST_REQUIRE_BROWSER is set, but ${NEEDS_BROWSER}`);
 
 export const ARTIFACTS = join(REPO, 'test-artifacts');
 const creds = { apiKey: 'docs-test-key', authToken: 'docs-test-token-0123456789' };
 const OPERATIONS = [
-  '/v1/users/add', '/v1/users/update', '/v1/commentannotations/add', '/v1/commentannotations/comments/add',
-  '/v1/commentannotations/comments/get', '/v1/notifications/add', '/v1/notifications/get',
+  '/v1/users/add',
+  '/v1/users/update',
+  '/v1/commentannotations/add',
+  '/v1/commentannotations/comments/add',
+  '/v1/commentannotations/comments/get',
+  '/v1/notifications/add',
+  '/v1/notifications/get',
 ];
 
 describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
@@ -53,8 +61,14 @@ describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
   });
 
   test('loads with every asset from the server itself and lists every operation', async () => {
-    const paths = await page.$$eval('.opblock-summary-path', (els) => els.map((e) => e.getAttribute('data-path') ?? e.textContent ?? ''));
-    for (const op of OPERATIONS) assert.ok(paths.some((p) => p.replace(/\u200b/g, '') === op), `${op} is listed: ${JSON.stringify(paths)}`);
+    const paths = await page.$$eval('.opblock-summary-path', (els) =>
+      els.map((e) => e.getAttribute('data-path') ?? e.textContent ?? ''),
+    );
+    for (const op of OPERATIONS)
+      assert.ok(
+        paths.some((p) => p.replace(/\u200b/g, '') === op),
+        `${op} is listed: ${JSON.stringify(paths)}`,
+      );
     // Each operation once, as the POST it is (the 405 answers for other methods are not operations).
     assert.equal(await page.locator('.opblock-post').count(), OPERATIONS.length);
     assert.equal(await page.locator('.opblock').count(), OPERATIONS.length + 3, 'the operations and /healthz, /readyz, /metrics');
@@ -78,7 +92,9 @@ describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
     await block.locator('.opblock-summary').first().click();
     const tryOut = block.locator('button.try-out__btn');
     if ((await tryOut.count()) > 0 && (await tryOut.innerText()).includes('Try it out')) await tryOut.click();
-    await block.locator('textarea.body-param__text').fill(JSON.stringify({ data: { organizationId: 'docs-org', documentId: 'doc-1' } }, null, 2));
+    await block
+      .locator('textarea.body-param__text')
+      .fill(JSON.stringify({ data: { organizationId: 'docs-org', documentId: 'doc-1' } }, null, 2));
     await block.locator('button.execute').click();
     const status = block.locator('.live-responses-table tr.response .response-col_status').first();
     await status.waitFor({ timeout: 20_000 });

@@ -19,10 +19,14 @@ after(async () => {
 });
 
 const batch = (documentId: string) => ({
-  organizationId: 'o', documentId,
+  organizationId: 'o',
+  documentId,
   commentAnnotations: Array.from({ length: THREADS }, (_, a) => ({
     annotationId: `t${a}`,
-    commentData: Array.from({ length: COMMENTS }, (_, c) => ({ commentText: `comment ${c} of thread ${a}`, from: { userId: `u${c % 7}` } })),
+    commentData: Array.from({ length: COMMENTS }, (_, c) => ({
+      commentText: `comment ${c} of thread ${a}`,
+      from: { userId: `u${c % 7}` },
+    })),
   })),
 });
 
@@ -64,7 +68,11 @@ test('kill -9 during batch writes: each batch is all there or not at all, and ev
   for (const documentId of sent) {
     const counts: number[] = [];
     for (let a = 0; a < THREADS; a++) {
-      const r = await post(again.url, '/v1/commentannotations/comments/get', creds, { organizationId: 'o', documentId, annotationId: `t${a}` });
+      const r = await post(again.url, '/v1/commentannotations/comments/get', creds, {
+        organizationId: 'o',
+        documentId,
+        annotationId: `t${a}`,
+      });
       assert.equal(r.status, 200, r.text);
       counts.push(r.json.result.data.length);
     }

@@ -46,21 +46,38 @@ describe('end to end', () => {
     assert.ok(raw.headers.get('x-request-id'), 'x-request-id on every response');
 
     const thread = await api.comments.addAnnotations({
-      organizationId: org, documentId: 'doc', commentAnnotations: [{ annotationId: 't1', commentData: [{ commentHtml: '<p>hi <script>x()</script></p>', from: { userId: 'ann' } }] }],
+      organizationId: org,
+      documentId: 'doc',
+      commentAnnotations: [
+        { annotationId: 't1', commentData: [{ commentHtml: '<p>hi <script>x()</script></p>', from: { userId: 'ann' } }] },
+      ],
     });
     assert.deepEqual(thread.data.t1?.commentIds, [1]);
     const more = await api.comments.add({
-      organizationId: org, documentId: 'doc', annotationId: 't1', commentData: [{ commentText: 'reply', from: { userId: 'bob', name: 'Bob' } }],
+      organizationId: org,
+      documentId: 'doc',
+      annotationId: 't1',
+      commentData: [{ commentText: 'reply', from: { userId: 'bob', name: 'Bob' } }],
     });
     assert.deepEqual(more.data, [2]);
     await api.notifications.add({
-      organizationId: org, documentId: 'doc', notificationId: 'n1', actionUser: { userId: 'ann' },
-      displayHeadlineMessageTemplate: '{actionUser} replied', notifyUsers: [{ userId: 'bob' }],
+      organizationId: org,
+      documentId: 'doc',
+      notificationId: 'n1',
+      actionUser: { userId: 'ann' },
+      displayHeadlineMessageTemplate: '{actionUser} replied',
+      notifyUsers: [{ userId: 'bob' }],
     });
     await api.users.update({ organizationId: org, users: [{ userId: 'ann', name: 'Ann Renamed' }] });
 
     const comments = await api.comments.get({ organizationId: org, documentId: 'doc', annotationId: 't1' });
-    assert.deepEqual(comments.data.map((c) => [c?.commentId, c?.commentText, c?.from.name]), [[1, 'hi ', 'Ann Renamed'], [2, 'reply', 'Bob']]);
+    assert.deepEqual(
+      comments.data.map((c) => [c?.commentId, c?.commentText, c?.from.name]),
+      [
+        [1, 'hi ', 'Ann Renamed'],
+        [2, 'reply', 'Bob'],
+      ],
+    );
     assert.doesNotMatch(JSON.stringify(comments), /script/);
     const inbox = await api.notifications.get({ organizationId: org, userId: 'bob' });
     assert.equal(inbox.data[0]?.actionUser.name, 'Ann Renamed');
@@ -71,7 +88,11 @@ describe('end to end', () => {
     assert.match(s.stdout(), /"msg":"stopped"/, `graceful stop: ${s.stdout().slice(-500)}`);
     const again = await start(db);
     assert.doesNotMatch(again.stderr(), /x-service-auth-token/, 'credentials are printed only on the first start');
-    const after = await post(again.url, '/v1/commentannotations/comments/get', creds, { organizationId: org, documentId: 'doc', annotationId: 't1' });
+    const after = await post(again.url, '/v1/commentannotations/comments/get', creds, {
+      organizationId: org,
+      documentId: 'doc',
+      annotationId: 't1',
+    });
     assert.equal(after.json.result.data.length, 2, 'data survives a restart');
     await stopServer(again);
   });
@@ -108,7 +129,11 @@ describe('end to end', () => {
     assert.equal((await post(s.url, '/v1/notifications/get', second, data)).status, 200, 'the other token still works');
 
     assert.equal(cli(['keys', 'disable', creds.apiKey], db).code, 0);
-    assert.equal((await post(s.url, '/v1/notifications/get', second, data)).status, 403, 'a disabled tenant is PERMISSION_DENIED');
+    assert.equal(
+      (await post(s.url, '/v1/notifications/get', second, data)).status,
+      403,
+      'a disabled tenant is PERMISSION_DENIED',
+    );
     assert.equal(cli(['keys', 'enable', creds.apiKey], db).code, 0);
     assert.equal((await post(s.url, '/v1/notifications/get', second, data)).status, 200);
     assert.equal(cli(['keys', 'revoke', creds.apiKey], db).code, 0);
@@ -124,17 +149,27 @@ describe('end to end', () => {
     const { port } = new URL(s.url);
     // The request is in flight: headers and half the body sent, the rest after SIGTERM.
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = httpRequest({
-        host: '127.0.0.1', port, method: 'POST', path: '/v1/users/add',
-        headers: {
-          'content-type': 'application/json', 'content-length': Buffer.byteLength(body),
-          'x-service-api-key': creds.apiKey, 'x-service-auth-token': creds.authToken,
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/v1/users/add',
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            'x-service-api-key': creds.apiKey,
+            'x-service-auth-token': creds.authToken,
+          },
         },
-      }, (res) => {
-        let text = '';
-        res.on('data', (d) => { text += d; });
-        res.on('end', () => resolve({ status: res.statusCode!, text }));
-      });
+        (res) => {
+          let text = '';
+          res.on('data', (d) => {
+            text += d;
+          });
+          res.on('end', () => resolve({ status: res.statusCode!, text }));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 20));
       setTimeout(() => {
@@ -160,8 +195,12 @@ describe('end to end', () => {
         const id = `w${w}-${i}`;
         try {
           const r = await post(s.url, '/v1/notifications/add', creds, {
-            organizationId: 'o', documentId: 'd', notificationId: id, actionUser: { userId: 'a' },
-            displayHeadlineMessageTemplate: 't', notifyUsers: [{ userId: 'u' }],
+            organizationId: 'o',
+            documentId: 'd',
+            notificationId: id,
+            actionUser: { userId: 'a' },
+            displayHeadlineMessageTemplate: 't',
+            notifyUsers: [{ userId: 'u' }],
           });
           if (r.status === 200) acknowledged.push(id);
         } catch {
@@ -196,14 +235,30 @@ describe('end to end', () => {
     const creds = firstStartCredentials(s.stderr());
     assert.equal(s.stderr().match(/first start/g)?.length, 1, 'credentials are made and printed once, by the primary');
     // A new connection per request, so the primary hands them to the workers in turn.
-    const once = (data: unknown) => fetch(`${s.url}/v1/notifications/add`, {
-      method: 'POST', body: JSON.stringify({ data }),
-      headers: { connection: 'close', 'content-type': 'application/json', 'x-service-api-key': creds.apiKey, 'x-service-auth-token': creds.authToken },
-    });
+    const once = (data: unknown) =>
+      fetch(`${s.url}/v1/notifications/add`, {
+        method: 'POST',
+        body: JSON.stringify({ data }),
+        headers: {
+          connection: 'close',
+          'content-type': 'application/json',
+          'x-service-api-key': creds.apiKey,
+          'x-service-auth-token': creds.authToken,
+        },
+      });
     const ids = Array.from({ length: 200 }, (_, i) => `w${i}`);
-    const statuses = await Promise.all(ids.map((id) => once({
-      organizationId: 'o', documentId: 'd', notificationId: id, actionUser: { userId: 'a' }, displayHeadlineMessageTemplate: 't', notifyUsers: [{ userId: 'u' }],
-    }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      ids.map((id) =>
+        once({
+          organizationId: 'o',
+          documentId: 'd',
+          notificationId: id,
+          actionUser: { userId: 'a' },
+          displayHeadlineMessageTemplate: 't',
+          notifyUsers: [{ userId: 'u' }],
+        }).then((r) => r.status),
+      ),
+    );
     assert.deepEqual([...new Set(statuses)], [200], 'every concurrent write was acknowledged');
     const pids = new Set([...s.stdout().matchAll(/"pid":(\d+)[^\n]*"msg":"request completed"/g)].map((m) => m[1]));
     assert.equal(pids.size, 2, `requests were served by ${pids.size} worker(s)`);
@@ -215,14 +270,23 @@ describe('end to end', () => {
       for (const n of r.json.result.data) found.add(n.id);
       pageToken = r.json.result.pageToken;
     } while (pageToken);
-    assert.deepEqual(ids.filter((id) => !found.has(id)), []);
+    assert.deepEqual(
+      ids.filter((id) => !found.has(id)),
+      [],
+    );
 
     assert.equal(await stopServer(s), 0);
     for (const pid of pids) assert.throws(() => process.kill(Number(pid), 0), `worker ${pid} is gone`);
   });
 
   test('a bad configuration is reported whole, with exit code 1', async () => {
-    const r = cli(['serve'], { PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', MARGINALIA_API_KEY: 'only-key', MARGINALIA_RATE_LIMIT: '-1' });
+    const r = cli(['serve'], {
+      PORT: 'eighty',
+      LOG_LEVEL: 'loud',
+      DATABASE_URL: 'mysql://x',
+      MARGINALIA_API_KEY: 'only-key',
+      MARGINALIA_RATE_LIMIT: '-1',
+    });
     assert.equal(r.code, 1, r.stderr);
     for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL', 'MARGINALIA_API_KEY', 'MARGINALIA_RATE_LIMIT']) {
       assert.match(r.stderr, new RegExp(name), `${name} is reported:\n${r.stderr}`);

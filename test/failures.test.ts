@@ -18,7 +18,11 @@ async function setup(busyTimeoutMs = 5000) {
   const store = new SqliteStore({ path, busyTimeoutMs, synchronous: 'NORMAL' });
   await store.migrate();
   const creds = await createTenant(store, Date.now, 't');
-  const headers = { 'content-type': 'application/json', 'x-service-api-key': creds.apiKey, 'x-service-auth-token': creds.authToken };
+  const headers = {
+    'content-type': 'application/json',
+    'x-service-api-key': creds.apiKey,
+    'x-service-auth-token': creds.authToken,
+  };
   return { path, store, headers };
 }
 
@@ -26,7 +30,10 @@ async function setup(busyTimeoutMs = 5000) {
 function failing(store: Store, methods: (keyof Store)[], error: () => Error): Store {
   return new Proxy(store, {
     get(target, prop, receiver) {
-      if (methods.includes(prop as keyof Store)) return async () => { throw error(); };
+      if (methods.includes(prop as keyof Store))
+        return async () => {
+          throw error();
+        };
       const value = Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -63,7 +70,12 @@ describe('failures below the API', () => {
     const { store, headers } = await setup();
     const down = () => new StoreUnavailableError('connection refused');
     const app = await buildApp({ config, store: failing(store, ['getNotifications', 'ping'], down) });
-    const r = await app.inject({ method: 'POST', url: '/v1/notifications/get', headers, payload: { data: { organizationId: 'o', userId: 'u' } } });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/v1/notifications/get',
+      headers,
+      payload: { data: { organizationId: 'o', userId: 'u' } },
+    });
     assert.equal(r.statusCode, 503, r.body);
     assert.equal(r.json().error.status, 'UNAVAILABLE');
     const ready = await app.inject({ method: 'GET', url: '/readyz' });
@@ -78,7 +90,12 @@ describe('failures below the API', () => {
     const { store, headers } = await setup();
     const bug = () => new Error('SQLITE_ERROR: no such column: secret_column in SELECT * FROM users');
     const app = await buildApp({ config, store: failing(store, ['upsertUsers'], bug) });
-    const r = await app.inject({ method: 'POST', url: '/v1/users/add', headers: { ...headers, 'x-request-id': 'trace-42' }, payload: { data: usersAdd } });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/v1/users/add',
+      headers: { ...headers, 'x-request-id': 'trace-42' },
+      payload: { data: usersAdd },
+    });
     assert.equal(r.statusCode, 500, r.body);
     assert.deepEqual(r.json(), { error: { message: 'Internal error. Request id: trace-42', status: 'INTERNAL' } });
     assert.equal(r.headers['x-request-id'], 'trace-42');

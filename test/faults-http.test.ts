@@ -10,7 +10,11 @@ import { freshDatabase, type FreshDatabase } from './test-database.js';
 const creds = { apiKey: 'faults-http-key', authToken: 'faults-http-token-0123456789' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const notification = (id: string) => ({
-  organizationId: 'o', notificationId: id, actionUser: { userId: 'a' }, displayHeadlineMessageTemplate: 't', notifyUsers: [{ userId: 'u' }],
+  organizationId: 'o',
+  notificationId: id,
+  actionUser: { userId: 'a' },
+  displayHeadlineMessageTemplate: 't',
+  notifyUsers: [{ userId: 'u' }],
 });
 const storedIds = async (url: string) =>
   (await post(url, '/v1/notifications/get', creds, { organizationId: 'o', userId: 'u' })).json.result.data.map((n: any) => n.id);
@@ -21,7 +25,9 @@ async function serverWith(db: FreshDatabase, env: Record<string, string> = {}): 
 
 describe('SIGTERM with connections open (SPEC 9)', () => {
   let db: FreshDatabase;
-  before(() => { db = freshDatabase('sqlite'); });
+  before(() => {
+    db = freshDatabase('sqlite');
+  });
   after(async () => db?.drop());
 
   test('idle, unused and half-sent connections close at once; the request in flight finishes; exit 0', async (t) => {
@@ -73,8 +79,10 @@ describe('connection timeouts', () => {
   before(async () => {
     db = freshDatabase('sqlite');
     server = await serverWith(db, {
-      MARGINALIA_HTTP_HEADERS_TIMEOUT_MS: '600', MARGINALIA_HTTP_REQUEST_TIMEOUT_MS: '1200',
-      MARGINALIA_HTTP_KEEP_ALIVE_TIMEOUT_MS: '600', MARGINALIA_HTTP_IDLE_TIMEOUT_MS: '5000',
+      MARGINALIA_HTTP_HEADERS_TIMEOUT_MS: '600',
+      MARGINALIA_HTTP_REQUEST_TIMEOUT_MS: '1200',
+      MARGINALIA_HTTP_KEEP_ALIVE_TIMEOUT_MS: '600',
+      MARGINALIA_HTTP_IDLE_TIMEOUT_MS: '5000',
     });
   });
   after(async () => {
@@ -144,10 +152,17 @@ describe('a malformed request pipelined behind a write', () => {
       conn.write(ids.map((id) => rawPost('/v1/notifications/add', creds, notification(id))).join('') + junk);
       await conn.closed;
       const answers = parseResponses(conn.received());
-      assert.deepEqual(answers.map((a) => a.status), [200, 200, 400], conn.received());
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        [200, 200, 400],
+        conn.received(),
+      );
       assert.equal(answers[2]!.body.error.status, 'INVALID_ARGUMENT');
       const stored = await storedIds(server.url);
-      assert.ok(ids.every((id) => stored.includes(id)), `${ids} in ${stored}`);
+      assert.ok(
+        ids.every((id) => stored.includes(id)),
+        `${ids} in ${stored}`,
+      );
     }
   });
 });

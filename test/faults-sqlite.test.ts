@@ -11,20 +11,34 @@ import { mountTmpfs, NO_TMPFS, type Tmpfs } from './tmpfs.js';
 
 const creds = { apiKey: 'faults-sqlite-key', authToken: 'faults-sqlite-token-0123456789' };
 const env = (path: string, extra: Record<string, string> = {}) => ({
-  DATABASE_URL: `sqlite:${path}`, MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken, MARGINALIA_RATE_LIMIT: '0', ...extra,
+  DATABASE_URL: `sqlite:${path}`,
+  MARGINALIA_API_KEY: creds.apiKey,
+  MARGINALIA_AUTH_TOKEN: creds.authToken,
+  MARGINALIA_RATE_LIMIT: '0',
+  ...extra,
 });
-const add = (url: string, id: string, size = 100) => post(url, '/v1/notifications/add', creds, {
-  organizationId: 'o', notificationId: id, actionUser: { userId: 'a' }, displayHeadlineMessageTemplate: 'x'.repeat(size), notifyUsers: [{ userId: 'u' }],
-});
+const add = (url: string, id: string, size = 100) =>
+  post(url, '/v1/notifications/add', creds, {
+    organizationId: 'o',
+    notificationId: id,
+    actionUser: { userId: 'a' },
+    displayHeadlineMessageTemplate: 'x'.repeat(size),
+    notifyUsers: [{ userId: 'u' }],
+  });
 const read = (url: string) => post(url, '/v1/notifications/get', creds, { organizationId: 'o', userId: 'u', pageSize: 5 });
 const readUsers = (url: string) => post(url, '/v1/users/update', creds, { organizationId: 'o', users: [{ userId: 'nobody' }] });
 const readyz = async (url: string) => {
   const r = await fetch(`${url}/readyz`);
-  return { status: r.status, body: await r.json() as any };
+  return { status: r.status, body: (await r.json()) as any };
 };
 /** The pino lines of a server's stdout at a level (50 = error). */
 const logLines = (s: ServerProcess, level: number) =>
-  s.stdout().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).filter((l) => l.level === level);
+  s
+    .stdout()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l))
+    .filter((l) => l.level === level);
 
 describe('SQLite on a full disk', { skip: NO_TMPFS }, () => {
   let disk: Tmpfs;
@@ -46,7 +60,7 @@ describe('SQLite on a full disk', { skip: NO_TMPFS }, () => {
     const filler = join(mountPoint, 'filler');
     const fd = openSync(filler, 'w');
     try {
-      for (const chunk = Buffer.alloc(1 << 16, 1); ;) writeSync(fd, chunk);
+      for (const chunk = Buffer.alloc(1 << 16, 1); ; ) writeSync(fd, chunk);
     } catch (err) {
       assert.equal((err as NodeJS.ErrnoException).code, 'ENOSPC');
     } finally {
@@ -62,7 +76,11 @@ describe('SQLite on a full disk', { skip: NO_TMPFS }, () => {
     }
     t.diagnostic(`writes on the full disk by status: ${JSON.stringify(statuses)}`);
     assert.ok(refused, 'some write was refused');
-    assert.deepEqual(Object.keys(statuses).filter((s) => s !== '200' && s !== '503'), [], JSON.stringify(statuses));
+    assert.deepEqual(
+      Object.keys(statuses).filter((s) => s !== '200' && s !== '503'),
+      [],
+      JSON.stringify(statuses),
+    );
     assert.equal(refused.json.error.status, 'UNAVAILABLE', refused.text);
     assert.match(refused.json.error.message, /storage is full/, refused.text);
     assert.ok(Number(refused.headers.get('retry-after')) > 0, 'Retry-After');
@@ -79,7 +97,11 @@ describe('SQLite on a full disk', { skip: NO_TMPFS }, () => {
     assert.equal((await readyz(server.url)).status, 200, 'ready again once space is freed');
     assert.equal((await add(server.url, 'after', 20_000)).status, 200);
     assert.match(await (await fetch(`${server.url}/metrics`)).text(), /marginalia_database_fault\{fault="storage_full"\} 0/);
-    const ids = new Set((await post(server.url, '/v1/notifications/get', creds, { organizationId: 'o', userId: 'u' })).json.result.data.map((n: any) => n.id));
+    const ids = new Set(
+      (await post(server.url, '/v1/notifications/get', creds, { organizationId: 'o', userId: 'u' })).json.result.data.map(
+        (n: any) => n.id,
+      ),
+    );
     for (let i = 0; i < 10; i++) assert.ok(ids.has(`before-${i}`));
     assert.ok(ids.has('after'));
   });
@@ -87,7 +109,9 @@ describe('SQLite on a full disk', { skip: NO_TMPFS }, () => {
 
 describe('SQLite file with damaged pages', () => {
   let dir: string;
-  before(() => { dir = mkdtempSync(join(tmpdir(), 'marginalia-damaged-')); });
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'marginalia-damaged-'));
+  });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   /** A database with users and notifications, whose notifications table's root page is then overwritten. */
@@ -96,13 +120,17 @@ describe('SQLite file with damaged pages', () => {
     const server = await startServer({ env: env(path) });
     try {
       for (let i = 0; i < 20; i++) assert.equal((await add(server.url, `n-${i}`)).status, 200);
-      assert.equal((await post(server.url, '/v1/users/add', creds, { organizationId: 'o', users: [{ userId: 'kept' }] })).status, 200);
+      assert.equal(
+        (await post(server.url, '/v1/users/add', creds, { organizationId: 'o', users: [{ userId: 'kept' }] })).status,
+        200,
+      );
     } finally {
       assert.equal(await stopServer(server), 0);
     }
     const db = new Database(path);
     const pageSize = db.pragma('page_size', { simple: true }) as number;
-    const root = (db.prepare(`SELECT rootpage FROM sqlite_master WHERE name = 'notifications'`).get() as { rootpage: number }).rootpage;
+    const root = (db.prepare(`SELECT rootpage FROM sqlite_master WHERE name = 'notifications'`).get() as { rootpage: number })
+      .rootpage;
     db.close();
     const fd = openSync(path, 'r+');
     writeSync(fd, Buffer.alloc(pageSize, 0xa5), 0, pageSize, (root - 1) * pageSize);

@@ -17,7 +17,11 @@ const SEED = Number(process.env.FUZZ_SEED || 20261121);
 /** Far above any honest answer; a request this slow counts as a hang. */
 const DEADLINE_MS = 10_000;
 
-interface Answer { status: number; headers: Record<string, unknown>; body: string }
+interface Answer {
+  status: number;
+  headers: Record<string, unknown>;
+  body: string;
+}
 
 /** The answer is 2xx or 4xx, in the SPEC's envelope, with a request id and nothing internal in it. */
 function checkAnswer(a: Answer, body: string): void {
@@ -42,12 +46,18 @@ function checkAnswer(a: Answer, body: string): void {
 
 const PROTOTYPES = { Object: Object.prototype, Array: Array.prototype, Function: Function.prototype, String: String.prototype };
 /** Every own property of the built-in prototypes, by name, with its value or accessors (compared by identity). */
-const snapshotPrototypes = () => Object.fromEntries(Object.entries(PROTOTYPES).map(([k, p]) => [k, Object.fromEntries(
-  Reflect.ownKeys(p).map((key) => {
-    const d = Object.getOwnPropertyDescriptor(p, key)!;
-    return [String(key), [d.value, d.get, d.set]];
-  }),
-)]));
+const snapshotPrototypes = () =>
+  Object.fromEntries(
+    Object.entries(PROTOTYPES).map(([k, p]) => [
+      k,
+      Object.fromEntries(
+        Reflect.ownKeys(p).map((key) => {
+          const d = Object.getOwnPropertyDescriptor(p, key)!;
+          return [String(key), [d.value, d.get, d.set]];
+        }),
+      ),
+    ]),
+  );
 
 const counts = new Map<string, { http: number; inProcess: number; statuses: Map<number, number> }>();
 const count = (op: string, where: 'http' | 'inProcess', status: number) => {
@@ -74,7 +84,10 @@ describe(`fuzzing every operation (seed ${SEED}, ${RUNS} bodies per operation an
     if (server) await stopServer(server);
     await db?.drop();
     const lines = [...counts].map(([op, c]) => {
-      const statuses = [...c.statuses].sort(([x], [y]) => x - y).map(([st, n]) => `${st}: ${n}`).join(', ');
+      const statuses = [...c.statuses]
+        .sort(([x], [y]) => x - y)
+        .map(([st, n]) => `${st}: ${n}`)
+        .join(', ');
       return `  ${op}: ${c.http} over HTTP, ${c.inProcess} in process (${statuses})`;
     });
     console.log(`fuzz (seed ${SEED}), bodies per operation, all answered 2xx/4xx in the envelope:\n${lines.join('\n')}`);
@@ -82,27 +95,37 @@ describe(`fuzzing every operation (seed ${SEED}, ${RUNS} bodies per operation an
 
   for (const op of OPERATION_NAMES) {
     test(`${op} over HTTP: never 5xx, never a hang, always the envelope`, async () => {
-      await fc.assert(fc.asyncProperty(bodyFor(op), async (body) => {
-        const res = await fetch(server.url + PATHS[op], {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-service-api-key': creds.apiKey, 'x-service-auth-token': creds.authToken },
-          body,
-          signal: AbortSignal.timeout(DEADLINE_MS),
-        });
-        checkAnswer({ status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() }, body);
-        count(op, 'http', res.status);
-      }), { seed: SEED, numRuns: RUNS });
+      await fc.assert(
+        fc.asyncProperty(bodyFor(op), async (body) => {
+          const res = await fetch(server.url + PATHS[op], {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-service-api-key': creds.apiKey,
+              'x-service-auth-token': creds.authToken,
+            },
+            body,
+            signal: AbortSignal.timeout(DEADLINE_MS),
+          });
+          checkAnswer({ status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() }, body);
+          count(op, 'http', res.status);
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
     });
 
     test(`${op} in process: the same, and no prototype is polluted`, async () => {
       const before = snapshotPrototypes();
-      await fc.assert(fc.asyncProperty(bodyFor(op), async (body) => {
-        const r = await t.a.post(PATHS[op], null, { raw: body, headers: { 'content-type': 'application/json' } });
-        checkAnswer(r, body);
-        assert.deepEqual(snapshotPrototypes(), before, `a prototype changed after ${body.slice(0, 300)}`);
-        assert.equal(({} as Record<string, unknown>).polluted, undefined);
-        count(op, 'inProcess', r.status);
-      }), { seed: SEED + 1, numRuns: RUNS });
+      await fc.assert(
+        fc.asyncProperty(bodyFor(op), async (body) => {
+          const r = await t.a.post(PATHS[op], null, { raw: body, headers: { 'content-type': 'application/json' } });
+          checkAnswer(r, body);
+          assert.deepEqual(snapshotPrototypes(), before, `a prototype changed after ${body.slice(0, 300)}`);
+          assert.equal(({} as Record<string, unknown>).polluted, undefined);
+          count(op, 'inProcess', r.status);
+        }),
+        { seed: SEED + 1, numRuns: RUNS },
+      );
     });
   }
 

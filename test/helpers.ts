@@ -82,11 +82,14 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const clock = options.clock ?? (() => Date.now());
   const app = await buildApp({
     config: {
-      bodyLimit: options.bodyLimit ?? 1_048_576, rateLimit: options.rateLimit ?? 0, maxJsonDepth: options.maxJsonDepth ?? 32,
+      bodyLimit: options.bodyLimit ?? 1_048_576,
+      rateLimit: options.rateLimit ?? 0,
+      maxJsonDepth: options.maxJsonDepth ?? 32,
       limits: { ...DEFAULT_LIMITS, ...options.limits },
       ...(options.authFailureFloorMs !== undefined ? { authFailureFloorMs: options.authFailureFloorMs } : {}),
     },
-    store, clock,
+    store,
+    clock,
   });
   await app.ready();
 
@@ -130,7 +133,12 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const a = caller(await createTenant(store, clock, 'tenant-a'));
   const b = caller(await createTenant(store, clock, 'tenant-b'));
   return {
-    app, store, db, a, b, request,
+    app,
+    store,
+    db,
+    a,
+    b,
+    request,
     async close() {
       await app.close();
       await store.close();
@@ -151,8 +159,12 @@ export function expectError(r: Reply, httpStatus: number, code: string, what = '
 }
 
 /** A user object as callers write it. */
-export const user = (userId: string, extra: Record<string, unknown> = {}) =>
-  ({ userId, name: `Name ${userId}`, email: `${userId}@example.com`, ...extra });
+export const user = (userId: string, extra: Record<string, unknown> = {}) => ({
+  userId,
+  name: `Name ${userId}`,
+  email: `${userId}@example.com`,
+  ...extra,
+});
 
 /** A valid notifications/add data object; `over` replaces members. */
 export function notificationData(organizationId: string, over: Record<string, unknown> = {}): Record<string, unknown> {

@@ -4,12 +4,53 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { commentBody, htmlFromText, sanitizeCommentHtml, textFromHtml } from '../src/services/html.js';
 
-const ALLOWED = ['p', 'b', 'strong', 'i', 'em', 'u', 's', 'del', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'span'];
+const ALLOWED = [
+  'p',
+  'b',
+  'strong',
+  'i',
+  'em',
+  'u',
+  's',
+  'del',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'span',
+];
 
 /** Nothing executable or styling survives. */
 function assertInert(html: string, source: string): void {
-  for (const bad of [/<script/i, /<style/i, /<iframe/i, /<object/i, /<embed/i, /<img/i, /<svg/i, /<math/i, /<form/i, /<input/i,
-    /<link/i, /<meta/i, /<base/i, /\son[a-z]+\s*=/i, /javascript:/i, /vbscript:/i, /data:/i, /style\s*=/i, /srcdoc/i]) {
+  for (const bad of [
+    /<script/i,
+    /<style/i,
+    /<iframe/i,
+    /<object/i,
+    /<embed/i,
+    /<img/i,
+    /<svg/i,
+    /<math/i,
+    /<form/i,
+    /<input/i,
+    /<link/i,
+    /<meta/i,
+    /<base/i,
+    /\son[a-z]+\s*=/i,
+    /javascript:/i,
+    /vbscript:/i,
+    /data:/i,
+    /style\s*=/i,
+    /srcdoc/i,
+  ]) {
     assert.doesNotMatch(html, bad, `${JSON.stringify(source)} -> ${JSON.stringify(html)}`);
   }
 }
@@ -45,24 +86,47 @@ describe('sanitizeCommentHtml', () => {
     assert.equal(sanitizeCommentHtml('<p onclick="x()" style="color:red" class="c" id="i" title="t">p</p>'), '<p>p</p>');
     assert.equal(sanitizeCommentHtml('<span onmouseover="x()" data-x="1">s</span>'), '<span>s</span>');
     assert.equal(sanitizeCommentHtml('<b ONCLICK="x()">b</b>'), '<b>b</b>');
-    assert.equal(sanitizeCommentHtml('<a href="https://ok.example/" onclick="x()" target="_blank" rel="opener" style="x">a</a>'),
-      '<a href="https://ok.example/">a</a>');
+    assert.equal(
+      sanitizeCommentHtml('<a href="https://ok.example/" onclick="x()" target="_blank" rel="opener" style="x">a</a>'),
+      '<a href="https://ok.example/">a</a>',
+    );
   });
 
   test('keeps http, https and mailto hrefs', () => {
-    assert.equal(sanitizeCommentHtml('<a href="http://example.com/path?q=1">h</a>'), '<a href="http://example.com/path?q=1">h</a>');
+    assert.equal(
+      sanitizeCommentHtml('<a href="http://example.com/path?q=1">h</a>'),
+      '<a href="http://example.com/path?q=1">h</a>',
+    );
     assert.equal(sanitizeCommentHtml('<a href="https://example.com/">s</a>'), '<a href="https://example.com/">s</a>');
     assert.equal(sanitizeCommentHtml('<a href="mailto:someone@example.com">m</a>'), '<a href="mailto:someone@example.com">m</a>');
     assert.equal(sanitizeCommentHtml('<a href="HTTPS://EXAMPLE.COM/">u</a>'), '<a href="HTTPS://EXAMPLE.COM/">u</a>');
-    assert.equal(sanitizeCommentHtml('<a href="https://e.example/?a=1&amp;b=2">q</a>'), '<a href="https://e.example/?a=1&amp;b=2">q</a>');
+    assert.equal(
+      sanitizeCommentHtml('<a href="https://e.example/?a=1&amp;b=2">q</a>'),
+      '<a href="https://e.example/?a=1&amp;b=2">q</a>',
+    );
   });
 
   test('links with any other href lose the href but keep their text', () => {
     const hrefs = [
-      'javascript:alert(1)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'java&#x09;script:alert(1)', 'java\nscript:alert(1)',
-      '&#106;avascript:alert(1)', 'javascript&colon;alert(1)', 'vbscript:msgbox(1)', 'data:text/html,<script>alert(1)</script>',
-      'ftp://files.example/', 'file:///etc/passwd', '/relative/path', 'relative.html', '../up', '#fragment', '?query=1',
-      '//protocol-relative.example/', 'tel:+123', '',
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      ' javascript:alert(1)',
+      'java&#x09;script:alert(1)',
+      'java\nscript:alert(1)',
+      '&#106;avascript:alert(1)',
+      'javascript&colon;alert(1)',
+      'vbscript:msgbox(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'ftp://files.example/',
+      'file:///etc/passwd',
+      '/relative/path',
+      'relative.html',
+      '../up',
+      '#fragment',
+      '?query=1',
+      '//protocol-relative.example/',
+      'tel:+123',
+      '',
     ];
     for (const href of hrefs) {
       const out = sanitizeCommentHtml(`<a href="${href}">link</a>`);
@@ -110,7 +174,11 @@ describe('sanitizeCommentHtml', () => {
   });
 
   test('is idempotent: sanitizing sanitized output changes nothing', () => {
-    for (const html of ['<p>a <b>b</b> <a href="https://x.example/">l</a></p>', '<a href="javascript:x">j</a><script>s</script>t', 'a &amp; b &lt; c']) {
+    for (const html of [
+      '<p>a <b>b</b> <a href="https://x.example/">l</a></p>',
+      '<a href="javascript:x">j</a><script>s</script>t',
+      'a &amp; b &lt; c',
+    ]) {
       const once = sanitizeCommentHtml(html);
       assert.equal(sanitizeCommentHtml(once), once, html);
     }
@@ -128,7 +196,7 @@ describe('textFromHtml', () => {
   test('decodes entities', () => {
     assert.equal(textFromHtml('Tom &amp; Jerry'), 'Tom & Jerry');
     assert.equal(textFromHtml('&lt;script&gt;alert(1)&lt;/script&gt;'), '<script>alert(1)</script>');
-    assert.equal(textFromHtml('&quot;q&quot; &#39;s&#39; &apos;a&apos;'), '"q" \'s\' \'a\'');
+    assert.equal(textFromHtml('&quot;q&quot; &#39;s&#39; &apos;a&apos;'), "\"q\" 's' 'a'");
     assert.equal(textFromHtml('&#169; &#xA9; &copy;'), '© © ©');
     assert.equal(textFromHtml('&#x1F600;&#128512;'), '😀😀');
     assert.equal(textFromHtml('a&nbsp;b'), 'a\u00a0b');
@@ -151,7 +219,15 @@ describe('htmlFromText', () => {
   });
 
   test('round trip: the text of the derived html is the original text', () => {
-    for (const text of ['plain', 'a < b && c > d', '"quoted" \'single\'', '&lt;not an entity&gt;', '<b>not bold</b>', '😀 & ©', '']) {
+    for (const text of [
+      'plain',
+      'a < b && c > d',
+      '"quoted" \'single\'',
+      '&lt;not an entity&gt;',
+      '<b>not bold</b>',
+      '😀 & ©',
+      '',
+    ]) {
       assert.equal(textFromHtml(htmlFromText(text)), text, text);
     }
   });
@@ -167,30 +243,50 @@ describe('htmlFromText', () => {
 
 describe('commentBody', () => {
   test('html only: sanitized html and text derived from it', () => {
-    assert.deepEqual(commentBody({ commentHtml: '<p onclick="x()">Hi &amp; <b>bye</b></p><script>alert(1)</script>' }),
-      { html: '<p>Hi &amp; <b>bye</b></p>', text: 'Hi & bye' });
-    assert.deepEqual(commentBody({ commentHtml: '<p>x</p>', commentText: null }), { html: '<p>x</p>', text: 'x' }, 'null text means absent');
-    assert.deepEqual(commentBody({ commentHtml: '<a href="javascript:alert(1)">click</a>' }), { html: '<a>click</a>', text: 'click' });
+    assert.deepEqual(commentBody({ commentHtml: '<p onclick="x()">Hi &amp; <b>bye</b></p><script>alert(1)</script>' }), {
+      html: '<p>Hi &amp; <b>bye</b></p>',
+      text: 'Hi & bye',
+    });
+    assert.deepEqual(
+      commentBody({ commentHtml: '<p>x</p>', commentText: null }),
+      { html: '<p>x</p>', text: 'x' },
+      'null text means absent',
+    );
+    assert.deepEqual(commentBody({ commentHtml: '<a href="javascript:alert(1)">click</a>' }), {
+      html: '<a>click</a>',
+      text: 'click',
+    });
   });
 
   test('text only: html is the escaped text in a paragraph', () => {
     assert.deepEqual(commentBody({ commentText: 'a < b' }), { html: '<p>a &lt; b</p>', text: 'a < b' });
-    assert.deepEqual(commentBody({ commentText: '<img src=x onerror=alert(1)>', commentHtml: null }),
-      { html: '<p>&lt;img src=x onerror=alert(1)&gt;</p>', text: '<img src=x onerror=alert(1)>' });
+    assert.deepEqual(commentBody({ commentText: '<img src=x onerror=alert(1)>', commentHtml: null }), {
+      html: '<p>&lt;img src=x onerror=alert(1)&gt;</p>',
+      text: '<img src=x onerror=alert(1)>',
+    });
   });
 
   test('both: html sanitized, text kept as given', () => {
-    assert.deepEqual(commentBody({ commentHtml: '<p>rich <script>x</script><b>text</b></p>', commentText: 'my plain version' }),
-      { html: '<p>rich <b>text</b></p>', text: 'my plain version' });
+    assert.deepEqual(commentBody({ commentHtml: '<p>rich <script>x</script><b>text</b></p>', commentText: 'my plain version' }), {
+      html: '<p>rich <b>text</b></p>',
+      text: 'my plain version',
+    });
   });
 
   test('derived text drops script and style content and decodes entities', () => {
-    const { text } = commentBody({ commentHtml: '<style>.x{}</style><p>5 &gt; 3 &amp;&amp; 2 &lt; 4</p><script>var a = "<b>";</script>' });
+    const { text } = commentBody({
+      commentHtml: '<style>.x{}</style><p>5 &gt; 3 &amp;&amp; 2 &lt; 4</p><script>var a = "<b>";</script>',
+    });
     assert.equal(text, '5 > 3 && 2 < 4');
   });
 
   test('the stored html is always sanitized', () => {
-    for (const commentHtml of ['<svg onload=alert(1)>', '<iframe src=x></iframe>', '<p style="x">s</p>', '<a href="/rel">r</a>']) {
+    for (const commentHtml of [
+      '<svg onload=alert(1)>',
+      '<iframe src=x></iframe>',
+      '<p style="x">s</p>',
+      '<a href="/rel">r</a>',
+    ]) {
       assertInert(commentBody({ commentHtml }).html, commentHtml);
     }
     assert.equal(commentBody({ commentHtml: '<a href="/rel">r</a>' }).html, '<a>r</a>');

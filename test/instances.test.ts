@@ -17,7 +17,10 @@ describe('two instances on one PostgreSQL database', { skip: NEEDS_POSTGRES }, (
     db = freshDatabase('postgres');
     // Started together on an empty schema: the migration lock and the idempotent bootstrap are exercised too.
     const env = { ...db.env, MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken, LOG_LEVEL: 'warn' };
-    [a, b] = await Promise.all([startServer({ env: { ...env, LOG_LEVEL: 'info' } }), startServer({ env: { ...env, LOG_LEVEL: 'info' } })]);
+    [a, b] = await Promise.all([
+      startServer({ env: { ...env, LOG_LEVEL: 'info' } }),
+      startServer({ env: { ...env, LOG_LEVEL: 'info' } }),
+    ]);
   });
   after(async () => {
     await Promise.all([a && stopServer(a), b && stopServer(b)]);
@@ -31,14 +34,45 @@ describe('two instances on one PostgreSQL database', { skip: NEEDS_POSTGRES }, (
       return r.json.result;
     };
     await ok(a, '/v1/users/add', { organizationId: 'x', users: [{ userId: 'ann', name: 'Ann' }] });
-    assert.equal((await ok(b, '/v1/users/update', { organizationId: 'x', users: [{ userId: 'ann', name: 'Ann B' }] })).data.ann.success, true);
-    await ok(b, '/v1/commentannotations/add', { organizationId: 'x', documentId: 'd', commentAnnotations: [{ annotationId: 't', commentData: [{ commentText: 'hi', from: { userId: 'ann' } }] }] });
-    await ok(a, '/v1/commentannotations/comments/add', { organizationId: 'x', documentId: 'd', annotationId: 't', commentData: [{ commentText: 'yo', from: { userId: 'bob' } }] });
-    const thread = await ok(b, '/v1/commentannotations/comments/get', { organizationId: 'x', documentId: 'd', annotationId: 't' });
-    assert.deepEqual(thread.data.map((c: any) => [c.commentId, c.commentText, c.from.name]), [[1, 'hi', 'Ann B'], [2, 'yo', '']]);
-    await ok(a, '/v1/notifications/add', { organizationId: 'x', notificationId: 'n1', actionUser: { userId: 'ann' }, displayHeadlineMessageTemplate: 't', notifyUsers: [{ userId: 'bob' }] });
+    assert.equal(
+      (await ok(b, '/v1/users/update', { organizationId: 'x', users: [{ userId: 'ann', name: 'Ann B' }] })).data.ann.success,
+      true,
+    );
+    await ok(b, '/v1/commentannotations/add', {
+      organizationId: 'x',
+      documentId: 'd',
+      commentAnnotations: [{ annotationId: 't', commentData: [{ commentText: 'hi', from: { userId: 'ann' } }] }],
+    });
+    await ok(a, '/v1/commentannotations/comments/add', {
+      organizationId: 'x',
+      documentId: 'd',
+      annotationId: 't',
+      commentData: [{ commentText: 'yo', from: { userId: 'bob' } }],
+    });
+    const thread = await ok(b, '/v1/commentannotations/comments/get', {
+      organizationId: 'x',
+      documentId: 'd',
+      annotationId: 't',
+    });
+    assert.deepEqual(
+      thread.data.map((c: any) => [c.commentId, c.commentText, c.from.name]),
+      [
+        [1, 'hi', 'Ann B'],
+        [2, 'yo', ''],
+      ],
+    );
+    await ok(a, '/v1/notifications/add', {
+      organizationId: 'x',
+      notificationId: 'n1',
+      actionUser: { userId: 'ann' },
+      displayHeadlineMessageTemplate: 't',
+      notifyUsers: [{ userId: 'bob' }],
+    });
     const inbox = await ok(b, '/v1/notifications/get', { organizationId: 'x', userId: 'bob' });
-    assert.deepEqual(inbox.data.map((n: any) => [n.id, n.actionUser.name]), [['n1', 'Ann B']]);
+    assert.deepEqual(
+      inbox.data.map((n: any) => [n.id, n.actionUser.name]),
+      [['n1', 'Ann B']],
+    );
   });
 
   test('1200 concurrent writes split over both instances lose nothing and get no 5xx', async (t) => {
@@ -47,10 +81,22 @@ describe('two instances on one PostgreSQL database', { skip: NEEDS_POSTGRES }, (
     const NOTIFICATIONS = 600;
     const servers = [a, b];
     const userIds = Array.from({ length: USERS }, (_, i) => `u${i}`);
-    assert.equal((await post(a.url, '/v1/users/add', creds, { organizationId: ORG, users: userIds.map((userId) => ({ userId, name: 'start' })) })).status, 200);
+    assert.equal(
+      (
+        await post(a.url, '/v1/users/add', creds, {
+          organizationId: ORG,
+          users: userIds.map((userId) => ({ userId, name: 'start' })),
+        })
+      ).status,
+      200,
+    );
     // One comment by each user, so their profile names can be read back through comments/get.
     const seeded = await post(b.url, '/v1/commentannotations/add', creds, {
-      organizationId: ORG, documentId: 'd', commentAnnotations: [{ annotationId: 'names', commentData: userIds.map((userId) => ({ commentText: userId, from: { userId } })) }],
+      organizationId: ORG,
+      documentId: 'd',
+      commentAnnotations: [
+        { annotationId: 'names', commentData: userIds.map((userId) => ({ commentText: userId, from: { userId } })) },
+      ],
     });
     assert.equal(seeded.status, 200, seeded.text);
 
@@ -65,7 +111,10 @@ describe('two instances on one PostgreSQL database', { skip: NEEDS_POSTGRES }, (
     const renames = userIds.map(async (userId, u) => {
       for (let i = 0; i < UPDATES_PER_USER; i++) {
         const name = `${userId}-v${i}`;
-        const r = await post(servers[(u + i) % 2]!.url, '/v1/users/update', creds, { organizationId: ORG, users: [{ userId, name }] });
+        const r = await post(servers[(u + i) % 2]!.url, '/v1/users/update', creds, {
+          organizationId: ORG,
+          users: [{ userId, name }],
+        });
         count(r.status);
         if (r.status === 200 && r.json.result.data[userId].success) lastName.set(userId, name);
       }
@@ -74,8 +123,12 @@ describe('two instances on one PostgreSQL database', { skip: NEEDS_POSTGRES }, (
       for (let i = w; i < NOTIFICATIONS; i += 50) {
         const id = `n${i}`;
         const r = await post(servers[i % 2]!.url, '/v1/notifications/add', creds, {
-          organizationId: ORG, documentId: 'load', notificationId: id, actionUser: { userId: userIds[i % USERS]! },
-          displayHeadlineMessageTemplate: 'load', notifyUsers: [{ userId: userIds[(i + 1) % USERS]! }],
+          organizationId: ORG,
+          documentId: 'load',
+          notificationId: id,
+          actionUser: { userId: userIds[i % USERS]! },
+          displayHeadlineMessageTemplate: 'load',
+          notifyUsers: [{ userId: userIds[(i + 1) % USERS]! }],
         });
         count(r.status);
         if (r.status === 200) acknowledged.push(id);
@@ -84,8 +137,10 @@ describe('two instances on one PostgreSQL database', { skip: NEEDS_POSTGRES }, (
     await Promise.all([...renames, ...notify]);
     const elapsed = Date.now() - started;
     const total = [...statuses.values()].reduce((x, y) => x + y, 0);
-    t.diagnostic(`${total} writes (${USERS * UPDATES_PER_USER} users/update, ${NOTIFICATIONS} notifications/add) over 2 instances ` +
-      `in ${elapsed} ms (${Math.round((total / elapsed) * 1000)} writes/s); statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    t.diagnostic(
+      `${total} writes (${USERS * UPDATES_PER_USER} users/update, ${NOTIFICATIONS} notifications/add) over 2 instances ` +
+        `in ${elapsed} ms (${Math.round((total / elapsed) * 1000)} writes/s); statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
 
     assert.equal(total, USERS * UPDATES_PER_USER + NOTIFICATIONS);
     assert.deepEqual(Object.fromEntries(statuses), { 200: total }, 'every write was acknowledged, none got a 5xx');
@@ -95,16 +150,29 @@ describe('two instances on one PostgreSQL database', { skip: NEEDS_POSTGRES }, (
       const found = new Set<string>();
       let pageToken: string | undefined;
       do {
-        const r = await post(s.url, '/v1/notifications/get', creds, { organizationId: ORG, documentId: 'load', pageSize: 250, pageToken });
+        const r = await post(s.url, '/v1/notifications/get', creds, {
+          organizationId: ORG,
+          documentId: 'load',
+          pageSize: 250,
+          pageToken,
+        });
         assert.equal(r.status, 200, r.text);
         for (const n of r.json.result.data) found.add(n.id);
         pageToken = r.json.result.pageToken;
       } while (pageToken);
-      assert.deepEqual(acknowledged.filter((id) => !found.has(id)), [], `acknowledged notifications missing via ${s.url}`);
+      assert.deepEqual(
+        acknowledged.filter((id) => !found.has(id)),
+        [],
+        `acknowledged notifications missing via ${s.url}`,
+      );
       assert.equal(found.size, acknowledged.length);
     }
     // Every user shows its last acknowledged name.
-    const names = await post(a.url, '/v1/commentannotations/comments/get', creds, { organizationId: ORG, documentId: 'd', annotationId: 'names' });
+    const names = await post(a.url, '/v1/commentannotations/comments/get', creds, {
+      organizationId: ORG,
+      documentId: 'd',
+      annotationId: 'names',
+    });
     const shown = Object.fromEntries(names.json.result.data.map((c: any) => [c.from.userId, c.from.name]));
     assert.deepEqual(shown, Object.fromEntries(userIds.map((id) => [id, lastName.get(id)])));
   });

@@ -17,14 +17,18 @@ describe('nestingDepth', () => {
 
 describe('request bodies', () => {
   let t: TestApp;
-  before(async () => { t = await makeTestApp({ maxJsonDepth: 8 }); });
+  before(async () => {
+    t = await makeTestApp({ maxJsonDepth: 8 });
+  });
   after(() => t.close());
 
   const nested = (levels: number) => {
     // body (1) -> data (2) -> notificationSourceData (3) -> arrays down to the wanted depth
     const inner = levels - 3;
-    return `{"data":{"organizationId":"o","actionUser":{"userId":"a"},"displayHeadlineMessageTemplate":"t",` +
-      `"notifyUsers":[{"userId":"u"}],"notificationSourceData":{"deep":${'['.repeat(inner)}${']'.repeat(inner)}}}}`;
+    return (
+      `{"data":{"organizationId":"o","actionUser":{"userId":"a"},"displayHeadlineMessageTemplate":"t",` +
+      `"notifyUsers":[{"userId":"u"}],"notificationSourceData":{"deep":${'['.repeat(inner)}${']'.repeat(inner)}}}}`
+    );
   };
 
   test('a body exactly at the depth bound is accepted', async () => {
@@ -47,7 +51,8 @@ describe('request bodies', () => {
   });
 
   test('__proto__ and constructor keys are dropped and pollute nothing', async () => {
-    const raw = '{"data":{"organizationId":"o","userId":"u","__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":2}}},"__proto__":{"polluted":3}}';
+    const raw =
+      '{"data":{"organizationId":"o","userId":"u","__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":2}}},"__proto__":{"polluted":3}}';
     const r = await t.a.post(PATHS.notificationsGet, null, { raw, headers: { 'content-type': 'application/json' } });
     assert.equal(r.status, 200, r.body);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
@@ -72,7 +77,10 @@ describe('request bodies', () => {
       const r = await t.a.post(PATHS.notificationsGet, null, { raw, headers: { 'content-type': 'application/json' } });
       assert.match(expectError(r, 400, 'INVALID_ARGUMENT', raw), /NUL character or a lone surrogate/);
     }
-    for (const raw of ['{"data":{"organizationId":"o\\ud83d\\ude00","userId":"u"}}', '{"data":{"organizationId":"o\\\\ud800","userId":"u"}}']) {
+    for (const raw of [
+      '{"data":{"organizationId":"o\\ud83d\\ude00","userId":"u"}}',
+      '{"data":{"organizationId":"o\\\\ud800","userId":"u"}}',
+    ]) {
       const r = await t.a.post(PATHS.notificationsGet, null, { raw, headers: { 'content-type': 'application/json' } });
       assert.equal(r.status, 200, `${raw}: ${r.body}`);
     }

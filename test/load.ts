@@ -31,10 +31,15 @@ export function writeLoad(url: string, creds: { apiKey: string; authToken: strin
       const sentAt = performance.now();
       let status: number;
       try {
-        status = (await post(url, '/v1/notifications/add', creds, {
-          organizationId: LOAD_ORGANIZATION, notificationId: id, actionUser: { userId: 'writer' },
-          displayHeadlineMessageTemplate: 'load', notifyUsers: [{ userId: LOAD_RECIPIENT }],
-        })).status;
+        status = (
+          await post(url, '/v1/notifications/add', creds, {
+            organizationId: LOAD_ORGANIZATION,
+            notificationId: id,
+            actionUser: { userId: 'writer' },
+            displayHeadlineMessageTemplate: 'load',
+            notifyUsers: [{ userId: LOAD_RECIPIENT }],
+          })
+        ).status;
       } catch {
         status = 0; // the connection failed: no answer at all
       }
@@ -58,7 +63,10 @@ export async function readAllIds(url: string, creds: { apiKey: string; authToken
   let pageToken: string | undefined;
   do {
     const r = await post(url, '/v1/notifications/get', creds, {
-      organizationId: LOAD_ORGANIZATION, userId: LOAD_RECIPIENT, pageSize: 1000, ...(pageToken ? { pageToken } : {}),
+      organizationId: LOAD_ORGANIZATION,
+      userId: LOAD_RECIPIENT,
+      pageSize: 1000,
+      ...(pageToken ? { pageToken } : {}),
     });
     if (r.status !== 200) throw new Error(`read failed: ${r.text}`);
     for (const n of r.json.result.data) ids.add(n.id);

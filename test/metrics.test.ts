@@ -61,8 +61,14 @@ describe('/metrics', () => {
 
   test('times store calls by database and method', () => {
     const database = TEST_STORE;
-    assert.equal(sample(text, 'marginalia_store_call_duration_seconds_count', { database, method: 'addNotification', outcome: 'ok' }), 1);
-    assert.equal(sample(text, 'marginalia_store_call_duration_seconds_count', { database, method: 'getNotifications', outcome: 'ok' }), 2);
+    assert.equal(
+      sample(text, 'marginalia_store_call_duration_seconds_count', { database, method: 'addNotification', outcome: 'ok' }),
+      1,
+    );
+    assert.equal(
+      sample(text, 'marginalia_store_call_duration_seconds_count', { database, method: 'getNotifications', outcome: 'ok' }),
+      2,
+    );
   });
 
   test('reports the PostgreSQL pool (absent on SQLite) and the process', () => {
@@ -91,14 +97,25 @@ describe('the request log of the real process', () => {
   test('one JSON line per request: request id, operation, tenant key prefix, status, duration', async () => {
     const res = await fetch(`${server.url}${PATHS.notificationsGet}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-service-api-key': creds.apiKey, 'x-service-auth-token': creds.authToken, 'x-request-id': 'log-test-1' },
+      headers: {
+        'content-type': 'application/json',
+        'x-service-api-key': creds.apiKey,
+        'x-service-auth-token': creds.authToken,
+        'x-request-id': 'log-test-1',
+      },
       body: JSON.stringify({ data: { organizationId: 'o', documentId: 'd' } }),
     });
     assert.equal(res.status, 200);
     await post(server.url, PATHS.notificationsGet, { ...creds, authToken: 'wrong-token-wrong-token' }, {});
     // The lines are written as the answers go out; wait until both are in.
-    const completed = () => server.stdout().split('\n').filter((l) => l.includes('"msg":"request completed"')).map((l) => JSON.parse(l));
-    for (const deadline = Date.now() + 5000; completed().length < 2 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
+    const completed = () =>
+      server
+        .stdout()
+        .split('\n')
+        .filter((l) => l.includes('"msg":"request completed"'))
+        .map((l) => JSON.parse(l));
+    for (const deadline = Date.now() + 5000; completed().length < 2 && Date.now() < deadline; )
+      await new Promise((r) => setTimeout(r, 20));
     const lines = completed();
     const line = lines.find((l) => l.reqId === 'log-test-1');
     assert.ok(line, server.stdout());
@@ -108,6 +125,9 @@ describe('the request log of the real process', () => {
     assert.equal(line.tenant, `${creds.apiKey.slice(0, 10)}…`);
     const refused = lines.find((l) => l.status === 401);
     assert.ok(refused && refused.tenant === undefined, 'a refused request names no tenant');
-    assert.ok(!server.stdout().includes(creds.apiKey) && !server.stdout().includes(creds.authToken), 'neither credential is logged');
+    assert.ok(
+      !server.stdout().includes(creds.apiKey) && !server.stdout().includes(creds.authToken),
+      'neither credential is logged',
+    );
   });
 });

@@ -59,12 +59,32 @@ describe('notifications/add rejects bad members, naming them, and writes nothing
     ['actionUser.userId empty', note(org, { actionUser: { userId: '' } }), 'data.actionUser.userId'],
     ['actionUser.userId a number', note(org, { actionUser: { userId: 5 } }), 'data.actionUser.userId'],
     ['actionUser.name a number', note(org, { actionUser: { userId: 'a', name: 5 } }), 'data.actionUser.name'],
-    ['actionUser.email not an address', note(org, { actionUser: { userId: 'a', email: 'not-an-email' } }), 'data.actionUser.email'],
+    [
+      'actionUser.email not an address',
+      note(org, { actionUser: { userId: 'a', email: 'not-an-email' } }),
+      'data.actionUser.email',
+    ],
     ['displayHeadlineMessageTemplate missing', without('displayHeadlineMessageTemplate'), 'data.displayHeadlineMessageTemplate'],
-    ['displayHeadlineMessageTemplate null', note(org, { displayHeadlineMessageTemplate: null }), 'data.displayHeadlineMessageTemplate'],
-    ['displayHeadlineMessageTemplate a number', note(org, { displayHeadlineMessageTemplate: 1 }), 'data.displayHeadlineMessageTemplate'],
-    ['displayHeadlineMessageTemplateData a string', note(org, { displayHeadlineMessageTemplateData: 'x' }), 'data.displayHeadlineMessageTemplateData'],
-    ['displayHeadlineMessageTemplateData an array', note(org, { displayHeadlineMessageTemplateData: [] }), 'data.displayHeadlineMessageTemplateData'],
+    [
+      'displayHeadlineMessageTemplate null',
+      note(org, { displayHeadlineMessageTemplate: null }),
+      'data.displayHeadlineMessageTemplate',
+    ],
+    [
+      'displayHeadlineMessageTemplate a number',
+      note(org, { displayHeadlineMessageTemplate: 1 }),
+      'data.displayHeadlineMessageTemplate',
+    ],
+    [
+      'displayHeadlineMessageTemplateData a string',
+      note(org, { displayHeadlineMessageTemplateData: 'x' }),
+      'data.displayHeadlineMessageTemplateData',
+    ],
+    [
+      'displayHeadlineMessageTemplateData an array',
+      note(org, { displayHeadlineMessageTemplateData: [] }),
+      'data.displayHeadlineMessageTemplateData',
+    ],
     ['displayBodyMessage a number', note(org, { displayBodyMessage: 3 }), 'data.displayBodyMessage'],
     ['displayBodyMessage an object', note(org, { displayBodyMessage: {} }), 'data.displayBodyMessage'],
     ['notificationSourceData a string', note(org, { notificationSourceData: 'x' }), 'data.notificationSourceData'],
@@ -73,12 +93,24 @@ describe('notifications/add rejects bad members, naming them, and writes nothing
     ['notifyUsers null', note(org, { notifyUsers: null }), 'data.notifyUsers'],
     ['notifyUsers empty', note(org, { notifyUsers: [] }), 'data.notifyUsers'],
     ['notifyUsers an object', note(org, { notifyUsers: { userId: 'r1' } }), 'data.notifyUsers'],
-    ['notifyUsers 1001 entries', note(org, { notifyUsers: Array.from({ length: 1001 }, (_, i) => ({ userId: `u${i}` })) }), 'data.notifyUsers'],
+    [
+      'notifyUsers 1001 entries',
+      note(org, { notifyUsers: Array.from({ length: 1001 }, (_, i) => ({ userId: `u${i}` })) }),
+      'data.notifyUsers',
+    ],
     ['notifyUsers[1] without userId', note(org, { notifyUsers: [user('r1'), { name: 'No Id' }] }), 'data.notifyUsers[1].userId'],
     ['notifyUsers[2] a string', note(org, { notifyUsers: [user('r1'), user('r2'), 'r3'] }), 'data.notifyUsers[2]'],
     ['notifyUsers[0].userId a number', note(org, { notifyUsers: [{ userId: 1 }] }), 'data.notifyUsers[0].userId'],
-    ['notifyUsers[1].userId 257 chars', note(org, { notifyUsers: [user('r1'), { userId: 'u'.repeat(257) }] }), 'data.notifyUsers[1].userId'],
-    ['notifyUsers[0].email not an address', note(org, { notifyUsers: [{ userId: 'r1', email: 'x' }] }), 'data.notifyUsers[0].email'],
+    [
+      'notifyUsers[1].userId 257 chars',
+      note(org, { notifyUsers: [user('r1'), { userId: 'u'.repeat(257) }] }),
+      'data.notifyUsers[1].userId',
+    ],
+    [
+      'notifyUsers[0].email not an address',
+      note(org, { notifyUsers: [{ userId: 'r1', email: 'x' }] }),
+      'data.notifyUsers[0].email',
+    ],
   ];
 
   for (const [name, data, path] of cases) {
@@ -100,11 +132,16 @@ describe('notifications/add rejects bad members, naming them, and writes nothing
   });
 
   test('lengths count code points: 256 emoji ids are accepted, 1000 recipients are accepted', async () => {
-    const ok = await t.a.post(PATHS.notificationsAdd, note('org-add-limits', {
-      documentId: cp(256), locationId: cp(256), actionUser: { userId: cp(256) },
-      notificationId: 'z'.repeat(128),
-      notifyUsers: Array.from({ length: 1000 }, (_, i) => ({ userId: `u${i}` })),
-    }));
+    const ok = await t.a.post(
+      PATHS.notificationsAdd,
+      note('org-add-limits', {
+        documentId: cp(256),
+        locationId: cp(256),
+        actionUser: { userId: cp(256) },
+        notificationId: 'z'.repeat(128),
+        notifyUsers: Array.from({ length: 1000 }, (_, i) => ({ userId: `u${i}` })),
+      }),
+    );
     assert.equal(ok.status, 200, ok.body);
     const list = await getAll('org-add-limits', { documentId: cp(256), locationId: cp(256) });
     assert.equal(list.length, 1, JSON.stringify(list).slice(0, 300));
@@ -117,18 +154,32 @@ describe('a taken notificationId', () => {
   test('is ALREADY_EXISTS (409) and nothing changes', async () => {
     const org = 'org-taken';
     now = T0 + 1_000;
-    await t.a.ok(PATHS.notificationsAdd, note(org, {
-      notificationId: 'taken', displayBodyMessage: 'original', notifyUsers: [user('r1')],
-      displayHeadlineMessageTemplateData: { v: 'original' }, notificationSourceData: { v: 'original' },
-    }));
+    await t.a.ok(
+      PATHS.notificationsAdd,
+      note(org, {
+        notificationId: 'taken',
+        displayBodyMessage: 'original',
+        notifyUsers: [user('r1')],
+        displayHeadlineMessageTemplateData: { v: 'original' },
+        notificationSourceData: { v: 'original' },
+      }),
+    );
     const before = await getAll(org, { documentId: 'doc-1' });
 
     now = T0 + 2_000;
-    const again = await t.a.post(PATHS.notificationsAdd, note(org, {
-      notificationId: 'taken', documentId: 'doc-2', locationId: 'L', displayBodyMessage: 'second',
-      notifyUsers: [user('r1'), user('r9')], actionUser: user('intruder'),
-      displayHeadlineMessageTemplateData: { v: 'second' }, notificationSourceData: { v: 'second' },
-    }));
+    const again = await t.a.post(
+      PATHS.notificationsAdd,
+      note(org, {
+        notificationId: 'taken',
+        documentId: 'doc-2',
+        locationId: 'L',
+        displayBodyMessage: 'second',
+        notifyUsers: [user('r1'), user('r9')],
+        actionUser: user('intruder'),
+        displayHeadlineMessageTemplateData: { v: 'second' },
+        notificationSourceData: { v: 'second' },
+      }),
+    );
     const message = expectError(again, 409, 'ALREADY_EXISTS');
     assert.match(message, /taken/, again.body);
 
@@ -173,7 +224,11 @@ describe('notifications/get rejects bad members', () => {
     ['notificationIds a string', { ...base, notificationIds: 'n1' }, 'data.notificationIds'],
     ['notificationIds[1] a number', { ...base, notificationIds: ['n1', 2] }, 'data.notificationIds[1]'],
     ['notificationIds[0] null', { ...base, notificationIds: [null] }, 'data.notificationIds[0]'],
-    ['notificationIds 1001 entries', { ...base, notificationIds: Array.from({ length: 1001 }, (_, i) => `n${i}`) }, 'data.notificationIds'],
+    [
+      'notificationIds 1001 entries',
+      { ...base, notificationIds: Array.from({ length: 1001 }, (_, i) => `n${i}`) },
+      'data.notificationIds',
+    ],
     ['pageSize 0', { ...base, pageSize: 0 }, 'data.pageSize'],
     ['pageSize 1001', { ...base, pageSize: 1001 }, 'data.pageSize'],
     ['pageSize -1', { ...base, pageSize: -1 }, 'data.pageSize'],
@@ -226,18 +281,32 @@ describe('page tokens', () => {
   before(async () => {
     for (let i = 0; i < 4; i++) {
       now = T0 + 10_000 + i;
-      await t.a.ok(PATHS.notificationsAdd, note(org, { notificationId: `t${i}`, locationId: 'L1', notifyUsers: [user('r1'), user('r2')] }));
+      await t.a.ok(
+        PATHS.notificationsAdd,
+        note(org, { notificationId: `t${i}`, locationId: 'L1', notifyUsers: [user('r1'), user('r2')] }),
+      );
     }
     now = T0;
     const first = await t.a.ok(PATHS.notificationsGet, { organizationId: org, documentId: 'doc-1', pageSize: 1 });
-    assert.deepEqual(first.data.map((n: any) => n.id), ['t3']);
+    assert.deepEqual(
+      first.data.map((n: any) => n.id),
+      ['t3'],
+    );
     token = first.pageToken;
     assert.equal(typeof token, 'string', JSON.stringify(first));
   });
 
   test('the token works with the filters it came from', async () => {
-    const next = await t.a.ok(PATHS.notificationsGet, { organizationId: org, documentId: 'doc-1', pageSize: 1, pageToken: token });
-    assert.deepEqual(next.data.map((n: any) => n.id), ['t2']);
+    const next = await t.a.ok(PATHS.notificationsGet, {
+      organizationId: org,
+      documentId: 'doc-1',
+      pageSize: 1,
+      pageToken: token,
+    });
+    assert.deepEqual(
+      next.data.map((n: any) => n.id),
+      ['t2'],
+    );
   });
 
   const flip = (s: string) => {
@@ -287,13 +356,41 @@ describe('page tokens', () => {
   }
 
   test('a token from an id-filtered query does not fit another id list', async () => {
-    const first = await t.a.ok(PATHS.notificationsGet, { organizationId: org, documentId: 'doc-1', notificationIds: ['t0', 't1', 't2'], pageSize: 1 });
-    assert.deepEqual(first.data.map((n: any) => n.id), ['t2']);
-    const other = await t.a.post(PATHS.notificationsGet, { organizationId: org, documentId: 'doc-1', notificationIds: ['t0', 't1'], pageSize: 1, pageToken: first.pageToken });
+    const first = await t.a.ok(PATHS.notificationsGet, {
+      organizationId: org,
+      documentId: 'doc-1',
+      notificationIds: ['t0', 't1', 't2'],
+      pageSize: 1,
+    });
+    assert.deepEqual(
+      first.data.map((n: any) => n.id),
+      ['t2'],
+    );
+    const other = await t.a.post(PATHS.notificationsGet, {
+      organizationId: org,
+      documentId: 'doc-1',
+      notificationIds: ['t0', 't1'],
+      pageSize: 1,
+      pageToken: first.pageToken,
+    });
     expectError(other, 400, 'INVALID_ARGUMENT');
-    const none = await t.a.post(PATHS.notificationsGet, { organizationId: org, documentId: 'doc-1', pageSize: 1, pageToken: first.pageToken });
+    const none = await t.a.post(PATHS.notificationsGet, {
+      organizationId: org,
+      documentId: 'doc-1',
+      pageSize: 1,
+      pageToken: first.pageToken,
+    });
     expectError(none, 400, 'INVALID_ARGUMENT');
-    const same = await t.a.ok(PATHS.notificationsGet, { organizationId: org, documentId: 'doc-1', notificationIds: ['t0', 't1', 't2'], pageSize: 5, pageToken: first.pageToken });
-    assert.deepEqual(same.data.map((n: any) => n.id), ['t1', 't0']);
+    const same = await t.a.ok(PATHS.notificationsGet, {
+      organizationId: org,
+      documentId: 'doc-1',
+      notificationIds: ['t0', 't1', 't2'],
+      pageSize: 5,
+      pageToken: first.pageToken,
+    });
+    assert.deepEqual(
+      same.data.map((n: any) => n.id),
+      ['t1', 't0'],
+    );
   });
 });

@@ -46,13 +46,17 @@ describe('notifications/add', () => {
   test('answers the success envelope with the caller-chosen id', async () => {
     const r = await t.a.post(PATHS.notificationsAdd, note('org-add-1', { notificationId: 'n-chosen_1' }));
     assert.equal(r.status, 200, r.body);
-    assert.deepEqual(r.json, {
-      result: {
-        status: 'success',
-        message: 'Notification added successfully.',
-        data: { success: true, id: 'n-chosen_1', message: 'Notification added successfully.' },
+    assert.deepEqual(
+      r.json,
+      {
+        result: {
+          status: 'success',
+          message: 'Notification added successfully.',
+          data: { success: true, id: 'n-chosen_1', message: 'Notification added successfully.' },
+        },
       },
-    }, r.body);
+      r.body,
+    );
   });
 
   test('a notificationId absent or null is generated, fits the shape and is new each time', async () => {
@@ -83,17 +87,27 @@ describe('notifications/add', () => {
     await add(note('org-twin-2', { notificationId: 'twin', displayBodyMessage: 'two' }));
     const one = await get({ organizationId: 'org-twin-1', documentId: 'doc-1' });
     const two = await get({ organizationId: 'org-twin-2', documentId: 'doc-1' });
-    assert.deepEqual(one.map((n) => [n.id, n.displayBodyMessage]), [['twin', 'one']], JSON.stringify(one));
-    assert.deepEqual(two.map((n) => [n.id, n.displayBodyMessage]), [['twin', 'two']], JSON.stringify(two));
+    assert.deepEqual(
+      one.map((n) => [n.id, n.displayBodyMessage]),
+      [['twin', 'one']],
+      JSON.stringify(one),
+    );
+    assert.deepEqual(
+      two.map((n) => [n.id, n.displayBodyMessage]),
+      [['twin', 'two']],
+      JSON.stringify(two),
+    );
   });
 
   test('notifications/add never creates user profiles (actor, recipients, template users)', async () => {
     const org = 'org-noprofile';
-    await add(note(org, {
-      actionUser: user('np-actor'),
-      notifyUsers: [user('np-r1'), user('np-r2')],
-      displayHeadlineMessageTemplateData: { recipientUser: user('np-tpl') },
-    }));
+    await add(
+      note(org, {
+        actionUser: user('np-actor'),
+        notifyUsers: [user('np-r1'), user('np-r2')],
+        displayHeadlineMessageTemplateData: { recipientUser: user('np-tpl') },
+      }),
+    );
     const r = await t.a.ok(PATHS.usersUpdate, {
       organizationId: org,
       users: ['np-actor', 'np-r1', 'np-r2', 'np-tpl'].map((userId) => ({ userId, name: 'Changed' })),
@@ -118,7 +132,10 @@ describe('notifications/get entries', () => {
       notificationId: 'full-1',
       actionUser: { userId: 'actor', name: 'Ann Actor', email: 'ann@example.com' },
       displayHeadlineMessageTemplate: '{actionUser} assigned you {task}',
-      displayHeadlineMessageTemplateData: { task: 'Review', actionUser: { userId: 'actor', name: 'Ann Actor', email: 'ann@example.com' } },
+      displayHeadlineMessageTemplateData: {
+        task: 'Review',
+        actionUser: { userId: 'actor', name: 'Ann Actor', email: 'ann@example.com' },
+      },
       displayBodyMessage: 'Please have a look.',
       notificationSourceData: { kind: 'annotation', annotationId: 'an-1', nested: { n: [1, 'two', null, true] } },
       notifyUsers: [user('r1'), { userId: 'r2' }],
@@ -128,19 +145,26 @@ describe('notifications/get entries', () => {
     assert.equal(list.length, 1, JSON.stringify(list));
     const r1 = await internalIdOf(org, 'r1');
     const r2 = await internalIdOf(org, 'r2');
-    assert.deepEqual(list[0], {
-      id: 'full-1',
-      notificationSource: 'custom',
-      notificationSourceData: { kind: 'annotation', annotationId: 'an-1', nested: { n: [1, 'two', null, true] } },
-      actionUser: { email: 'ann@example.com', name: 'Ann Actor', userId: 'actor' },
-      displayBodyMessage: 'Please have a look.',
-      displayHeadlineMessageTemplate: '{actionUser} assigned you {task}',
-      displayHeadlineMessageTemplateData: { task: 'Review', actionUser: { userId: 'actor', name: 'Ann Actor', email: 'ann@example.com' } },
-      metadata: { apiKey: t.a.creds.apiKey, organizationId: org, documentId: 'doc-full' },
-      notifyUsers: { [r1]: true, [r2]: true },
-      notifyUsersByUserId: { r1: true, r2: true },
-      timestamp: T0 + 5_000,
-    }, JSON.stringify(list[0]));
+    assert.deepEqual(
+      list[0],
+      {
+        id: 'full-1',
+        notificationSource: 'custom',
+        notificationSourceData: { kind: 'annotation', annotationId: 'an-1', nested: { n: [1, 'two', null, true] } },
+        actionUser: { email: 'ann@example.com', name: 'Ann Actor', userId: 'actor' },
+        displayBodyMessage: 'Please have a look.',
+        displayHeadlineMessageTemplate: '{actionUser} assigned you {task}',
+        displayHeadlineMessageTemplateData: {
+          task: 'Review',
+          actionUser: { userId: 'actor', name: 'Ann Actor', email: 'ann@example.com' },
+        },
+        metadata: { apiKey: t.a.creds.apiKey, organizationId: org, documentId: 'doc-full' },
+        notifyUsers: { [r1]: true, [r2]: true },
+        notifyUsersByUserId: { r1: true, r2: true },
+        timestamp: T0 + 5_000,
+      },
+      JSON.stringify(list[0]),
+    );
     now = T0;
   });
 
@@ -161,7 +185,14 @@ describe('notifications/get entries', () => {
     await add(note(org, { notificationId: 'c2' }));
     now = T0;
     const list = await get({ organizationId: org, documentId: 'doc-1' });
-    assert.deepEqual(list.map((n) => [n.id, n.timestamp]), [['c2', 1_718_877_282_258], ['c1', 1_718_877_222_258]], JSON.stringify(list));
+    assert.deepEqual(
+      list.map((n) => [n.id, n.timestamp]),
+      [
+        ['c2', 1_718_877_282_258],
+        ['c1', 1_718_877_222_258],
+      ],
+      JSON.stringify(list),
+    );
     for (const n of list) assert.ok(Number.isInteger(n.timestamp), `timestamp must be an integer: ${n.timestamp}`);
   });
 
@@ -175,13 +206,17 @@ describe('notifications/get entries', () => {
     const list = await get({ organizationId: org, userId: 'r1' });
     const meta = Object.fromEntries(list.map((n) => [n.id, n.metadata]));
     const apiKey = t.a.creds.apiKey;
-    assert.deepEqual(meta, {
-      'm-doc': { apiKey, organizationId: org, documentId: 'doc-1' },
-      'm-doc-loc': { apiKey, organizationId: org, documentId: 'doc-1', locationId: 'loc-7' },
-      'm-none': { apiKey, organizationId: org },
-      'm-null': { apiKey, organizationId: org },
-      'm-loc': { apiKey, organizationId: org, locationId: 'loc-8' },
-    }, JSON.stringify(meta));
+    assert.deepEqual(
+      meta,
+      {
+        'm-doc': { apiKey, organizationId: org, documentId: 'doc-1' },
+        'm-doc-loc': { apiKey, organizationId: org, documentId: 'doc-1', locationId: 'loc-7' },
+        'm-none': { apiKey, organizationId: org },
+        'm-null': { apiKey, organizationId: org },
+        'm-loc': { apiKey, organizationId: org, locationId: 'loc-8' },
+      },
+      JSON.stringify(meta),
+    );
     for (const n of list.filter((x) => x.id === 'm-none' || x.id === 'm-loc')) {
       assert.equal(Object.hasOwn(n.metadata, 'documentId'), false, `documentId must be left out: ${JSON.stringify(n.metadata)}`);
     }
@@ -215,10 +250,12 @@ describe('notifications/get entries', () => {
 
   test('a recipient listed twice is notified once', async () => {
     const org = 'org-dup';
-    await add(note(org, {
-      notificationId: 'dup',
-      notifyUsers: [user('d1'), { userId: 'd2' }, user('d1', { name: 'Other name' }), { userId: 'd2' }],
-    }));
+    await add(
+      note(org, {
+        notificationId: 'dup',
+        notifyUsers: [user('d1'), { userId: 'd2' }, user('d1', { name: 'Other name' }), { userId: 'd2' }],
+      }),
+    );
     const list = await get({ organizationId: org, documentId: 'doc-1' });
     assert.equal(list.length, 1, JSON.stringify(list));
     assert.deepEqual(list[0].notifyUsersByUserId, { d1: true, d2: true }, JSON.stringify(list[0]));
@@ -243,9 +280,14 @@ describe('notifications/get entries', () => {
   test('defaults: displayBodyMessage "", notificationSourceData {}, displayHeadlineMessageTemplateData {} (absent or null)', async () => {
     const org = 'org-defaults';
     await add(note(org, { notificationId: 'absent' }));
-    await add(note(org, {
-      notificationId: 'nulls', displayBodyMessage: null, notificationSourceData: null, displayHeadlineMessageTemplateData: null,
-    }));
+    await add(
+      note(org, {
+        notificationId: 'nulls',
+        displayBodyMessage: null,
+        notificationSourceData: null,
+        displayHeadlineMessageTemplateData: null,
+      }),
+    );
     const list = await get({ organizationId: org, documentId: 'doc-1' });
     assert.equal(list.length, 2, JSON.stringify(list));
     for (const n of list) {
@@ -258,11 +300,13 @@ describe('notifications/get entries', () => {
 
   test('strings are kept exactly as sent (empty template, unicode, markup)', async () => {
     const org = 'org-strings';
-    await add(note(org, {
-      notificationId: 's1',
-      displayHeadlineMessageTemplate: '',
-      displayBodyMessage: '<b>not sanitized</b> “quotes” 😀 \n\t',
-    }));
+    await add(
+      note(org, {
+        notificationId: 's1',
+        displayHeadlineMessageTemplate: '',
+        displayBodyMessage: '<b>not sanitized</b> “quotes” 😀 \n\t',
+      }),
+    );
     const [n] = await get({ organizationId: org, documentId: 'doc-1' });
     assert.equal(n?.displayHeadlineMessageTemplate, '', JSON.stringify(n));
     assert.equal(n?.displayBodyMessage, '<b>not sanitized</b> “quotes” 😀 \n\t', JSON.stringify(n));
@@ -275,7 +319,8 @@ describe('user resolution at read time', () => {
     await add(note(org, { notificationId: 'sent', actionUser: { userId: 'act', name: 'Sent Name', email: 'sent@example.com' } }));
     await add(note(org, { notificationId: 'bare', actionUser: { userId: 'bare-actor' } }));
     await add(note(org, { notificationId: 'nulls', actionUser: { userId: 'null-actor', name: null, email: null } }));
-    const actors = async () => Object.fromEntries((await get({ organizationId: org, documentId: 'doc-1' })).map((n) => [n.id, n.actionUser]));
+    const actors = async () =>
+      Object.fromEntries((await get({ organizationId: org, documentId: 'doc-1' })).map((n) => [n.id, n.actionUser]));
 
     assert.deepEqual(await actors(), {
       sent: { email: 'sent@example.com', name: 'Sent Name', userId: 'act' },
@@ -284,16 +329,32 @@ describe('user resolution at read time', () => {
     });
 
     // A profile in another organization does not apply.
-    await t.a.ok(PATHS.usersAdd, { organizationId: 'org-actor-elsewhere', users: [{ userId: 'act', name: 'Wrong Org', email: 'wrong@example.com' }] });
+    await t.a.ok(PATHS.usersAdd, {
+      organizationId: 'org-actor-elsewhere',
+      users: [{ userId: 'act', name: 'Wrong Org', email: 'wrong@example.com' }],
+    });
     assert.deepEqual((await actors()).sent, { email: 'sent@example.com', name: 'Sent Name', userId: 'act' });
 
-    await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'act', name: 'Profile Name', email: 'profile@example.com' }] });
-    await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'bare-actor', name: 'Bare Profile', email: 'bare@example.com' }] });
+    await t.a.ok(PATHS.usersAdd, {
+      organizationId: org,
+      users: [{ userId: 'act', name: 'Profile Name', email: 'profile@example.com' }],
+    });
+    await t.a.ok(PATHS.usersAdd, {
+      organizationId: org,
+      users: [{ userId: 'bare-actor', name: 'Bare Profile', email: 'bare@example.com' }],
+    });
     let shown = await actors();
     assert.deepEqual(shown.sent, { email: 'profile@example.com', name: 'Profile Name', userId: 'act' }, JSON.stringify(shown));
-    assert.deepEqual(shown.bare, { email: 'bare@example.com', name: 'Bare Profile', userId: 'bare-actor' }, JSON.stringify(shown));
+    assert.deepEqual(
+      shown.bare,
+      { email: 'bare@example.com', name: 'Bare Profile', userId: 'bare-actor' },
+      JSON.stringify(shown),
+    );
 
-    const upd = await t.a.ok(PATHS.usersUpdate, { organizationId: org, users: [{ userId: 'act', name: 'Renamed', email: 'renamed@example.com' }] });
+    const upd = await t.a.ok(PATHS.usersUpdate, {
+      organizationId: org,
+      users: [{ userId: 'act', name: 'Renamed', email: 'renamed@example.com' }],
+    });
     assert.equal(upd.data.act.success, true, JSON.stringify(upd));
     shown = await actors();
     assert.deepEqual(shown.sent, { email: 'renamed@example.com', name: 'Renamed', userId: 'act' }, JSON.stringify(shown));
@@ -318,10 +379,14 @@ describe('user resolution at read time', () => {
     const read = async () => (await get({ organizationId: org, documentId: 'doc-1' }))[0]?.displayHeadlineMessageTemplateData;
 
     let data = await read();
-    assert.deepEqual(data, {
-      ...templateData,
-      bareUser: { userId: 'tpl-bare', name: '', email: '' },
-    }, JSON.stringify(data));
+    assert.deepEqual(
+      data,
+      {
+        ...templateData,
+        bareUser: { userId: 'tpl-bare', name: '', email: '' },
+      },
+      JSON.stringify(data),
+    );
 
     await t.a.ok(PATHS.usersAdd, {
       organizationId: org,
@@ -331,10 +396,21 @@ describe('user resolution at read time', () => {
         { userId: 'in-array', name: 'Array Profile', email: 'arr@example.com' },
       ],
     });
-    await t.a.ok(PATHS.usersUpdate, { organizationId: org, users: [{ userId: 'tpl-actor', name: 'Updated Actor', email: 'updated@example.com' }] });
+    await t.a.ok(PATHS.usersUpdate, {
+      organizationId: org,
+      users: [{ userId: 'tpl-actor', name: 'Updated Actor', email: 'updated@example.com' }],
+    });
     data = await read();
-    assert.deepEqual(data.actionUser, { userId: 'tpl-actor', name: 'Updated Actor', email: 'updated@example.com' }, JSON.stringify(data));
-    assert.deepEqual(data.bareUser, { userId: 'tpl-bare', name: 'Profile Bare', email: 'bare@example.com' }, JSON.stringify(data));
+    assert.deepEqual(
+      data.actionUser,
+      { userId: 'tpl-actor', name: 'Updated Actor', email: 'updated@example.com' },
+      JSON.stringify(data),
+    );
+    assert.deepEqual(
+      data.bareUser,
+      { userId: 'tpl-bare', name: 'Profile Bare', email: 'bare@example.com' },
+      JSON.stringify(data),
+    );
     assert.deepEqual(data.recipientUser, templateData.recipientUser, JSON.stringify(data));
     for (const key of ['custom', 'count', 'flag', 'nothing', 'list', 'plainObject', 'numericUserId', 'emptyObject'] as const) {
       assert.deepEqual(data[key], templateData[key], `${key} must be kept as sent: ${JSON.stringify(data)}`);
@@ -343,7 +419,9 @@ describe('user resolution at read time', () => {
 
   test('a user object keeps the userId it was sent with and gets name and email', async () => {
     const org = 'org-template-extra';
-    await add(note(org, { notificationId: 'x', displayHeadlineMessageTemplateData: { someone: { userId: 'sx', role: 'editor' } } }));
+    await add(
+      note(org, { notificationId: 'x', displayHeadlineMessageTemplateData: { someone: { userId: 'sx', role: 'editor' } } }),
+    );
     const [n] = await get({ organizationId: org, documentId: 'doc-1' });
     const someone = n?.displayHeadlineMessageTemplateData.someone;
     assert.equal(someone?.userId, 'sx', JSON.stringify(n));
@@ -370,15 +448,38 @@ describe('filters (the nine combinations of seed 4.3)', () => {
     for (const [id, documentId, locationId, recipients] of rows) {
       now = T0 + 100_000 + i++;
       await add({
-        organizationId: org, notificationId: id, documentId, locationId,
+        organizationId: org,
+        notificationId: id,
+        documentId,
+        locationId,
         actionUser: { userId: 'u1' }, // the actor is not a recipient unless listed
-        displayHeadlineMessageTemplate: id, notifyUsers: recipients.map((userId) => ({ userId })),
+        displayHeadlineMessageTemplate: id,
+        notifyUsers: recipients.map((userId) => ({ userId })),
       });
     }
     // Same ids and shape in another organization and another tenant: never part of these results.
     now = T0 + 200_000;
-    await add({ organizationId: 'org-filters-other', notificationId: 'f1', documentId: 'd1', locationId: 'L1', actionUser: { userId: 'u1' }, displayHeadlineMessageTemplate: 'x', notifyUsers: [{ userId: 'u1' }] });
-    await add({ organizationId: org, notificationId: 'f1', documentId: 'd1', locationId: 'L1', actionUser: { userId: 'u1' }, displayHeadlineMessageTemplate: 'x', notifyUsers: [{ userId: 'u1' }] }, t.b);
+    await add({
+      organizationId: 'org-filters-other',
+      notificationId: 'f1',
+      documentId: 'd1',
+      locationId: 'L1',
+      actionUser: { userId: 'u1' },
+      displayHeadlineMessageTemplate: 'x',
+      notifyUsers: [{ userId: 'u1' }],
+    });
+    await add(
+      {
+        organizationId: org,
+        notificationId: 'f1',
+        documentId: 'd1',
+        locationId: 'L1',
+        actionUser: { userId: 'u1' },
+        displayHeadlineMessageTemplate: 'x',
+        notifyUsers: [{ userId: 'u1' }],
+      },
+      t.b,
+    );
     now = T0;
   });
 
@@ -414,11 +515,17 @@ describe('filters (the nine combinations of seed 4.3)', () => {
   test('an empty notificationIds list means no filter', async () => {
     assert.deepEqual(idsOf(await get({ organizationId: org, documentId: 'd1', notificationIds: [] })), ['f7', 'f3', 'f2', 'f1']);
     assert.deepEqual(idsOf(await get({ organizationId: org, userId: 'u1', notificationIds: [] })), ['f5', 'f4', 'f2', 'f1']);
-    assert.deepEqual(idsOf(await get({ organizationId: org, documentId: 'd1', notificationIds: null, locationId: null, userId: null })), ['f7', 'f3', 'f2', 'f1']);
+    assert.deepEqual(
+      idsOf(await get({ organizationId: org, documentId: 'd1', notificationIds: null, locationId: null, userId: null })),
+      ['f7', 'f3', 'f2', 'f1'],
+    );
   });
 
   test('notificationIds may repeat ids and hold any string; unknown ones simply match nothing', async () => {
-    assert.deepEqual(idsOf(await get({ organizationId: org, documentId: 'd1', notificationIds: ['f1', 'f1', 'f2', 'f1'] })), ['f2', 'f1']);
+    assert.deepEqual(idsOf(await get({ organizationId: org, documentId: 'd1', notificationIds: ['f1', 'f1', 'f2', 'f1'] })), [
+      'f2',
+      'f1',
+    ]);
     const odd = ['', 'has space', 'a.b', 'x'.repeat(2000), "f1' OR '1'='1", '%', 'f_', '😀', 'F1'];
     assert.deepEqual(idsOf(await get({ organizationId: org, documentId: 'd1', notificationIds: odd })), []);
     assert.deepEqual(idsOf(await get({ organizationId: org, userId: 'u1', notificationIds: ['%', 'f_'] })), []);
@@ -426,8 +533,11 @@ describe('filters (the nine combinations of seed 4.3)', () => {
 
   test('nothing matches: data is []', async () => {
     for (const filter of [
-      { documentId: 'no-such-doc' }, { documentId: 'd2', locationId: 'L2' }, { userId: 'u2', locationId: 'L2' },
-      { documentId: 'd2', userId: 'u2' }, { documentId: 'D1' },
+      { documentId: 'no-such-doc' },
+      { documentId: 'd2', locationId: 'L2' },
+      { userId: 'u2', locationId: 'L2' },
+      { documentId: 'd2', userId: 'u2' },
+      { documentId: 'D1' },
     ]) {
       const r = await t.a.post(PATHS.notificationsGet, { organizationId: org, ...filter });
       assert.equal(r.status, 200, r.body);
@@ -449,7 +559,10 @@ describe('order', () => {
       const list = r.data as any[];
       assert.deepEqual(idsOf(list), [...order].reverse(), JSON.stringify(idsOf(list)));
       for (let i = 1; i < list.length; i++) {
-        assert.ok(list[i - 1].timestamp > list[i].timestamp, `timestamps must strictly decrease: ${JSON.stringify(list.map((n) => n.timestamp))}`);
+        assert.ok(
+          list[i - 1].timestamp > list[i].timestamp,
+          `timestamps must strictly decrease: ${JSON.stringify(list.map((n) => n.timestamp))}`,
+        );
       }
       const byUser = await s.a.ok(PATHS.notificationsGet, { organizationId: 'org-order', userId: 'r1' });
       assert.deepEqual(idsOf(byUser.data), [...order].reverse());
@@ -507,7 +620,12 @@ describe('paging', () => {
     const pages: number[] = [];
     let token: string | undefined;
     for (let guard = 0; guard < 100; guard++) {
-      const r = await p.a.post(PATHS.notificationsGet, { organizationId: org, ...filter, pageSize, ...(token ? { pageToken: token } : {}) });
+      const r = await p.a.post(PATHS.notificationsGet, {
+        organizationId: org,
+        ...filter,
+        pageSize,
+        ...(token ? { pageToken: token } : {}),
+      });
       assert.equal(r.status, 200, r.body);
       const result = r.json.result;
       assert.ok(result.data.length <= pageSize, r.body);
@@ -555,7 +673,12 @@ describe('paging', () => {
     assert.deepEqual(Object.keys(first.json.result).sort(), ['data', 'message', 'pageToken', 'status'], first.body);
     assert.ok(Array.isArray(first.json.result.data), first.body);
     assert.equal(first.json.pageToken, undefined, 'never outside result');
-    const last = await p.a.post(PATHS.notificationsGet, { organizationId: org, documentId: 'doc-1', pageSize: 9, pageToken: first.json.result.pageToken });
+    const last = await p.a.post(PATHS.notificationsGet, {
+      organizationId: org,
+      documentId: 'doc-1',
+      pageSize: 9,
+      pageToken: first.json.result.pageToken,
+    });
     assert.deepEqual(idsOf(last.json.result.data), all.slice(9), last.body);
     assert.equal(Object.hasOwn(last.json.result, 'pageToken'), false, `no token on the last page: ${last.body}`);
     // Exactly pageSize entries in all: no token.
@@ -566,7 +689,12 @@ describe('paging', () => {
 
   test('the page size may change between pages (it is not a filter)', async () => {
     const first = await p.a.ok(PATHS.notificationsGet, { organizationId: org, documentId: 'doc-1', pageSize: 2 });
-    const rest = await p.a.ok(PATHS.notificationsGet, { organizationId: org, documentId: 'doc-1', pageSize: 5, pageToken: first.pageToken });
+    const rest = await p.a.ok(PATHS.notificationsGet, {
+      organizationId: org,
+      documentId: 'doc-1',
+      pageSize: 5,
+      pageToken: first.pageToken,
+    });
     assert.deepEqual([...idsOf(first.data), ...idsOf(rest.data)], all.slice(0, 7));
   });
 
@@ -583,7 +711,12 @@ describe('paging', () => {
     assert.deepEqual(idsOf(page1.data), ['l3']);
     pnow += 1;
     await p.a.ok(PATHS.notificationsAdd, note('org-paging-live', { notificationId: 'l4' }));
-    const page2 = await p.a.ok(PATHS.notificationsGet, { organizationId: 'org-paging-live', documentId: 'doc-1', pageSize: 1, pageToken: page1.pageToken });
+    const page2 = await p.a.ok(PATHS.notificationsGet, {
+      organizationId: 'org-paging-live',
+      documentId: 'doc-1',
+      pageSize: 1,
+      pageToken: page1.pageToken,
+    });
     assert.deepEqual(idsOf(page2.data), ['l2']);
   });
 
@@ -598,7 +731,11 @@ describe('paging', () => {
     assert.equal(first.json.result.data.length, 1000);
     assert.equal(first.json.result.data[0].id, 'n1000');
     assert.equal(typeof first.json.result.pageToken, 'string', 'a token while one remains');
-    const second = await p.a.ok(PATHS.notificationsGet, { organizationId: big, documentId: 'doc-1', pageToken: first.json.result.pageToken });
+    const second = await p.a.ok(PATHS.notificationsGet, {
+      organizationId: big,
+      documentId: 'doc-1',
+      pageToken: first.json.result.pageToken,
+    });
     assert.deepEqual(idsOf(second.data), ['n0000']);
     assert.equal(second.pageToken, undefined);
     const max = await p.a.ok(PATHS.notificationsGet, { organizationId: big, userId: 'r1', pageSize: 1000 });

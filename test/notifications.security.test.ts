@@ -52,7 +52,10 @@ describe('tenant isolation', () => {
 
   before(async () => {
     now = T0 + 1;
-    await t.a.ok(PATHS.usersAdd, { organizationId: ORG, users: [{ userId: 'shared-actor', name: 'A Actor', email: 'a-actor@example.com' }] });
+    await t.a.ok(PATHS.usersAdd, {
+      organizationId: ORG,
+      users: [{ userId: 'shared-actor', name: 'A Actor', email: 'a-actor@example.com' }],
+    });
     await t.a.ok(PATHS.notificationsAdd, note({ notificationId: 'same-id', displayBodyMessage: 'secret of a' }));
     aView = await get(t.a, { organizationId: ORG, documentId: DOC });
     assert.equal(aView.length, 1, JSON.stringify(aView));
@@ -67,18 +70,27 @@ describe('tenant isolation', () => {
 
   test('tenant b may use the same notificationId independently; each tenant sees only its own', async () => {
     now = T0 + 2;
-    const r = await t.b.ok(PATHS.notificationsAdd, note({
-      notificationId: 'same-id', displayHeadlineMessageTemplate: 'tenant b headline', displayBodyMessage: 'of b',
-      actionUser: { userId: 'shared-actor', name: 'B Sent', email: 'b-sent@example.com' },
-      notifyUsers: [user('shared-user'), user('b-only')],
-    }));
+    const r = await t.b.ok(
+      PATHS.notificationsAdd,
+      note({
+        notificationId: 'same-id',
+        displayHeadlineMessageTemplate: 'tenant b headline',
+        displayBodyMessage: 'of b',
+        actionUser: { userId: 'shared-actor', name: 'B Sent', email: 'b-sent@example.com' },
+        notifyUsers: [user('shared-user'), user('b-only')],
+      }),
+    );
     assert.equal(r.data.id, 'same-id', JSON.stringify(r));
 
     // Tenant a's view is exactly as before.
     assert.deepEqual(await get(t.a, { organizationId: ORG, documentId: DOC }), aView);
     for (const filter of filtersOfA) {
       const list = await get(t.a, filter);
-      assert.deepEqual(list.map((n) => [n.id, n.displayBodyMessage]), [['same-id', 'secret of a']], `a with ${JSON.stringify(filter)}`);
+      assert.deepEqual(
+        list.map((n) => [n.id, n.displayBodyMessage]),
+        [['same-id', 'secret of a']],
+        `a with ${JSON.stringify(filter)}`,
+      );
     }
     assert.deepEqual(await get(t.a, { organizationId: ORG, userId: 'b-only' }), []);
 
@@ -88,7 +100,11 @@ describe('tenant isolation', () => {
     assert.equal(bView[0].displayBodyMessage, 'of b');
     assert.deepEqual(bView[0].notifyUsersByUserId, { 'shared-user': true, 'b-only': true });
     // Tenant a's profile of shared-actor is not tenant b's: b sees what it sent.
-    assert.deepEqual(bView[0].actionUser, { email: 'b-sent@example.com', name: 'B Sent', userId: 'shared-actor' }, JSON.stringify(bView[0]));
+    assert.deepEqual(
+      bView[0].actionUser,
+      { email: 'b-sent@example.com', name: 'B Sent', userId: 'shared-actor' },
+      JSON.stringify(bView[0]),
+    );
     assert.equal(bView[0].timestamp, T0 + 2);
   });
 
@@ -101,7 +117,7 @@ describe('tenant isolation', () => {
     assert.deepEqual(await get(t.a, { organizationId: ORG, documentId: DOC }), aView);
   });
 
-  test('metadata.apiKey is always the caller\'s own key', async () => {
+  test("metadata.apiKey is always the caller's own key", async () => {
     const aList = await get(t.a, { organizationId: ORG, userId: 'shared-user' });
     const bList = await get(t.b, { organizationId: ORG, userId: 'shared-user' });
     assert.ok(aList.length > 0 && bList.length > 0);
@@ -115,21 +131,28 @@ describe('tenant isolation', () => {
     }
   });
 
-  test('profiles written by tenant b (users/add, users/update) never show in tenant a\'s notifications', async () => {
-    await t.b.ok(PATHS.usersAdd, { organizationId: ORG, users: [
-      { userId: 'shared-actor', name: 'B Profile', email: 'b-profile@example.com' },
-      { userId: 'shared-user', name: 'B User', email: 'b-user@example.com' },
-    ] });
+  test("profiles written by tenant b (users/add, users/update) never show in tenant a's notifications", async () => {
+    await t.b.ok(PATHS.usersAdd, {
+      organizationId: ORG,
+      users: [
+        { userId: 'shared-actor', name: 'B Profile', email: 'b-profile@example.com' },
+        { userId: 'shared-user', name: 'B User', email: 'b-user@example.com' },
+      ],
+    });
     await t.b.ok(PATHS.usersUpdate, { organizationId: ORG, users: [{ userId: 'shared-actor', name: 'B Renamed' }] });
     const [n] = await get(t.a, { organizationId: ORG, documentId: DOC });
     assert.deepEqual(n?.actionUser, { email: 'a-actor@example.com', name: 'A Actor', userId: 'shared-actor' }, JSON.stringify(n));
-    assert.deepEqual(n?.displayHeadlineMessageTemplateData.recipientUser, { userId: 'shared-user', name: '', email: '' }, JSON.stringify(n));
+    assert.deepEqual(
+      n?.displayHeadlineMessageTemplateData.recipientUser,
+      { userId: 'shared-user', name: '', email: '' },
+      JSON.stringify(n),
+    );
     // And tenant b's users/update of a's user did not create or touch a's profile.
     const [bn] = await get(t.b, { organizationId: ORG, documentId: DOC });
     assert.equal(bn?.actionUser.name, 'B Renamed', JSON.stringify(bn));
   });
 
-  test('notifyUsers keys are each tenant\'s own internal ids (equal to that tenant\'s users/add id)', async () => {
+  test("notifyUsers keys are each tenant's own internal ids (equal to that tenant's users/add id)", async () => {
     const aIds = await t.a.ok(PATHS.usersUpdate, { organizationId: ORG, users: [{ userId: 'shared-user' }] });
     const bIds = await t.b.ok(PATHS.usersAdd, { organizationId: ORG, users: [{ userId: 'shared-user' }] });
     const [an] = await get(t.a, { organizationId: ORG, documentId: DOC });
@@ -142,7 +165,7 @@ describe('tenant isolation', () => {
     assert.ok(Object.keys(bn.notifyUsers).includes(bKey), JSON.stringify(bn.notifyUsers));
   });
 
-  test('a page token of tenant a, used by tenant b, yields only tenant b\'s own data', async () => {
+  test("a page token of tenant a, used by tenant b, yields only tenant b's own data", async () => {
     const org = 'paged-org';
     for (let i = 0; i < 3; i++) {
       now = T0 + 100 + i;
@@ -155,7 +178,10 @@ describe('tenant isolation', () => {
     now = T0;
     const filter = { organizationId: org, documentId: DOC };
     const aFirst = await t.a.ok(PATHS.notificationsGet, { ...filter, pageSize: 1 });
-    assert.deepEqual(aFirst.data.map((n: any) => n.id), ['pa2']);
+    assert.deepEqual(
+      aFirst.data.map((n: any) => n.id),
+      ['pa2'],
+    );
     const r = await t.b.post(PATHS.notificationsGet, { ...filter, pageSize: 10, pageToken: aFirst.pageToken });
     if (r.status === 200) {
       const ids = r.json.result.data.map((n: any) => n.id);
@@ -166,15 +192,23 @@ describe('tenant isolation', () => {
     }
     // Tenant a's walk still returns its own, complete.
     const aRest = await t.a.ok(PATHS.notificationsGet, { ...filter, pageSize: 10, pageToken: aFirst.pageToken });
-    assert.deepEqual(aRest.data.map((n: any) => n.id), ['pa1', 'pa0']);
+    assert.deepEqual(
+      aRest.data.map((n: any) => n.id),
+      ['pa1', 'pa0'],
+    );
   });
 
   test('ids that look like SQL or patterns are plain strings', async () => {
     const evil = ["x' OR '1'='1", '%', '_', "'; DROP TABLE notifications; --", '*', '\\', '"'];
     for (const [i, s] of evil.entries()) {
       await t.b.ok(PATHS.notificationsAdd, {
-        organizationId: s, documentId: s, locationId: s, notificationId: `evil${i}`,
-        actionUser: { userId: s }, displayHeadlineMessageTemplate: s, notifyUsers: [{ userId: s }],
+        organizationId: s,
+        documentId: s,
+        locationId: s,
+        notificationId: `evil${i}`,
+        actionUser: { userId: s },
+        displayHeadlineMessageTemplate: s,
+        notifyUsers: [{ userId: s }],
       });
     }
     for (const s of evil) {
@@ -193,8 +227,12 @@ describe('tenant isolation', () => {
 describe('credentials on the notification operations', () => {
   const org = 'creds-org';
   const data = () => ({
-    organizationId: org, documentId: 'd', notificationId: 'c1', actionUser: user('x'),
-    displayHeadlineMessageTemplate: 'h', notifyUsers: [user('r')],
+    organizationId: org,
+    documentId: 'd',
+    notificationId: 'c1',
+    actionUser: user('x'),
+    displayHeadlineMessageTemplate: 'h',
+    notifyUsers: [user('r')],
   });
 
   test('missing or wrong credentials are 401 and write nothing', async () => {
@@ -202,9 +240,21 @@ describe('credentials on the notification operations', () => {
       ['no headers', {}, /x-service-api-key/],
       ['api key only', { 'x-service-api-key': t.a.creds.apiKey }, /x-service-auth-token/],
       ['token only', { 'x-service-auth-token': t.a.creds.authToken }, /x-service-api-key/],
-      ['wrong token', { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': 'mt_wrong' }, /^Invalid API key or auth token\.$/],
-      ['b\'s token on a\'s key', { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': t.b.creds.authToken }, /^Invalid API key or auth token\.$/],
-      ['unknown key', { 'x-service-api-key': 'mk_unknown', 'x-service-auth-token': t.a.creds.authToken }, /^Invalid API key or auth token\.$/],
+      [
+        'wrong token',
+        { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': 'mt_wrong' },
+        /^Invalid API key or auth token\.$/,
+      ],
+      [
+        "b's token on a's key",
+        { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': t.b.creds.authToken },
+        /^Invalid API key or auth token\.$/,
+      ],
+      [
+        'unknown key',
+        { 'x-service-api-key': 'mk_unknown', 'x-service-auth-token': t.a.creds.authToken },
+        /^Invalid API key or auth token\.$/,
+      ],
       ['empty values', { 'x-service-api-key': '', 'x-service-auth-token': '' }, /x-service-api-key/],
     ];
     for (const [name, headers, message] of attempts) {
@@ -225,7 +275,10 @@ describe('credentials on the notification operations', () => {
     assert.equal(first.status, 200, first.body);
 
     assert.equal(await t.store.setTenantDisabled(c.apiKey, true), true);
-    const add = await t.request(PATHS.notificationsAdd, { body: { data: { ...data(), notificationId: 'c-while-disabled' } }, headers });
+    const add = await t.request(PATHS.notificationsAdd, {
+      body: { data: { ...data(), notificationId: 'c-while-disabled' } },
+      headers,
+    });
     expectError(add, 403, 'PERMISSION_DENIED');
     const read = await t.request(PATHS.notificationsGet, { body: { data: { organizationId: org, documentId: 'd' } }, headers });
     expectError(read, 403, 'PERMISSION_DENIED');
@@ -234,7 +287,11 @@ describe('credentials on the notification operations', () => {
     assert.equal(await t.store.setTenantDisabled(c.apiKey, false), true);
     const after = await t.request(PATHS.notificationsGet, { body: { data: { organizationId: org, documentId: 'd' } }, headers });
     assert.equal(after.status, 200, after.body);
-    assert.deepEqual(after.json.result.data.map((n: any) => n.id), ['c-before'], after.body);
+    assert.deepEqual(
+      after.json.result.data.map((n: any) => n.id),
+      ['c-before'],
+      after.body,
+    );
     assert.equal(after.json.result.data[0].metadata.apiKey, c.apiKey);
     // Neither a nor b sees tenant c's notification.
     assert.deepEqual(await get(t.a, { organizationId: org, documentId: 'd' }), []);

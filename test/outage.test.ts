@@ -26,9 +26,11 @@ describe('PostgreSQL outage', { skip: NEEDS_POSTGRES }, () => {
     const port = await proxy.listen();
     pgUrl.host = `127.0.0.1:${port}`;
     db = freshDatabase('postgres', {
-      DATABASE_URL: pgUrl.toString(), MARGINALIA_PG_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
+      DATABASE_URL: pgUrl.toString(),
+      MARGINALIA_PG_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS),
       MARGINALIA_PG_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
-      MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken,
+      MARGINALIA_API_KEY: creds.apiKey,
+      MARGINALIA_AUTH_TOKEN: creds.authToken,
     });
     server = await startServer({ env: db.env });
   });
@@ -44,9 +46,14 @@ describe('PostgreSQL outage', { skip: NEEDS_POSTGRES }, () => {
     return { value, ms: Math.round(performance.now() - start) };
   };
   const read = () => post(server.url, '/v1/notifications/get', creds, { organizationId: 'o', userId: 'u' });
-  const write = (id: string) => post(server.url, '/v1/notifications/add', creds, {
-    organizationId: 'o', notificationId: id, actionUser: { userId: 'a' }, displayHeadlineMessageTemplate: 't', notifyUsers: [{ userId: 'u' }],
-  });
+  const write = (id: string) =>
+    post(server.url, '/v1/notifications/add', creds, {
+      organizationId: 'o',
+      notificationId: id,
+      actionUser: { userId: 'a' },
+      displayHeadlineMessageTemplate: 't',
+      notifyUsers: [{ userId: 'u' }],
+    });
   const ready = async () => (await fetch(`${server.url}/readyz`)).status;
 
   for (const mode of ['reset', 'silent'] as const) {
@@ -55,7 +62,11 @@ describe('PostgreSQL outage', { skip: NEEDS_POSTGRES }, () => {
       proxy.cut(mode);
 
       const timings: Record<string, number> = {};
-      for (const [name, call] of [['read', read], ['write', () => write(`during-${mode}`)], ['read again', read]] as const) {
+      for (const [name, call] of [
+        ['read', read],
+        ['write', () => write(`during-${mode}`)],
+        ['read again', read],
+      ] as const) {
         const { value: r, ms } = await timed(call);
         timings[name] = ms;
         assert.equal(r.status, 503, `${name} during the outage: ${r.text}`);

@@ -29,14 +29,16 @@ describe('query plans', () => {
       for (const [name, sql] of statements) {
         if (WHOLE_TABLE.has(name) || !/^\s*(SELECT|UPDATE|DELETE)/i.test(sql)) continue;
         const named = [...sql.matchAll(/@(\w+)/g)].map((m) => m[1]!);
-        const params = named.length > 0
-          ? Object.fromEntries(named.map((p) => [p, '1']))
-          : Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => '1');
+        const params =
+          named.length > 0
+            ? Object.fromEntries(named.map((p) => [p, '1']))
+            : Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => '1');
         const plan = (sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail);
         for (const step of plan) {
           // json_each walks a list parameter; CONSTANT ROW and q are credentialsByKey's one-row parameter table.
           if (/^SCAN (?!json_each|CONSTANT ROW$|q$)/.test(step)) problems.push(`${name}: ${step}`);
-          if ((READ_PATHS.has(name) || name.startsWith('notifications ')) && /TEMP B-TREE/.test(step)) problems.push(`${name}: ${step}`);
+          if ((READ_PATHS.has(name) || name.startsWith('notifications ')) && /TEMP B-TREE/.test(step))
+            problems.push(`${name}: ${step}`);
         }
       }
       assert.deepEqual(problems, []);
@@ -59,7 +61,11 @@ describe('query plans', () => {
           if (WHOLE_TABLE.has(name) || !/^\s*(SELECT|UPDATE|DELETE)/i.test(sql)) continue;
           const count = Math.max(0, ...[...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
           const values = Array.from({ length: count }, (_, i) => (new RegExp(`\\$${i + 1}::\\w+\\[\\]`).test(sql) ? ['1'] : '1'));
-          const [{ 'QUERY PLAN': [plan] }] = (await c.query(`EXPLAIN (FORMAT JSON) ${sql}`, values)).rows;
+          const [
+            {
+              'QUERY PLAN': [plan],
+            },
+          ] = (await c.query(`EXPLAIN (FORMAT JSON) ${sql}`, values)).rows;
           for (const node of walk(plan.Plan)) {
             if (node['Node Type'] === 'Seq Scan' && node['Relation Name'] !== 'credentials_version') {
               found.push(`${name}: Seq Scan on ${node['Relation Name']}`);

@@ -27,12 +27,24 @@ async function redisAnswers(): Promise<boolean> {
 }
 const NEEDS_REDIS = (await redisAnswers()) ? false : `no Redis answers at ${REDIS_URL} (set TEST_REDIS_URL)`;
 // CI has a Redis: there, its absence is a failure, not a reason to skip.
-if (NEEDS_REDIS && process.env.MARGINALIA_TEST_REQUIRE_REDIS) throw new Error(`MARGINALIA_TEST_REQUIRE_REDIS is set, but ${NEEDS_REDIS}`);
+if (NEEDS_REDIS && process.env.MARGINALIA_TEST_REQUIRE_REDIS)
+  throw new Error(`MARGINALIA_TEST_REQUIRE_REDIS is set, but ${NEEDS_REDIS}`);
 
-interface LogLine { level: string; msg: string }
+interface LogLine {
+  level: string;
+  msg: string;
+}
 function memoryLogger() {
   const lines: LogLine[] = [];
-  return { lines, warn: (_: unknown, msg?: string) => { lines.push({ level: 'warn', msg: msg ?? String(_) }); }, info: (msg: unknown) => { lines.push({ level: 'info', msg: String(msg) }); } };
+  return {
+    lines,
+    warn: (_: unknown, msg?: string) => {
+      lines.push({ level: 'warn', msg: msg ?? String(_) });
+    },
+    info: (msg: unknown) => {
+      lines.push({ level: 'info', msg: String(msg) });
+    },
+  };
 }
 
 /**
@@ -55,7 +67,14 @@ describe('the rate limit shared through Redis', { skip: NEEDS_REDIS }, () => {
       // At 5/s a token comes back every 200 ms; the 12 round trips take far less, but allow one.
       const allowed = takes.filter((d) => d.allowed).length;
       assert.ok(allowed === 10 || allowed === 11, `allowed ${allowed} of 12`);
-      assert.deepEqual(takes.slice(0, 3).map((d) => [d.limit, d.remaining]), [[10, 9], [10, 8], [10, 7]]);
+      assert.deepEqual(
+        takes.slice(0, 3).map((d) => [d.limit, d.remaining]),
+        [
+          [10, 9],
+          [10, 8],
+          [10, 7],
+        ],
+      );
       const refused = takes.at(-1)!;
       assert.equal(refused.allowed, false);
       assert.equal(refused.retryAfterSeconds, 1);
@@ -83,7 +102,9 @@ describe('the rate limit shared through Redis', { skip: NEEDS_REDIS }, () => {
       const elapsed = (Date.now() - started) / 1000;
       const expected = 100 + 50 * elapsed;
       // Report what was measured: allowed against configured, for the closing note.
-      console.log(`shared limit accuracy: ${allowed} allowed of ${asked} asked in ${elapsed.toFixed(2)} s; configured ${expected.toFixed(0)} (${((allowed / expected) * 100).toFixed(1)}%)`);
+      console.log(
+        `shared limit accuracy: ${allowed} allowed of ${asked} asked in ${elapsed.toFixed(2)} s; configured ${expected.toFixed(0)} (${((allowed / expected) * 100).toFixed(1)}%)`,
+      );
       assert.ok(asked > allowed, 'the test asked for more than the budget');
       assert.ok(allowed <= expected + 1, `allowed ${allowed} > configured ${expected.toFixed(1)}`);
       assert.ok(allowed >= expected - 10, `allowed ${allowed} far below configured ${expected.toFixed(1)}`);
@@ -112,7 +133,11 @@ describe('the rate limit shared through Redis', { skip: NEEDS_REDIS }, () => {
           // The first check may wait out the timeout; the next ones, within the retry second, do not.
           assert.ok(took < (i === 0 ? 1000 : 50), `${mode}: check ${i} took ${took} ms`);
         }
-        assert.deepEqual(logger.lines.map((l) => l.level), ['warn'], `${mode}: one warning for the outage: ${JSON.stringify(logger.lines)}`);
+        assert.deepEqual(
+          logger.lines.map((l) => l.level),
+          ['warn'],
+          `${mode}: one warning for the outage: ${JSON.stringify(logger.lines)}`,
+        );
         assert.match(logger.lines[0]!.msg, /Redis is unavailable/);
         proxy.restore();
         const deadline = Date.now() + 10_000;
@@ -120,7 +145,11 @@ describe('the rate limit shared through Redis', { skip: NEEDS_REDIS }, () => {
           await limiter.take(key);
           await new Promise((r) => setTimeout(r, 50));
         }
-        assert.deepEqual(logger.lines.map((l) => l.level), ['warn', 'info'], `${mode}: recovery logged: ${JSON.stringify(logger.lines)}`);
+        assert.deepEqual(
+          logger.lines.map((l) => l.level),
+          ['warn', 'info'],
+          `${mode}: recovery logged: ${JSON.stringify(logger.lines)}`,
+        );
         assert.match(logger.lines[1]!.msg, /Redis answers again/);
         logger.lines.length = 0;
       }
@@ -140,7 +169,13 @@ describe('two server processes with MARGINALIA_REDIS_URL', { skip: NEEDS_REDIS }
     db = freshDatabase();
     creds = createKey(db.env, 'redis-limit');
     // A rate of 2/s, burst 4: small enough that the test's requests outrun the refill.
-    const env = { ...db.env, MARGINALIA_RATE_LIMIT: '2', MARGINALIA_REDIS_URL: REDIS_URL, MARGINALIA_REDIS_TIMEOUT_MS: '2000', LOG_LEVEL: 'info' };
+    const env = {
+      ...db.env,
+      MARGINALIA_RATE_LIMIT: '2',
+      MARGINALIA_REDIS_URL: REDIS_URL,
+      MARGINALIA_REDIS_TIMEOUT_MS: '2000',
+      LOG_LEVEL: 'info',
+    };
     servers = await Promise.all([startServer({ env }), startServer({ env })]);
   });
   after(async () => {
@@ -158,7 +193,10 @@ describe('two server processes with MARGINALIA_REDIS_URL', { skip: NEEDS_REDIS }
     const ok = statuses.filter((s) => s === 200).length;
     // One burst of 4 for both, plus what refills at 2/s while the requests run.
     const most = 4 + Math.floor((2 * (Date.now() - started)) / 1000);
-    assert.ok(ok >= 4 && ok <= most, `one budget of 4 (+ refill, at most ${most}) for both instances: ${JSON.stringify(statuses)}`);
+    assert.ok(
+      ok >= 4 && ok <= most,
+      `one budget of 4 (+ refill, at most ${most}) for both instances: ${JSON.stringify(statuses)}`,
+    );
     assert.deepEqual(statuses.slice(0, 4), [200, 200, 200, 200], JSON.stringify(statuses));
     assert.ok(statuses.includes(429), JSON.stringify(statuses));
     for (const s of servers) assert.doesNotMatch(s.stdout(), /Redis is unavailable/, 'Redis answered every check');
@@ -178,7 +216,9 @@ describe('a server process whose Redis goes away', { skip: NEEDS_REDIS }, () => 
     const target = new URL(REDIS_URL);
     proxy = new CuttableProxy({ host: target.hostname, port: Number(target.port || 6379) });
     const port = await proxy.listen();
-    server = await startServer({ env: { ...db.env, MARGINALIA_RATE_LIMIT: '1000', MARGINALIA_REDIS_URL: `redis://127.0.0.1:${port}`, LOG_LEVEL: 'info' } });
+    server = await startServer({
+      env: { ...db.env, MARGINALIA_RATE_LIMIT: '1000', MARGINALIA_REDIS_URL: `redis://127.0.0.1:${port}`, LOG_LEVEL: 'info' },
+    });
   });
   after(async () => {
     if (server) await stopServer(server);
@@ -195,14 +235,24 @@ describe('a server process whose Redis goes away', { skip: NEEDS_REDIS }, () => 
       assert.equal(r.status, 200, `during the outage: ${r.text}`);
       assert.equal(r.headers.get('ratelimit-limit'), '2000', 'the local bucket reports the same limit');
     }
-    const lines = () => server.stdout().split('\n').filter((l) => l.includes('rate limit'));
-    assert.ok(lines().some((l) => /"level":40/.test(l) && /Redis is unavailable/.test(l)), lines().join('\n'));
+    const lines = () =>
+      server
+        .stdout()
+        .split('\n')
+        .filter((l) => l.includes('rate limit'));
+    assert.ok(
+      lines().some((l) => /"level":40/.test(l) && /Redis is unavailable/.test(l)),
+      lines().join('\n'),
+    );
     proxy.restore();
     const deadline = Date.now() + 10_000;
     while (!lines().some((l) => /Redis answers again/.test(l)) && Date.now() < deadline) {
       assert.equal((await read()).status, 200);
       await new Promise((r) => setTimeout(r, 100));
     }
-    assert.ok(lines().some((l) => /"level":30/.test(l) && /Redis answers again/.test(l)), lines().join('\n'));
+    assert.ok(
+      lines().some((l) => /"level":30/.test(l) && /Redis answers again/.test(l)),
+      lines().join('\n'),
+    );
   });
 });

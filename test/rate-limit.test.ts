@@ -12,7 +12,12 @@ const T0 = Date.UTC(2024, 5, 20, 9, 53, 42, 258);
 async function appWithClock(rateLimit: number): Promise<{ t: TestApp; advance(ms: number): void }> {
   let now = T0;
   const t = await makeTestApp({ rateLimit, clock: () => now });
-  return { t, advance: (ms) => { now += ms; } };
+  return {
+    t,
+    advance: (ms) => {
+      now += ms;
+    },
+  };
 }
 
 const read = (c: Caller) => c.post(PATHS.notificationsGet, { organizationId: 'rl-org', documentId: 'rl-doc' });
@@ -63,7 +68,11 @@ describe('through the app', () => {
       advance(2_000);
       assert.deepEqual(fields(await read(t.a)), ['4', '3', '1'], 'refilled to the burst, then one spent');
       const none = [undefined, undefined, undefined];
-      assert.deepEqual(fields(await t.request(PATHS.notificationsGet, { body: { data: {} } })), none, '401: no key to count against');
+      assert.deepEqual(
+        fields(await t.request(PATHS.notificationsGet, { body: { data: {} } })),
+        none,
+        '401: no key to count against',
+      );
       assert.deepEqual(fields(await t.request('/v1/nope', { body: { data: {} } })), none, '404');
       assert.deepEqual(fields(await t.request('/healthz', { method: 'GET' })), none, '/healthz');
     } finally {
@@ -127,11 +136,18 @@ describe('through the app', () => {
     try {
       for (let i = 0; i < 2; i++) assert.equal((await read(t.a)).status, 200);
       const add = await t.a.post(PATHS.notificationsAdd, {
-        organizationId: 'rl-org', documentId: 'rl-doc', notificationId: 'limited', actionUser: user('u'),
-        displayHeadlineMessageTemplate: 'h', notifyUsers: [user('r')],
+        organizationId: 'rl-org',
+        documentId: 'rl-doc',
+        notificationId: 'limited',
+        actionUser: user('u'),
+        displayHeadlineMessageTemplate: 'h',
+        notifyUsers: [user('r')],
       });
       expectLimited(add, 'notifications/add');
-      expectLimited(await t.a.post(PATHS.notificationsGet, null, { raw: 'not json', headers: { 'content-type': 'application/json' } }), 'garbage body');
+      expectLimited(
+        await t.a.post(PATHS.notificationsGet, null, { raw: 'not json', headers: { 'content-type': 'application/json' } }),
+        'garbage body',
+      );
       advance(10_000);
       const r = await t.a.ok(PATHS.notificationsGet, { organizationId: 'rl-org', documentId: 'rl-doc' });
       assert.deepEqual(r.data, [], JSON.stringify(r.data));
@@ -188,7 +204,12 @@ describe('LocalRateLimiter', () => {
   function limiter(perSecond: number) {
     let now = T0;
     const l = new LocalRateLimiter(perSecond, () => now);
-    return { l, advance: (ms: number) => { now += ms; } };
+    return {
+      l,
+      advance: (ms: number) => {
+        now += ms;
+      },
+    };
   }
   const drain = (l: LocalRateLimiter, key: string): number => {
     let n = 0;
@@ -212,7 +233,11 @@ describe('LocalRateLimiter', () => {
     for (let i = 0; i < 5; i++) l.take('k');
     assert.deepEqual(l.take('k'), { allowed: false, limit: 6, remaining: 0, resetSeconds: 2, retryAfterSeconds: 1 });
     advance(1_000);
-    assert.deepEqual(l.take('k'), { allowed: true, limit: 6, remaining: 2, resetSeconds: 2, retryAfterSeconds: 0 }, '3 back, 1 spent: 4 to refill at 3/s');
+    assert.deepEqual(
+      l.take('k'),
+      { allowed: true, limit: 6, remaining: 2, resetSeconds: 2, retryAfterSeconds: 0 },
+      '3 back, 1 spent: 4 to refill at 3/s',
+    );
   });
 
   test('keys are independent', () => {

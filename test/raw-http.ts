@@ -15,7 +15,9 @@ export function rawConnection(url: string): RawConnection {
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port), hostname);
   let received = '';
-  socket.on('data', (d) => { received += d; });
+  socket.on('data', (d) => {
+    received += d;
+  });
   socket.on('error', () => {}); // a reset is a close like any other here
   const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(performance.now())));
   return { socket, received: () => received, closed, write: (text) => socket.write(text) };
@@ -24,9 +26,11 @@ export function rawConnection(url: string): RawConnection {
 /** A whole POST request as text. */
 export function rawPost(path: string, creds: { apiKey: string; authToken: string }, data: unknown): string {
   const body = JSON.stringify({ data });
-  return `POST ${path} HTTP/1.1\r\nHost: marginalia\r\nContent-Type: application/json\r\n` +
+  return (
+    `POST ${path} HTTP/1.1\r\nHost: marginalia\r\nContent-Type: application/json\r\n` +
     `x-service-api-key: ${creds.apiKey}\r\nx-service-auth-token: ${creds.authToken}\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  );
 }
 
 export interface RawResponse {
@@ -49,7 +53,9 @@ export function parseResponses(text: string): RawResponse[] {
       headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
     }
     const length = Number(headers['content-length'] ?? 0);
-    const bodyText = Buffer.from(rest.slice(headEnd + 4)).subarray(0, length).toString();
+    const bodyText = Buffer.from(rest.slice(headEnd + 4))
+      .subarray(0, length)
+      .toString();
     out.push({ status: Number(lines[0]!.slice(9, 12)), headers, body: bodyText ? JSON.parse(bodyText) : undefined });
     rest = rest.slice(headEnd + 4 + bodyText.length);
   }

@@ -27,10 +27,17 @@ test('seed --demo prints credentials and three curl commands that work against t
 
   const [inbox, thread, rename] = curls.map((c) => JSON.parse(execFileSync('bash', ['-c', c], { encoding: 'utf8' })));
   assert.equal(inbox.result.status, 'success');
-  assert.deepEqual(inbox.result.data.map((n: any) => n.id), ['reply-pricing', 'reply-scope'], 'Ana\'s inbox, newest first');
+  assert.deepEqual(
+    inbox.result.data.map((n: any) => n.id),
+    ['reply-pricing', 'reply-scope'],
+    "Ana's inbox, newest first",
+  );
   assert.equal(inbox.result.data[0].actionUser.name, 'Dev Patel');
   assert.equal(thread.result.status, 'success');
-  assert.deepEqual(thread.result.data.map((c: any) => c.from.name), ['Chloé Martin', 'Dev Patel', 'Ana Lima']);
+  assert.deepEqual(
+    thread.result.data.map((c: any) => c.from.name),
+    ['Chloé Martin', 'Dev Patel', 'Ana Lima'],
+  );
   assert.match(thread.result.data[1].commentHtml, /<a href="https:\/\/acme\.example\/pricing">/);
   assert.equal(rename.result.status, 'success');
   assert.equal(rename.result.data.ana.success, true);

@@ -47,13 +47,20 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
     : spawn(process.execPath, [MAIN, 'serve'], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  proc.stdout!.on('data', (d) => { out += d; });
-  proc.stderr!.on('data', (d) => { err += d; });
+  proc.stdout!.on('data', (d) => {
+    out += d;
+  });
+  proc.stderr!.on('data', (d) => {
+    err += d;
+  });
   // 'close', not 'exit': under npm the server child holds the pipes, so this waits for the server itself.
   const exited = new Promise<number | string>((resolve) => proc.on('close', (code, signal) => resolve(code ?? signal ?? -1)));
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time.\nstdout: ${out}\nstderr: ${err}`)), opts.timeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start in time.\nstdout: ${out}\nstderr: ${err}`)),
+      opts.timeoutMs ?? 30_000,
+    );
     const check = () => {
       const m = /Server listening at (http:\/\/[\d.]+:\d+)/.exec(out);
       if (m) {

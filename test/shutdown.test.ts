@@ -20,7 +20,9 @@ test('while draining: the in-flight request finishes, a new one on the same conn
 
   const socket = connect(port, '127.0.0.1');
   let received = '';
-  socket.on('data', (d) => { received += d; });
+  socket.on('data', (d) => {
+    received += d;
+  });
   const ended = new Promise((r) => socket.on('close', r));
   socket.write(first.slice(0, first.length - 10)); // the first request is in flight
   await sleep(100);
@@ -32,9 +34,14 @@ test('while draining: the in-flight request finishes, a new one on the same conn
 
   // Pipelined responses follow each other directly: split where each status line starts.
   const responses = received.split(/(?=HTTP\/1\.1 \d{3} )/).map((r) => ({
-    status: Number(r.slice(9, 12)), body: JSON.parse(r.slice(r.indexOf('\r\n\r\n') + 4)),
+    status: Number(r.slice(9, 12)),
+    body: JSON.parse(r.slice(r.indexOf('\r\n\r\n') + 4)),
   }));
-  assert.deepEqual(responses.map((r) => r.status), [200, 503], received);
+  assert.deepEqual(
+    responses.map((r) => r.status),
+    [200, 503],
+    received,
+  );
   assert.equal(responses[0]!.body.result.data.first.message, 'User added.');
   assert.equal(responses[1]!.body.error.status, 'UNAVAILABLE');
   await t.close(); // the app is closed already; this closes the store and drops the database

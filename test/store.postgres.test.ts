@@ -14,13 +14,22 @@ describe('PostgreSQL store conformance', { skip: NEEDS_POSTGRES }, () => {
     const db = freshDatabase('postgres');
     const store = await db.open();
     try {
-      const rows = await withPg(async (c) => (await c.query(
-        `SELECT table_name, column_name, collation_name FROM information_schema.columns
+      const rows = await withPg(
+        async (c) =>
+          (
+            await c.query(
+              `SELECT table_name, column_name, collation_name FROM information_schema.columns
          WHERE table_schema = $1 AND column_name LIKE '%\\_id' AND data_type = 'text' ORDER BY 1, 2`,
-        [db.env.MARGINALIA_PG_SCHEMA],
-      )).rows);
+              [db.env.MARGINALIA_PG_SCHEMA],
+            )
+          ).rows,
+      );
       assert.ok(rows.length >= 20, `id columns found: ${rows.length}`);
-      assert.deepEqual(rows.filter((r) => r.collation_name !== 'C'), [], 'id columns without COLLATE "C"');
+      assert.deepEqual(
+        rows.filter((r) => r.collation_name !== 'C'),
+        [],
+        'id columns without COLLATE "C"',
+      );
     } finally {
       await store.close();
       await db.drop();

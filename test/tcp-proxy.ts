@@ -20,7 +20,10 @@ export class CuttableProxy {
       const upstream = connect(this.target.port, this.target.host);
       this.track(upstream);
       client.pipe(upstream).pipe(client);
-      const close = () => { client.destroy(); upstream.destroy(); };
+      const close = () => {
+        client.destroy();
+        upstream.destroy();
+      };
       client.on('error', close).on('close', close);
       upstream.on('error', close).on('close', close);
     });

@@ -19,7 +19,9 @@ export const TEST_STORE: StoreKind = process.env.MARGINALIA_TEST_STORE === 'post
 if (TEST_STORE === 'postgres' && !PG_URL) throw new Error('MARGINALIA_TEST_STORE=postgres needs TEST_DATABASE_URL');
 
 /** A skip reason for tests that need PostgreSQL, or false when it is there. */
-export const NEEDS_POSTGRES: string | false = PG_URL ? false : 'TEST_DATABASE_URL is not set, so there is no PostgreSQL to test against';
+export const NEEDS_POSTGRES: string | false = PG_URL
+  ? false
+  : 'TEST_DATABASE_URL is not set, so there is no PostgreSQL to test against';
 
 export interface FreshDatabase {
   kind: StoreKind;
@@ -40,15 +42,26 @@ export function freshDatabase(kind: StoreKind = TEST_STORE, overrides: Record<st
     if (!PG_URL) throw new Error('no TEST_DATABASE_URL');
     const schema = `test_${process.pid}_${randomBytes(5).toString('hex')}`;
     env = { DATABASE_URL: PG_URL, MARGINALIA_PG_SCHEMA: schema };
-    drop = async () => { await withPg((c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)); };
-    exec = async (sql) => { await withPg(async (c) => { await c.query(`SET search_path = "${schema}"`); await c.query(sql); }); };
+    drop = async () => {
+      await withPg((c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+    };
+    exec = async (sql) => {
+      await withPg(async (c) => {
+        await c.query(`SET search_path = "${schema}"`);
+        await c.query(sql);
+      });
+    };
   } else {
     const path = join(mkdtempSync(join(tmpdir(), 'marginalia-test-')), 'marginalia.db');
     env = { DATABASE_URL: `sqlite:${path}` };
     drop = async () => rmSync(dirname(path), { recursive: true, force: true });
     exec = async (sql) => {
       const db = new Database(path);
-      try { db.exec(sql); } finally { db.close(); }
+      try {
+        db.exec(sql);
+      } finally {
+        db.close();
+      }
     };
   }
   env = { ...env, ...overrides };

@@ -71,7 +71,11 @@ describe('users errors', () => {
   test('a user entry that is not an object names its index', async () => {
     for (const path of BOTH) {
       for (const bad of [null, 'u', 5, ['u']]) {
-        expectInvalid(await t.a.post(path, { organizationId: 'o', users: [user('ok'), bad] }), 'data.users[1]', `${path} users[1]=${JSON.stringify(bad)}`);
+        expectInvalid(
+          await t.a.post(path, { organizationId: 'o', users: [user('ok'), bad] }),
+          'data.users[1]',
+          `${path} users[1]=${JSON.stringify(bad)}`,
+        );
       }
     }
   });
@@ -102,7 +106,11 @@ describe('users errors', () => {
         ['number', 12],
         ['object', { first: 'x' }],
       ] as const) {
-        expectInvalid(await t.a.post(path, { organizationId: 'o', users: [user('a'), { userId: 'b', name }] }), 'data.users[1].name', `${path} name ${label}`);
+        expectInvalid(
+          await t.a.post(path, { organizationId: 'o', users: [user('a'), { userId: 'b', name }] }),
+          'data.users[1].name',
+          `${path} name ${label}`,
+        );
       }
     }
   });
@@ -114,7 +122,8 @@ describe('users errors', () => {
       for (const email of ['plainaddress', 'a@', '@b', 'a b@c', 'a@b c', 'a@@b', ' ', long, 5, false]) {
         expectInvalid(
           await t.a.post(path, { organizationId: 'o', users: [user('a'), user('b'), { userId: 'c', email }] }),
-          'data.users[2].email', `${path} email ${JSON.stringify(email)}`,
+          'data.users[2].email',
+          `${path} email ${JSON.stringify(email)}`,
         );
       }
     }
@@ -124,7 +133,11 @@ describe('users errors', () => {
     for (const path of BOTH) {
       for (const photoUrl of [`https://x/${'p'.repeat(2039)}`, 1, ['u']]) {
         if (typeof photoUrl === 'string') assert.equal(photoUrl.length, 2049);
-        expectInvalid(await t.a.post(path, { organizationId: 'o', users: [{ userId: 'a', photoUrl }] }), 'data.users[0].photoUrl', `${path} photoUrl`);
+        expectInvalid(
+          await t.a.post(path, { organizationId: 'o', users: [{ userId: 'a', photoUrl }] }),
+          'data.users[0].photoUrl',
+          `${path} photoUrl`,
+        );
       }
     }
   });
@@ -133,7 +146,11 @@ describe('users errors', () => {
     for (const path of BOTH) {
       for (const member of ['documentId', 'folderId']) {
         for (const value of ['', 'x'.repeat(257), '😀'.repeat(257), 3, { id: 'x' }]) {
-          expectInvalid(await t.a.post(path, { organizationId: 'o', [member]: value, users: [user('u')] }), `data.${member}`, `${path} ${member}=${JSON.stringify(value).slice(0, 20)}`);
+          expectInvalid(
+            await t.a.post(path, { organizationId: 'o', [member]: value, users: [user('u')] }),
+            `data.${member}`,
+            `${path} ${member}=${JSON.stringify(value).slice(0, 20)}`,
+          );
         }
       }
     }
@@ -147,14 +164,22 @@ describe('users errors', () => {
     assert.equal((await profilesOf(t.a, org, ['both'])).size, 0, 'users/add rejected: no profile written');
 
     await t.a.ok(PATHS.usersAdd, { organizationId: org, documentId: 'd', users: [user('both', { name: 'Kept' })] });
-    const upd = await t.a.post(PATHS.usersUpdate, { organizationId: org, documentId: 'd', folderId: 'f', users: [user('both', { name: 'Changed' })] });
+    const upd = await t.a.post(PATHS.usersUpdate, {
+      organizationId: org,
+      documentId: 'd',
+      folderId: 'f',
+      users: [user('both', { name: 'Changed' })],
+    });
     expectError(upd, 400, 'INVALID_ARGUMENT', 'users/update documentId+folderId');
     assert.equal((await profilesOf(t.a, org, ['both'])).get('both')?.name, 'Kept', 'users/update rejected: nothing changed');
   });
 
   test('duplicate userIds in users/add are INVALID_ARGUMENT naming the entry; nothing is written', async () => {
     const org = uniq('org');
-    const r = await t.a.post(PATHS.usersAdd, { organizationId: org, users: [user('d1'), user('d2'), user('d1', { name: 'Again' })] });
+    const r = await t.a.post(PATHS.usersAdd, {
+      organizationId: org,
+      users: [user('d1'), user('d2'), user('d1', { name: 'Again' })],
+    });
     expectInvalid(r, 'data.users[2].userId', 'users/add duplicate');
     assert.equal((await profilesOf(t.a, org, ['d1', 'd2'])).size, 0, 'no user of the rejected request was written');
   });
@@ -163,7 +188,8 @@ describe('users errors', () => {
     const org = uniq('org');
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [user('e1', { name: 'E1' }), user('e2', { name: 'E2' })] });
     const r = await t.a.post(PATHS.usersUpdate, {
-      organizationId: org, users: [user('e1', { name: 'X1' }), user('e2', { name: 'X2' }), user('e2', { name: 'Y2' })],
+      organizationId: org,
+      users: [user('e1', { name: 'X1' }), user('e2', { name: 'X2' }), user('e2', { name: 'Y2' })],
     });
     expectInvalid(r, 'data.users[2].userId', 'users/update duplicate');
     const p = await profilesOf(t.a, org, ['e1', 'e2']);
@@ -173,20 +199,34 @@ describe('users errors', () => {
 
   test('one invalid entry rejects the whole batch: nothing written', async () => {
     const org = uniq('org');
-    const r = await t.a.post(PATHS.usersAdd, { organizationId: org, users: [user('v1'), user('v2'), user('v3', { email: 'not-an-email' })] });
+    const r = await t.a.post(PATHS.usersAdd, {
+      organizationId: org,
+      users: [user('v1'), user('v2'), user('v3', { email: 'not-an-email' })],
+    });
     expectInvalid(r, 'data.users[2].email', 'users/add invalid third entry');
     assert.equal((await profilesOf(t.a, org, ['v1', 'v2', 'v3'])).size, 0);
 
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [user('w1', { name: 'W1' })] });
-    const u = await t.a.post(PATHS.usersUpdate, { organizationId: org, users: [user('w1', { name: 'Changed' }), { userId: 'w2', name: 'n'.repeat(300) }] });
+    const u = await t.a.post(PATHS.usersUpdate, {
+      organizationId: org,
+      users: [user('w1', { name: 'Changed' }), { userId: 'w2', name: 'n'.repeat(300) }],
+    });
     expectInvalid(u, 'data.users[1].name', 'users/update invalid second entry');
     assert.equal((await profilesOf(t.a, org, ['w1'])).get('w1')?.name, 'W1');
   });
 
   test('null for a required member is an error, not "absent"', async () => {
     for (const path of BOTH) {
-      expectInvalid(await t.a.post(path, { organizationId: 'o', users: [{ userId: null, name: 'x' }] }), 'data.users[0].userId', `${path} userId null`);
-      expectInvalid(await t.a.post(path, { organizationId: null, users: [user('u')] }), 'data.organizationId', `${path} organizationId null`);
+      expectInvalid(
+        await t.a.post(path, { organizationId: 'o', users: [{ userId: null, name: 'x' }] }),
+        'data.users[0].userId',
+        `${path} userId null`,
+      );
+      expectInvalid(
+        await t.a.post(path, { organizationId: null, users: [user('u')] }),
+        'data.organizationId',
+        `${path} organizationId null`,
+      );
       expectInvalid(await t.a.post(path, { organizationId: 'o', users: null }), 'data.users', `${path} users null`);
     }
   });
@@ -198,7 +238,12 @@ describe('users errors', () => {
       expectInvalid(await t.a.post(path, [user('u')]), 'data', `${path} data array`);
       expectInvalid(await t.a.post(path, 'users'), 'data', `${path} data string`);
       for (const raw of ['[1]', '"x"', 'null', '42']) {
-        expectError(await t.a.post(path, null, { raw, headers: { 'content-type': 'application/json' } }), 400, 'INVALID_ARGUMENT', `${path} body ${raw}`);
+        expectError(
+          await t.a.post(path, null, { raw, headers: { 'content-type': 'application/json' } }),
+          400,
+          'INVALID_ARGUMENT',
+          `${path} body ${raw}`,
+        );
       }
     }
   });
@@ -228,7 +273,10 @@ describe('users errors', () => {
   test('a method other than POST is 405 with Allow: POST', async () => {
     for (const path of BOTH) {
       for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
-        const r = await t.request(path, { method, headers: { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': t.a.creds.authToken } });
+        const r = await t.request(path, {
+          method,
+          headers: { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': t.a.creds.authToken },
+        });
         expectError(r, 405, 'INVALID_ARGUMENT', `${method} ${path}`);
         assert.equal(r.headers.allow, 'POST', `${method} ${path}: ${JSON.stringify(r.headers)}`);
       }

@@ -24,7 +24,8 @@ async function profileOf(caller: Caller, organizationId: string, userId: string)
 async function shownAuthor(caller: Caller, organizationId: string, userId: string, writer: Record<string, unknown> = {}) {
   const annotationId = uniq('ann');
   await caller.ok(PATHS.annotationsAdd, {
-    organizationId, documentId: 'doc-author-probe',
+    organizationId,
+    documentId: 'doc-author-probe',
     commentAnnotations: [{ annotationId, commentData: [{ commentText: 'probe', from: { userId, ...writer } }] }],
   });
   const got = await caller.ok(PATHS.commentsGet, { organizationId, documentId: 'doc-author-probe', annotationId });
@@ -65,12 +66,19 @@ describe('users happy paths', () => {
     });
     const p = await profileOf(t.a, org, 'alice');
     assert.deepEqual(p, {
-      userId: 'alice', name: 'Alice Liddell', email: 'alice@example.com', photoUrl: 'https://img.example.com/a.png',
+      userId: 'alice',
+      name: 'Alice Liddell',
+      email: 'alice@example.com',
+      photoUrl: 'https://img.example.com/a.png',
     });
-    assert.deepEqual(await shownAuthor(t.a, org, 'alice'), { email: 'alice@example.com', name: 'Alice Liddell', userId: 'alice' });
+    assert.deepEqual(await shownAuthor(t.a, org, 'alice'), {
+      email: 'alice@example.com',
+      name: 'Alice Liddell',
+      userId: 'alice',
+    });
   });
 
-  test('users/add with only userId creates a profile with no fields; the writer\'s fields then show', async () => {
+  test("users/add with only userId creates a profile with no fields; the writer's fields then show", async () => {
     const org = uniq('org');
     const r = await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'bare' }] });
     assert.equal(r.data.bare.success, true, JSON.stringify(r));
@@ -81,8 +89,11 @@ describe('users happy paths', () => {
     // It exists now: users/update finds it.
     const u = await t.a.ok(PATHS.usersUpdate, { organizationId: org, users: [{ userId: 'bare', name: 'Now Named' }] });
     assert.deepEqual(u.data.bare, { success: true, id: r.data.bare.id, message: 'User updated.' }, JSON.stringify(u));
-    assert.deepEqual(await shownAuthor(t.a, org, 'bare', { email: 'writer@example.com' }),
-      { email: 'writer@example.com', name: 'Now Named', userId: 'bare' });
+    assert.deepEqual(await shownAuthor(t.a, org, 'bare', { email: 'writer@example.com' }), {
+      email: 'writer@example.com',
+      name: 'Now Named',
+      userId: 'bare',
+    });
   });
 
   test('users/add overwrites only the fields it is given; null means absent', async () => {
@@ -92,18 +103,32 @@ describe('users happy paths', () => {
       users: [{ userId: 'u', name: 'Old Name', email: 'old@example.com', photoUrl: 'https://p.example/old.png' }],
     });
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'u', name: 'New Name' }] });
-    assert.deepEqual(await profileOf(t.a, org, 'u'),
-      { userId: 'u', name: 'New Name', email: 'old@example.com', photoUrl: 'https://p.example/old.png' });
-    await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'u', name: null, email: 'new@example.com', photoUrl: null }] });
-    assert.deepEqual(await profileOf(t.a, org, 'u'),
-      { userId: 'u', name: 'New Name', email: 'new@example.com', photoUrl: 'https://p.example/old.png' });
+    assert.deepEqual(await profileOf(t.a, org, 'u'), {
+      userId: 'u',
+      name: 'New Name',
+      email: 'old@example.com',
+      photoUrl: 'https://p.example/old.png',
+    });
+    await t.a.ok(PATHS.usersAdd, {
+      organizationId: org,
+      users: [{ userId: 'u', name: null, email: 'new@example.com', photoUrl: null }],
+    });
+    assert.deepEqual(await profileOf(t.a, org, 'u'), {
+      userId: 'u',
+      name: 'New Name',
+      email: 'new@example.com',
+      photoUrl: 'https://p.example/old.png',
+    });
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'u', photoUrl: 'https://p.example/new.png' }] });
-    assert.deepEqual(await profileOf(t.a, org, 'u'),
-      { userId: 'u', name: 'New Name', email: 'new@example.com', photoUrl: 'https://p.example/new.png' });
+    assert.deepEqual(await profileOf(t.a, org, 'u'), {
+      userId: 'u',
+      name: 'New Name',
+      email: 'new@example.com',
+      photoUrl: 'https://p.example/new.png',
+    });
     // An empty name / email is a value that overwrites (name 0..256, email may be empty).
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'u', name: '', email: '' }] });
-    assert.deepEqual(await profileOf(t.a, org, 'u'),
-      { userId: 'u', name: '', email: '', photoUrl: 'https://p.example/new.png' });
+    assert.deepEqual(await profileOf(t.a, org, 'u'), { userId: 'u', name: '', email: '', photoUrl: 'https://p.example/new.png' });
   });
 
   test('internal id: deterministic per (tenant, organizationId, userId), same in add and update, also for missing users', async () => {
@@ -164,22 +189,41 @@ describe('users happy paths', () => {
     assert.equal(r.data.u.success, true, JSON.stringify(r));
     assert.equal(r.data.u.message, 'User updated.', JSON.stringify(r));
     assert.match(r.data.u.id, HEX32);
-    assert.deepEqual(await profileOf(t.a, org, 'u'),
-      { userId: 'u', name: 'Before', email: 'after@example.com', photoUrl: 'https://p.example/b.png' });
+    assert.deepEqual(await profileOf(t.a, org, 'u'), {
+      userId: 'u',
+      name: 'Before',
+      email: 'after@example.com',
+      photoUrl: 'https://p.example/b.png',
+    });
 
-    await t.a.ok(PATHS.usersUpdate, { organizationId: org, users: [{ userId: 'u', name: 'After', email: null, photoUrl: null }] });
-    assert.deepEqual(await profileOf(t.a, org, 'u'),
-      { userId: 'u', name: 'After', email: 'after@example.com', photoUrl: 'https://p.example/b.png' });
+    await t.a.ok(PATHS.usersUpdate, {
+      organizationId: org,
+      users: [{ userId: 'u', name: 'After', email: null, photoUrl: null }],
+    });
+    assert.deepEqual(await profileOf(t.a, org, 'u'), {
+      userId: 'u',
+      name: 'After',
+      email: 'after@example.com',
+      photoUrl: 'https://p.example/b.png',
+    });
 
     await t.a.ok(PATHS.usersUpdate, { organizationId: org, users: [{ userId: 'u', photoUrl: 'https://p.example/c.png' }] });
-    assert.deepEqual(await profileOf(t.a, org, 'u'),
-      { userId: 'u', name: 'After', email: 'after@example.com', photoUrl: 'https://p.example/c.png' });
+    assert.deepEqual(await profileOf(t.a, org, 'u'), {
+      userId: 'u',
+      name: 'After',
+      email: 'after@example.com',
+      photoUrl: 'https://p.example/c.png',
+    });
 
     // Only userId: nothing changes, but the user exists.
     const noop = await t.a.ok(PATHS.usersUpdate, { organizationId: org, users: [{ userId: 'u' }] });
     assert.equal(noop.data.u.success, true, JSON.stringify(noop));
-    assert.deepEqual(await profileOf(t.a, org, 'u'),
-      { userId: 'u', name: 'After', email: 'after@example.com', photoUrl: 'https://p.example/c.png' });
+    assert.deepEqual(await profileOf(t.a, org, 'u'), {
+      userId: 'u',
+      name: 'After',
+      email: 'after@example.com',
+      photoUrl: 'https://p.example/c.png',
+    });
   });
 
   test('users/update: existing and missing users in one call; missing ones are reported and not created', async () => {
@@ -237,7 +281,8 @@ describe('users happy paths', () => {
     await t.a.ok(PATHS.usersAdd, { organizationId: org, folderId: 'doc1', users: [user('folderMember', { name: 'FM' })] });
 
     const r = await t.a.ok(PATHS.usersUpdate, {
-      organizationId: org, documentId: 'doc1',
+      organizationId: org,
+      documentId: 'doc1',
       users: [user('docMember', { name: 'DM2' }), user('orgOnly', { name: 'OO2' }), user('folderMember', { name: 'FM2' })],
     });
     assert.equal(r.data.docMember.success, true, JSON.stringify(r));
@@ -251,7 +296,11 @@ describe('users happy paths', () => {
     const stillNot = await t.a.ok(PATHS.usersUpdate, { organizationId: org, documentId: 'doc1', users: [user('orgOnly')] });
     assert.equal(stillNot.data.orgOnly.success, false, 'a failed users/update does not make a member either');
 
-    const otherDoc = await t.a.ok(PATHS.usersUpdate, { organizationId: org, documentId: 'doc2', users: [user('docMember', { name: 'X' })] });
+    const otherDoc = await t.a.ok(PATHS.usersUpdate, {
+      organizationId: org,
+      documentId: 'doc2',
+      users: [user('docMember', { name: 'X' })],
+    });
     assert.equal(otherDoc.data.docMember.success, false, JSON.stringify(otherDoc));
     assert.equal((await profileOf(t.a, org, 'docMember'))?.name, 'DM2');
 
@@ -261,7 +310,11 @@ describe('users happy paths', () => {
     assert.equal((await profileOf(t.a, org, 'docMember'))?.name, 'DM3');
 
     // The same documentId in another organization is another document.
-    const otherOrg = await t.a.ok(PATHS.usersUpdate, { organizationId: uniq('org'), documentId: 'doc1', users: [user('docMember')] });
+    const otherOrg = await t.a.ok(PATHS.usersUpdate, {
+      organizationId: uniq('org'),
+      documentId: 'doc1',
+      users: [user('docMember')],
+    });
     assert.equal(otherOrg.data.docMember.success, false, JSON.stringify(otherOrg));
   });
 
@@ -271,7 +324,8 @@ describe('users happy paths', () => {
     await t.a.ok(PATHS.usersAdd, { organizationId: org, documentId: 'f1', users: [user('dm')] });
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [user('om')] });
     const r = await t.a.ok(PATHS.usersUpdate, {
-      organizationId: org, folderId: 'f1',
+      organizationId: org,
+      folderId: 'f1',
       users: [user('fm', { email: 'fm2@example.com' }), user('dm'), user('om')],
     });
     assert.deepEqual(
@@ -303,7 +357,12 @@ describe('users happy paths', () => {
   test('documentId or folderId given as null is the organization scope', async () => {
     const org = uniq('org');
     await t.a.ok(PATHS.usersAdd, { organizationId: org, documentId: null, folderId: null, users: [user('nullScope')] });
-    const r = await t.a.ok(PATHS.usersUpdate, { organizationId: org, documentId: null, folderId: null, users: [user('nullScope', { name: 'NS' })] });
+    const r = await t.a.ok(PATHS.usersUpdate, {
+      organizationId: org,
+      documentId: null,
+      folderId: null,
+      users: [user('nullScope', { name: 'NS' })],
+    });
     assert.equal(r.data.nullScope.success, true, JSON.stringify(r));
     assert.equal((await profileOf(t.a, org, 'nullScope'))?.name, 'NS');
     // documentId null with a folderId is not "both".
@@ -315,17 +374,30 @@ describe('users happy paths', () => {
     const org = uniq('org');
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'writer', name: 'Old', email: 'old@example.com' }] });
     await t.a.ok(PATHS.annotationsAdd, {
-      organizationId: org, documentId: 'doc',
-      commentAnnotations: [{ annotationId: 'ann', commentData: [{ commentText: 'hello', from: { userId: 'writer', name: 'Sent', email: 'sent@example.com' } }] }],
+      organizationId: org,
+      documentId: 'doc',
+      commentAnnotations: [
+        {
+          annotationId: 'ann',
+          commentData: [{ commentText: 'hello', from: { userId: 'writer', name: 'Sent', email: 'sent@example.com' } }],
+        },
+      ],
     });
     let got = await t.a.ok(PATHS.commentsGet, { organizationId: org, documentId: 'doc', annotationId: 'ann' });
     assert.deepEqual(got.data[0].from, { email: 'old@example.com', name: 'Old', userId: 'writer' }, JSON.stringify(got));
-    await t.a.ok(PATHS.usersUpdate, { organizationId: org, users: [{ userId: 'writer', name: 'New', email: 'new@example.com' }] });
+    await t.a.ok(PATHS.usersUpdate, {
+      organizationId: org,
+      users: [{ userId: 'writer', name: 'New', email: 'new@example.com' }],
+    });
     got = await t.a.ok(PATHS.commentsGet, { organizationId: org, documentId: 'doc', annotationId: 'ann' });
     assert.deepEqual(got.data[0].from, { email: 'new@example.com', name: 'New', userId: 'writer' }, JSON.stringify(got));
     // A document-scoped update changes the organization profile too.
     await t.a.ok(PATHS.usersAdd, { organizationId: org, documentId: 'doc', users: [{ userId: 'writer' }] });
-    await t.a.ok(PATHS.usersUpdate, { organizationId: org, documentId: 'doc', users: [{ userId: 'writer', name: 'Doc Scoped' }] });
+    await t.a.ok(PATHS.usersUpdate, {
+      organizationId: org,
+      documentId: 'doc',
+      users: [{ userId: 'writer', name: 'Doc Scoped' }],
+    });
     got = await t.a.ok(PATHS.commentsGet, { organizationId: org, documentId: 'doc', annotationId: 'ann' });
     assert.deepEqual(got.data[0].from, { email: 'new@example.com', name: 'Doc Scoped', userId: 'writer' }, JSON.stringify(got));
   });
@@ -339,7 +411,8 @@ describe('users happy paths', () => {
     const photoUrl = `https://example.com/${'p'.repeat(2048 - 20)}`;
     assert.equal(photoUrl.length, 2048);
     const r = await t.a.ok(PATHS.usersAdd, {
-      organizationId: org, documentId: '📄'.repeat(256),
+      organizationId: org,
+      documentId: '📄'.repeat(256),
       users: [{ userId: longId, name: longName, email, photoUrl }],
     });
     assert.equal(r.data[longId]?.success, true, JSON.stringify(r).slice(0, 500));
@@ -347,7 +420,11 @@ describe('users happy paths', () => {
     assert.deepEqual(await profileOf(t.a, org, longId), { userId: longId, name: longName, email, photoUrl });
     const u = await t.a.ok(PATHS.usersUpdate, { organizationId: org, folderId: '📁'.repeat(256), users: [{ userId: longId }] });
     assert.equal(u.data[longId]?.success, false, 'not a member of that folder');
-    const d = await t.a.ok(PATHS.usersUpdate, { organizationId: org, documentId: '📄'.repeat(256), users: [{ userId: longId, name: '' }] });
+    const d = await t.a.ok(PATHS.usersUpdate, {
+      organizationId: org,
+      documentId: '📄'.repeat(256),
+      users: [{ userId: longId, name: '' }],
+    });
     assert.equal(d.data[longId]?.success, true);
     assert.equal(d.data[longId]?.id, r.data[longId].id);
     assert.equal((await profileOf(t.a, org, longId))?.name, '');
@@ -368,16 +445,38 @@ describe('users happy paths', () => {
 
   test('ids match exactly: case, surrounding spaces, Unicode form and a longer or shorter id all matter', async () => {
     const org = uniq('org');
-    await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'alice', name: 'A' }, { userId: 'caf\u00e9', name: 'C' }, { userId: 'null', name: 'N' }] });
+    await t.a.ok(PATHS.usersAdd, {
+      organizationId: org,
+      users: [
+        { userId: 'alice', name: 'A' },
+        { userId: 'caf\u00e9', name: 'C' },
+        { userId: 'null', name: 'N' },
+      ],
+    });
     const r = await t.a.ok(PATHS.usersUpdate, {
       organizationId: org,
-      users: ['Alice', 'ALICE', 'alice ', ' alice', 'cafe\u0301', 'n', 'nul', 'null', 'alice', 'caf\u00e9'].map((userId) => ({ userId, email: 'x@y.z' })),
+      users: ['Alice', 'ALICE', 'alice ', ' alice', 'cafe\u0301', 'n', 'nul', 'null', 'alice', 'caf\u00e9'].map((userId) => ({
+        userId,
+        email: 'x@y.z',
+      })),
     });
     const outcome = Object.fromEntries(Object.entries(r.data).map(([k, v]: [string, any]) => [k, v.success]));
-    assert.deepEqual(outcome, {
-      Alice: false, ALICE: false, 'alice ': false, ' alice': false, 'cafe\u0301': false, n: false, nul: false,
-      null: true, alice: true, 'caf\u00e9': true,
-    }, JSON.stringify(r));
+    assert.deepEqual(
+      outcome,
+      {
+        Alice: false,
+        ALICE: false,
+        'alice ': false,
+        ' alice': false,
+        'cafe\u0301': false,
+        n: false,
+        nul: false,
+        null: true,
+        alice: true,
+        'caf\u00e9': true,
+      },
+      JSON.stringify(r),
+    );
     assert.equal(await profileOf(t.a, org, 'Alice'), null);
     assert.equal((await profileOf(t.a, org, 'null'))?.email, 'x@y.z');
     // Upper-case organizationId is another organization.
@@ -415,7 +514,9 @@ describe('users happy paths', () => {
       raw: JSON.stringify({
         meta: { trace: 1 },
         data: {
-          organizationId: org, extraTop: [1, 2, { x: null }], role: 'admin',
+          organizationId: org,
+          extraTop: [1, 2, { x: null }],
+          role: 'admin',
           users: [{ userId: 'extra', name: 'E', avatar: 'a.png', roles: ['x'], id: 5, success: false }],
         },
       }),
@@ -426,7 +527,11 @@ describe('users happy paths', () => {
     assert.equal(r.json.result.data.extra.success, true, r.body);
     assert.match(r.json.result.data.extra.id, HEX32);
     assert.deepEqual(Object.keys(r.json.result).sort(), ['data', 'message', 'status'], r.body);
-    const u = await t.a.post(PATHS.usersUpdate, { organizationId: org, whatever: true, users: [{ userId: 'extra', email: 'e@x.io', nickname: 'n' }] });
+    const u = await t.a.post(PATHS.usersUpdate, {
+      organizationId: org,
+      whatever: true,
+      users: [{ userId: 'extra', email: 'e@x.io', nickname: 'n' }],
+    });
     assert.equal(u.status, 200, u.body);
     assert.equal(u.json.result.data.extra.success, true, u.body);
     assert.deepEqual(await profileOf(t.a, org, 'extra'), { userId: 'extra', name: 'E', email: 'e@x.io', photoUrl: null });

@@ -22,14 +22,29 @@ async function profileOf(caller: Caller, organizationId: string, userId: string)
 
 /** A request with exactly these headers (no credentials added) and a JSON body. */
 function raw(path: string, headers: Record<string, string | undefined>, body: unknown) {
-  return t.request(path, { headers: { 'content-type': 'application/json', ...headers }, raw: typeof body === 'string' ? body : JSON.stringify(body) });
+  return t.request(path, {
+    headers: { 'content-type': 'application/json', ...headers },
+    raw: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 /** No stack trace, file path, SQL or driver name in an error message. */
 function assertNoLeak(r: Reply, what: string): void {
   const message: string = r.json?.error?.message ?? '';
   assert.notEqual(r.status, 500, `${what}: 500 ${r.body}`);
-  for (const bad of [/\n\s*at /, /\.ts:\d+/, /\.js:\d+/, /node_modules/, /sqlite/i, /\bSELECT\b/i, /\bINSERT\b/i, /\bUPDATE\s+\w+\s+SET\b/i, /\bWHERE\b/i, /Error:/, /stack/i]) {
+  for (const bad of [
+    /\n\s*at /,
+    /\.ts:\d+/,
+    /\.js:\d+/,
+    /node_modules/,
+    /sqlite/i,
+    /\bSELECT\b/i,
+    /\bINSERT\b/i,
+    /\bUPDATE\s+\w+\s+SET\b/i,
+    /\bWHERE\b/i,
+    /Error:/,
+    /stack/i,
+  ]) {
     assert.doesNotMatch(message, bad, `${what}: message leaks internals: ${message}`);
   }
 }
@@ -65,11 +80,16 @@ describe('users security', () => {
   test('both headers missing or empty: 401', async () => {
     for (const path of BOTH) {
       expectError(await raw(path, {}, { data: {} }), 401, 'UNAUTHENTICATED', `${path} no headers`);
-      expectError(await raw(path, { 'x-service-api-key': '', 'x-service-auth-token': '' }, { data: {} }), 401, 'UNAUTHENTICATED', `${path} empty headers`);
+      expectError(
+        await raw(path, { 'x-service-api-key': '', 'x-service-auth-token': '' }, { data: {} }),
+        401,
+        'UNAUTHENTICATED',
+        `${path} empty headers`,
+      );
     }
   });
 
-  test('wrong token, unknown key, or another tenant\'s token: 401 with one message; nothing written', async () => {
+  test("wrong token, unknown key, or another tenant's token: 401 with one message; nothing written", async () => {
     const org = uniq('org');
     const body = { data: { organizationId: org, users: [user('intruder')] } };
     const cases: [string, Record<string, string>][] = [
@@ -96,18 +116,34 @@ describe('users security', () => {
   test('credentials are checked before the body size: an oversized body without credentials is 401', async () => {
     const big = JSON.stringify({ data: { organizationId: 'o', users: [{ userId: 'x', name: 'y'.repeat(2_000_000) }] } });
     for (const path of BOTH) {
-      expectError(await t.request(path, { raw: big, headers: { 'content-type': 'application/json' } }), 401, 'UNAUTHENTICATED', `${path} big, no creds`);
-      const wrong = await t.request(path, { raw: big, headers: { 'content-type': 'application/json', 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': 'nope' } });
+      expectError(
+        await t.request(path, { raw: big, headers: { 'content-type': 'application/json' } }),
+        401,
+        'UNAUTHENTICATED',
+        `${path} big, no creds`,
+      );
+      const wrong = await t.request(path, {
+        raw: big,
+        headers: { 'content-type': 'application/json', 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': 'nope' },
+      });
       assert.equal(expectError(wrong, 401, 'UNAUTHENTICATED', `${path} big, wrong token`), BAD_CREDENTIALS);
       // With good credentials the size limit answers: 413 in the envelope.
-      expectError(await t.a.post(path, null, { raw: big, headers: { 'content-type': 'application/json' } }), 413, 'INVALID_ARGUMENT', `${path} big, good creds`);
+      expectError(
+        await t.a.post(path, null, { raw: big, headers: { 'content-type': 'application/json' } }),
+        413,
+        'INVALID_ARGUMENT',
+        `${path} big, good creds`,
+      );
     }
   });
 
   test('header names are case-insensitive', async () => {
     const org = uniq('org');
-    const r = await raw(PATHS.usersAdd, { 'X-Service-Api-Key': t.a.creds.apiKey, 'X-SERVICE-AUTH-TOKEN': t.a.creds.authToken },
-      { data: { organizationId: org, users: [user('cased')] } });
+    const r = await raw(
+      PATHS.usersAdd,
+      { 'X-Service-Api-Key': t.a.creds.apiKey, 'X-SERVICE-AUTH-TOKEN': t.a.creds.authToken },
+      { data: { organizationId: org, users: [user('cased')] } },
+    );
     assert.equal(r.status, 200, r.body);
     assert.equal(r.json.result.data.cased.success, true, r.body);
   });
@@ -118,9 +154,13 @@ describe('users security', () => {
     const revokedToken = await createTenant(t.store, clock, 'revoked-token');
     const disabled = await createTenant(t.store, clock, 'disabled');
     const body = { data: { organizationId: 'o', users: [user('u')] } };
-    const headersOf = (c: { apiKey: string; authToken: string }) => ({ 'x-service-api-key': c.apiKey, 'x-service-auth-token': c.authToken });
+    const headersOf = (c: { apiKey: string; authToken: string }) => ({
+      'x-service-api-key': c.apiKey,
+      'x-service-auth-token': c.authToken,
+    });
     // They work before.
-    for (const c of [revokedKey, revokedToken, disabled]) assert.equal((await raw(PATHS.usersAdd, headersOf(c), body)).status, 200);
+    for (const c of [revokedKey, revokedToken, disabled])
+      assert.equal((await raw(PATHS.usersAdd, headersOf(c), body)).status, 200);
 
     assert.ok(await t.store.revokeTenant(revokedKey.apiKey, Date.now()));
     const tid = (await t.store.findCredentials(revokedToken.apiKey))!.tenant.id;
@@ -129,42 +169,73 @@ describe('users security', () => {
     assert.ok(await t.store.setTenantDisabled(disabled.apiKey, true));
 
     for (const path of BOTH) {
-      assert.equal(expectError(await raw(path, headersOf(revokedKey), body), 401, 'UNAUTHENTICATED', 'revoked key'), BAD_CREDENTIALS);
-      assert.equal(expectError(await raw(path, headersOf(revokedToken), body), 401, 'UNAUTHENTICATED', 'revoked token'), BAD_CREDENTIALS);
+      assert.equal(
+        expectError(await raw(path, headersOf(revokedKey), body), 401, 'UNAUTHENTICATED', 'revoked key'),
+        BAD_CREDENTIALS,
+      );
+      assert.equal(
+        expectError(await raw(path, headersOf(revokedToken), body), 401, 'UNAUTHENTICATED', 'revoked token'),
+        BAD_CREDENTIALS,
+      );
       expectError(await raw(path, headersOf(disabled), body), 403, 'PERMISSION_DENIED', 'disabled tenant');
     }
   });
 
-  test('tenant isolation: tenant b cannot see or change tenant a\'s users', async () => {
+  test("tenant isolation: tenant b cannot see or change tenant a's users", async () => {
     const org = uniq('org');
     const added = await t.a.ok(PATHS.usersAdd, {
-      organizationId: org, documentId: 'doc', users: [{ userId: 'alice', name: 'Alice A', email: 'alice@a.example' }],
+      organizationId: org,
+      documentId: 'doc',
+      users: [{ userId: 'alice', name: 'Alice A', email: 'alice@a.example' }],
     });
     await t.a.ok(PATHS.annotationsAdd, {
-      organizationId: org, documentId: 'doc',
+      organizationId: org,
+      documentId: 'doc',
       commentAnnotations: [{ annotationId: 'thread', commentData: [{ commentText: 'by alice', from: { userId: 'alice' } }] }],
     });
 
     // b names a's organization, document, folder and user: they do not exist for b.
     for (const scope of [{}, { documentId: 'doc' }, { folderId: 'doc' }]) {
-      const r = await t.b.ok(PATHS.usersUpdate, { organizationId: org, ...scope, users: [{ userId: 'alice', name: 'Hacked', email: 'evil@b.example' }] });
+      const r = await t.b.ok(PATHS.usersUpdate, {
+        organizationId: org,
+        ...scope,
+        users: [{ userId: 'alice', name: 'Hacked', email: 'evil@b.example' }],
+      });
       assert.equal(r.data.alice.success, false, `${JSON.stringify(scope)}: ${JSON.stringify(r)}`);
       assert.equal(r.data.alice.message, 'User does not exist.');
       assert.match(r.data.alice.id, HEX32);
-      assert.notEqual(r.data.alice.id, added.data.alice.id, 'b\'s id for the same names differs from a\'s');
+      assert.notEqual(r.data.alice.id, added.data.alice.id, "b's id for the same names differs from a's");
     }
-    assert.deepEqual(await profileOf(t.a, org, 'alice'), { userId: 'alice', name: 'Alice A', email: 'alice@a.example', photoUrl: null });
+    assert.deepEqual(await profileOf(t.a, org, 'alice'), {
+      userId: 'alice',
+      name: 'Alice A',
+      email: 'alice@a.example',
+      photoUrl: null,
+    });
     assert.equal(await profileOf(t.b, org, 'alice'), null, 'users/update by b created nothing');
 
     // b creates its own user with the same ids: independent of a's.
-    const bAdded = await t.b.ok(PATHS.usersAdd, { organizationId: org, documentId: 'doc', users: [{ userId: 'alice', name: 'Alice B', email: 'alice@b.example' }] });
+    const bAdded = await t.b.ok(PATHS.usersAdd, {
+      organizationId: org,
+      documentId: 'doc',
+      users: [{ userId: 'alice', name: 'Alice B', email: 'alice@b.example' }],
+    });
     assert.equal(bAdded.data.alice.success, true);
     assert.notEqual(bAdded.data.alice.id, added.data.alice.id);
-    const bUpd = await t.b.ok(PATHS.usersUpdate, { organizationId: org, documentId: 'doc', users: [{ userId: 'alice', name: 'Alice B2' }] });
+    const bUpd = await t.b.ok(PATHS.usersUpdate, {
+      organizationId: org,
+      documentId: 'doc',
+      users: [{ userId: 'alice', name: 'Alice B2' }],
+    });
     assert.equal(bUpd.data.alice.success, true, JSON.stringify(bUpd));
     assert.equal(bUpd.data.alice.id, bAdded.data.alice.id);
     assert.equal((await profileOf(t.b, org, 'alice'))?.name, 'Alice B2');
-    assert.deepEqual(await profileOf(t.a, org, 'alice'), { userId: 'alice', name: 'Alice A', email: 'alice@a.example', photoUrl: null });
+    assert.deepEqual(await profileOf(t.a, org, 'alice'), {
+      userId: 'alice',
+      name: 'Alice A',
+      email: 'alice@a.example',
+      photoUrl: null,
+    });
 
     // a's comment still shows a's profile, not b's.
     const got = await t.a.ok(PATHS.commentsGet, { organizationId: org, documentId: 'doc', annotationId: 'thread' });
@@ -188,23 +259,35 @@ describe('users security', () => {
         assert.equal(entry?.message, 'User added.');
         assert.match(entry?.id, HEX32);
       }
-      const u = await t.a.post(PATHS.usersUpdate, { organizationId: org, users: [{ userId: '__proto__', email: 'p@x.io' }, { userId: 'constructor' }, { userId: '__missing__' }] });
+      const u = await t.a.post(PATHS.usersUpdate, {
+        organizationId: org,
+        users: [{ userId: '__proto__', email: 'p@x.io' }, { userId: 'constructor' }, { userId: '__missing__' }],
+      });
       assert.equal(u.status, 200, u.body);
       const ud = u.json.result.data;
       assert.equal(Object.getOwnPropertyDescriptor(ud, '__proto__')?.value?.success, true, u.body);
       assert.equal(Object.getOwnPropertyDescriptor(ud, 'constructor')?.value?.success, true, u.body);
       assert.equal(Object.getOwnPropertyDescriptor(ud, '__missing__')?.value?.success, false, u.body);
-      assert.deepEqual(await profileOf(t.a, org, '__proto__'), { userId: '__proto__', name: 'N__proto__', email: 'p@x.io', photoUrl: null });
+      assert.deepEqual(await profileOf(t.a, org, '__proto__'), {
+        userId: '__proto__',
+        name: 'N__proto__',
+        email: 'p@x.io',
+        photoUrl: null,
+      });
     }
     // Duplicates among such names are still caught.
-    const dup = await t.a.post(PATHS.usersAdd, { organizationId: uniq('org'), users: [{ userId: '__proto__' }, { userId: '__proto__' }] });
+    const dup = await t.a.post(PATHS.usersAdd, {
+      organizationId: uniq('org'),
+      users: [{ userId: '__proto__' }, { userId: '__proto__' }],
+    });
     expectError(dup, 400, 'INVALID_ARGUMENT', 'duplicate __proto__');
     assert.equal(({} as Record<string, unknown>).success, undefined, 'Object.prototype not polluted');
   });
 
   test('__proto__ and constructor keys in the JSON body are harmless', async () => {
     const org = uniq('org');
-    const payload = `{"__proto__":{"polluted":1},"data":{"__proto__":{"users":[{"userId":"viaProto"}],"polluted":2},` +
+    const payload =
+      `{"__proto__":{"polluted":1},"data":{"__proto__":{"users":[{"userId":"viaProto"}],"polluted":2},` +
       `"constructor":{"prototype":{"polluted":3}},"organizationId":"${org}",` +
       `"users":[{"userId":"real","__proto__":{"name":"fromProto","isAdmin":true},"constructor":{"prototype":{"x":1}}}]}}`;
     for (const path of [PATHS.usersAdd, PATHS.usersUpdate]) {
@@ -226,16 +309,25 @@ describe('users security', () => {
   test('SQL-looking ids are plain strings: they match only themselves', async () => {
     const org = uniq('org');
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [user('victim', { name: 'Victim' })] });
-    const hostile = ["' OR '1'='1", "victim' --", '"; DROP TABLE users; --', "%", "_", "victim%", '*', "') OR 1=1 --"];
-    const r = await t.a.ok(PATHS.usersUpdate, { organizationId: org, users: hostile.map((userId) => ({ userId, name: 'Pwned' })) });
+    const hostile = ["' OR '1'='1", "victim' --", '"; DROP TABLE users; --', '%', '_', 'victim%', '*', "') OR 1=1 --"];
+    const r = await t.a.ok(PATHS.usersUpdate, {
+      organizationId: org,
+      users: hostile.map((userId) => ({ userId, name: 'Pwned' })),
+    });
     for (const h of hostile) assert.equal(r.data[h]?.success, false, `${h}: ${JSON.stringify(r)}`);
     assert.equal((await profileOf(t.a, org, 'victim'))?.name, 'Victim');
-    const orgHostile = await t.a.ok(PATHS.usersUpdate, { organizationId: `${org}' OR '1'='1`, users: [{ userId: 'victim', name: 'Pwned' }] });
+    const orgHostile = await t.a.ok(PATHS.usersUpdate, {
+      organizationId: `${org}' OR '1'='1`,
+      users: [{ userId: 'victim', name: 'Pwned' }],
+    });
     assert.equal(orgHostile.data.victim.success, false);
     // Stored and found literally.
     const add = await t.a.ok(PATHS.usersAdd, { organizationId: org, users: hostile.map((userId) => ({ userId })) });
     assert.equal(Object.keys(add.data).length, hostile.length);
-    const again = await t.a.ok(PATHS.usersUpdate, { organizationId: org, users: hostile.map((userId) => ({ userId, name: 'ok' })) });
+    const again = await t.a.ok(PATHS.usersUpdate, {
+      organizationId: org,
+      users: hostile.map((userId) => ({ userId, name: 'ok' })),
+    });
     for (const h of hostile) assert.equal(again.data[h]?.success, true, h);
     assert.equal((await profileOf(t.a, org, 'victim'))?.name, 'Victim');
   });
@@ -248,7 +340,10 @@ describe('users security', () => {
     assert.match(String(r.headers['content-type']), /^application\/json/);
     assert.equal(r.json.result.data['<b>u</b>'].success, true);
     assert.equal((await profileOf(t.a, org, '<b>u</b>'))?.name, name);
-    const bad = await t.a.post(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'x', email: '<script>alert(1)</script>' }] });
+    const bad = await t.a.post(PATHS.usersAdd, {
+      organizationId: org,
+      users: [{ userId: 'x', email: '<script>alert(1)</script>' }],
+    });
     expectError(bad, 400, 'INVALID_ARGUMENT');
     assert.match(String(bad.headers['content-type']), /^application\/json/);
   });
@@ -265,7 +360,12 @@ describe('users security', () => {
       ['deeply nested unknown member', `{"data":{"organizationId":"o","x":${deep},"users":[{"userId":"deep"}]}}`],
       ['deeply nested known member', `{"data":{"organizationId":${deep},"users":[{"userId":"deep"}]}}`],
       ['duplicate keys', '{"data":{"organizationId":"o","organizationId":5,"users":[{"userId":"u"}]}}'],
-      ['sql in id', JSON.stringify({ data: { organizationId: "o'; SELECT * FROM tenants; --", users: [{ userId: "u' OR 1=1" }, { userId: "u' OR 1=1" }] } })],
+      [
+        'sql in id',
+        JSON.stringify({
+          data: { organizationId: "o'; SELECT * FROM tenants; --", users: [{ userId: "u' OR 1=1" }, { userId: "u' OR 1=1" }] },
+        }),
+      ],
       ['BOM', '\ufeff{"data":{"organizationId":"o","users":[{"userId":"u"}]}}'],
     ];
     for (const path of BOTH) {

@@ -18,7 +18,8 @@ const fresh = (prefix: string) => `${prefix}-${++seq}`;
 before(async () => {
   t = await makeTestApp({ bodyLimit: BODY_LIMIT });
   await t.a.ok(PATHS.annotationsAdd, {
-    organizationId: ORG, documentId: DOC,
+    organizationId: ORG,
+    documentId: DOC,
     commentAnnotations: [{ annotationId: ANNOTATION, commentData: [{ commentText: 'first', from: { userId: 'u1' } }] }],
   });
 });
@@ -68,10 +69,17 @@ const OPS: Op[] = [
     message: 'User(s) processed successfully.',
     valid: () => ({ organizationId: ORG, users: [user(fresh('ua'))] }),
     withUnknown: () => ({
-      organizationId: ORG, unknownTop: { deep: [1, 2] }, teamId: 'x',
+      organizationId: ORG,
+      unknownTop: { deep: [1, 2] },
+      teamId: 'x',
       users: [{ ...user(fresh('ua')), role: 'admin', settings: { theme: 'dark' }, extra: null }],
     }),
-    nullOptional: () => ({ organizationId: ORG, documentId: null, folderId: null, users: [{ userId: fresh('ua'), name: null, email: null, photoUrl: null }] }),
+    nullOptional: () => ({
+      organizationId: ORG,
+      documentId: null,
+      folderId: null,
+      users: [{ userId: fresh('ua'), name: null, email: null, photoUrl: null }],
+    }),
     nullRequired: [
       [{ organizationId: null, users: [user('x')] }, 'data.organizationId'],
       [{ organizationId: ORG, users: null }, 'data.users'],
@@ -92,10 +100,16 @@ const OPS: Op[] = [
     message: 'User(s) processed successfully.',
     valid: () => ({ organizationId: ORG, users: [user(fresh('uu'))] }),
     withUnknown: () => ({
-      organizationId: ORG, unknownTop: true,
+      organizationId: ORG,
+      unknownTop: true,
       users: [{ ...user(fresh('uu')), role: 'admin', nested: { a: { b: 1 } } }],
     }),
-    nullOptional: () => ({ organizationId: ORG, documentId: null, folderId: null, users: [{ userId: fresh('uu'), name: null, email: null, photoUrl: null }] }),
+    nullOptional: () => ({
+      organizationId: ORG,
+      documentId: null,
+      folderId: null,
+      users: [{ userId: fresh('uu'), name: null, email: null, photoUrl: null }],
+    }),
     nullRequired: [
       [{ organizationId: null, users: [user('x')] }, 'data.organizationId'],
       [{ organizationId: ORG, users: null }, 'data.users'],
@@ -112,66 +126,189 @@ const OPS: Op[] = [
     path: PATHS.annotationsAdd,
     message: 'Comment Annotation(s) added successfully.',
     valid: () => ({
-      organizationId: ORG, documentId: DOC,
+      organizationId: ORG,
+      documentId: DOC,
       commentAnnotations: [{ annotationId: fresh('an'), commentData: [{ commentText: 'hello', from: { userId: 'u1' } }] }],
     }),
     withUnknown: () => ({
-      organizationId: ORG, documentId: DOC, whatever: { x: 1 },
-      commentAnnotations: [{
-        annotationId: fresh('an'), pageInfo: { url: 'https://example.com' }, targetElement: 'x',
-        commentData: [{ commentText: 'hello', from: { userId: 'u1', photoUrl: 'p', isGuest: false }, reactions: [], attachments: [{}] }],
-      }],
+      organizationId: ORG,
+      documentId: DOC,
+      whatever: { x: 1 },
+      commentAnnotations: [
+        {
+          annotationId: fresh('an'),
+          pageInfo: { url: 'https://example.com' },
+          targetElement: 'x',
+          commentData: [
+            { commentText: 'hello', from: { userId: 'u1', photoUrl: 'p', isGuest: false }, reactions: [], attachments: [{}] },
+          ],
+        },
+      ],
     }),
     nullOptional: () => ({
-      organizationId: ORG, documentId: DOC,
-      commentAnnotations: [{
-        annotationId: null, location: null, locationId: null, context: null, status: null,
-        commentData: [{ commentId: null, commentHtml: null, commentText: 'x', from: { userId: 'u1', name: null, email: null } }],
-      }],
+      organizationId: ORG,
+      documentId: DOC,
+      commentAnnotations: [
+        {
+          annotationId: null,
+          location: null,
+          locationId: null,
+          context: null,
+          status: null,
+          commentData: [
+            { commentId: null, commentHtml: null, commentText: 'x', from: { userId: 'u1', name: null, email: null } },
+          ],
+        },
+      ],
     }),
     nullRequired: [
       [{ organizationId: ORG, documentId: null, commentAnnotations: [] }, 'data.documentId'],
       [{ organizationId: ORG, documentId: DOC, commentAnnotations: null }, 'data.commentAnnotations'],
-      [{ organizationId: ORG, documentId: DOC, commentAnnotations: [{ commentData: null }] }, 'data.commentAnnotations[0].commentData'],
-      [{ organizationId: ORG, documentId: DOC, commentAnnotations: [{ commentData: [{ commentText: 'x', from: null }] }] }, 'data.commentAnnotations[0].commentData[0].from'],
+      [
+        { organizationId: ORG, documentId: DOC, commentAnnotations: [{ commentData: null }] },
+        'data.commentAnnotations[0].commentData',
+      ],
+      [
+        { organizationId: ORG, documentId: DOC, commentAnnotations: [{ commentData: [{ commentText: 'x', from: null }] }] },
+        'data.commentAnnotations[0].commentData[0].from',
+      ],
     ],
     wrongTypes: [
-      [{ organizationId: ORG, documentId: 5, commentAnnotations: [{ commentData: [{ commentText: 'x', from: { userId: 'u' } }] }] }, 'data.documentId'],
-      [{ organizationId: ORG, documentId: DOC, commentAnnotations: [{ commentData: [{ commentId: '1', commentText: 'x', from: { userId: 'u' } }] }] }, 'data.commentAnnotations[0].commentData[0].commentId'],
-      [{ organizationId: ORG, documentId: DOC, commentAnnotations: [{ location: 'top', commentData: [{ commentText: 'x', from: { userId: 'u' } }] }] }, 'data.commentAnnotations[0].location'],
-      [{ organizationId: ORG, documentId: DOC, commentAnnotations: [{ commentData: [{ commentText: 'x', from: { userId: 'u' } }, { commentText: 'y', from: {} }] }] }, 'data.commentAnnotations[0].commentData[1].from.userId'],
-      [{ organizationId: ORG, documentId: DOC, commentAnnotations: [{ commentData: [{ commentText: 7, from: { userId: 'u' } }] }] }, 'data.commentAnnotations[0].commentData[0].commentText'],
+      [
+        {
+          organizationId: ORG,
+          documentId: 5,
+          commentAnnotations: [{ commentData: [{ commentText: 'x', from: { userId: 'u' } }] }],
+        },
+        'data.documentId',
+      ],
+      [
+        {
+          organizationId: ORG,
+          documentId: DOC,
+          commentAnnotations: [{ commentData: [{ commentId: '1', commentText: 'x', from: { userId: 'u' } }] }],
+        },
+        'data.commentAnnotations[0].commentData[0].commentId',
+      ],
+      [
+        {
+          organizationId: ORG,
+          documentId: DOC,
+          commentAnnotations: [{ location: 'top', commentData: [{ commentText: 'x', from: { userId: 'u' } }] }],
+        },
+        'data.commentAnnotations[0].location',
+      ],
+      [
+        {
+          organizationId: ORG,
+          documentId: DOC,
+          commentAnnotations: [
+            {
+              commentData: [
+                { commentText: 'x', from: { userId: 'u' } },
+                { commentText: 'y', from: {} },
+              ],
+            },
+          ],
+        },
+        'data.commentAnnotations[0].commentData[1].from.userId',
+      ],
+      [
+        {
+          organizationId: ORG,
+          documentId: DOC,
+          commentAnnotations: [{ commentData: [{ commentText: 7, from: { userId: 'u' } }] }],
+        },
+        'data.commentAnnotations[0].commentData[0].commentText',
+      ],
     ],
   },
   {
     path: PATHS.commentsAdd,
     message: 'Comment(s) added successfully.',
-    valid: () => ({ organizationId: ORG, documentId: DOC, annotationId: ANNOTATION, commentData: [{ commentText: 'more', from: { userId: 'u2' } }] }),
+    valid: () => ({
+      organizationId: ORG,
+      documentId: DOC,
+      annotationId: ANNOTATION,
+      commentData: [{ commentText: 'more', from: { userId: 'u2' } }],
+    }),
     withUnknown: () => ({
-      organizationId: ORG, documentId: DOC, annotationId: ANNOTATION, clientVersion: '1.2.3',
+      organizationId: ORG,
+      documentId: DOC,
+      annotationId: ANNOTATION,
+      clientVersion: '1.2.3',
       commentData: [{ commentText: 'more', from: { userId: 'u2', avatar: 'a.png' }, mentions: ['u1'] }],
     }),
     nullOptional: () => ({
-      organizationId: ORG, documentId: DOC, annotationId: ANNOTATION,
+      organizationId: ORG,
+      documentId: DOC,
+      annotationId: ANNOTATION,
       commentData: [{ commentId: null, commentHtml: null, commentText: 'x', from: { userId: 'u2', name: null, email: null } }],
     }),
     nullRequired: [
-      [{ organizationId: ORG, documentId: DOC, annotationId: null, commentData: [{ commentText: 'x', from: { userId: 'u' } }] }, 'data.annotationId'],
+      [
+        { organizationId: ORG, documentId: DOC, annotationId: null, commentData: [{ commentText: 'x', from: { userId: 'u' } }] },
+        'data.annotationId',
+      ],
       [{ organizationId: ORG, documentId: DOC, annotationId: ANNOTATION, commentData: null }, 'data.commentData'],
-      [{ organizationId: ORG, documentId: DOC, annotationId: ANNOTATION, commentData: [{ commentText: 'x', from: { userId: null } }] }, 'data.commentData[0].from.userId'],
+      [
+        {
+          organizationId: ORG,
+          documentId: DOC,
+          annotationId: ANNOTATION,
+          commentData: [{ commentText: 'x', from: { userId: null } }],
+        },
+        'data.commentData[0].from.userId',
+      ],
     ],
     wrongTypes: [
-      [{ organizationId: ORG, documentId: DOC, annotationId: 5, commentData: [{ commentText: 'x', from: { userId: 'u' } }] }, 'data.annotationId'],
-      [{ organizationId: ORG, documentId: DOC, annotationId: ANNOTATION, commentData: [{ commentId: '9', commentText: 'x', from: { userId: 'u' } }] }, 'data.commentData[0].commentId'],
-      [{ organizationId: ORG, documentId: DOC, annotationId: ANNOTATION, commentData: [{ commentText: 'x', from: { userId: 'u' } }, { commentId: 0, commentText: 'x', from: { userId: 'u' } }] }, 'data.commentData[1].commentId'],
-      [{ organizationId: ORG, documentId: DOC, annotationId: ANNOTATION, commentData: [{ commentHtml: ['<p>'], from: { userId: 'u' } }] }, 'data.commentData[0].commentHtml'],
+      [
+        { organizationId: ORG, documentId: DOC, annotationId: 5, commentData: [{ commentText: 'x', from: { userId: 'u' } }] },
+        'data.annotationId',
+      ],
+      [
+        {
+          organizationId: ORG,
+          documentId: DOC,
+          annotationId: ANNOTATION,
+          commentData: [{ commentId: '9', commentText: 'x', from: { userId: 'u' } }],
+        },
+        'data.commentData[0].commentId',
+      ],
+      [
+        {
+          organizationId: ORG,
+          documentId: DOC,
+          annotationId: ANNOTATION,
+          commentData: [
+            { commentText: 'x', from: { userId: 'u' } },
+            { commentId: 0, commentText: 'x', from: { userId: 'u' } },
+          ],
+        },
+        'data.commentData[1].commentId',
+      ],
+      [
+        {
+          organizationId: ORG,
+          documentId: DOC,
+          annotationId: ANNOTATION,
+          commentData: [{ commentHtml: ['<p>'], from: { userId: 'u' } }],
+        },
+        'data.commentData[0].commentHtml',
+      ],
     ],
   },
   {
     path: PATHS.commentsGet,
     message: 'Comments(s) retrieved successfully.',
     valid: () => ({ organizationId: ORG, documentId: DOC, annotationId: ANNOTATION }),
-    withUnknown: () => ({ organizationId: ORG, documentId: DOC, annotationId: ANNOTATION, includeDeleted: true, sort: { by: 'x' } }),
+    withUnknown: () => ({
+      organizationId: ORG,
+      documentId: DOC,
+      annotationId: ANNOTATION,
+      includeDeleted: true,
+      sort: { by: 'x' },
+    }),
     nullOptional: () => ({ organizationId: ORG, documentId: DOC, annotationId: ANNOTATION, userIds: null, commentIds: null }),
     nullRequired: [
       [{ organizationId: ORG, documentId: DOC, annotationId: null }, 'data.annotationId'],
@@ -191,31 +328,86 @@ const OPS: Op[] = [
     path: PATHS.notificationsAdd,
     message: 'Notification added successfully.',
     valid: () => ({
-      organizationId: ORG, documentId: DOC, notificationId: fresh('n'), actionUser: user('u1'),
-      displayHeadlineMessageTemplate: 'hi', notifyUsers: [user('u2')],
+      organizationId: ORG,
+      documentId: DOC,
+      notificationId: fresh('n'),
+      actionUser: user('u1'),
+      displayHeadlineMessageTemplate: 'hi',
+      notifyUsers: [user('u2')],
     }),
     withUnknown: () => ({
-      organizationId: ORG, documentId: DOC, notificationId: fresh('n'), priority: 'high',
+      organizationId: ORG,
+      documentId: DOC,
+      notificationId: fresh('n'),
+      priority: 'high',
       actionUser: { ...user('u1'), photoUrl: 'x', extra: { a: 1 } },
-      displayHeadlineMessageTemplate: 'hi', notifyUsers: [{ ...user('u2'), channel: 'email' }],
+      displayHeadlineMessageTemplate: 'hi',
+      notifyUsers: [{ ...user('u2'), channel: 'email' }],
     }),
     nullOptional: () => ({
-      organizationId: ORG, documentId: null, locationId: null, notificationId: null,
+      organizationId: ORG,
+      documentId: null,
+      locationId: null,
+      notificationId: null,
       actionUser: { userId: 'u1', name: null, email: null },
-      displayHeadlineMessageTemplate: 'hi', displayHeadlineMessageTemplateData: null, displayBodyMessage: null,
-      notificationSourceData: null, notifyUsers: [{ userId: 'u2', name: null, email: null }],
+      displayHeadlineMessageTemplate: 'hi',
+      displayHeadlineMessageTemplateData: null,
+      displayBodyMessage: null,
+      notificationSourceData: null,
+      notifyUsers: [{ userId: 'u2', name: null, email: null }],
     }),
     nullRequired: [
-      [{ organizationId: ORG, actionUser: null, displayHeadlineMessageTemplate: 'h', notifyUsers: [user('u')] }, 'data.actionUser'],
-      [{ organizationId: ORG, actionUser: user('u'), displayHeadlineMessageTemplate: null, notifyUsers: [user('u')] }, 'data.displayHeadlineMessageTemplate'],
-      [{ organizationId: ORG, actionUser: user('u'), displayHeadlineMessageTemplate: 'h', notifyUsers: null }, 'data.notifyUsers'],
-      [{ organizationId: ORG, actionUser: { userId: null }, displayHeadlineMessageTemplate: 'h', notifyUsers: [user('u')] }, 'data.actionUser.userId'],
+      [
+        { organizationId: ORG, actionUser: null, displayHeadlineMessageTemplate: 'h', notifyUsers: [user('u')] },
+        'data.actionUser',
+      ],
+      [
+        { organizationId: ORG, actionUser: user('u'), displayHeadlineMessageTemplate: null, notifyUsers: [user('u')] },
+        'data.displayHeadlineMessageTemplate',
+      ],
+      [
+        { organizationId: ORG, actionUser: user('u'), displayHeadlineMessageTemplate: 'h', notifyUsers: null },
+        'data.notifyUsers',
+      ],
+      [
+        { organizationId: ORG, actionUser: { userId: null }, displayHeadlineMessageTemplate: 'h', notifyUsers: [user('u')] },
+        'data.actionUser.userId',
+      ],
     ],
     wrongTypes: [
-      [{ organizationId: ORG, actionUser: user('u'), displayHeadlineMessageTemplate: 'h', displayBodyMessage: 1, notifyUsers: [user('u')] }, 'data.displayBodyMessage'],
-      [{ organizationId: ORG, notificationId: 12, actionUser: user('u'), displayHeadlineMessageTemplate: 'h', notifyUsers: [user('u')] }, 'data.notificationId'],
-      [{ organizationId: ORG, actionUser: user('u'), displayHeadlineMessageTemplate: 'h', notifyUsers: [user('u'), user('v'), { name: 'x' }] }, 'data.notifyUsers[2].userId'],
-      [{ organizationId: ORG, actionUser: user('u'), displayHeadlineMessageTemplate: ['h'], notifyUsers: [user('u')] }, 'data.displayHeadlineMessageTemplate'],
+      [
+        {
+          organizationId: ORG,
+          actionUser: user('u'),
+          displayHeadlineMessageTemplate: 'h',
+          displayBodyMessage: 1,
+          notifyUsers: [user('u')],
+        },
+        'data.displayBodyMessage',
+      ],
+      [
+        {
+          organizationId: ORG,
+          notificationId: 12,
+          actionUser: user('u'),
+          displayHeadlineMessageTemplate: 'h',
+          notifyUsers: [user('u')],
+        },
+        'data.notificationId',
+      ],
+      [
+        {
+          organizationId: ORG,
+          actionUser: user('u'),
+          displayHeadlineMessageTemplate: 'h',
+          notifyUsers: [user('u'), user('v'), { name: 'x' }],
+        },
+        'data.notifyUsers[2].userId',
+      ],
+      [
+        { organizationId: ORG, actionUser: user('u'), displayHeadlineMessageTemplate: ['h'], notifyUsers: [user('u')] },
+        'data.displayHeadlineMessageTemplate',
+      ],
     ],
   },
   {
@@ -223,10 +415,16 @@ const OPS: Op[] = [
     message: 'Notification(s) retrieved successfully.',
     valid: () => ({ organizationId: ORG, documentId: DOC }),
     withUnknown: () => ({ organizationId: ORG, documentId: DOC, unread: true, sort: 'desc', filters: { a: [1] } }),
-    nullOptional: () => ({ organizationId: ORG, documentId: DOC, userId: null, locationId: null, notificationIds: null, pageSize: null, pageToken: null }),
-    nullRequired: [
-      [{ organizationId: null, documentId: DOC }, 'data.organizationId'],
-    ],
+    nullOptional: () => ({
+      organizationId: ORG,
+      documentId: DOC,
+      userId: null,
+      locationId: null,
+      notificationIds: null,
+      pageSize: null,
+      pageToken: null,
+    }),
+    nullRequired: [[{ organizationId: null, documentId: DOC }, 'data.organizationId']],
     wrongTypes: [
       [{ organizationId: ORG, documentId: DOC, pageSize: '5' }, 'data.pageSize'],
       [{ organizationId: ORG, documentId: DOC, notificationIds: ['a', 3] }, 'data.notificationIds[1]'],
@@ -310,7 +508,11 @@ for (const op of OPS) {
         assert.match(message, /x-service-api-key/, `${name}: ${r.body}`);
       }
       // With a known key and a wrong token the body is not looked at either.
-      const wrong = await send(op.path, { raw: 'garbage', contentType: 'text/plain', headers: { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': 'nope' } });
+      const wrong = await send(op.path, {
+        raw: 'garbage',
+        contentType: 'text/plain',
+        headers: { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': 'nope' },
+      });
       assert.equal(expectError(wrong, 401, 'UNAUTHENTICATED'), 'Invalid API key or auth token.');
     });
 
@@ -331,15 +533,27 @@ for (const op of OPS) {
     });
 
     test('credential header names are case-insensitive', async () => {
-      for (const [k, v] of [['X-Service-Api-Key', 'X-Service-Auth-Token'], ['X-SERVICE-API-KEY', 'x-SERVICE-auth-TOKEN']] as const) {
-        const r = await send(op.path, { body: { data: op.valid() }, headers: { [k]: t.a.creds.apiKey, [v]: t.a.creds.authToken } });
+      for (const [k, v] of [
+        ['X-Service-Api-Key', 'X-Service-Auth-Token'],
+        ['X-SERVICE-API-KEY', 'x-SERVICE-auth-TOKEN'],
+      ] as const) {
+        const r = await send(op.path, {
+          body: { data: op.valid() },
+          headers: { [k]: t.a.creds.apiKey, [v]: t.a.creds.authToken },
+        });
         expectSuccess(r, op, `${k}/${v}`);
       }
     });
 
     test('Content-Type: text/plain, form, none and other JSON-ish types are INVALID_ARGUMENT; parameters are fine', async () => {
       const payload = JSON.stringify({ data: op.valid() });
-      for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'application/vnd.api+json', null]) {
+      for (const contentType of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/xml',
+        'application/vnd.api+json',
+        null,
+      ]) {
         const r = await send(op.path, { caller: t.a, raw: payload, contentType });
         const message = expectError(r, 400, 'INVALID_ARGUMENT', `Content-Type ${String(contentType)}`);
         assert.match(message, /Content-Type/i, r.body);
@@ -351,11 +565,19 @@ for (const op of OPS) {
 
     test('a charset other than utf-8 is INVALID_ARGUMENT naming it; utf-8 in any spelling is fine', async () => {
       for (const charset of ['utf-16', 'UTF-16LE', 'latin1', 'iso-8859-1', '"us-ascii"', '']) {
-        const r = await send(op.path, { caller: t.a, body: { data: op.valid() }, contentType: `application/json; charset=${charset}` });
+        const r = await send(op.path, {
+          caller: t.a,
+          body: { data: op.valid() },
+          contentType: `application/json; charset=${charset}`,
+        });
         const message = expectError(r, 400, 'INVALID_ARGUMENT', `charset=${charset}`);
         assert.match(message, /charset must be utf-8/, r.body);
       }
-      for (const contentType of ['application/json; charset="utf-8"', 'application/json; CHARSET=utf8', 'application/json; foo=bar']) {
+      for (const contentType of [
+        'application/json; charset="utf-8"',
+        'application/json; CHARSET=utf8',
+        'application/json; foo=bar',
+      ]) {
         expectSuccess(await send(op.path, { caller: t.a, body: { data: op.valid() }, contentType }), op, contentType);
       }
     });
@@ -392,8 +614,17 @@ for (const op of OPS) {
     });
 
     test('unknown members are ignored: top level, inside data, inside nested objects and array entries', async () => {
-      expectSuccess(await send(op.path, { caller: t.a, body: { data: op.withUnknown(), meta: { trace: 1 }, version: 2, extra: null } }), op);
-      expectSuccess(await send(op.path, { caller: t.a, raw: `{"before":[1,{"x":2}],"data":${JSON.stringify(op.withUnknown())},"after":"x"}` }), op);
+      expectSuccess(
+        await send(op.path, { caller: t.a, body: { data: op.withUnknown(), meta: { trace: 1 }, version: 2, extra: null } }),
+        op,
+      );
+      expectSuccess(
+        await send(op.path, {
+          caller: t.a,
+          raw: `{"before":[1,{"x":2}],"data":${JSON.stringify(op.withUnknown())},"after":"x"}`,
+        }),
+        op,
+      );
     });
 
     test('null for an optional member means absent', async () => {
@@ -450,7 +681,17 @@ for (const op of OPS) {
 }
 
 describe('paths', () => {
-  const unknown = ['/v1/nope', '/v1/users', '/v1/users/delete', '/v1/users/add/extra', '/v2/users/add', '/', '/v1', '/v1/notifications', '/V1/USERS/ADD'];
+  const unknown = [
+    '/v1/nope',
+    '/v1/users',
+    '/v1/users/delete',
+    '/v1/users/add/extra',
+    '/v2/users/add',
+    '/',
+    '/v1',
+    '/v1/notifications',
+    '/V1/USERS/ADD',
+  ];
 
   test('an unknown path is 404 NOT_FOUND for any method, with or without credentials', async () => {
     for (const path of unknown) {
@@ -519,27 +760,69 @@ describe('errors never leak internals', () => {
   test('no stack traces, file names or SQL in any error body', async () => {
     const replies: [string, Reply][] = [];
     for (const op of OPS) {
-      replies.push([`${op.path} invalid JSON`, await send(op.path, { caller: t.a, raw: '{"data":', contentType: 'application/json' })]);
+      replies.push([
+        `${op.path} invalid JSON`,
+        await send(op.path, { caller: t.a, raw: '{"data":', contentType: 'application/json' }),
+      ]);
       replies.push([`${op.path} wrong types`, await send(op.path, { caller: t.a, body: { data: op.wrongTypes[0]![0] } })]);
       replies.push([`${op.path} data array`, await send(op.path, { caller: t.a, body: { data: [] } })]);
       replies.push([`${op.path} 413`, await send(op.path, { caller: t.a, raw: oversized(op.valid()) })]);
       replies.push([`${op.path} 405`, await send(op.path, { method: 'DELETE' })]);
-      replies.push([`${op.path} 401`, await send(op.path, { body: { data: {} }, headers: { 'x-service-api-key': "' OR 1=1 --", 'x-service-auth-token': 'x' } })]);
-      replies.push([`${op.path} proto`, await send(op.path, { caller: t.a, raw: '{"data":{"__proto__":{"x":1},"constructor":{"prototype":{"y":1}}}}' })]);
-      replies.push([`${op.path} deep nesting`, await send(op.path, { caller: t.a, raw: `{"data":${'['.repeat(500)}${']'.repeat(500)}}` })]);
+      replies.push([
+        `${op.path} 401`,
+        await send(op.path, { body: { data: {} }, headers: { 'x-service-api-key': "' OR 1=1 --", 'x-service-auth-token': 'x' } }),
+      ]);
+      replies.push([
+        `${op.path} proto`,
+        await send(op.path, { caller: t.a, raw: '{"data":{"__proto__":{"x":1},"constructor":{"prototype":{"y":1}}}}' }),
+      ]);
+      replies.push([
+        `${op.path} deep nesting`,
+        await send(op.path, { caller: t.a, raw: `{"data":${'['.repeat(500)}${']'.repeat(500)}}` }),
+      ]);
     }
-    replies.push(['409', await send(PATHS.notificationsAdd, { caller: t.a, body: { data: { ...OPS[5]!.valid(), notificationId: 'wire-dup' } } })]);
-    replies.push(['409 again', await send(PATHS.notificationsAdd, { caller: t.a, body: { data: { ...OPS[5]!.valid(), notificationId: 'wire-dup' } } })]);
-    replies.push(['404 comments/add', await send(PATHS.commentsAdd, { caller: t.a, body: { data: { organizationId: ORG, documentId: DOC, annotationId: 'nope', commentData: [{ commentText: 'x', from: { userId: 'u' } }] } } })]);
-    replies.push(['bad token', await send(PATHS.notificationsGet, { caller: t.a, body: { data: { organizationId: ORG, documentId: DOC, pageToken: "'; SELECT * FROM notifications; --" } } })]);
+    replies.push([
+      '409',
+      await send(PATHS.notificationsAdd, { caller: t.a, body: { data: { ...OPS[5]!.valid(), notificationId: 'wire-dup' } } }),
+    ]);
+    replies.push([
+      '409 again',
+      await send(PATHS.notificationsAdd, { caller: t.a, body: { data: { ...OPS[5]!.valid(), notificationId: 'wire-dup' } } }),
+    ]);
+    replies.push([
+      '404 comments/add',
+      await send(PATHS.commentsAdd, {
+        caller: t.a,
+        body: {
+          data: {
+            organizationId: ORG,
+            documentId: DOC,
+            annotationId: 'nope',
+            commentData: [{ commentText: 'x', from: { userId: 'u' } }],
+          },
+        },
+      }),
+    ]);
+    replies.push([
+      'bad token',
+      await send(PATHS.notificationsGet, {
+        caller: t.a,
+        body: { data: { organizationId: ORG, documentId: DOC, pageToken: "'; SELECT * FROM notifications; --" } },
+      }),
+    ]);
     let errors = 0;
     for (const [name, r] of replies) {
       if (r.status < 400) continue;
       errors++;
       assert.ok(r.status < 500, `${name}: no 5xx: ${r.body.slice(0, 300)}`);
       assert.equal(typeof r.json?.error, 'object', `${name}: ${r.body.slice(0, 300)}`);
-      for (const key of Object.keys(r.json.error)) assert.ok(['message', 'status', 'details'].includes(key), `${name}: unexpected ${key}: ${r.body}`);
-      assert.doesNotMatch(r.body, /\n\s+at |\bat .+\(.+:\d+:\d+\)|\.ts:\d|\.js:\d|node_modules|stack|SQLITE|SELECT |INSERT |UPDATE |FROM [a-z_]+ WHERE|constraint/i, `${name}: ${r.body}`);
+      for (const key of Object.keys(r.json.error))
+        assert.ok(['message', 'status', 'details'].includes(key), `${name}: unexpected ${key}: ${r.body}`);
+      assert.doesNotMatch(
+        r.body,
+        /\n\s+at |\bat .+\(.+:\d+:\d+\)|\.ts:\d|\.js:\d|node_modules|stack|SQLITE|SELECT |INSERT |UPDATE |FROM [a-z_]+ WHERE|constraint/i,
+        `${name}: ${r.body}`,
+      );
       assert.match(String(r.headers['content-type']), /application\/json/, `${name}: errors are JSON`);
     }
     assert.ok(errors >= OPS.length * 7, `expected the bad requests to fail, got ${errors}`);
@@ -552,7 +835,11 @@ describe('a rejected request wrote nothing', () => {
     const body = JSON.stringify({ data });
     return [
       ['no credentials', () => send(path, { raw: body }), 401],
-      ['wrong token', () => send(path, { raw: body, headers: { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': 'wrong' } }), 401],
+      [
+        'wrong token',
+        () => send(path, { raw: body, headers: { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': 'wrong' } }),
+        401,
+      ],
       ['PUT', () => send(path, { method: 'PUT', caller: t.a, raw: body }), 405],
       ['PATCH', () => send(path, { method: 'PATCH', caller: t.a, raw: body }), 405],
       ['text/plain', () => send(path, { caller: t.a, raw: body, contentType: 'text/plain' }), 400],
@@ -590,9 +877,19 @@ describe('a rejected request wrote nothing', () => {
 
   test('users/update', async () => {
     const org = 'wn-users-update';
-    await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'wn-u1', name: 'Before', email: 'before@example.com' }, { userId: 'wn-u2', name: 'Two' }] });
+    await t.a.ok(PATHS.usersAdd, {
+      organizationId: org,
+      users: [
+        { userId: 'wn-u1', name: 'Before', email: 'before@example.com' },
+        { userId: 'wn-u2', name: 'Two' },
+      ],
+    });
     await t.a.ok(PATHS.notificationsAdd, {
-      organizationId: org, documentId: 'd', actionUser: { userId: 'wn-u1' }, displayHeadlineMessageTemplate: 'h', notifyUsers: [{ userId: 'x' }],
+      organizationId: org,
+      documentId: 'd',
+      actionUser: { userId: 'wn-u1' },
+      displayHeadlineMessageTemplate: 'h',
+      notifyUsers: [{ userId: 'x' }],
     });
     const change = [{ userId: 'wn-u1', name: 'After', email: 'after@example.com' }];
     await rejectAll(PATHS.usersUpdate, { organizationId: org, users: change }, [
@@ -600,43 +897,107 @@ describe('a rejected request wrote nothing', () => {
       ['a repeated userId', { organizationId: org, users: [...change, { userId: 'wn-u1', name: 'Again' }] }, 400],
     ]);
     const n = await t.a.ok(PATHS.notificationsGet, { organizationId: org, documentId: 'd' });
-    assert.deepEqual(n.data[0]?.actionUser, { email: 'before@example.com', name: 'Before', userId: 'wn-u1' }, JSON.stringify(n.data));
+    assert.deepEqual(
+      n.data[0]?.actionUser,
+      { email: 'before@example.com', name: 'Before', userId: 'wn-u1' },
+      JSON.stringify(n.data),
+    );
   });
 
   test('commentannotations/add', async () => {
     const annotation = (annotationId: string) => ({ annotationId, commentData: [{ commentText: 'x', from: { userId: 'u1' } }] });
-    await rejectAll(PATHS.annotationsAdd, { organizationId: ORG, documentId: 'wn-doc', commentAnnotations: [annotation('wn-an1')] }, [
-      ['a bad second annotation', { organizationId: ORG, documentId: 'wn-doc', commentAnnotations: [annotation('wn-an1'), { annotationId: 'wn-an2', commentData: [] }] }, 400],
-      ['a comment with neither text nor html', { organizationId: ORG, documentId: 'wn-doc', commentAnnotations: [annotation('wn-an1'), { annotationId: 'wn-an2', commentData: [{ from: { userId: 'u' } }] }] }, 400],
-      ['a repeated annotationId', { organizationId: ORG, documentId: 'wn-doc', commentAnnotations: [annotation('wn-an1'), annotation('wn-an1')] }, 400],
-    ]);
+    await rejectAll(
+      PATHS.annotationsAdd,
+      { organizationId: ORG, documentId: 'wn-doc', commentAnnotations: [annotation('wn-an1')] },
+      [
+        [
+          'a bad second annotation',
+          {
+            organizationId: ORG,
+            documentId: 'wn-doc',
+            commentAnnotations: [annotation('wn-an1'), { annotationId: 'wn-an2', commentData: [] }],
+          },
+          400,
+        ],
+        [
+          'a comment with neither text nor html',
+          {
+            organizationId: ORG,
+            documentId: 'wn-doc',
+            commentAnnotations: [annotation('wn-an1'), { annotationId: 'wn-an2', commentData: [{ from: { userId: 'u' } }] }],
+          },
+          400,
+        ],
+        [
+          'a repeated annotationId',
+          { organizationId: ORG, documentId: 'wn-doc', commentAnnotations: [annotation('wn-an1'), annotation('wn-an1')] },
+          400,
+        ],
+      ],
+    );
     for (const annotationId of ['wn-an1', 'wn-an2']) {
       const r = await t.a.ok(PATHS.commentsGet, { organizationId: ORG, documentId: 'wn-doc', annotationId });
       assert.deepEqual(r.data, [], `${annotationId}: ${JSON.stringify(r.data)}`);
     }
-    const add = await send(PATHS.commentsAdd, { caller: t.a, body: { data: { organizationId: ORG, documentId: 'wn-doc', annotationId: 'wn-an1', commentData: [{ commentText: 'x', from: { userId: 'u' } }] } } });
+    const add = await send(PATHS.commentsAdd, {
+      caller: t.a,
+      body: {
+        data: {
+          organizationId: ORG,
+          documentId: 'wn-doc',
+          annotationId: 'wn-an1',
+          commentData: [{ commentText: 'x', from: { userId: 'u' } }],
+        },
+      },
+    });
     expectError(add, 404, 'NOT_FOUND', 'the annotation was never created');
   });
 
   test('commentannotations/comments/add', async () => {
     await t.a.ok(PATHS.annotationsAdd, {
-      organizationId: ORG, documentId: 'wn-doc2',
-      commentAnnotations: [{ annotationId: 'wn-thread', commentData: [{ commentId: 1, commentText: 'only', from: { userId: 'u1' } }] }],
+      organizationId: ORG,
+      documentId: 'wn-doc2',
+      commentAnnotations: [
+        { annotationId: 'wn-thread', commentData: [{ commentId: 1, commentText: 'only', from: { userId: 'u1' } }] },
+      ],
     });
-    const data = (commentData: unknown[]) => ({ organizationId: ORG, documentId: 'wn-doc2', annotationId: 'wn-thread', commentData });
+    const data = (commentData: unknown[]) => ({
+      organizationId: ORG,
+      documentId: 'wn-doc2',
+      annotationId: 'wn-thread',
+      commentData,
+    });
     const fine = { commentText: 'new', from: { userId: 'u2' } };
     await rejectAll(PATHS.commentsAdd, data([fine]), [
       ['a taken commentId after a new one', data([fine, { commentId: 1, commentText: 'clash', from: { userId: 'u2' } }]), 409],
       ['a bad second comment', data([fine, { commentText: 'x', from: {} }]), 400],
-      ['a repeated commentId', data([{ ...fine, commentId: 7 }, { ...fine, commentId: 7 }]), 400],
+      [
+        'a repeated commentId',
+        data([
+          { ...fine, commentId: 7 },
+          { ...fine, commentId: 7 },
+        ]),
+        400,
+      ],
       ['neither text nor html', data([fine, { from: { userId: 'u2' } }]), 400],
     ]);
     const r = await t.a.ok(PATHS.commentsGet, { organizationId: ORG, documentId: 'wn-doc2', annotationId: 'wn-thread' });
-    assert.deepEqual(r.data.map((c: any) => [c.commentId, c.commentText]), [[1, 'only']], JSON.stringify(r.data));
+    assert.deepEqual(
+      r.data.map((c: any) => [c.commentId, c.commentText]),
+      [[1, 'only']],
+      JSON.stringify(r.data),
+    );
   });
 
   test('notifications/add', async () => {
-    const data = { organizationId: ORG, documentId: 'wn-ndoc', notificationId: 'wn-n1', actionUser: user('u1'), displayHeadlineMessageTemplate: 'h', notifyUsers: [user('u2')] };
+    const data = {
+      organizationId: ORG,
+      documentId: 'wn-ndoc',
+      notificationId: 'wn-n1',
+      actionUser: user('u1'),
+      displayHeadlineMessageTemplate: 'h',
+      notifyUsers: [user('u2')],
+    };
     await rejectAll(PATHS.notificationsAdd, data, [
       ['a bad second recipient', { ...data, notifyUsers: [user('u2'), { userId: '' }] }, 400],
       ['a bad notificationId', { ...data, notificationId: 'wn n1' }, 400],

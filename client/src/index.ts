@@ -10,7 +10,13 @@ import type { AnnotationsAddBody, CommentsAddBody, CommentsGetBody } from '../..
 import type { NotificationsAddBody, NotificationsGetBody } from '../../src/schemas/notifications.js';
 import type { UsersBody } from '../../src/schemas/users.js';
 import type {
-  AnnotationsResult, CommentIdsResult, CommentsResult, ERROR_CODES, NotificationAddedResult, NotificationsResult, UsersResult,
+  AnnotationsResult,
+  CommentIdsResult,
+  CommentsResult,
+  ERROR_CODES,
+  NotificationAddedResult,
+  NotificationsResult,
+  UsersResult,
 } from '../../src/schemas/responses.js';
 
 /** The `data` member an operation takes. */
@@ -73,7 +79,6 @@ export interface MarginaliaOptions {
   fetch?: typeof fetch;
 }
 
-
 export class Marginalia {
   // Reads and upserts are safe to repeat; adds are, when the caller chose every id (a repeat is then
   // ALREADY_EXISTS, not a second copy).
@@ -84,15 +89,24 @@ export class Marginalia {
 
   readonly comments = {
     /** commentannotations/add: new threads, each with its first comments. */
-    addAnnotations: (data: AnnotationsAddData) => this.call<AnnotationsResult>('/v1/commentannotations/add', data,
-      data.commentAnnotations.every((a) => a.annotationId != null && a.commentData.every((c) => c.commentId != null))),
-    add: (data: CommentsAddData) => this.call<CommentIdsResult>('/v1/commentannotations/comments/add', data,
-      data.commentData.every((c) => c.commentId != null)),
+    addAnnotations: (data: AnnotationsAddData) =>
+      this.call<AnnotationsResult>(
+        '/v1/commentannotations/add',
+        data,
+        data.commentAnnotations.every((a) => a.annotationId != null && a.commentData.every((c) => c.commentId != null)),
+      ),
+    add: (data: CommentsAddData) =>
+      this.call<CommentIdsResult>(
+        '/v1/commentannotations/comments/add',
+        data,
+        data.commentData.every((c) => c.commentId != null),
+      ),
     get: (data: CommentsGetData) => this.call<CommentsResult>('/v1/commentannotations/comments/get', data, true),
   };
 
   readonly notifications = {
-    add: (data: NotificationsAddData) => this.call<NotificationAddedResult>('/v1/notifications/add', data, data.notificationId != null),
+    add: (data: NotificationsAddData) =>
+      this.call<NotificationAddedResult>('/v1/notifications/add', data, data.notificationId != null),
     get: (data: NotificationsGetData) => this.call<NotificationsResult>('/v1/notifications/get', data, true),
     /** Every page of a notifications/get, following pageToken. */
     all: async (data: Omit<NotificationsGetData, 'pageToken'>): Promise<Notification[]> => {
@@ -111,7 +125,12 @@ export class Marginalia {
 
   constructor(options: MarginaliaOptions) {
     this.options = {
-      retries: 3, backoffMs: 200, maxWaitMs: 30_000, retryWritesOn503: false, fetch: globalThis.fetch, ...options,
+      retries: 3,
+      backoffMs: 200,
+      maxWaitMs: 30_000,
+      retryWritesOn503: false,
+      fetch: globalThis.fetch,
+      ...options,
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
     };
   }
@@ -141,14 +160,20 @@ export class Marginalia {
       if (res.ok && body?.result) return body.result;
       // A 429 without Retry-After is a condition that waiting does not end (an annotation out of
       // commentIds): retrying would only repeat it.
-      const retried = (res.status === 429 && res.headers.has('retry-after')) || (res.status === 503 && (repeatable || retryWritesOn503));
+      const retried =
+        (res.status === 429 && res.headers.has('retry-after')) || (res.status === 503 && (repeatable || retryWritesOn503));
       const wait = waitMs(attempt, res.headers.get('retry-after'), backoffMs);
       if (retried && attempt < retries && wait <= maxWaitMs) {
         await sleep(wait);
         continue;
       }
       const status = (body?.error?.status ?? (res.ok ? 'INTERNAL' : statusOfHttp(res.status))) as ErrorCode;
-      throw new MarginaliaError(status, body?.error?.message ?? `HTTP ${res.status}: ${text.slice(0, 200)}`, res.status, requestId);
+      throw new MarginaliaError(
+        status,
+        body?.error?.message ?? `HTTP ${res.status}: ${text.slice(0, 200)}`,
+        res.status,
+        requestId,
+      );
     }
   }
 }
@@ -157,14 +182,21 @@ export class Marginalia {
 function waitMs(attempt: number, retryAfter: string | null, backoffMs: number): number {
   const backoff = backoffMs * 2 ** attempt * (0.5 + Math.random() / 2);
   let asked = 0;
-  if (retryAfter !== null) asked = /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : Math.max(0, (Date.parse(retryAfter) || 0) - Date.now());
+  if (retryAfter !== null)
+    asked = /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : Math.max(0, (Date.parse(retryAfter) || 0) - Date.now());
   return Math.max(backoff, asked);
 }
 
 function statusOfHttp(http: number): ErrorCode {
   const byHttp: Record<number, ErrorCode> = {
-    400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 409: 'ALREADY_EXISTS',
-    413: 'INVALID_ARGUMENT', 429: 'RESOURCE_EXHAUSTED', 503: 'UNAVAILABLE',
+    400: 'INVALID_ARGUMENT',
+    401: 'UNAUTHENTICATED',
+    403: 'PERMISSION_DENIED',
+    404: 'NOT_FOUND',
+    409: 'ALREADY_EXISTS',
+    413: 'INVALID_ARGUMENT',
+    429: 'RESOURCE_EXHAUSTED',
+    503: 'UNAVAILABLE',
   };
   return byHttp[http] ?? 'INTERNAL';
 }

@@ -6,7 +6,10 @@ import { newAuthToken } from '../services/ids.js';
 import type { Store, Tenant } from '../store/store.js';
 
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
   }
 }
@@ -30,10 +33,17 @@ export async function keysCreate(store: Store, io: Io, name: string): Promise<vo
 
 export async function keysList(store: Store, io: Io): Promise<void> {
   const tenants = await store.listTenants();
-  json(io, tenants.map((t) => ({
-    apiKey: t.apiKey, name: t.name, createdAt: new Date(t.createdAt).toISOString(), disabled: t.disabled, revoked: t.revoked,
-    tokens: t.tokens.map((k) => ({ prefix: k.prefix, createdAt: new Date(k.createdAt).toISOString(), revoked: k.revoked })),
-  })));
+  json(
+    io,
+    tenants.map((t) => ({
+      apiKey: t.apiKey,
+      name: t.name,
+      createdAt: new Date(t.createdAt).toISOString(),
+      disabled: t.disabled,
+      revoked: t.revoked,
+      tokens: t.tokens.map((k) => ({ prefix: k.prefix, createdAt: new Date(k.createdAt).toISOString(), revoked: k.revoked })),
+    })),
+  );
 }
 
 export async function keysRevoke(store: Store, io: Io, apiKey: string): Promise<void> {
@@ -62,7 +72,8 @@ export async function tokensRevoke(store: Store, io: Io, apiKey: string, prefix:
   const whole = active.filter((t) => t.hash === hashToken(prefix));
   const matches = whole.length > 0 ? whole : active.filter((t) => t.prefix.startsWith(prefix) || prefix.startsWith(t.prefix));
   if (matches.length === 0) throw new CliError(`No active token of ${apiKey} starts with ${prefix}.`);
-  if (matches.length > 1) throw new CliError(`${matches.length} active tokens start with ${prefix}; give more characters or the whole token.`);
+  if (matches.length > 1)
+    throw new CliError(`${matches.length} active tokens start with ${prefix}; give more characters or the whole token.`);
   await store.revokeToken(tenant.id, matches[0]!.hash, systemClock());
   json(io, { apiKey, prefix: matches[0]!.prefix, revoked: true });
 }

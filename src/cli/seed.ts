@@ -34,16 +34,20 @@ export async function seedDemo(store: Store, io: Io, config: Config): Promise<vo
   await addUsers(services, caller, { organizationId: ORG, users: USERS });
   await addUsers(services, caller, { organizationId: ORG, documentId: DOC, users: USERS.slice(0, 4) });
   await addAnnotations(services, caller, {
-    organizationId: ORG, documentId: DOC, commentAnnotations: [
+    organizationId: ORG,
+    documentId: DOC,
+    commentAnnotations: [
       {
-        annotationId: 'scope', locationId: 'section-1',
+        annotationId: 'scope',
+        locationId: 'section-1',
         commentData: [
           comment('ana', '<p>Should Q1 include the <b>mobile beta</b>, or only the web app?</p>'),
           comment('ben', '<p>Web first. Mobile needs the new sync API, which lands in Q2.</p>'),
         ],
       },
       {
-        annotationId: 'pricing', locationId: 'section-4',
+        annotationId: 'pricing',
+        locationId: 'section-4',
         commentData: [
           comment('chloe', '<p>The <i>Team</i> tier price is missing from this table.</p>'),
           comment('dev', '<p>Added: 12 € per seat. See <a href="https://acme.example/pricing">the pricing page</a>.</p>'),
@@ -54,10 +58,15 @@ export async function seedDemo(store: Store, io: Io, config: Config): Promise<vo
   });
   const notify = (notificationId: string, actor: string, template: string, to: string[], annotationId: string) =>
     addNotification(services, caller, {
-      organizationId: ORG, documentId: DOC, locationId: annotationId, notificationId, actionUser: { userId: actor },
+      organizationId: ORG,
+      documentId: DOC,
+      locationId: annotationId,
+      notificationId,
+      actionUser: { userId: actor },
       displayHeadlineMessageTemplate: template,
       displayHeadlineMessageTemplateData: { actor: { userId: actor }, document: 'Roadmap 2027' },
-      notificationSourceData: { annotationId }, notifyUsers: to.map((userId) => ({ userId })),
+      notificationSourceData: { annotationId },
+      notifyUsers: to.map((userId) => ({ userId })),
     });
   await notify('welcome', 'ana', '{actor} shared {document} with you', ['ben', 'chloe', 'dev', 'eli'], 'scope');
   await notify('reply-scope', 'ben', '{actor} replied to your comment in {document}', ['ana'], 'scope');
@@ -67,23 +76,25 @@ export async function seedDemo(store: Store, io: Io, config: Config): Promise<vo
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
   const curl = (op: string, data: unknown) =>
-    `curl -s ${base}/v1/${op} -H 'content-type: application/json' -H 'x-service-api-key: ${creds.apiKey}' `
-    + `-H 'x-service-auth-token: ${creds.authToken}' -d '${JSON.stringify({ data })}'`;
-  io.out([
-    `Demo organization "${ORG}" loaded for a new tenant: ${USERS.length} users, 2 comment threads on "${DOC}", 4 notifications.`,
-    '',
-    `  API key:    ${creds.apiKey}`,
-    `  Auth token: ${creds.authToken}`,
-    '',
-    `With the server running (npm start), paste any of these:`,
-    '',
-    '# Ana\'s inbox: her notifications, newest first',
-    curl('notifications/get', { organizationId: ORG, userId: 'ana' }),
-    '',
-    '# The pricing thread, with each author\'s current name',
-    curl('commentannotations/comments/get', { organizationId: ORG, documentId: DOC, annotationId: 'pricing' }),
-    '',
-    '# Rename Ana; the thread and the notifications show the new name at once',
-    curl('users/update', { organizationId: ORG, users: [{ userId: 'ana', name: 'Ana Lima-Souza' }] }),
-  ].join('\n'));
+    `curl -s ${base}/v1/${op} -H 'content-type: application/json' -H 'x-service-api-key: ${creds.apiKey}' ` +
+    `-H 'x-service-auth-token: ${creds.authToken}' -d '${JSON.stringify({ data })}'`;
+  io.out(
+    [
+      `Demo organization "${ORG}" loaded for a new tenant: ${USERS.length} users, 2 comment threads on "${DOC}", 4 notifications.`,
+      '',
+      `  API key:    ${creds.apiKey}`,
+      `  Auth token: ${creds.authToken}`,
+      '',
+      `With the server running (npm start), paste any of these:`,
+      '',
+      "# Ana's inbox: her notifications, newest first",
+      curl('notifications/get', { organizationId: ORG, userId: 'ana' }),
+      '',
+      "# The pricing thread, with each author's current name",
+      curl('commentannotations/comments/get', { organizationId: ORG, documentId: DOC, annotationId: 'pricing' }),
+      '',
+      '# Rename Ana; the thread and the notifications show the new name at once',
+      curl('users/update', { organizationId: ORG, users: [{ userId: 'ana', name: 'Ana Lima-Souza' }] }),
+    ].join('\n'),
+  );
 }

@@ -16,19 +16,22 @@ export async function registerApiDocs(app: App): Promise<void> {
   app.addSchema(ErrorBody);
   await app.register(swagger, {
     // Shared schemas keep their own names in components.schemas.
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Marginalia',
         version: VERSION,
-        description: 'Users, comment threads on documents, and in-app notifications for many tenants. Every operation is a POST '
-          + 'of `{"data": {...}}` with both credential headers; answers are `{"result": {...}}` or `{"error": {...}}`.',
+        description:
+          'Users, comment threads on documents, and in-app notifications for many tenants. Every operation is a POST ' +
+          'of `{"data": {...}}` with both credential headers; answers are `{"result": {...}}` or `{"error": {...}}`.',
       },
       components: {
         securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'The tenant\'s API key' },
-          authToken: { type: 'apiKey', in: 'header', name: AUTH_TOKEN_HEADER, description: 'One of the key\'s auth tokens' },
+          apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: "The tenant's API key" },
+          authToken: { type: 'apiKey', in: 'header', name: AUTH_TOKEN_HEADER, description: "One of the key's auth tokens" },
         },
       },
       // Both headers together: one requirement object naming the two schemes.

@@ -37,7 +37,12 @@ export const DEFAULT_AUTH_FAILURE_FLOOR_MS = 5;
  * what is left (reading a row that exists) still shows at a few microseconds over thousands of tries;
  * a floor hides it, and slows guessing besides. A correct key and token never wait.
  */
-export function registerAuth(app: FastifyInstance, store: Store, limiter: RateLimit | null, failureFloorMs = DEFAULT_AUTH_FAILURE_FLOOR_MS): void {
+export function registerAuth(
+  app: FastifyInstance,
+  store: Store,
+  limiter: RateLimit | null,
+  failureFloorMs = DEFAULT_AUTH_FAILURE_FLOOR_MS,
+): void {
   app.decorateRequest('tenant', null);
   const cache = new AuthCache();
   app.addHook('onRequest', async (request, reply) => {

@@ -20,12 +20,18 @@ export interface HttpTimeouts {
 }
 
 export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
-  headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000, idleTimeoutMs: 120_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 72_000,
+  idleTimeoutMs: 120_000,
 };
 
 /** Fastify's server options for these timeouts. */
 export function serverTimeoutOptions(t: HttpTimeouts): {
-  requestTimeout: number; keepAliveTimeout: number; connectionTimeout: number; http: ServerOptions;
+  requestTimeout: number;
+  keepAliveTimeout: number;
+  connectionTimeout: number;
+  http: ServerOptions;
 } {
   // Node requires headersTimeout <= requestTimeout. It looks for expired requests every
   // connectionsCheckingInterval (30 s by default): check often enough that a short timeout holds.
@@ -120,13 +126,28 @@ export class Connections {
       // The late request is the one in flight: answer it now, unless its answer has begun.
       const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
       if (pending?.headersSent) socket.destroy();
-      else writeAndClose(socket, 408, 'Request Timeout', new ApiError('INVALID_ARGUMENT',
-        'The request did not arrive in time (headers, then the whole body, must arrive within the server\'s timeouts).', { httpStatus: 408 }));
+      else
+        writeAndClose(
+          socket,
+          408,
+          'Request Timeout',
+          new ApiError(
+            'INVALID_ARGUMENT',
+            "The request did not arrive in time (headers, then the whole body, must arrive within the server's timeouts).",
+            { httpStatus: 408 },
+          ),
+        );
       return;
     }
     const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-    this.afterAnswers(socket, () => writeAndClose(socket, tooLarge ? 431 : 400, tooLarge ? 'Request Header Fields Too Large' : 'Bad Request',
-      new ApiError('INVALID_ARGUMENT', tooLarge ? 'Request headers are too large.' : 'Malformed HTTP request.')));
+    this.afterAnswers(socket, () =>
+      writeAndClose(
+        socket,
+        tooLarge ? 431 : 400,
+        tooLarge ? 'Request Header Fields Too Large' : 'Bad Request',
+        new ApiError('INVALID_ARGUMENT', tooLarge ? 'Request headers are too large.' : 'Malformed HTTP request.'),
+      ),
+    );
   };
 }
 
@@ -135,6 +156,6 @@ function writeAndClose(socket: Socket, status: number, reason: string, error: Ap
   const body = JSON.stringify(errorBody(error));
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\n` +
-    `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -18,9 +18,18 @@ export function errorBody(err: ApiError): ErrorBody {
 const UNAVAILABLE_ANSWERS: Readonly<Record<UnavailableReason, { message: string; retryAfter?: string }>> = {
   unreachable: { message: 'The database is unavailable; try again shortly.', retryAfter: '1' },
   busy: { message: 'The database is busy; try again shortly.', retryAfter: '1' },
-  storage_full: { message: 'The database storage is full, so writes are refused until the operator frees space; reads still work.', retryAfter: '30' },
-  read_only: { message: 'The database accepts no writes right now (it is read-only); reads still work. Try again shortly.', retryAfter: '5' },
-  damaged: { message: 'The database file is damaged; the operator has been told. Writes, and reads of the damaged data, fail until it is repaired.' },
+  storage_full: {
+    message: 'The database storage is full, so writes are refused until the operator frees space; reads still work.',
+    retryAfter: '30',
+  },
+  read_only: {
+    message: 'The database accepts no writes right now (it is read-only); reads still work. Try again shortly.',
+    retryAfter: '5',
+  },
+  damaged: {
+    message:
+      'The database file is damaged; the operator has been told. Writes, and reads of the damaged data, fail until it is repaired.',
+  },
 };
 
 export function unavailable(err: StoreUnavailableError): ApiError {
@@ -42,7 +51,8 @@ export function toApiError(err: FastifyError | Error, request: FastifyRequest, b
       return invalid('The Content-Length header does not match the body.');
     default:
   }
-  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) return invalid('The request is malformed.');
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500)
+    return invalid('The request is malformed.');
   request.log.error({ err }, 'unhandled error');
   return new ApiError('INTERNAL', `Internal error. Request id: ${request.id}`);
 }

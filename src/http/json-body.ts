@@ -12,7 +12,8 @@ export function nestingDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -48,7 +49,11 @@ export function charsetOf(contentType: string | undefined): string | null {
   for (const param of (contentType ?? '').split(';').slice(1)) {
     const eq = param.indexOf('=');
     if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
-    return param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    return param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
   }
   return null;
 }
@@ -75,9 +80,13 @@ export function jsonBodyParser(maxDepth: number) {
       const reviver = MAY_HOLD_UNSTORABLE.test(body) ? refuseUnstorable : null;
       done(null, sjson.parse(body, reviver, { protoAction: 'remove', constructorAction: 'remove' }));
     } catch (err) {
-      done(invalid(err instanceof UnstorableText
-        ? 'The request body has a string with a NUL character or a lone surrogate; neither can be stored.'
-        : 'The request body is not valid JSON.'));
+      done(
+        invalid(
+          err instanceof UnstorableText
+            ? 'The request body has a string with a NUL character or a lone surrogate; neither can be stored.'
+            : 'The request body is not valid JSON.',
+        ),
+      );
     }
   };
 }

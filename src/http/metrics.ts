@@ -81,12 +81,20 @@ function timed(store: Store, seconds: Histogram<'database' | 'method' | 'outcome
       if (known) return known;
       const timedMethod = (...args: unknown[]) => {
         const started = process.hrtime.bigint();
-        const observe = (outcome: string) => seconds.observe(
-          { database: target.kind, method: name, outcome }, Number(process.hrtime.bigint() - started) / 1e9,
-        );
+        const observe = (outcome: string) =>
+          seconds.observe({ database: target.kind, method: name, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
         const result = (value as (...a: unknown[]) => unknown).apply(target, args);
         if (!(result instanceof Promise)) return result;
-        return result.then((r) => { observe('ok'); return r; }, (err: unknown) => { observe('error'); throw err; });
+        return result.then(
+          (r) => {
+            observe('ok');
+            return r;
+          },
+          (err: unknown) => {
+            observe('error');
+            throw err;
+          },
+        );
       };
       wrapped.set(name, timedMethod);
       return timedMethod;
@@ -123,14 +131,23 @@ export function registerMetrics(app: App, metrics: Metrics): void {
     // One line per request: its id (pino's reqId), operation, tenant (a key prefix, never the key or
     // the token), status and duration.
     const apiKey = request.tenant?.apiKey;
-    request.log.info({
-      operation, status: reply.statusCode, durationMs: Math.round(ms * 100) / 100,
-      ...(apiKey ? { tenant: keyPrefix(apiKey) } : {}),
-    }, 'request completed');
+    request.log.info(
+      {
+        operation,
+        status: reply.statusCode,
+        durationMs: Math.round(ms * 100) / 100,
+        ...(apiKey ? { tenant: keyPrefix(apiKey) } : {}),
+      },
+      'request completed',
+    );
   });
-  app.get(METRICS_PATH, { schema: { summary: 'Prometheus metrics', tags: ['operational'], security: [] } }, async (_request, reply) => {
-    const all = Registry.merge([processMetrics(), metrics.registry]);
-    reply.header('content-type', all.contentType);
-    return all.metrics();
-  });
+  app.get(
+    METRICS_PATH,
+    { schema: { summary: 'Prometheus metrics', tags: ['operational'], security: [] } },
+    async (_request, reply) => {
+      const all = Registry.merge([processMetrics(), metrics.registry]);
+      reply.header('content-type', all.contentType);
+      return all.metrics();
+    },
+  );
 }

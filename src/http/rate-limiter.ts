@@ -47,7 +47,10 @@ export class LocalRateLimiter implements RateLimit {
   private readonly burst: number;
   private lastSweep = 0;
 
-  constructor(private readonly perSecond: number, private readonly clock: Clock) {
+  constructor(
+    private readonly perSecond: number,
+    private readonly clock: Clock,
+  ) {
     this.burst = burstOf(perSecond);
   }
 

@@ -113,7 +113,10 @@ export class SharedRateLimiter implements RateLimit {
       if (/timed out/i.test((err as Error).message) && this.redis.status === 'ready') this.redis.disconnect(true);
       if (!this.degraded) {
         this.degraded = true;
-        this.logger.warn({ err }, 'rate limit: Redis is unavailable; each instance applies the limit on its own until it is back');
+        this.logger.warn(
+          { err },
+          'rate limit: Redis is unavailable; each instance applies the limit on its own until it is back',
+        );
       }
       return this.local.take(key);
     }

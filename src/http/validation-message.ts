@@ -24,8 +24,13 @@ export function memberPath(instancePath: string): string {
 }
 
 const ARTICLE: Record<string, string> = {
-  string: 'a string', integer: 'an integer', number: 'a number', object: 'an object', array: 'an array',
-  boolean: 'a boolean', null: 'null',
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  object: 'an object',
+  array: 'an array',
+  boolean: 'a boolean',
+  null: 'null',
 };
 
 export function validationMessage(issue: ValidationIssue): string {
@@ -35,7 +40,9 @@ export function validationMessage(issue: ValidationIssue): string {
     case 'required':
       return `${path === 'body' ? '' : `${path}.`}${String(p.missingProperty)} is required.`;
     case 'type': {
-      const types = String(p.type).split(',').filter((t) => t !== 'null');
+      const types = String(p.type)
+        .split(',')
+        .filter((t) => t !== 'null');
       return `${path} must be ${types.map((t) => ARTICLE[t] ?? t).join(' or ')}.`;
     }
     case 'minLength':

@@ -15,5 +15,11 @@ export interface Operation {
 }
 
 export const OPERATIONS: readonly Operation[] = [
-  usersAdd, usersUpdate, commentAnnotationsAdd, commentsAdd, commentsGet, notificationsAdd, notificationsGet,
+  usersAdd,
+  usersUpdate,
+  commentAnnotationsAdd,
+  commentsAdd,
+  commentsGet,
+  notificationsAdd,
+  notificationsGet,
 ];

@@ -16,7 +16,8 @@ export function registerOperational(app: App, store: Store): void {
       // A lasting fault was logged at error level when it began; each failed check need not repeat it.
       const lasting = store.fault() !== null;
       request.log[lasting ? 'debug' : 'warn']({ err }, 'readiness check failed');
-      const answer = err instanceof StoreUnavailableError ? unavailable(err) : new ApiError('UNAVAILABLE', 'The database is unreachable.');
+      const answer =
+        err instanceof StoreUnavailableError ? unavailable(err) : new ApiError('UNAVAILABLE', 'The database is unreachable.');
       return reply.code(503).headers(answer.headers).send(errorBody(answer));
     }
   });

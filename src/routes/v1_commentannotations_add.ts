@@ -9,6 +9,17 @@ import type { Services } from '../services/context.js';
 export const path = '/v1/commentannotations/add';
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { summary: 'Add comment annotations (threads), each with its first comments', tags: ['comments'], body: AnnotationsAddBody(services.limits), response: answers(AnnotationsResult, [409]) } }, async (request) =>
-    success('Comment Annotation(s) added successfully.', await addAnnotations(services, tenantOf(request), request.body.data)));
+  app.post(
+    path,
+    {
+      schema: {
+        summary: 'Add comment annotations (threads), each with its first comments',
+        tags: ['comments'],
+        body: AnnotationsAddBody(services.limits),
+        response: answers(AnnotationsResult, [409]),
+      },
+    },
+    async (request) =>
+      success('Comment Annotation(s) added successfully.', await addAnnotations(services, tenantOf(request), request.body.data)),
+  );
 }

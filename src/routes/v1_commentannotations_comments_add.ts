@@ -9,6 +9,17 @@ import type { Services } from '../services/context.js';
 export const path = '/v1/commentannotations/comments/add';
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { summary: 'Add comments to an existing annotation', tags: ['comments'], body: CommentsAddBody(services.limits), response: answers(CommentIdsResult, [404, 409]) } }, async (request) =>
-    success('Comment(s) added successfully.', await addComments(services, tenantOf(request), request.body.data)));
+  app.post(
+    path,
+    {
+      schema: {
+        summary: 'Add comments to an existing annotation',
+        tags: ['comments'],
+        body: CommentsAddBody(services.limits),
+        response: answers(CommentIdsResult, [404, 409]),
+      },
+    },
+    async (request) =>
+      success('Comment(s) added successfully.', await addComments(services, tenantOf(request), request.body.data)),
+  );
 }

@@ -10,6 +10,17 @@ export const path = '/v1/commentannotations/comments/get';
 
 export function register(app: App, services: Services): void {
   // "Comments(s)" is the seed's own wording, kept for compatibility.
-  app.post(path, { schema: { summary: 'Get the comments of an annotation, optionally by author or commentId', tags: ['comments'], body: CommentsGetBody(services.limits), response: answers(CommentsResult) } }, async (request) =>
-    success('Comments(s) retrieved successfully.', await getComments(services, tenantOf(request), request.body.data)));
+  app.post(
+    path,
+    {
+      schema: {
+        summary: 'Get the comments of an annotation, optionally by author or commentId',
+        tags: ['comments'],
+        body: CommentsGetBody(services.limits),
+        response: answers(CommentsResult),
+      },
+    },
+    async (request) =>
+      success('Comments(s) retrieved successfully.', await getComments(services, tenantOf(request), request.body.data)),
+  );
 }

@@ -9,6 +9,17 @@ import { addNotification } from '../services/notifications.js';
 export const path = '/v1/notifications/add';
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { summary: 'Add a notification for one or more recipients', tags: ['notifications'], body: NotificationsAddBody(services.limits), response: answers(NotificationAddedResult, [409]) } }, async (request) =>
-    success('Notification added successfully.', await addNotification(services, tenantOf(request), request.body.data)));
+  app.post(
+    path,
+    {
+      schema: {
+        summary: 'Add a notification for one or more recipients',
+        tags: ['notifications'],
+        body: NotificationsAddBody(services.limits),
+        response: answers(NotificationAddedResult, [409]),
+      },
+    },
+    async (request) =>
+      success('Notification added successfully.', await addNotification(services, tenantOf(request), request.body.data)),
+  );
 }

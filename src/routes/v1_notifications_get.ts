@@ -9,8 +9,19 @@ import { getNotifications } from '../services/notifications.js';
 export const path = '/v1/notifications/get';
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { summary: 'Get notifications by document or recipient, newest first, with paging', tags: ['notifications'], body: NotificationsGetBody(services.limits), response: answers(NotificationsResult) } }, async (request) => {
-    const { notifications, nextPageToken } = await getNotifications(services, tenantOf(request), request.body.data);
-    return success('Notification(s) retrieved successfully.', notifications, nextPageToken ? { pageToken: nextPageToken } : {});
-  });
+  app.post(
+    path,
+    {
+      schema: {
+        summary: 'Get notifications by document or recipient, newest first, with paging',
+        tags: ['notifications'],
+        body: NotificationsGetBody(services.limits),
+        response: answers(NotificationsResult),
+      },
+    },
+    async (request) => {
+      const { notifications, nextPageToken } = await getNotifications(services, tenantOf(request), request.body.data);
+      return success('Notification(s) retrieved successfully.', notifications, nextPageToken ? { pageToken: nextPageToken } : {});
+    },
+  );
 }

@@ -9,6 +9,16 @@ import { addUsers } from '../services/users.js';
 export const path = '/v1/users/add';
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { summary: 'Add users or update their profiles, optionally as members of a document or folder', tags: ['users'], body: UsersBody(services.limits), response: answers(UsersResult) } }, async (request) =>
-    success('User(s) processed successfully.', await addUsers(services, tenantOf(request), request.body.data)));
+  app.post(
+    path,
+    {
+      schema: {
+        summary: 'Add users or update their profiles, optionally as members of a document or folder',
+        tags: ['users'],
+        body: UsersBody(services.limits),
+        response: answers(UsersResult),
+      },
+    },
+    async (request) => success('User(s) processed successfully.', await addUsers(services, tenantOf(request), request.body.data)),
+  );
 }

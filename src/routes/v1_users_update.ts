@@ -9,6 +9,17 @@ import { updateUsers } from '../services/users.js';
 export const path = '/v1/users/update';
 
 export function register(app: App, services: Services): void {
-  app.post(path, { schema: { summary: 'Update existing users; missing users are reported, not created', tags: ['users'], body: UsersBody(services.limits), response: answers(UsersResult) } }, async (request) =>
-    success('User(s) processed successfully.', await updateUsers(services, tenantOf(request), request.body.data)));
+  app.post(
+    path,
+    {
+      schema: {
+        summary: 'Update existing users; missing users are reported, not created',
+        tags: ['users'],
+        body: UsersBody(services.limits),
+        response: answers(UsersResult),
+      },
+    },
+    async (request) =>
+      success('User(s) processed successfully.', await updateUsers(services, tenantOf(request), request.body.data)),
+  );
 }

@@ -37,7 +37,8 @@ export const NotificationId = Type.String({
 /** A free-form JSON object kept as sent. */
 export const FreeObject = Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true });
 
-export const Batch = <T extends TSchema>(limits: InputLimits, item: T) => Type.Array(item, { minItems: 1, maxItems: limits.maxBatch });
+export const Batch = <T extends TSchema>(limits: InputLimits, item: T) =>
+  Type.Array(item, { minItems: 1, maxItems: limits.maxBatch });
 /** A filter list: empty means no filter (SPEC 1). */
 export const Filter = <T extends TSchema>(limits: InputLimits, item: T) => Opt(Type.Array(item, { maxItems: limits.maxBatch }));
 /** Free text a caller writes and readers see. */

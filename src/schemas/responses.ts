@@ -4,28 +4,45 @@
 import Type, { type TSchema } from 'typebox';
 
 export const ERROR_CODES = [
-  'INVALID_ARGUMENT', 'UNAUTHENTICATED', 'PERMISSION_DENIED', 'NOT_FOUND', 'ALREADY_EXISTS', 'RESOURCE_EXHAUSTED',
-  'INTERNAL', 'UNAVAILABLE',
+  'INVALID_ARGUMENT',
+  'UNAUTHENTICATED',
+  'PERMISSION_DENIED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'RESOURCE_EXHAUSTED',
+  'INTERNAL',
+  'UNAVAILABLE',
 ] as const;
 
 /** The failure envelope of SPEC 1: one shared schema (app.addSchema), which the answers refer to. */
-export const ErrorBody = Type.Object({
-  error: Type.Object({
-    message: Type.String({ description: 'Human readable; names the offending member path for INVALID_ARGUMENT.' }),
-    status: Type.Union(ERROR_CODES.map((c) => Type.Literal(c))),
-    details: Type.Optional(Type.Unknown()),
-  }),
-}, { $id: 'ErrorBody', description: 'The failure envelope' });
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      message: Type.String({ description: 'Human readable; names the offending member path for INVALID_ARGUMENT.' }),
+      status: Type.Union(ERROR_CODES.map((c) => Type.Literal(c))),
+      details: Type.Optional(Type.Unknown()),
+    }),
+  },
+  { $id: 'ErrorBody', description: 'The failure envelope' },
+);
 
 /** The success envelope of SPEC 1 around an operation's data; extensions sit beside data. */
 // E defaults to no extensions: inferred from the constraint instead, it would widen every result to unknown.
-const Success = <T extends TSchema, E extends Record<string, TSchema> = Record<never, TSchema>>(data: T, extensions: E = {} as E) => Type.Object({
-  result: Type.Object({ status: Type.Literal('success'), message: Type.String(), data, ...extensions }),
-}, { description: 'Success: the result envelope' });
+const Success = <T extends TSchema, E extends Record<string, TSchema> = Record<never, TSchema>>(
+  data: T,
+  extensions: E = {} as E,
+) =>
+  Type.Object(
+    {
+      result: Type.Object({ status: Type.Literal('success'), message: Type.String(), data, ...extensions }),
+    },
+    { description: 'Success: the result envelope' },
+  );
 
 /** The answers an operation can give: its success, and the envelope for every error it can meet. */
 export function answers<T extends TSchema>(success: T, also: readonly (404 | 409)[] = []) {
-  const error = (description: string) => Type.Unsafe<{ error: { message: string; status: string } }>({ $ref: 'ErrorBody#', description });
+  const error = (description: string) =>
+    Type.Unsafe<{ error: { message: string; status: string } }>({ $ref: 'ErrorBody#', description });
   return {
     200: success,
     400: error('INVALID_ARGUMENT: the body, a member, or the Content-Type'),
@@ -34,11 +51,17 @@ export function answers<T extends TSchema>(success: T, also: readonly (404 | 409
     ...(also.includes(404) ? { 404: error('NOT_FOUND: a named parent does not exist') } : {}),
     405: error('INVALID_ARGUMENT: a method other than POST (with Allow: POST)'),
     ...(also.includes(409) ? { 409: error('ALREADY_EXISTS: a caller-chosen id is taken; nothing was written') } : {}),
-    408: error('INVALID_ARGUMENT: the request did not arrive within MARGINALIA_HTTP_HEADERS_TIMEOUT_MS / MARGINALIA_HTTP_REQUEST_TIMEOUT_MS; the connection closes'),
+    408: error(
+      'INVALID_ARGUMENT: the request did not arrive within MARGINALIA_HTTP_HEADERS_TIMEOUT_MS / MARGINALIA_HTTP_REQUEST_TIMEOUT_MS; the connection closes',
+    ),
     413: error('INVALID_ARGUMENT: the body is over MARGINALIA_BODY_LIMIT'),
-    429: error('RESOURCE_EXHAUSTED: over the rate limit (with Retry-After), or an annotation out of commentIds (no Retry-After: permanent, do not retry)'),
+    429: error(
+      'RESOURCE_EXHAUSTED: over the rate limit (with Retry-After), or an annotation out of commentIds (no Retry-After: permanent, do not retry)',
+    ),
     500: error('INTERNAL: a bug; the message carries the request id'),
-    503: error('UNAVAILABLE: the database cannot be reached, its storage is full or read-only, its file is damaged, or the server is shutting down'),
+    503: error(
+      'UNAVAILABLE: the database cannot be reached, its storage is full or read-only, its file is damaged, or the server is shutting down',
+    ),
   };
 }
 
@@ -71,13 +94,19 @@ const Comment = Type.Object({
   status: Type.String(),
   type: Type.String(),
 });
-export const CommentsResult = Success(Type.Array(Type.Union([Comment, Type.Null()]), {
-  description: 'The thread in order; with commentIds, one entry per id asked, null where there is none',
-}));
+export const CommentsResult = Success(
+  Type.Array(Type.Union([Comment, Type.Null()]), {
+    description: 'The thread in order; with commentIds, one entry per id asked, null where there is none',
+  }),
+);
 
-export const NotificationAddedResult = Success(Type.Object({
-  success: Type.Literal(true), id: Type.String(), message: Type.String(),
-}));
+export const NotificationAddedResult = Success(
+  Type.Object({
+    success: Type.Literal(true),
+    id: Type.String(),
+    message: Type.String(),
+  }),
+);
 
 const Notification = Type.Object({
   id: Type.String(),
@@ -88,7 +117,10 @@ const Notification = Type.Object({
   displayHeadlineMessageTemplate: Type.String(),
   displayHeadlineMessageTemplateData: Type.Record(Type.String(), Type.Unknown()),
   metadata: Type.Object({
-    apiKey: Type.String(), organizationId: Type.String(), documentId: Type.Optional(Type.String()), locationId: Type.Optional(Type.String()),
+    apiKey: Type.String(),
+    organizationId: Type.String(),
+    documentId: Type.Optional(Type.String()),
+    locationId: Type.Optional(Type.String()),
   }),
   notifyUsers: Type.Record(Type.String(), Type.Boolean(), { description: 'By internal user id: true while unread' }),
   notifyUsersByUserId: Type.Record(Type.String(), Type.Boolean(), { description: 'By userId: true while unread' }),

@@ -4,9 +4,12 @@ import { Batch, Email, Id, Name, Opt, PhotoUrl, RequestBody, type InputLimits } 
 
 export const UserIn = Type.Object({ userId: Id, name: Opt(Name), email: Opt(Email), photoUrl: Opt(PhotoUrl) });
 
-export const UsersBody = (limits: InputLimits) => RequestBody(Type.Object({
-  organizationId: Id,
-  documentId: Opt(Id),
-  folderId: Opt(Id),
-  users: Batch(limits, UserIn),
-}));
+export const UsersBody = (limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      organizationId: Id,
+      documentId: Opt(Id),
+      folderId: Opt(Id),
+      users: Batch(limits, UserIn),
+    }),
+  );

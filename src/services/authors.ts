@@ -18,7 +18,10 @@ export function showUser(ref: UserRef, profile: Profile | undefined): ShownUser 
 
 /** Loads the profiles of every distinct userId in one query. */
 export async function loadProfiles(
-  store: Store, tenantId: string, organizationId: string, userIds: Iterable<string>,
+  store: Store,
+  tenantId: string,
+  organizationId: string,
+  userIds: Iterable<string>,
 ): Promise<Map<string, Profile>> {
   return store.findProfiles(tenantId, organizationId, [...new Set(userIds)]);
 }

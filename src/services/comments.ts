@@ -81,45 +81,76 @@ function drafts(comments: CommentInput[], path: string) {
 
 function exhausted(annotationId: string): ApiError {
   // No Retry-After: waiting does not free ids, so clients must not retry (the rate limit's 429 has one).
-  return new ApiError('RESOURCE_EXHAUSTED', `Annotation ${annotationId} has no commentIds left to generate: ${MAX_COMMENT_ID}, the largest, ` +
-    'is taken. Retrying will not help: give each new comment a free commentId of your own, or start a new annotation.');
+  return new ApiError(
+    'RESOURCE_EXHAUSTED',
+    `Annotation ${annotationId} has no commentIds left to generate: ${MAX_COMMENT_ID}, the largest, ` +
+      'is taken. Retrying will not help: give each new comment a free commentId of your own, or start a new annotation.',
+  );
 }
 
 function clash(annotationId: string, commentId: number): ApiError {
-  return new ApiError('ALREADY_EXISTS', `commentId ${commentId} is already taken in annotation ${annotationId}; nothing was added.`);
+  return new ApiError(
+    'ALREADY_EXISTS',
+    `commentId ${commentId} is already taken in annotation ${annotationId}; nothing was added.`,
+  );
 }
 
 export async function addAnnotations(
-  { store, clock }: Services, caller: Caller,
+  { store, clock }: Services,
+  caller: Caller,
   input: { organizationId: string; documentId: string; commentAnnotations: AnnotationInput[] },
 ): Promise<Record<string, AnnotationOutcome>> {
   requireUnique(input.commentAnnotations, (a) => a.annotationId, 'data.commentAnnotations', 'annotationId');
   const annotations = input.commentAnnotations.map((a, i) => {
     const annotationId = a.annotationId ?? newAnnotationId();
     const list = drafts(a.commentData, `data.commentAnnotations[${i}].commentData`);
-    const assigned = assignCommentIds(list.map((c) => c.commentId), 0);
+    const assigned = assignCommentIds(
+      list.map((c) => c.commentId),
+      0,
+    );
     if (assigned.kind === 'exhausted') throw exhausted(annotationId);
     if (assigned.kind === 'clash') throw clash(annotationId, assigned.commentId);
     const comments: NewComment[] = list.map((c, j) => ({ ...c, commentId: assigned.commentIds[j]! }));
     return {
-      annotationId, location: orNull(a.location), locationId: orNull(a.locationId), context: orNull(a.context),
-      status: a.status ?? DEFAULT_ANNOTATION_STATUS, comments,
+      annotationId,
+      location: orNull(a.location),
+      locationId: orNull(a.locationId),
+      context: orNull(a.context),
+      status: a.status ?? DEFAULT_ANNOTATION_STATUS,
+      comments,
     };
   });
   const taken = await store.addAnnotations(caller.id, input.organizationId, input.documentId, annotations, clock());
   // fromEntries: an annotationId such as "__proto__" is an ordinary own key here.
-  return Object.fromEntries(annotations.map((a): [string, AnnotationOutcome] => [a.annotationId, taken.has(a.annotationId)
-    ? { success: false, annotationId: a.annotationId, message: 'Annotation already exists.' }
-    : { success: true, annotationId: a.annotationId, commentIds: a.comments.map((c) => c.commentId), message: 'Added Successfully' }]));
+  return Object.fromEntries(
+    annotations.map((a): [string, AnnotationOutcome] => [
+      a.annotationId,
+      taken.has(a.annotationId)
+        ? { success: false, annotationId: a.annotationId, message: 'Annotation already exists.' }
+        : {
+            success: true,
+            annotationId: a.annotationId,
+            commentIds: a.comments.map((c) => c.commentId),
+            message: 'Added Successfully',
+          },
+    ]),
+  );
 }
 
 export async function addComments(
-  { store, clock }: Services, caller: Caller,
+  { store, clock }: Services,
+  caller: Caller,
   input: { organizationId: string; documentId: string; annotationId: string; commentData: CommentInput[] },
 ): Promise<number[]> {
   const list = drafts(input.commentData, 'data.commentData');
   const outcome = await store.addComments(
-    caller.id, input.organizationId, input.documentId, input.annotationId, list, assignCommentIds, clock(),
+    caller.id,
+    input.organizationId,
+    input.documentId,
+    input.annotationId,
+    list,
+    assignCommentIds,
+    clock(),
   );
   switch (outcome.kind) {
     case 'added':
@@ -134,13 +165,23 @@ export async function addComments(
 }
 
 export async function getComments(
-  { store }: Services, caller: Caller,
-  input: { organizationId: string; documentId: string; annotationId: string; userIds?: string[] | null; commentIds?: number[] | null },
+  { store }: Services,
+  caller: Caller,
+  input: {
+    organizationId: string;
+    documentId: string;
+    annotationId: string;
+    userIds?: string[] | null;
+    commentIds?: number[] | null;
+  },
 ): Promise<(ShownComment | null)[]> {
   const commentIds = filterList(input.commentIds);
   const stored = await store.getComments(caller.id, {
-    organizationId: input.organizationId, documentId: input.documentId, annotationId: input.annotationId,
-    userIds: filterList(input.userIds), commentIds,
+    organizationId: input.organizationId,
+    documentId: input.documentId,
+    annotationId: input.annotationId,
+    userIds: filterList(input.userIds),
+    commentIds,
   });
   // Each row carries its author's profile (joined in the read), so no second lookup is needed.
   const shown = stored.map((c) => showComment(c, showUser(c.from, c.fromProfile ?? undefined)));
@@ -151,7 +192,13 @@ export async function getComments(
 
 function showComment(c: StoredComment, from: ShownUser): ShownComment {
   return {
-    commentId: c.commentId, commentHtml: c.html, commentText: c.text, from,
-    lastUpdated: new Date(c.lastUpdated).toISOString(), createdAt: c.createdAt, status: c.status, type: c.type,
+    commentId: c.commentId,
+    commentHtml: c.html,
+    commentText: c.text,
+    from,
+    lastUpdated: new Date(c.lastUpdated).toISOString(),
+    createdAt: c.createdAt,
+    status: c.status,
+    type: c.type,
   };
 }

@@ -32,7 +32,12 @@ function tenantWithToken(name: string, creds: IssuedCredentials, now: number) {
 
 const newCredentials = (): IssuedCredentials => ({ apiKey: newApiKey(), authToken: newAuthToken() });
 
-export async function createTenant(store: Store, clock: Clock, name: string, given?: IssuedCredentials): Promise<IssuedCredentials> {
+export async function createTenant(
+  store: Store,
+  clock: Clock,
+  name: string,
+  given?: IssuedCredentials,
+): Promise<IssuedCredentials> {
   const creds = given ?? newCredentials();
   await store.createTenant(...tenantWithToken(name, creds, clock()));
   return creds;
@@ -99,7 +104,9 @@ export async function authenticate(store: Store, apiKey: string, authToken: stri
  * the token. A key an operator revoked or disabled stays so: the environment does not undo that.
  */
 export async function ensureBootstrapCredentials(
-  store: Store, clock: Clock, creds: IssuedCredentials,
+  store: Store,
+  clock: Clock,
+  creds: IssuedCredentials,
 ): Promise<'created' | 'token_added' | 'present' | 'revoked' | 'disabled' | 'token_revoked'> {
   const found = await store.findCredentials(creds.apiKey);
   if (!found) {

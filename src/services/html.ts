@@ -6,8 +6,29 @@ const ALLOWED_LINK_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
 
 const OPTIONS: sanitize.IOptions = {
   allowedTags: [
-    'p', 'br', 'b', 'strong', 'i', 'em', 'u', 's', 'del', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li',
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'span', 'a',
+    'p',
+    'br',
+    'b',
+    'strong',
+    'i',
+    'em',
+    'u',
+    's',
+    'del',
+    'code',
+    'pre',
+    'blockquote',
+    'ul',
+    'ol',
+    'li',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'span',
+    'a',
   ],
   allowedAttributes: { a: ['href'] },
   allowedSchemes: ['http', 'https', 'mailto'],
@@ -38,7 +59,14 @@ export function sanitizeCommentHtml(html: string): string {
 /** The text content of (already sanitized) HTML, entities decoded. */
 export function textFromHtml(html: string): string {
   let text = '';
-  const parser = new Parser({ ontext: (t) => { text += t; } }, { decodeEntities: true });
+  const parser = new Parser(
+    {
+      ontext: (t) => {
+        text += t;
+      },
+    },
+    { decodeEntities: true },
+  );
   parser.write(html);
   parser.end();
   return text;

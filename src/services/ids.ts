@@ -6,7 +6,10 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
  * Notification reads take their recipients' ids from the row (derived once, at notifications/add).
  */
 export function internalUserId(tenantId: string, organizationId: string, userId: string): string {
-  return createHash('sha256').update(JSON.stringify([tenantId, organizationId, userId])).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(JSON.stringify([tenantId, organizationId, userId]))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 export const newTenantId = (): string => randomUUID();

@@ -65,22 +65,32 @@ export async function addNotification({ store, clock }: Services, caller: Caller
     sourceData: input.notificationSourceData ?? {},
     timestamp: clock(),
     // A user listed twice is notified once. Internal ids are derived here, once, so reads need not hash.
-    recipients: [...new Set(input.notifyUsers.map((u) => u.userId))]
-      .map((userId) => ({ userId, internalId: internalUserId(caller.id, input.organizationId, userId) })),
+    recipients: [...new Set(input.notifyUsers.map((u) => u.userId))].map((userId) => ({
+      userId,
+      internalId: internalUserId(caller.id, input.organizationId, userId),
+    })),
   });
   if (!added) {
-    throw new ApiError('ALREADY_EXISTS', `Notification ${notificationId} already exists in organization ${input.organizationId}.`);
+    throw new ApiError(
+      'ALREADY_EXISTS',
+      `Notification ${notificationId} already exists in organization ${input.organizationId}.`,
+    );
   }
   return { success: true as const, id: notificationId, message: 'Notification added successfully.' as const };
 }
 
 export async function getNotifications(
-  { store }: Services, caller: Caller, input: GetNotificationsInput,
+  { store }: Services,
+  caller: Caller,
+  input: GetNotificationsInput,
 ): Promise<{ notifications: ShownNotification[]; nextPageToken: string | null }> {
   if (input.documentId == null && input.userId == null) throw invalid('data.documentId or data.userId is required.');
   const filters = {
-    organizationId: input.organizationId, documentId: orNull(input.documentId), userId: orNull(input.userId),
-    locationId: orNull(input.locationId), notificationIds: filterList(input.notificationIds),
+    organizationId: input.organizationId,
+    documentId: orNull(input.documentId),
+    userId: orNull(input.userId),
+    locationId: orNull(input.locationId),
+    notificationIds: filterList(input.notificationIds),
   };
   // The digest binds page tokens to their filters; most reads neither bring nor need a token.
   const digest = () => filterDigest(filters);
@@ -89,15 +99,17 @@ export async function getNotifications(
   const rows = await store.getNotifications(caller.id, { ...filters, after, limit: pageSize + 1 });
   const page = rows.slice(0, pageSize);
   const last = page[page.length - 1];
-  const nextPageToken = rows.length > pageSize && last
-    ? encodePageToken({ timestamp: last.timestamp, notificationId: last.notificationId }, digest())
-    : null;
+  const nextPageToken =
+    rows.length > pageSize && last
+      ? encodePageToken({ timestamp: last.timestamp, notificationId: last.notificationId }, digest())
+      : null;
 
   // Each row carries its action user's profile (or its absence); only other users named in template
   // data need a lookup, which in practice is seldom.
   const profiles = new Map<string, Profile | undefined>(page.map((n) => [n.actionUser.userId, n.actionUserProfile ?? undefined]));
   const others = page.flatMap(usersNamedBy).filter((userId) => !profiles.has(userId));
-  if (others.length > 0) for (const [userId, p] of await loadProfiles(store, caller.id, input.organizationId, others)) profiles.set(userId, p);
+  if (others.length > 0)
+    for (const [userId, p] of await loadProfiles(store, caller.id, input.organizationId, others)) profiles.set(userId, p);
   return { notifications: page.map((n) => show(caller, input.organizationId, n, profiles)), nextPageToken };
 }
 
@@ -124,16 +136,25 @@ const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 // becomes an ordinary own property (never a prototype), and the objects stay fast to fill and to
 // serialize, which null-prototype objects are not (measured: 9% of a 10-entry read).
 function showTemplateData(data: Record<string, unknown>, profiles: Map<string, Profile | undefined>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(data).map(([key, value]) => {
-    const user = asUserObject(value);
-    if (!user) return [key, value];
-    const ref: UserRef = { userId: user.userId, name: text(user.name), email: text(user.email) };
-    return [key, { ...user, ...showUser(ref, profiles.get(user.userId)) }];
-  }));
+  return Object.fromEntries(
+    Object.entries(data).map(([key, value]) => {
+      const user = asUserObject(value);
+      if (!user) return [key, value];
+      const ref: UserRef = { userId: user.userId, name: text(user.name), email: text(user.email) };
+      return [key, { ...user, ...showUser(ref, profiles.get(user.userId)) }];
+    }),
+  );
 }
 
-function show(caller: Caller, organizationId: string, n: StoredNotification, profiles: Map<string, Profile | undefined>): ShownNotification {
-  const notifyUsers = Object.fromEntries(n.recipients.map((r) => [r.internalId ?? internalUserId(caller.id, organizationId, r.userId), r.unread]));
+function show(
+  caller: Caller,
+  organizationId: string,
+  n: StoredNotification,
+  profiles: Map<string, Profile | undefined>,
+): ShownNotification {
+  const notifyUsers = Object.fromEntries(
+    n.recipients.map((r) => [r.internalId ?? internalUserId(caller.id, organizationId, r.userId), r.unread]),
+  );
   const notifyUsersByUserId = Object.fromEntries(n.recipients.map((r) => [r.userId, r.unread]));
   const metadata: ShownNotification['metadata'] = { apiKey: caller.apiKey, organizationId };
   if (n.documentId !== null) metadata.documentId = n.documentId;

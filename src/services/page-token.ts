@@ -33,8 +33,12 @@ export function decodePageToken(token: string, digest: string): NotificationCurs
     throw invalid('data.pageToken is malformed.');
   }
   if (
-    !Array.isArray(parsed) || parsed.length !== 4 || parsed[0] !== 1 ||
-    !Number.isSafeInteger(parsed[1]) || typeof parsed[2] !== 'string' || typeof parsed[3] !== 'string'
+    !Array.isArray(parsed) ||
+    parsed.length !== 4 ||
+    parsed[0] !== 1 ||
+    !Number.isSafeInteger(parsed[1]) ||
+    typeof parsed[2] !== 'string' ||
+    typeof parsed[3] !== 'string'
   ) {
     throw invalid('data.pageToken is malformed.');
   }

@@ -19,31 +19,47 @@ export interface UserOutcome {
 
 function writes(input: UsersInput): UserWrite[] {
   return input.users.map((u) => ({
-    userId: u.userId, name: u.name ?? undefined, email: u.email ?? undefined, photoUrl: u.photoUrl ?? undefined,
+    userId: u.userId,
+    name: u.name ?? undefined,
+    email: u.email ?? undefined,
+    photoUrl: u.photoUrl ?? undefined,
   }));
 }
 
-export async function addUsers({ store, clock }: Services, caller: Caller, input: UsersInput): Promise<Record<string, UserOutcome>> {
+export async function addUsers(
+  { store, clock }: Services,
+  caller: Caller,
+  input: UsersInput,
+): Promise<Record<string, UserOutcome>> {
   const scope = scopeOf(input);
   requireUnique(input.users, (u) => u.userId, 'data.users', 'userId');
   await store.upsertUsers(caller.id, input.organizationId, scope, writes(input), clock());
   return outcomes(caller, input, () => ({ success: true, message: 'User added.' }));
 }
 
-export async function updateUsers({ store, clock }: Services, caller: Caller, input: UsersInput): Promise<Record<string, UserOutcome>> {
+export async function updateUsers(
+  { store, clock }: Services,
+  caller: Caller,
+  input: UsersInput,
+): Promise<Record<string, UserOutcome>> {
   const scope = scopeOf(input);
   requireUnique(input.users, (u) => u.userId, 'data.users', 'userId');
   const updated = await store.updateUsers(caller.id, input.organizationId, scope, writes(input), clock());
   return outcomes(caller, input, (userId) =>
-    updated.has(userId) ? { success: true, message: 'User updated.' } : { success: false, message: 'User does not exist.' });
+    updated.has(userId) ? { success: true, message: 'User updated.' } : { success: false, message: 'User does not exist.' },
+  );
 }
 
 function outcomes(
-  caller: Caller, input: UsersInput, outcome: (userId: string) => Omit<UserOutcome, 'id'>,
+  caller: Caller,
+  input: UsersInput,
+  outcome: (userId: string) => Omit<UserOutcome, 'id'>,
 ): Record<string, UserOutcome> {
   // fromEntries: a userId such as "__proto__" is an ordinary own key here.
-  return Object.fromEntries(input.users.map(({ userId }): [string, UserOutcome] => {
-    const { success, message } = outcome(userId);
-    return [userId, { success, id: internalUserId(caller.id, input.organizationId, userId), message }];
-  }));
+  return Object.fromEntries(
+    input.users.map(({ userId }): [string, UserOutcome] => {
+      const { success, message } = outcome(userId);
+      return [userId, { success, id: internalUserId(caller.id, input.organizationId, userId), message }];
+    }),
+  );
 }

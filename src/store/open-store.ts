@@ -6,7 +6,15 @@ import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
 export type StoreConfig = Pick<
-  Config, 'database' | 'sqliteBusyTimeoutMs' | 'sqliteSynchronous' | 'sqliteCheckAtStart' | 'pgSchema' | 'pgPoolSize' | 'pgConnectTimeoutMs' | 'pgStatementTimeoutMs'
+  Config,
+  | 'database'
+  | 'sqliteBusyTimeoutMs'
+  | 'sqliteSynchronous'
+  | 'sqliteCheckAtStart'
+  | 'pgSchema'
+  | 'pgPoolSize'
+  | 'pgConnectTimeoutMs'
+  | 'pgStatementTimeoutMs'
 >;
 
 /** What the store tells the process about its database as it runs (the server logs it). */
@@ -19,15 +27,23 @@ export interface StoreListeners {
 
 export async function openStore(config: StoreConfig, listeners: StoreListeners = {}): Promise<Store> {
   const db = config.database;
-  const store: Store = db.kind === 'postgres'
-    ? new PostgresStore({
-      url: db.url, schema: config.pgSchema, poolSize: config.pgPoolSize, connectTimeoutMs: config.pgConnectTimeoutMs,
-      statementTimeoutMs: config.pgStatementTimeoutMs, ...listeners,
-    })
-    : new SqliteStore({
-      path: db.path, busyTimeoutMs: config.sqliteBusyTimeoutMs, synchronous: config.sqliteSynchronous,
-      checkAtStart: config.sqliteCheckAtStart, onFault: listeners.onFault,
-    });
+  const store: Store =
+    db.kind === 'postgres'
+      ? new PostgresStore({
+          url: db.url,
+          schema: config.pgSchema,
+          poolSize: config.pgPoolSize,
+          connectTimeoutMs: config.pgConnectTimeoutMs,
+          statementTimeoutMs: config.pgStatementTimeoutMs,
+          ...listeners,
+        })
+      : new SqliteStore({
+          path: db.path,
+          busyTimeoutMs: config.sqliteBusyTimeoutMs,
+          synchronous: config.sqliteSynchronous,
+          checkAtStart: config.sqliteCheckAtStart,
+          onFault: listeners.onFault,
+        });
   try {
     await store.migrate();
   } catch (err) {

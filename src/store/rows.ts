@@ -20,11 +20,22 @@ const columnsOf = (select: SelectList): string => Object.values(select).join(', 
  * The mappers below find each field by its position in these lists.
  */
 const NOTIFICATION_SELECT = {
-  notificationId: 'n.notification_id', documentId: 'n.document_id', locationId: 'n.location_id',
-  actionUserId: 'n.action_user_id', actionUserName: 'n.action_user_name', actionUserEmail: 'n.action_user_email',
-  headlineTemplate: 'n.headline_template', headlineData: 'n.headline_data', bodyMessage: 'n.body_message',
-  sourceData: 'n.source_data', timestamp: 'n.timestamp', recipients: 'n.recipients',
-  profileUserId: 'u.user_id', profileName: 'u.name', profileEmail: 'u.email', profilePhotoUrl: 'u.photo_url',
+  notificationId: 'n.notification_id',
+  documentId: 'n.document_id',
+  locationId: 'n.location_id',
+  actionUserId: 'n.action_user_id',
+  actionUserName: 'n.action_user_name',
+  actionUserEmail: 'n.action_user_email',
+  headlineTemplate: 'n.headline_template',
+  headlineData: 'n.headline_data',
+  bodyMessage: 'n.body_message',
+  sourceData: 'n.source_data',
+  timestamp: 'n.timestamp',
+  recipients: 'n.recipients',
+  profileUserId: 'u.user_id',
+  profileName: 'u.name',
+  profileEmail: 'u.email',
+  profilePhotoUrl: 'u.photo_url',
 } as const;
 const N = positions(NOTIFICATION_SELECT);
 
@@ -37,10 +48,20 @@ export const NOTIFICATION_PROFILE_JOIN = `LEFT JOIN users u ON u.tenant_id = n.t
   AND u.organization_id = n.organization_id AND u.user_id = n.action_user_id`;
 
 const COMMENT_SELECT = {
-  commentId: 'c.comment_id', html: 'c.comment_html', text: 'c.comment_text', fromUserId: 'c.from_user_id',
-  fromName: 'c.from_name', fromEmail: 'c.from_email', status: 'c.status', type: 'c.type', createdAt: 'c.created_at',
+  commentId: 'c.comment_id',
+  html: 'c.comment_html',
+  text: 'c.comment_text',
+  fromUserId: 'c.from_user_id',
+  fromName: 'c.from_name',
+  fromEmail: 'c.from_email',
+  status: 'c.status',
+  type: 'c.type',
+  createdAt: 'c.created_at',
   lastUpdated: 'c.last_updated',
-  profileUserId: 'u.user_id', profileName: 'u.name', profileEmail: 'u.email', profilePhotoUrl: 'u.photo_url',
+  profileUserId: 'u.user_id',
+  profileName: 'u.name',
+  profileEmail: 'u.email',
+  profilePhotoUrl: 'u.photo_url',
 } as const;
 const C = positions(COMMENT_SELECT);
 
@@ -50,16 +71,28 @@ export const COMMENT_PROFILE_JOIN = `LEFT JOIN users u ON u.tenant_id = c.tenant
   AND u.organization_id = c.organization_id AND u.user_id = c.from_user_id`;
 
 /** The joined profile columns of a read row, or null where the user has no profile (a LEFT JOIN miss). */
-function joinedProfile(r: unknown[], at: { profileUserId: number; profileName: number; profileEmail: number; profilePhotoUrl: number }): Profile | null {
+function joinedProfile(
+  r: unknown[],
+  at: { profileUserId: number; profileName: number; profileEmail: number; profilePhotoUrl: number },
+): Profile | null {
   const userId = r[at.profileUserId];
   if (userId === null || userId === undefined) return null;
-  return { userId: userId as string, name: r[at.profileName] as string | null, email: r[at.profileEmail] as string | null, photoUrl: r[at.profilePhotoUrl] as string | null };
+  return {
+    userId: userId as string,
+    name: r[at.profileName] as string | null,
+    email: r[at.profileEmail] as string | null,
+    photoUrl: r[at.profilePhotoUrl] as string | null,
+  };
 }
 
 export function tenantFrom(r: Row): Tenant {
   return {
-    id: r.id as string, apiKey: r.api_key as string, name: r.name as string, disabled: Boolean(r.disabled),
-    revoked: r.revoked_at !== null, createdAt: Number(r.created_at),
+    id: r.id as string,
+    apiKey: r.api_key as string,
+    name: r.name as string,
+    disabled: Boolean(r.disabled),
+    revoked: r.revoked_at !== null,
+    createdAt: Number(r.created_at),
   };
 }
 
@@ -75,7 +108,10 @@ export function notBefore(now: number, newest: number): number {
 /** The rows of credentialsByKey: one per active token, or one with a null hash when there is none; a null id when the key is unknown. */
 export function credentialsFrom(rows: Row[]): Credentials | null {
   if (rows.length === 0 || rows[0]!.id === null) return null;
-  return { tenant: tenantFrom(rows[0]!), activeTokenHashes: rows.flatMap((r) => (r.token_hash === null ? [] : [r.token_hash as string])) };
+  return {
+    tenant: tenantFrom(rows[0]!),
+    activeTokenHashes: rows.flatMap((r) => (r.token_hash === null ? [] : [r.token_hash as string])),
+  };
 }
 
 export function tokenFrom(r: Row): TokenRecord & { revoked: boolean } {
@@ -88,11 +124,15 @@ export function tokenListingFrom(r: Row) {
 
 export function commentFrom(r: unknown[]): StoredComment {
   return {
-    commentId: Number(r[C.commentId]), html: r[C.html] as string, text: r[C.text] as string,
+    commentId: Number(r[C.commentId]),
+    html: r[C.html] as string,
+    text: r[C.text] as string,
     from: { userId: r[C.fromUserId] as string, name: r[C.fromName] as string | null, email: r[C.fromEmail] as string | null },
     fromProfile: joinedProfile(r, C),
-    status: r[C.status] as string, type: r[C.type] as string,
-    createdAt: Number(r[C.createdAt]), lastUpdated: Number(r[C.lastUpdated]),
+    status: r[C.status] as string,
+    type: r[C.type] as string,
+    createdAt: Number(r[C.createdAt]),
+    lastUpdated: Number(r[C.lastUpdated]),
   };
 }
 
@@ -102,7 +142,9 @@ export function commentFrom(r: unknown[]): StoredComment {
  */
 function recipientsFrom(json: string): StoredNotification['recipients'] {
   return (JSON.parse(json) as [string, boolean | number, string?][]).map(([userId, unread, internalId]) => ({
-    userId, internalId: internalId ?? null, unread: Boolean(unread),
+    userId,
+    internalId: internalId ?? null,
+    unread: Boolean(unread),
   }));
 }
 
@@ -116,7 +158,11 @@ export function notificationFrom(r: unknown[]): StoredNotification {
     notificationId: r[N.notificationId] as string,
     documentId: r[N.documentId] as string | null,
     locationId: r[N.locationId] as string | null,
-    actionUser: { userId: r[N.actionUserId] as string, name: r[N.actionUserName] as string | null, email: r[N.actionUserEmail] as string | null },
+    actionUser: {
+      userId: r[N.actionUserId] as string,
+      name: r[N.actionUserName] as string | null,
+      email: r[N.actionUserEmail] as string | null,
+    },
     headlineTemplate: r[N.headlineTemplate] as string,
     headlineData: JSON.parse(r[N.headlineData] as string) as Record<string, unknown>,
     bodyMessage: r[N.bodyMessage] as string,
@@ -128,7 +174,12 @@ export function notificationFrom(r: unknown[]): StoredNotification {
 }
 
 export function profileFrom(r: Row) {
-  return { userId: r.user_id as string, name: r.name as string | null, email: r.email as string | null, photoUrl: r.photo_url as string | null };
+  return {
+    userId: r.user_id as string,
+    name: r.name as string | null,
+    email: r.email as string | null,
+    photoUrl: r.photo_url as string | null,
+  };
 }
 
 /** A position after every row of the (timestamp desc, id desc) order: "from the start". */

@@ -190,10 +190,21 @@ export interface Store {
 
   // Comment annotations.
   /** Adds the annotations whose id is free; returns the ids that were already taken (and were skipped). */
-  addAnnotations(tenantId: string, organizationId: string, documentId: string, annotations: NewAnnotation[], now: number): Promise<Set<string>>;
+  addAnnotations(
+    tenantId: string,
+    organizationId: string,
+    documentId: string,
+    annotations: NewAnnotation[],
+    now: number,
+  ): Promise<Set<string>>;
   addComments(
-    tenantId: string, organizationId: string, documentId: string, annotationId: string,
-    comments: CommentDraft[], assignIds: CommentIdAssigner, now: number,
+    tenantId: string,
+    organizationId: string,
+    documentId: string,
+    annotationId: string,
+    comments: CommentDraft[],
+    assignIds: CommentIdAssigner,
+    now: number,
   ): Promise<AddCommentsResult>;
   getComments(tenantId: string, query: CommentQuery): Promise<StoredComment[]>;
 

@@ -4,14 +4,39 @@
 // callers get 503 within the connect and statement timeouts instead of a hang or a 500.
 import pg from 'pg';
 import {
-  commentFrom, credentialsFrom, FROM_START, notBefore, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenFrom, tokenListingFrom,
+  commentFrom,
+  credentialsFrom,
+  FROM_START,
+  notBefore,
+  jsonOrNull,
+  notificationFrom,
+  profileFrom,
+  recipientsJson,
+  tenantFrom,
+  tokenFrom,
+  tokenListingFrom,
   type Row,
 } from '../rows.js';
 import { StorageHealth, StoreUnavailableError, type FaultListener, type LastingFault } from '../health.js';
 import type {
-  AddCommentsResult, CommentDraft, CommentIdAssigner, CommentQuery, Credentials,
-  NewAnnotation, NewComment, NewNotification, NotificationQuery, Profile, Scope, Store,
-  StoredComment, StoredNotification, Tenant, TenantListing, TokenRecord, UserWrite,
+  AddCommentsResult,
+  CommentDraft,
+  CommentIdAssigner,
+  CommentQuery,
+  Credentials,
+  NewAnnotation,
+  NewComment,
+  NewNotification,
+  NotificationQuery,
+  Profile,
+  Scope,
+  Store,
+  StoredComment,
+  StoredNotification,
+  Tenant,
+  TenantListing,
+  TokenRecord,
+  UserWrite,
 } from '../store.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { PG_SQL, type PgStatementName } from './statements.js';
@@ -32,23 +57,44 @@ type Queryable = pg.Pool | pg.PoolClient;
 // bigint columns (timestamps) as numbers: they are epoch milliseconds, far below 2^53.
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === pg.types.builtins.INT8
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 /** SQLSTATEs and driver errors that mean the database cannot answer now; the request may be retried. */
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH',
-  '57P01', '57P02', '57P03', '53300', '57014', '08000', '08001', '08003', '08004', '08006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '57014',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
 ]);
-const UNAVAILABLE_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|Query read timeout|connection timeout|Client has encountered a connection error/i;
+const UNAVAILABLE_MESSAGES =
+  /timeout exceeded when trying to connect|Connection terminated|Query read timeout|connection timeout|Client has encountered a connection error/i;
 /** Serialization failure and deadlock: the transaction is safe to run again. */
 const RETRYABLE_CODES = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 3;
 
 function isUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown };
-  return (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) ||
-    (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message));
+  return (
+    (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) ||
+    (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message))
+  );
 }
 
 /** Writes refused by the server itself: its disk is full, or it is read-only (a standby after a failover). */
@@ -158,7 +204,10 @@ export class PostgresStore implements Store {
         return result;
       } catch (err) {
         if (isUnavailable(err)) broken = err as Error;
-        else await client.query('ROLLBACK').catch((e: Error) => { broken = e; });
+        else
+          await client.query('ROLLBACK').catch((e: Error) => {
+            broken = e;
+          });
         const code = (err as { code?: string }).code;
         if (!broken && code && RETRYABLE_CODES.has(code) && attempt < MAX_ATTEMPTS) continue;
         throw this.health.failed(translate(err));
@@ -178,13 +227,19 @@ export class PostgresStore implements Store {
         await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.options.schema)}`);
         await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
           version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`);
-        const applied = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+        const applied = new Set(
+          (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+        );
         for (const m of PG_MIGRATIONS) {
           if (applied.has(m.version)) continue;
           await client.query('BEGIN');
           try {
             await client.query(m.sql);
-            await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
+            await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+              m.version,
+              m.name,
+              Date.now(),
+            ]);
             await client.query('COMMIT');
           } catch (err) {
             await client.query('ROLLBACK');
@@ -257,7 +312,10 @@ export class PostgresStore implements Store {
   }
 
   async listTenants(): Promise<TenantListing[]> {
-    const tenants = (await this.one('allTenants', [])).rows.map((r) => ({ ...tenantFrom(r), tokens: [] as TenantListing['tokens'] }));
+    const tenants = (await this.one('allTenants', [])).rows.map((r) => ({
+      ...tenantFrom(r),
+      tokens: [] as TenantListing['tokens'],
+    }));
     const byId = new Map(tenants.map((t) => [t.id, t]));
     for (const t of (await this.one('allTokens', [])).rows) byId.get(t.tenant_id as string)?.tokens.push(tokenListingFrom(t));
     return tenants;
@@ -288,13 +346,27 @@ export class PostgresStore implements Store {
   async upsertUsers(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Promise<void> {
     await this.tx(async (c) => {
       for (const u of inKeyOrder(users, (x) => x.userId)) {
-        await this.run(c, 'upsertUser', [tenantId, organizationId, u.userId, u.name ?? null, u.email ?? null, u.photoUrl ?? null, now]);
+        await this.run(c, 'upsertUser', [
+          tenantId,
+          organizationId,
+          u.userId,
+          u.name ?? null,
+          u.email ?? null,
+          u.photoUrl ?? null,
+          now,
+        ]);
         if (scope) await this.run(c, 'insertMembership', [tenantId, organizationId, scope.kind, scope.id, u.userId]);
       }
     });
   }
 
-  async updateUsers(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Promise<Set<string>> {
+  async updateUsers(
+    tenantId: string,
+    organizationId: string,
+    scope: Scope,
+    users: UserWrite[],
+    now: number,
+  ): Promise<Set<string>> {
     return this.tx(async (c) => {
       const updated = new Set<string>();
       for (const u of inKeyOrder(users, (x) => x.userId)) {
@@ -311,21 +383,33 @@ export class PostgresStore implements Store {
   async findProfiles(tenantId: string, organizationId: string, userIds: string[]): Promise<Map<string, Profile>> {
     const profiles = new Map<string, Profile>();
     if (userIds.length === 0) return profiles;
-    for (const r of (await this.one('profiles', [tenantId, organizationId, userIds])).rows) profiles.set(r.user_id as string, profileFrom(r));
+    for (const r of (await this.one('profiles', [tenantId, organizationId, userIds])).rows)
+      profiles.set(r.user_id as string, profileFrom(r));
     return profiles;
   }
 
   // --- Comment annotations ---
 
   async addAnnotations(
-    tenantId: string, organizationId: string, documentId: string, annotations: NewAnnotation[], now: number,
+    tenantId: string,
+    organizationId: string,
+    documentId: string,
+    annotations: NewAnnotation[],
+    now: number,
   ): Promise<Set<string>> {
     return this.tx(async (c) => {
       const taken = new Set<string>();
       for (const a of inKeyOrder(annotations, (x) => x.annotationId)) {
         const added = await this.run(c, 'insertAnnotation', [
-          tenantId, organizationId, documentId, a.annotationId, jsonOrNull(a.location), a.locationId, jsonOrNull(a.context),
-          JSON.stringify(a.status), now,
+          tenantId,
+          organizationId,
+          documentId,
+          a.annotationId,
+          jsonOrNull(a.location),
+          a.locationId,
+          jsonOrNull(a.context),
+          JSON.stringify(a.status),
+          now,
         ]);
         if (added.rowCount === 0) {
           taken.add(a.annotationId);
@@ -337,17 +421,34 @@ export class PostgresStore implements Store {
     });
   }
 
-  private async insertComments(c: pg.PoolClient, thread: string[], comments: NewComment[], afterSeq: number, now: number): Promise<void> {
+  private async insertComments(
+    c: pg.PoolClient,
+    thread: string[],
+    comments: NewComment[],
+    afterSeq: number,
+    now: number,
+  ): Promise<void> {
     await this.run(c, 'insertComments', [
-      ...thread, now,
-      comments.map((x) => x.commentId), comments.map((_, i) => afterSeq + i + 1), comments.map((x) => x.html),
-      comments.map((x) => x.text), comments.map((x) => x.from.userId), comments.map((x) => x.from.name), comments.map((x) => x.from.email),
+      ...thread,
+      now,
+      comments.map((x) => x.commentId),
+      comments.map((_, i) => afterSeq + i + 1),
+      comments.map((x) => x.html),
+      comments.map((x) => x.text),
+      comments.map((x) => x.from.userId),
+      comments.map((x) => x.from.name),
+      comments.map((x) => x.from.email),
     ]);
   }
 
   async addComments(
-    tenantId: string, organizationId: string, documentId: string, annotationId: string,
-    comments: CommentDraft[], assignIds: CommentIdAssigner, now: number,
+    tenantId: string,
+    organizationId: string,
+    documentId: string,
+    annotationId: string,
+    comments: CommentDraft[],
+    assignIds: CommentIdAssigner,
+    now: number,
   ): Promise<AddCommentsResult> {
     const thread = [tenantId, organizationId, documentId, annotationId];
     return this.tx(async (c): Promise<AddCommentsResult> => {
@@ -359,7 +460,10 @@ export class PostgresStore implements Store {
         if (first !== undefined) return { kind: 'comment_exists', commentId: first };
       }
       const tail = (await this.run(c, 'threadTail', thread)).rows[0]!;
-      const assigned = assignIds(comments.map((x) => x.commentId), Number(tail.max_id));
+      const assigned = assignIds(
+        comments.map((x) => x.commentId),
+        Number(tail.max_id),
+      );
       if (assigned.kind === 'exhausted') return { kind: 'ids_exhausted' };
       if (assigned.kind === 'clash') return { kind: 'comment_exists', commentId: assigned.commentId };
       const placed = comments.map((x, i) => ({ ...x, commentId: assigned.commentIds[i]! }));
@@ -369,7 +473,14 @@ export class PostgresStore implements Store {
   }
 
   async getComments(tenantId: string, q: CommentQuery): Promise<StoredComment[]> {
-    const rows = await this.arrays('comments', [tenantId, q.organizationId, q.documentId, q.annotationId, q.userIds, q.commentIds]);
+    const rows = await this.arrays('comments', [
+      tenantId,
+      q.organizationId,
+      q.documentId,
+      q.annotationId,
+      q.userIds,
+      q.commentIds,
+    ]);
     return rows.map(commentFrom);
   }
 
@@ -378,25 +489,58 @@ export class PostgresStore implements Store {
   async addNotification(tenantId: string, organizationId: string, n: NewNotification): Promise<boolean> {
     return this.tx(async (c) => {
       const inserted = await this.run(c, 'insertNotification', [
-        tenantId, organizationId, n.notificationId, n.documentId, n.locationId, n.actionUser.userId, n.actionUser.name,
-        n.actionUser.email, n.headlineTemplate, JSON.stringify(n.headlineData), n.bodyMessage, JSON.stringify(n.sourceData), n.timestamp,
+        tenantId,
+        organizationId,
+        n.notificationId,
+        n.documentId,
+        n.locationId,
+        n.actionUser.userId,
+        n.actionUser.name,
+        n.actionUser.email,
+        n.headlineTemplate,
+        JSON.stringify(n.headlineData),
+        n.bodyMessage,
+        JSON.stringify(n.sourceData),
+        n.timestamp,
         recipientsJson(n.recipients),
       ]);
       if (inserted.rowCount === 0) return false;
-      await this.run(c, 'insertRecipients', [tenantId, organizationId, n.notificationId, n.timestamp, n.recipients.map((r) => r.userId)]);
+      await this.run(c, 'insertRecipients', [
+        tenantId,
+        organizationId,
+        n.notificationId,
+        n.timestamp,
+        n.recipients.map((r) => r.userId),
+      ]);
       return true;
     });
   }
 
   async getNotifications(tenantId: string, q: NotificationQuery): Promise<StoredNotification[]> {
     const after = q.after ?? FROM_START;
-    const rows = q.userId !== null
-      ? await this.arrays('notificationsByUser', [
-        tenantId, q.organizationId, q.userId, q.documentId, q.locationId, q.notificationIds, after.timestamp, after.notificationId, q.limit,
-      ])
-      : await this.arrays('notificationsByDocument', [
-        tenantId, q.organizationId, q.documentId, q.locationId, q.notificationIds, after.timestamp, after.notificationId, q.limit,
-      ]);
+    const rows =
+      q.userId !== null
+        ? await this.arrays('notificationsByUser', [
+            tenantId,
+            q.organizationId,
+            q.userId,
+            q.documentId,
+            q.locationId,
+            q.notificationIds,
+            after.timestamp,
+            after.notificationId,
+            q.limit,
+          ])
+        : await this.arrays('notificationsByDocument', [
+            tenantId,
+            q.organizationId,
+            q.documentId,
+            q.locationId,
+            q.notificationIds,
+            after.timestamp,
+            after.notificationId,
+            q.limit,
+          ]);
     return rows.map(notificationFrom);
   }
 }

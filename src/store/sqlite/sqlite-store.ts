@@ -8,11 +8,38 @@ import Database from 'better-sqlite3';
 import type { SqliteCheck, SqliteSynchronous } from '../../config.js';
 import { StorageHealth, StoreUnavailableError, type FaultListener, type LastingFault } from '../health.js';
 import type {
-  AddCommentsResult, CommentDraft, CommentIdAssigner, CommentQuery, Credentials,
-  NewAnnotation, NewNotification, NotificationQuery, Profile, Scope, Store,
-  StoredComment, StoredNotification, Tenant, TenantListing, TokenRecord, UserWrite,
+  AddCommentsResult,
+  CommentDraft,
+  CommentIdAssigner,
+  CommentQuery,
+  Credentials,
+  NewAnnotation,
+  NewNotification,
+  NotificationQuery,
+  Profile,
+  Scope,
+  Store,
+  StoredComment,
+  StoredNotification,
+  Tenant,
+  TenantListing,
+  TokenRecord,
+  UserWrite,
 } from '../store.js';
-import { commentFrom, credentialsFrom, FROM_START, notBefore, jsonOrNull, notificationFrom, profileFrom, recipientsJson, tenantFrom, tokenFrom, tokenListingFrom, type Row } from '../rows.js';
+import {
+  commentFrom,
+  credentialsFrom,
+  FROM_START,
+  notBefore,
+  jsonOrNull,
+  notificationFrom,
+  profileFrom,
+  recipientsJson,
+  tenantFrom,
+  tokenFrom,
+  tokenListingFrom,
+  type Row,
+} from '../rows.js';
 import { MIGRATIONS } from './migrations.js';
 import { filterSetKey, notificationsSql, SQL, type NotificationFilterSet, type StatementName } from './statements.js';
 
@@ -37,12 +64,15 @@ export interface SqliteOptions {
 function classify(err: unknown): unknown {
   const code = (err as { code?: unknown }).code;
   if (typeof code !== 'string') return err;
-  const unavailable = (reason: StoreUnavailableError['reason'], message: string) => new StoreUnavailableError(message, { cause: err, reason });
+  const unavailable = (reason: StoreUnavailableError['reason'], message: string) =>
+    new StoreUnavailableError(message, { cause: err, reason });
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return unavailable('busy', 'The database is busy.');
   if (code === 'SQLITE_FULL') return unavailable('storage_full', 'The storage of the database is full.');
   if (code.startsWith('SQLITE_READONLY')) return unavailable('read_only', 'The database file cannot be written.');
-  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return unavailable('damaged', 'The database file is damaged.');
-  if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN')) return unavailable('unreachable', 'The database file cannot be read or written.');
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
+    return unavailable('damaged', 'The database file is damaged.');
+  if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN'))
+    return unavailable('unreachable', 'The database file cannot be read or written.');
   return err;
 }
 
@@ -137,14 +167,18 @@ export class SqliteStore implements Store {
     const pragma = check === 'full' ? 'integrity_check(20)' : 'quick_check(20)';
     let problems: string[];
     try {
-      problems = (this.db.pragma(pragma) as Record<string, string>[]).map((row) => Object.values(row)[0]!).filter((v) => v !== 'ok');
+      problems = (this.db.pragma(pragma) as Record<string, string>[])
+        .map((row) => Object.values(row)[0]!)
+        .filter((v) => v !== 'ok');
     } catch (err) {
       const classified = classify(err);
       if (!(classified instanceof StoreUnavailableError) || classified.reason !== 'damaged') throw err;
       problems = [(err as Error).message];
     }
     if (problems.length > 0) {
-      this.health.failed(new StoreUnavailableError('The database file is damaged.', { reason: 'damaged', cause: new Error(problems.join('; ')) }));
+      this.health.failed(
+        new StoreUnavailableError('The database file is damaged.', { reason: 'damaged', cause: new Error(problems.join('; ')) }),
+      );
     }
   }
 
@@ -156,7 +190,9 @@ export class SqliteStore implements Store {
       if (this.health.writesRefused) this.write(() => this.s.readinessProbe.run());
       this.guard(() => this.db.prepare('SELECT 1').get());
     } catch (err) {
-      throw err instanceof StoreUnavailableError ? err : new StoreUnavailableError('The database does not answer.', { cause: err });
+      throw err instanceof StoreUnavailableError
+        ? err
+        : new StoreUnavailableError('The database does not answer.', { cause: err });
     }
   }
 
@@ -228,12 +264,19 @@ export class SqliteStore implements Store {
     this.write(() => {
       for (const u of users) {
         this.s.upsertUser.run({ tenantId, organizationId, now, ...profileParams(u) });
-        if (scope) this.s.insertMembership.run({ tenantId, organizationId, kind: scope.kind, scopeId: scope.id, userId: u.userId });
+        if (scope)
+          this.s.insertMembership.run({ tenantId, organizationId, kind: scope.kind, scopeId: scope.id, userId: u.userId });
       }
     });
   }
 
-  async updateUsers(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Promise<Set<string>> {
+  async updateUsers(
+    tenantId: string,
+    organizationId: string,
+    scope: Scope,
+    users: UserWrite[],
+    now: number,
+  ): Promise<Set<string>> {
     return this.write(() => {
       const updated = new Set<string>();
       for (const u of users) {
@@ -261,7 +304,11 @@ export class SqliteStore implements Store {
   // --- Comment annotations ---
 
   async addAnnotations(
-    tenantId: string, organizationId: string, documentId: string, annotations: NewAnnotation[], now: number,
+    tenantId: string,
+    organizationId: string,
+    documentId: string,
+    annotations: NewAnnotation[],
+    now: number,
   ): Promise<Set<string>> {
     return this.write(() => {
       const taken = new Set<string>();
@@ -271,8 +318,14 @@ export class SqliteStore implements Store {
           continue;
         }
         this.s.insertAnnotation.run({
-          tenantId, organizationId, documentId, annotationId: a.annotationId, now,
-          location: jsonOrNull(a.location), locationId: a.locationId, context: jsonOrNull(a.context),
+          tenantId,
+          organizationId,
+          documentId,
+          annotationId: a.annotationId,
+          now,
+          location: jsonOrNull(a.location),
+          locationId: a.locationId,
+          context: jsonOrNull(a.context),
           status: JSON.stringify(a.status),
         });
         const thread = { tenantId, organizationId, documentId, annotationId: a.annotationId };
@@ -283,26 +336,42 @@ export class SqliteStore implements Store {
   }
 
   async addComments(
-    tenantId: string, organizationId: string, documentId: string, annotationId: string,
-    comments: CommentDraft[], assignIds: CommentIdAssigner, now: number,
+    tenantId: string,
+    organizationId: string,
+    documentId: string,
+    annotationId: string,
+    comments: CommentDraft[],
+    assignIds: CommentIdAssigner,
+    now: number,
   ): Promise<AddCommentsResult> {
     return this.write((): AddCommentsResult => {
       if (!this.s.annotationExists.get(tenantId, organizationId, documentId, annotationId)) {
         return { kind: 'annotation_not_found' };
       }
       for (const c of comments) {
-        if (c.commentId !== undefined && this.s.commentExists.get(tenantId, organizationId, documentId, annotationId, c.commentId)) {
+        if (
+          c.commentId !== undefined &&
+          this.s.commentExists.get(tenantId, organizationId, documentId, annotationId, c.commentId)
+        ) {
           return { kind: 'comment_exists', commentId: c.commentId };
         }
       }
-      const tail = this.s.threadTail.get({ tenantId, organizationId, documentId, annotationId }) as { maxId: number; maxSeq: number; lastCreated: number };
-      const assigned = assignIds(comments.map((c) => c.commentId), tail.maxId);
+      const tail = this.s.threadTail.get({ tenantId, organizationId, documentId, annotationId }) as {
+        maxId: number;
+        maxSeq: number;
+        lastCreated: number;
+      };
+      const assigned = assignIds(
+        comments.map((c) => c.commentId),
+        tail.maxId,
+      );
       if (assigned.kind === 'exhausted') return { kind: 'ids_exhausted' };
       if (assigned.kind === 'clash') return { kind: 'comment_exists', commentId: assigned.commentId };
       const ids = assigned.commentIds;
       const thread = { tenantId, organizationId, documentId, annotationId };
       const createdAt = notBefore(now, tail.lastCreated);
-      for (const [i, c] of comments.entries()) this.insertComment(thread, { ...c, commentId: ids[i]! }, tail.maxSeq + i + 1, createdAt);
+      for (const [i, c] of comments.entries())
+        this.insertComment(thread, { ...c, commentId: ids[i]! }, tail.maxSeq + i + 1, createdAt);
       return { kind: 'added', commentIds: ids };
     });
   }
@@ -310,18 +379,29 @@ export class SqliteStore implements Store {
   private insertComment(
     thread: { tenantId: string; organizationId: string; documentId: string; annotationId: string },
     c: { commentId: number; html: string; text: string; from: { userId: string; name: string | null; email: string | null } },
-    seq: number, now: number,
+    seq: number,
+    now: number,
   ): void {
     this.s.insertComment.run({
-      ...thread, commentId: c.commentId, seq, html: c.html, text: c.text,
-      fromUserId: c.from.userId, fromName: c.from.name, fromEmail: c.from.email, now,
+      ...thread,
+      commentId: c.commentId,
+      seq,
+      html: c.html,
+      text: c.text,
+      fromUserId: c.from.userId,
+      fromName: c.from.name,
+      fromEmail: c.from.email,
+      now,
     });
   }
 
   async getComments(tenantId: string, q: CommentQuery): Promise<StoredComment[]> {
     return this.guard(() => {
       const rows = this.s.comments.all({
-        tenantId, organizationId: q.organizationId, documentId: q.documentId, annotationId: q.annotationId,
+        tenantId,
+        organizationId: q.organizationId,
+        documentId: q.documentId,
+        annotationId: q.annotationId,
         userIds: q.userIds ? JSON.stringify(q.userIds) : null,
         commentIds: q.commentIds ? JSON.stringify(q.commentIds) : null,
       }) as unknown[][];
@@ -335,14 +415,22 @@ export class SqliteStore implements Store {
     return this.write(() => {
       const key = { tenantId, organizationId, notificationId: n.notificationId };
       const inserted = this.s.insertNotification.run({
-        ...key, documentId: n.documentId, locationId: n.locationId,
-        actionUserId: n.actionUser.userId, actionUserName: n.actionUser.name, actionUserEmail: n.actionUser.email,
-        headlineTemplate: n.headlineTemplate, headlineData: JSON.stringify(n.headlineData),
-        bodyMessage: n.bodyMessage, sourceData: JSON.stringify(n.sourceData), timestamp: n.timestamp,
+        ...key,
+        documentId: n.documentId,
+        locationId: n.locationId,
+        actionUserId: n.actionUser.userId,
+        actionUserName: n.actionUser.name,
+        actionUserEmail: n.actionUser.email,
+        headlineTemplate: n.headlineTemplate,
+        headlineData: JSON.stringify(n.headlineData),
+        bodyMessage: n.bodyMessage,
+        sourceData: JSON.stringify(n.sourceData),
+        timestamp: n.timestamp,
         recipients: recipientsJson(n.recipients),
       });
       if (inserted.changes === 0) return false;
-      for (const [position, { userId }] of n.recipients.entries()) this.s.insertRecipient.run({ ...key, userId, position, timestamp: n.timestamp });
+      for (const [position, { userId }] of n.recipients.entries())
+        this.s.insertRecipient.run({ ...key, userId, position, timestamp: n.timestamp });
       return true;
     });
   }
@@ -370,13 +458,24 @@ export class SqliteStore implements Store {
     return this.guard(() => {
       const after = q.after ?? FROM_START;
       const params = {
-        tenantId, organizationId: q.organizationId, documentId: q.documentId, userId: q.userId,
-        locationId: q.locationId, ids: q.notificationIds ? JSON.stringify(q.notificationIds) : null,
-        afterTimestamp: after.timestamp, afterId: after.notificationId,
+        tenantId,
+        organizationId: q.organizationId,
+        documentId: q.documentId,
+        userId: q.userId,
+        locationId: q.locationId,
+        ids: q.notificationIds ? JSON.stringify(q.notificationIds) : null,
+        afterTimestamp: after.timestamp,
+        afterId: after.notificationId,
       };
-      const stmt = this.notificationRead({
-        byUser: q.userId !== null, document: q.documentId !== null, location: q.locationId !== null, ids: q.notificationIds !== null,
-      }, q.limit);
+      const stmt = this.notificationRead(
+        {
+          byUser: q.userId !== null,
+          document: q.documentId !== null,
+          location: q.locationId !== null,
+          ids: q.notificationIds !== null,
+        },
+        q.limit,
+      );
       return (stmt.all(params) as unknown[][]).map(notificationFrom);
     });
   }

@@ -84,7 +84,6 @@ export const SQL = {
                        ON CONFLICT DO NOTHING`,
   insertRecipient: `INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread, timestamp)
                     VALUES (@tenantId, @organizationId, @notificationId, @userId, @position, 1, @timestamp)`,
-
 } as const;
 
 export type StatementName = keyof typeof SQL;
@@ -100,8 +99,10 @@ export interface NotificationFilterSet {
 
 /** Every filter set notifications/get can produce (by document, the document is always given). */
 export const NOTIFICATION_FILTER_SETS: readonly NotificationFilterSet[] = [false, true].flatMap((byUser) =>
-  [false, true].flatMap((location) => [false, true].flatMap((ids) =>
-    (byUser ? [false, true] : [true]).map((document) => ({ byUser, document, location, ids })))));
+  [false, true].flatMap((location) =>
+    [false, true].flatMap((ids) => (byUser ? [false, true] : [true]).map((document) => ({ byUser, document, location, ids }))),
+  ),
+);
 
 export const filterSetKey = (f: NotificationFilterSet): string =>
   `${f.byUser ? 'inbox' : 'document'}${f.byUser && f.document ? '+document' : ''}${f.location ? '+location' : ''}${f.ids ? '+ids' : ''}`;
@@ -118,7 +119,8 @@ export function notificationsSql(f: NotificationFilterSet, limit: number): strin
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`bad notification read limit ${limit}`);
   const t = f.byUser ? 'r' : 'n';
   const where = [
-    `${t}.tenant_id = @tenantId`, `${t}.organization_id = @organizationId`,
+    `${t}.tenant_id = @tenantId`,
+    `${t}.organization_id = @organizationId`,
     ...(f.byUser ? ['r.user_id = @userId'] : []),
     ...(f.document ? ['n.document_id = @documentId'] : []),
     ...(f.location ? ['n.location_id = @locationId'] : []),
