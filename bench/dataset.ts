@@ -232,7 +232,8 @@ export class PostgresSink {
       `INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id, action_user_id,
         headline_template, headline_data, body_message, source_data, timestamp, recipients)
       SELECT $1, x.o, x.i, x.d, x.l, x.a, '{actionUser} mentioned you in {documentTitle}', x.h, '', '{}', x.t, x.r
-      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[]) AS x(o, i, d, l, a, h, t, r)`,
+      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
+        AS x(o, i, d, l, a, h, t, r)`,
       [
         tenantId,
         col(n, 'organizationId'),
@@ -250,13 +251,15 @@ export class PostgresSink {
     );
     await c.query(
       `INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread, timestamp)
-      SELECT $1, x.o, x.i, x.u, x.p, true, x.t FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[]) AS x(o, i, u, p, t)`,
+      SELECT $1, x.o, x.i, x.u, x.p, true, x.t
+      FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[]) AS x(o, i, u, p, t)`,
       [tenantId, col(r, 'o'), col(r, 'i'), col(r, 'userId'), col(r, 'position'), col(r, 't')],
     );
     const a = rows.annotations;
     await c.query(
       `INSERT INTO annotations (tenant_id, organization_id, document_id, annotation_id, status, created_at)
-      SELECT $1, x.o, x.d, x.a, '{"id":"OPEN","name":"Open","type":"default"}', $5 FROM unnest($2::text[], $3::text[], $4::text[]) AS x(o, d, a)`,
+      SELECT $1, x.o, x.d, x.a, '{"id":"OPEN","name":"Open","type":"default"}', $5
+      FROM unnest($2::text[], $3::text[], $4::text[]) AS x(o, d, a)`,
       [tenantId, col(a, 'organizationId'), col(a, 'documentId'), col(a, 'annotationId'), T0],
     );
     const m = rows.comments;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/index.js';
 import { openStore } from '../src/store/open-store.js';
 import { buildDataset, PostgresSink, SCALES, SqliteSink, type ScaleName } from './dataset.js';
 import { OPERATIONS } from './operations.js';
@@ -220,7 +220,8 @@ const table = [
   '|---|---:|---:|---:|---:|---:|---:|',
   ...rows.map(
     (r) =>
-      `| ${r.operation} | ${Math.round(r.requestsPerSecond)} | ${r.p50} | ${r.p99} | ${(r.ratio * 100).toFixed(0)}% | ${r.non2xx + r.errors} | ${r.rssMb} |`,
+      `| ${r.operation} | ${Math.round(r.requestsPerSecond)} | ${r.p50} | ${r.p99} |` +
+      ` ${(r.ratio * 100).toFixed(0)}% | ${r.non2xx + r.errors} | ${r.rssMb} |`,
   ),
 ].join('\n');
 console.log(

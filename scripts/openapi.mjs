@@ -3,7 +3,7 @@
 // rebuilds and rewrites it; test/api-docs.test.ts fails when the two drift apart.
 import { writeFileSync } from 'node:fs';
 import { buildApp } from '../dist/app.js';
-import { loadConfig } from '../dist/config.js';
+import { loadConfig } from '../dist/config/index.js';
 import { openStore } from '../dist/store/open-store.js';
 
 const loaded = loadConfig({ DATABASE_URL: 'sqlite::memory:' });

@@ -3,7 +3,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { systemClock, type Clock } from './clock.js';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import { ApiError } from './errors.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { registerAuth } from './http/auth.js';

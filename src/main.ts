@@ -13,7 +13,7 @@ import {
 } from './cli/commands.js';
 import { helpFor } from './cli/help.js';
 import { seedDemo } from './cli/seed.js';
-import { loadConfig, type Config } from './config.js';
+import { loadConfig, type Config } from './config/index.js';
 import { serve } from './server.js';
 import { openStore } from './store/open-store.js';
 import { VERSION } from './version.js';

@@ -4,7 +4,7 @@ import cluster from 'node:cluster';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { buildApp } from './app.js';
 import { systemClock } from './clock.js';
-import { redactUrl, type Config } from './config.js';
+import { redactUrl, type Config } from './config/index.js';
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER } from './http/auth.js';
 import { SharedRateLimiter } from './http/shared-rate-limiter.js';
 import { createFirstTenant, ensureBootstrapCredentials } from './services/credentials.js';

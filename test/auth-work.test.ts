@@ -41,30 +41,34 @@ test('an unknown key and a known key with a wrong token run the same statements'
   }
 });
 
-test('a 401 for an unknown key or a wrong token takes at least the failure floor; good credentials and a missing header do not wait', async () => {
-  const FLOOR_MS = 1500;
-  const t = await makeTestApp({ authFailureFloorMs: FLOOR_MS });
-  try {
-    const timed = async (headers: Record<string, string>) => {
-      const started = performance.now();
-      const r = await t.request(PATHS.usersAdd, { headers, body: { data: { organizationId: 'o', users: [{ userId: 'u' }] } } });
-      return { status: r.status, ms: performance.now() - started };
-    };
-    const key = (apiKey: string, authToken: string) => ({ 'x-service-api-key': apiKey, 'x-service-auth-token': authToken });
-    const unknown = await timed(key('mk_nobody', 'a-token-that-is-wrong-anyway'));
-    const wrong = await timed(key(t.a.creds.apiKey, 'a-token-that-is-wrong-anyway'));
-    const good = await timed(key(t.a.creds.apiKey, t.a.creds.authToken));
-    const missing = await timed({ 'x-service-api-key': t.a.creds.apiKey });
-    assert.deepEqual([unknown.status, wrong.status, good.status, missing.status], [401, 401, 200, 401]);
-    // Timers may fire up to a millisecond early against performance.now().
-    assert.ok(unknown.ms >= FLOOR_MS - 1, `unknown key answered after ${unknown.ms} ms`);
-    assert.ok(wrong.ms >= FLOOR_MS - 1, `wrong token answered after ${wrong.ms} ms`);
-    assert.ok(good.ms < FLOOR_MS / 2, `good credentials answered after ${good.ms} ms`);
-    assert.ok(
-      missing.ms < FLOOR_MS / 2,
-      `a missing header answered after ${missing.ms} ms: it tells nothing, so it does not wait`,
-    );
-  } finally {
-    await t.close();
-  }
-});
+test(
+  'a 401 for an unknown key or a wrong token takes at least the failure floor; good credentials and a' +
+    ' missing header do not wait',
+  async () => {
+    const FLOOR_MS = 1500;
+    const t = await makeTestApp({ authFailureFloorMs: FLOOR_MS });
+    try {
+      const timed = async (headers: Record<string, string>) => {
+        const started = performance.now();
+        const r = await t.request(PATHS.usersAdd, { headers, body: { data: { organizationId: 'o', users: [{ userId: 'u' }] } } });
+        return { status: r.status, ms: performance.now() - started };
+      };
+      const key = (apiKey: string, authToken: string) => ({ 'x-service-api-key': apiKey, 'x-service-auth-token': authToken });
+      const unknown = await timed(key('mk_nobody', 'a-token-that-is-wrong-anyway'));
+      const wrong = await timed(key(t.a.creds.apiKey, 'a-token-that-is-wrong-anyway'));
+      const good = await timed(key(t.a.creds.apiKey, t.a.creds.authToken));
+      const missing = await timed({ 'x-service-api-key': t.a.creds.apiKey });
+      assert.deepEqual([unknown.status, wrong.status, good.status, missing.status], [401, 401, 200, 401]);
+      // Timers may fire up to a millisecond early against performance.now().
+      assert.ok(unknown.ms >= FLOOR_MS - 1, `unknown key answered after ${unknown.ms} ms`);
+      assert.ok(wrong.ms >= FLOOR_MS - 1, `wrong token answered after ${wrong.ms} ms`);
+      assert.ok(good.ms < FLOOR_MS / 2, `good credentials answered after ${good.ms} ms`);
+      assert.ok(
+        missing.ms < FLOOR_MS / 2,
+        `a missing header answered after ${missing.ms} ms: it tells nothing, so it does not wait`,
+      );
+    } finally {
+      await t.close();
+    }
+  },
+);

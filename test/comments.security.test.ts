@@ -374,7 +374,9 @@ describe('comments security', () => {
       assert.deepEqual(x.from, { email: '', name: '', userId: 'u' }, 'a __proto__ key must not supply the author name');
     }
     const get = await t.a.post(PATHS.commentsGet, null, {
-      raw: `{"data":{"organizationId":"${org}","documentId":"doc","annotationId":"real","__proto__":{"commentIds":[5]},"constructor":{"prototype":{"userIds":["x"]}}}}`,
+      raw:
+        `{"data":{"organizationId":"${org}","documentId":"doc","annotationId":"real",` +
+        `"__proto__":{"commentIds":[5]},"constructor":{"prototype":{"userIds":["x"]}}}}`,
       headers: { 'content-type': 'application/json' },
     });
     assert.ok(get.status === 200 || get.status === 400, get.body);
@@ -423,7 +425,9 @@ describe('comments security', () => {
     for (const member of ['location', 'context', 'status']) {
       const org = uniq('org');
       const r = await t.a.post(PATHS.annotationsAdd, null, {
-        raw: `{"data":{"organizationId":"${org}","documentId":"doc","commentAnnotations":[{"annotationId":"deep","${member}":${deep},"commentData":[{"commentText":"x","from":{"userId":"u"}}]}]}}`,
+        raw:
+          `{"data":{"organizationId":"${org}","documentId":"doc","commentAnnotations":[{"annotationId":"deep",` +
+          `"${member}":${deep},"commentData":[{"commentText":"x","from":{"userId":"u"}}]}]}}`,
         headers: { 'content-type': 'application/json' },
       });
       assert.ok(

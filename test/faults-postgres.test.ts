@@ -53,56 +53,60 @@ describe("PostgreSQL terminates the server's connections", { skip: NEEDS_POSTGRE
   const applicationName = `marginalia-faults-${process.pid}`;
   const ctx = serverForDescribe({ url: (url) => url.searchParams.set('application_name', applicationName) });
 
-  test(`every backend terminated ${TERMINATIONS} times under write load: the process survives, answers 200 or 503, loses nothing`, async (t) => {
-    const { server } = ctx;
-    const load = writeLoad(server.url, creds, 12, 30_000);
-    const recoveries: number[] = [];
-    const killed: number[] = [];
-    try {
-      await new Promise((r) => setTimeout(r, 300));
-      for (let i = 0; i < TERMINATIONS; i++) {
-        const at = performance.now();
-        killed.push(await terminateBackends(applicationName));
-        // Recovery: the first write sent after the termination that got its 200.
-        let recovered: number | undefined;
-        while (recovered === undefined && performance.now() - at < 5000) {
-          await new Promise((r) => setTimeout(r, 20));
-          const ok = load.answers.find((a) => a.sentAt >= at && a.status === 200);
-          if (ok) recovered = ok.answeredAt - at;
-          assert.equal(server.proc.exitCode, null, `the server exited after termination ${i + 1}:\n${server.stderr()}`);
+  test(
+    `every backend terminated ${TERMINATIONS} times under write load: the process survives, answers 200 or` +
+      ` 503, loses nothing`,
+    async (t) => {
+      const { server } = ctx;
+      const load = writeLoad(server.url, creds, 12, 30_000);
+      const recoveries: number[] = [];
+      const killed: number[] = [];
+      try {
+        await new Promise((r) => setTimeout(r, 300));
+        for (let i = 0; i < TERMINATIONS; i++) {
+          const at = performance.now();
+          killed.push(await terminateBackends(applicationName));
+          // Recovery: the first write sent after the termination that got its 200.
+          let recovered: number | undefined;
+          while (recovered === undefined && performance.now() - at < 5000) {
+            await new Promise((r) => setTimeout(r, 20));
+            const ok = load.answers.find((a) => a.sentAt >= at && a.status === 200);
+            if (ok) recovered = ok.answeredAt - at;
+            assert.equal(server.proc.exitCode, null, `the server exited after termination ${i + 1}:\n${server.stderr()}`);
+          }
+          assert.ok(recovered !== undefined, `no write succeeded within 5 s of termination ${i + 1}`);
+          recoveries.push(Math.round(recovered));
+          await new Promise((r) => setTimeout(r, 200));
         }
-        assert.ok(recovered !== undefined, `no write succeeded within 5 s of termination ${i + 1}`);
-        recoveries.push(Math.round(recovered));
-        await new Promise((r) => setTimeout(r, 200));
+      } finally {
+        await load.stop();
       }
-    } finally {
-      await load.stop();
-    }
-    const statuses = byStatus(load.answers);
-    t.diagnostic(
-      `backends terminated per round: ${killed.join(',')}; answers by status: ${JSON.stringify(statuses)}; ` +
-        `recovery ms: ${recoveries.join(',')} (max ${Math.max(...recoveries)})`,
-    );
-    assert.ok(
-      killed.every((n) => n > 0),
-      `every round terminated at least one backend: ${killed.join(',')}`,
-    );
-    assert.equal(server.proc.exitCode, null, `the server exited:\n${server.stderr()}`);
-    assert.deepEqual(
-      Object.keys(statuses).filter((s) => s !== '200' && s !== '503'),
-      [],
-      `only 200 and 503: ${JSON.stringify(statuses)}`,
-    );
-    assert.ok(
-      Math.max(...recoveries) <= RECOVERY_BOUND_MS,
-      `recovered within ${RECOVERY_BOUND_MS} ms each time: ${recoveries.join(',')}`,
-    );
+      const statuses = byStatus(load.answers);
+      t.diagnostic(
+        `backends terminated per round: ${killed.join(',')}; answers by status: ${JSON.stringify(statuses)}; ` +
+          `recovery ms: ${recoveries.join(',')} (max ${Math.max(...recoveries)})`,
+      );
+      assert.ok(
+        killed.every((n) => n > 0),
+        `every round terminated at least one backend: ${killed.join(',')}`,
+      );
+      assert.equal(server.proc.exitCode, null, `the server exited:\n${server.stderr()}`);
+      assert.deepEqual(
+        Object.keys(statuses).filter((s) => s !== '200' && s !== '503'),
+        [],
+        `only 200 and 503: ${JSON.stringify(statuses)}`,
+      );
+      assert.ok(
+        Math.max(...recoveries) <= RECOVERY_BOUND_MS,
+        `recovered within ${RECOVERY_BOUND_MS} ms each time: ${recoveries.join(',')}`,
+      );
 
-    const stored = await readAllIds(server.url, creds);
-    const lost = load.acknowledged().filter((id) => !stored.has(id));
-    assert.deepEqual(lost, [], `acknowledged writes lost: ${lost.length} of ${load.acknowledged().length}`);
-    assert.equal((await fetch(`${server.url}/readyz`)).status, 200, 'ready again');
-  });
+      const stored = await readAllIds(server.url, creds);
+      const lost = load.acknowledged().filter((id) => !stored.has(id));
+      assert.deepEqual(lost, [], `acknowledged writes lost: ${lost.length} of ${load.acknowledged().length}`);
+      assert.equal((await fetch(`${server.url}/readyz`)).status, 200, 'ready again');
+    },
+  );
 });
 
 describe('PostgreSQL refuses writes (read-only, as a standby after a failover)', { skip: NEEDS_POSTGRES }, () => {

@@ -151,21 +151,24 @@ describe('SQLite file with damaged pages', () => {
     assert.equal(write.status, 503, write.text);
   }
 
-  test('found at start by the quick check: /readyz fails at once, reads of the damage and writes get 503, the log says it once', async () => {
-    const server = await startServer({ env: env(await damagedDatabase('at-start')) });
-    try {
-      assert.equal((await readyz(server.url)).status, 503, 'not ready from the start');
-      await expectDamageAnswered(server);
-      await expectDamageAnswered(server);
-      assert.equal((await readUsers(server.url)).status, 503, 'users/update writes, so it is refused too');
-      const errors = logLines(server, 50).filter((l) => l.fault === 'damaged');
-      assert.equal(errors.length, 1, JSON.stringify(logLines(server, 50)));
-      assert.match(errors[0].msg, /restore the last good backup/);
-      assert.match(await (await fetch(`${server.url}/metrics`)).text(), /marginalia_database_fault\{fault="damaged"\} 1/);
-    } finally {
-      await stopServer(server);
-    }
-  });
+  test(
+    'found at start by the quick check: /readyz fails at once, reads of the damage and writes get 503, the' + ' log says it once',
+    async () => {
+      const server = await startServer({ env: env(await damagedDatabase('at-start')) });
+      try {
+        assert.equal((await readyz(server.url)).status, 503, 'not ready from the start');
+        await expectDamageAnswered(server);
+        await expectDamageAnswered(server);
+        assert.equal((await readUsers(server.url)).status, 503, 'users/update writes, so it is refused too');
+        const errors = logLines(server, 50).filter((l) => l.fault === 'damaged');
+        assert.equal(errors.length, 1, JSON.stringify(logLines(server, 50)));
+        assert.match(errors[0].msg, /restore the last good backup/);
+        assert.match(await (await fetch(`${server.url}/metrics`)).text(), /marginalia_database_fault\{fault="damaged"\} 1/);
+      } finally {
+        await stopServer(server);
+      }
+    },
+  );
 
   test('with the check off, found by the first read that meets it: the same answers, told once', async () => {
     const server = await startServer({ env: env(await damagedDatabase('at-read'), { MARGINALIA_SQLITE_CHECK_AT_START: 'off' }) });

@@ -52,7 +52,8 @@ describe('request bodies', () => {
 
   test('__proto__ and constructor keys are dropped and pollute nothing', async () => {
     const raw =
-      '{"data":{"organizationId":"o","userId":"u","__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":2}}},"__proto__":{"polluted":3}}';
+      '{"data":{"organizationId":"o","userId":"u","__proto__":{"polluted":1},' +
+      '"constructor":{"prototype":{"polluted":2}}},"__proto__":{"polluted":3}}';
     const r = await t.a.post(PATHS.notificationsGet, null, { raw, headers: { 'content-type': 'application/json' } });
     assert.equal(r.status, 200, r.body);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);

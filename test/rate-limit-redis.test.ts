@@ -103,7 +103,8 @@ describe('the rate limit shared through Redis', { skip: NEEDS_REDIS }, () => {
       const expected = 100 + 50 * elapsed;
       // Report what was measured: allowed against configured, for the closing note.
       console.log(
-        `shared limit accuracy: ${allowed} allowed of ${asked} asked in ${elapsed.toFixed(2)} s; configured ${expected.toFixed(0)} (${((allowed / expected) * 100).toFixed(1)}%)`,
+        `shared limit accuracy: ${allowed} allowed of ${asked} asked in ${elapsed.toFixed(2)} s; configured` +
+          ` ${expected.toFixed(0)} (${((allowed / expected) * 100).toFixed(1)}%)`,
       );
       assert.ok(asked > allowed, 'the test asked for more than the budget');
       assert.ok(allowed <= expected + 1, `allowed ${allowed} > configured ${expected.toFixed(1)}`);
@@ -115,49 +116,52 @@ describe('the rate limit shared through Redis', { skip: NEEDS_REDIS }, () => {
     }
   });
 
-  test('Redis cut (reset or silent): checks fall back to the local bucket within the timeout, logged once; back when Redis is', async () => {
-    const target = new URL(REDIS_URL);
-    const proxy = new CuttableProxy({ host: target.hostname, port: Number(target.port || 6379) });
-    const port = await proxy.listen();
-    const { limiter, logger, key } = await shared(1000, `redis://127.0.0.1:${port}`, 200);
-    try {
-      assert.equal((await limiter.take(key)).allowed, true);
-      assert.equal(logger.lines.length, 0, JSON.stringify(logger.lines));
-      for (const mode of ['reset', 'silent'] as const) {
-        proxy.cut(mode);
-        for (let i = 0; i < 5; i++) {
-          const started = Date.now();
-          const d = await limiter.take(key);
-          const took = Date.now() - started;
-          assert.equal(d.allowed, true, `${mode}: served by the local bucket`);
-          // The first check may wait out the timeout; the next ones, within the retry second, do not.
-          assert.ok(took < (i === 0 ? 1000 : 50), `${mode}: check ${i} took ${took} ms`);
+  test(
+    'Redis cut (reset or silent): checks fall back to the local bucket within the timeout, logged once;' + ' back when Redis is',
+    async () => {
+      const target = new URL(REDIS_URL);
+      const proxy = new CuttableProxy({ host: target.hostname, port: Number(target.port || 6379) });
+      const port = await proxy.listen();
+      const { limiter, logger, key } = await shared(1000, `redis://127.0.0.1:${port}`, 200);
+      try {
+        assert.equal((await limiter.take(key)).allowed, true);
+        assert.equal(logger.lines.length, 0, JSON.stringify(logger.lines));
+        for (const mode of ['reset', 'silent'] as const) {
+          proxy.cut(mode);
+          for (let i = 0; i < 5; i++) {
+            const started = Date.now();
+            const d = await limiter.take(key);
+            const took = Date.now() - started;
+            assert.equal(d.allowed, true, `${mode}: served by the local bucket`);
+            // The first check may wait out the timeout; the next ones, within the retry second, do not.
+            assert.ok(took < (i === 0 ? 1000 : 50), `${mode}: check ${i} took ${took} ms`);
+          }
+          assert.deepEqual(
+            logger.lines.map((l) => l.level),
+            ['warn'],
+            `${mode}: one warning for the outage: ${JSON.stringify(logger.lines)}`,
+          );
+          assert.match(logger.lines[0]!.msg, /Redis is unavailable/);
+          proxy.restore();
+          const deadline = Date.now() + 10_000;
+          while (logger.lines.length < 2 && Date.now() < deadline) {
+            await limiter.take(key);
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          assert.deepEqual(
+            logger.lines.map((l) => l.level),
+            ['warn', 'info'],
+            `${mode}: recovery logged: ${JSON.stringify(logger.lines)}`,
+          );
+          assert.match(logger.lines[1]!.msg, /Redis answers again/);
+          logger.lines.length = 0;
         }
-        assert.deepEqual(
-          logger.lines.map((l) => l.level),
-          ['warn'],
-          `${mode}: one warning for the outage: ${JSON.stringify(logger.lines)}`,
-        );
-        assert.match(logger.lines[0]!.msg, /Redis is unavailable/);
-        proxy.restore();
-        const deadline = Date.now() + 10_000;
-        while (logger.lines.length < 2 && Date.now() < deadline) {
-          await limiter.take(key);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        assert.deepEqual(
-          logger.lines.map((l) => l.level),
-          ['warn', 'info'],
-          `${mode}: recovery logged: ${JSON.stringify(logger.lines)}`,
-        );
-        assert.match(logger.lines[1]!.msg, /Redis answers again/);
-        logger.lines.length = 0;
+      } finally {
+        await limiter.close();
+        await proxy.close();
       }
-    } finally {
-      await limiter.close();
-      await proxy.close();
-    }
-  });
+    },
+  );
 });
 
 describe('two server processes with MARGINALIA_REDIS_URL', { skip: NEEDS_REDIS }, () => {

@@ -1684,7 +1684,8 @@ export function storeSuite(kind: StoreKind): void {
           const failures = settled.flatMap((r, k) =>
             r.status === 'rejected'
               ? [
-                  `batch ${k}: ${(r.reason as Error)?.name} ${(r.reason as { code?: string })?.code ?? ''} ${(r.reason as Error)?.message}`,
+                  `batch ${k}: ${(r.reason as Error)?.name} ${(r.reason as { code?: string })?.code ?? ''} ` +
+                    `${(r.reason as Error)?.message}`,
                 ]
               : [],
           );

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/index.js';
 import { openStore, type StoreConfig } from '../src/store/open-store.js';
 import type { Store } from '../src/store/store.js';
 

@@ -2,7 +2,7 @@
 // same services the API uses (so HTML is sanitized, ids assigned and profiles resolved exactly as for
 // a caller), then credentials and three curl commands to paste while the server runs.
 import { systemClock } from '../clock.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { addAnnotations } from '../services/comments.js';
 import type { Caller, Services } from '../services/context.js';
 import { createTenant } from '../services/credentials.js';

@@ -52,11 +52,13 @@ export function answers<T extends TSchema>(success: T, also: readonly (404 | 409
     405: error('INVALID_ARGUMENT: a method other than POST (with Allow: POST)'),
     ...(also.includes(409) ? { 409: error('ALREADY_EXISTS: a caller-chosen id is taken; nothing was written') } : {}),
     408: error(
-      'INVALID_ARGUMENT: the request did not arrive within MARGINALIA_HTTP_HEADERS_TIMEOUT_MS / MARGINALIA_HTTP_REQUEST_TIMEOUT_MS; the connection closes',
+      'INVALID_ARGUMENT: the request did not arrive within MARGINALIA_HTTP_HEADERS_TIMEOUT_MS /' +
+        ' MARGINALIA_HTTP_REQUEST_TIMEOUT_MS; the connection closes',
     ),
     413: error('INVALID_ARGUMENT: the body is over MARGINALIA_BODY_LIMIT'),
     429: error(
-      'RESOURCE_EXHAUSTED: over the rate limit (with Retry-After), or an annotation out of commentIds (no Retry-After: permanent, do not retry)',
+      'RESOURCE_EXHAUSTED: over the rate limit (with Retry-After), or an annotation out of commentIds (no' +
+        ' Retry-After: permanent, do not retry)',
     ),
     500: error('INTERNAL: a bug; the message carries the request id'),
     503: error(

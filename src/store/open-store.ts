@@ -1,5 +1,5 @@
 // Picks the store that DATABASE_URL names, and brings its schema up to date.
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { FaultListener } from './health.js';
 import { PostgresStore } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';

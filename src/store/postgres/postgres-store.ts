@@ -83,8 +83,16 @@ const UNAVAILABLE_CODES = new Set([
   '08004',
   '08006',
 ]);
-const UNAVAILABLE_MESSAGES =
-  /timeout exceeded when trying to connect|Connection terminated|Query read timeout|connection timeout|Client has encountered a connection error/i;
+const UNAVAILABLE_MESSAGES = new RegExp(
+  [
+    'timeout exceeded when trying to connect',
+    'Connection terminated',
+    'Query read timeout',
+    'connection timeout',
+    'Client has encountered a connection error',
+  ].join('|'),
+  'i',
+);
 /** Serialization failure and deadlock: the transaction is safe to run again. */
 const RETRYABLE_CODES = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 3;

@@ -77,7 +77,8 @@ export const PG_SQL = {
                          body_message, source_data, timestamp, recipients)
                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
                        ON CONFLICT DO NOTHING RETURNING 1 AS added`,
-  insertRecipients: `INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread, timestamp)
+  insertRecipients: `INSERT INTO notification_recipients
+                       (tenant_id, organization_id, notification_id, user_id, position, unread, timestamp)
                      SELECT $1, $2, $3, r.user_id, r.position - 1, true, $4
                      FROM unnest($5::text[]) WITH ORDINALITY AS r(user_id, position)`,
 

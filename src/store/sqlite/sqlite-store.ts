@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { SqliteCheck, SqliteSynchronous } from '../../config.js';
+import type { SqliteCheck, SqliteSynchronous } from '../../config/index.js';
 import { StorageHealth, StoreUnavailableError, type FaultListener, type LastingFault } from '../health.js';
 import type {
   AddCommentsResult,

@@ -1,0 +1,315 @@
+// Every setting of the service, declared once in SETTINGS and read from an environment object in one
+// place, validated at once: a bad deployment fails at start with every problem named, instead of at
+// the first request. docs/configuration.md's table is written from the same declarations.
+import { DEFAULT_AUTH_FAILURE_FLOOR_MS } from '../http/auth.js';
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
+import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
+import { integer, oneOf, type Setting, text } from './setting.js';
+
+export { settingsTable } from './setting.js';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type DatabaseTarget =
+  | { kind: 'sqlite'; path: string } // path ':memory:' is a throwaway database
+  | { kind: 'postgres'; url: string };
+export type SqliteSynchronous = 'NORMAL' | 'FULL';
+/** How a SQLite file is checked for damage when opened: PRAGMA quick_check, integrity_check, or not at all. */
+export type SqliteCheck = 'quick' | 'full' | 'off';
+
+/** What a header value can carry safely and what we accept as a credential. */
+const CREDENTIAL_SHAPE = /^[\x21-\x7e]{1,256}$/;
+const MS_MAX = 3_600_000;
+
+/** Every setting, in the order the reference lists them. */
+export const SETTINGS = {
+  port: integer('PORT', 8080, 0, 65535, 'TCP port to listen on (0 picks a free one).'),
+  host: text('HOST', '127.0.0.1', 'Interface to listen on; `0.0.0.0` for all.'),
+  databaseUrl: text(
+    'DATABASE_URL',
+    'sqlite:./data/marginalia.db',
+    '`sqlite:<path>`, `sqlite::memory:` (throwaway), or `postgres://...` / `postgresql://...` for PostgreSQL.',
+    (raw) => databaseUrlProblem(raw),
+  ),
+  logLevel: oneOf<LogLevel>(
+    'LOG_LEVEL',
+    'info',
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    (raw) => raw.toLowerCase(),
+    'fatal, error, warn, info, debug, trace or silent.',
+  ),
+  apiKey: text('MARGINALIA_API_KEY', null, 'Bootstrap API key, ensured at start together with `MARGINALIA_AUTH_TOKEN`.', (raw) =>
+    CREDENTIAL_SHAPE.test(raw) ? null : 'MARGINALIA_API_KEY must be 1 to 256 visible ASCII characters without spaces.',
+  ),
+  authToken: text(
+    'MARGINALIA_AUTH_TOKEN',
+    null,
+    'Bootstrap auth token (at least 16 characters); stored only as a hash.',
+    (raw) =>
+      CREDENTIAL_SHAPE.test(raw) && raw.length >= 16
+        ? null
+        : 'MARGINALIA_AUTH_TOKEN must be 16 to 256 visible ASCII characters without spaces.',
+  ),
+  bodyLimit: integer(
+    'MARGINALIA_BODY_LIMIT',
+    1_048_576,
+    1024,
+    1024 * 1024 * 1024,
+    'Largest request body in bytes; larger bodies get 413.',
+  ),
+  maxJsonDepth: integer(
+    'MARGINALIA_MAX_JSON_DEPTH',
+    32,
+    4,
+    1000,
+    'Deepest nesting of objects and arrays in a request body; deeper bodies get 400.',
+  ),
+  // SPEC 4 promises callers 1000 entries: the setting can only widen that.
+  maxBatch: integer(
+    'MARGINALIA_MAX_BATCH',
+    DEFAULT_LIMITS.maxBatch,
+    DEFAULT_LIMITS.maxBatch,
+    100_000,
+    'Most entries in any array of a request (`users`, `commentAnnotations`, `commentData`, `notifyUsers` and the id ' +
+      'filters); longer arrays get 400. At least 1000, which SPEC 4 promises callers.',
+  ),
+  maxTextLength: integer(
+    'MARGINALIA_MAX_TEXT_LENGTH',
+    DEFAULT_LIMITS.maxTextLength,
+    1,
+    100_000_000,
+    'Longest free text in code points (`commentText`, `commentHtml`, `displayHeadlineMessageTemplate`, ' +
+      '`displayBodyMessage`); longer gets 400.',
+  ),
+  rateLimit: integer(
+    'MARGINALIA_RATE_LIMIT',
+    1000,
+    0,
+    1_000_000_000,
+    'Requests per second per API key, burst twice that; 0 turns it off.',
+  ),
+  authFailureFloorMs: integer(
+    'MARGINALIA_AUTH_FAILURE_FLOOR_MS',
+    DEFAULT_AUTH_FAILURE_FLOOR_MS,
+    0,
+    10_000,
+    'A 401 for an unknown key or a wrong token is answered no sooner than this after the check began, so its ' +
+      'timing cannot tell which keys exist (and guessing is slower). Correct credentials never wait. 0 turns it off.',
+  ),
+  redisUrl: text(
+    'MARGINALIA_REDIS_URL',
+    null,
+    '`redis://...`: share the rate limit of each API key among all instances through this Redis. Unset, each ' +
+      'process limits on its own.',
+    (raw) =>
+      /^rediss?:\/\/./.test(raw) ? null : `MARGINALIA_REDIS_URL must start with redis:// or rediss://, got "${redactUrl(raw)}".`,
+  ),
+  redisTimeoutMs: integer(
+    'MARGINALIA_REDIS_TIMEOUT_MS',
+    100,
+    1,
+    60_000,
+    'How long a rate-limit check waits for Redis before counting the request locally instead (the service keeps ' +
+      'serving without Redis).',
+  ),
+  shutdownTimeoutMs: integer(
+    'MARGINALIA_SHUTDOWN_TIMEOUT_MS',
+    10_000,
+    0,
+    MS_MAX,
+    'On SIGTERM, how long in-flight requests may take before the process exits anyway.',
+  ),
+  headersTimeoutMs: integer(
+    'MARGINALIA_HTTP_HEADERS_TIMEOUT_MS',
+    DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs,
+    100,
+    MS_MAX,
+    'How long a client has to send the request line and headers; past it the request gets 408 and the connection ' +
+      'closes. Also closes connections that never send a request.',
+  ),
+  requestTimeoutMs: integer(
+    'MARGINALIA_HTTP_REQUEST_TIMEOUT_MS',
+    DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs,
+    100,
+    MS_MAX,
+    'How long a client has to send the whole request, body included; past it the request gets 408 and the ' +
+      'connection closes.',
+  ),
+  keepAliveTimeoutMs: integer(
+    'MARGINALIA_HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs,
+    100,
+    MS_MAX,
+    'How long a kept-alive connection may wait for its next request. Keep it above the idle timeout of a load ' +
+      'balancer in front (often 60 s).',
+  ),
+  idleTimeoutMs: integer(
+    'MARGINALIA_HTTP_IDLE_TIMEOUT_MS',
+    DEFAULT_HTTP_TIMEOUTS.idleTimeoutMs,
+    100,
+    MS_MAX,
+    'A connection on which nothing moves in either direction for this long is closed, whatever its state.',
+  ),
+  sqliteBusyTimeoutMs: integer(
+    'MARGINALIA_SQLITE_BUSY_TIMEOUT_MS',
+    5000,
+    0,
+    600_000,
+    'How long a SQLite write waits for another writer before failing with 503.',
+  ),
+  sqliteSynchronous: oneOf<SqliteSynchronous>(
+    'MARGINALIA_SQLITE_SYNCHRONOUS',
+    'NORMAL',
+    ['NORMAL', 'FULL'],
+    (raw) => raw.toUpperCase(),
+    '`NORMAL` survives a process crash; `FULL` also survives power loss, at the cost of an fsync per write.',
+  ),
+  sqliteCheckAtStart: oneOf<SqliteCheck>(
+    'MARGINALIA_SQLITE_CHECK_AT_START',
+    'quick',
+    ['quick', 'full', 'off'],
+    (raw) => raw.toLowerCase(),
+    'How the SQLite file is checked for damage at start: `quick` (PRAGMA quick_check, about 2 s per GB), `full` ' +
+      '(integrity_check, slower, also checks indexes against tables) or `off`. Damage found makes /readyz fail and ' +
+      'writes answer 503 (docs/operations.md).',
+  ),
+  workers: integer(
+    'MARGINALIA_WORKERS',
+    1,
+    1,
+    64,
+    'Worker processes serving the one port (node:cluster), e.g. one per core; 1 serves from the main process.',
+  ),
+  pgSchema: text('MARGINALIA_PG_SCHEMA', 'public', 'PostgreSQL schema holding the tables; created if missing.', (raw) =>
+    /^[a-z_][a-z0-9_]{0,62}$/.test(raw)
+      ? null
+      : `MARGINALIA_PG_SCHEMA must be a lowercase identifier (a-z, 0-9, _; at most 63), got "${raw}".`,
+  ),
+  pgPoolSize: integer('MARGINALIA_PG_POOL_SIZE', 10, 1, 1000, 'PostgreSQL connections per process.'),
+  pgConnectTimeoutMs: integer(
+    'MARGINALIA_PG_CONNECT_TIMEOUT_MS',
+    2000,
+    1,
+    600_000,
+    'How long to wait for a PostgreSQL connection before answering 503.',
+  ),
+  pgStatementTimeoutMs: integer(
+    'MARGINALIA_PG_STATEMENT_TIMEOUT_MS',
+    5000,
+    1,
+    MS_MAX,
+    'Longest a PostgreSQL statement may run before it is cancelled and the request answered 503.',
+  ),
+} as const;
+
+type Values = { [K in keyof typeof SETTINGS]: (typeof SETTINGS)[K] extends Setting<infer T> ? T : never };
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  logLevel: LogLevel;
+  /** Both set or both absent: the credentials the server ensures at start. */
+  bootstrap: { apiKey: string; authToken: string } | null;
+  bodyLimit: number;
+  /** Deepest nesting of objects and arrays a request body may have. */
+  maxJsonDepth: number;
+  /** Requests per second per API key; 0 turns limiting off. The burst is twice this. */
+  rateLimit: number;
+  /** Bounds on request arrays and free text, which the request schemas are built with. */
+  limits: InputLimits;
+  /** A 401 for a wrong key or token takes at least this long, so its timing tells nothing. */
+  authFailureFloorMs: number;
+  /** Shares rate-limit buckets among instances; null keeps them in each process. */
+  redisUrl: string | null;
+  redisTimeoutMs: number;
+  shutdownTimeoutMs: number;
+  /** How long a connection may take to send a request, or sit idle. */
+  http: HttpTimeouts;
+  sqliteBusyTimeoutMs: number;
+  sqliteSynchronous: SqliteSynchronous;
+  sqliteCheckAtStart: SqliteCheck;
+  pgSchema: string;
+  pgPoolSize: number;
+  pgConnectTimeoutMs: number;
+  pgStatementTimeoutMs: number;
+  /** Worker processes serving one port (node:cluster); 1 serves from this process. */
+  workers: number;
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Env): ConfigResult {
+  const errors: string[] = [];
+  const values = {} as Record<string, unknown>;
+  for (const [key, setting] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
+    const raw = env[setting.name];
+    if (raw === undefined || raw === '') {
+      values[key] = setting.default;
+      continue;
+    }
+    const parsed = setting.parse(raw);
+    if ('error' in parsed) errors.push(parsed.error);
+    values[key] = 'value' in parsed ? parsed.value : setting.default;
+  }
+  const v = values as Values;
+  // Checks that involve two settings.
+  if ((v.apiKey === null) !== (v.authToken === null)) {
+    errors.push('MARGINALIA_API_KEY and MARGINALIA_AUTH_TOKEN must be set together, or neither.');
+  }
+  if (v.headersTimeoutMs > v.requestTimeoutMs) {
+    errors.push(
+      'MARGINALIA_HTTP_HEADERS_TIMEOUT_MS must not be larger than MARGINALIA_HTTP_REQUEST_TIMEOUT_MS ' +
+        '(the headers are part of the request).',
+    );
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    config: {
+      port: v.port,
+      host: v.host,
+      database: databaseTarget(v.databaseUrl),
+      logLevel: v.logLevel,
+      bootstrap: v.apiKey !== null && v.authToken !== null ? { apiKey: v.apiKey, authToken: v.authToken } : null,
+      bodyLimit: v.bodyLimit,
+      maxJsonDepth: v.maxJsonDepth,
+      limits: { maxBatch: v.maxBatch, maxTextLength: v.maxTextLength },
+      rateLimit: v.rateLimit,
+      authFailureFloorMs: v.authFailureFloorMs,
+      redisUrl: v.redisUrl,
+      redisTimeoutMs: v.redisTimeoutMs,
+      shutdownTimeoutMs: v.shutdownTimeoutMs,
+      http: {
+        headersTimeoutMs: v.headersTimeoutMs,
+        requestTimeoutMs: v.requestTimeoutMs,
+        keepAliveTimeoutMs: v.keepAliveTimeoutMs,
+        idleTimeoutMs: v.idleTimeoutMs,
+      },
+      sqliteBusyTimeoutMs: v.sqliteBusyTimeoutMs,
+      sqliteSynchronous: v.sqliteSynchronous,
+      sqliteCheckAtStart: v.sqliteCheckAtStart,
+      pgSchema: v.pgSchema,
+      pgPoolSize: v.pgPoolSize,
+      pgConnectTimeoutMs: v.pgConnectTimeoutMs,
+      pgStatementTimeoutMs: v.pgStatementTimeoutMs,
+      workers: v.workers,
+    },
+  };
+}
+
+function databaseUrlProblem(url: string): string | null {
+  if (url === 'sqlite:') return 'DATABASE_URL "sqlite:" needs a path, e.g. sqlite:./data/marginalia.db or sqlite::memory:.';
+  if (url.startsWith('sqlite:') || url.startsWith('postgres://') || url.startsWith('postgresql://')) return null;
+  return `DATABASE_URL must start with sqlite:, postgres:// or postgresql://, got "${redactUrl(url)}".`;
+}
+
+function databaseTarget(url: string): DatabaseTarget {
+  return url.startsWith('sqlite:') ? { kind: 'sqlite', path: url.slice('sqlite:'.length) } : { kind: 'postgres', url };
+}
+
+/** Hides a password in a database URL before it reaches a log or an error message. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
+}
