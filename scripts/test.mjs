@@ -1,37 +1,20 @@
 #!/usr/bin/env node
-// `npm test` (after the build): every test file on SQLite, then again on PostgreSQL when
-// TEST_DATABASE_URL is set, except the files that choose their own database or need none.
-// Ends with one line of totals over both runs; exits non-zero if anything failed.
+// `npm test` (after the build). The folder says where a test file runs:
+//   test/unit/ and test/system/  once (system tests start real processes and cover each database
+//                                 there is themselves);
+//   test/routes/ and test/store/ on SQLite, then again on PostgreSQL when TEST_DATABASE_URL is set.
+// Ends with one line of totals over every run; exits non-zero if anything failed.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import pg from 'pg';
 
-const RUN_ONCE = new Map([
-  ['config', 'pure configuration parsing'],
-  ['html', 'pure HTML functions'],
-  ['cli', 'reads the SQLite file itself (the CLI on PostgreSQL is covered by e2e)'],
-  ['failures', 'holds a SQLite lock from a second connection'],
-  ['store.sqlite', 'chooses its database'],
-  ['store.postgres', 'chooses its database'],
-  ['instances', 'PostgreSQL only, chooses its database'],
-  ['outage', 'PostgreSQL only, chooses its database'],
-  ['faults-postgres', 'PostgreSQL only, chooses its database'],
-  ['faults-http', 'connection handling does not depend on the database'],
-  ['faults-sqlite', 'SQLite only, chooses its database'],
-  ['docs-browser', 'the reference page does not depend on the database'],
-  ['api-docs', 'the API description does not depend on the database'],
-  ['client', 'the client does not depend on the database'],
-  ['client-package', 'packs and type-checks the client, no database'],
-  ['query-plans', 'chooses its databases'],
-  ['auth-cache', 'a unit of the credentials service'],
-  ['auth-work', 'traces the statements of a SQLite store'],
-]);
-
-const files = readdirSync('test')
-  .filter((f) => f.endsWith('.test.ts'))
-  .sort()
-  .map((f) => `test/${f}`);
-const nameOf = (file) => file.slice('test/'.length, -'.test.ts'.length);
+const filesIn = (folder) =>
+  readdirSync(`test/${folder}`)
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => `test/${folder}/${f}`);
+const ONCE = [...filesIn('unit'), ...filesIn('system')];
+const EACH_DATABASE = [...filesIn('routes'), ...filesIn('store')];
 
 /** Test schemas are named test_<pid>_<random>; a killed run leaves its own behind. Drop those of dead processes. */
 async function dropAbandonedSchemas(url) {
@@ -85,13 +68,15 @@ function run(label, list, env) {
   });
 }
 
-const totals = [await run('SQLite', files, { MARGINALIA_TEST_STORE: 'sqlite' })];
+if (process.env.TEST_DATABASE_URL) await dropAbandonedSchemas(process.env.TEST_DATABASE_URL);
+const totals = [
+  await run('unit and system (once)', ONCE, {}),
+  await run('routes and store on SQLite', EACH_DATABASE, { MARGINALIA_TEST_STORE: 'sqlite' }),
+];
 if (process.env.TEST_DATABASE_URL) {
-  await dropAbandonedSchemas(process.env.TEST_DATABASE_URL);
-  const again = files.filter((f) => !RUN_ONCE.has(nameOf(f)));
-  totals.push(await run('PostgreSQL', again, { MARGINALIA_TEST_STORE: 'postgres' }));
+  totals.push(await run('routes and store on PostgreSQL', EACH_DATABASE, { MARGINALIA_TEST_STORE: 'postgres' }));
 } else {
-  console.log('\n# PostgreSQL run skipped: TEST_DATABASE_URL is not set.');
+  console.log('\n# PostgreSQL runs skipped: TEST_DATABASE_URL is not set.');
 }
 const sum = (k) => totals.reduce((n, t) => n + t[k], 0);
 console.log(`\ntotal: ${sum('pass')} passed, ${sum('fail')} failed, ${sum('skipped')} skipped`);

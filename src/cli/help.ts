@@ -21,7 +21,7 @@ Options:
   -h, --help                          this help, or a command's: marginalia keys create --help
   -v, --version                       the version
 
-Settings come from the environment (DATABASE_URL, PORT, ...); see README.md.
+Settings come from the environment (DATABASE_URL, PORT, ...); see docs/configuration.md.
 Exit codes: 0 done, 1 failed (bad configuration, unknown key, database error), 2 wrong usage.`;
 
 const COMMANDS: Record<string, string> = {

@@ -1,0 +1,249 @@
+// Random and adversarial request bodies for every operation (fast-check), as JSON text. Bodies are
+// built as trees and written out by our own serializer, so they can hold what JSON.stringify of a
+// JavaScript object cannot: `__proto__` as an own member, duplicate members, number literals past
+// 2^53 or past a double, lone surrogates escaped or raw.
+import fc from 'fast-check';
+import { PATHS } from './app.js';
+
+/** A JSON value whose objects are member lists and whose numbers may be raw literals. */
+export type Json = null | boolean | string | { num: string } | Json[] | { members: [string, Json][] };
+
+export function toJson(v: Json): string {
+  if (v === null || typeof v === 'boolean') return String(v);
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(toJson).join(',')}]`;
+  if ('num' in v) return v.num;
+  return `{${v.members.map(([k, x]) => `${JSON.stringify(k)}:${toJson(x)}`).join(',')}}`;
+}
+
+const num = (n: number | string): Json => ({ num: String(n) });
+const obj = (members: [string, Json][]): Json => ({ members });
+const deep = (depth: number): Json => (depth === 0 ? 'bottom' : obj([['x', deep(depth - 1)]]));
+
+const NASTY_STRINGS = [
+  '',
+  ' ',
+  'x'.repeat(256),
+  'x'.repeat(257),
+  'x'.repeat(70_000),
+  '😀'.repeat(256),
+  '😀'.repeat(257),
+  '\u0000',
+  'a\u0000b',
+  '\uD800',
+  'a\uDC00b',
+  '\uDBFF\uDFFF',
+  '<script>alert(1)</script>',
+  '<img src=x onerror=alert(1)>',
+  "'; DROP TABLE users; --",
+  '%s%n',
+  '../../etc/passwd',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'a@b',
+  'not-an-email',
+  'javascript:alert(1)',
+  '\u202e\u0301',
+  'NaN',
+  '-1',
+  '1e999',
+];
+const NASTY_NUMBERS = [
+  '0',
+  '-0',
+  '1',
+  '-1',
+  '0.5',
+  '1e308',
+  '1e309',
+  '-1e309',
+  '2147483647',
+  '2147483648',
+  '9007199254740991',
+  '9007199254740993',
+  '-9007199254740993',
+  '123456789012345678901234567890',
+  '1E2',
+  '4.9e-324',
+];
+
+/** A value chosen to break things: wrong types, sizes at and past limits, special keys, depth. */
+const nasty: fc.Arbitrary<Json> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
+  { weight: 3, arbitrary: fc.constantFrom(...NASTY_NUMBERS).map(num) },
+  { weight: 3, arbitrary: fc.constantFrom<Json>(null, true, false, [], obj([])) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+  // Nesting past the depth bound is refused before anything else looks at the body: kept rare.
+  { weight: 1, arbitrary: fc.integer({ min: 28, max: 36 }).map(deep) },
+  { weight: 1, arbitrary: fc.constantFrom(999, 1000, 1001).map((n): Json => Array.from({ length: n }, (_, i) => `id-${i}`)) },
+  { weight: 1, arbitrary: fc.constant<Json>(['dup', 'dup']) },
+  {
+    weight: 2,
+    arbitrary: fc.constant<Json>(
+      obj([
+        ['__proto__', obj([['polluted', true]])],
+        ['constructor', obj([['prototype', obj([['polluted', true]])]])],
+      ]),
+    ),
+  },
+);
+
+/** Mostly a plausible value, sometimes a nasty one. */
+const either = (good: fc.Arbitrary<Json>): fc.Arbitrary<Json> =>
+  fc.oneof({ weight: 4, arbitrary: good }, { weight: 1, arbitrary: nasty });
+
+/**
+ * An object of the given members: all present and plausible (so the operation gets to work), or one
+ * of them replaced by a nasty value or left out, or each one at random; unknown and special members
+ * (`__proto__`, `constructor`) and a duplicated member are mixed in.
+ */
+function record(fields: Record<string, fc.Arbitrary<Json>>): fc.Arbitrary<Json> {
+  const names = Object.keys(fields);
+  const whole = fc.record(fields);
+  const members = fc.oneof(
+    { weight: 6, arbitrary: whole.map((k) => Object.entries(k) as [string, Json][]) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(whole, fc.constantFrom(...names), fc.option(nasty, { nil: undefined }))
+        .map(([k, name, bad]) =>
+          (Object.entries(k) as [string, Json][]).flatMap(([n, v]): [string, Json][] =>
+            n !== name ? [[n, v]] : bad === undefined ? [] : [[n, bad]],
+          ),
+        ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .record(Object.fromEntries(names.map((k) => [k, either(fields[k]!)])), { requiredKeys: [] })
+        .map((k) => Object.entries(k) as [string, Json][]),
+    },
+  );
+  const extra = fc.array(
+    fc.tuple(fc.constantFrom('__proto__', 'constructor', 'prototype', 'extra', 'toString', 'hasOwnProperty'), nasty),
+    { maxLength: 2 },
+  );
+  return fc.tuple(members, extra, fc.boolean()).map(([m, x, dup]) => {
+    // A duplicated member: JSON parsers keep the last one; ours must not trip over it.
+    const all = [...m, ...x];
+    if (dup && m[0]) all.push([m[0][0], m[0][1]]);
+    return obj(all);
+  });
+}
+
+const id = (prefix: string) => fc.constantFrom(`${prefix}1`, `${prefix}2`, `${prefix}3`);
+const org = id('org-');
+const doc = id('doc-');
+const ann = id('ann-');
+const uid = id('u');
+/** A batch (at least one entry) or, with min 0, a filter. */
+const list = <T extends Json>(a: fc.Arbitrary<T>, max = 3, min = 1): fc.Arbitrary<Json> =>
+  fc.array(a, { minLength: min, maxLength: max });
+const freeObject: fc.Arbitrary<Json> = fc.oneof(
+  fc.constant(obj([])),
+  fc.tuple(fc.string({ maxLength: 8 }), nasty).map(([k, v]) => obj([[k, v]])),
+  uid.map((u) =>
+    obj([
+      [
+        'who',
+        obj([
+          ['userId', u],
+          ['name', 'N'],
+        ]),
+      ],
+    ]),
+  ),
+);
+const userRef = record({ userId: uid, name: fc.string({ maxLength: 20 }), email: fc.constantFrom('a@b.c', '', 'x@y') });
+const user = record({
+  userId: uid,
+  name: fc.string({ maxLength: 20 }),
+  email: fc.constantFrom('a@b.c', ''),
+  photoUrl: fc.constant('https://x/p.png'),
+});
+const comment = record({
+  commentId: fc.integer({ min: 1, max: 5 }).map(num),
+  commentText: fc.string({ maxLength: 30 }),
+  commentHtml: fc.constantFrom('<p>hi</p>', '<b>x</b><script>bad()</script>', '<a href="javascript:x">l</a>'),
+  from: userRef,
+});
+
+/** users/add and users/update: an organization, or a document or a folder in it (not both). */
+const usersData = () =>
+  fc.oneof(
+    record({ organizationId: org, users: list(user) }),
+    record({ organizationId: org, documentId: doc, users: list(user) }),
+    record({ organizationId: org, folderId: id('f'), users: list(user) }),
+  );
+
+/** The `data` member of each operation. */
+const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
+  usersAdd: usersData(),
+  usersUpdate: usersData(),
+  annotationsAdd: record({
+    organizationId: org,
+    documentId: doc,
+    commentAnnotations: list(
+      record({
+        annotationId: ann,
+        location: freeObject,
+        locationId: id('loc'),
+        context: freeObject,
+        status: freeObject,
+        commentData: list(comment),
+      }),
+      2,
+    ),
+  }),
+  commentsAdd: record({ organizationId: org, documentId: doc, annotationId: ann, commentData: list(comment) }),
+  commentsGet: record({
+    organizationId: org,
+    documentId: doc,
+    annotationId: ann,
+    userIds: list(uid, 3, 0),
+    commentIds: list(fc.integer({ min: 1, max: 5 }).map(num), 3, 0),
+  }),
+  notificationsAdd: record({
+    organizationId: org,
+    documentId: doc,
+    locationId: id('loc'),
+    notificationId: id('n'),
+    actionUser: userRef,
+    displayHeadlineMessageTemplate: fc.constantFrom('{who} did it', ''),
+    displayHeadlineMessageTemplateData: freeObject,
+    displayBodyMessage: fc.string({ maxLength: 20 }),
+    notificationSourceData: freeObject,
+    notifyUsers: list(userRef),
+  }),
+  notificationsGet: record({
+    organizationId: org,
+    documentId: doc,
+    userId: uid,
+    locationId: id('loc'),
+    notificationIds: list(id('n'), 3, 0),
+    pageSize: fc.integer({ min: 1, max: 5 }).map(num),
+    pageToken: fc.constantFrom<Json>(null, 'garbage', 'eyJ0IjoxfQ'),
+  }),
+};
+
+/** A whole request body as text: usually `{"data": ...}`, sometimes broken at the top or not JSON. */
+export function bodyFor(op: keyof typeof PATHS): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 12, arbitrary: DATA[op].map((d) => toJson(obj([['data', d]]))) },
+    { weight: 1, arbitrary: nasty.map((d) => toJson(obj([['data', d]]))) },
+    { weight: 1, arbitrary: nasty.map(toJson) },
+    {
+      weight: 1,
+      arbitrary: DATA[op].chain((d) =>
+        fc.nat().map((n) => {
+          const t = toJson(obj([['data', d]]));
+          return t.slice(0, n % t.length);
+        }),
+      ),
+    },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 60 }) },
+  );
+}
+
+export const OPERATION_NAMES = Object.keys(PATHS) as (keyof typeof PATHS)[];

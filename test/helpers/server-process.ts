@@ -1,0 +1,130 @@
+// Starts the real server as a child process (the built dist/main.js, or `npm start` as the README
+// does) and speaks HTTP to it. Used by the end-to-end, durability, CLI and conformance tests.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const MAIN = join(REPO, 'dist', 'main.js');
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'marginalia-e2e-'));
+}
+
+export interface ServerProcess {
+  proc: ChildProcess;
+  url: string;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal's name) when the process ends. */
+  exited: Promise<number | string>;
+}
+
+export interface StartOptions {
+  env: Record<string, string>;
+  /** Start through `npm start` instead of node dist/main.js. */
+  viaNpm?: boolean;
+  timeoutMs?: number;
+}
+
+/** Environment for a child: ours minus anything that would change its settings, plus the given ones. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('MARGINALIA_') || ['PORT', 'HOST', 'DATABASE_URL', 'LOG_LEVEL'].includes(k)) continue;
+    if (k.startsWith('NODE_TEST') || k === 'NODE_OPTIONS') continue;
+    env[k] = v;
+  }
+  return { ...env, PORT: '0', ...extra };
+}
+
+export async function startServer(opts: StartOptions): Promise<ServerProcess> {
+  const env = childEnv(opts.env);
+  const proc = opts.viaNpm
+    ? spawn('npm', ['start', '--silent'], { cwd: REPO, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [MAIN, 'serve'], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (d) => {
+    out += d;
+  });
+  proc.stderr!.on('data', (d) => {
+    err += d;
+  });
+  // 'close', not 'exit': under npm the server child holds the pipes, so this waits for the server itself.
+  const exited = new Promise<number | string>((resolve) => proc.on('close', (code, signal) => resolve(code ?? signal ?? -1)));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start in time.\nstdout: ${out}\nstderr: ${err}`)),
+      opts.timeoutMs ?? 30_000,
+    );
+    const check = () => {
+      const m = /Server listening at (http:\/\/[\d.]+:\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        proc.stdout!.off('data', check);
+        resolve(m[1]!);
+      }
+    };
+    proc.stdout!.on('data', check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening.\nstdout: ${out}\nstderr: ${err}`));
+    });
+  });
+  return { proc, url, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Stops a server (its whole process group when started through npm) and waits for it to end. */
+export async function stopServer(s: ServerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string> {
+  if (s.proc.exitCode === null && s.proc.signalCode === null) {
+    try {
+      if (s.proc.spawnargs[0] === 'npm') process.kill(-s.proc.pid!, signal);
+      else s.proc.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+  return s.exited;
+}
+
+/** The credentials a first start prints on stderr. */
+export function firstStartCredentials(stderr: string): { apiKey: string; authToken: string } {
+  const apiKey = /x-service-api-key:\s+(\S+)/.exec(stderr)?.[1];
+  const authToken = /x-service-auth-token:\s+(\S+)/.exec(stderr)?.[1];
+  if (!apiKey || !authToken) throw new Error(`no first-start credentials in stderr:\n${stderr}`);
+  return { apiKey, authToken };
+}
+
+/** Runs the CLI to completion. */
+export function cli(args: string[], env: Record<string, string>) {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: REPO, env: childEnv(env), encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A new tenant through `marginalia keys create`, as its credentials. */
+export function createKey(env: Record<string, string>, name: string): { apiKey: string; authToken: string } {
+  const made = cli(['keys', 'create', '--name', name], env);
+  if (made.code !== 0) throw new Error(`keys create exited ${made.code}: ${made.stderr}`);
+  return JSON.parse(made.stdout) as { apiKey: string; authToken: string };
+}
+
+/** POST {data} over real HTTP. */
+export async function post(url: string, path: string, creds: { apiKey: string; authToken: string }, data: unknown) {
+  const res = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-api-key': creds.apiKey, 'x-service-auth-token': creds.authToken },
+    body: JSON.stringify({ data }),
+  });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, text, json, headers: res.headers };
+}

@@ -1,0 +1,171 @@
+// Fixtures of the store conformance suite (test/store/): tenants, comments and notifications as the
+// store takes them, and a test on a fresh migrated database of the kind this run tests (MARGINALIA_TEST_STORE:
+// `npm test` runs test/store/ on SQLite, then on PostgreSQL). Nothing here branches on the store's kind:
+// where the two stores differ, a test fails on one of them.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { tokenRecord } from '../../src/services/credentials.js';
+import { openStore } from '../../src/store/open-store.js';
+import type {
+  AddCommentsResult,
+  CommentDraft,
+  CommentQuery,
+  NewAnnotation,
+  NewComment,
+  NewNotification,
+  NotificationCursor,
+  NotificationQuery,
+  Store,
+  StoredComment,
+  StoredNotification,
+  Tenant,
+  TokenRecord,
+} from '../../src/store/store.js';
+import { freshDatabase, type FreshDatabase, TEST_STORE } from './test-database.js';
+
+/** 2024-06-20T09:53:42.258Z, the seed's example moment. */
+export const T0 = Date.UTC(2024, 5, 20, 9, 53, 42, 258);
+export const TA = 'tenant-a';
+export const TB = 'tenant-b';
+export const ORG = 'org-1';
+export const DOC = 'doc-1';
+export const MAX_ID = 2_147_483_647;
+/** UserWrite fields are typed `string | undefined`; callers in JavaScript may still pass null. */
+export const NULL = null as unknown as undefined;
+
+// --- Assertion helpers: every failure message carries the actual value. ---
+
+export function show(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v instanceof Map) return { '<Map>': [...v.entries()] };
+    if (v instanceof Set) return { '<Set>': [...v] };
+    if (v === undefined) return '<undefined>';
+    return v;
+  });
+}
+
+export function eq<T>(actual: T, expected: T, what: string): void {
+  assert.deepStrictEqual(actual, expected, `${what}\n  expected: ${show(expected)}\n  actual:   ${show(actual)}`);
+}
+
+export const sorted = (items: Iterable<string>): string[] => [...items].sort();
+
+/** Code unit order, descending (for ASCII ids the same as byte order). */
+export const idDesc = (x: string, y: string): number => (x < y ? 1 : x > y ? -1 : 0);
+
+// --- Builders ---
+
+export function tenant(id: string, apiKey: string, createdAt = T0, name = `name of ${id}`): Omit<Tenant, 'disabled' | 'revoked'> {
+  return { id, apiKey, name, createdAt };
+}
+
+export function newComment(
+  commentId: number,
+  text: string,
+  userId = 'u1',
+  name: string | null = null,
+  email: string | null = null,
+): NewComment {
+  return { commentId, html: `<p>${text}</p>`, text, from: { userId, name, email } };
+}
+
+export function draft(text: string, commentId?: number, userId = 'u1'): CommentDraft {
+  return { commentId, html: `<p>${text}</p>`, text, from: { userId, name: `Name ${userId}`, email: null } };
+}
+
+export function annotation(annotationId: string, comments: NewComment[]): NewAnnotation {
+  return {
+    annotationId,
+    location: { page: 1 },
+    locationId: 'loc-1',
+    context: null,
+    status: { id: 'OPEN', name: 'Open', type: 'default' },
+    comments,
+  };
+}
+
+export function commentQuery(annotationId: string, over: Partial<CommentQuery> = {}): CommentQuery {
+  return { organizationId: ORG, documentId: DOC, annotationId, userIds: null, commentIds: null, ...over };
+}
+
+/** A recipient as the service passes it; the store keeps the internal id as given. */
+export const recipient = (userId: string) => ({ userId, internalId: `id-of-${userId}` });
+/** How a store reads a recipient back: with its id, and unread. */
+export const readBack = (userId: string) => ({ ...recipient(userId), unread: true });
+
+export function notification(
+  notificationId: string,
+  { recipients = ['u1'], ...over }: Partial<Omit<NewNotification, 'recipients'>> & { recipients?: string[] } = {},
+): NewNotification {
+  return {
+    notificationId,
+    documentId: DOC,
+    locationId: null,
+    actionUser: { userId: 'actor', name: 'Actor', email: 'actor@example.com' },
+    headlineTemplate: '{{actor}} mentioned you',
+    headlineData: { actor: { userId: 'actor' } },
+    bodyMessage: `body of ${notificationId}`,
+    sourceData: { source: notificationId },
+    timestamp: T0,
+    recipients: recipients.map(recipient),
+    ...over,
+  };
+}
+
+export function notificationQuery(over: Partial<NotificationQuery>): NotificationQuery {
+  return {
+    organizationId: ORG,
+    documentId: null,
+    userId: null,
+    locationId: null,
+    notificationIds: null,
+    after: null,
+    limit: 1000,
+    ...over,
+  };
+}
+
+export const commentIdsOf = (list: StoredComment[]): number[] => list.map((c) => c.commentId);
+export const notificationIdsOf = (list: StoredNotification[]): string[] => list.map((n) => n.notificationId);
+export const cursorOf = (n: { timestamp: number; notificationId: string }): NotificationCursor => ({
+  timestamp: n.timestamp,
+  notificationId: n.notificationId,
+});
+
+export function added(result: AddCommentsResult, what: string): number[] {
+  assert.equal(result.kind, 'added', `${what}: expected kind "added", got ${show(result)}`);
+  return (result as { commentIds: number[] }).commentIds;
+}
+
+/** A test on a fresh migrated database of this kind; the store is closed and the database dropped after. */
+export function storeTest(name: string, fn: (store: Store, db: FreshDatabase) => Promise<void>): void {
+  test(name, async () => {
+    const db = freshDatabase(TEST_STORE);
+    let store: Store | undefined;
+    try {
+      store = await db.open();
+      await fn(store, db);
+    } finally {
+      await store?.close();
+      await db.drop();
+    }
+  });
+}
+
+/** A second store on the same database (for PostgreSQL: the same schema), closed after fn. */
+export async function withSecondStore<T>(db: FreshDatabase, fn: (other: Store) => Promise<T>): Promise<T> {
+  const other = await openStore(db.config);
+  try {
+    return await fn(other);
+  } finally {
+    await other.close();
+  }
+}
+
+export async function seedTenants(store: Store): Promise<{ tokenA: TokenRecord; tokenB: TokenRecord }> {
+  const tokenA = tokenRecord('mt_token-of-tenant-a', T0);
+  const tokenB = tokenRecord('mt_token-of-tenant-b', T0 + 1);
+  await store.createTenant(tenant(TA, 'mk_key-a', T0), tokenA);
+  await store.createTenant(tenant(TB, 'mk_key-b', T0 + 1), tokenB);
+  return { tokenA, tokenB };
+}

@@ -1,0 +1,85 @@
+// Which database a test run speaks to, and a fresh empty one per test. `npm test` runs the suite on
+// SQLite, then again with MARGINALIA_TEST_STORE=postgres when TEST_DATABASE_URL names a PostgreSQL;
+// every PostgreSQL test database is a schema of its own, dropped afterwards, so runs cannot collide.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { loadConfig } from '../../src/config/index.js';
+import { openStore, type StoreConfig } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+export const PG_URL = process.env.TEST_DATABASE_URL || undefined;
+/** The database this run's route and end-to-end tests use. */
+export const TEST_STORE: StoreKind = process.env.MARGINALIA_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
+if (TEST_STORE === 'postgres' && !PG_URL) throw new Error('MARGINALIA_TEST_STORE=postgres needs TEST_DATABASE_URL');
+
+/** The databases there are to test against: system tests, which run once, cover each of them. */
+export const STORE_KINDS: readonly StoreKind[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+/** A skip reason for tests that need PostgreSQL, or false when it is there. */
+export const NEEDS_POSTGRES: string | false = PG_URL
+  ? false
+  : 'TEST_DATABASE_URL is not set, so there is no PostgreSQL to test against';
+
+export interface FreshDatabase {
+  kind: StoreKind;
+  /** What a server or CLI process needs in its environment to use this database. */
+  env: Record<string, string>;
+  config: StoreConfig;
+  open(): Promise<Store>;
+  /** Runs SQL on this database directly, around the store: for states no operation produces. */
+  exec(sql: string): Promise<void>;
+  drop(): Promise<void>;
+}
+
+export function freshDatabase(kind: StoreKind = TEST_STORE, overrides: Record<string, string> = {}): FreshDatabase {
+  let env: Record<string, string>;
+  let drop: () => Promise<void>;
+  let exec: (sql: string) => Promise<void>;
+  if (kind === 'postgres') {
+    if (!PG_URL) throw new Error('no TEST_DATABASE_URL');
+    const schema = `test_${process.pid}_${randomBytes(5).toString('hex')}`;
+    env = { DATABASE_URL: PG_URL, MARGINALIA_PG_SCHEMA: schema };
+    drop = async () => {
+      await withPg((c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+    };
+    exec = async (sql) => {
+      await withPg(async (c) => {
+        await c.query(`SET search_path = "${schema}"`);
+        await c.query(sql);
+      });
+    };
+  } else {
+    const path = join(mkdtempSync(join(tmpdir(), 'marginalia-test-')), 'marginalia.db');
+    env = { DATABASE_URL: `sqlite:${path}` };
+    drop = async () => rmSync(dirname(path), { recursive: true, force: true });
+    exec = async (sql) => {
+      const db = new Database(path);
+      try {
+        db.exec(sql);
+      } finally {
+        db.close();
+      }
+    };
+  }
+  env = { ...env, ...overrides };
+  const loaded = loadConfig(env);
+  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+  return { kind, env, config: loaded.config, open: () => openStore(loaded.config), exec, drop };
+}
+
+/** A short-lived direct connection to the test PostgreSQL, for setup and inspection. */
+export async function withPg<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}

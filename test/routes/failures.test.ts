@@ -1,0 +1,106 @@
+// What callers see when things go wrong below the API: a locked database, an unreachable one, a bug.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { buildApp } from '../../src/app.js';
+import { DEFAULT_LIMITS } from '../../src/schemas/common.js';
+import { createTenant } from '../../src/services/credentials.js';
+import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { StoreUnavailableError, type Store } from '../../src/store/store.js';
+
+const config = { bodyLimit: 1_048_576, rateLimit: 0, maxJsonDepth: 32, limits: DEFAULT_LIMITS };
+
+async function setup(busyTimeoutMs = 5000) {
+  const path = join(mkdtempSync(join(tmpdir(), 'marginalia-fail-')), 'f.db');
+  const store = new SqliteStore({ path, busyTimeoutMs, synchronous: 'NORMAL' });
+  await store.migrate();
+  const creds = await createTenant(store, Date.now, 't');
+  const headers = {
+    'content-type': 'application/json',
+    'x-service-api-key': creds.apiKey,
+    'x-service-auth-token': creds.authToken,
+  };
+  return { path, store, headers };
+}
+
+/** The same store, but the named methods fail with the given error. */
+function failing(store: Store, methods: (keyof Store)[], error: () => Error): Store {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (methods.includes(prop as keyof Store))
+        return async () => {
+          throw error();
+        };
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+const usersAdd = { organizationId: 'o', users: [{ userId: 'u', name: 'N' }] };
+
+describe('failures below the API', () => {
+  test('a write that waits past the busy timeout for another writer is 503 UNAVAILABLE, and writes nothing', async () => {
+    const { path, store, headers } = await setup(50);
+    const app = await buildApp({ config, store });
+    const other = new Database(path);
+    other.pragma('busy_timeout = 0');
+    other.exec('BEGIN IMMEDIATE'); // another process holds the write lock
+    try {
+      const r = await app.inject({ method: 'POST', url: '/v1/users/add', headers, payload: { data: usersAdd } });
+      assert.equal(r.statusCode, 503, r.body);
+      assert.equal(r.json().error.status, 'UNAVAILABLE');
+      assert.equal(r.headers['retry-after'], '1');
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    const profiles = await store.findProfiles((await store.findCredentials(headers['x-service-api-key']))!.tenant.id, 'o', ['u']);
+    assert.equal(profiles.size, 0, 'the refused write left nothing');
+    const again = await app.inject({ method: 'POST', url: '/v1/users/add', headers, payload: { data: usersAdd } });
+    assert.equal(again.statusCode, 200, `the lock gone, writes work again: ${again.body}`);
+    await app.close();
+    await store.close();
+  });
+
+  test('an unreachable database is 503 UNAVAILABLE for operations and /readyz', async () => {
+    const { store, headers } = await setup();
+    const down = () => new StoreUnavailableError('connection refused');
+    const app = await buildApp({ config, store: failing(store, ['getNotifications', 'ping'], down) });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/v1/notifications/get',
+      headers,
+      payload: { data: { organizationId: 'o', userId: 'u' } },
+    });
+    assert.equal(r.statusCode, 503, r.body);
+    assert.equal(r.json().error.status, 'UNAVAILABLE');
+    const ready = await app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(ready.statusCode, 503, ready.body);
+    assert.equal(ready.json().error.status, 'UNAVAILABLE');
+    assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200, 'the process itself is alive');
+    await app.close();
+    await store.close();
+  });
+
+  test('a bug is 500 INTERNAL with the request id, and neither the stack nor SQL reaches the caller', async () => {
+    const { store, headers } = await setup();
+    const bug = () => new Error('SQLITE_ERROR: no such column: secret_column in SELECT * FROM users');
+    const app = await buildApp({ config, store: failing(store, ['upsertUsers'], bug) });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/v1/users/add',
+      headers: { ...headers, 'x-request-id': 'trace-42' },
+      payload: { data: usersAdd },
+    });
+    assert.equal(r.statusCode, 500, r.body);
+    assert.deepEqual(r.json(), { error: { message: 'Internal error. Request id: trace-42', status: 'INTERNAL' } });
+    assert.equal(r.headers['x-request-id'], 'trace-42');
+    assert.doesNotMatch(r.body, /SELECT|secret_column|at .*\.ts/);
+    await app.close();
+    await store.close();
+  });
+});

@@ -1,0 +1,144 @@
+// Fuzzing every operation (SPEC 9: no input makes the server answer 500, hang or crash). Random and
+// adversarial bodies (see fuzz-bodies.ts) go to the real server process over HTTP, and the same
+// bodies through the app in this process, where the prototypes can be watched for pollution.
+// Every answer must be 2xx or 4xx in the envelope, within a deadline; the server must stay healthy.
+//
+// CI runs a fixed seed and FUZZ_RUNS bodies per operation (default 150); `npm run fuzz` runs many more.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
+import { bodyFor, OPERATION_NAMES } from '../helpers/fuzz-bodies.js';
+import { makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
+import { createKey, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
+import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
+
+const RUNS = Number(process.env.FUZZ_RUNS || 150);
+const SEED = Number(process.env.FUZZ_SEED || 20261121);
+/** Far above any honest answer; a request this slow counts as a hang. */
+const DEADLINE_MS = 10_000;
+
+interface Answer {
+  status: number;
+  headers: Record<string, unknown>;
+  body: string;
+}
+
+/** The answer is 2xx or 4xx, in the SPEC's envelope, with a request id and nothing internal in it. */
+function checkAnswer(a: Answer, body: string): void {
+  const where = `for body ${body.slice(0, 300)}\n-> ${a.status} ${a.body.slice(0, 300)}`;
+  assert.ok(a.status >= 200 && a.status < 500, `status ${a.status} ${where}`);
+  assert.ok(a.headers['x-request-id'], `x-request-id missing ${where}`);
+  let json: any;
+  try {
+    json = JSON.parse(a.body);
+  } catch {
+    assert.fail(`answer is not JSON ${where}`);
+  }
+  if (a.status < 300) {
+    assert.equal(json?.result?.status, 'success', where);
+  } else {
+    assert.equal(typeof json?.error?.status, 'string', where);
+    assert.equal(typeof json.error.message, 'string', where);
+    assert.ok(json.error.message.length > 0, where);
+    assert.doesNotMatch(a.body, /SQLITE_|\bsyntax error\b|\n\s+at |node_modules|pg_/i, `internals leak ${where}`);
+  }
+}
+
+const PROTOTYPES = { Object: Object.prototype, Array: Array.prototype, Function: Function.prototype, String: String.prototype };
+/** Every own property of the built-in prototypes, by name, with its value or accessors (compared by identity). */
+const snapshotPrototypes = () =>
+  Object.fromEntries(
+    Object.entries(PROTOTYPES).map(([k, p]) => [
+      k,
+      Object.fromEntries(
+        Reflect.ownKeys(p).map((key) => {
+          const d = Object.getOwnPropertyDescriptor(p, key)!;
+          return [String(key), [d.value, d.get, d.set]];
+        }),
+      ),
+    ]),
+  );
+
+const counts = new Map<string, { http: number; inProcess: number; statuses: Map<number, number> }>();
+const count = (op: string, where: 'http' | 'inProcess', status: number) => {
+  const c = counts.get(op) ?? { http: 0, inProcess: 0, statuses: new Map() };
+  c[where]++;
+  c.statuses.set(status, (c.statuses.get(status) ?? 0) + 1);
+  counts.set(op, c);
+};
+
+describe(`fuzzing every operation (seed ${SEED}, ${RUNS} bodies per operation and path)`, () => {
+  let db: FreshDatabase;
+  let server: ServerProcess;
+  let creds: { apiKey: string; authToken: string };
+  let t: TestApp;
+
+  before(async () => {
+    db = freshDatabase();
+    creds = createKey(db.env, 'fuzz');
+    server = await startServer({ env: { ...db.env, MARGINALIA_RATE_LIMIT: '0', LOG_LEVEL: 'info' } });
+    t = await makeTestApp();
+  });
+  after(async () => {
+    await t?.close();
+    if (server) await stopServer(server);
+    await db?.drop();
+    const lines = [...counts].map(([op, c]) => {
+      const statuses = [...c.statuses]
+        .sort(([x], [y]) => x - y)
+        .map(([st, n]) => `${st}: ${n}`)
+        .join(', ');
+      return `  ${op}: ${c.http} over HTTP, ${c.inProcess} in process (${statuses})`;
+    });
+    console.log(`fuzz (seed ${SEED}), bodies per operation, all answered 2xx/4xx in the envelope:\n${lines.join('\n')}`);
+  });
+
+  for (const op of OPERATION_NAMES) {
+    test(`${op} over HTTP: never 5xx, never a hang, always the envelope`, async () => {
+      await fc.assert(
+        fc.asyncProperty(bodyFor(op), async (body) => {
+          const res = await fetch(server.url + PATHS[op], {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-service-api-key': creds.apiKey,
+              'x-service-auth-token': creds.authToken,
+            },
+            body,
+            signal: AbortSignal.timeout(DEADLINE_MS),
+          });
+          checkAnswer({ status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() }, body);
+          count(op, 'http', res.status);
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+    });
+
+    test(`${op} in process: the same, and no prototype is polluted`, async () => {
+      const before = snapshotPrototypes();
+      await fc.assert(
+        fc.asyncProperty(bodyFor(op), async (body) => {
+          const r = await t.a.post(PATHS[op], null, { raw: body, headers: { 'content-type': 'application/json' } });
+          checkAnswer(r, body);
+          assert.deepEqual(snapshotPrototypes(), before, `a prototype changed after ${body.slice(0, 300)}`);
+          assert.equal(({} as Record<string, unknown>).polluted, undefined);
+          count(op, 'inProcess', r.status);
+        }),
+        { seed: SEED + 1, numRuns: RUNS },
+      );
+    });
+  }
+
+  test('afterwards the server process is alive, ready and answers a plain request', async () => {
+    assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+    assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+    const res = await fetch(server.url + PATHS.notificationsGet, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-api-key': creds.apiKey, 'x-service-auth-token': creds.authToken },
+      body: JSON.stringify({ data: { organizationId: 'org-1', userId: 'u1' } }),
+    });
+    assert.equal(res.status, 200, await res.text());
+    assert.equal(server.proc.exitCode, null, 'the server is still running');
+    assert.doesNotMatch(server.stderr(), /uncaught|unhandled/i, server.stderr());
+  });
+});

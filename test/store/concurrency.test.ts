@@ -1,0 +1,208 @@
+import { describe } from 'node:test';
+import { assignCommentIds } from '../../src/services/comments.js';
+import type { AddCommentsResult, UserWrite } from '../../src/store/store.js';
+import { TEST_STORE } from '../helpers/test-database.js';
+import {
+  T0,
+  TA,
+  ORG,
+  DOC,
+  show,
+  eq,
+  sorted,
+  newComment,
+  draft,
+  annotation,
+  commentQuery,
+  readBack,
+  notification,
+  notificationQuery,
+  commentIdsOf,
+  added,
+  storeTest,
+  withSecondStore,
+} from '../helpers/store-fixtures.js';
+
+describe(`${TEST_STORE} store: concurrency`, () => {
+  storeTest(
+    '50 concurrent addComments on one annotation all succeed with distinct, contiguous generated ids',
+    async (store, db) => {
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'root')])], T0);
+      await withSecondStore(db, async (other) => {
+        const calls = Array.from({ length: 50 }, (_, i) => {
+          const batch = i % 2 === 0 ? [draft(`c${i}`)] : [draft(`c${i}a`), draft(`c${i}b`)];
+          return (i % 2 === 0 ? store : other).addComments(TA, ORG, DOC, 'ann', batch, assignCommentIds, T0 + 1 + i);
+        });
+        const settled = await Promise.allSettled(calls);
+        const failures = settled.flatMap((r, i) => (r.status === 'rejected' ? [`#${i}: ${String(r.reason)}`] : []));
+        eq(failures, [], 'rejected calls');
+        const results = settled.map((r) => (r as PromiseFulfilledResult<AddCommentsResult>).value);
+        const notAdded = results.filter((r) => r.kind !== 'added');
+        eq(notAdded, [], 'results that are not "added"');
+        const perCall = results.map((r) => added(r, 'concurrent addComments'));
+        for (const [i, ids] of perCall.entries()) {
+          eq(
+            ids.every((id, j) => j === 0 || id === ids[j - 1]! + 1),
+            true,
+            `ids of call #${i} are consecutive: ${show(ids)}`,
+          );
+        }
+        const allIds = perCall.flat().sort((x, y) => x - y);
+        eq(
+          allIds,
+          Array.from({ length: 75 }, (_, i) => i + 2),
+          'every generated id, sorted',
+        );
+        const stored = commentIdsOf(await store.getComments(TA, commentQuery('ann')));
+        eq(
+          stored,
+          Array.from({ length: 76 }, (_, i) => i + 1),
+          'thread in creation order',
+        );
+      });
+    },
+  );
+
+  storeTest(
+    '20 concurrent upsertUsers batches over overlapping users in different orders all succeed (no deadlock)',
+    async (store, db) => {
+      const users = Array.from({ length: 12 }, (_, i) => `user-${String(i).padStart(2, '0')}`);
+      const scope = { kind: 'document', id: DOC } as const;
+      const orderFor = (k: number): string[] => {
+        const rotated = [...users.slice(k % users.length), ...users.slice(0, k % users.length)];
+        return k % 2 === 0 ? rotated : rotated.reverse();
+      };
+      await withSecondStore(db, async (other) => {
+        const calls = Array.from({ length: 20 }, (_, k) =>
+          (k % 2 === 0 ? store : other).upsertUsers(
+            TA,
+            ORG,
+            scope,
+            orderFor(k).map((userId): UserWrite => ({ userId, name: `name-${k}`, email: `k${k}@example.com` })),
+            T0 + k,
+          ),
+        );
+        const settled = await Promise.allSettled(calls);
+        const failures = settled.flatMap((r, k) => (r.status === 'rejected' ? [`batch ${k}: ${String(r.reason)}`] : []));
+        eq(failures, [], 'rejected batches');
+      });
+      const profiles = await store.findProfiles(TA, ORG, users);
+      eq(sorted(profiles.keys()), users, 'users with a profile');
+      // Every batch wrote every user: batches are atomic, so one batch's values are on every user.
+      const names = new Set([...profiles.values()].map((p) => p.name));
+      eq(names.size, 1, `one batch wins on every user: ${show([...profiles.values()])}`);
+      for (const p of profiles.values()) {
+        eq(p.email, `k${p.name!.slice('name-'.length)}@example.com`, `name and email of ${p.userId} come from one batch`);
+      }
+      eq(
+        sorted(
+          await store.updateUsers(
+            TA,
+            ORG,
+            scope,
+            users.map((userId) => ({ userId })),
+            T0 + 100,
+          ),
+        ),
+        users,
+        'document members',
+      );
+    },
+  );
+
+  storeTest(
+    '10 concurrent addAnnotations batches over the same ids in different orders all succeed (no deadlock); each id is added once',
+    async (store, db) => {
+      const ids = Array.from({ length: 10 }, (_, i) => `ann-${i}`);
+      const orderFor = (k: number): string[] => (k % 2 === 1 ? [...ids].reverse() : [...ids.slice(k), ...ids.slice(0, k)]);
+      await withSecondStore(db, async (other) => {
+        const calls = Array.from({ length: 10 }, (_, k) =>
+          (k % 2 === 0 ? store : other).addAnnotations(
+            TA,
+            ORG,
+            DOC,
+            orderFor(k).map((id) => annotation(id, [newComment(1, `batch ${k}`)])),
+            T0 + k,
+          ),
+        );
+        const settled = await Promise.allSettled(calls);
+        const failures = settled.flatMap((r, k) =>
+          r.status === 'rejected'
+            ? [
+                `batch ${k}: ${(r.reason as Error)?.name} ${(r.reason as { code?: string })?.code ?? ''} ` +
+                  `${(r.reason as Error)?.message}`,
+              ]
+            : [],
+        );
+        eq(failures, [], 'rejected batches');
+        const taken = settled.map((r) => (r as PromiseFulfilledResult<Set<string>>).value);
+        for (const id of ids) {
+          const winners = taken.flatMap((t, k) => (t.has(id) ? [] : [k]));
+          eq(winners.length, 1, `batches that added ${id}: ${show(winners)}`);
+          const stored = await store.getComments(TA, commentQuery(id));
+          eq(
+            stored.map((c) => [c.commentId, c.text]),
+            [[1, `batch ${winners[0]}`]],
+            `thread ${id}`,
+          );
+        }
+      });
+    },
+  );
+
+  storeTest(
+    'concurrent writes of one id from two stores: exactly one wins (notification, annotation, chosen commentId)',
+    async (store, db) => {
+      await store.addAnnotations(TA, ORG, DOC, [annotation('thread', [newComment(1, 'root')])], T0);
+      await withSecondStore(db, async (other) => {
+        const notes = await Promise.all(
+          [store, other, store, other].map((s, i) =>
+            s.addNotification(TA, ORG, notification('n-race', { bodyMessage: `writer ${i}`, recipients: [`u${i}`] })),
+          ),
+        );
+        eq(notes.filter((x) => x).length, 1, `addNotification results ${show(notes)}`);
+        const stored = await store.getNotifications(TA, notificationQuery({ documentId: DOC }));
+        const winner = notes.indexOf(true);
+        eq(
+          stored.map((n) => [n.bodyMessage, n.recipients]),
+          [[`writer ${winner}`, [readBack(`u${winner}`)]]],
+          'the winning notification',
+        );
+
+        const anns = await Promise.all(
+          [store, other, store, other].map((s, i) =>
+            s.addAnnotations(TA, ORG, DOC, [annotation('ann-race', [newComment(1, `writer ${i}`)])], T0),
+          ),
+        );
+        eq(anns.map((t) => sorted(t)).filter((t) => t.length === 0).length, 1, `addAnnotations taken sets ${show(anns)}`);
+        const annWinner = anns.findIndex((t) => t.size === 0);
+        eq(
+          (await store.getComments(TA, commentQuery('ann-race'))).map((c) => c.text),
+          [`writer ${annWinner}`],
+          'the winning annotation',
+        );
+
+        const comments = await Promise.all(
+          [store, other, store, other].map((s, i) =>
+            s.addComments(TA, ORG, DOC, 'thread', [draft(`writer ${i}`, 42)], assignCommentIds, T0),
+          ),
+        );
+        eq(comments.filter((r) => r.kind === 'added').length, 1, `addComments results ${show(comments)}`);
+        eq(
+          comments.filter((r) => r.kind === 'comment_exists' && r.commentId === 42).length,
+          3,
+          `addComments results ${show(comments)}`,
+        );
+        const commentWinner = comments.findIndex((r) => r.kind === 'added');
+        eq(
+          (await store.getComments(TA, commentQuery('thread'))).map((c) => [c.commentId, c.text]),
+          [
+            [1, 'root'],
+            [42, `writer ${commentWinner}`],
+          ],
+          'thread',
+        );
+      });
+    },
+  );
+});

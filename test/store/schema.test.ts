@@ -1,0 +1,144 @@
+// The store conformance suite, schema: migrations (idempotent, concurrent, forward from the previous
+// release) and the connection (ping, close).
+// Runs on the database MARGINALIA_TEST_STORE names (npm test: SQLite, then PostgreSQL).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { assignCommentIds } from '../../src/services/comments.js';
+import { tokenRecord } from '../../src/services/credentials.js';
+import { openStore } from '../../src/store/open-store.js';
+import { StoreUnavailableError, type Store } from '../../src/store/store.js';
+import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
+import {
+  T0,
+  TA,
+  ORG,
+  DOC,
+  eq,
+  sorted,
+  tenant,
+  newComment,
+  draft,
+  annotation,
+  commentQuery,
+  notification,
+  notificationQuery,
+  commentIdsOf,
+  notificationIdsOf,
+  added,
+  storeTest,
+  withSecondStore,
+} from '../helpers/store-fixtures.js';
+
+describe(`${TEST_STORE} store: schema and connection`, () => {
+  storeTest('migrate is idempotent: running it again keeps the schema and the data', async (store) => {
+    await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+    await store.upsertUsers(TA, ORG, { kind: 'document', id: DOC }, [{ userId: 'u1', name: 'Ann' }], T0);
+    await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first')])], T0);
+    await store.migrate();
+    await store.migrate();
+    eq(await store.countTenants(), 1, 'countTenants after migrating again');
+    eq((await store.findProfiles(TA, ORG, ['u1'])).get('u1')?.name, 'Ann', 'profile name after migrating again');
+    eq(commentIdsOf(await store.getComments(TA, commentQuery('ann'))), [1], 'comment ids after migrating again');
+    eq(
+      sorted(await store.updateUsers(TA, ORG, { kind: 'document', id: DOC }, [{ userId: 'u1' }], T0)),
+      ['u1'],
+      'membership after migrating again',
+    );
+    // And the store still writes.
+    eq(
+      added(await store.addComments(TA, ORG, DOC, 'ann', [draft('second')], assignCommentIds, T0), 'addComments after migrate'),
+      [2],
+      'ids',
+    );
+  });
+
+  test('two stores migrating the same fresh database at once both succeed and share one schema', async () => {
+    const db = freshDatabase(TEST_STORE);
+    const opened = await Promise.allSettled([db.open(), openStore(db.config), openStore(db.config)]);
+    const stores = opened.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    try {
+      const failures = opened.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error)?.stack ?? r.reason)] : []));
+      eq(failures, [], 'stores whose concurrent migrate failed');
+      const [a, b, c] = stores as [Store, Store, Store];
+      await a.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      eq(await b.countTenants(), 1, 'countTenants seen by the second store');
+      eq((await c.findCredentials('mk_a'))?.tenant.id, TA, 'tenant seen by the third store');
+      await c.migrate();
+      eq(await a.countTenants(), 1, 'countTenants after a later migrate');
+    } finally {
+      for (const s of stores) await s.close();
+      await db.drop();
+    }
+  });
+
+  storeTest(
+    'a database as the previous release left it (through migration 3) migrates forward with its data',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first')])], T0);
+      await store.addNotification(TA, ORG, notification('n1'));
+      // Migration 4 only added the readiness probe table: without it, the schema is the previous release's.
+      await db.exec('DROP TABLE readiness_probe; DELETE FROM schema_migrations WHERE version = 4');
+      await withSecondStore(db, async (reopened) => {
+        eq((await reopened.findCredentials('mk_a'))?.tenant.id, TA, 'tenant after migrating forward');
+        eq(commentIdsOf(await reopened.getComments(TA, commentQuery('ann'))), [1], 'comments after migrating forward');
+        eq(notificationIdsOf(await reopened.getNotifications(TA, notificationQuery({ userId: 'u1' }))), ['n1'], 'notifications');
+        await reopened.ping();
+        await db.exec('UPDATE readiness_probe SET at = at + 1 WHERE id = 1'); // migration 4 ran again
+        eq(
+          added(await reopened.addComments(TA, ORG, DOC, 'ann', [draft('second')], assignCommentIds, T0 + 1), 'a write'),
+          [2],
+          'ids',
+        );
+      });
+    },
+  );
+
+  storeTest('ping resolves while the database answers', async (store) => {
+    const result = await store.ping();
+    eq(result, undefined, 'ping result');
+  });
+
+  storeTest('ping rejects with StoreUnavailableError once the store is closed', async (_store, db) => {
+    const other = await openStore(db.config);
+    await other.ping();
+    await other.close();
+    await assert.rejects(other.ping(), (err: unknown) => {
+      assert.ok(
+        err instanceof StoreUnavailableError,
+        `expected StoreUnavailableError, got ${(err as Error)?.constructor?.name}: ${(err as Error)?.message}`,
+      );
+      return true;
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+// Ordering by id must be code-unit order (SPEC 7) whatever the server's default collation; the test
+// server's own default may already be C, so the columns themselves are checked.
+(TEST_STORE === 'postgres' ? test : () => {})('PostgreSQL: every id column is COLLATE "C"', async () => {
+  const db = freshDatabase('postgres');
+  const store = await db.open();
+  try {
+    const rows = await withPg(
+      async (c) =>
+        (
+          await c.query(
+            `SELECT table_name, column_name, collation_name FROM information_schema.columns
+         WHERE table_schema = $1 AND column_name LIKE '%\\_id' AND data_type = 'text' ORDER BY 1, 2`,
+            [db.env.MARGINALIA_PG_SCHEMA],
+          )
+        ).rows,
+    );
+    assert.ok(rows.length >= 20, `id columns found: ${rows.length}`);
+    assert.deepEqual(
+      rows.filter((r) => r.collation_name !== 'C'),
+      [],
+      'id columns without COLLATE "C"',
+    );
+  } finally {
+    await store.close();
+    await db.drop();
+  }
+});

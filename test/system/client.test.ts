@@ -1,0 +1,260 @@
+// The typed client (client/) against the real server: every method, typed results, typed errors with
+// status and message, retries of 429 that wait what Retry-After asks, and of 503 with backoff.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { Marginalia, MarginaliaError } from '../../client/src/index.js';
+import { startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
+import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
+
+const creds = { apiKey: 'client-test-key', authToken: 'client-test-token-0123456789' };
+
+describe('the typed client against the real server', () => {
+  let db: FreshDatabase;
+  let server: ServerProcess;
+  let api: Marginalia;
+
+  before(async () => {
+    db = freshDatabase();
+    // A rate of 2/s (burst 4), so the 429 path can be reached on purpose.
+    server = await startServer({
+      env: { ...db.env, MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken, MARGINALIA_RATE_LIMIT: '2' },
+    });
+    api = new Marginalia({ baseUrl: `${server.url}/`, ...creds });
+  });
+  after(async () => {
+    if (server) await stopServer(server);
+    await db?.drop();
+  });
+
+  /** Waits until the key's bucket is full again (2/s, burst 4). */
+  const rested = () => new Promise((r) => setTimeout(r, 2100));
+
+  test('every operation, with typed results', async () => {
+    const users = await api.users.add({ organizationId: 'o', users: [{ userId: 'u1', name: 'Una' }] });
+    assert.match(users.data.u1!.id, /^[0-9a-f]{32}$/);
+    const threads = await api.comments.addAnnotations({
+      organizationId: 'o',
+      documentId: 'd',
+      commentAnnotations: [{ annotationId: 'a', commentData: [{ commentText: 'first', from: { userId: 'u1' } }] }],
+    });
+    assert.deepEqual(threads.data.a!.commentIds, [1]);
+    assert.deepEqual(
+      (
+        await api.comments.add({
+          organizationId: 'o',
+          documentId: 'd',
+          annotationId: 'a',
+          commentData: [{ commentText: 'second', from: { userId: 'u2' } }],
+        })
+      ).data,
+      [2],
+    );
+    await rested();
+    const thread = await api.comments.get({ organizationId: 'o', documentId: 'd', annotationId: 'a', commentIds: [2, 9] });
+    assert.equal(thread.data[0]!.commentText, 'second');
+    assert.equal(thread.data[1], null);
+    const added = await api.notifications.add({
+      organizationId: 'o',
+      documentId: 'd',
+      notificationId: 'n1',
+      actionUser: { userId: 'u1' },
+      displayHeadlineMessageTemplate: 'hi',
+      notifyUsers: [{ userId: 'u2' }],
+    });
+    assert.equal(added.data.id, 'n1');
+    await api.notifications.add({
+      organizationId: 'o',
+      documentId: 'd',
+      notificationId: 'n2',
+      actionUser: { userId: 'u1' },
+      displayHeadlineMessageTemplate: 'hi',
+      notifyUsers: [{ userId: 'u2' }],
+    });
+    await rested();
+    const page = await api.notifications.get({ organizationId: 'o', userId: 'u2', pageSize: 1 });
+    assert.equal(page.data.length, 1);
+    assert.equal(typeof page.pageToken, 'string');
+    assert.deepEqual((await api.notifications.all({ organizationId: 'o', userId: 'u2', pageSize: 1 })).map((n) => n.id).sort(), [
+      'n1',
+      'n2',
+    ]);
+    assert.equal((await api.users.update({ organizationId: 'o', users: [{ userId: 'nobody' }] })).data.nobody!.success, false);
+    await rested();
+  });
+
+  test('a 429 without Retry-After (an annotation out of commentIds) is thrown at once, saying what to do', async () => {
+    let calls = 0;
+    const counting = new Marginalia({
+      baseUrl: server.url,
+      ...creds,
+      fetch: (input, init) => {
+        calls++;
+        return fetch(input, init);
+      },
+    });
+    await counting.comments.addAnnotations({
+      organizationId: 'o',
+      documentId: 'd',
+      commentAnnotations: [
+        {
+          annotationId: 'full',
+          commentData: [{ commentId: 2147483647, commentText: 'last', from: { userId: 'u1' } }],
+        },
+      ],
+    });
+    calls = 0;
+    const refused = await counting.comments
+      .add({
+        organizationId: 'o',
+        documentId: 'd',
+        annotationId: 'full',
+        commentData: [{ commentText: 'x', from: { userId: 'u1' } }],
+      })
+      .then(
+        () => assert.fail('expected RESOURCE_EXHAUSTED'),
+        (e: unknown) => e,
+      );
+    assert.ok(refused instanceof MarginaliaError);
+    assert.equal(refused.status, 'RESOURCE_EXHAUSTED');
+    assert.equal(refused.httpStatus, 429);
+    assert.match(refused.message, /Retrying will not help: give each new comment a free commentId/);
+    assert.equal(calls, 1, 'not retried');
+    await rested();
+  });
+
+  test('an error answer is a MarginaliaError with its status, message, HTTP status and request id', async () => {
+    const notFound = await api.comments
+      .add({
+        organizationId: 'o',
+        documentId: 'd',
+        annotationId: 'missing',
+        commentData: [{ commentText: 'x', from: { userId: 'u1' } }],
+      })
+      .then(
+        () => assert.fail('expected NOT_FOUND'),
+        (e: unknown) => e,
+      );
+    assert.ok(notFound instanceof MarginaliaError);
+    assert.equal(notFound.status, 'NOT_FOUND');
+    assert.equal(notFound.httpStatus, 404);
+    assert.match(notFound.message, /Annotation missing does not exist/);
+    assert.ok(notFound.requestId);
+    const wrong = new Marginalia({ baseUrl: server.url, apiKey: creds.apiKey, authToken: 'wrong-token-wrong-token' });
+    await assert.rejects(wrong.notifications.get({ organizationId: 'o', documentId: 'd' }), {
+      name: 'MarginaliaError',
+      status: 'UNAUTHENTICATED',
+      httpStatus: 401,
+    });
+    await assert.rejects(
+      new Marginalia({ baseUrl: 'http://127.0.0.1:1', ...creds }).users.add({ organizationId: 'o', users: [{ userId: 'x' }] }),
+      { name: 'MarginaliaError', status: 'UNAVAILABLE', httpStatus: 0 },
+    );
+    await rested();
+  });
+
+  test('a 429 is retried after at least Retry-After, then succeeds; with no retries it is RESOURCE_EXHAUSTED', async () => {
+    const read = (client: Marginalia) => client.notifications.get({ organizationId: 'o', documentId: 'd' });
+    // Without retries, the first 429 is the caller's, as a typed error: drain the bucket until it comes.
+    const once = new Marginalia({ baseUrl: server.url, ...creds, retries: 0 });
+    let refused: unknown;
+    for (let i = 0; i < 10 && !refused; i++)
+      refused = await read(once).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    assert.ok(refused instanceof MarginaliaError, 'a 429 came once the burst was spent');
+    assert.equal(refused.status, 'RESOURCE_EXHAUSTED');
+    assert.equal(refused.httpStatus, 429);
+    // At once (the next token is 500 ms away at 2/s), a retrying client meets a 429 with Retry-After: 1,
+    // waits it out, and succeeds.
+    const started = Date.now();
+    const r = await read(new Marginalia({ baseUrl: server.url, ...creds, backoffMs: 1 }));
+    assert.equal(r.status, 'success');
+    assert.ok(Date.now() - started >= 900, `waited ${Date.now() - started} ms: Retry-After is 1 s`);
+    await rested();
+  });
+});
+
+describe('the typed client and a 503', () => {
+  let stub: Server;
+  let url: string;
+  let calls = 0;
+  let retryAfter: string | undefined;
+
+  // A stand-in that answers 503 twice (as a draining instance does), then succeeds: it is the
+  // client's retry that is under test here, not the service.
+  before(async () => {
+    stub = createServer((req, res) => {
+      calls++;
+      req.resume();
+      if (calls <= 2) {
+        res.writeHead(503, { 'content-type': 'application/json', ...(retryAfter ? { 'retry-after': retryAfter } : {}) });
+        return res.end(JSON.stringify({ error: { status: 'UNAVAILABLE', message: 'The server is shutting down.' } }));
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ result: { status: 'success', message: 'ok', data: [] } }));
+    });
+    await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(stub.address() as { port: number }).port}`;
+  });
+  after(() => new Promise((r) => stub.close(r)));
+
+  test('is retried with backoff until it succeeds, or reported as UNAVAILABLE when retries run out', async () => {
+    const r = await new Marginalia({ baseUrl: url, ...creds, backoffMs: 5 }).notifications.get({
+      organizationId: 'o',
+      documentId: 'd',
+    });
+    assert.deepEqual(r.data, []);
+    assert.equal(calls, 3, 'two 503s, then the answer');
+    calls = 0;
+    await assert.rejects(
+      new Marginalia({ baseUrl: url, ...creds, backoffMs: 5, retries: 1 }).notifications.get({
+        organizationId: 'o',
+        documentId: 'd',
+      }),
+      { status: 'UNAVAILABLE', httpStatus: 503, message: 'The server is shutting down.' },
+    );
+    assert.equal(calls, 2);
+  });
+
+  const add = (client: Marginalia, notificationId?: string) =>
+    client.notifications.add({
+      organizationId: 'o',
+      ...(notificationId ? { notificationId } : {}),
+      actionUser: { userId: 'a' },
+      displayHeadlineMessageTemplate: 'h',
+      notifyUsers: [{ userId: 'r' }],
+    });
+
+  test('an add whose ids the service would choose is not retried on 503 (it may have landed), unless asked', async () => {
+    calls = 0;
+    await assert.rejects(add(new Marginalia({ baseUrl: url, ...creds, backoffMs: 5 })), {
+      status: 'UNAVAILABLE',
+      httpStatus: 503,
+    });
+    assert.equal(calls, 1, 'not retried');
+    calls = 0;
+    await add(new Marginalia({ baseUrl: url, ...creds, backoffMs: 5 }), 'caller-chosen');
+    assert.equal(calls, 3, 'with a caller-chosen id a repeat is safe, so it is retried');
+    calls = 0;
+    await add(new Marginalia({ baseUrl: url, ...creds, backoffMs: 5, retryWritesOn503: true }));
+    assert.equal(calls, 3, 'retryWritesOn503 opts in');
+  });
+
+  test('a Retry-After longer than maxWaitMs is thrown at once, not cut short', async () => {
+    calls = 0;
+    retryAfter = '120';
+    try {
+      const started = Date.now();
+      await assert.rejects(
+        new Marginalia({ baseUrl: url, ...creds, maxWaitMs: 1000 }).notifications.get({ organizationId: 'o', documentId: 'd' }),
+        { status: 'UNAVAILABLE' },
+      );
+      assert.equal(calls, 1);
+      assert.ok(Date.now() - started < 1000);
+    } finally {
+      retryAfter = undefined;
+    }
+  });
+});

@@ -1,0 +1,42 @@
+// Runs the black-box contract suite of ../shared/conformance against the real server, with two
+// tenants: one from the first start, one made by the CLI, on each database there is. Skips, saying why,
+// where ../shared is absent.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { cli, firstStartCredentials, REPO, startServer, stopServer } from '../helpers/server-process.js';
+import { freshDatabase, STORE_KINDS } from '../helpers/test-database.js';
+
+const SUITE = join(REPO, '..', 'shared', 'conformance', 'run.mjs');
+const skip = existsSync(SUITE) ? false : `the contract suite is not beside this clone (${SUITE})`;
+
+for (const kind of STORE_KINDS)
+  test(`the shared contract suite passes against the running server on ${kind}`, { skip }, async () => {
+    const db = freshDatabase(kind);
+    const s = await startServer({ env: db.env });
+    try {
+      const a = firstStartCredentials(s.stderr());
+      const made = cli(['keys', 'create', '--name', 'tenant-b'], db.env);
+      assert.equal(made.code, 0, made.stderr);
+      const b = JSON.parse(made.stdout);
+      const run = spawnSync(process.execPath, [SUITE], {
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          CONFORMANCE_URL: s.url,
+          CONFORMANCE_KEY_A: a.apiKey,
+          CONFORMANCE_TOKEN_A: a.authToken,
+          CONFORMANCE_KEY_B: b.apiKey,
+          CONFORMANCE_TOKEN_B: b.authToken,
+        },
+      });
+      const summary = /(\d+) passed, (\d+) failed/.exec(run.stdout);
+      assert.equal(run.status, 0, `contract suite failed:\n${run.stdout}\n${run.stderr}`);
+      assert.ok(summary && Number(summary[1]) > 0 && summary[2] === '0', run.stdout);
+    } finally {
+      await stopServer(s);
+      await db.drop();
+    }
+  });

@@ -1,0 +1,111 @@
+// The API reference page (/docs) in a real headless Chromium (Debian's `chromium`, driven by
+// playwright-core): it loads with no request leaving the server (no CDN), lists every operation,
+// and a real request sent from its "Try it out" panel, with both credentials entered through
+// "Authorize", comes back 200. A screenshot of the answered request is saved to
+// test-artifacts/docs.png. Skips itself, saying why, where there is no Chromium (CI installs it and
+// sets MARGINALIA_TEST_REQUIRE_BROWSER, so there it fails instead).
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { REPO, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
+import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const NEEDS_BROWSER = existsSync(CHROMIUM)
+  ? false
+  : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
+if (NEEDS_BROWSER && process.env.MARGINALIA_TEST_REQUIRE_BROWSER)
+  throw new Error(`MARGINALIA_TEST_REQUIRE_BROWSER is set, but ${NEEDS_BROWSER}`);
+
+export const ARTIFACTS = join(REPO, 'test-artifacts');
+const creds = { apiKey: 'docs-test-key', authToken: 'docs-test-token-0123456789' };
+const OPERATIONS = [
+  '/v1/users/add',
+  '/v1/users/update',
+  '/v1/commentannotations/add',
+  '/v1/commentannotations/comments/add',
+  '/v1/commentannotations/comments/get',
+  '/v1/notifications/add',
+  '/v1/notifications/get',
+];
+
+describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
+  let db: FreshDatabase;
+  let server: ServerProcess;
+  let browser: Browser;
+  let page: Page;
+  const external: string[] = [];
+
+  before(async () => {
+    db = freshDatabase();
+    server = await startServer({ env: { ...db.env, MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken } });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
+    const origin = new URL(server.url).origin;
+    // Anything not from the server itself is refused and remembered: the page must not need it.
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(origin) || url.startsWith('data:')) return route.continue();
+      external.push(url);
+      return route.abort();
+    });
+    await page.goto(`${server.url}/docs`);
+    await page.waitForSelector('.opblock', { timeout: 20_000 });
+  });
+  after(async () => {
+    await browser?.close();
+    if (server) await stopServer(server);
+    await db?.drop();
+  });
+
+  test('loads with every asset from the server itself and lists every operation', async () => {
+    const paths = await page.$$eval('.opblock-summary-path', (els) =>
+      els.map((e) => e.getAttribute('data-path') ?? e.textContent ?? ''),
+    );
+    for (const op of OPERATIONS)
+      assert.ok(
+        paths.some((p) => p.replace(/\u200b/g, '') === op),
+        `${op} is listed: ${JSON.stringify(paths)}`,
+      );
+    // Each operation once, as the POST it is (the 405 answers for other methods are not operations).
+    assert.equal(await page.locator('.opblock-post').count(), OPERATIONS.length);
+    assert.equal(await page.locator('.opblock').count(), OPERATIONS.length + 3, 'the operations and /healthz, /readyz, /metrics');
+    assert.deepEqual(external, [], 'no request left the server');
+  });
+
+  test('a request sent from the "Try it out" panel with the credentials from "Authorize" answers 200', async () => {
+    await page.click('button.authorize');
+    const inputs = page.locator('.modal-ux .auth-container input');
+    assert.equal(await inputs.count(), 2, 'one input per credential header');
+    const forms = page.locator('.modal-ux .auth-container');
+    for (let i = 0; i < 2; i++) {
+      const form = forms.nth(i);
+      const text = await form.innerText();
+      await form.locator('input').fill(text.includes('x-service-auth-token') ? creds.authToken : creds.apiKey);
+      await form.locator('button.authorize').click();
+    }
+    await page.click('.modal-ux button.btn-done');
+
+    const block = page.locator('#operations-notifications-post_v1_notifications_get');
+    await block.locator('.opblock-summary').first().click();
+    const tryOut = block.locator('button.try-out__btn');
+    if ((await tryOut.count()) > 0 && (await tryOut.innerText()).includes('Try it out')) await tryOut.click();
+    await block
+      .locator('textarea.body-param__text')
+      .fill(JSON.stringify({ data: { organizationId: 'docs-org', documentId: 'doc-1' } }, null, 2));
+    await block.locator('button.execute').click();
+    const status = block.locator('.live-responses-table tr.response .response-col_status').first();
+    await status.waitFor({ timeout: 20_000 });
+    assert.match(await status.innerText(), /200/);
+    const body = await block.locator('.live-responses-table tr.response .response-col_description pre').first().innerText();
+    assert.match(body, /"status": "success"/, body);
+    assert.match(body, /Notification\(s\) retrieved successfully\./, body);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await block.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, 'docs.png'), fullPage: true });
+    assert.ok(existsSync(join(ARTIFACTS, 'docs.png')));
+    assert.deepEqual(external, [], 'no request left the server');
+  });
+});

@@ -1,0 +1,114 @@
+// The API's own description (SPEC 8): /openapi.json is OpenAPI 3.1 generated from the schemas that
+// validate requests, with every operation, its error answers and the two credential headers as
+// security schemes; the committed openapi.json is exactly what the service serves (run
+// `npm run openapi` after changing a schema); /docs serves its page and assets from the server itself.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
+import { REPO } from '../helpers/server-process.js';
+
+describe('/openapi.json and /docs', () => {
+  let t: TestApp;
+  let doc: any;
+
+  before(async () => {
+    t = await makeTestApp();
+    const r = await t.request('/openapi.json', { method: 'GET' });
+    assert.equal(r.status, 200);
+    doc = r.json;
+  });
+  after(async () => {
+    await t.close();
+  });
+
+  test('is OpenAPI 3.1 with both credential headers as security schemes, required together', () => {
+    assert.equal(doc.openapi, '3.1.0');
+    assert.deepEqual(doc.components.securitySchemes, {
+      apiKey: { type: 'apiKey', in: 'header', name: 'x-service-api-key', description: "The tenant's API key" },
+      authToken: { type: 'apiKey', in: 'header', name: 'x-service-auth-token', description: "One of the key's auth tokens" },
+    });
+    assert.deepEqual(doc.security, [{ apiKey: [], authToken: [] }]);
+  });
+
+  test('describes every operation as a POST, with its request schema and every error answer in the envelope', () => {
+    const operations = Object.values(PATHS);
+    assert.deepEqual(
+      Object.keys(doc.paths)
+        .filter((p) => p.startsWith('/v1/'))
+        .sort(),
+      [...operations].sort(),
+    );
+    for (const path of operations) {
+      assert.deepEqual(Object.keys(doc.paths[path]), ['post'], `${path}: only POST is an operation`);
+      const op = doc.paths[path].post;
+      assert.ok(op.summary, `${path} has a summary`);
+      const body = op.requestBody.content['application/json'].schema;
+      assert.deepEqual(body.required, ['data'], path);
+      assert.equal(body.properties.data.properties.organizationId.maxLength, 256, `${path}: the validation limits are there`);
+      for (const code of ['200', '400', '401', '403', '405', '413', '429', '500', '503'])
+        assert.ok(op.responses[code], `${path} answers ${code}`);
+      for (const [code, answer] of Object.entries<any>(op.responses)) {
+        if (code === '200') continue;
+        assert.deepEqual(
+          answer.content['application/json'].schema,
+          { $ref: '#/components/schemas/ErrorBody' },
+          `${path} ${code}`,
+        );
+      }
+      assert.deepEqual(op.responses['200'].content['application/json'].schema.properties.result.properties.status.enum, [
+        'success',
+      ]);
+    }
+    assert.ok(doc.paths[PATHS.commentsAdd].post.responses['404'], 'comments/add names its missing annotation');
+    assert.ok(doc.paths[PATHS.notificationsAdd].post.responses['409'], 'notifications/add names a taken id');
+    assert.deepEqual(
+      doc.components.schemas.ErrorBody.properties.error.properties.status.anyOf.map((s: any) => s.enum[0]),
+      [
+        'INVALID_ARGUMENT',
+        'UNAUTHENTICATED',
+        'PERMISSION_DENIED',
+        'NOT_FOUND',
+        'ALREADY_EXISTS',
+        'RESOURCE_EXHAUSTED',
+        'INTERNAL',
+        'UNAVAILABLE',
+      ],
+    );
+  });
+
+  test('the operational endpoints need no credentials', () => {
+    for (const path of ['/healthz', '/readyz', '/metrics']) assert.deepEqual(doc.paths[path].get.security, [], path);
+  });
+
+  test('the committed openapi.json is what the service serves (run `npm run openapi` after a schema change)', () => {
+    const committed = JSON.parse(readFileSync(join(REPO, 'openapi.json'), 'utf8'));
+    assert.deepEqual(committed, doc);
+  });
+
+  test('the configured limits are what the document says', async () => {
+    const wide = await makeTestApp({ limits: { maxBatch: 5000, maxTextLength: 77 } });
+    try {
+      const d = (await wide.request('/openapi.json', { method: 'GET' })).json;
+      const data = d.paths[PATHS.notificationsAdd].post.requestBody.content['application/json'].schema.properties.data;
+      assert.equal(data.properties.notifyUsers.maxItems, 5000);
+      assert.equal(data.properties.displayHeadlineMessageTemplate.maxLength, 77);
+    } finally {
+      await wide.close();
+    }
+  });
+
+  test('/docs serves the reference page, and its scripts and styles come from the server itself', async () => {
+    const page = await t.request('/docs', { method: 'GET' });
+    assert.equal(page.status, 200);
+    assert.match(String(page.headers['content-type']), /text\/html/);
+    const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    assert.ok(assets.length >= 3, page.body.slice(0, 500));
+    for (const asset of assets) {
+      assert.doesNotMatch(asset, /^(https?:)?\/\//, `${asset} would leave the server`);
+      const r = await t.request(new URL(asset, 'http://x/docs/').pathname, { method: 'GET' });
+      assert.equal(r.status, 200, `${asset}: ${r.status}`);
+    }
+  });
+});

@@ -1,0 +1,198 @@
+// Configuration (SPEC 3): defaults, every variable validated, every problem reported at once.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { loadConfig, redactUrl, SETTINGS, settingsTable } from '../../src/config/index.js';
+import { TABLE_END, TABLE_START } from '../../src/config/setting.js';
+
+describe('loadConfig', () => {
+  test('an empty environment gives the documented defaults', () => {
+    const r = loadConfig({});
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(r.config, {
+      port: 8080,
+      host: '127.0.0.1',
+      database: { kind: 'sqlite', path: './data/marginalia.db' },
+      logLevel: 'info',
+      bootstrap: null,
+      bodyLimit: 1_048_576,
+      maxJsonDepth: 32,
+      limits: { maxBatch: 1000, maxTextLength: 100_000 },
+      rateLimit: 1000,
+      authFailureFloorMs: 5,
+      redisUrl: null,
+      redisTimeoutMs: 100,
+      shutdownTimeoutMs: 10_000,
+      sqliteBusyTimeoutMs: 5000,
+      http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 72_000, idleTimeoutMs: 120_000 },
+      sqliteSynchronous: 'NORMAL',
+      sqliteCheckAtStart: 'quick',
+      pgSchema: 'public',
+      pgPoolSize: 10,
+      pgConnectTimeoutMs: 2000,
+      pgStatementTimeoutMs: 5000,
+      workers: 1,
+    });
+  });
+
+  test('every variable is read', () => {
+    const r = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'sqlite::memory:',
+      LOG_LEVEL: 'DEBUG',
+      MARGINALIA_API_KEY: 'key',
+      MARGINALIA_AUTH_TOKEN: 'a-token-of-16-chars',
+      MARGINALIA_BODY_LIMIT: '2048',
+      MARGINALIA_MAX_JSON_DEPTH: '8',
+      MARGINALIA_RATE_LIMIT: '0',
+      MARGINALIA_SHUTDOWN_TIMEOUT_MS: '500',
+      MARGINALIA_SQLITE_BUSY_TIMEOUT_MS: '10',
+      MARGINALIA_SQLITE_SYNCHRONOUS: 'full',
+      MARGINALIA_SQLITE_CHECK_AT_START: 'FULL',
+      MARGINALIA_PG_SCHEMA: 'tenant_data',
+      MARGINALIA_PG_POOL_SIZE: '4',
+      MARGINALIA_PG_CONNECT_TIMEOUT_MS: '300',
+      MARGINALIA_PG_STATEMENT_TIMEOUT_MS: '700',
+      MARGINALIA_WORKERS: '2',
+      MARGINALIA_MAX_BATCH: '5000',
+      MARGINALIA_MAX_TEXT_LENGTH: '2000',
+      MARGINALIA_AUTH_FAILURE_FLOOR_MS: '0',
+      MARGINALIA_REDIS_URL: 'redis://:pw@cache:6379/2',
+      MARGINALIA_REDIS_TIMEOUT_MS: '25',
+      MARGINALIA_HTTP_HEADERS_TIMEOUT_MS: '1000',
+      MARGINALIA_HTTP_REQUEST_TIMEOUT_MS: '2000',
+      MARGINALIA_HTTP_KEEP_ALIVE_TIMEOUT_MS: '3000',
+      MARGINALIA_HTTP_IDLE_TIMEOUT_MS: '4000',
+    });
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(r.config, {
+      port: 9000,
+      host: '0.0.0.0',
+      database: { kind: 'sqlite', path: ':memory:' },
+      logLevel: 'debug',
+      bootstrap: { apiKey: 'key', authToken: 'a-token-of-16-chars' },
+      bodyLimit: 2048,
+      maxJsonDepth: 8,
+      limits: { maxBatch: 5000, maxTextLength: 2000 },
+      rateLimit: 0,
+      authFailureFloorMs: 0,
+      redisUrl: 'redis://:pw@cache:6379/2',
+      redisTimeoutMs: 25,
+      shutdownTimeoutMs: 500,
+      http: { headersTimeoutMs: 1000, requestTimeoutMs: 2000, keepAliveTimeoutMs: 3000, idleTimeoutMs: 4000 },
+      sqliteBusyTimeoutMs: 10,
+      sqliteSynchronous: 'FULL',
+      sqliteCheckAtStart: 'full',
+      pgSchema: 'tenant_data',
+      pgPoolSize: 4,
+      pgConnectTimeoutMs: 300,
+      pgStatementTimeoutMs: 700,
+      workers: 2,
+    });
+  });
+
+  test('postgres and postgresql URLs select PostgreSQL', () => {
+    for (const url of ['postgres://u@h/db', 'postgresql://u@h/db']) {
+      const r = loadConfig({ DATABASE_URL: url });
+      assert.ok(r.ok);
+      assert.deepEqual(r.config.database, { kind: 'postgres', url });
+    }
+  });
+
+  test('every bad variable is reported, not just the first', () => {
+    const r = loadConfig({
+      PORT: '70000',
+      LOG_LEVEL: 'chatty',
+      DATABASE_URL: 'mysql://x',
+      MARGINALIA_BODY_LIMIT: '1k',
+      MARGINALIA_RATE_LIMIT: '-5',
+      MARGINALIA_SHUTDOWN_TIMEOUT_MS: 'soon',
+      MARGINALIA_SQLITE_BUSY_TIMEOUT_MS: '1.5',
+      MARGINALIA_SQLITE_SYNCHRONOUS: 'OFF',
+      MARGINALIA_API_KEY: 'key',
+      MARGINALIA_PG_SCHEMA: 'Bad-Name',
+      MARGINALIA_PG_POOL_SIZE: '0',
+      MARGINALIA_PG_CONNECT_TIMEOUT_MS: 'x',
+      MARGINALIA_PG_STATEMENT_TIMEOUT_MS: '-1',
+      MARGINALIA_WORKERS: '0',
+      MARGINALIA_MAX_BATCH: '999',
+      MARGINALIA_MAX_TEXT_LENGTH: 'long',
+      MARGINALIA_REDIS_URL: 'http://user:hunter2@cache',
+      MARGINALIA_REDIS_TIMEOUT_MS: '0',
+      MARGINALIA_HTTP_HEADERS_TIMEOUT_MS: '99',
+      MARGINALIA_HTTP_REQUEST_TIMEOUT_MS: 'x',
+      MARGINALIA_HTTP_KEEP_ALIVE_TIMEOUT_MS: '-1',
+      MARGINALIA_HTTP_IDLE_TIMEOUT_MS: '1e3',
+      MARGINALIA_SQLITE_CHECK_AT_START: 'sometimes',
+      MARGINALIA_AUTH_FAILURE_FLOOR_MS: '10001',
+    });
+    assert.ok(!r.ok);
+    const names = [
+      'PORT',
+      'LOG_LEVEL',
+      'DATABASE_URL',
+      'MARGINALIA_BODY_LIMIT',
+      'MARGINALIA_RATE_LIMIT',
+      'MARGINALIA_SHUTDOWN_TIMEOUT_MS',
+      'MARGINALIA_SQLITE_BUSY_TIMEOUT_MS',
+      'MARGINALIA_SQLITE_SYNCHRONOUS',
+      'MARGINALIA_API_KEY',
+      'MARGINALIA_PG_SCHEMA',
+      'MARGINALIA_PG_POOL_SIZE',
+      'MARGINALIA_PG_CONNECT_TIMEOUT_MS',
+      'MARGINALIA_PG_STATEMENT_TIMEOUT_MS',
+      'MARGINALIA_WORKERS',
+      'MARGINALIA_MAX_BATCH',
+      'MARGINALIA_MAX_TEXT_LENGTH',
+      'MARGINALIA_REDIS_URL',
+      'MARGINALIA_REDIS_TIMEOUT_MS',
+      'MARGINALIA_HTTP_HEADERS_TIMEOUT_MS',
+      'MARGINALIA_HTTP_REQUEST_TIMEOUT_MS',
+      'MARGINALIA_HTTP_KEEP_ALIVE_TIMEOUT_MS',
+      'MARGINALIA_HTTP_IDLE_TIMEOUT_MS',
+      'MARGINALIA_SQLITE_CHECK_AT_START',
+      'MARGINALIA_AUTH_FAILURE_FLOOR_MS',
+    ];
+    for (const name of names)
+      assert.ok(
+        r.errors.some((e) => e.includes(name)),
+        `${name} missing from ${JSON.stringify(r.errors)}`,
+      );
+    assert.ok(!r.errors.join().includes('hunter2'), 'a Redis password never appears in an error');
+  });
+
+  test('the headers timeout cannot be longer than the request timeout it is part of', () => {
+    const r = loadConfig({ MARGINALIA_HTTP_HEADERS_TIMEOUT_MS: '5000', MARGINALIA_HTTP_REQUEST_TIMEOUT_MS: '4000' });
+    assert.ok(!r.ok && r.errors.some((e) => e.includes('MARGINALIA_HTTP_HEADERS_TIMEOUT_MS')), JSON.stringify(r));
+  });
+
+  test('bootstrap credentials come in pairs and the token is not weak', () => {
+    assert.ok(!loadConfig({ MARGINALIA_AUTH_TOKEN: 'a-token-of-16-chars' }).ok);
+    const short = loadConfig({ MARGINALIA_API_KEY: 'k', MARGINALIA_AUTH_TOKEN: 'short' });
+    assert.ok(!short.ok && short.errors.some((e) => e.includes('MARGINALIA_AUTH_TOKEN')));
+    const spaced = loadConfig({ MARGINALIA_API_KEY: 'a key', MARGINALIA_AUTH_TOKEN: 'a-token-of-16-chars' });
+    assert.ok(!spaced.ok && spaced.errors.some((e) => e.includes('MARGINALIA_API_KEY')));
+  });
+
+  test('a database password never appears in an error', () => {
+    assert.equal(redactUrl('postgres://user:secret@host:5432/db'), 'postgres://user:***@host:5432/db');
+    const r = loadConfig({ DATABASE_URL: 'mysql://user:secret@host/db' });
+    assert.ok(!r.ok && !r.errors.join().includes('secret'), JSON.stringify(r));
+  });
+
+  test('docs/configuration.md holds exactly the table the declarations make (npm run docs:config writes it)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const doc = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+    const start = doc.indexOf(TABLE_START);
+    const end = doc.indexOf(TABLE_END);
+    assert.ok(start >= 0 && end > start, 'docs/configuration.md has the table markers');
+    assert.equal(doc.slice(start + TABLE_START.length, end).trim(), settingsTable(Object.values(SETTINGS)));
+  });
+
+  test('every declared setting is read: a bad value is reported by name (HOST takes any text)', () => {
+    for (const s of Object.values(SETTINGS).filter((x) => x.name !== 'HOST')) {
+      const r = loadConfig({ [s.name]: '\u0001 not a value' });
+      assert.ok(!r.ok && r.errors.some((e) => e.includes(s.name)), `${s.name}: ${JSON.stringify(r)}`);
+    }
+  });
+});
