@@ -6,8 +6,10 @@ import type pg from 'pg';
 import type Database from 'better-sqlite3';
 import { createTenant } from '../src/services/credentials.js';
 import { internalUserId } from '../src/services/ids.js';
-import { recipientsJson } from '../src/store/rows.js';
-import { SQL } from '../src/store/sqlite/statements.js';
+import { COMMENTS_SQL } from '../src/store/comments/sql.js';
+import { recipientsJson } from '../src/store/notifications/notifications.js';
+import { NOTIFICATIONS_SQL } from '../src/store/notifications/sql.js';
+import { USERS_SQL } from '../src/store/users/sql.js';
 import type { Store } from '../src/store/store.js';
 
 export const SCALES = {
@@ -153,12 +155,13 @@ export class SqliteSink {
   constructor(private readonly db: Database.Database) {}
 
   async write(tenantId: string, rows: Rows): Promise<void> {
-    const s = Object.fromEntries(
-      ['upsertUser', 'insertNotification', 'insertRecipient', 'insertAnnotation', 'insertComment'].map((n) => [
-        n,
-        this.db.prepare(SQL[n as keyof typeof SQL]),
-      ]),
-    );
+    const s = {
+      upsertUser: this.db.prepare(USERS_SQL.upsert.sqlite.text),
+      insertNotification: this.db.prepare(NOTIFICATIONS_SQL.insert.sqlite.text),
+      insertRecipient: this.db.prepare(NOTIFICATIONS_SQL.insertRecipients.sqlite.text),
+      insertAnnotation: this.db.prepare(COMMENTS_SQL.insertAnnotation.sqlite.text),
+      insertComment: this.db.prepare(COMMENTS_SQL.insertComments.sqlite.text),
+    };
     this.db.transaction(() => {
       for (const u of rows.users) s.upsertUser!.run({ tenantId, ...u, photoUrl: null, now: T0 });
       for (const n of rows.notifications) {

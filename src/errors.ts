@@ -1,15 +1,9 @@
 // The one error type of the API. Everything that fails a request becomes an ApiError before it
 // reaches the wire, so the envelope and the HTTP status always agree (SPEC section 1).
 
-export type ErrorCode =
-  | 'INVALID_ARGUMENT'
-  | 'UNAUTHENTICATED'
-  | 'PERMISSION_DENIED'
-  | 'NOT_FOUND'
-  | 'ALREADY_EXISTS'
-  | 'RESOURCE_EXHAUSTED'
-  | 'INTERNAL'
-  | 'UNAVAILABLE';
+import type { ErrorCode } from './schemas/error-codes.js';
+
+export type { ErrorCode };
 
 export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   INVALID_ARGUMENT: 400,

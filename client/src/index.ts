@@ -6,30 +6,24 @@
 // 429 and 503 are retried with exponential backoff, waiting at least what Retry-After asks; a 429
 // without Retry-After is permanent and thrown at once.
 import type { Static, TSchema } from 'typebox';
-import type { AnnotationsAddBody, CommentsAddBody, CommentsGetBody } from '../../src/schemas/comments.js';
-import type { NotificationsAddBody, NotificationsGetBody } from '../../src/schemas/notifications.js';
-import type { UsersBody } from '../../src/schemas/users.js';
+import type { AnnotationsAddData, CommentsAddData, CommentsGetData } from '../../src/schemas/comments.js';
+import type { ErrorCode } from '../../src/schemas/error-codes.js';
+import type { NotificationsAddData, NotificationsGetData } from '../../src/schemas/notifications.js';
+import type { UsersData } from '../../src/schemas/users.js';
 import type {
   AnnotationsResult,
   CommentIdsResult,
   CommentsResult,
-  ERROR_CODES,
   NotificationAddedResult,
   NotificationsResult,
   UsersResult,
 } from '../../src/schemas/responses.js';
 
-/** The `data` member an operation takes. */
-type DataOf<F extends (...args: never[]) => TSchema> = Static<ReturnType<F>> extends { data: infer D } ? D : never;
 /** The `result` member an operation answers with. */
 type ResultOf<S extends TSchema> = Static<S> extends { result: infer R } ? R : never;
 
-export type UsersData = DataOf<typeof UsersBody>;
-export type AnnotationsAddData = DataOf<typeof AnnotationsAddBody>;
-export type CommentsAddData = DataOf<typeof CommentsAddBody>;
-export type CommentsGetData = DataOf<typeof CommentsGetBody>;
-export type NotificationsAddData = DataOf<typeof NotificationsAddBody>;
-export type NotificationsGetData = DataOf<typeof NotificationsGetBody>;
+/** The `data` member each operation takes: the types the service validates against. */
+export type { AnnotationsAddData, CommentsAddData, CommentsGetData, NotificationsAddData, NotificationsGetData, UsersData };
 
 export type UsersResult = ResultOf<typeof UsersResult>;
 export type AnnotationsResult = ResultOf<typeof AnnotationsResult>;
@@ -40,7 +34,7 @@ export type NotificationsResult = ResultOf<typeof NotificationsResult>;
 export type Notification = NotificationsResult['data'][number];
 export type Comment = Exclude<CommentsResult['data'][number], null>;
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export type { ErrorCode };
 
 /** An error answer of the service (or no answer at all: status UNAVAILABLE, httpStatus 0). */
 export class MarginaliaError extends Error {

@@ -3,12 +3,9 @@
 // details go to the log with the request id, never to the caller.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalid } from '../errors.js';
+import type { ErrorBody } from '../schemas/responses.js';
 import { StoreUnavailableError, type UnavailableReason } from '../store/store.js';
 import { validationMessage, type ValidationIssue } from './validation-message.js';
-
-export interface ErrorBody {
-  error: { message: string; status: string };
-}
 
 export function errorBody(err: ApiError): ErrorBody {
   return { error: { message: err.message, status: err.code } };

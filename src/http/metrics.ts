@@ -64,42 +64,9 @@ export function createMetrics(store: Store): Metrics {
       for (const fault of LASTING_FAULTS) this.set({ fault }, now === fault ? 1 : 0);
     },
   });
-  return { registry, store: timed(store, storeSeconds) };
-}
-
-/**
- * The store with every async method timed; the store itself is untouched. Each method is wrapped once,
- * on first use, so a call costs no new closure.
- */
-function timed(store: Store, seconds: Histogram<'database' | 'method' | 'outcome'>): Store {
-  const wrapped = new Map<string, (...args: unknown[]) => unknown>();
-  return new Proxy(store, {
-    get(target, name, receiver) {
-      const value = Reflect.get(target, name, receiver) as unknown;
-      if (typeof value !== 'function' || typeof name !== 'string') return value;
-      const known = wrapped.get(name);
-      if (known) return known;
-      const timedMethod = (...args: unknown[]) => {
-        const started = process.hrtime.bigint();
-        const observe = (outcome: string) =>
-          seconds.observe({ database: target.kind, method: name, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
-        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
-        if (!(result instanceof Promise)) return result;
-        return result.then(
-          (r) => {
-            observe('ok');
-            return r;
-          },
-          (err: unknown) => {
-            observe('error');
-            throw err;
-          },
-        );
-      };
-      wrapped.set(name, timedMethod);
-      return timedMethod;
-    },
-  });
+  // The store times each call at its one choke point (the dialect's read and write) and reports here.
+  store.observeCalls?.((method, seconds, outcome) => storeSeconds.observe({ database: store.kind, method, outcome }, seconds));
+  return { registry, store };
 }
 
 /**

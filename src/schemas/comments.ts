@@ -1,6 +1,18 @@
 // The request bodies of the comment operations (SPEC 6).
 import Type from 'typebox';
-import { Batch, CommentId, Filter, FreeObject, Id, Opt, RequestBody, Text, UserRefIn, type InputLimits } from './common.js';
+import {
+  Batch,
+  CommentId,
+  Filter,
+  FreeObject,
+  Id,
+  Opt,
+  RequestBody,
+  Text,
+  UserRefIn,
+  type InputLimits,
+  type DataOf,
+} from './common.js';
 
 export const CommentIn = (limits: InputLimits) =>
   Type.Object({
@@ -52,3 +64,7 @@ export const CommentsGetBody = (limits: InputLimits) =>
       commentIds: Filter(limits, CommentId),
     }),
   );
+
+export type AnnotationsAddData = DataOf<typeof AnnotationsAddBody>;
+export type CommentsAddData = DataOf<typeof CommentsAddBody>;
+export type CommentsGetData = DataOf<typeof CommentsGetBody>;

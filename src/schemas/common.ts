@@ -2,7 +2,7 @@
 // and will describe the API; a limit is written here once. The limits an operator may tighten or
 // widen (InputLimits, from config) shape the schemas when the app is built; the rest are the
 // contract's own (id, name, email and URL lengths, comment ids, page sizes).
-import Type, { type TSchema } from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
 
 export interface InputLimits {
   /** Most entries in any array of a request (MARGINALIA_MAX_BATCH; SPEC 4 says 1000). */
@@ -49,3 +49,6 @@ export const UserRefIn = Type.Object({ userId: Id, name: Opt(Name), email: Opt(E
 
 /** The request envelope: `{ "data": { ... } }`; other top-level members are ignored. */
 export const RequestBody = <T extends TSchema>(data: T) => Type.Object({ data });
+
+/** The `data` member an operation takes, from its request-body schema factory: the type services and the client share. */
+export type DataOf<F extends (...args: never[]) => TSchema> = Static<ReturnType<F>> extends { data: infer D } ? D : never;

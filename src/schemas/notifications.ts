@@ -12,6 +12,7 @@ import {
   Text,
   UserRefIn,
   type InputLimits,
+  type DataOf,
 } from './common.js';
 
 /** The notifications/add request body, with the configured limits. */
@@ -45,3 +46,6 @@ export const NotificationsGetBody = (limits: InputLimits) =>
       pageToken: Opt(Type.String({ maxLength: 1024 })),
     }),
   );
+
+export type NotificationsAddData = DataOf<typeof NotificationsAddBody>;
+export type NotificationsGetData = DataOf<typeof NotificationsGetBody>;

@@ -1,30 +1,24 @@
 // What each operation answers (SPEC 1, 5-7), as TypeBox schemas: they type the handlers' results,
 // describe the API in /openapi.json and type the client. They do not drive serialization: responses
 // are written with JSON.stringify (see app.ts), so a schema can never drop or coerce a member.
-import Type, { type TSchema } from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
 
-export const ERROR_CODES = [
-  'INVALID_ARGUMENT',
-  'UNAUTHENTICATED',
-  'PERMISSION_DENIED',
-  'NOT_FOUND',
-  'ALREADY_EXISTS',
-  'RESOURCE_EXHAUSTED',
-  'INTERNAL',
-  'UNAVAILABLE',
-] as const;
+import { ERROR_CODES, type ErrorCode } from './error-codes.js';
+
+export { ERROR_CODES };
 
 /** The failure envelope of SPEC 1: one shared schema (app.addSchema), which the answers refer to. */
 export const ErrorBody = Type.Object(
   {
     error: Type.Object({
       message: Type.String({ description: 'Human readable; names the offending member path for INVALID_ARGUMENT.' }),
-      status: Type.Union(ERROR_CODES.map((c) => Type.Literal(c))),
+      status: Type.Unsafe<ErrorCode>(Type.Union(ERROR_CODES.map((c) => Type.Literal(c)))),
       details: Type.Optional(Type.Unknown()),
     }),
   },
   { $id: 'ErrorBody', description: 'The failure envelope' },
 );
+export type ErrorBody = Static<typeof ErrorBody>;
 
 /** The success envelope of SPEC 1 around an operation's data; extensions sit beside data. */
 // E defaults to no extensions: inferred from the constraint instead, it would widen every result to unknown.
@@ -67,14 +61,14 @@ export function answers<T extends TSchema>(success: T, also: readonly (404 | 409
   };
 }
 
-const UserOutcome = Type.Object({
+export const UserOutcome = Type.Object({
   success: Type.Boolean(),
   id: Type.String({ description: 'The internal user id: 32 lowercase hex characters' }),
   message: Type.String(),
 });
 export const UsersResult = Success(Type.Record(Type.String(), UserOutcome, { description: 'By userId' }));
 
-const AnnotationOutcome = Type.Object({
+export const AnnotationOutcome = Type.Object({
   success: Type.Boolean(),
   annotationId: Type.String(),
   commentIds: Type.Optional(Type.Array(Type.Integer())),
@@ -84,9 +78,9 @@ export const AnnotationsResult = Success(Type.Record(Type.String(), AnnotationOu
 
 export const CommentIdsResult = Success(Type.Array(Type.Integer(), { description: 'The new commentIds, in request order' }));
 
-const ShownUser = Type.Object({ email: Type.String(), name: Type.String(), userId: Type.String() });
+export const ShownUser = Type.Object({ email: Type.String(), name: Type.String(), userId: Type.String() });
 
-const Comment = Type.Object({
+export const Comment = Type.Object({
   commentId: Type.Integer(),
   commentHtml: Type.String(),
   commentText: Type.String(),
@@ -110,7 +104,7 @@ export const NotificationAddedResult = Success(
   }),
 );
 
-const Notification = Type.Object({
+export const Notification = Type.Object({
   id: Type.String(),
   notificationSource: Type.Literal('custom'),
   notificationSourceData: Type.Record(Type.String(), Type.Unknown()),

@@ -1,12 +1,11 @@
 // Author resolution at read time (SPEC 6): a profile in the organization wins over what the writer
 // sent, field by field; with neither, a field reads as "". This is why a users/update shows at once.
+import type { Static } from 'typebox';
+import type { ShownUser as ShownUserSchema } from '../schemas/responses.js';
 import type { Profile, Store, UserRef } from '../store/store.js';
 
-export interface ShownUser {
-  email: string;
-  name: string;
-  userId: string;
-}
+/** A user as answers show it (a comment's `from`, a notification's `actionUser`). */
+export type ShownUser = Static<typeof ShownUserSchema>;
 
 export function showUser(ref: UserRef, profile: Profile | undefined): ShownUser {
   return {

@@ -1,79 +1,34 @@
 // Comment annotations and their comments (SPEC 6).
+import type { Static } from 'typebox';
 import { ApiError, invalid } from '../errors.js';
+import type { AnnotationsAddData, CommentIn, CommentsAddData, CommentsGetData } from '../schemas/comments.js';
+import type { AnnotationOutcome as AnnotationOutcomeSchema, Comment } from '../schemas/responses.js';
 import { MAX_COMMENT_ID } from '../schemas/common.js';
-import type { CommentIdAssignment, NewComment, StoredComment, UserRef } from '../store/store.js';
+import { assignCommentIds } from '../store/comments/comment-ids.js';
+import type { NewComment, StoredComment, UserRef } from '../store/store.js';
 import { showUser, type ShownUser } from './authors.js';
 import type { Caller, Services } from './context.js';
 import { commentBody } from './html.js';
 import { newAnnotationId } from './ids.js';
+import { type MemberPath, spell } from './member-path.js';
 import { filterList, orNull, requireUnique } from './rules.js';
 
 export const DEFAULT_ANNOTATION_STATUS = { id: 'OPEN', name: 'Open', type: 'default' };
 
-interface UserRefInput {
-  userId: string;
-  name?: string | null;
-  email?: string | null;
-}
-
-export interface CommentInput {
-  commentId?: number | null;
-  commentText?: string | null;
-  commentHtml?: string | null;
-  from: UserRefInput;
-}
-
-export interface AnnotationInput {
-  annotationId?: string | null;
-  location?: object | null;
-  locationId?: string | null;
-  context?: object | null;
-  status?: object | null;
-  commentData: CommentInput[];
-}
-
-export interface ShownComment {
-  commentId: number;
-  commentHtml: string;
-  commentText: string;
-  from: ShownUser;
-  lastUpdated: string;
-  createdAt: number;
-  status: string;
-  type: string;
-}
-
-export type AnnotationOutcome =
-  | { success: true; annotationId: string; commentIds: number[]; message: 'Added Successfully' }
-  | { success: false; annotationId: string; message: 'Annotation already exists.' };
-
-/**
- * Generated ids follow the comments in order: each is one more than the largest id in the thread at
- * that point, counting ids this request already placed. A caller-chosen id that one of those took is a clash.
- */
-export function assignCommentIds(requested: (number | undefined)[], largestExisting: number): CommentIdAssignment {
-  let largest = largestExisting;
-  const used = new Set<number>();
-  const commentIds: number[] = [];
-  for (const want of requested) {
-    const id = want ?? largest + 1;
-    if (id > MAX_COMMENT_ID) return { kind: 'exhausted' };
-    if (used.has(id)) return { kind: 'clash', commentId: id };
-    used.add(id);
-    commentIds.push(id);
-    largest = Math.max(largest, id);
-  }
-  return { kind: 'assigned', commentIds };
-}
+type CommentInput = Static<ReturnType<typeof CommentIn>>;
+type UserRefInput = CommentInput['from'];
+/** A comment as comments/get answers it. */
+export type ShownComment = Static<typeof Comment>;
+export type AnnotationOutcome = Static<typeof AnnotationOutcomeSchema>;
 
 const userRef = (u: UserRefInput): UserRef => ({ userId: u.userId, name: orNull(u.name), email: orNull(u.email) });
 
 /** Checks a commentData list and turns it into drafts: bodies sanitized and derived. */
-function drafts(comments: CommentInput[], path: string) {
+function drafts(comments: CommentInput[], path: MemberPath) {
   requireUnique(comments, (c) => c.commentId, path, 'commentId');
   return comments.map((c, i) => {
     if (c.commentText == null && c.commentHtml == null) {
-      throw invalid(`${path}[${i}] needs commentText or commentHtml.`);
+      throw invalid(`${spell([...path, i])} needs commentText or commentHtml.`);
     }
     return { commentId: c.commentId ?? undefined, ...commentBody(c), from: userRef(c.from) };
   });
@@ -98,12 +53,12 @@ function clash(annotationId: string, commentId: number): ApiError {
 export async function addAnnotations(
   { store, clock }: Services,
   caller: Caller,
-  input: { organizationId: string; documentId: string; commentAnnotations: AnnotationInput[] },
+  input: AnnotationsAddData,
 ): Promise<Record<string, AnnotationOutcome>> {
-  requireUnique(input.commentAnnotations, (a) => a.annotationId, 'data.commentAnnotations', 'annotationId');
+  requireUnique(input.commentAnnotations, (a) => a.annotationId, ['commentAnnotations'], 'annotationId');
   const annotations = input.commentAnnotations.map((a, i) => {
     const annotationId = a.annotationId ?? newAnnotationId();
-    const list = drafts(a.commentData, `data.commentAnnotations[${i}].commentData`);
+    const list = drafts(a.commentData, ['commentAnnotations', i, 'commentData']);
     const assigned = assignCommentIds(
       list.map((c) => c.commentId),
       0,
@@ -137,21 +92,9 @@ export async function addAnnotations(
   );
 }
 
-export async function addComments(
-  { store, clock }: Services,
-  caller: Caller,
-  input: { organizationId: string; documentId: string; annotationId: string; commentData: CommentInput[] },
-): Promise<number[]> {
-  const list = drafts(input.commentData, 'data.commentData');
-  const outcome = await store.addComments(
-    caller.id,
-    input.organizationId,
-    input.documentId,
-    input.annotationId,
-    list,
-    assignCommentIds,
-    clock(),
-  );
+export async function addComments({ store, clock }: Services, caller: Caller, input: CommentsAddData): Promise<number[]> {
+  const list = drafts(input.commentData, ['commentData']);
+  const outcome = await store.addComments(caller.id, input.organizationId, input.documentId, input.annotationId, list, clock());
   switch (outcome.kind) {
     case 'added':
       return outcome.commentIds;
@@ -164,17 +107,7 @@ export async function addComments(
   }
 }
 
-export async function getComments(
-  { store }: Services,
-  caller: Caller,
-  input: {
-    organizationId: string;
-    documentId: string;
-    annotationId: string;
-    userIds?: string[] | null;
-    commentIds?: number[] | null;
-  },
-): Promise<(ShownComment | null)[]> {
+export async function getComments({ store }: Services, caller: Caller, input: CommentsGetData): Promise<(ShownComment | null)[]> {
   const commentIds = filterList(input.commentIds);
   const stored = await store.getComments(caller.id, {
     organizationId: input.organizationId,

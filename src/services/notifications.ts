@@ -1,56 +1,22 @@
 // notifications/add and notifications/get (SPEC 7).
+import type { Static } from 'typebox';
 import { ApiError, invalid } from '../errors.js';
+import type { NotificationsAddData, NotificationsGetData } from '../schemas/notifications.js';
+import type { Notification } from '../schemas/responses.js';
 import type { Profile, StoredNotification, UserRef } from '../store/store.js';
-import { loadProfiles, showUser, type ShownUser } from './authors.js';
+import { loadProfiles, showUser } from './authors.js';
 import type { Caller, Services } from './context.js';
 import { internalUserId, newNotificationId } from './ids.js';
 import { decodePageToken, encodePageToken, filterDigest } from './page-token.js';
+import { spell } from './member-path.js';
 import { filterList, orNull } from './rules.js';
 
 export const DEFAULT_PAGE_SIZE = 1000;
 
-interface UserRefInput {
-  userId: string;
-  name?: string | null;
-  email?: string | null;
-}
-
-export interface AddNotificationInput {
-  organizationId: string;
-  documentId?: string | null;
-  locationId?: string | null;
-  notificationId?: string | null;
-  actionUser: UserRefInput;
-  displayHeadlineMessageTemplate: string;
-  displayHeadlineMessageTemplateData?: Record<string, unknown> | null;
-  displayBodyMessage?: string | null;
-  notificationSourceData?: Record<string, unknown> | null;
-  notifyUsers: UserRefInput[];
-}
-
-export interface GetNotificationsInput {
-  organizationId: string;
-  documentId?: string | null;
-  userId?: string | null;
-  locationId?: string | null;
-  notificationIds?: string[] | null;
-  pageSize?: number | null;
-  pageToken?: string | null;
-}
-
-export interface ShownNotification {
-  id: string;
-  notificationSource: 'custom';
-  notificationSourceData: Record<string, unknown>;
-  actionUser: ShownUser;
-  displayBodyMessage: string;
-  displayHeadlineMessageTemplate: string;
-  displayHeadlineMessageTemplateData: Record<string, unknown>;
-  metadata: { apiKey: string; organizationId: string; documentId?: string; locationId?: string };
-  notifyUsers: Record<string, boolean>;
-  notifyUsersByUserId: Record<string, boolean>;
-  timestamp: number;
-}
+type AddNotificationInput = NotificationsAddData;
+type GetNotificationsInput = NotificationsGetData;
+/** A notification as notifications/get answers it. */
+export type ShownNotification = Static<typeof Notification>;
 
 export async function addNotification({ store, clock }: Services, caller: Caller, input: AddNotificationInput) {
   const notificationId = input.notificationId ?? newNotificationId();
@@ -84,7 +50,8 @@ export async function getNotifications(
   caller: Caller,
   input: GetNotificationsInput,
 ): Promise<{ notifications: ShownNotification[]; nextPageToken: string | null }> {
-  if (input.documentId == null && input.userId == null) throw invalid('data.documentId or data.userId is required.');
+  if (input.documentId == null && input.userId == null)
+    throw invalid(`${spell(['documentId'])} or ${spell(['userId'])} is required.`);
   const filters = {
     organizationId: input.organizationId,
     documentId: orNull(input.documentId),

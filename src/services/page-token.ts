@@ -2,6 +2,7 @@
 // and a digest of the filters, so a token is only good for the query that issued it.
 import { createHash } from 'node:crypto';
 import { invalid } from '../errors.js';
+import { spell } from './member-path.js';
 import type { NotificationCursor } from '../store/store.js';
 
 interface Filters {
@@ -25,12 +26,12 @@ export function encodePageToken(cursor: NotificationCursor, digest: string): str
 
 export function decodePageToken(token: string, digest: string): NotificationCursor {
   // Buffer.from skips characters outside the alphabet, so a token with junk added would still decode.
-  if (!/^[A-Za-z0-9_-]+$/.test(token)) throw invalid('data.pageToken is malformed.');
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) throw invalid(`${spell(['pageToken'])} is malformed.`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
-    throw invalid('data.pageToken is malformed.');
+    throw invalid(`${spell(['pageToken'])} is malformed.`);
   }
   if (
     !Array.isArray(parsed) ||
@@ -40,8 +41,8 @@ export function decodePageToken(token: string, digest: string): NotificationCurs
     typeof parsed[2] !== 'string' ||
     typeof parsed[3] !== 'string'
   ) {
-    throw invalid('data.pageToken is malformed.');
+    throw invalid(`${spell(['pageToken'])} is malformed.`);
   }
-  if (parsed[3] !== digest) throw invalid('data.pageToken was issued for other filters than these.');
+  if (parsed[3] !== digest) throw invalid(`${spell(['pageToken'])} was issued for other filters than these.`);
   return { timestamp: parsed[1] as number, notificationId: parsed[2] as string };
 }

@@ -1,16 +1,19 @@
 // Request rules that a JSON schema cannot say: ids that must be unique, members that exclude or
 // need each other. Each throws INVALID_ARGUMENT naming the member path.
 import { invalid } from '../errors.js';
+import { type MemberPath, spell } from './member-path.js';
 import type { Scope } from '../store/store.js';
 
 /** SPEC 1: the same id twice where ids must be unique is INVALID_ARGUMENT. */
-export function requireUnique<T>(items: readonly T[], idOf: (item: T) => unknown, path: string, member: string): void {
+export function requireUnique<T>(items: readonly T[], idOf: (item: T) => unknown, path: MemberPath, member: string): void {
   const seen = new Map<unknown, number>();
   items.forEach((item, i) => {
     const id = idOf(item);
     if (id === undefined || id === null) return;
     const first = seen.get(id);
-    if (first !== undefined) throw invalid(`${path}[${i}].${member} repeats ${path}[${first}].${member}; ids must be unique.`);
+    if (first !== undefined) {
+      throw invalid(`${spell([...path, i, member])} repeats ${spell([...path, first, member])}; ids must be unique.`);
+    }
     seen.set(id, i);
   });
 }
@@ -18,7 +21,7 @@ export function requireUnique<T>(items: readonly T[], idOf: (item: T) => unknown
 /** SPEC 5: documentId or folderId, not both; neither is the organization scope. */
 export function scopeOf(data: { documentId?: string | null; folderId?: string | null }): Scope {
   if (data.documentId != null && data.folderId != null) {
-    throw invalid('data.documentId and data.folderId cannot both be given.');
+    throw invalid(`${spell(['documentId'])} and ${spell(['folderId'])} cannot both be given.`);
   }
   if (data.documentId != null) return { kind: 'document', id: data.documentId };
   if (data.folderId != null) return { kind: 'folder', id: data.folderId };

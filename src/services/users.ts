@@ -1,21 +1,14 @@
 // users/add and users/update (SPEC 5).
+import type { Static } from 'typebox';
+import type { UserOutcome as UserOutcomeSchema } from '../schemas/responses.js';
+import type { UsersData } from '../schemas/users.js';
 import type { UserWrite } from '../store/store.js';
 import type { Caller, Services } from './context.js';
 import { internalUserId } from './ids.js';
 import { requireUnique, scopeOf } from './rules.js';
 
-export interface UsersInput {
-  organizationId: string;
-  documentId?: string | null;
-  folderId?: string | null;
-  users: { userId: string; name?: string | null; email?: string | null; photoUrl?: string | null }[];
-}
-
-export interface UserOutcome {
-  success: boolean;
-  id: string;
-  message: 'User added.' | 'User updated.' | 'User does not exist.';
-}
+type UsersInput = UsersData;
+type UserOutcome = Static<typeof UserOutcomeSchema>;
 
 function writes(input: UsersInput): UserWrite[] {
   return input.users.map((u) => ({
@@ -32,7 +25,7 @@ export async function addUsers(
   input: UsersInput,
 ): Promise<Record<string, UserOutcome>> {
   const scope = scopeOf(input);
-  requireUnique(input.users, (u) => u.userId, 'data.users', 'userId');
+  requireUnique(input.users, (u) => u.userId, ['users'], 'userId');
   await store.upsertUsers(caller.id, input.organizationId, scope, writes(input), clock());
   return outcomes(caller, input, () => ({ success: true, message: 'User added.' }));
 }
@@ -43,7 +36,7 @@ export async function updateUsers(
   input: UsersInput,
 ): Promise<Record<string, UserOutcome>> {
   const scope = scopeOf(input);
-  requireUnique(input.users, (u) => u.userId, 'data.users', 'userId');
+  requireUnique(input.users, (u) => u.userId, ['users'], 'userId');
   const updated = await store.updateUsers(caller.id, input.organizationId, scope, writes(input), clock());
   return outcomes(caller, input, (userId) =>
     updated.has(userId) ? { success: true, message: 'User updated.' } : { success: false, message: 'User does not exist.' },

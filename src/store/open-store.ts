@@ -1,8 +1,9 @@
-// Picks the store that DATABASE_URL names, and brings its schema up to date.
+// Picks the database that DATABASE_URL names, and brings its schema up to date.
 import type { Config } from '../config/index.js';
+import { DbStore } from './db-store.js';
+import { PostgresDialect } from './dialect/postgres.js';
+import { SqliteDialect } from './dialect/sqlite.js';
 import type { FaultListener } from './health.js';
-import { PostgresStore } from './postgres/postgres-store.js';
-import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
 export type StoreConfig = Pick<
@@ -23,27 +24,30 @@ export interface StoreListeners {
   onConnectionLost?: (err: Error) => void;
   /** A lasting fault began or ended: storage full, read-only, damaged. */
   onFault?: FaultListener;
+  /** Every statement SQLite runs (tests and debugging). */
+  trace?: (sql: string) => void;
 }
 
 export async function openStore(config: StoreConfig, listeners: StoreListeners = {}): Promise<Store> {
   const db = config.database;
-  const store: Store =
+  const dialect =
     db.kind === 'postgres'
-      ? new PostgresStore({
+      ? new PostgresDialect({
           url: db.url,
           schema: config.pgSchema,
           poolSize: config.pgPoolSize,
           connectTimeoutMs: config.pgConnectTimeoutMs,
           statementTimeoutMs: config.pgStatementTimeoutMs,
-          ...listeners,
+          onConnectionLost: listeners.onConnectionLost,
         })
-      : new SqliteStore({
+      : new SqliteDialect({
           path: db.path,
           busyTimeoutMs: config.sqliteBusyTimeoutMs,
           synchronous: config.sqliteSynchronous,
           checkAtStart: config.sqliteCheckAtStart,
-          onFault: listeners.onFault,
+          trace: listeners.trace,
         });
+  const store = new DbStore(dialect, listeners.onFault);
   try {
     await store.migrate();
   } catch (err) {

@@ -1,6 +1,7 @@
 // The storage seam. Routes and services see only this interface; SQLite (and later PostgreSQL)
 // implement it. Every data method takes the tenant's internal id first, so no query can forget it.
 // Each method is atomic on its own: a batch is one transaction inside the store.
+import type { CallListener } from './dialect/dialect.js';
 import type { LastingFault } from './health.js';
 
 export interface Tenant {
@@ -88,14 +89,6 @@ export interface CommentDraft {
   from: UserRef;
 }
 
-export type CommentIdAssignment =
-  | { kind: 'assigned'; commentIds: number[] }
-  | { kind: 'clash'; commentId: number }
-  | { kind: 'exhausted' };
-
-/** Turns requested ids (undefined: generate one) into final ids, given the largest id already in the thread. */
-export type CommentIdAssigner = (requested: (number | undefined)[], largestExisting: number) => CommentIdAssignment;
-
 export type AddCommentsResult =
   | { kind: 'added'; commentIds: number[] }
   | { kind: 'annotation_not_found' }
@@ -162,7 +155,9 @@ export interface Store {
   /** The fault that outlasts single requests, if any: writes refused by the storage, or a damaged database. */
   fault(): LastingFault | null;
   /** Connection pool occupancy, where there is a pool (PostgreSQL). */
-  poolStats?(): { total: number; idle: number; waiting: number };
+  poolStats?(): { total: number; idle: number; waiting: number } | undefined;
+  /** Where the time of every store call goes (the app's metrics). */
+  observeCalls?(listener: CallListener | null): void;
   close(): Promise<void>;
 
   // Tenants and credentials (operator side: keyed by API key, not tenant id). Every change to them
@@ -203,7 +198,6 @@ export interface Store {
     documentId: string,
     annotationId: string,
     comments: CommentDraft[],
-    assignIds: CommentIdAssigner,
     now: number,
   ): Promise<AddCommentsResult>;
   getComments(tenantId: string, query: CommentQuery): Promise<StoredComment[]>;

@@ -8,14 +8,14 @@ import Database from 'better-sqlite3';
 import { buildApp } from '../../src/app.js';
 import { DEFAULT_LIMITS } from '../../src/schemas/common.js';
 import { createTenant } from '../../src/services/credentials.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { StoreUnavailableError, type Store } from '../../src/store/store.js';
+import { sqliteStore } from '../helpers/test-database.js';
 
 const config = { bodyLimit: 1_048_576, rateLimit: 0, maxJsonDepth: 32, limits: DEFAULT_LIMITS };
 
 async function setup(busyTimeoutMs = 5000) {
   const path = join(mkdtempSync(join(tmpdir(), 'marginalia-fail-')), 'f.db');
-  const store = new SqliteStore({ path, busyTimeoutMs, synchronous: 'NORMAL' });
+  const store = sqliteStore(path, { busyTimeoutMs });
   await store.migrate();
   const creds = await createTenant(store, Date.now, 't');
   const headers = {

@@ -1,6 +1,5 @@
 import { describe } from 'node:test';
-import { assignCommentIds } from '../../src/services/comments.js';
-import type { CommentIdAssigner, CommentQuery } from '../../src/store/store.js';
+import type { CommentQuery } from '../../src/store/store.js';
 import { TEST_STORE } from '../helpers/test-database.js';
 import {
   T0,
@@ -140,28 +139,20 @@ describe(`${TEST_STORE} store: comment annotations`, () => {
       ['org-2'],
       'thread in org-2',
     );
-    eq(
-      added(await store.addComments(TA, ORG, 'doc-2', 'ann', [draft('more')], assignCommentIds, T0), 'doc-2'),
-      [2],
-      'ids in doc-2',
-    );
+    eq(added(await store.addComments(TA, ORG, 'doc-2', 'ann', [draft('more')], T0), 'doc-2'), [2], 'ids in doc-2');
     eq(commentIdsOf(await store.getComments(TA, commentQuery('ann'))), [1], 'org-1/doc-1 is untouched');
   });
 
   storeTest('addComments on an unknown annotation is annotation_not_found and adds nothing', async (store) => {
     await store.addAnnotations(TA, ORG, 'doc-2', [annotation('ann', [newComment(1, 'elsewhere')])], T0);
+    eq(await store.addComments(TA, ORG, DOC, 'ann', [draft('x')], T0), { kind: 'annotation_not_found' }, 'addComments in doc-1');
     eq(
-      await store.addComments(TA, ORG, DOC, 'ann', [draft('x')], assignCommentIds, T0),
-      { kind: 'annotation_not_found' },
-      'addComments in doc-1',
-    );
-    eq(
-      await store.addComments(TA, 'org-2', 'doc-2', 'ann', [draft('x')], assignCommentIds, T0),
+      await store.addComments(TA, 'org-2', 'doc-2', 'ann', [draft('x')], T0),
       { kind: 'annotation_not_found' },
       'addComments in org-2',
     );
     eq(
-      await store.addComments(TA, ORG, 'doc-2', 'nope', [draft('x', 7)], assignCommentIds, T0),
+      await store.addComments(TA, ORG, 'doc-2', 'nope', [draft('x', 7)], T0),
       { kind: 'annotation_not_found' },
       'addComments of an unknown id',
     );
@@ -179,7 +170,6 @@ describe(`${TEST_STORE} store: comment annotations`, () => {
         DOC,
         'ann',
         [draft('gen'), draft('free', 10), draft('taken', 2), draft('taken too', 1)],
-        assignCommentIds,
         T0 + 1,
       );
       eq(result, { kind: 'comment_exists', commentId: 2 }, 'addComments result');
@@ -191,13 +181,9 @@ describe(`${TEST_STORE} store: comment annotations`, () => {
         ],
         'thread after the refused batch',
       );
+      eq(added(await store.addComments(TA, ORG, DOC, 'ann', [draft('free', 10)], T0 + 2), 'free id'), [10], 'ids');
       eq(
-        added(await store.addComments(TA, ORG, DOC, 'ann', [draft('free', 10)], assignCommentIds, T0 + 2), 'free id'),
-        [10],
-        'ids',
-      );
-      eq(
-        await store.addComments(TA, ORG, DOC, 'ann', [draft('again', 10)], assignCommentIds, T0 + 3),
+        await store.addComments(TA, ORG, DOC, 'ann', [draft('again', 10)], T0 + 3),
         { kind: 'comment_exists', commentId: 10 },
         'the same id again',
       );
@@ -214,117 +200,36 @@ describe(`${TEST_STORE} store: comment annotations`, () => {
       T0,
     );
     eq(
-      added(
-        await store.addComments(TA, ORG, DOC, 'ann', [draft('g1'), draft('chosen', 20), draft('g2')], assignCommentIds, T0 + 1),
-        'batch',
-      ),
+      added(await store.addComments(TA, ORG, DOC, 'ann', [draft('g1'), draft('chosen', 20), draft('g2')], T0 + 1), 'batch'),
       [8, 20, 21],
       'ids of the batch',
     );
     eq(
-      added(
-        await store.addComments(TA, ORG, DOC, 'ann', [draft('chosen low', 4), draft('g3')], assignCommentIds, T0 + 2),
-        'second batch',
-      ),
+      added(await store.addComments(TA, ORG, DOC, 'ann', [draft('chosen low', 4), draft('g3')], T0 + 2), 'second batch'),
       [4, 22],
       'ids of the second batch',
     );
     eq(commentIdsOf(await store.getComments(TA, commentQuery('ann'))), [1, 7, 3, 8, 20, 21, 4, 22], 'thread in creation order');
   });
 
-  storeTest(
-    'addComments gives the assigner the requested ids and the largest id, and stores the ids it returns',
-    async (store) => {
-      await store.addAnnotations(
-        TA,
-        ORG,
-        DOC,
-        [annotation('ann', [newComment(4, 'a'), newComment(9, 'b'), newComment(2, 'c')])],
-        T0,
-      );
-      await store.addAnnotations(TA, ORG, DOC, [annotation('empty', [])], T0);
-      const calls: [(number | undefined)[], number][] = [];
-      const spy =
-        (answer: ReturnType<CommentIdAssigner>): CommentIdAssigner =>
-        (requested, largest) => {
-          calls.push([[...requested], largest]);
-          return answer;
-        };
-      eq(
-        await store.addComments(
-          TA,
-          ORG,
-          DOC,
-          'ann',
-          [draft('x'), draft('y', 50)],
-          spy({ kind: 'assigned', commentIds: [500, 400] }),
-          T0 + 1,
-        ),
-        { kind: 'added', commentIds: [500, 400] },
-        'addComments with an assigner that picks 500 and 400',
-      );
-      eq(calls, [[[undefined, 50], 9]], 'assigner calls');
-      eq(commentIdsOf(await store.getComments(TA, commentQuery('ann'))), [4, 9, 2, 500, 400], 'thread');
-      calls.length = 0;
-      eq(
-        await store.addComments(TA, ORG, DOC, 'ann', [draft('z')], spy({ kind: 'clash', commentId: 77 }), T0 + 2),
-        { kind: 'comment_exists', commentId: 77 },
-        'addComments with an assigner that reports a clash',
-      );
-      eq(
-        await store.addComments(TA, ORG, DOC, 'ann', [draft('z')], spy({ kind: 'exhausted' }), T0 + 3),
-        { kind: 'ids_exhausted' },
-        'addComments with an assigner that reports exhaustion',
-      );
-      eq(
-        calls,
-        [
-          [[undefined], 500],
-          [[undefined], 500],
-        ],
-        'assigner calls (largest is 500)',
-      );
-      eq(
-        commentIdsOf(await store.getComments(TA, commentQuery('ann'))),
-        [4, 9, 2, 500, 400],
-        'thread after clash and exhaustion',
-      );
-      calls.length = 0;
-      eq(await store.getComments(TA, commentQuery('empty')), [], 'an annotation without comments');
-      eq(
-        added(
-          await store.addComments(TA, ORG, DOC, 'empty', [draft('first')], spy(assignCommentIds([undefined], 0)), T0 + 4),
-          'empty thread',
-        ),
-        [1],
-        'ids in an empty thread',
-      );
-      eq(calls, [[[undefined], 0]], 'assigner calls for an empty thread (largest is 0)');
-    },
-  );
-
   storeTest('addComments near 2147483647: the last id is given, then ids_exhausted and nothing is added', async (store) => {
     await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(MAX_ID - 1, 'almost')])], T0);
-    eq(added(await store.addComments(TA, ORG, DOC, 'ann', [draft('last')], assignCommentIds, T0 + 1), 'last'), [MAX_ID], 'ids');
+    eq(added(await store.addComments(TA, ORG, DOC, 'ann', [draft('last')], T0 + 1), 'last'), [MAX_ID], 'ids');
+    eq(await store.addComments(TA, ORG, DOC, 'ann', [draft('past')], T0 + 2), { kind: 'ids_exhausted' }, 'one more');
     eq(
-      await store.addComments(TA, ORG, DOC, 'ann', [draft('past')], assignCommentIds, T0 + 2),
-      { kind: 'ids_exhausted' },
-      'one more',
-    );
-    eq(
-      await store.addComments(TA, ORG, DOC, 'ann', [draft('chosen', 5), draft('past')], assignCommentIds, T0 + 3),
+      await store.addComments(TA, ORG, DOC, 'ann', [draft('chosen', 5), draft('past')], T0 + 3),
       { kind: 'ids_exhausted' },
       'a batch with a free chosen id and a generated one',
     );
     eq(
-      added(await store.addComments(TA, ORG, DOC, 'ann', [draft('chosen', 5)], assignCommentIds, T0 + 4), 'chosen'),
+      added(await store.addComments(TA, ORG, DOC, 'ann', [draft('chosen', 5)], T0 + 4), 'chosen'),
       [5],
       'a chosen id still fits',
     );
     eq(commentIdsOf(await store.getComments(TA, commentQuery('ann'))), [MAX_ID - 1, MAX_ID, 5], 'thread');
     await store.addAnnotations(TA, ORG, DOC, [annotation('ann-2', [newComment(1, 'a')])], T0);
     eq(
-      await store.addComments(TA, ORG, DOC, 'ann-2', [draft('top', MAX_ID), draft('past')], assignCommentIds, T0 + 5),
+      await store.addComments(TA, ORG, DOC, 'ann-2', [draft('top', MAX_ID), draft('past')], T0 + 5),
       { kind: 'ids_exhausted' },
       'generated after a chosen 2147483647 in the same batch',
     );
@@ -333,9 +238,9 @@ describe(`${TEST_STORE} store: comment annotations`, () => {
 
   storeTest('comments keep creation order, not id order, and each batch is stamped with its own now', async (store) => {
     await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(100, 'a')])], T0);
-    added(await store.addComments(TA, ORG, DOC, 'ann', [draft('b', 5)], assignCommentIds, T0 + 10), 'b');
-    added(await store.addComments(TA, ORG, DOC, 'ann', [draft('c'), draft('d', 50)], assignCommentIds, T0 + 20), 'c, d');
-    added(await store.addComments(TA, ORG, DOC, 'ann', [draft('e', 2)], assignCommentIds, T0 + 30), 'e');
+    added(await store.addComments(TA, ORG, DOC, 'ann', [draft('b', 5)], T0 + 10), 'b');
+    added(await store.addComments(TA, ORG, DOC, 'ann', [draft('c'), draft('d', 50)], T0 + 20), 'c, d');
+    added(await store.addComments(TA, ORG, DOC, 'ann', [draft('e', 2)], T0 + 30), 'e');
     const comments = await store.getComments(TA, commentQuery('ann'));
     eq(
       comments.map((c) => [c.commentId, c.text, c.createdAt, c.lastUpdated]),
@@ -364,8 +269,8 @@ describe(`${TEST_STORE} store: comment annotations`, () => {
   storeTest('createdAt never goes backwards in creation order, even when a later batch read an earlier time', async (store) => {
     await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'a')])], T0 + 50);
     // The second writer read its clock first but took the thread lock second (or runs on an instance whose clock is behind).
-    added(await store.addComments(TA, ORG, DOC, 'ann', [draft('b')], assignCommentIds, T0 + 20), 'b');
-    added(await store.addComments(TA, ORG, DOC, 'ann', [draft('c')], assignCommentIds, T0 + 80), 'c');
+    added(await store.addComments(TA, ORG, DOC, 'ann', [draft('b')], T0 + 20), 'b');
+    added(await store.addComments(TA, ORG, DOC, 'ann', [draft('c')], T0 + 80), 'c');
     const comments = await store.getComments(TA, commentQuery('ann'));
     eq(
       comments.map((c) => [c.text, c.createdAt, c.lastUpdated]),

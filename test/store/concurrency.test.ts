@@ -1,5 +1,4 @@
 import { describe } from 'node:test';
-import { assignCommentIds } from '../../src/services/comments.js';
 import type { AddCommentsResult, UserWrite } from '../../src/store/store.js';
 import { TEST_STORE } from '../helpers/test-database.js';
 import {
@@ -31,7 +30,7 @@ describe(`${TEST_STORE} store: concurrency`, () => {
       await withSecondStore(db, async (other) => {
         const calls = Array.from({ length: 50 }, (_, i) => {
           const batch = i % 2 === 0 ? [draft(`c${i}`)] : [draft(`c${i}a`), draft(`c${i}b`)];
-          return (i % 2 === 0 ? store : other).addComments(TA, ORG, DOC, 'ann', batch, assignCommentIds, T0 + 1 + i);
+          return (i % 2 === 0 ? store : other).addComments(TA, ORG, DOC, 'ann', batch, T0 + 1 + i);
         });
         const settled = await Promise.allSettled(calls);
         const failures = settled.flatMap((r, i) => (r.status === 'rejected' ? [`#${i}: ${String(r.reason)}`] : []));
@@ -183,9 +182,7 @@ describe(`${TEST_STORE} store: concurrency`, () => {
         );
 
         const comments = await Promise.all(
-          [store, other, store, other].map((s, i) =>
-            s.addComments(TA, ORG, DOC, 'thread', [draft(`writer ${i}`, 42)], assignCommentIds, T0),
-          ),
+          [store, other, store, other].map((s, i) => s.addComments(TA, ORG, DOC, 'thread', [draft(`writer ${i}`, 42)], T0)),
         );
         eq(comments.filter((r) => r.kind === 'added').length, 1, `addComments results ${show(comments)}`);
         eq(

@@ -1,5 +1,4 @@
 import { describe } from 'node:test';
-import { assignCommentIds } from '../../src/services/comments.js';
 import { TEST_STORE } from '../helpers/test-database.js';
 import {
   T0,
@@ -71,7 +70,7 @@ describe(`${TEST_STORE} store: tenant isolation`, () => {
     await store.addAnnotations(TB, ORG, DOC, [annotation('ann', [newComment(1, 'B one'), newComment(2, 'B two')])], T0);
     eq(await store.getComments(TA, commentQuery('ann')), [], 'tenant A getComments');
     eq(
-      await store.addComments(TA, ORG, DOC, 'ann', [draft('A')], assignCommentIds, T0 + 1),
+      await store.addComments(TA, ORG, DOC, 'ann', [draft('A')], T0 + 1),
       { kind: 'annotation_not_found' },
       'tenant A addComments',
     );
@@ -81,10 +80,7 @@ describe(`${TEST_STORE} store: tenant isolation`, () => {
       'tenant A addAnnotations: id free',
     );
     eq(
-      added(
-        await store.addComments(TA, ORG, DOC, 'ann', [draft('A one', 1), draft('A gen')], assignCommentIds, T0 + 3),
-        'tenant A',
-      ),
+      added(await store.addComments(TA, ORG, DOC, 'ann', [draft('A one', 1), draft('A gen')], T0 + 3), 'tenant A'),
       [1, 3],
       "tenant A ids (B's ids do not clash and do not count)",
     );
@@ -105,11 +101,7 @@ describe(`${TEST_STORE} store: tenant isolation`, () => {
       ],
       'tenant B thread',
     );
-    eq(
-      added(await store.addComments(TB, ORG, DOC, 'ann', [draft('B gen')], assignCommentIds, T0 + 4), 'tenant B'),
-      [3],
-      'tenant B ids',
-    );
+    eq(added(await store.addComments(TB, ORG, DOC, 'ann', [draft('B gen')], T0 + 4), 'tenant B'), [3], 'tenant B ids');
   });
 
   storeTest('notifications of another tenant are invisible and untouched', async (store) => {

@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { PG_SQL } from '../../src/store/postgres/statements.js';
-import { filterSetKey, NOTIFICATION_FILTER_SETS, notificationsSql, SQL } from '../../src/store/sqlite/statements.js';
+import { compile } from '../../src/store/dialect/postgres.js';
+import { ALL_STATEMENTS } from '../../src/store/statements.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 
-/** Operator statements that read whole tables by design (`keys list`, first start). */
-const WHOLE_TABLE = new Set(['countTenants', 'allTenants', 'allTokens']);
+/** Operator statements that read whole tables by design (`keys list`, first start), and the first-start lock. */
+const WHOLE_TABLE = new Set(['countTenants', 'allTenants', 'allTokens', 'firstTenantLock']);
 /** Statements that only write rows by key, or read the one-row version table. */
 const READ_PATHS = new Set(['notificationsByUser', 'notificationsByDocument', 'comments']);
 
@@ -26,11 +26,7 @@ describe('query plans', () => {
     const sqlite = new Database(db.env.DATABASE_URL!.slice('sqlite:'.length), { readonly: true });
     try {
       const problems: string[] = [];
-      const statements: [string, string][] = [
-        ...Object.entries(SQL),
-        ...NOTIFICATION_FILTER_SETS.map((f): [string, string] => [`notifications ${filterSetKey(f)}`, notificationsSql(f, 11)]),
-      ];
-      for (const [name, sql] of statements) {
+      for (const { name, text: sql } of ALL_STATEMENTS.map((s) => s.sqlite)) {
         if (WHOLE_TABLE.has(name) || !/^\s*(SELECT|UPDATE|DELETE)/i.test(sql)) continue;
         const named = [...sql.matchAll(/@(\w+)/g)].map((m) => m[1]!);
         const params =
@@ -61,7 +57,8 @@ describe('query plans', () => {
         await c.query(`SET search_path = ${db.env.MARGINALIA_PG_SCHEMA}`);
         await c.query('SET enable_seqscan = off');
         const found: string[] = [];
-        for (const [name, sql] of Object.entries(PG_SQL)) {
+        const statements = new Map(ALL_STATEMENTS.map((s) => [s.postgres.name, compile(s.postgres).text]));
+        for (const [name, sql] of statements) {
           if (WHOLE_TABLE.has(name) || !/^\s*(SELECT|UPDATE|DELETE)/i.test(sql)) continue;
           const count = Math.max(0, ...[...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
           const values = Array.from({ length: count }, (_, i) => (new RegExp(`\\$${i + 1}::\\w+\\[\\]`).test(sql) ? ['1'] : '1'));

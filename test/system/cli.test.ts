@@ -2,17 +2,18 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { authenticate, hashToken, tokenRecord } from '../../src/services/credentials.js';
 import { cli, tempDir } from '../helpers/server-process.js';
+import { sqliteStore } from '../helpers/test-database.js';
+import type { Store } from '../../src/store/store.js';
 
 function database() {
   const path = join(tempDir(), 'cli.db');
   return { path, env: { DATABASE_URL: `sqlite:${path}` } };
 }
 
-async function withStore<T>(path: string, fn: (store: SqliteStore) => Promise<T>): Promise<T> {
-  const store = new SqliteStore({ path, busyTimeoutMs: 1000, synchronous: 'NORMAL' });
+async function withStore<T>(path: string, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = sqliteStore(path);
   await store.migrate();
   try {
     return await fn(store);

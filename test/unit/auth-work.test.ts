@@ -9,18 +9,13 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { systemClock } from '../../src/clock.js';
 import { AuthCache, authenticate, createTenant } from '../../src/services/credentials.js';
-import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { sqliteStore } from '../helpers/test-database.js';
 import { makeTestApp, PATHS } from '../helpers/app.js';
 
 test('an unknown key and a known key with a wrong token run the same statements', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'marginalia-auth-work-'));
   const statements: string[] = [];
-  const store = new SqliteStore({
-    path: join(dir, 'm.db'),
-    busyTimeoutMs: 1000,
-    synchronous: 'NORMAL',
-    trace: (sql) => statements.push(sql),
-  });
+  const store = sqliteStore(join(dir, 'm.db'), { trace: (sql) => statements.push(sql) });
   try {
     await store.migrate();
     const known = await createTenant(store, systemClock, 'known');

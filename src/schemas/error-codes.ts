@@ -1,0 +1,15 @@
+// Every status an error answer can carry (SPEC 1): the one list, which the error handler, the
+// error-body schema, the OpenAPI document and the client all take. (Here among the schemas, which
+// depend on nothing of the service, so the client package can ship it.)
+export const ERROR_CODES = [
+  'INVALID_ARGUMENT',
+  'UNAUTHENTICATED',
+  'PERMISSION_DENIED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'RESOURCE_EXHAUSTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,0 +1,78 @@
+// The statements of comment annotations and comments, SQLite and PostgreSQL side by side, and the
+// select list of the comment read.
+import { columnsOf, PROFILE_SELECT, positions } from '../select.js';
+import { same, sql } from '../sql.js';
+
+const COMMENT_SELECT = {
+  commentId: 'c.comment_id',
+  html: 'c.comment_html',
+  text: 'c.comment_text',
+  fromUserId: 'c.from_user_id',
+  fromName: 'c.from_name',
+  fromEmail: 'c.from_email',
+  status: 'c.status',
+  type: 'c.type',
+  createdAt: 'c.created_at',
+  lastUpdated: 'c.last_updated',
+  ...PROFILE_SELECT,
+} as const;
+/** Where each field sits in a row of the comment read. */
+export const C = positions(COMMENT_SELECT);
+
+/** A comment read (as `c`), with its author's profile as `u`, so a thread is one query. */
+const READ = `SELECT ${columnsOf(COMMENT_SELECT)} FROM comments c
+  LEFT JOIN users u ON u.tenant_id = c.tenant_id AND u.organization_id = c.organization_id AND u.user_id = c.from_user_id
+  WHERE c.tenant_id = @tenantId AND c.organization_id = @organizationId AND c.document_id = @documentId
+    AND c.annotation_id = @annotationId`;
+
+const THREAD = `tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
+  AND annotation_id = @annotationId`;
+
+export const COMMENTS_SQL = {
+  insertAnnotation: same(
+    'insertAnnotation',
+    `INSERT INTO annotations (tenant_id, organization_id, document_id, annotation_id, location, location_id, context, status,
+       created_at)
+     VALUES (@tenantId, @organizationId, @documentId, @annotationId, @location, @locationId, @context, @status, @now)
+     ON CONFLICT DO NOTHING`,
+  ),
+  // Finds the thread and, on PostgreSQL, locks it, so concurrent comments/add on one annotation assign
+  // ids one after the other (SQLite's write transaction already excludes other writers).
+  lockAnnotation: sql('lockAnnotation', {
+    sqlite: `SELECT 1 AS found FROM annotations WHERE ${THREAD}`,
+    postgres: `SELECT 1 AS found FROM annotations WHERE ${THREAD} FOR UPDATE`,
+  }),
+  // last_created: the createdAt of the newest comment (by seq), which a new one must not precede.
+  threadTail: same(
+    'threadTail',
+    `SELECT coalesce(max(comment_id), 0) AS max_id, coalesce(max(seq), 0) AS max_seq,
+       coalesce((SELECT created_at FROM comments WHERE ${THREAD} ORDER BY seq DESC LIMIT 1), 0) AS last_created
+     FROM comments WHERE ${THREAD}`,
+  ),
+  takenCommentIds: sql('takenCommentIds', {
+    sqlite: `SELECT comment_id FROM comments WHERE ${THREAD} AND comment_id IN (SELECT value FROM json_each(@commentIds))`,
+    postgres: `SELECT comment_id FROM comments WHERE ${THREAD} AND comment_id = ANY(@commentIds::int[])`,
+  }),
+  insertComments: sql('insertComments', {
+    sqlite: `INSERT INTO comments (tenant_id, organization_id, document_id, annotation_id, comment_id, seq, comment_html,
+               comment_text, from_user_id, from_name, from_email, status, type, created_at, last_updated)
+             VALUES (@tenantId, @organizationId, @documentId, @annotationId, @commentId, @seq, @html, @text, @fromUserId,
+               @fromName, @fromEmail, 'added', 'text', @now, @now)`,
+    postgres: `INSERT INTO comments (tenant_id, organization_id, document_id, annotation_id, comment_id, seq, comment_html,
+                 comment_text, from_user_id, from_name, from_email, status, type, created_at, last_updated)
+               SELECT @tenantId, @organizationId, @documentId, @annotationId, c.comment_id, c.seq, c.html, c.text, c.user_id,
+                 c.name, c.email, 'added', 'text', @now, @now
+               FROM unnest(@commentId::int[], @seq::int[], @html::text[], @text::text[], @fromUserId::text[],
+                 @fromName::text[], @fromEmail::text[]) AS c(comment_id, seq, html, text, user_id, name, email)`,
+  }),
+  comments: sql('comments', {
+    sqlite: `${READ}
+      AND (@userIds IS NULL OR c.from_user_id IN (SELECT value FROM json_each(@userIds)))
+      AND (@commentIds IS NULL OR c.comment_id IN (SELECT value FROM json_each(@commentIds)))
+      ORDER BY c.seq`,
+    postgres: `${READ}
+      AND (@userIds::text[] IS NULL OR c.from_user_id = ANY(@userIds::text[]))
+      AND (@commentIds::int[] IS NULL OR c.comment_id = ANY(@commentIds::int[]))
+      ORDER BY c.seq`,
+  }),
+};

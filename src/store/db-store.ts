@@ -1,0 +1,201 @@
+// The Store over either database: each method runs one feature's store code through the dialect, as
+// a read or as a write (one transaction), and keeps the storage's health: a write that gets through
+// ends a "writes refused" fault, an error that means the disk is full, the database read-only or the
+// file damaged begins one, and a damaged file takes no more writes (writing to it can spread the damage).
+import * as comments from './comments/comments.js';
+import * as credentials from './credentials/credentials.js';
+import type { CallListener, Dialect } from './dialect/dialect.js';
+import { type FaultListener, type LastingFault, StorageHealth, StoreUnavailableError } from './health.js';
+import { migrate } from './migrations.js';
+import * as notifications from './notifications/notifications.js';
+import type { Work } from './sql.js';
+import type {
+  AddCommentsResult,
+  CommentDraft,
+  CommentQuery,
+  Credentials,
+  NewAnnotation,
+  NewNotification,
+  NotificationQuery,
+  Profile,
+  Scope,
+  Store,
+  StoredComment,
+  StoredNotification,
+  Tenant,
+  TenantListing,
+  TokenRecord,
+  UserWrite,
+} from './store.js';
+import * as users from './users/users.js';
+
+export class DbStore implements Store {
+  readonly kind: 'sqlite' | 'postgres';
+  private readonly health: StorageHealth;
+
+  constructor(
+    private readonly dialect: Dialect,
+    onFault?: FaultListener,
+  ) {
+    this.kind = dialect.kind;
+    this.health = new StorageHealth(onFault);
+  }
+
+  private async read<T>(method: string, work: () => Work<T>): Promise<T> {
+    try {
+      return await this.dialect.read(method, work);
+    } catch (err) {
+      throw this.health.failed(err);
+    }
+  }
+
+  private async write<T>(method: string, work: () => Work<T>): Promise<T> {
+    const damage = this.health.damaged;
+    if (damage) throw damage;
+    try {
+      const result = await this.dialect.write(method, work);
+      this.health.wrote();
+      return result;
+    } catch (err) {
+      throw this.health.failed(err);
+    }
+  }
+
+  observeCalls(listener: CallListener | null): void {
+    this.dialect.onCall = listener;
+  }
+
+  async migrate(): Promise<void> {
+    await migrate(this.dialect);
+    const damage = this.dialect.damageAtOpen();
+    if (damage.length > 0) {
+      this.health.failed(
+        new StoreUnavailableError('The database file is damaged.', { reason: 'damaged', cause: new Error(damage.join('; ')) }),
+      );
+    }
+  }
+
+  fault(): LastingFault | null {
+    return this.health.fault;
+  }
+
+  async ping(): Promise<void> {
+    const damage = this.health.damaged;
+    if (damage) throw damage;
+    // While writes are refused, readiness waits for a write to get through (the probe row).
+    if (this.health.writesRefused) await this.write('probeWrite', () => credentials.probeWrite());
+    try {
+      await this.dialect.ping();
+    } catch (err) {
+      throw err instanceof StoreUnavailableError
+        ? err
+        : new StoreUnavailableError('The database does not answer.', { cause: err });
+    }
+  }
+
+  poolStats(): { total: number; idle: number; waiting: number } | undefined {
+    return this.dialect.poolStats?.();
+  }
+
+  close(): Promise<void> {
+    return this.dialect.close();
+  }
+
+  // --- Tenants and credentials ---
+
+  credentialsVersion(): Promise<number> {
+    return this.read('credentialsVersion', () => credentials.version());
+  }
+
+  countTenants(): Promise<number> {
+    return this.read('countTenants', () => credentials.countTenants());
+  }
+
+  createTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Promise<void> {
+    return this.write('createTenant', () => credentials.createTenant(tenant, token));
+  }
+
+  createFirstTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Promise<boolean> {
+    return this.write('createFirstTenant', () => credentials.createFirstTenant(tenant, token));
+  }
+
+  findCredentials(apiKey: string): Promise<Credentials | null> {
+    return this.read('findCredentials', () => credentials.find(apiKey));
+  }
+
+  listTenants(): Promise<TenantListing[]> {
+    return this.read('listTenants', () => credentials.listTenants());
+  }
+
+  revokeTenant(apiKey: string, at: number): Promise<boolean> {
+    return this.write('revokeTenant', () => credentials.revokeTenant(apiKey, at));
+  }
+
+  setTenantDisabled(apiKey: string, disabled: boolean): Promise<boolean> {
+    return this.write('setTenantDisabled', () => credentials.setTenantDisabled(apiKey, disabled));
+  }
+
+  addToken(tenantId: string, token: TokenRecord): Promise<void> {
+    return this.write('addToken', () => credentials.addToken(tenantId, token));
+  }
+
+  listTokens(tenantId: string): Promise<(TokenRecord & { revoked: boolean })[]> {
+    return this.read('listTokens', () => credentials.listTokens(tenantId));
+  }
+
+  revokeToken(tenantId: string, tokenHash: string, at: number): Promise<boolean> {
+    return this.write('revokeToken', () => credentials.revokeToken(tenantId, tokenHash, at));
+  }
+
+  // --- Users ---
+
+  upsertUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Promise<void> {
+    return this.write('upsertUsers', () => users.upsert(tenantId, organizationId, scope, list, now));
+  }
+
+  updateUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Promise<Set<string>> {
+    return this.write('updateUsers', () => users.update(tenantId, organizationId, scope, list, now));
+  }
+
+  findProfiles(tenantId: string, organizationId: string, userIds: string[]): Promise<Map<string, Profile>> {
+    return this.read('findProfiles', () => users.profiles(tenantId, organizationId, userIds));
+  }
+
+  // --- Comment annotations ---
+
+  addAnnotations(
+    tenantId: string,
+    organizationId: string,
+    documentId: string,
+    annotations: NewAnnotation[],
+    now: number,
+  ): Promise<Set<string>> {
+    return this.write('addAnnotations', () => comments.addAnnotations(tenantId, organizationId, documentId, annotations, now));
+  }
+
+  addComments(
+    tenantId: string,
+    organizationId: string,
+    documentId: string,
+    annotationId: string,
+    drafts: CommentDraft[],
+    now: number,
+  ): Promise<AddCommentsResult> {
+    const thread = { tenantId, organizationId, documentId, annotationId };
+    return this.write('addComments', () => comments.addComments(thread, drafts, now));
+  }
+
+  getComments(tenantId: string, query: CommentQuery): Promise<StoredComment[]> {
+    return this.read('getComments', () => comments.comments(tenantId, query));
+  }
+
+  // --- Notifications ---
+
+  addNotification(tenantId: string, organizationId: string, notification: NewNotification): Promise<boolean> {
+    return this.write('addNotification', () => notifications.add(tenantId, organizationId, notification));
+  }
+
+  getNotifications(tenantId: string, query: NotificationQuery): Promise<StoredNotification[]> {
+    return this.read('getNotifications', () => notifications.read(tenantId, query));
+  }
+}

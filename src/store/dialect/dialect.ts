@@ -1,0 +1,64 @@
+// What differs between SQLite and PostgreSQL, named once. Store code (the feature folders) is written
+// once against this interface; each database has one module that implements it:
+//
+// - Transactions: SQLite runs a write synchronously in one IMMEDIATE transaction (the database's one
+//   write lock, so writers queue instead of deadlocking); PostgreSQL runs it on one connection and runs
+//   it again, whole, after a serialization failure or deadlock (40001, 40P01).
+// - Row locks: PostgreSQL's statements lock a thread with SELECT ... FOR UPDATE; SQLite needs none,
+//   its write transaction already excludes every other writer. (Only the statement text differs.)
+// - List parameters: SQLite reads one JSON text with json_each, PostgreSQL one array with = ANY.
+// - Batch inserts: SQLite runs the statement once per row (cheap: no round trip); PostgreSQL runs it
+//   once with each column as an array, read back with unnest (one round trip).
+// - Booleans: SQLite stores 0/1; the row mappers read both with Boolean().
+// - Advisory and migration locks: PostgreSQL takes an advisory lock per schema; SQLite's IMMEDIATE
+//   transaction is the lock.
+// - Errors: each driver's codes become StoreUnavailableError with a reason (health.ts) here, and
+//   nowhere else.
+// - Statement preparation and caching: SQLite prepares each statement once and keeps it (a bounded
+//   cache); PostgreSQL runs named prepared statements, which each connection plans once.
+// - Timing: every store call passes through read() or write(), which time it for /metrics.
+import type { LastingFault } from '../health.js';
+import type { Work } from '../sql.js';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+/** Told of every store call: its name, how long it took, and whether it failed. */
+export type CallListener = (method: string, seconds: number, outcome: 'ok' | 'error') => void;
+
+export interface Dialect {
+  readonly kind: DatabaseKind;
+  /** A read: its steps outside a transaction (each statement is its own consistent snapshot). */
+  read<T>(method: string, work: () => Work<T>): Promise<T>;
+  /** A write: all its steps in one transaction. `work` may be run more than once (PostgreSQL retries). */
+  write<T>(method: string, work: () => Work<T>): Promise<T>;
+  /**
+   * Makes sure the schema and its schema_migrations table exist, then runs the migration runner's
+   * work in one transaction under the migration lock; several processes may call it at once.
+   */
+  migrate(work: () => Work<void>): Promise<void>;
+  /** Damage found when the database was opened (SQLite's quick_check), as the check's own words; [] when none. */
+  damageAtOpen(): string[];
+  /** Resolves when the database answers. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** Connection pool occupancy, where there is a pool (PostgreSQL). */
+  poolStats?(): { total: number; idle: number; waiting: number };
+  /** Where every call's timing goes (the app's metrics); null until someone listens. */
+  onCall: CallListener | null;
+}
+
+/** Runs fn and tells the listener how long it took. */
+export async function timed<T>(listener: CallListener | null, method: string, fn: () => T | Promise<T>): Promise<T> {
+  if (!listener) return fn();
+  const started = process.hrtime.bigint();
+  try {
+    const result = await fn();
+    listener(method, Number(process.hrtime.bigint() - started) / 1e9, 'ok');
+    return result;
+  } catch (err) {
+    listener(method, Number(process.hrtime.bigint() - started) / 1e9, 'error');
+    throw err;
+  }
+}
+
+export type { LastingFault };

@@ -1,0 +1,286 @@
+// PostgreSQL through a pg Pool. Every statement runs as a named prepared statement; a write runs on
+// one connection in one transaction and runs again after a serialization failure or deadlock; and
+// anything that means "the database cannot answer" (refused, cut, timed out, read-only, out of disk)
+// becomes StoreUnavailableError, so callers get 503 within the connect and statement timeouts
+// instead of a hang or a 500. See dialect.ts for what differs from SQLite.
+import pg from 'pg';
+import { StoreUnavailableError } from '../health.js';
+import { ListParam, type Params, type StatementText, type Step, type Work } from '../sql.js';
+import { type CallListener, type Dialect, timed } from './dialect.js';
+
+export interface PostgresOptions {
+  url: string;
+  schema: string;
+  poolSize: number;
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  /** Where errors of lost connections are reported (idle or checked out: they must not crash the process). */
+  onConnectionLost?: (err: Error) => void;
+}
+
+// bigint columns (timestamps) as numbers: they are epoch milliseconds, far below 2^53.
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === pg.types.builtins.INT8
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** SQLSTATEs and driver errors that mean the database cannot answer now; the request may be retried. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '57014',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
+const UNAVAILABLE_MESSAGES = new RegExp(
+  [
+    'timeout exceeded when trying to connect',
+    'Connection terminated',
+    'Query read timeout',
+    'connection timeout',
+    'Client has encountered a connection error',
+  ].join('|'),
+  'i',
+);
+/** Writes refused by the server itself: its disk is full, or it is read-only (a standby after a failover). */
+const WRITE_REFUSED: Readonly<Record<string, StoreUnavailableError['reason']>> = { 53100: 'storage_full', 25006: 'read_only' };
+/** Serialization failure and deadlock: the transaction is safe to run again. */
+const RETRYABLE_CODES = new Set(['40001', '40P01']);
+const MAX_ATTEMPTS = 3;
+
+function isUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  return (
+    (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) ||
+    (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message))
+  );
+}
+
+export function classifyPostgres(err: unknown): unknown {
+  const code = (err as { code?: unknown }).code;
+  const refused = typeof code === 'string' ? WRITE_REFUSED[code] : undefined;
+  if (refused) return new StoreUnavailableError(`The database refuses writes (${refused}).`, { cause: err, reason: refused });
+  return isUnavailable(err) ? new StoreUnavailableError('The database is unavailable.', { cause: err }) : err;
+}
+
+/** A statement's @names as $1, $2, ... and the names in that order; compiled once per statement text. */
+interface Compiled {
+  text: string;
+  names: string[];
+}
+const compiled = new Map<string, Compiled>();
+
+export function compile(t: StatementText): Compiled {
+  let c = compiled.get(t.text);
+  if (!c) {
+    const names: string[] = [];
+    const text = t.text.replace(/@([A-Za-z_]\w*)/g, (_, name: string) => {
+      let i = names.indexOf(name);
+      if (i < 0) i = names.push(name) - 1;
+      return `$${i + 1}`;
+    });
+    c = { text, names };
+    compiled.set(t.text, c);
+  }
+  return c;
+}
+
+const encodeValue = (v: unknown): unknown => (v instanceof ListParam ? v.values : v === undefined ? null : v);
+
+function values(c: Compiled, params: Params): unknown[] {
+  return c.names.map((name) => {
+    if (!(name in params)) throw new Error(`statement parameter @${name} was not given`);
+    return encodeValue(params[name]);
+  });
+}
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+export class PostgresDialect implements Dialect {
+  readonly kind = 'postgres' as const;
+  onCall: CallListener | null = null;
+  private readonly pool: pg.Pool;
+
+  constructor(private readonly options: PostgresOptions) {
+    this.pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize,
+      connectionTimeoutMillis: options.connectTimeoutMs,
+      // The server cancels a statement past the timeout; the client gives up a little later on a
+      // connection that went silent (a cut network sends no error at all).
+      statement_timeout: options.statementTimeoutMs,
+      query_timeout: options.statementTimeoutMs + options.connectTimeoutMs,
+      idleTimeoutMillis: 30_000,
+      keepAlive: true,
+      options: `-c search_path=${quoteIdent(options.schema)}`,
+      types,
+    });
+    this.pool.on('error', (err) => options.onConnectionLost?.(err));
+  }
+
+  private async step(db: Queryable, s: Step): Promise<unknown> {
+    if (s.op === 'exec') {
+      await db.query(s.text);
+      return undefined;
+    }
+    const t = s.statement.postgres;
+    const c = compile(t);
+    switch (s.op) {
+      case 'all':
+        return (await db.query({ name: t.name, text: c.text, values: values(c, s.params) })).rows;
+      case 'arrays':
+        return (await db.query<unknown[]>({ name: t.name, text: c.text, values: values(c, s.params), rowMode: 'array' })).rows;
+      case 'run':
+        return (await db.query({ name: t.name, text: c.text, values: values(c, s.params) })).rowCount ?? 0;
+      case 'batch': {
+        // Each column of the rows becomes one array parameter, read with unnest.
+        const columns: Record<string, unknown[]> = {};
+        for (const key of Object.keys(s.rows[0]!)) columns[key] = s.rows.map((r) => encodeValue(r[key]));
+        const params = { ...s.params, ...columns };
+        return (await db.query({ name: t.name, text: c.text, values: values(c, params) })).rowCount ?? 0;
+      }
+    }
+  }
+
+  /** Runs store code to its end, awaiting each step. */
+  private async drive<T>(db: Queryable, work: Work<T>): Promise<T> {
+    let next = work.next();
+    while (!next.done) next = work.next(await this.step(db, next.value));
+    return next.value;
+  }
+
+  read<T>(method: string, work: () => Work<T>): Promise<T> {
+    return timed(this.onCall, method, async () => {
+      try {
+        return await this.drive(this.pool, work());
+      } catch (err) {
+        throw classifyPostgres(err);
+      }
+    });
+  }
+
+  write<T>(method: string, work: () => Work<T>): Promise<T> {
+    return timed(this.onCall, method, () => this.tx((client) => this.drive(client, work())));
+  }
+
+  /**
+   * A connection of our own from the pool, with an 'error' listener for as long as it is out: a
+   * backend that PostgreSQL terminates (failover, pg_terminate_backend, idle-session timeout) emits
+   * 'error' on its client, and an EventEmitter with no listener would take the whole process down.
+   * `release()` hands it back, or destroys it when it failed.
+   */
+  private checkout(): Promise<{ client: pg.PoolClient; release: (err?: Error) => void }> {
+    return new Promise((resolve, reject) => {
+      // The callback form, not the promise: the pool calls it synchronously as it hands the client
+      // over, possibly from inside the parse loop of that client's last answer, and the same chunk
+      // may already carry the FATAL of a terminated backend. A listener attached after an await
+      // would come too late for it.
+      this.pool.connect((err, client) => {
+        if (err || !client) return reject(classifyPostgres(err));
+        let failed: Error | undefined;
+        const onError = (e: Error) => {
+          failed = e;
+          this.options.onConnectionLost?.(e);
+        };
+        client.on('error', onError);
+        resolve({
+          client,
+          release: (e?: Error) => {
+            client.off('error', onError);
+            client.release(e ?? failed);
+          },
+        });
+      });
+    });
+  }
+
+  /** Runs fn in one transaction on one connection; retries serialization failures and deadlocks. */
+  private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const { client, release } = await this.checkout();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await fn(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        if (isUnavailable(err)) broken = err as Error;
+        else
+          await client.query('ROLLBACK').catch((e: Error) => {
+            broken = e;
+          });
+        const code = (err as { code?: string }).code;
+        if (!broken && code && RETRYABLE_CODES.has(code) && attempt < MAX_ATTEMPTS) continue;
+        throw classifyPostgres(err);
+      } finally {
+        // A connection that failed is destroyed rather than handed to the next request.
+        release(broken);
+      }
+    }
+  }
+
+  async migrate(work: () => Work<void>): Promise<void> {
+    const { client, release } = await this.checkout();
+    const lock = `marginalia:migrate:${this.options.schema}`;
+    try {
+      // One migrator per schema at a time: instances starting together wait here, then find nothing to do.
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [lock]);
+      try {
+        await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.options.schema)}`);
+        await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+          version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`);
+        await client.query('BEGIN');
+        try {
+          await this.drive(client, work());
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw err;
+        }
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lock]);
+      }
+    } catch (err) {
+      throw classifyPostgres(err);
+    } finally {
+      release();
+    }
+  }
+
+  /** PostgreSQL checks its own pages: there is nothing to look for at open. */
+  damageAtOpen(): string[] {
+    return [];
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  poolStats(): { total: number; idle: number; waiting: number } {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

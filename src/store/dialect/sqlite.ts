@@ -1,0 +1,168 @@
+// SQLite through better-sqlite3, in WAL mode. Store code runs synchronously: a write is one IMMEDIATE
+// transaction (concurrent processes queue for the write lock, up to the busy timeout, instead of
+// deadlocking), a read is its statements one after the other. See dialect.ts for what differs.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { SqliteCheck, SqliteSynchronous } from '../../config/index.js';
+import { StoreUnavailableError } from '../health.js';
+import { ListParam, type Params, type Statement, type StatementText, type Step, type Work } from '../sql.js';
+import { type CallListener, type Dialect, timed } from './dialect.js';
+
+export interface SqliteOptions {
+  path: string;
+  busyTimeoutMs: number;
+  synchronous: SqliteSynchronous;
+  /** How the file is checked for damage when it is opened (default quick). */
+  checkAtStart?: SqliteCheck;
+  /** Called with the text of every statement run (better-sqlite3's verbose): for tests and debugging. */
+  trace?: (sql: string) => void;
+}
+
+/** Prepared statements kept: every static one, and the recent variants of the notification read. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * What a better-sqlite3 error means for the caller: the (extended) result code decides. Anything
+ * else is a bug and stays as it is.
+ */
+export function classifySqlite(err: unknown): unknown {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string') return err;
+  const unavailable = (reason: StoreUnavailableError['reason'], message: string) =>
+    new StoreUnavailableError(message, { cause: err, reason });
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return unavailable('busy', 'The database is busy.');
+  if (code === 'SQLITE_FULL') return unavailable('storage_full', 'The storage of the database is full.');
+  if (code.startsWith('SQLITE_READONLY')) return unavailable('read_only', 'The database file cannot be written.');
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
+    return unavailable('damaged', 'The database file is damaged.');
+  if (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN')) {
+    return unavailable('unreachable', 'The database file cannot be read or written.');
+  }
+  return err;
+}
+
+/** Parameters as better-sqlite3 binds them: lists as JSON text (read with json_each), booleans as 0/1. */
+function encode(params: Params): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (v instanceof ListParam) out[k] = v.values === null ? null : JSON.stringify(v.values);
+    else if (typeof v === 'boolean') out[k] = v ? 1 : 0;
+    else out[k] = v === undefined ? null : v;
+  }
+  return out;
+}
+
+export class SqliteDialect implements Dialect {
+  readonly kind = 'sqlite' as const;
+  onCall: CallListener | null = null;
+  private readonly db: Database.Database;
+  /** Prepared statements by name (and mode), most recently used last. */
+  private readonly prepared = new Map<string, Database.Statement>();
+
+  constructor(private readonly options: SqliteOptions) {
+    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    const trace = options.trace;
+    this.db = new Database(options.path, trace ? { verbose: (s) => trace(String(s)) } : {});
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${options.synchronous}`);
+    this.db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
+    this.db.pragma('foreign_keys = ON');
+  }
+
+  private statement(t: StatementText, raw: boolean): Database.Statement {
+    const key = raw ? `${t.name}\0raw` : t.name;
+    let stmt = this.prepared.get(key);
+    if (stmt) {
+      this.prepared.delete(key);
+    } else {
+      stmt = this.db.prepare(t.text);
+      if (raw) stmt.raw(true);
+      if (this.prepared.size >= STATEMENT_CACHE_SIZE) this.prepared.delete(this.prepared.keys().next().value!);
+    }
+    this.prepared.set(key, stmt);
+    return stmt;
+  }
+
+  private step(s: Step): unknown {
+    const text = (statement: Statement) => statement.sqlite;
+    switch (s.op) {
+      case 'all':
+        return this.statement(text(s.statement), false).all(encode(s.params));
+      case 'arrays':
+        return this.statement(text(s.statement), true).all(encode(s.params));
+      case 'run':
+        return this.statement(text(s.statement), false).run(encode(s.params)).changes;
+      case 'batch': {
+        const stmt = this.statement(text(s.statement), false);
+        let changed = 0;
+        for (const row of s.rows) changed += stmt.run(encode({ ...s.params, ...row })).changes;
+        return changed;
+      }
+      case 'exec':
+        this.db.exec(s.text);
+        return undefined;
+    }
+  }
+
+  /** Runs store code to its end, answering each step at once. */
+  private drive<T>(work: Work<T>): T {
+    let next = work.next();
+    while (!next.done) next = work.next(this.step(next.value));
+    return next.value;
+  }
+
+  private guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      throw classifySqlite(err);
+    }
+  }
+
+  read<T>(method: string, work: () => Work<T>): Promise<T> {
+    return timed(this.onCall, method, () => this.guard(() => this.drive(work())));
+  }
+
+  write<T>(method: string, work: () => Work<T>): Promise<T> {
+    return timed(this.onCall, method, () => this.guard(() => this.db.transaction(() => this.drive(work())).immediate()));
+  }
+
+  async migrate(work: () => Work<void>): Promise<void> {
+    // The IMMEDIATE transaction is the migration lock between processes.
+    this.guard(() =>
+      this.db
+        .transaction(() => {
+          this.db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+            version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
+          this.drive(work());
+        })
+        .immediate(),
+    );
+  }
+
+  /**
+   * PRAGMA quick_check (or integrity_check) at open: damage found here is reported at once, instead
+   * of by the first request that reads the damaged page.
+   */
+  damageAtOpen(): string[] {
+    const check = this.options.checkAtStart ?? 'quick';
+    if (check === 'off') return [];
+    const pragma = check === 'full' ? 'integrity_check(20)' : 'quick_check(20)';
+    try {
+      return (this.db.pragma(pragma) as Record<string, string>[]).map((row) => Object.values(row)[0]!).filter((v) => v !== 'ok');
+    } catch (err) {
+      const classified = classifySqlite(err);
+      if (!(classified instanceof StoreUnavailableError) || classified.reason !== 'damaged') throw err;
+      return [(err as Error).message];
+    }
+  }
+
+  async ping(): Promise<void> {
+    this.guard(() => this.db.prepare('SELECT 1').get());
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

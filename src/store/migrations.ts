@@ -1,0 +1,316 @@
+// Every forward-only schema step, with its SQLite and its PostgreSQL text side by side, and the one
+// runner that applies them (under the dialect's migration lock). A released step never changes; a
+// new need is a new step. Every table is keyed tenant first, and every read path has an index that
+// starts the same way. Ids are compared code unit by code unit (COLLATE "C" on PostgreSQL, SQLite's
+// default BINARY), as SPEC 7 orders them. JSON members are kept as text, not jsonb: jsonb would
+// reorder keys, and callers get back what they sent.
+import type { DatabaseKind, Dialect } from './dialect/dialect.js';
+import { all, exec, run, same, type Work } from './sql.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sqlite: string;
+  postgres: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sqlite: `
+CREATE TABLE tenants (
+  id          TEXT PRIMARY KEY,
+  api_key     TEXT NOT NULL UNIQUE,
+  name        TEXT NOT NULL,
+  disabled    INTEGER NOT NULL,
+  revoked_at  INTEGER,
+  created_at  INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE auth_tokens (
+  tenant_id   TEXT NOT NULL REFERENCES tenants(id),
+  token_hash  TEXT NOT NULL,
+  prefix      TEXT NOT NULL,
+  created_at  INTEGER NOT NULL,
+  revoked_at  INTEGER,
+  PRIMARY KEY (tenant_id, token_hash)
+) STRICT, WITHOUT ROWID;
+
+-- name/email/photo_url are NULL until some write gives them; a NULL falls back to what a writer sent.
+CREATE TABLE users (
+  tenant_id        TEXT NOT NULL,
+  organization_id  TEXT NOT NULL,
+  user_id          TEXT NOT NULL,
+  name             TEXT,
+  email            TEXT,
+  photo_url        TEXT,
+  created_at       INTEGER NOT NULL,
+  updated_at       INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, organization_id, user_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE memberships (
+  tenant_id        TEXT NOT NULL,
+  organization_id  TEXT NOT NULL,
+  scope_kind       TEXT NOT NULL CHECK (scope_kind IN ('document', 'folder')),
+  scope_id         TEXT NOT NULL,
+  user_id          TEXT NOT NULL,
+  PRIMARY KEY (tenant_id, organization_id, scope_kind, scope_id, user_id)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE annotations (
+  tenant_id        TEXT NOT NULL,
+  organization_id  TEXT NOT NULL,
+  document_id      TEXT NOT NULL,
+  annotation_id    TEXT NOT NULL,
+  location         TEXT,
+  location_id      TEXT,
+  context          TEXT,
+  status           TEXT NOT NULL,
+  created_at       INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, organization_id, document_id, annotation_id)
+) STRICT, WITHOUT ROWID;
+
+-- seq keeps creation order inside a thread; caller-chosen commentIds need not be increasing.
+CREATE TABLE comments (
+  tenant_id        TEXT NOT NULL,
+  organization_id  TEXT NOT NULL,
+  document_id      TEXT NOT NULL,
+  annotation_id    TEXT NOT NULL,
+  comment_id       INTEGER NOT NULL,
+  seq              INTEGER NOT NULL,
+  comment_html     TEXT NOT NULL,
+  comment_text     TEXT NOT NULL,
+  from_user_id     TEXT NOT NULL,
+  from_name        TEXT,
+  from_email       TEXT,
+  status           TEXT NOT NULL,
+  type             TEXT NOT NULL,
+  created_at       INTEGER NOT NULL,
+  last_updated     INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, organization_id, document_id, annotation_id, comment_id)
+) STRICT, WITHOUT ROWID;
+CREATE UNIQUE INDEX comments_in_order ON comments (tenant_id, organization_id, document_id, annotation_id, seq);
+
+CREATE TABLE notifications (
+  tenant_id          TEXT NOT NULL,
+  organization_id    TEXT NOT NULL,
+  notification_id    TEXT NOT NULL,
+  document_id        TEXT,
+  location_id        TEXT,
+  action_user_id     TEXT NOT NULL,
+  action_user_name   TEXT,
+  action_user_email  TEXT,
+  headline_template  TEXT NOT NULL,
+  headline_data      TEXT NOT NULL,
+  body_message       TEXT NOT NULL,
+  source_data        TEXT NOT NULL,
+  timestamp          INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, organization_id, notification_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX notifications_by_document
+  ON notifications (tenant_id, organization_id, document_id, timestamp DESC, notification_id DESC);
+
+-- timestamp is copied from the notification so a user's inbox is read in order from this index alone;
+-- position keeps the recipients in the order the writer listed them.
+CREATE TABLE notification_recipients (
+  tenant_id        TEXT NOT NULL,
+  organization_id  TEXT NOT NULL,
+  notification_id  TEXT NOT NULL,
+  user_id          TEXT NOT NULL,
+  position         INTEGER NOT NULL,
+  unread           INTEGER NOT NULL,
+  timestamp        INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, organization_id, notification_id, user_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX recipients_by_user
+  ON notification_recipients (tenant_id, organization_id, user_id, timestamp DESC, notification_id DESC);
+`,
+    postgres: `
+CREATE TABLE tenants (
+  id          text COLLATE "C" PRIMARY KEY,
+  api_key     text COLLATE "C" NOT NULL UNIQUE,
+  name        text NOT NULL,
+  disabled    boolean NOT NULL,
+  revoked_at  bigint,
+  created_at  bigint NOT NULL
+);
+
+CREATE TABLE auth_tokens (
+  tenant_id   text COLLATE "C" NOT NULL REFERENCES tenants(id),
+  token_hash  text COLLATE "C" NOT NULL,
+  prefix      text COLLATE "C" NOT NULL,
+  created_at  bigint NOT NULL,
+  revoked_at  bigint,
+  PRIMARY KEY (tenant_id, token_hash)
+);
+
+CREATE TABLE users (
+  tenant_id        text COLLATE "C" NOT NULL,
+  organization_id  text COLLATE "C" NOT NULL,
+  user_id          text COLLATE "C" NOT NULL,
+  name             text,
+  email            text,
+  photo_url        text,
+  created_at       bigint NOT NULL,
+  updated_at       bigint NOT NULL,
+  PRIMARY KEY (tenant_id, organization_id, user_id)
+);
+
+CREATE TABLE memberships (
+  tenant_id        text COLLATE "C" NOT NULL,
+  organization_id  text COLLATE "C" NOT NULL,
+  scope_kind       text COLLATE "C" NOT NULL CHECK (scope_kind IN ('document', 'folder')),
+  scope_id         text COLLATE "C" NOT NULL,
+  user_id          text COLLATE "C" NOT NULL,
+  PRIMARY KEY (tenant_id, organization_id, scope_kind, scope_id, user_id)
+);
+
+CREATE TABLE annotations (
+  tenant_id        text COLLATE "C" NOT NULL,
+  organization_id  text COLLATE "C" NOT NULL,
+  document_id      text COLLATE "C" NOT NULL,
+  annotation_id    text COLLATE "C" NOT NULL,
+  location         text,
+  location_id      text COLLATE "C",
+  context          text,
+  status           text NOT NULL,
+  created_at       bigint NOT NULL,
+  PRIMARY KEY (tenant_id, organization_id, document_id, annotation_id)
+);
+
+CREATE TABLE comments (
+  tenant_id        text COLLATE "C" NOT NULL,
+  organization_id  text COLLATE "C" NOT NULL,
+  document_id      text COLLATE "C" NOT NULL,
+  annotation_id    text COLLATE "C" NOT NULL,
+  comment_id       integer NOT NULL,
+  seq              integer NOT NULL,
+  comment_html     text NOT NULL,
+  comment_text     text NOT NULL,
+  from_user_id     text COLLATE "C" NOT NULL,
+  from_name        text,
+  from_email       text,
+  status           text NOT NULL,
+  type             text NOT NULL,
+  created_at       bigint NOT NULL,
+  last_updated     bigint NOT NULL,
+  PRIMARY KEY (tenant_id, organization_id, document_id, annotation_id, comment_id)
+);
+CREATE UNIQUE INDEX comments_in_order ON comments (tenant_id, organization_id, document_id, annotation_id, seq);
+
+CREATE TABLE notifications (
+  tenant_id          text COLLATE "C" NOT NULL,
+  organization_id    text COLLATE "C" NOT NULL,
+  notification_id    text COLLATE "C" NOT NULL,
+  document_id        text COLLATE "C",
+  location_id        text COLLATE "C",
+  action_user_id     text COLLATE "C" NOT NULL,
+  action_user_name   text,
+  action_user_email  text,
+  headline_template  text NOT NULL,
+  headline_data      text NOT NULL,
+  body_message       text NOT NULL,
+  source_data        text NOT NULL,
+  timestamp          bigint NOT NULL,
+  PRIMARY KEY (tenant_id, organization_id, notification_id)
+);
+CREATE INDEX notifications_by_document
+  ON notifications (tenant_id, organization_id, document_id, timestamp DESC, notification_id DESC);
+
+CREATE TABLE notification_recipients (
+  tenant_id        text COLLATE "C" NOT NULL,
+  organization_id  text COLLATE "C" NOT NULL,
+  notification_id  text COLLATE "C" NOT NULL,
+  user_id          text COLLATE "C" NOT NULL,
+  position         integer NOT NULL,
+  unread           boolean NOT NULL,
+  timestamp        bigint NOT NULL,
+  PRIMARY KEY (tenant_id, organization_id, notification_id, user_id)
+);
+CREATE INDEX recipients_by_user
+  ON notification_recipients (tenant_id, organization_id, user_id, timestamp DESC, notification_id DESC);
+`,
+  },
+  {
+    version: 2,
+    name: 'recipients on the notification row',
+    // A notification's recipients travel with its row, so a page of notifications is one query; the
+    // notification_recipients table stays the index of each user's inbox. Both hold the unread flag:
+    // whatever marks a notification read must update both in one transaction.
+    sqlite: `
+ALTER TABLE notifications ADD COLUMN recipients TEXT NOT NULL DEFAULT '[]';
+UPDATE notifications SET recipients = (
+  SELECT json_group_array(json_array(x.user_id, json(CASE x.unread WHEN 1 THEN 'true' ELSE 'false' END))) FROM (
+    SELECT user_id, unread FROM notification_recipients r
+    WHERE r.tenant_id = notifications.tenant_id AND r.organization_id = notifications.organization_id
+      AND r.notification_id = notifications.notification_id
+    ORDER BY r.position) x);
+`,
+    postgres: `
+ALTER TABLE notifications ADD COLUMN recipients text NOT NULL DEFAULT '[]';
+UPDATE notifications n SET recipients = coalesce((
+  SELECT json_agg(json_build_array(r.user_id, r.unread) ORDER BY r.position)::text FROM notification_recipients r
+  WHERE r.tenant_id = n.tenant_id AND r.organization_id = n.organization_id AND r.notification_id = n.notification_id), '[]');
+`,
+  },
+  {
+    version: 3,
+    name: 'credentials version',
+    // Bumped by every change to keys and tokens, in the same transaction, so a process may cache
+    // authentication and still see a revocation on the very next request by reading one number.
+    sqlite: `
+CREATE TABLE credentials_version (
+  id       INTEGER PRIMARY KEY CHECK (id = 1),
+  version  INTEGER NOT NULL
+) STRICT;
+INSERT INTO credentials_version (id, version) VALUES (1, 1);
+`,
+    postgres: `
+CREATE TABLE credentials_version (
+  id       integer PRIMARY KEY CHECK (id = 1),
+  version  bigint NOT NULL
+);
+INSERT INTO credentials_version (id, version) VALUES (1, 1);
+`,
+  },
+  {
+    version: 4,
+    name: 'readiness probe',
+    // One row that readiness rewrites while writes are being refused (disk full, read-only), to learn
+    // when they are taken again without waiting for a caller's write.
+    sqlite: `
+CREATE TABLE readiness_probe (
+  id  INTEGER PRIMARY KEY CHECK (id = 1),
+  at  INTEGER NOT NULL
+) STRICT;
+INSERT INTO readiness_probe (id, at) VALUES (1, 0);
+`,
+    postgres: `
+CREATE TABLE readiness_probe (
+  id  integer PRIMARY KEY CHECK (id = 1),
+  at  bigint NOT NULL
+);
+INSERT INTO readiness_probe (id, at) VALUES (1, 0);
+`,
+  },
+];
+
+const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');
+const RECORD = same('recordMigration', 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (@version, @name, @at)');
+
+/** The one migration runner: the steps not yet applied, in order, each recorded as it is applied. */
+function* pendingSteps(kind: DatabaseKind, now: number): Work<void> {
+  const applied = new Set((yield* all(APPLIED)).map((r) => Number(r.version)));
+  for (const step of MIGRATIONS) {
+    if (applied.has(step.version)) continue;
+    yield* exec(step[kind]);
+    yield* run(RECORD, { version: step.version, name: step.name, at: now });
+  }
+}
+
+/** Brings the schema up to date, in one transaction; safe to run from several processes at once. */
+export function migrate(dialect: Dialect): Promise<void> {
+  return dialect.migrate(() => pendingSteps(dialect.kind, Date.now()));
+}

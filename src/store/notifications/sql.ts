@@ -1,0 +1,120 @@
+// The statements of notifications, SQLite and PostgreSQL side by side, and the select list of the
+// notification read.
+import { columnsOf, PROFILE_SELECT, positions } from '../select.js';
+import { type Statement, same, sql } from '../sql.js';
+
+const NOTIFICATION_SELECT = {
+  notificationId: 'n.notification_id',
+  documentId: 'n.document_id',
+  locationId: 'n.location_id',
+  actionUserId: 'n.action_user_id',
+  actionUserName: 'n.action_user_name',
+  actionUserEmail: 'n.action_user_email',
+  headlineTemplate: 'n.headline_template',
+  headlineData: 'n.headline_data',
+  bodyMessage: 'n.body_message',
+  sourceData: 'n.source_data',
+  timestamp: 'n.timestamp',
+  recipients: 'n.recipients',
+  ...PROFILE_SELECT,
+} as const;
+/** Where each field sits in a row of the notification read. */
+export const N = positions(NOTIFICATION_SELECT);
+
+/** The row with its recipients and the action user's profile (as `u`), so a page is one query. */
+const COLUMNS = columnsOf(NOTIFICATION_SELECT);
+const PROFILE_JOIN = `LEFT JOIN users u ON u.tenant_id = n.tenant_id
+  AND u.organization_id = n.organization_id AND u.user_id = n.action_user_id`;
+const INBOX = `notification_recipients r JOIN notifications n ON n.tenant_id = r.tenant_id
+  AND n.organization_id = r.organization_id AND n.notification_id = r.notification_id`;
+
+export const NOTIFICATIONS_SQL = {
+  insert: same(
+    'insertNotification',
+    `INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id,
+       action_user_id, action_user_name, action_user_email, headline_template, headline_data,
+       body_message, source_data, timestamp, recipients)
+     VALUES (@tenantId, @organizationId, @notificationId, @documentId, @locationId, @actionUserId,
+       @actionUserName, @actionUserEmail, @headlineTemplate, @headlineData, @bodyMessage,
+       @sourceData, @timestamp, @recipients)
+     ON CONFLICT DO NOTHING`,
+  ),
+  insertRecipients: sql('insertRecipients', {
+    sqlite: `INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread,
+               timestamp)
+             VALUES (@tenantId, @organizationId, @notificationId, @userId, @position, 1, @timestamp)`,
+    postgres: `INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread,
+                 timestamp)
+               SELECT @tenantId, @organizationId, @notificationId, r.user_id, r.position, true, @timestamp
+               FROM unnest(@userId::text[], @position::int[]) AS r(user_id, position)`,
+  }),
+};
+
+/** Which of notifications/get's optional filters a query has. */
+export interface NotificationFilterSet {
+  /** By recipient (the inbox index) rather than by document. */
+  byUser: boolean;
+  document: boolean;
+  location: boolean;
+  ids: boolean;
+}
+
+/** Every filter set notifications/get can produce (by document, the document is always given). */
+export const NOTIFICATION_FILTER_SETS: readonly NotificationFilterSet[] = [false, true].flatMap((byUser) =>
+  [false, true].flatMap((location) =>
+    [false, true].flatMap((ids) => (byUser ? [false, true] : [true]).map((document) => ({ byUser, document, location, ids }))),
+  ),
+);
+
+export const filterSetKey = (f: NotificationFilterSet): string =>
+  `${f.byUser ? 'inbox' : 'document'}${f.byUser && f.document ? '+document' : ''}${f.location ? '+location' : ''}` +
+  `${f.ids ? '+ids' : ''}`;
+
+/**
+ * SQLite: one statement per filter set and page size. A filter that is absent leaves no clause at all:
+ * SQLite runs a smaller program, which measured 10-15 us faster per read than one statement with
+ * `(@x IS NULL OR ...)` for every filter. The limit is part of the text, not a parameter: with
+ * `LIMIT ?` the same read measured 30-60 us slower (SQLite plans a bound limit as unknown).
+ */
+function sqliteRead(f: NotificationFilterSet, limit: number): string {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`bad notification read limit ${limit}`);
+  const t = f.byUser ? 'r' : 'n';
+  const where = [
+    `${t}.tenant_id = @tenantId`,
+    `${t}.organization_id = @organizationId`,
+    ...(f.byUser ? ['r.user_id = @userId'] : []),
+    ...(f.document ? ['n.document_id = @documentId'] : []),
+    ...(f.location ? ['n.location_id = @locationId'] : []),
+    ...(f.ids ? [`${t}.notification_id IN (SELECT value FROM json_each(@ids))`] : []),
+    `(${t}.timestamp, ${t}.notification_id) < (@afterTimestamp, @afterId)`,
+  ];
+  return `SELECT ${COLUMNS} FROM ${f.byUser ? INBOX : 'notifications n'} ${PROFILE_JOIN} WHERE ${where.join(' AND ')}
+    ORDER BY ${t}.timestamp DESC, ${t}.notification_id DESC LIMIT ${limit}`;
+}
+
+/** PostgreSQL: two statements (inbox, document) with optional filters; its planner handles both well. */
+const PG_BY_DOCUMENT = `SELECT ${COLUMNS} FROM notifications n ${PROFILE_JOIN}
+  WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.document_id = @documentId
+    AND (@locationId::text IS NULL OR n.location_id = @locationId)
+    AND (@ids::text[] IS NULL OR n.notification_id = ANY(@ids::text[]))
+    AND (n.timestamp, n.notification_id) < (@afterTimestamp::bigint, @afterId::text)
+  ORDER BY n.timestamp DESC, n.notification_id DESC
+  LIMIT @limit`;
+const PG_BY_USER = `SELECT ${COLUMNS} FROM ${INBOX} ${PROFILE_JOIN}
+  WHERE r.tenant_id = @tenantId AND r.organization_id = @organizationId AND r.user_id = @userId
+    AND (@documentId::text IS NULL OR n.document_id = @documentId)
+    AND (@locationId::text IS NULL OR n.location_id = @locationId)
+    AND (@ids::text[] IS NULL OR r.notification_id = ANY(@ids::text[]))
+    AND (r.timestamp, r.notification_id) < (@afterTimestamp::bigint, @afterId::text)
+  ORDER BY r.timestamp DESC, r.notification_id DESC
+  LIMIT @limit`;
+
+/** The notification read for a filter set and page size. Each walks one index in (timestamp desc, id desc) order. */
+export function notificationRead(f: NotificationFilterSet, limit: number): Statement {
+  return {
+    sqlite: { name: `notifications ${filterSetKey(f)} ${limit}`, text: sqliteRead(f, limit) },
+    postgres: f.byUser
+      ? { name: 'notificationsByUser', text: PG_BY_USER }
+      : { name: 'notificationsByDocument', text: PG_BY_DOCUMENT },
+  };
+}

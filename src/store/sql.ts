@@ -1,0 +1,83 @@
+// How store code speaks to a database without knowing which one. A statement carries its SQLite and
+// its PostgreSQL text side by side, both with @named parameters. Store code is a generator that
+// yields steps (run this statement, read these rows) and receives their results: the SQLite dialect
+// answers each step synchronously inside one IMMEDIATE transaction, the PostgreSQL dialect awaits
+// each on one connection and can run the whole generator again after a serialization failure. So the
+// control flow of an operation is written once, for both databases (see dialect/dialect.ts).
+
+/** One statement's text for one database, and the name it is prepared under. */
+export interface StatementText {
+  name: string;
+  text: string;
+}
+
+export interface Statement {
+  sqlite: StatementText;
+  postgres: StatementText;
+}
+
+/** A statement with the same name on both databases. */
+export function sql(name: string, text: { sqlite: string; postgres: string }): Statement {
+  return { sqlite: { name, text: text.sqlite }, postgres: { name, text: text.postgres } };
+}
+
+/** A statement whose text is the same on both databases. */
+export const same = (name: string, text: string): Statement => sql(name, { sqlite: text, postgres: text });
+
+/**
+ * A list parameter (userIds, commentIds, ...). SQLite reads it with json_each(@x), PostgreSQL with
+ * = ANY(@x::type[]): the dialect encodes it (dialect.ts names the difference). null: no filter.
+ */
+export class ListParam {
+  constructor(readonly values: readonly unknown[] | null) {}
+}
+export const list = (values: readonly unknown[] | null | undefined): ListParam => new ListParam(values ?? null);
+
+export type Params = Readonly<Record<string, unknown>>;
+export type Row = Record<string, unknown>;
+
+export type Step =
+  /** Rows as objects keyed by column name. */
+  | { op: 'all'; statement: Statement; params: Params }
+  /** Rows as arrays in select-list order (the read paths: no object per row). */
+  | { op: 'arrays'; statement: Statement; params: Params }
+  /** A write; its result is the number of rows it changed. */
+  | { op: 'run'; statement: Statement; params: Params }
+  /**
+   * One statement for many rows: SQLite runs it once per row; PostgreSQL runs it once, each column
+   * an array (the statement reads them with unnest). Its result is the number of rows written.
+   */
+  | { op: 'batch'; statement: Statement; params: Params; rows: readonly Params[] }
+  /** Several statements as one text, without parameters (a migration step's DDL). */
+  | { op: 'exec'; text: string };
+
+/** Store code: a generator of steps that returns the operation's result. */
+export type Work<T> = Generator<Step, T, unknown>;
+
+export function* all<R = Row>(statement: Statement, params: Params = {}): Work<R[]> {
+  return (yield { op: 'all', statement, params }) as R[];
+}
+
+export function* first<R = Row>(statement: Statement, params: Params = {}): Work<R | undefined> {
+  return (yield* all<R>(statement, params))[0];
+}
+
+export function* arrays(statement: Statement, params: Params = {}): Work<unknown[][]> {
+  return (yield { op: 'arrays', statement, params }) as unknown[][];
+}
+
+export function* run(statement: Statement, params: Params = {}): Work<number> {
+  return (yield { op: 'run', statement, params }) as number;
+}
+
+export function* batch(statement: Statement, params: Params, rows: readonly Params[]): Work<number> {
+  if (rows.length === 0) return 0;
+  return (yield { op: 'batch', statement, params, rows }) as number;
+}
+
+export function* exec(text: string): Work<void> {
+  yield { op: 'exec', text };
+}
+
+/** JSON text for a column that holds an object, or null. */
+export const jsonOrNull = (value: object | null | undefined): string | null => (value == null ? null : JSON.stringify(value));

@@ -1,0 +1,41 @@
+// The statements of user profiles and memberships, SQLite and PostgreSQL side by side.
+import { same, sql } from '../sql.js';
+
+// A field given as NULL keeps its stored value: users/add and users/update change only what they name.
+const UPDATE_USER = `UPDATE users SET name = coalesce(@name, name), email = coalesce(@email, email),
+                       photo_url = coalesce(@photoUrl, photo_url), updated_at = @now
+                     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId`;
+
+export const USERS_SQL = {
+  upsert: same(
+    'upsertUser',
+    `INSERT INTO users (tenant_id, organization_id, user_id, name, email, photo_url, created_at, updated_at)
+     VALUES (@tenantId, @organizationId, @userId, @name, @email, @photoUrl, @now, @now)
+     ON CONFLICT (tenant_id, organization_id, user_id) DO UPDATE SET
+       name = coalesce(excluded.name, users.name),
+       email = coalesce(excluded.email, users.email),
+       photo_url = coalesce(excluded.photo_url, users.photo_url),
+       updated_at = excluded.updated_at`,
+  ),
+  update: same('updateUser', UPDATE_USER),
+  // The scope check and the change in one statement: a user who is not a member changes nothing.
+  updateMember: same(
+    'updateMember',
+    `${UPDATE_USER}
+       AND EXISTS (SELECT 1 FROM memberships m WHERE m.tenant_id = @tenantId
+         AND m.organization_id = @organizationId AND m.scope_kind = @kind AND m.scope_id = @scopeId
+         AND m.user_id = @userId)`,
+  ),
+  insertMembership: same(
+    'insertMembership',
+    `INSERT INTO memberships (tenant_id, organization_id, scope_kind, scope_id, user_id)
+     VALUES (@tenantId, @organizationId, @kind, @scopeId, @userId) ON CONFLICT DO NOTHING`,
+  ),
+  profiles: sql('profiles', {
+    sqlite: `SELECT user_id, name, email, photo_url FROM users
+             WHERE tenant_id = @tenantId AND organization_id = @organizationId
+               AND user_id IN (SELECT value FROM json_each(@userIds))`,
+    postgres: `SELECT user_id, name, email, photo_url FROM users
+               WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = ANY(@userIds::text[])`,
+  }),
+};
