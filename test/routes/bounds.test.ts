@@ -160,23 +160,20 @@ for (const [label, options, maxBatch] of [
 ] as const) {
   describe(`array entries, ${label} (${maxBatch})`, () => {
     for (const a of ARRAYS) {
-      test(
-        `${a.path} ${a.member}: ${maxBatch} entries pass, ${maxBatch + 1} are 400 naming the member, and` + ` nothing is written`,
-        async () => {
-          await withApp(options, async (t) => {
-            const at = await t.a.post(a.path, a.data(maxBatch, 'at'));
-            assert.equal(at.status, 200, at.body.slice(0, 300));
-            // users/update creates no one, so only users/add is expected to have landed at the bound.
-            if (a.landed && a.path !== PATHS.usersUpdate)
-              assert.equal(await a.landed(t, 'at'), true, 'the request at the bound was applied');
-            const past = await t.a.post(a.path, a.data(maxBatch + 1, 'past'));
-            const message = expectError(past, 400, 'INVALID_ARGUMENT');
-            assert.ok(message.includes(a.member), message);
-            assert.ok(message.includes(String(maxBatch)), `the message states the bound: ${message}`);
-            if (a.landed) assert.equal(await a.landed(t, 'past'), false, 'nothing of the rejected request landed');
-          });
-        },
-      );
+      test(`${a.path} ${a.member}: ${maxBatch} entries pass, ${maxBatch + 1} are 400 naming the member; nothing is written`, async () => {
+        await withApp(options, async (t) => {
+          const at = await t.a.post(a.path, a.data(maxBatch, 'at'));
+          assert.equal(at.status, 200, at.body.slice(0, 300));
+          // users/update creates no one, so only users/add is expected to have landed at the bound.
+          if (a.landed && a.path !== PATHS.usersUpdate)
+            assert.equal(await a.landed(t, 'at'), true, 'the request at the bound was applied');
+          const past = await t.a.post(a.path, a.data(maxBatch + 1, 'past'));
+          const message = expectError(past, 400, 'INVALID_ARGUMENT');
+          assert.ok(message.includes(a.member), message);
+          assert.ok(message.includes(String(maxBatch)), `the message states the bound: ${message}`);
+          if (a.landed) assert.equal(await a.landed(t, 'past'), false, 'nothing of the rejected request landed');
+        });
+      });
     }
   });
 }

@@ -2,6 +2,7 @@
 // (SPEC 1, 2, 6, 9).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { assertNoLeak, BAD_CREDENTIALS, badCredentialCases, raw } from '../helpers/security.js';
 import { expectError, makeTestApp, PATHS, type Caller, type Reply, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -13,7 +14,6 @@ const c = (commentText: string, userId = 'u1', extra: Record<string, unknown> = 
   ...extra,
 });
 const ALL = [PATHS.annotationsAdd, PATHS.commentsAdd, PATHS.commentsGet] as const;
-const BAD_CREDENTIALS = 'Invalid API key or auth token.';
 
 type Where = { organizationId: string; documentId: string; annotationId: string };
 
@@ -46,33 +46,6 @@ function dataFor(path: string, where: Where): Record<string, unknown> {
   }
   if (path === PATHS.commentsAdd) return { ...where, commentData: [c('x')] };
   return { ...where };
-}
-
-function raw(path: string, headers: Record<string, string | undefined>, body: unknown, contentType = 'application/json') {
-  return t.request(path, {
-    headers: { 'content-type': contentType, ...headers },
-    raw: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-}
-
-function assertNoLeak(r: Reply, what: string): void {
-  assert.notEqual(r.status, 500, `${what}: 500 ${r.body}`);
-  const message: string = r.json?.error?.message ?? '';
-  for (const bad of [
-    /\n\s*at /,
-    /\.ts:\d+/,
-    /\.js:\d+/,
-    /node_modules/,
-    /sqlite/i,
-    /\bSELECT\b/i,
-    /\bINSERT\b/i,
-    /\bWHERE\b/i,
-    /json_each/i,
-    /Error:/,
-    /stack/i,
-  ]) {
-    assert.doesNotMatch(message, bad, `${what}: message leaks internals: ${message}`);
-  }
 }
 
 /** Markup and URLs that must never come back out of commentHtml. */
@@ -117,14 +90,14 @@ describe('comments security', () => {
     const where = await thread([c('x')]);
     for (const path of ALL) {
       for (const body of [{ data: dataFor(path, where) }, '{{{not json', '']) {
-        const noKey = await raw(path, { 'x-service-auth-token': t.a.creds.authToken }, body);
+        const noKey = await raw(t, path, { 'x-service-auth-token': t.a.creds.authToken }, body);
         assert.ok(expectError(noKey, 401, 'UNAUTHENTICATED', `${path} no key`).includes('x-service-api-key'), noKey.body);
-        const noToken = await raw(path, { 'x-service-api-key': t.a.creds.apiKey }, body);
+        const noToken = await raw(t, path, { 'x-service-api-key': t.a.creds.apiKey }, body);
         assert.ok(
           expectError(noToken, 401, 'UNAUTHENTICATED', `${path} no token`).includes('x-service-auth-token'),
           noToken.body,
         );
-        const none = await raw(path, {}, body, 'text/plain');
+        const none = await raw(t, path, {}, body, 'text/plain');
         expectError(none, 401, 'UNAUTHENTICATED', `${path} no headers, text/plain`);
       }
     }
@@ -132,20 +105,14 @@ describe('comments security', () => {
 
   test('wrong or mismatched credentials: one 401 message, checked before the body; nothing written', async () => {
     const where = await thread([c('original')]);
-    const cases: [string, Record<string, string>][] = [
-      ['wrong token', { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': 'mt_not_the_token' }],
-      ['unknown key', { 'x-service-api-key': 'mk_nobody', 'x-service-auth-token': t.a.creds.authToken }],
-      ['a key with b token', { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': t.b.creds.authToken }],
-      ['b key with a token', { 'x-service-api-key': t.b.creds.apiKey, 'x-service-auth-token': t.a.creds.authToken }],
-      ['truncated token', { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': t.a.creds.authToken.slice(0, -1) }],
-    ];
+    const cases = badCredentialCases(t);
     for (const path of ALL) {
       for (const [label, headers] of cases) {
-        const r = await raw(path, headers, {
+        const r = await raw(t, path, headers, {
           data: dataFor(path, { ...where, annotationId: path === PATHS.annotationsAdd ? 'intruder-ann' : where.annotationId }),
         });
         assert.equal(expectError(r, 401, 'UNAUTHENTICATED', `${path} ${label}`), BAD_CREDENTIALS);
-        const g = await raw(path, headers, '<script>alert(1)</script>', 'text/html');
+        const g = await raw(t, path, headers, '<script>alert(1)</script>', 'text/html');
         assert.equal(expectError(g, 401, 'UNAUTHENTICATED', `${path} ${label} garbage`), BAD_CREDENTIALS);
       }
     }
@@ -496,7 +463,7 @@ describe('comments security', () => {
       ['unknown op', await t.a.post('/v1/commentannotations/delete', where)],
       [
         'bad creds',
-        await raw(PATHS.commentsGet, { 'x-service-api-key': "'; --", 'x-service-auth-token': '\\' }, { data: where }),
+        await raw(t, PATHS.commentsGet, { 'x-service-api-key': "'; --", 'x-service-auth-token': '\\' }, { data: where }),
       ],
     ];
     for (const [label, r] of responses) {

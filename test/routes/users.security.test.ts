@@ -2,13 +2,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTenant } from '../../src/services/credentials.js';
-import { expectError, HEX32, makeTestApp, PATHS, user, type Caller, type Reply, type TestApp } from '../helpers/app.js';
+import { expectError, HEX32, makeTestApp, PATHS, user, type Caller, type TestApp } from '../helpers/app.js';
+import { assertNoLeak, BAD_CREDENTIALS, badCredentialCases, raw } from '../helpers/security.js';
 
 let t: TestApp;
 let seq = 0;
 const uniq = (prefix: string) => `${prefix}-${++seq}`;
 const BOTH = [PATHS.usersAdd, PATHS.usersUpdate] as const;
-const BAD_CREDENTIALS = 'Invalid API key or auth token.';
 
 async function tenantIdOf(caller: Caller): Promise<string> {
   const found = await t.store.findCredentials(caller.creds.apiKey);
@@ -18,35 +18,6 @@ async function tenantIdOf(caller: Caller): Promise<string> {
 
 async function profileOf(caller: Caller, organizationId: string, userId: string) {
   return (await t.store.findProfiles(await tenantIdOf(caller), organizationId, [userId])).get(userId) ?? null;
-}
-
-/** A request with exactly these headers (no credentials added) and a JSON body. */
-function raw(path: string, headers: Record<string, string | undefined>, body: unknown) {
-  return t.request(path, {
-    headers: { 'content-type': 'application/json', ...headers },
-    raw: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-}
-
-/** No stack trace, file path, SQL or driver name in an error message. */
-function assertNoLeak(r: Reply, what: string): void {
-  const message: string = r.json?.error?.message ?? '';
-  assert.notEqual(r.status, 500, `${what}: 500 ${r.body}`);
-  for (const bad of [
-    /\n\s*at /,
-    /\.ts:\d+/,
-    /\.js:\d+/,
-    /node_modules/,
-    /sqlite/i,
-    /\bSELECT\b/i,
-    /\bINSERT\b/i,
-    /\bUPDATE\s+\w+\s+SET\b/i,
-    /\bWHERE\b/i,
-    /Error:/,
-    /stack/i,
-  ]) {
-    assert.doesNotMatch(message, bad, `${what}: message leaks internals: ${message}`);
-  }
 }
 
 describe('users security', () => {
@@ -60,7 +31,7 @@ describe('users security', () => {
   test('missing x-service-api-key: 401 naming the header, before the body is looked at', async () => {
     for (const path of BOTH) {
       for (const body of [{ data: { organizationId: 'o', users: [user('u')] } }, '{garbage', '']) {
-        const r = await raw(path, { 'x-service-auth-token': t.a.creds.authToken }, body);
+        const r = await raw(t, path, { 'x-service-auth-token': t.a.creds.authToken }, body);
         const message = expectError(r, 401, 'UNAUTHENTICATED', `${path} no api key, body ${JSON.stringify(body).slice(0, 30)}`);
         assert.ok(message.includes('x-service-api-key'), message);
       }
@@ -70,7 +41,7 @@ describe('users security', () => {
   test('missing x-service-auth-token: 401 naming the header, before the body is looked at', async () => {
     for (const path of BOTH) {
       for (const body of [{ data: { organizationId: 'o', users: [user('u')] } }, '{garbage']) {
-        const r = await raw(path, { 'x-service-api-key': t.a.creds.apiKey }, body);
+        const r = await raw(t, path, { 'x-service-api-key': t.a.creds.apiKey }, body);
         const message = expectError(r, 401, 'UNAUTHENTICATED', `${path} no token`);
         assert.ok(message.includes('x-service-auth-token'), message);
       }
@@ -79,9 +50,9 @@ describe('users security', () => {
 
   test('both headers missing or empty: 401', async () => {
     for (const path of BOTH) {
-      expectError(await raw(path, {}, { data: {} }), 401, 'UNAUTHENTICATED', `${path} no headers`);
+      expectError(await raw(t, path, {}, { data: {} }), 401, 'UNAUTHENTICATED', `${path} no headers`);
       expectError(
-        await raw(path, { 'x-service-api-key': '', 'x-service-auth-token': '' }, { data: {} }),
+        await raw(t, path, { 'x-service-api-key': '', 'x-service-auth-token': '' }, { data: {} }),
         401,
         'UNAUTHENTICATED',
         `${path} empty headers`,
@@ -92,16 +63,10 @@ describe('users security', () => {
   test("wrong token, unknown key, or another tenant's token: 401 with one message; nothing written", async () => {
     const org = uniq('org');
     const body = { data: { organizationId: org, users: [user('intruder')] } };
-    const cases: [string, Record<string, string>][] = [
-      ['wrong token', { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': 'mt_wrong' }],
-      ['unknown key', { 'x-service-api-key': 'mk_unknown', 'x-service-auth-token': t.a.creds.authToken }],
-      ['a key + b token', { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': t.b.creds.authToken }],
-      ['token as key', { 'x-service-api-key': t.a.creds.authToken, 'x-service-auth-token': t.a.creds.apiKey }],
-      ['token with a suffix', { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': `${t.a.creds.authToken}x` }],
-    ];
+    const cases = badCredentialCases(t);
     for (const path of BOTH) {
       for (const [label, headers] of cases) {
-        const r = await raw(path, headers, body);
+        const r = await raw(t, path, headers, body);
         const message = expectError(r, 401, 'UNAUTHENTICATED', `${path} ${label}`);
         assert.equal(message, BAD_CREDENTIALS, `${path} ${label}`);
         // Still 401 with a garbage body or a wrong content type.
@@ -140,6 +105,7 @@ describe('users security', () => {
   test('header names are case-insensitive', async () => {
     const org = uniq('org');
     const r = await raw(
+      t,
       PATHS.usersAdd,
       { 'X-Service-Api-Key': t.a.creds.apiKey, 'X-SERVICE-AUTH-TOKEN': t.a.creds.authToken },
       { data: { organizationId: org, users: [user('cased')] } },
@@ -160,7 +126,7 @@ describe('users security', () => {
     });
     // They work before.
     for (const c of [revokedKey, revokedToken, disabled])
-      assert.equal((await raw(PATHS.usersAdd, headersOf(c), body)).status, 200);
+      assert.equal((await raw(t, PATHS.usersAdd, headersOf(c), body)).status, 200);
 
     assert.ok(await t.store.revokeTenant(revokedKey.apiKey, Date.now()));
     const tid = (await t.store.findCredentials(revokedToken.apiKey))!.tenant.id;
@@ -170,14 +136,14 @@ describe('users security', () => {
 
     for (const path of BOTH) {
       assert.equal(
-        expectError(await raw(path, headersOf(revokedKey), body), 401, 'UNAUTHENTICATED', 'revoked key'),
+        expectError(await raw(t, path, headersOf(revokedKey), body), 401, 'UNAUTHENTICATED', 'revoked key'),
         BAD_CREDENTIALS,
       );
       assert.equal(
-        expectError(await raw(path, headersOf(revokedToken), body), 401, 'UNAUTHENTICATED', 'revoked token'),
+        expectError(await raw(t, path, headersOf(revokedToken), body), 401, 'UNAUTHENTICATED', 'revoked token'),
         BAD_CREDENTIALS,
       );
-      expectError(await raw(path, headersOf(disabled), body), 403, 'PERMISSION_DENIED', 'disabled tenant');
+      expectError(await raw(t, path, headersOf(disabled), body), 403, 'PERMISSION_DENIED', 'disabled tenant');
     }
   });
 
@@ -379,6 +345,9 @@ describe('users security', () => {
     // Unknown path and 401s leak nothing either.
     assertNoLeak(await t.a.post('/v1/users/remove', { organizationId: 'o' }), 'unknown path');
     expectError(await t.a.post('/v1/users/remove', { organizationId: 'o' }), 404, 'NOT_FOUND');
-    assertNoLeak(await raw(PATHS.usersAdd, { 'x-service-api-key': "'", 'x-service-auth-token': "'" }, {}), 'quote credentials');
+    assertNoLeak(
+      await raw(t, PATHS.usersAdd, { 'x-service-api-key': "'", 'x-service-auth-token': "'" }, {}),
+      'quote credentials',
+    );
   });
 });
