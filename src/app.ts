@@ -32,9 +32,10 @@ export interface AppOptions {
 export async function buildApp({ config, store: rawStore, clock = systemClock, logger, rateLimiter }: AppOptions): Promise<App> {
   const metrics = createMetrics(rawStore);
   const store = metrics.store;
-  const connections = new Connections();
+  const timeouts = config.http ?? DEFAULT_HTTP_TIMEOUTS;
+  const connections = new Connections(timeouts.requestTimeoutMs);
   const app: App = Fastify({
-    ...serverTimeoutOptions(config.http ?? DEFAULT_HTTP_TIMEOUTS),
+    ...serverTimeoutOptions(timeouts),
     // Shutdown closes connections itself (Connections.drain): idle ones at once, busy ones after their answer.
     forceCloseConnections: false,
     ...(logger ? { loggerInstance: logger } : { logger: false }),

@@ -1,7 +1,7 @@
 // The HTTP connections themselves, below Fastify: how long a connection may take or sit idle, what a
 // request too malformed (or too slow) for HTTP parsing gets back, and how shutdown treats the
-// connections that are open. Requests are counted per socket, so that shutdown closes at once what
-// has no request in flight, and an error answer never overtakes the answers to earlier requests.
+// connections that are open. The answers each connection owes are kept in order, so that shutdown
+// closes at once what owes none, and an error answer never overtakes the answers to earlier requests.
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ApiError } from '../errors.js';
@@ -46,48 +46,69 @@ export function serverTimeoutOptions(t: HttpTimeouts): {
 
 const REQUEST_TIMEOUT = 'ERR_HTTP_REQUEST_TIMEOUT';
 
-/** Per-socket bookkeeping: how many parsed requests are not yet answered. */
+/** What a failed request gets: its status, reason phrase and envelope. */
+function failureAnswer(code: string | undefined): [number, string, ApiError] {
+  if (code === REQUEST_TIMEOUT) {
+    return [
+      408,
+      'Request Timeout',
+      new ApiError(
+        'INVALID_ARGUMENT',
+        "The request did not arrive in time (headers, then the whole body, must arrive within the server's timeouts).",
+        { httpStatus: 408 },
+      ),
+    ];
+  }
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return [431, 'Request Header Fields Too Large', new ApiError('INVALID_ARGUMENT', 'Request headers are too large.')];
+  }
+  return [400, 'Bad Request', new ApiError('INVALID_ARGUMENT', 'Malformed HTTP request.')];
+}
+
+/** A connection: the answers it owes, in the order its requests came, and whether it has failed. */
+interface ConnectionState {
+  pending: ServerResponse[];
+  /** The answer to the last request parsed, owed or not. */
+  last: ServerResponse | null;
+  failed: boolean;
+}
+
+/**
+ * Per-connection bookkeeping. `failureWaitMs` bounds how long the error answer to a failed connection
+ * waits for the answers owed before it; past that the connection is closed without it.
+ */
 export class Connections {
-  private readonly inFlight = new Map<Socket, number>();
-  private readonly waiting = new Map<Socket, (() => void)[]>();
+  private readonly connections = new Map<Socket, ConnectionState>();
   private draining = false;
+
+  constructor(private readonly failureWaitMs = DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs) {}
 
   attach(server: Server): void {
     server.on('connection', (socket: Socket) => {
       // Accepted in the moment between draining and the listener closing: nothing to serve it with.
       if (this.draining) return void socket.destroy();
-      this.inFlight.set(socket, 0);
-      socket.once('close', () => {
-        this.inFlight.delete(socket);
-        this.waiting.delete(socket);
-      });
+      this.connections.set(socket, { pending: [], last: null, failed: false });
+      socket.once('close', () => this.connections.delete(socket));
     });
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      const socket = req.socket;
-      this.inFlight.set(socket, (this.inFlight.get(socket) ?? 0) + 1);
-      res.once('close', () => this.answered(socket));
+      const state = this.connections.get(req.socket);
+      if (!state) return;
+      state.pending.push(res);
+      state.last = res;
+      res.once('close', () => this.answered(req.socket, state, res));
     });
   }
 
-  private answered(socket: Socket): void {
-    const left = Math.max(0, (this.inFlight.get(socket) ?? 1) - 1);
-    this.inFlight.set(socket, left);
-    if (left > 0) return;
-    for (const resume of this.waiting.get(socket) ?? []) resume();
-    this.waiting.delete(socket);
+  private answered(socket: Socket, state: ConnectionState, res: ServerResponse): void {
+    const at = state.pending.indexOf(res);
+    if (at >= 0) state.pending.splice(at, 1);
     // Shutting down: the last answer on this connection has gone out, so the connection goes too.
-    if (this.draining) socket.end();
+    if (this.draining && state.pending.length === 0 && !state.failed) socket.end();
   }
 
-  /** Runs fn once every request parsed on this socket has been answered. */
-  private afterAnswers(socket: Socket, fn: () => void): void {
-    if ((this.inFlight.get(socket) ?? 0) === 0) {
-      fn();
-      return;
-    }
-    const list = this.waiting.get(socket) ?? [];
-    list.push(fn);
-    this.waiting.set(socket, list);
+  /** How many connections are open. */
+  get size(): number {
+    return this.connections.size;
   }
 
   get isDraining(): boolean {
@@ -99,7 +120,7 @@ export class Connections {
    * answer does (requests pipelined behind it are still answered, with 503, before the close).
    */
   closesAfter(socket: Socket): boolean {
-    return this.draining && (this.inFlight.get(socket) ?? 0) <= 1;
+    return this.draining && (this.connections.get(socket)?.pending.length ?? 0) <= 1;
   }
 
   /**
@@ -108,46 +129,47 @@ export class Connections {
    */
   drain(): void {
     this.draining = true;
-    for (const [socket, n] of this.inFlight) if (n === 0) socket.destroy();
+    for (const [socket, state] of this.connections) if (state.pending.length === 0) socket.destroy();
   }
 
   /**
-   * Fastify's clientErrorHandler: requests too malformed for HTTP parsing, and requests that did not
-   * arrive in time, still get the envelope, then the connection closes. A parse error waits for the
-   * answers to the requests parsed before it on the same connection (pipelining), so none is lost.
+   * Fastify's clientErrorHandler: a request too malformed for HTTP parsing, or one that did not arrive
+   * in time, still gets the envelope, then the connection closes. The failed request is either one
+   * whose headers were never complete, or the last one parsed, whose body was (it is then still owed
+   * an answer). Its answer waits for the answers owed to the requests before it (pipelining), so none
+   * of them is lost or overtaken; if it was answered already, the connection just closes.
    */
   readonly onClientError = (err: Error & { code?: string }, socket: Socket): void => {
-    if (!socket.writable || (socket as Socket & { answeredError?: true }).answeredError) {
+    const state = this.connections.get(socket);
+    if (!state || !socket.writable) {
       socket.destroy();
       return;
     }
-    (socket as Socket & { answeredError?: true }).answeredError = true;
-    if (err.code === REQUEST_TIMEOUT) {
-      // The late request is the one in flight: answer it now, unless its answer has begun.
-      const pending = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-      if (pending?.headersSent) socket.destroy();
-      else
-        writeAndClose(
-          socket,
-          408,
-          'Request Timeout',
-          new ApiError(
-            'INVALID_ARGUMENT',
-            "The request did not arrive in time (headers, then the whole body, must arrive within the server's timeouts).",
-            { httpStatus: 408 },
-          ),
-        );
+    // Once failed, the parser reports every later chunk again: the answer is already on its way.
+    if (state.failed) return;
+    state.failed = true;
+    socket.pause(); // read no more of a connection whose parser has failed
+    const failedRequest = state.last && !state.last.req.complete ? state.last : undefined;
+    const before = state.pending.filter((res) => res !== failedRequest);
+    const answer = () => {
+      // Answered already (a 401 before its body, say): nothing more is owed on this connection.
+      if (failedRequest?.headersSent) socket.destroy();
+      else writeAndClose(socket, ...failureAnswer(err.code));
+    };
+    if (before.length === 0) {
+      answer();
       return;
     }
-    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-    this.afterAnswers(socket, () =>
-      writeAndClose(
-        socket,
-        tooLarge ? 431 : 400,
-        tooLarge ? 'Request Header Fields Too Large' : 'Bad Request',
-        new ApiError('INVALID_ARGUMENT', tooLarge ? 'Request headers are too large.' : 'Malformed HTTP request.'),
-      ),
-    );
+    const limit = setTimeout(() => socket.destroy(), this.failureWaitMs);
+    limit.unref();
+    let left = before.length;
+    for (const res of before) {
+      res.once('close', () => {
+        if (--left > 0) return;
+        clearTimeout(limit);
+        answer();
+      });
+    }
   };
 }
 

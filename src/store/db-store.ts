@@ -1,7 +1,9 @@
 // The Store over either database: each method runs one feature's store code through the dialect, as
-// a read or as a write (one transaction), and keeps the storage's health: a write that gets through
-// ends a "writes refused" fault, an error that means the disk is full, the database read-only or the
-// file damaged begins one, and a damaged file takes no more writes (writing to it can spread the damage).
+// a read or as a write (one transaction), and keeps the storage's health: an error that means the
+// disk is full, the database read-only or the file damaged begins a fault; readiness's probe write
+// getting through ends a "writes refused" one (a caller's write may change no row, and so prove
+// nothing); and a damaged file takes no more writes, not even migrations (writing to it can spread
+// the damage).
 import * as comments from './comments/comments.js';
 import * as credentials from './credentials/credentials.js';
 import type { CallListener, Dialect } from './dialect/dialect.js';
@@ -53,9 +55,7 @@ export class DbStore implements Store {
     const damage = this.health.damaged;
     if (damage) throw damage;
     try {
-      const result = await this.dialect.write(method, work);
-      this.health.wrote();
-      return result;
+      return await this.dialect.write(method, work);
     } catch (err) {
       throw this.health.failed(err);
     }
@@ -66,13 +66,14 @@ export class DbStore implements Store {
   }
 
   async migrate(): Promise<void> {
-    await migrate(this.dialect);
     const damage = this.dialect.damageAtOpen();
     if (damage.length > 0) {
       this.health.failed(
         new StoreUnavailableError('The database file is damaged.', { reason: 'damaged', cause: new Error(damage.join('; ')) }),
       );
+      return;
     }
+    await migrate(this.dialect);
   }
 
   fault(): LastingFault | null {
@@ -83,7 +84,10 @@ export class DbStore implements Store {
     const damage = this.health.damaged;
     if (damage) throw damage;
     // While writes are refused, readiness waits for a write to get through (the probe row).
-    if (this.health.writesRefused) await this.write('probeWrite', () => credentials.probeWrite());
+    if (this.health.writesRefused) {
+      await this.write('probeWrite', () => credentials.probeWrite());
+      this.health.wrote();
+    }
     try {
       await this.dialect.ping();
     } catch (err) {

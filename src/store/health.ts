@@ -58,7 +58,7 @@ export class StorageHealth {
     return err;
   }
 
-  /** A write got through: storage takes writes again. */
+  /** The readiness probe's write got through: storage takes writes again. */
   wrote(): void {
     if (!this.writeFault) return;
     const fault = this.writeFault.reason as LastingFault;

@@ -165,4 +165,21 @@ describe('a malformed request pipelined behind a write', () => {
       );
     }
   });
+
+  test('a request whose body breaks the HTTP framing gets its 400 at once, not after the request timeout', async () => {
+    const conn = rawConnection(server.url);
+    const started = performance.now();
+    conn.write(
+      'POST /v1/notifications/add HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n' +
+        `x-service-api-key: ${creds.apiKey}\r\nx-service-auth-token: ${creds.authToken}\r\n\r\nzz\r\n{"data":{}}\r\n`,
+    );
+    const closedAt = await conn.closed;
+    const answers = parseResponses(conn.received());
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [400],
+      conn.received(),
+    );
+    assert.ok(closedAt - started < 5000, `answered after ${Math.round(closedAt - started)} ms`);
+  });
 });

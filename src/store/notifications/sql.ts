@@ -109,8 +109,23 @@ const PG_BY_USER = `SELECT ${COLUMNS} FROM ${INBOX} ${PROFILE_JOIN}
   ORDER BY r.timestamp DESC, r.notification_id DESC
   LIMIT @limit`;
 
+/** Statements made so far, by filter set and page size (clients use a handful of page sizes). */
+const made = new Map<string, Statement>();
+const MADE_AT_MOST = 256;
+
 /** The notification read for a filter set and page size. Each walks one index in (timestamp desc, id desc) order. */
 export function notificationRead(f: NotificationFilterSet, limit: number): Statement {
+  const key = `${filterSetKey(f)} ${limit}`;
+  let statement = made.get(key);
+  if (!statement) {
+    if (made.size >= MADE_AT_MOST) made.clear();
+    statement = makeNotificationRead(f, limit);
+    made.set(key, statement);
+  }
+  return statement;
+}
+
+function makeNotificationRead(f: NotificationFilterSet, limit: number): Statement {
   return {
     sqlite: { name: `notifications ${filterSetKey(f)} ${limit}`, text: sqliteRead(f, limit) },
     postgres: f.byUser
