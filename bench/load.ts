@@ -1,9 +1,24 @@
 // The load generator, run as its own process so it does not share the server's event loop:
-//   node --import tsx bench/load.ts '<json: {url, operation, scale, connections, seconds}>'
-// Prints one JSON line with req/s, latency percentiles and error counts.
+//   node --import tsx bench/load.ts '<json: {url, operation, scale, connections, seconds, tool}>'
+// Drives one operation with wrk (when installed: less client overhead, like the independent run) or
+// autocannon, and prints one JSON line with req/s, latency percentiles and error counts.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { SCALES, type ScaleName } from './dataset.js';
-import { HEADERS, OPERATIONS } from './operations.js';
+import { headersOf, OPERATIONS, type Operation } from './operations.js';
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  total: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
 
 const args = JSON.parse(process.argv[2]!) as {
   url: string;
@@ -11,28 +26,31 @@ const args = JSON.parse(process.argv[2]!) as {
   scale: ScaleName;
   connections: number;
   seconds: number;
+  tool: 'wrk' | 'autocannon';
 };
 const op = OPERATIONS.find((o) => o.name === args.operation);
 if (!op) throw new Error(`unknown operation ${args.operation}`);
 const scale = SCALES[args.scale];
-let n = 0;
 
-const result = await autocannon({
-  url: args.url,
-  connections: args.connections,
-  duration: args.seconds,
-  requests: [
-    {
-      method: op.method,
-      path: op.path,
-      headers: op.body ? HEADERS : {},
-      setupRequest: (req) => (op.body ? { ...req, body: JSON.stringify({ data: op.body(scale, n++) }) } : req),
-    },
-  ],
-});
+/** Request bodies for wrk to cycle through: spread over the dataset like autocannon's, made up front. */
+const BODIES = 4000;
 
-process.stdout.write(
-  `${JSON.stringify({
+async function withAutocannon(o: Operation): Promise<LoadResult> {
+  let n = 0;
+  const result = await autocannon({
+    url: args.url,
+    connections: args.connections,
+    duration: args.seconds,
+    requests: [
+      {
+        method: o.method,
+        path: o.path,
+        headers: headersOf(o),
+        setupRequest: (req) => (o.body ? { ...req, body: JSON.stringify({ data: o.body(scale, n++) }) } : req),
+      },
+    ],
+  });
+  return {
     requestsPerSecond: result.requests.average,
     total: result.requests.total,
     p50: result.latency.p50,
@@ -40,5 +58,62 @@ process.stdout.write(
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
-  })}\n`,
-);
+  };
+}
+
+const luaString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+
+/** wrk with a Lua script that sends the operation's bodies in turn and counts non-2xx answers. */
+function withWrk(o: Operation): LoadResult {
+  const dir = mkdtempSync(join(tmpdir(), 'marginalia-wrk-'));
+  try {
+    const bodies = o.body ? Array.from({ length: BODIES }, (_, i) => JSON.stringify({ data: o.body!(scale, i) })) : [''];
+    writeFileSync(join(dir, 'bodies.txt'), `${bodies.join('\n')}\n`);
+    const headers = Object.entries(headersOf(o))
+      .map(([k, v]) => `wrk.headers[${luaString(k)}] = ${luaString(v)}`)
+      .join('\n');
+    writeFileSync(
+      join(dir, 'script.lua'),
+      `
+wrk.method = ${luaString(o.method)}
+${headers}
+local bodies = {}
+for line in io.lines(${luaString(join(dir, 'bodies.txt'))}) do bodies[#bodies + 1] = line end
+local i = 0
+request = function()
+  i = i % #bodies + 1
+  local body = bodies[i]
+  if body == "" then body = nil end
+  return wrk.format(nil, ${luaString(o.path)}, nil, body)
+end
+local bad = 0
+response = function(status) if status < 200 or status > 299 then bad = bad + 1 end end
+done = function(summary, latency, requests)
+  io.write(string.format("JSON {\\"p50\\": %f, \\"p99\\": %f}\\n", latency:percentile(50) / 1000, latency:percentile(99) / 1000))
+end
+`,
+    );
+    const out = execFileSync(
+      'wrk',
+      ['-t1', `-c${args.connections}`, `-d${args.seconds}s`, '--latency', '-s', join(dir, 'script.lua'), args.url],
+      { encoding: 'utf8' },
+    );
+    const number = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
+    const latency = JSON.parse(/^JSON (.*)$/m.exec(out)?.[1] ?? '{"p50":0,"p99":0}') as { p50: number; p99: number };
+    const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+    return {
+      requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/),
+      total: number(/(\d+) requests in/),
+      p50: Number(latency.p50.toFixed(2)),
+      p99: Number(latency.p99.toFixed(2)),
+      non2xx: number(/Non-2xx or 3xx responses: (\d+)/),
+      errors: errors ? Number(errors[1]) + Number(errors[2]) + Number(errors[3]) : 0,
+      timeouts: errors ? Number(errors[4]) : 0,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const result = args.tool === 'wrk' ? withWrk(op) : await withAutocannon(op);
+process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -4,11 +4,15 @@ import { BENCH_CREDENTIALS, docOf, org, threadOf, userOf, type Scale } from './d
 
 export interface Operation {
   name: string;
-  kind: 'baseline' | 'read' | 'write';
+  kind: 'baseline' | 'read' | 'write' | 'refused';
   method: 'GET' | 'POST';
   path: string;
   /** A request body (the `data` member), made for each request. */
   body?: (scale: Scale, n: number) => unknown;
+  /** The status every answer should have (200 unless said). */
+  expect?: number;
+  /** Headers instead of the bench tenant's credentials. */
+  headers?: Record<string, string>;
 }
 
 const pick = (n: number) => Math.floor(Math.random() * n);
@@ -22,6 +26,14 @@ export const OPERATIONS: Operation[] = [
     path: '/v1/notifications/get',
     // A user has about 30 notifications: the first page of 10 is what an inbox shows.
     body: (s) => ({ organizationId: org(pick(s.organizations)), userId: userOf(pick(s.usersPerOrg)), pageSize: 10 }),
+  },
+  {
+    // The fixed cost of an authenticated request: auth, one indexed probe that finds nothing, the envelope.
+    name: 'notifications/get, empty result',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/notifications/get',
+    body: (s) => ({ organizationId: org(pick(s.organizations)), userId: 'nobody-at-all', pageSize: 10 }),
   },
   {
     name: 'notifications/get by documentId',
@@ -114,3 +126,29 @@ export const HEADERS = {
   'x-service-api-key': BENCH_CREDENTIALS.apiKey,
   'x-service-auth-token': BENCH_CREDENTIALS.authToken,
 };
+
+// The two 401 paths: no database at all, and a credential check that fails. The bench server runs with
+// MARGINALIA_AUTH_FAILURE_FLOOR_MS=0, so these rows measure the work, not the floor.
+OPERATIONS.push(
+  {
+    name: '401, a header missing',
+    kind: 'refused',
+    method: 'POST',
+    path: '/v1/notifications/get',
+    expect: 401,
+    headers: { 'content-type': 'application/json', 'x-service-api-key': BENCH_CREDENTIALS.apiKey },
+    body: (s) => ({ organizationId: org(pick(s.organizations)), userId: userOf(pick(s.usersPerOrg)) }),
+  },
+  {
+    name: '401, a wrong token',
+    kind: 'refused',
+    method: 'POST',
+    path: '/v1/notifications/get',
+    expect: 401,
+    headers: { ...HEADERS, 'x-service-auth-token': 'bench-wrong-token-0123456789' },
+    body: (s) => ({ organizationId: org(pick(s.organizations)), userId: userOf(pick(s.usersPerOrg)) }),
+  },
+);
+
+/** The headers an operation's requests carry. */
+export const headersOf = (o: Operation): Record<string, string> => o.headers ?? (o.body ? HEADERS : {});

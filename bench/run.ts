@@ -1,7 +1,10 @@
-// npm run bench -- [--scale small|large] [--db sqlite|postgres] [--workers N] [--seconds S] [--only text] [--fresh]
-// Builds (or reuses) a dataset, starts the real server on it, drives each operation from a separate
-// load process (10 connections), measures a bare route of the same server as the baseline, and
-// prints a table that is also written as JSON under bench/results/.
+// npm run bench -- [--scale small|large] [--db sqlite|postgres] [--workers N] [--seconds S] [--pairs N]
+//                  [--tool wrk|autocannon] [--only text] [--fresh]
+// Builds (or reuses) a dataset, starts the real server on it and drives each operation from a separate
+// load process (10 connections): wrk when installed, else autocannon. With one worker the server is
+// pinned to core 0 and the load to core 1. Each operation runs in pairs with the baseline (a bare
+// route of the same server) right before it; the table shows medians over the pairs, and is also
+// written as JSON under bench/results/.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -22,7 +25,9 @@ const { values: opts } = parseArgs({
     scale: { type: 'string', default: 'small' },
     db: { type: 'string', default: 'sqlite' },
     workers: { type: 'string', default: '1' },
-    seconds: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '5' },
+    pairs: { type: 'string', default: '3' },
+    tool: { type: 'string' },
     connections: { type: 'string', default: '10' },
     only: { type: 'string' },
     fresh: { type: 'boolean', default: false },
@@ -35,6 +40,14 @@ const scale = SCALES[scaleName];
 const seconds = Number(opts.seconds);
 const connections = Number(opts.connections);
 const workers = Number(opts.workers);
+const pairs = Number(opts.pairs);
+const installed = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
+const tool = (opts.tool ?? (installed('wrk') ? 'wrk' : 'autocannon')) as 'wrk' | 'autocannon';
+if (tool !== 'wrk' && tool !== 'autocannon') throw new Error('--tool must be wrk or autocannon');
+// One worker: the server on core 0, the load generator on core 1, so they do not take turns on a core.
+const pin = workers === 1 && cpus().length >= 2 && installed('taskset');
+const pinned = (core: number, cmd: string, args: string[]): [string, string[]] =>
+  pin ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args];
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
@@ -110,13 +123,16 @@ async function freePort(): Promise<number> {
 
 async function startServer(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
   const port = await freePort();
-  const proc = spawn(process.execPath, [join(ROOT, 'dist', 'main.js'), 'serve'], {
+  const [cmd, args] = pinned(0, process.execPath, [join(ROOT, 'dist', 'main.js'), 'serve']);
+  const proc = spawn(cmd, args, {
     env: {
       ...process.env,
       ...env,
       PORT: String(port),
       LOG_LEVEL: 'warn',
       MARGINALIA_RATE_LIMIT: '0',
+      // The 401 rows measure the work of a refused request, not the floor that hides its timing.
+      MARGINALIA_AUTH_FAILURE_FLOOR_MS: '0',
       MARGINALIA_WORKERS: String(workers),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -155,16 +171,13 @@ function rssMb(pid: number): number {
 
 function load(url: string, operation: string, secs: number): Promise<any> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(ROOT, 'bench', 'load.ts'),
-        JSON.stringify({ url, operation, scale: scaleName, connections, seconds: secs }),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    const [cmd, args] = pinned(1, process.execPath, [
+      '--import',
+      'tsx',
+      join(ROOT, 'bench', 'load.ts'),
+      JSON.stringify({ url, operation, scale: scaleName, connections, seconds: secs, tool }),
+    ]);
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
@@ -173,28 +186,56 @@ function load(url: string, operation: string, secs: number): Promise<any> {
   });
 }
 
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
 const env = await prepareDatabase();
 const { proc, url } = await startServer(env);
+const BASELINE = OPERATIONS.find((o) => o.kind === 'baseline')!;
 const rows: any[] = [];
 try {
+  await load(url, BASELINE.name, 2); // warm up the process
   for (const op of OPERATIONS) {
-    if (opts.only && op.kind !== 'baseline' && !op.name.includes(opts.only)) continue;
+    if (op.kind === 'baseline' || (opts.only && !op.name.includes(opts.only))) continue;
     await load(url, op.name, 2); // warm up: caches, JIT, statement plans
+    const runs: { baseline: any; op: any }[] = [];
     let peak = 0;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, rssMb(proc.pid!));
-    }, 250);
-    const r = await load(url, op.name, seconds);
-    clearInterval(sampler);
-    rows.push({ operation: op.name, kind: op.kind, ...r, rssMb: peak });
-    log(`  ${op.name}: ${Math.round(r.requestsPerSecond)} req/s, p99 ${r.p99} ms`);
+    for (let pair = 0; pair < pairs; pair++) {
+      const baseline = await load(url, BASELINE.name, seconds);
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, rssMb(proc.pid!));
+      }, 250);
+      const r = await load(url, op.name, seconds);
+      clearInterval(sampler);
+      runs.push({ baseline, op: r });
+    }
+    const expected = op.expect ?? 200;
+    const row = {
+      operation: op.name,
+      kind: op.kind,
+      expect: expected,
+      requestsPerSecond: median(runs.map((x) => x.op.requestsPerSecond)),
+      baselinePerSecond: median(runs.map((x) => x.baseline.requestsPerSecond)),
+      ratio: Number(median(runs.map((x) => x.op.requestsPerSecond / x.baseline.requestsPerSecond)).toFixed(3)),
+      p50: median(runs.map((x) => x.op.p50)),
+      p99: median(runs.map((x) => x.op.p99)),
+      // Answers other than the expected status (a 401 row expects only non-2xx), and socket errors.
+      unexpected: runs.reduce((n, x) => n + (expected === 200 ? x.op.non2xx : x.op.total - x.op.non2xx) + x.op.errors, 0),
+      rssMb: peak,
+      pairs: runs,
+    };
+    rows.push(row);
+    log(
+      `  ${op.name}: ${Math.round(row.requestsPerSecond)} req/s, ${(row.ratio * 100).toFixed(0)}% of baseline, p99 ${row.p99} ms`,
+    );
   }
 } finally {
   proc.kill('SIGTERM');
 }
 
-const baseline = rows.find((r) => r.kind === 'baseline')!.requestsPerSecond;
-for (const r of rows) r.ratio = Number((r.requestsPerSecond / baseline).toFixed(3));
 const machine = {
   cpu: cpus()[0]?.model,
   cores: cpus().length,
@@ -211,21 +252,25 @@ const report = {
   workers,
   connections,
   seconds,
+  pairs,
+  tool,
+  pinned: pin,
   machine,
   results: rows,
 };
 
 const table = [
-  '| operation | req/s | p50 ms | p99 ms | vs baseline | non-2xx | server RSS MB |',
-  '|---|---:|---:|---:|---:|---:|---:|',
+  '| operation | req/s | baseline req/s | vs baseline | p50 ms | p99 ms | unexpected answers | server RSS MB |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map(
     (r) =>
-      `| ${r.operation} | ${Math.round(r.requestsPerSecond)} | ${r.p50} | ${r.p99} |` +
-      ` ${(r.ratio * 100).toFixed(0)}% | ${r.non2xx + r.errors} | ${r.rssMb} |`,
+      `| ${r.operation} | ${Math.round(r.requestsPerSecond)} | ${Math.round(r.baselinePerSecond)} | ${(r.ratio * 100).toFixed(0)}% |` +
+      ` ${r.p50} | ${r.p99} | ${r.unexpected} | ${r.rssMb} |`,
   ),
 ].join('\n');
 console.log(
-  `\n${opts.db}, ${scaleName} scale, ${workers} worker(s), ${connections} connections, ${seconds} s per operation\n\n${table}\n`,
+  `\n${opts.db}, ${scaleName} scale, ${workers} worker(s), ${connections} connections, ${tool}, ` +
+    `${pin ? 'server and load pinned to cores 0 and 1, ' : ''}medians of ${pairs} pairs of ${seconds} s\n\n${table}\n`,
 );
 const resultsDir = join(ROOT, 'bench', 'results');
 mkdirSync(resultsDir, { recursive: true });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run docs:config`: writes the settings table of docs/configuration.md from the declarations
-// in src/config/index.ts (built to dist/), between its markers. test/config.test.ts fails when the
+// in src/config/index.ts (built to dist/), between its markers. test/unit/config.test.ts fails when the
 // two differ.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { SETTINGS, settingsTable } from '../dist/config/index.js';

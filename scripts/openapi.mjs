@@ -1,6 +1,6 @@
 // Writes openapi.json: the OpenAPI document the service serves at /openapi.json with the default
 // settings, committed so it can be read (and diffed) without running anything. `npm run openapi`
-// rebuilds and rewrites it; test/api-docs.test.ts fails when the two drift apart.
+// rebuilds and rewrites it; test/unit/api-docs.test.ts fails when the two drift apart.
 import { writeFileSync } from 'node:fs';
 import { buildApp } from '../dist/app.js';
 import { loadConfig } from '../dist/config/index.js';
