@@ -3,15 +3,13 @@
 // alternates requests with an unknown key and with a known key and a wrong token over one kept-alive
 // connection, and compares the two latency samples with the Mann-Whitney rank-sum test. |z| below
 // about 3 means the two cannot be told apart at this sample size.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { startServer, stopServer } from '../test/helpers/server-process.js';
 import pg from 'pg';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: opts } = parseArgs({
   options: { samples: { type: 'string', default: '2000' }, db: { type: 'string', default: 'sqlite' } },
 });
@@ -39,7 +37,7 @@ const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'marginalia-bench-timing-'));
-  const database =
+  const database: Record<string, string> =
     opts.db === 'postgres'
       ? {
           DATABASE_URL:
@@ -47,32 +45,12 @@ async function main(): Promise<void> {
           MARGINALIA_PG_SCHEMA: `bench_timing_${process.pid}`,
         }
       : { DATABASE_URL: `sqlite:${join(dir, 'm.db')}` };
-  const server = spawn(process.execPath, [join(ROOT, 'dist', 'main.js'), 'serve'], {
-    env: {
-      ...process.env,
-      ...database,
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      MARGINALIA_RATE_LIMIT: '0',
-      MARGINALIA_API_KEY: known.apiKey,
-      MARGINALIA_AUTH_TOKEN: known.authToken,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  // The server as the tests start it (test/helpers/server-process.ts): dist/main.js, a free port.
+  const server = await startServer({
+    env: { ...database, MARGINALIA_RATE_LIMIT: '0', MARGINALIA_API_KEY: known.apiKey, MARGINALIA_AUTH_TOKEN: known.authToken },
   });
+  const url = server.url;
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const onData = (d: Buffer) => {
-        out += d;
-        const m = /listening at (http:\/\/[\d.]+:\d+)/.exec(out);
-        if (!m) return;
-        server.stdout!.off('data', onData);
-        server.stdout!.resume(); // the request log goes nowhere
-        resolve(m[1]!);
-      };
-      server.stdout!.on('data', onData);
-      server.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    });
     const time = async (apiKey: string): Promise<number> => {
       const started = performance.now();
       const r = await fetch(`${url}/v1/users/add`, {
@@ -118,8 +96,7 @@ async function main(): Promise<void> {
       )}\n`,
     );
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
+    await stopServer(server);
     rmSync(dir, { recursive: true, force: true });
     if ('MARGINALIA_PG_SCHEMA' in database) {
       const client = new pg.Client({ connectionString: database.DATABASE_URL });

@@ -29,9 +29,8 @@ export interface AppOptions {
   rateLimiter?: RateLimit | null;
 }
 
-export async function buildApp({ config, store: rawStore, clock = systemClock, logger, rateLimiter }: AppOptions): Promise<App> {
-  const metrics = createMetrics(rawStore);
-  const store = metrics.store;
+export async function buildApp({ config, store, clock = systemClock, logger, rateLimiter }: AppOptions): Promise<App> {
+  const metrics = createMetrics(store);
   const timeouts = config.http ?? DEFAULT_HTTP_TIMEOUTS;
   const connections = new Connections(timeouts.requestTimeoutMs);
   const app: App = Fastify({

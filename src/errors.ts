@@ -3,8 +3,6 @@
 
 import type { ErrorCode } from './schemas/error-codes.js';
 
-export type { ErrorCode };
-
 export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   INVALID_ARGUMENT: 400,
   UNAUTHENTICATED: 401,

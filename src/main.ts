@@ -53,7 +53,8 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
   }
   const io: Io = { out: (line) => process.stdout.write(`${line}\n`) };
   const action = commandFor(command, sub, rest, values.name, values.demo ?? false, config);
-  const store = await openStore(config);
+  // An operator's command is not the place to read a whole SQLite file for damage: the server does that.
+  const store = await openStore({ ...config, sqliteCheckAtStart: 'off' });
   try {
     await action(store, io);
   } finally {

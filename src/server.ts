@@ -34,7 +34,7 @@ export function makeLogger(config: Pick<Config, 'logLevel'>, destination?: Desti
 export async function serve(config: Config, stderr: NodeJS.WritableStream): Promise<void> {
   const logger = makeLogger(config);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger, stderr);
-  const where = config.database.kind === 'sqlite' ? `sqlite:${config.database.path}` : redactUrl(config.database.url);
+  const where = databaseName(config);
   const store = await openStore(config, storeListeners(logger, where));
   logger.info({ database: where }, 'database ready');
   // With workers, the primary has made sure of the credentials before forking.
@@ -62,6 +62,11 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream): Prom
     await store.close();
   });
   await app.listen({ port: config.port, host: config.host });
+}
+
+/** The database as logs name it: the SQLite path, or the PostgreSQL URL without its password. */
+function databaseName(config: Config): string {
+  return config.database.kind === 'sqlite' ? `sqlite:${config.database.path}` : redactUrl(config.database.url);
 }
 
 /** What an operator should do about each lasting fault: said once, when it begins. */
@@ -115,11 +120,14 @@ function onStopSignal(logger: Logger, timeoutMs: number, stop: () => Promise<voi
  * replaced; on SIGTERM every worker drains its requests and the primary exits when all have.
  */
 async function runPrimary(config: Config, logger: Logger, stderr: NodeJS.WritableStream): Promise<void> {
-  const store = await openStore(config);
+  const store = await openStore(config, storeListeners(logger, databaseName(config)));
   await ensureCredentials(store, config, logger, stderr);
+  // The primary has checked the SQLite file: a worker checks it again only where damage was found, so
+  // that each worker starts in the same state (the check reads the whole file).
+  const workerEnv = store.fault() === 'damaged' ? {} : { MARGINALIA_SQLITE_CHECK_AT_START: 'off' };
   await store.close();
   let stopping = false;
-  const fork = () => cluster.fork();
+  const fork = () => cluster.fork(workerEnv);
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
     logger.error({ pid: worker.process.pid, code, signal }, 'worker died; starting another');

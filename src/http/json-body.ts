@@ -45,7 +45,7 @@ function refuseUnstorable(this: unknown, key: string, value: unknown): unknown {
  * read as UTF-8 (JSON's only interchange encoding, RFC 8259), so any other charset is refused rather
  * than silently misread.
  */
-export function charsetOf(contentType: string | undefined): string | null {
+function charsetOf(contentType: string | undefined): string | null {
   for (const param of (contentType ?? '').split(';').slice(1)) {
     const eq = param.indexOf('=');
     if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;

@@ -13,8 +13,6 @@ export const METRICS_PATH = '/metrics';
 
 export interface Metrics {
   registry: Registry;
-  /** The store, with the time of each call observed. */
-  store: Store;
 }
 
 /** The operation a request was for: its route, without the /v1/ prefix; unknown paths as one label. */
@@ -66,7 +64,7 @@ export function createMetrics(store: Store): Metrics {
   });
   // The store times each call at its one choke point (the dialect's read and write) and reports here.
   store.observeCalls?.((method, seconds, outcome) => storeSeconds.observe({ database: store.kind, method, outcome }, seconds));
-  return { registry, store };
+  return { registry };
 }
 
 /**

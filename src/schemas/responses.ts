@@ -5,8 +5,6 @@ import Type, { type Static, type TSchema } from 'typebox';
 
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 
-export { ERROR_CODES };
-
 /** The failure envelope of SPEC 1: one shared schema (app.addSchema), which the answers refer to. */
 export const ErrorBody = Type.Object(
   {

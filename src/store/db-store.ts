@@ -32,15 +32,17 @@ import type {
 import * as users from './users/users.js';
 
 export class DbStore implements Store {
-  readonly kind: 'sqlite' | 'postgres';
   private readonly health: StorageHealth;
 
   constructor(
     private readonly dialect: Dialect,
     onFault?: FaultListener,
   ) {
-    this.kind = dialect.kind;
     this.health = new StorageHealth(onFault);
+  }
+
+  get kind(): 'sqlite' | 'postgres' {
+    return this.dialect.kind;
   }
 
   private async read<T>(method: string, work: () => Work<T>): Promise<T> {

@@ -1,5 +1,5 @@
 // What a store knows of its storage beyond "the database answers": writes refused because the disk
-// is full or the database is read-only (until a write gets through again), and a damaged SQLite
+// is full or the database is read-only (until readiness's probe write gets through), and a damaged SQLite
 // file (until the operator repairs it and restarts). Readiness (/readyz) and the error answers come
 // from here, and the operator is told once when a fault begins and once when it ends.
 

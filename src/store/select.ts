@@ -5,7 +5,7 @@
 import type { Profile } from './store.js';
 
 /** A read's select list, as field -> column: its order is the order of the columns in each row. */
-export type SelectList = Record<string, string>;
+type SelectList = Record<string, string>;
 export type Positions<S extends SelectList> = { readonly [K in keyof S]: number };
 
 export const positions = <S extends SelectList>(select: S): Positions<S> =>

@@ -81,3 +81,12 @@ export function* exec(text: string): Work<void> {
 
 /** JSON text for a column that holds an object, or null. */
 export const jsonOrNull = (value: object | null | undefined): string | null => (value == null ? null : JSON.stringify(value));
+
+/**
+ * A batch's rows in key order, so that two transactions writing the same keys lock them in the same
+ * order and cannot deadlock each other (PostgreSQL; on SQLite it costs nothing). Results are keyed by
+ * id, so the order they are written in does not show.
+ */
+export function inKeyOrder<T>(rows: readonly T[], key: (row: T) => string): T[] {
+  return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}

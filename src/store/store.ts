@@ -1,5 +1,5 @@
-// The storage seam. Routes and services see only this interface; SQLite (and later PostgreSQL)
-// implement it. Every data method takes the tenant's internal id first, so no query can forget it.
+// The storage seam. Routes and services see only this interface; db-store.ts implements it once, over
+// the SQLite or the PostgreSQL dialect. Every data method takes the tenant's internal id first, so no query can forget it.
 // Each method is atomic on its own: a batch is one transaction inside the store.
 import type { CallListener } from './dialect/dialect.js';
 import type { LastingFault } from './health.js';

@@ -78,6 +78,15 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
   return { proc, url, stdout: () => out, stderr: () => err, exited };
 }
 
+/** The server's JSON log lines (pino, on stdout), parsed. */
+export function logEntries(s: ServerProcess): Record<string, any>[] {
+  return s
+    .stdout()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, any>);
+}
+
 /** Stops a server (its whole process group when started through npm) and waits for it to end. */
 export async function stopServer(s: ServerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string> {
   if (s.proc.exitCode === null && s.proc.signalCode === null) {

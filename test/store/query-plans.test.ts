@@ -6,8 +6,21 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { compile } from '../../src/store/dialect/postgres.js';
-import { ALL_STATEMENTS } from '../../src/store/statements.js';
+import { COMMENTS_SQL } from '../../src/store/comments/sql.js';
+import { CREDENTIALS_SQL } from '../../src/store/credentials/sql.js';
+import { NOTIFICATION_FILTER_SETS, NOTIFICATIONS_SQL, notificationRead } from '../../src/store/notifications/sql.js';
+import type { Statement } from '../../src/store/sql.js';
+import { USERS_SQL } from '../../src/store/users/sql.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
+
+/** Every statement of the store, with the notification read of every filter set. */
+const ALL_STATEMENTS: readonly Statement[] = [
+  ...Object.values(CREDENTIALS_SQL),
+  ...Object.values(USERS_SQL),
+  ...Object.values(COMMENTS_SQL),
+  ...Object.values(NOTIFICATIONS_SQL),
+  ...NOTIFICATION_FILTER_SETS.map((f) => notificationRead(f, 11)),
+];
 
 /** Operator statements that read whole tables by design (`keys list`, first start), and the first-start lock. */
 const WHOLE_TABLE = new Set(['countTenants', 'allTenants', 'allTokens', 'firstTenantLock']);

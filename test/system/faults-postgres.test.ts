@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { byStatus, readAllIds, writeLoad } from '../helpers/load.js';
-import { post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
+import { logEntries, post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { freshDatabase, NEEDS_POSTGRES, PG_URL, withPg, type FreshDatabase } from '../helpers/test-database.js';
 
 const creds = { apiKey: 'faults-pg-key', authToken: 'faults-pg-token-0123456789' };
@@ -175,11 +175,7 @@ describe('PostgreSQL refuses writes (read-only, as a standby after a failover)',
     assert.equal(ready.status, 200, JSON.stringify(ready.body));
     assert.equal((await write('after')).status, 200);
     assert.deepEqual((await readIds()).sort(), ['after', 'before']);
-    const log = server
-      .stdout()
-      .split('\n')
-      .filter((l) => l.includes('"fault":"read_only"'))
-      .map((l) => JSON.parse(l));
+    const log = logEntries(server).filter((l) => l.fault === 'read_only');
     assert.deepEqual(
       log.map((l) => l.level),
       [50, 30],
@@ -231,11 +227,7 @@ describe('PostgreSQL runs out of disk (SQLSTATE 53100)', { skip: NEEDS_POSTGRES 
     await diskFull(false);
     assert.equal((await fetch(`${server.url}/readyz`)).status, 200, 'ready again once space is freed');
     assert.equal((await write('after')).status, 200);
-    const log = server
-      .stdout()
-      .split('\n')
-      .filter((l) => l.includes('"fault":"storage_full"'))
-      .map((l) => JSON.parse(l));
+    const log = logEntries(server).filter((l) => l.fault === 'storage_full');
     assert.deepEqual(
       log.map((l) => l.level),
       [50, 30],

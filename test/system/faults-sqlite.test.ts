@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
+import { logEntries, post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { mountTmpfs, NO_TMPFS, type Tmpfs } from '../helpers/tmpfs.js';
 
 const creds = { apiKey: 'faults-sqlite-key', authToken: 'faults-sqlite-token-0123456789' };
@@ -31,14 +31,8 @@ const readyz = async (url: string) => {
   const r = await fetch(`${url}/readyz`);
   return { status: r.status, body: (await r.json()) as any };
 };
-/** The pino lines of a server's stdout at a level (50 = error). */
-const logLines = (s: ServerProcess, level: number) =>
-  s
-    .stdout()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l))
-    .filter((l) => l.level === level);
+/** The server's log entries at a level (50 = error). */
+const logLines = (s: ServerProcess, level: number) => logEntries(s).filter((l) => l.level === level);
 
 describe('SQLite on a full disk', { skip: NO_TMPFS }, () => {
   let disk: Tmpfs;
@@ -90,7 +84,7 @@ describe('SQLite on a full disk', { skip: NO_TMPFS }, () => {
     assert.equal((await read(server.url)).status, 200, 'reads go on');
     const faults = logLines(server, 50).filter((l) => l.fault === 'storage_full');
     assert.equal(faults.length, 1, 'the operator is told once');
-    assert.match(faults[0].msg, /Free disk space/);
+    assert.match(faults[0]!.msg, /Free disk space/);
     assert.match(await (await fetch(`${server.url}/metrics`)).text(), /marginalia_database_fault\{fault="storage_full"\} 1/);
 
     rmSync(filler);
@@ -162,7 +156,7 @@ describe('SQLite file with damaged pages', () => {
         assert.equal((await readUsers(server.url)).status, 503, 'users/update writes, so it is refused too');
         const errors = logLines(server, 50).filter((l) => l.fault === 'damaged');
         assert.equal(errors.length, 1, JSON.stringify(logLines(server, 50)));
-        assert.match(errors[0].msg, /restore the last good backup/);
+        assert.match(errors[0]!.msg, /restore the last good backup/);
         assert.match(await (await fetch(`${server.url}/metrics`)).text(), /marginalia_database_fault\{fault="damaged"\} 1/);
       } finally {
         await stopServer(server);

@@ -1,9 +1,8 @@
 // Store code for comment annotations and their comments.
 import { assignCommentIds } from './comment-ids.js';
 import { joinedProfile } from '../select.js';
-import { arrays, batch, first, jsonOrNull, list, type Params, run, type Work, all } from '../sql.js';
+import { all, arrays, batch, first, inKeyOrder, jsonOrNull, list, type Params, run, type Work } from '../sql.js';
 import type { AddCommentsResult, CommentDraft, CommentQuery, NewAnnotation, NewComment, StoredComment } from '../store.js';
-import { inKeyOrder } from '../users/users.js';
 import { C, COMMENTS_SQL as SQL } from './sql.js';
 
 interface Thread extends Params {
@@ -18,7 +17,7 @@ interface Thread extends Params {
  * Creation order is the order the thread lock was taken in (seq); the time was read before the lock,
  * and instances' clocks differ, so without this a later comment could read as created earlier.
  */
-export const notBefore = (now: number, newest: number): number => Math.max(now, newest);
+const notBefore = (now: number, newest: number): number => Math.max(now, newest);
 
 function* insertComments(thread: Thread, comments: readonly NewComment[], afterSeq: number, now: number): Work<void> {
   yield* batch(
@@ -87,7 +86,7 @@ export function* addComments(thread: Thread, comments: CommentDraft[], now: numb
   return { kind: 'added', commentIds: assigned.commentIds };
 }
 
-export function commentFrom(r: unknown[]): StoredComment {
+function commentFrom(r: unknown[]): StoredComment {
   return {
     commentId: Number(r[C.commentId]),
     html: r[C.html] as string,

@@ -17,7 +17,6 @@
 // - Statement preparation and caching: SQLite prepares each statement once and keeps it (a bounded
 //   cache); PostgreSQL runs named prepared statements, which each connection plans once.
 // - Timing: every store call passes through read() or write(), which time it for /metrics.
-import type { LastingFault } from '../health.js';
 import type { Work } from '../sql.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -60,5 +59,3 @@ export async function timed<T>(listener: CallListener | null, method: string, fn
     throw err;
   }
 }
-
-export type { LastingFault };

@@ -71,7 +71,7 @@ function isUnavailable(err: unknown): boolean {
   );
 }
 
-export function classifyPostgres(err: unknown): unknown {
+function classifyPostgres(err: unknown): unknown {
   const code = (err as { code?: unknown }).code;
   const refused = typeof code === 'string' ? WRITE_REFUSED[code] : undefined;
   if (refused) return new StoreUnavailableError(`The database refuses writes (${refused}).`, { cause: err, reason: refused });
@@ -281,6 +281,6 @@ export class PostgresDialect implements Dialect {
   }
 }
 
-export function quoteIdent(name: string): string {
+function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }

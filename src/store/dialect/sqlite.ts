@@ -26,7 +26,7 @@ const STATEMENT_CACHE_SIZE = 256;
  * What a better-sqlite3 error means for the caller: the (extended) result code decides. Anything
  * else is a bug and stays as it is.
  */
-export function classifySqlite(err: unknown): unknown {
+function classifySqlite(err: unknown): unknown {
   const code = (err as { code?: unknown }).code;
   if (typeof code !== 'string') return err;
   const unavailable = (reason: StoreUnavailableError['reason'], message: string) =>

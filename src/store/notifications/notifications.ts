@@ -5,7 +5,7 @@ import type { NewNotification, NotificationQuery, Recipient, StoredNotification 
 import { N, NOTIFICATIONS_SQL as SQL, notificationRead } from './sql.js';
 
 /** A position after every row of the (timestamp desc, id desc) order: "from the start". */
-export const FROM_START = { timestamp: Number.MAX_SAFE_INTEGER, notificationId: '' };
+const FROM_START = { timestamp: Number.MAX_SAFE_INTEGER, notificationId: '' };
 
 /** The recipients column as written by add: everyone unread. */
 export function recipientsJson(recipients: readonly Recipient[]): string {
@@ -50,7 +50,7 @@ function recipientsFrom(json: string): StoredNotification['recipients'] {
   }));
 }
 
-export function notificationFrom(r: unknown[]): StoredNotification {
+function notificationFrom(r: unknown[]): StoredNotification {
   return {
     notificationId: r[N.notificationId] as string,
     documentId: r[N.documentId] as string | null,

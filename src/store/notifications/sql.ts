@@ -66,7 +66,7 @@ export const NOTIFICATION_FILTER_SETS: readonly NotificationFilterSet[] = [false
   ),
 );
 
-export const filterSetKey = (f: NotificationFilterSet): string =>
+const filterSetKey = (f: NotificationFilterSet): string =>
   `${f.byUser ? 'inbox' : 'document'}${f.byUser && f.document ? '+document' : ''}${f.location ? '+location' : ''}` +
   `${f.ids ? '+ids' : ''}`;
 

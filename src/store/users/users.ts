@@ -1,16 +1,7 @@
 // Store code for user profiles and their memberships of documents and folders.
-import { all, list, run, type Work } from '../sql.js';
+import { all, inKeyOrder, list, run, type Work } from '../sql.js';
 import type { Profile, Scope, UserWrite } from '../store.js';
 import { USERS_SQL as SQL } from './sql.js';
-
-/**
- * A batch's rows in key order, so that two transactions writing the same keys lock them in the same
- * order and cannot deadlock each other (PostgreSQL; on SQLite it costs nothing). Results are keyed by
- * id, so the order they are written in does not show.
- */
-export function inKeyOrder<T>(rows: readonly T[], key: (row: T) => string): T[] {
-  return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-}
 
 const fields = (u: UserWrite) => ({
   userId: u.userId,
@@ -46,7 +37,7 @@ export function* update(
   return updated;
 }
 
-export function profileFrom(r: Record<string, unknown>): Profile {
+function profileFrom(r: Record<string, unknown>): Profile {
   return {
     userId: r.user_id as string,
     name: r.name as string | null,
