@@ -238,6 +238,11 @@ for (const kind of STORE_KINDS)
       const s = await start({ ...db, MARGINALIA_WORKERS: '2' });
       const creds = firstStartCredentials(s.stderr());
       assert.equal(s.stderr().match(/first start/g)?.length, 1, 'credentials are made and printed once, by the primary');
+      // The server counts as started when the first worker listens; wait for the second one too.
+      for (const deadline = Date.now() + 10_000; (s.stdout().match(/Server listening at/g)?.length ?? 0) < 2; ) {
+        assert.ok(Date.now() < deadline, `the second worker did not start listening:\n${s.stdout()}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
       // A new connection per request, so the primary hands them to the workers in turn.
       const once = (data: unknown) =>
         fetch(`${s.url}/v1/notifications/add`, {
