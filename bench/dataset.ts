@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { createTenant } from '../src/services/credentials.js';
 import { internalUserId } from '../src/services/ids.js';
 import { COMMENTS_SQL } from '../src/store/comments/sql.js';
+import { newNotificationAnswer } from '../src/answers/notifications.js';
 import { recipientsJson } from '../src/store/notifications/notifications.js';
 import { NOTIFICATIONS_SQL } from '../src/store/notifications/sql.js';
 import { USERS_SQL } from '../src/store/users/sql.js';
@@ -121,9 +122,25 @@ function organizationRows(scale: Scale, o: number): Rows {
   return rows;
 }
 
-/** The recipients column of a notification, with the internal ids the service would derive. */
-const recipientsOf = (tenantId: string, n: Rows['notifications'][number]) =>
-  recipientsJson(n.recipients.map((userId) => ({ userId, internalId: internalUserId(tenantId, n.organizationId, userId) })));
+/** The recipients of a notification, with the internal ids the service would derive. */
+const recipientList = (tenantId: string, n: Rows['notifications'][number]) =>
+  n.recipients.map((userId) => ({ userId, internalId: internalUserId(tenantId, n.organizationId, userId) }));
+
+const HEADLINE = '{actionUser} mentioned you in {documentTitle}';
+
+/** Its recipients column and its stored answer, as notifications/add writes them. */
+const recipientColumns = (tenantId: string, n: Rows['notifications'][number]) => {
+  const list = recipientList(tenantId, n);
+  const answer = newNotificationAnswer({
+    ...n,
+    headlineTemplate: HEADLINE,
+    headlineData: JSON.parse(n.headlineData) as Record<string, unknown>,
+    sourceData: {},
+    bodyMessage: '',
+    recipients: list,
+  });
+  return { recipients: recipientsJson(list), answer };
+};
 
 /** Creates the bench tenant and fills the dataset; returns the tenant id. */
 export async function buildDataset(
@@ -174,12 +191,12 @@ export class SqliteSink {
           actionUserId: n.actionUserId,
           actionUserName: null,
           actionUserEmail: null,
-          headlineTemplate: '{actionUser} mentioned you in {documentTitle}',
+          headlineTemplate: HEADLINE,
           headlineData: n.headlineData,
           bodyMessage: '',
           sourceData: '{}',
           timestamp: n.timestamp,
-          recipients: recipientsOf(tenantId, n),
+          ...recipientColumns(tenantId, n),
         });
         for (const [position, userId] of n.recipients.entries()) {
           s.insertRecipient!.run({
@@ -233,10 +250,10 @@ export class PostgresSink {
     const n = rows.notifications;
     await c.query(
       `INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id, action_user_id,
-        headline_template, headline_data, body_message, source_data, timestamp, recipients)
-      SELECT $1, x.o, x.i, x.d, x.l, x.a, '{actionUser} mentioned you in {documentTitle}', x.h, '', '{}', x.t, x.r
-      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[])
-        AS x(o, i, d, l, a, h, t, r)`,
+        headline_template, headline_data, body_message, source_data, timestamp, recipients, answer)
+      SELECT $1, x.o, x.i, x.d, x.l, x.a, $11, x.h, '', '{}', x.t, x.r, x.an
+      FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[],
+        $10::text[]) AS x(o, i, d, l, a, h, t, r, an)`,
       [
         tenantId,
         col(n, 'organizationId'),
@@ -246,7 +263,11 @@ export class PostgresSink {
         col(n, 'actionUserId'),
         col(n, 'headlineData'),
         col(n, 'timestamp'),
-        n.map((x) => recipientsOf(tenantId, x)),
+        ...(() => {
+          const columns = n.map((x) => recipientColumns(tenantId, x));
+          return [columns.map((c) => c.recipients), columns.map((c) => c.answer)];
+        })(),
+        HEADLINE,
       ],
     );
     const r = n.flatMap((x) =>

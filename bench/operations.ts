@@ -18,7 +18,16 @@ export interface Operation {
 const pick = (n: number) => Math.floor(Math.random() * n);
 
 export const OPERATIONS: Operation[] = [
-  { name: 'baseline GET /healthz', kind: 'baseline', method: 'GET', path: '/healthz' },
+  {
+    // Served by bench/baseline-server.ts, not by Marginalia: the yardstick of every ratio.
+    name: 'baseline: bare Fastify POST',
+    kind: 'baseline',
+    method: 'POST',
+    path: '/baseline',
+    body: (s) => ({ organizationId: org(pick(s.organizations)), userId: userOf(pick(s.usersPerOrg)), pageSize: 10 }),
+  },
+  // Marginalia's cheapest route: the fixed cost of its pipeline without credentials or a database.
+  { name: 'GET /healthz', kind: 'read', method: 'GET', path: '/healthz' },
   {
     name: 'notifications/get by userId',
     kind: 'read',

@@ -192,19 +192,39 @@ const median = (xs: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
+/** The yardstick (bench/baseline-server.ts), on the server's core. */
+async function startBaseline(): Promise<{ proc: ChildProcess; url: string }> {
+  const port = await freePort();
+  const [cmd, args] = pinned(0, process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'baseline-server.ts'), String(port)]);
+  const proc = spawn(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      await fetch(`${url}/baseline`, { method: 'POST' });
+      return { proc, url };
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the baseline server did not start');
+}
+
 const env = await prepareDatabase();
 const { proc, url } = await startServer(env);
+const baselineServer = await startBaseline();
 const BASELINE = OPERATIONS.find((o) => o.kind === 'baseline')!;
 const rows: any[] = [];
 try {
-  await load(url, BASELINE.name, 2); // warm up the process
+  await load(baselineServer.url, BASELINE.name, 2); // warm up the baseline process
+  await load(url, 'GET /healthz', 2); // and the server
   for (const op of OPERATIONS) {
     if (op.kind === 'baseline' || (opts.only && !op.name.includes(opts.only))) continue;
     await load(url, op.name, 2); // warm up: caches, JIT, statement plans
     const runs: { baseline: any; op: any }[] = [];
     let peak = 0;
     for (let pair = 0; pair < pairs; pair++) {
-      const baseline = await load(url, BASELINE.name, seconds);
+      const baseline = await load(baselineServer.url, BASELINE.name, seconds);
       const sampler = setInterval(() => {
         peak = Math.max(peak, rssMb(proc.pid!));
       }, 250);
@@ -234,6 +254,7 @@ try {
   }
 } finally {
   proc.kill('SIGTERM');
+  baselineServer.proc.kill('SIGTERM');
 }
 
 const machine = {

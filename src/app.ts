@@ -8,7 +8,7 @@ import { ApiError } from './errors.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { registerAuth } from './http/auth.js';
 import { Connections, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions } from './http/connections.js';
-import { createMetrics, registerMetrics } from './http/metrics.js';
+import { createMetrics, registerMetrics, registerMetricsRoute } from './http/metrics.js';
 import { errorBody, errorHandler } from './http/error-handler.js';
 import { jsonBodyParser, requireUtf8 } from './http/json-body.js';
 import { LocalRateLimiter, type RateLimit } from './http/rate-limiter.js';
@@ -61,25 +61,29 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
 
   connections.attach(app.server);
   app.addHook('preClose', async () => connections.drain());
-  app.addHook('onRequest', async () => {
-    if (connections.isDraining) throw new ApiError('UNAVAILABLE', 'The server is shutting down; retry on another instance.');
-  });
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    if (connections.closesAfter(request.raw.socket)) reply.header('connection', 'close');
-  });
   app.setErrorHandler(errorHandler(config.bodyLimit));
   // SPEC 1: path (404) and method (405) are decided before credentials and before any body is read,
-  // so both answer from onRequest, which runs ahead of body parsing and size checks.
+  // so both answer from onRequest, which runs ahead of body parsing and size checks. Every hook on the
+  // request path is callback style: an async one costs each request a promise and a microtask.
   const notFound = (request: FastifyRequest, reply: FastifyReply) =>
     reply.code(404).send(errorBody(new ApiError('NOT_FOUND', `No operation at ${request.method} ${request.url.split('?')[0]}.`)));
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    if (connections.isDraining)
+      return done(new ApiError('UNAVAILABLE', 'The server is shutting down; retry on another instance.'));
     if (request.is404) return notFound(request, reply);
+    done();
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (connections.isDraining && connections.closesAfter(request.raw.socket)) reply.header('connection', 'close');
+    done(null, payload);
   });
   app.setNotFoundHandler(notFound);
 
-  await registerApiDocs(app);
+  // First: its onRoute hook gives every route added after it its metrics.
   registerMetrics(app, metrics);
+  await registerApiDocs(app);
+  registerMetricsRoute(app, metrics);
   registerOperational(app, store);
 
   const services = { store, clock, limits: config.limits };

@@ -1,11 +1,11 @@
 // Resolves the tenant from the two credential headers before the body is read (SPEC 1: an
 // unauthenticated request gets 401 even when its body is garbage), then applies the rate limit.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ApiError } from '../errors.js';
+import type { Maybe } from '../maybe.js';
 import { AuthCache, authenticate } from '../services/credentials.js';
 import type { Store, Tenant } from '../store/store.js';
-import type { RateLimit } from './rate-limiter.js';
+import type { RateDecision, RateLimit } from './rate-limiter.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,29 +45,54 @@ export function registerAuth(
 ): void {
   app.decorateRequest('tenant', null);
   const cache = new AuthCache();
-  app.addHook('onRequest', async (request, reply) => {
-    const apiKey = header(request, API_KEY_HEADER);
-    const authToken = header(request, AUTH_TOKEN_HEADER);
-    const started = performance.now();
+
+  const refused = (err: unknown, started: number, done: HookHandlerDoneFunction) => {
+    const left = started + failureFloorMs - performance.now();
+    // Timers run in whole milliseconds: round up, or the wait ends up to 1 ms short of the floor.
+    if (err instanceof ApiError && err.code === 'UNAUTHENTICATED' && left > 0) setTimeout(done, Math.ceil(left), err);
+    else done(err as Error);
+  };
+
+  const limited = (reply: FastifyReply, decision: RateDecision, done: HookHandlerDoneFunction) => {
+    // Every answer to an identified key says where its budget stands (the IETF RateLimit fields).
+    reply.header('ratelimit-limit', decision.limit);
+    reply.header('ratelimit-remaining', decision.remaining);
+    reply.header('ratelimit-reset', decision.resetSeconds);
+    if (decision.allowed) return done();
+    done(
+      new ApiError('RESOURCE_EXHAUSTED', 'Rate limit exceeded for this API key; retry later.', {
+        headers: { 'retry-after': String(decision.retryAfterSeconds) },
+      }),
+    );
+  };
+
+  const admitted = (request: FastifyRequest, reply: FastifyReply, tenant: Tenant, done: HookHandlerDoneFunction) => {
+    request.tenant = tenant;
+    if (!limiter) return done();
+    const decision = limiter.take(tenant.id);
+    if (decision instanceof Promise) decision.then((d) => limited(reply, d, done), done);
+    else limited(reply, decision, done);
+  };
+
+  // Callback style and synchronous on SQLite (a cached tenant is one version read): an async hook
+  // would cost every request a promise and a microtask.
+  app.addHook('onRequest', (request, reply, done) => {
+    let tenant: Maybe<Tenant>;
+    let started = 0;
     try {
-      request.tenant = await authenticate(store, apiKey, authToken, cache);
+      const apiKey = header(request, API_KEY_HEADER);
+      const authToken = header(request, AUTH_TOKEN_HEADER);
+      started = performance.now();
+      tenant = authenticate(store, apiKey, authToken, cache);
     } catch (err) {
-      const left = started + failureFloorMs - performance.now();
-      // Timers run in whole milliseconds: round up, or the wait ends up to 1 ms short of the floor.
-      if (err instanceof ApiError && err.code === 'UNAUTHENTICATED' && left > 0) await sleep(Math.ceil(left));
-      throw err;
+      if (started === 0) return done(err as Error);
+      return refused(err, started, done);
     }
-    if (limiter) {
-      const decision = await limiter.take(request.tenant.id);
-      // Every answer to an identified key says where its budget stands (the IETF RateLimit fields).
-      reply.header('ratelimit-limit', decision.limit);
-      reply.header('ratelimit-remaining', decision.remaining);
-      reply.header('ratelimit-reset', decision.resetSeconds);
-      if (!decision.allowed) {
-        throw new ApiError('RESOURCE_EXHAUSTED', 'Rate limit exceeded for this API key; retry later.', {
-          headers: { 'retry-after': String(decision.retryAfterSeconds) },
-        });
-      }
-    }
+    if (tenant instanceof Promise) {
+      tenant.then(
+        (t) => admitted(request, reply, t, done),
+        (err) => refused(err, started, done),
+      );
+    } else admitted(request, reply, tenant, done);
   });
 }

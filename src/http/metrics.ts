@@ -4,7 +4,7 @@
 // their counts apart. With MARGINALIA_WORKERS > 1 each worker counts its own requests (a scrape is
 // answered by one worker): scrape each instance as a whole, or run one worker per container.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import { LASTING_FAULTS } from '../store/health.js';
 import type { Store } from '../store/store.js';
 import type { App } from './types.js';
@@ -15,12 +15,9 @@ export interface Metrics {
   registry: Registry;
 }
 
-/** The operation a request was for: its route, without the /v1/ prefix; unknown paths as one label. */
-function operationOf(request: FastifyRequest): string {
-  const url = request.routeOptions.url;
-  if (url === undefined || request.is404) return 'unknown';
-  return url.startsWith('/v1/') ? url.slice(4) : url;
-}
+/** The operation label of a route: its path without the /v1/ prefix. */
+const operationOfRoute = (url: string): string => (url.startsWith('/v1/') ? url.slice(4) : url);
+const UNKNOWN_OPERATION = 'unknown';
 
 /** The process's own metrics (CPU, memory, event loop, GC): one collector per process, however many apps. */
 let processRegistry: Registry | undefined;
@@ -73,7 +70,11 @@ export function createMetrics(store: Store): Metrics {
  */
 export const keyPrefix = (apiKey: string): string => `${apiKey.slice(0, Math.min(10, Math.floor(apiKey.length / 2)))}…`;
 
-/** Counts and times every request, logs one line per request, and serves /metrics. */
+/**
+ * Counts and times every request, logs one line per request, and serves /metrics. Each route gets its
+ * own onResponse hook with its operation's label children bound once (the label of a route is known
+ * when it is added); requests no route took (404) are counted by one more hook. Both are synchronous.
+ */
 export function registerMetrics(app: App, metrics: Metrics): void {
   const requests = new Counter({
     name: 'marginalia_http_requests_total',
@@ -88,24 +89,50 @@ export function registerMetrics(app: App, metrics: Metrics): void {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [metrics.registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
-    const operation = operationOf(request);
-    const ms = reply.elapsedTime;
-    requests.inc({ operation, status: String(reply.statusCode) });
-    seconds.observe({ operation }, ms / 1000);
-    // One line per request: its id (pino's reqId), operation, tenant (a key prefix, never the key or
-    // the token), status and duration.
-    const apiKey = request.tenant?.apiKey;
-    request.log.info(
-      {
-        operation,
-        status: reply.statusCode,
-        durationMs: Math.round(ms * 100) / 100,
-        ...(apiKey ? { tenant: keyPrefix(apiKey) } : {}),
-      },
-      'request completed',
-    );
+
+  // Whether the per-request line is logged at all (LOG_LEVEL info or lower): decided once, not built and dropped per request.
+  const logsRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
+  const observer = (operation: string) => {
+    const duration = seconds.labels(operation);
+    const byStatus = new Map<number, ReturnType<typeof requests.labels>>();
+    return (request: FastifyRequest, reply: FastifyReply) => {
+      const status = reply.statusCode;
+      let counter = byStatus.get(status);
+      if (!counter) {
+        counter = requests.labels(operation, String(status));
+        byStatus.set(status, counter);
+      }
+      counter.inc();
+      const ms = reply.elapsedTime;
+      duration.observe(ms / 1000);
+      if (!logsRequests) return;
+      // One line per request: its id (pino's reqId), operation, tenant (a key prefix, never the key or
+      // the token), status and duration.
+      const apiKey = request.tenant?.apiKey;
+      request.log.info(
+        { operation, status, durationMs: Math.round(ms * 100) / 100, ...(apiKey ? { tenant: keyPrefix(apiKey) } : {}) },
+        'request completed',
+      );
+    };
+  };
+
+  app.addHook('onRoute', (route) => {
+    const observe = observer(operationOfRoute(route.url));
+    const hook: onResponseHookHandler = (request, reply, done) => {
+      observe(request, reply);
+      done();
+    };
+    route.onResponse = [...(route.onResponse ? [route.onResponse].flat() : []), hook];
   });
+  const unrouted = observer(UNKNOWN_OPERATION);
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.is404) unrouted(request, reply);
+    done();
+  });
+}
+
+/** GET /metrics (added after the API docs, which describe only routes added after them). */
+export function registerMetricsRoute(app: App, metrics: Metrics): void {
   app.get(
     METRICS_PATH,
     { schema: { summary: 'Prometheus metrics', tags: ['operational'], security: [] } },

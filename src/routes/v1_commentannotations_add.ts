@@ -1,5 +1,6 @@
 import { tenantOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
+import { then } from '../maybe.js';
 import type { App } from '../http/types.js';
 import { AnnotationsAddBody } from '../schemas/comments.js';
 import { answers, AnnotationsResult } from '../schemas/responses.js';
@@ -19,7 +20,9 @@ export function register(app: App, services: Services): void {
         response: answers(AnnotationsResult, [409]),
       },
     },
-    async (request) =>
-      success('Comment Annotation(s) added successfully.', await addAnnotations(services, tenantOf(request), request.body.data)),
+    (request) =>
+      then(addAnnotations(services, tenantOf(request), request.body.data), (data) =>
+        success('Comment Annotation(s) added successfully.', data),
+      ),
   );
 }

@@ -1,5 +1,6 @@
 import { tenantOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
+import { then } from '../maybe.js';
 import type { App } from '../http/types.js';
 import { CommentsAddBody } from '../schemas/comments.js';
 import { answers, CommentIdsResult } from '../schemas/responses.js';
@@ -19,7 +20,9 @@ export function register(app: App, services: Services): void {
         response: answers(CommentIdsResult, [404, 409]),
       },
     },
-    async (request) =>
-      success('Comment(s) added successfully.', await addComments(services, tenantOf(request), request.body.data)),
+    (request) =>
+      then(addComments(services, tenantOf(request), request.body.data), (data) =>
+        success('Comment(s) added successfully.', data),
+      ),
   );
 }

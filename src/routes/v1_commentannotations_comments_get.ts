@@ -1,5 +1,6 @@
 import { tenantOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
+import { then } from '../maybe.js';
 import type { App } from '../http/types.js';
 import { CommentsGetBody } from '../schemas/comments.js';
 import { answers, CommentsResult } from '../schemas/responses.js';
@@ -20,7 +21,9 @@ export function register(app: App, services: Services): void {
         response: answers(CommentsResult),
       },
     },
-    async (request) =>
-      success('Comments(s) retrieved successfully.', await getComments(services, tenantOf(request), request.body.data)),
+    (request) =>
+      then(getComments(services, tenantOf(request), request.body.data), (data) =>
+        success('Comments(s) retrieved successfully.', data),
+      ),
   );
 }

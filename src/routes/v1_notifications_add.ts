@@ -1,5 +1,6 @@
 import { tenantOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
+import { then } from '../maybe.js';
 import type { App } from '../http/types.js';
 import { NotificationsAddBody } from '../schemas/notifications.js';
 import { answers, NotificationAddedResult } from '../schemas/responses.js';
@@ -19,7 +20,9 @@ export function register(app: App, services: Services): void {
         response: answers(NotificationAddedResult, [409]),
       },
     },
-    async (request) =>
-      success('Notification added successfully.', await addNotification(services, tenantOf(request), request.body.data)),
+    (request) =>
+      then(addNotification(services, tenantOf(request), request.body.data), (data) =>
+        success('Notification added successfully.', data),
+      ),
   );
 }

@@ -1,5 +1,6 @@
 import { tenantOf } from '../http/auth.js';
-import { success } from '../http/envelope.js';
+import { JSON_CONTENT_TYPE, successJson } from '../http/envelope.js';
+import { then } from '../maybe.js';
 import type { App } from '../http/types.js';
 import { NotificationsGetBody } from '../schemas/notifications.js';
 import { answers, NotificationsResult } from '../schemas/responses.js';
@@ -19,9 +20,17 @@ export function register(app: App, services: Services): void {
         response: answers(NotificationsResult),
       },
     },
-    async (request) => {
-      const { notifications, nextPageToken } = await getNotifications(services, tenantOf(request), request.body.data);
-      return success('Notification(s) retrieved successfully.', notifications, nextPageToken ? { pageToken: nextPageToken } : {});
-    },
+    (request, reply) =>
+      then(getNotifications(services, tenantOf(request), request.body.data), ({ notificationsJson, nextPageToken }) =>
+        reply
+          .type(JSON_CONTENT_TYPE)
+          .send(
+            successJson(
+              'Notification(s) retrieved successfully.',
+              notificationsJson,
+              nextPageToken ? { pageToken: nextPageToken } : {},
+            ),
+          ),
+      ),
   );
 }

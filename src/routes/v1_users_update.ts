@@ -1,5 +1,6 @@
 import { tenantOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
+import { then } from '../maybe.js';
 import type { App } from '../http/types.js';
 import { answers, UsersResult } from '../schemas/responses.js';
 import { UsersBody } from '../schemas/users.js';
@@ -19,7 +20,9 @@ export function register(app: App, services: Services): void {
         response: answers(UsersResult),
       },
     },
-    async (request) =>
-      success('User(s) processed successfully.', await updateUsers(services, tenantOf(request), request.body.data)),
+    (request) =>
+      then(updateUsers(services, tenantOf(request), request.body.data), (data) =>
+        success('User(s) processed successfully.', data),
+      ),
   );
 }

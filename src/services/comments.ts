@@ -1,12 +1,13 @@
 // Comment annotations and their comments (SPEC 6).
 import type { Static } from 'typebox';
 import { ApiError, invalid } from '../errors.js';
+import { type Maybe, then } from '../maybe.js';
 import type { AnnotationsAddData, CommentIn, CommentsAddData, CommentsGetData } from '../schemas/comments.js';
 import type { AnnotationOutcome as AnnotationOutcomeSchema, Comment } from '../schemas/responses.js';
 import { MAX_COMMENT_ID } from '../schemas/common.js';
 import { assignCommentIds } from '../store/comments/comment-ids.js';
 import type { NewComment, StoredComment, UserRef } from '../store/store.js';
-import { showUser, type ShownUser } from './authors.js';
+import { showUser, type ShownUser } from '../answers/users.js';
 import type { Caller, Services } from './context.js';
 import { commentBody } from './html.js';
 import { newAnnotationId } from './ids.js';
@@ -50,11 +51,11 @@ function clash(annotationId: string, commentId: number): ApiError {
   );
 }
 
-export async function addAnnotations(
+export function addAnnotations(
   { store, clock }: Services,
   caller: Caller,
   input: AnnotationsAddData,
-): Promise<Record<string, AnnotationOutcome>> {
+): Maybe<Record<string, AnnotationOutcome>> {
   requireUnique(input.commentAnnotations, (a) => a.annotationId, ['commentAnnotations'], 'annotationId');
   const annotations = input.commentAnnotations.map((a, i) => {
     const annotationId = a.annotationId ?? newAnnotationId();
@@ -75,8 +76,12 @@ export async function addAnnotations(
       comments,
     };
   });
-  const taken = await store.addAnnotations(caller.id, input.organizationId, input.documentId, annotations, clock());
+  const added = store.addAnnotations(caller.id, input.organizationId, input.documentId, annotations, clock());
   // fromEntries: an annotationId such as "__proto__" is an ordinary own key here.
+  return then(added, (taken) => outcomesOf(annotations, taken));
+}
+
+function outcomesOf(annotations: { annotationId: string; comments: NewComment[] }[], taken: Set<string>) {
   return Object.fromEntries(
     annotations.map((a): [string, AnnotationOutcome] => [
       a.annotationId,
@@ -92,35 +97,39 @@ export async function addAnnotations(
   );
 }
 
-export async function addComments({ store, clock }: Services, caller: Caller, input: CommentsAddData): Promise<number[]> {
+export function addComments({ store, clock }: Services, caller: Caller, input: CommentsAddData): Maybe<number[]> {
   const list = drafts(input.commentData, ['commentData']);
-  const outcome = await store.addComments(caller.id, input.organizationId, input.documentId, input.annotationId, list, clock());
-  switch (outcome.kind) {
-    case 'added':
-      return outcome.commentIds;
-    case 'annotation_not_found':
-      throw new ApiError('NOT_FOUND', `Annotation ${input.annotationId} does not exist in document ${input.documentId}.`);
-    case 'comment_exists':
-      throw clash(input.annotationId, outcome.commentId);
-    case 'ids_exhausted':
-      throw exhausted(input.annotationId);
-  }
+  const added = store.addComments(caller.id, input.organizationId, input.documentId, input.annotationId, list, clock());
+  return then(added, (outcome) => {
+    switch (outcome.kind) {
+      case 'added':
+        return outcome.commentIds;
+      case 'annotation_not_found':
+        throw new ApiError('NOT_FOUND', `Annotation ${input.annotationId} does not exist in document ${input.documentId}.`);
+      case 'comment_exists':
+        throw clash(input.annotationId, outcome.commentId);
+      case 'ids_exhausted':
+        throw exhausted(input.annotationId);
+    }
+  });
 }
 
-export async function getComments({ store }: Services, caller: Caller, input: CommentsGetData): Promise<(ShownComment | null)[]> {
+export function getComments({ store }: Services, caller: Caller, input: CommentsGetData): Maybe<(ShownComment | null)[]> {
   const commentIds = filterList(input.commentIds);
-  const stored = await store.getComments(caller.id, {
+  const read = store.getComments(caller.id, {
     organizationId: input.organizationId,
     documentId: input.documentId,
     annotationId: input.annotationId,
     userIds: filterList(input.userIds),
     commentIds,
   });
-  // Each row carries its author's profile (joined in the read), so no second lookup is needed.
-  const shown = stored.map((c) => showComment(c, showUser(c.from, c.fromProfile ?? undefined)));
-  if (!commentIds) return shown;
-  const byId = new Map(shown.map((c) => [c.commentId, c]));
-  return commentIds.map((id) => byId.get(id) ?? null);
+  return then(read, (stored) => {
+    // Each row carries its author's profile (joined in the read), so no second lookup is needed.
+    const shown = stored.map((c) => showComment(c, showUser(c.from, c.fromProfile ?? undefined)));
+    if (!commentIds) return shown;
+    const byId = new Map(shown.map((c) => [c.commentId, c]));
+    return commentIds.map((id) => byId.get(id) ?? null);
+  });
 }
 
 function showComment(c: StoredComment, from: ShownUser): ShownComment {

@@ -4,7 +4,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { ApiError, BAD_CREDENTIALS } from '../errors.js';
-import type { Store, Tenant, TokenRecord } from '../store/store.js';
+import { type Maybe, then } from '../maybe.js';
+import type { Credentials, Store, Tenant, TokenRecord } from '../store/store.js';
 import { newApiKey, newAuthToken, newTenantId } from './ids.js';
 
 export interface IssuedCredentials {
@@ -80,13 +81,25 @@ export class AuthCache {
   }
 }
 
-/** The tenant behind a key and token, or the SPEC's 401/403. */
-export async function authenticate(store: Store, apiKey: string, authToken: string, cache?: AuthCache): Promise<Tenant> {
+/**
+ * The tenant behind a key and token, or the SPEC's 401/403 (thrown, or a rejection on PostgreSQL). On
+ * SQLite it answers synchronously, cache hit or not (maybe.ts).
+ */
+export function authenticate(store: Store, apiKey: string, authToken: string, cache?: AuthCache): Maybe<Tenant> {
   const tokenHash = hashToken(authToken);
-  const version = cache ? await store.credentialsVersion() : 0;
-  const cached = cache?.get(version, apiKey, tokenHash);
-  if (cached) return cached;
-  const found = await store.findCredentials(apiKey);
+  if (!cache) return then(store.findCredentials(apiKey), (found) => check(found, tokenHash));
+  return then(store.credentialsVersion(), (version) => {
+    const cached = cache.get(version, apiKey, tokenHash);
+    if (cached) return cached;
+    return then(store.findCredentials(apiKey), (found) => {
+      const tenant = check(found, tokenHash);
+      cache.set(version, apiKey, tokenHash, tenant);
+      return tenant;
+    });
+  });
+}
+
+function check(found: Credentials | null, tokenHash: string): Tenant {
   const given = Buffer.from(tokenHash, 'hex');
   let match = false;
   for (const hash of found?.activeTokenHashes.length ? found.activeTokenHashes : [DECOY_HASH]) {
@@ -95,7 +108,6 @@ export async function authenticate(store: Store, apiKey: string, authToken: stri
   }
   if (!found || !match || found.tenant.revoked) throw new ApiError('UNAUTHENTICATED', BAD_CREDENTIALS);
   if (found.tenant.disabled) throw new ApiError('PERMISSION_DENIED', 'This tenant is disabled.');
-  cache?.set(version, apiKey, tokenHash, found.tenant);
   return found.tenant;
 }
 

@@ -2,6 +2,7 @@
 import type { Static } from 'typebox';
 import type { UserOutcome as UserOutcomeSchema } from '../schemas/responses.js';
 import type { UsersData } from '../schemas/users.js';
+import { type Maybe, then } from '../maybe.js';
 import type { UserWrite } from '../store/store.js';
 import type { Caller, Services } from './context.js';
 import { internalUserId } from './ids.js';
@@ -19,27 +20,21 @@ function writes(input: UsersInput): UserWrite[] {
   }));
 }
 
-export async function addUsers(
-  { store, clock }: Services,
-  caller: Caller,
-  input: UsersInput,
-): Promise<Record<string, UserOutcome>> {
+export function addUsers({ store, clock }: Services, caller: Caller, input: UsersInput): Maybe<Record<string, UserOutcome>> {
   const scope = scopeOf(input);
   requireUnique(input.users, (u) => u.userId, ['users'], 'userId');
-  await store.upsertUsers(caller.id, input.organizationId, scope, writes(input), clock());
-  return outcomes(caller, input, () => ({ success: true, message: 'User added.' }));
+  return then(store.upsertUsers(caller.id, input.organizationId, scope, writes(input), clock()), () =>
+    outcomes(caller, input, () => ({ success: true, message: 'User added.' })),
+  );
 }
 
-export async function updateUsers(
-  { store, clock }: Services,
-  caller: Caller,
-  input: UsersInput,
-): Promise<Record<string, UserOutcome>> {
+export function updateUsers({ store, clock }: Services, caller: Caller, input: UsersInput): Maybe<Record<string, UserOutcome>> {
   const scope = scopeOf(input);
   requireUnique(input.users, (u) => u.userId, ['users'], 'userId');
-  const updated = await store.updateUsers(caller.id, input.organizationId, scope, writes(input), clock());
-  return outcomes(caller, input, (userId) =>
-    updated.has(userId) ? { success: true, message: 'User updated.' } : { success: false, message: 'User does not exist.' },
+  return then(store.updateUsers(caller.id, input.organizationId, scope, writes(input), clock()), (updated) =>
+    outcomes(caller, input, (userId) =>
+      updated.has(userId) ? { success: true, message: 'User updated.' } : { success: false, message: 'User does not exist.' },
+    ),
   );
 }
 

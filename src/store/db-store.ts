@@ -4,6 +4,7 @@
 // getting through ends a "writes refused" one (a caller's write may change no row, and so prove
 // nothing); and a damaged file takes no more writes, not even migrations (writing to it can spread
 // the damage).
+import { guarded, type Maybe } from '../maybe.js';
 import * as comments from './comments/comments.js';
 import * as credentials from './credentials/credentials.js';
 import type { CallListener, Dialect } from './dialect/dialect.js';
@@ -45,22 +46,18 @@ export class DbStore implements Store {
     return this.dialect.kind;
   }
 
-  private async read<T>(method: string, work: () => Work<T>): Promise<T> {
-    try {
-      return await this.dialect.read(method, work);
-    } catch (err) {
-      throw this.health.failed(err);
-    }
+  private readonly failed = (err: unknown): never => {
+    throw this.health.failed(err);
+  };
+
+  private read<T>(method: string, work: () => Work<T>): Maybe<T> {
+    return guarded(() => this.dialect.read(method, work), this.failed);
   }
 
-  private async write<T>(method: string, work: () => Work<T>): Promise<T> {
+  private write<T>(method: string, work: () => Work<T>): Maybe<T> {
     const damage = this.health.damaged;
     if (damage) throw damage;
-    try {
-      return await this.dialect.write(method, work);
-    } catch (err) {
-      throw this.health.failed(err);
-    }
+    return guarded(() => this.dialect.write(method, work), this.failed);
   }
 
   observeCalls(listener: CallListener | null): void {
@@ -109,61 +106,61 @@ export class DbStore implements Store {
 
   // --- Tenants and credentials ---
 
-  credentialsVersion(): Promise<number> {
+  credentialsVersion(): Maybe<number> {
     return this.read('credentialsVersion', () => credentials.version());
   }
 
-  countTenants(): Promise<number> {
+  countTenants(): Maybe<number> {
     return this.read('countTenants', () => credentials.countTenants());
   }
 
-  createTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Promise<void> {
+  createTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Maybe<void> {
     return this.write('createTenant', () => credentials.createTenant(tenant, token));
   }
 
-  createFirstTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Promise<boolean> {
+  createFirstTenant(tenant: Omit<Tenant, 'disabled' | 'revoked'>, token: TokenRecord): Maybe<boolean> {
     return this.write('createFirstTenant', () => credentials.createFirstTenant(tenant, token));
   }
 
-  findCredentials(apiKey: string): Promise<Credentials | null> {
+  findCredentials(apiKey: string): Maybe<Credentials | null> {
     return this.read('findCredentials', () => credentials.find(apiKey));
   }
 
-  listTenants(): Promise<TenantListing[]> {
+  listTenants(): Maybe<TenantListing[]> {
     return this.read('listTenants', () => credentials.listTenants());
   }
 
-  revokeTenant(apiKey: string, at: number): Promise<boolean> {
+  revokeTenant(apiKey: string, at: number): Maybe<boolean> {
     return this.write('revokeTenant', () => credentials.revokeTenant(apiKey, at));
   }
 
-  setTenantDisabled(apiKey: string, disabled: boolean): Promise<boolean> {
+  setTenantDisabled(apiKey: string, disabled: boolean): Maybe<boolean> {
     return this.write('setTenantDisabled', () => credentials.setTenantDisabled(apiKey, disabled));
   }
 
-  addToken(tenantId: string, token: TokenRecord): Promise<void> {
+  addToken(tenantId: string, token: TokenRecord): Maybe<void> {
     return this.write('addToken', () => credentials.addToken(tenantId, token));
   }
 
-  listTokens(tenantId: string): Promise<(TokenRecord & { revoked: boolean })[]> {
+  listTokens(tenantId: string): Maybe<(TokenRecord & { revoked: boolean })[]> {
     return this.read('listTokens', () => credentials.listTokens(tenantId));
   }
 
-  revokeToken(tenantId: string, tokenHash: string, at: number): Promise<boolean> {
+  revokeToken(tenantId: string, tokenHash: string, at: number): Maybe<boolean> {
     return this.write('revokeToken', () => credentials.revokeToken(tenantId, tokenHash, at));
   }
 
   // --- Users ---
 
-  upsertUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Promise<void> {
+  upsertUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<void> {
     return this.write('upsertUsers', () => users.upsert(tenantId, organizationId, scope, list, now));
   }
 
-  updateUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Promise<Set<string>> {
+  updateUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<Set<string>> {
     return this.write('updateUsers', () => users.update(tenantId, organizationId, scope, list, now));
   }
 
-  findProfiles(tenantId: string, organizationId: string, userIds: string[]): Promise<Map<string, Profile>> {
+  findProfiles(tenantId: string, organizationId: string, userIds: string[]): Maybe<Map<string, Profile>> {
     return this.read('findProfiles', () => users.profiles(tenantId, organizationId, userIds));
   }
 
@@ -175,7 +172,7 @@ export class DbStore implements Store {
     documentId: string,
     annotations: NewAnnotation[],
     now: number,
-  ): Promise<Set<string>> {
+  ): Maybe<Set<string>> {
     return this.write('addAnnotations', () => comments.addAnnotations(tenantId, organizationId, documentId, annotations, now));
   }
 
@@ -186,22 +183,22 @@ export class DbStore implements Store {
     annotationId: string,
     drafts: CommentDraft[],
     now: number,
-  ): Promise<AddCommentsResult> {
+  ): Maybe<AddCommentsResult> {
     const thread = { tenantId, organizationId, documentId, annotationId };
     return this.write('addComments', () => comments.addComments(thread, drafts, now));
   }
 
-  getComments(tenantId: string, query: CommentQuery): Promise<StoredComment[]> {
+  getComments(tenantId: string, query: CommentQuery): Maybe<StoredComment[]> {
     return this.read('getComments', () => comments.comments(tenantId, query));
   }
 
   // --- Notifications ---
 
-  addNotification(tenantId: string, organizationId: string, notification: NewNotification): Promise<boolean> {
+  addNotification(tenantId: string, organizationId: string, notification: NewNotification): Maybe<boolean> {
     return this.write('addNotification', () => notifications.add(tenantId, organizationId, notification));
   }
 
-  getNotifications(tenantId: string, query: NotificationQuery): Promise<StoredNotification[]> {
+  getNotifications(tenantId: string, query: NotificationQuery): Maybe<StoredNotification[]> {
     return this.read('getNotifications', () => notifications.read(tenantId, query));
   }
 }

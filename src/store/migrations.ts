@@ -5,6 +5,7 @@
 // default BINARY), as SPEC 7 orders them. JSON members are kept as text, not jsonb: jsonb would
 // reorder keys, and callers get back what they sent.
 import type { DatabaseKind, Dialect } from './dialect/dialect.js';
+import { renderStoredAnswers } from './notifications/backfill.js';
 import { all, exec, run, same, type Work } from './sql.js';
 
 export interface Migration {
@@ -12,6 +13,8 @@ export interface Migration {
   name: string;
   sqlite: string;
   postgres: string;
+  /** Store code run after the DDL, in the same transaction: data that only the service's code can write. */
+  backfill?: () => Work<void>;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -295,6 +298,16 @@ CREATE TABLE readiness_probe (
 INSERT INTO readiness_probe (id, at) VALUES (1, 0);
 `,
   },
+  {
+    version: 5,
+    name: 'answers rendered at write time',
+    // notifications/get splices each notification's answer from text rendered when it was written
+    // (answers/notifications.ts) instead of building it per read. Rows written before get theirs here,
+    // rendered by the same code (key order follows JavaScript's rules, which SQL cannot reproduce).
+    sqlite: `ALTER TABLE notifications ADD COLUMN answer TEXT NOT NULL DEFAULT '';`,
+    postgres: `ALTER TABLE notifications ADD COLUMN answer text NOT NULL DEFAULT '';`,
+    backfill: renderStoredAnswers,
+  },
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');
@@ -306,6 +319,7 @@ function* pendingSteps(kind: DatabaseKind, now: number): Work<void> {
   for (const step of MIGRATIONS) {
     if (applied.has(step.version)) continue;
     yield* exec(step[kind]);
+    if (step.backfill) yield* step.backfill();
     yield* run(RECORD, { version: step.version, name: step.name, at: now });
   }
 }

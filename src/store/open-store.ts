@@ -12,6 +12,9 @@ export type StoreConfig = Pick<
   | 'sqliteBusyTimeoutMs'
   | 'sqliteSynchronous'
   | 'sqliteCheckAtStart'
+  | 'sqlitePageSize'
+  | 'sqliteCacheMb'
+  | 'sqliteMmapMb'
   | 'pgSchema'
   | 'pgPoolSize'
   | 'pgConnectTimeoutMs'
@@ -45,6 +48,9 @@ export async function openStore(config: StoreConfig, listeners: StoreListeners =
           busyTimeoutMs: config.sqliteBusyTimeoutMs,
           synchronous: config.sqliteSynchronous,
           checkAtStart: config.sqliteCheckAtStart,
+          pageSize: config.sqlitePageSize,
+          cacheMb: config.sqliteCacheMb,
+          mmapMb: config.sqliteMmapMb,
           trace: listeners.trace,
         });
   const store = new DbStore(dialect, listeners.onFault);

@@ -21,6 +21,7 @@ import type {
   Tenant,
   TokenRecord,
 } from '../../src/store/store.js';
+import { newNotificationAnswer, notificationsJson, storedTemplateData } from '../../src/answers/notifications.js';
 import { freshDatabase, type FreshDatabase, TEST_STORE } from './test-database.js';
 
 /** 2024-06-20T09:53:42.258Z, the seed's example moment. */
@@ -97,7 +98,7 @@ export function notification(
   notificationId: string,
   { recipients = ['u1'], ...over }: Partial<Omit<NewNotification, 'recipients'>> & { recipients?: string[] } = {},
 ): NewNotification {
-  return {
+  const n = {
     notificationId,
     documentId: DOC,
     locationId: null,
@@ -110,6 +111,7 @@ export function notification(
     recipients: recipients.map(recipient),
     ...over,
   };
+  return { ...n, answer: over.answer ?? newNotificationAnswer(n) };
 }
 
 export function notificationQuery(over: Partial<NotificationQuery>): NotificationQuery {
@@ -126,7 +128,41 @@ export function notificationQuery(over: Partial<NotificationQuery>): Notificatio
 }
 
 export const commentIdsOf = (list: StoredComment[]): number[] => list.map((c) => c.commentId);
-export const notificationIdsOf = (list: StoredNotification[]): string[] => list.map((n) => n.notificationId);
+export const notificationIdsOf = (list: { notificationId: string }[]): string[] => list.map((n) => n.notificationId);
+
+/** A stored notification as the store tests compare it: each member of NewNotification, read back from its answer. */
+export interface ReadNotification extends Omit<NewNotification, 'recipients'> {
+  recipients: { userId: string; internalId: string; unread: boolean }[];
+  actionUserProfile: StoredNotification['actionUserProfile'];
+}
+
+export function parsedNotification(n: StoredNotification): ReadNotification {
+  const shown = JSON.parse(notificationsJson({ apiKey: 'k' }, ORG, [n], new Map()))[0];
+  const internalIds = Object.keys(shown.notifyUsers);
+  return {
+    notificationId: n.notificationId,
+    documentId: shown.metadata.documentId ?? null,
+    locationId: shown.metadata.locationId ?? null,
+    actionUser: n.actionUser,
+    headlineTemplate: shown.displayHeadlineMessageTemplate,
+    headlineData: JSON.parse(storedTemplateData(n)),
+    bodyMessage: shown.displayBodyMessage,
+    sourceData: shown.notificationSourceData,
+    timestamp: n.timestamp,
+    recipients: Object.entries(shown.notifyUsersByUserId as Record<string, boolean>).map(([userId, unread], i) => ({
+      userId,
+      internalId: internalIds[i]!,
+      unread,
+    })),
+    answer: n.answer,
+    actionUserProfile: n.actionUserProfile,
+  };
+}
+
+/** store.getNotifications, parsed. */
+export async function readNotifications(store: Store, tenantId: string, query: NotificationQuery): Promise<ReadNotification[]> {
+  return (await store.getNotifications(tenantId, query)).map(parsedNotification);
+}
 export const cursorOf = (n: { timestamp: number; notificationId: string }): NotificationCursor => ({
   timestamp: n.timestamp,
   notificationId: n.notificationId,
@@ -153,7 +189,7 @@ export function storeTest(name: string, fn: (store: Store, db: FreshDatabase) =>
 }
 
 /** A second store on the same database (for PostgreSQL: the same schema), closed after fn. */
-export async function withSecondStore<T>(db: FreshDatabase, fn: (other: Store) => Promise<T>): Promise<T> {
+export async function withSecondStore<T>(db: FreshDatabase, fn: (other: Store) => T | Promise<T>): Promise<T> {
   const other = await openStore(db.config);
   try {
     return await fn(other);

@@ -195,3 +195,31 @@ test('every answer is byte for byte what test/fixtures/answers.json holds', asyn
     assert.equal(got.body, e.body, `exchange ${i} (${e.path} ${JSON.stringify(e.data)}) body`);
   }
 });
+
+test('notifications written before answers were stored get theirs from migration 5: the same bytes', async () => {
+  // Runs after the test above, on its dataset: read everything, then take the database back to
+  // before migration 5 (no answer column; recipients without the internal ids an older release did
+  // not keep), migrate again, and read again.
+  exchanges.length = 0;
+  await readDataset();
+  const before = exchanges.splice(0);
+  await db.exec('DELETE FROM schema_migrations WHERE version = 5');
+  await db.exec('ALTER TABLE notifications DROP COLUMN answer');
+  await db.exec(
+    db.kind === 'sqlite'
+      ? `UPDATE notifications SET recipients = (SELECT json_group_array(json_array(json_extract(value, '$[0]'),
+           json(CASE json_extract(value, '$[1]') WHEN 1 THEN 'true' ELSE 'false' END))) FROM json_each(recipients))`
+      : `UPDATE notifications SET recipients = (SELECT json_agg(json_build_array(e->0, e->1) ORDER BY i)::text
+           FROM json_array_elements(recipients::json) WITH ORDINALITY AS x(e, i))`,
+  );
+  await store.migrate();
+  await readDataset();
+  assert.ok(
+    before.some((e) => e.path === PATHS.notificationsGet && e.body.includes('"notifyUsers":{"')),
+    'notifications were read',
+  );
+  assert.deepEqual(
+    exchanges.map((e) => e.body),
+    before.map((e) => e.body),
+  );
+});

@@ -20,6 +20,7 @@ import {
   added,
   storeTest,
   withSecondStore,
+  readNotifications,
 } from '../helpers/store-fixtures.js';
 
 describe(`${TEST_STORE} store: concurrency`, () => {
@@ -160,7 +161,7 @@ describe(`${TEST_STORE} store: concurrency`, () => {
           ),
         );
         eq(notes.filter((x) => x).length, 1, `addNotification results ${show(notes)}`);
-        const stored = await store.getNotifications(TA, notificationQuery({ documentId: DOC }));
+        const stored = await readNotifications(store, TA, notificationQuery({ documentId: DOC }));
         const winner = notes.indexOf(true);
         eq(
           stored.map((n) => [n.bodyMessage, n.recipients]),

@@ -10,7 +10,7 @@ import { T0, TA, TB, show, eq, sorted, tenant, storeTest, withSecondStore } from
 describe('credentials version', () => {
   storeTest('every change to keys and tokens moves the version, and reads do not', async (store) => {
     const versions = [await store.credentialsVersion()];
-    const step = async (what: string, change: () => Promise<unknown>) => {
+    const step = async (what: string, change: () => unknown) => {
       await change();
       const v = await store.credentialsVersion();
       assert.notEqual(v, versions[versions.length - 1], `${what} did not change the credentials version`);
@@ -58,7 +58,7 @@ describe(`${TEST_STORE} store: tenants and credentials`, () => {
 
   storeTest('createTenant with an apiKey that is taken rejects and changes nothing', async (store) => {
     await store.createTenant(tenant(TA, 'mk_a', T0, 'first'), tokenRecord('mt_a', T0));
-    await assert.rejects(store.createTenant(tenant(TB, 'mk_a', T0 + 1, 'second'), tokenRecord('mt_b', T0 + 1)));
+    await assert.rejects(async () => store.createTenant(tenant(TB, 'mk_a', T0 + 1, 'second'), tokenRecord('mt_b', T0 + 1)));
     eq(await store.countTenants(), 1, 'countTenants after the refused createTenant');
     const found = await store.findCredentials('mk_a');
     eq(found?.tenant.id, TA, 'tenant behind the key');

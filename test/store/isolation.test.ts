@@ -18,6 +18,7 @@ import {
   added,
   storeTest,
   seedTenants,
+  readNotifications,
 } from '../helpers/store-fixtures.js';
 
 describe(`${TEST_STORE} store: tenant isolation`, () => {
@@ -107,27 +108,27 @@ describe(`${TEST_STORE} store: tenant isolation`, () => {
   storeTest('notifications of another tenant are invisible and untouched', async (store) => {
     await seedTenants(store);
     await store.addNotification(TB, ORG, notification('n-1', { bodyMessage: 'B', recipients: ['u1'], timestamp: T0 }));
-    eq(await store.getNotifications(TA, notificationQuery({ documentId: DOC })), [], 'tenant A by document');
-    eq(await store.getNotifications(TA, notificationQuery({ userId: 'u1' })), [], 'tenant A by user');
-    eq(await store.getNotifications(TA, notificationQuery({ userId: 'u1', notificationIds: ['n-1'] })), [], 'tenant A by id');
+    eq(await readNotifications(store, TA, notificationQuery({ documentId: DOC })), [], 'tenant A by document');
+    eq(await readNotifications(store, TA, notificationQuery({ userId: 'u1' })), [], 'tenant A by user');
+    eq(await readNotifications(store, TA, notificationQuery({ userId: 'u1', notificationIds: ['n-1'] })), [], 'tenant A by id');
     eq(
       await store.addNotification(TA, ORG, notification('n-1', { bodyMessage: 'A', recipients: ['u2'], timestamp: T0 + 1 })),
       true,
       'tenant A addNotification',
     );
-    const a = await store.getNotifications(TA, notificationQuery({ documentId: DOC }));
+    const a = await readNotifications(store, TA, notificationQuery({ documentId: DOC }));
     eq(
       a.map((n) => [n.notificationId, n.bodyMessage, n.recipients]),
       [['n-1', 'A', [readBack('u2')]]],
       'tenant A',
     );
-    const b = await store.getNotifications(TB, notificationQuery({ documentId: DOC }));
+    const b = await readNotifications(store, TB, notificationQuery({ documentId: DOC }));
     eq(
       b.map((n) => [n.notificationId, n.bodyMessage, n.timestamp, n.recipients]),
       [['n-1', 'B', T0, [readBack('u1')]]],
       'tenant B',
     );
-    eq(await store.getNotifications(TB, notificationQuery({ userId: 'u2' })), [], "tenant B by tenant A's recipient");
+    eq(await readNotifications(store, TB, notificationQuery({ userId: 'u2' })), [], "tenant B by tenant A's recipient");
   });
 
   storeTest("tokens: listTokens and revokeToken see only the tenant's own", async (store) => {

@@ -1,5 +1,5 @@
 import { describe } from 'node:test';
-import type { NotificationCursor, NotificationQuery, StoredNotification } from '../../src/store/store.js';
+import type { NotificationCursor, NotificationQuery } from '../../src/store/store.js';
 import { TEST_STORE } from '../helpers/test-database.js';
 import {
   T0,
@@ -19,6 +19,8 @@ import {
   notificationIdsOf,
   cursorOf,
   storeTest,
+  readNotifications,
+  type ReadNotification,
 } from '../helpers/store-fixtures.js';
 
 describe(`${TEST_STORE} store: notifications`, () => {
@@ -36,14 +38,14 @@ describe(`${TEST_STORE} store: notifications`, () => {
       });
       eq(await store.addNotification(TA, ORG, n), true, 'addNotification');
       const { recipients, ...rest } = n;
-      const expected: StoredNotification = {
+      const expected: ReadNotification = {
         ...rest,
         recipients: recipients.map((r) => ({ ...r, unread: true })),
         actionUserProfile: null,
       };
-      eq(await store.getNotifications(TA, notificationQuery({ documentId: DOC })), [expected], 'read by document');
+      eq(await readNotifications(store, TA, notificationQuery({ documentId: DOC })), [expected], 'read by document');
       eq(
-        await store.getNotifications(TA, notificationQuery({ userId: 'Bob' })),
+        await readNotifications(store, TA, notificationQuery({ userId: 'Bob' })),
         [expected],
         'read by recipient Bob (every recipient is listed)',
       );
@@ -56,7 +58,7 @@ describe(`${TEST_STORE} store: notifications`, () => {
         recipients: ['amy'],
       });
       eq(await store.addNotification(TA, ORG, bare), true, 'addNotification of a bare notification');
-      const got = await store.getNotifications(TA, notificationQuery({ userId: 'amy', notificationIds: ['n-2'] }));
+      const got = await readNotifications(store, TA, notificationQuery({ userId: 'amy', notificationIds: ['n-2'] }));
       eq(got, [{ ...bare, recipients: [readBack('amy')], actionUserProfile: null }], 'bare notification read back');
     },
   );
@@ -78,8 +80,8 @@ describe(`${TEST_STORE} store: notifications`, () => {
       );
       const profileOf = async () => [
         (await store.getComments(TA, commentQuery('ann')))[0]!.fromProfile,
-        (await store.getNotifications(TA, notificationQuery({ documentId: DOC })))[0]!.actionUserProfile,
-        (await store.getNotifications(TA, notificationQuery({ userId: 'r' })))[0]!.actionUserProfile,
+        (await readNotifications(store, TA, notificationQuery({ documentId: DOC })))[0]!.actionUserProfile,
+        (await readNotifications(store, TA, notificationQuery({ userId: 'r' })))[0]!.actionUserProfile,
       ];
       eq(await profileOf(), [null, null, null], 'no profile yet');
       await store.upsertUsers(TA, 'other-org', null, [{ userId: 'actor', name: 'Elsewhere' }], T0);
@@ -107,7 +109,7 @@ describe(`${TEST_STORE} store: notifications`, () => {
     };
     const sourceData: Record<string, unknown> = { z: 1, y: { d: 4, c: [3, 2, 1] }, a: 'first inserted last' };
     await store.addNotification(TA, ORG, notification('n-json', { headlineData, sourceData }));
-    const [got] = await store.getNotifications(TA, notificationQuery({ documentId: DOC }));
+    const [got] = await readNotifications(store, TA, notificationQuery({ documentId: DOC }));
     eq(got?.headlineData, headlineData, 'headlineData');
     eq(got?.sourceData, sourceData, 'sourceData');
     eq(JSON.stringify(got?.headlineData), JSON.stringify(headlineData), 'headlineData as JSON text (key order)');
@@ -131,14 +133,14 @@ describe(`${TEST_STORE} store: notifications`, () => {
       false,
       'taken, without a document',
     );
-    const got = await store.getNotifications(TA, notificationQuery({ documentId: DOC }));
+    const got = await readNotifications(store, TA, notificationQuery({ documentId: DOC }));
     eq(
       got.map((n) => [n.notificationId, n.bodyMessage, n.timestamp, n.recipients]),
       [['n-1', 'first', T0, [readBack('u1')]]],
       'stored',
     );
-    eq(await store.getNotifications(TA, notificationQuery({ userId: 'u2' })), [], 'u2 was not made a recipient');
-    eq(await store.getNotifications(TA, notificationQuery({ documentId: 'doc-2' })), [], 'doc-2 has nothing');
+    eq(await readNotifications(store, TA, notificationQuery({ userId: 'u2' })), [], 'u2 was not made a recipient');
+    eq(await readNotifications(store, TA, notificationQuery({ documentId: 'doc-2' })), [], 'doc-2 has nothing');
   });
 
   storeTest('the same notificationId is free in another organization and under another tenant', async (store) => {
@@ -146,7 +148,7 @@ describe(`${TEST_STORE} store: notifications`, () => {
     eq(await store.addNotification(TA, 'org-2', notification('n-1', { bodyMessage: 'A org-2' })), true, 'tenant A, org-2');
     eq(await store.addNotification(TB, 'org-1', notification('n-1', { bodyMessage: 'B org-1' })), true, 'tenant B, org-1');
     const body = async (tenantId: string, organizationId: string) =>
-      (await store.getNotifications(tenantId, notificationQuery({ organizationId, userId: 'u1' }))).map((n) => n.bodyMessage);
+      (await readNotifications(store, tenantId, notificationQuery({ organizationId, userId: 'u1' }))).map((n) => n.bodyMessage);
     eq(await body(TA, 'org-1'), ['A org-1'], 'tenant A, org-1');
     eq(await body(TA, 'org-2'), ['A org-2'], 'tenant A, org-2');
     eq(await body(TB, 'org-1'), ['B org-1'], 'tenant B, org-1');
@@ -161,7 +163,7 @@ describe(`${TEST_STORE} store: notifications`, () => {
       ORG,
       notification('n-loc', { documentId: null, locationId: 'L', recipients: ['u1'], timestamp: T0 - 1 }),
     );
-    const byUser = await store.getNotifications(TA, notificationQuery({ userId: 'u1' }));
+    const byUser = await readNotifications(store, TA, notificationQuery({ userId: 'u1' }));
     eq(
       byUser.map((x) => [x.notificationId, x.documentId, x.locationId]),
       [
@@ -170,9 +172,9 @@ describe(`${TEST_STORE} store: notifications`, () => {
       ],
       'by user',
     );
-    eq(await store.getNotifications(TA, notificationQuery({ documentId: DOC })), [], 'by document');
+    eq(await readNotifications(store, TA, notificationQuery({ documentId: DOC })), [], 'by document');
     eq(
-      notificationIdsOf(await store.getNotifications(TA, notificationQuery({ userId: 'u1', locationId: 'L' }))),
+      notificationIdsOf(await readNotifications(store, TA, notificationQuery({ userId: 'u1', locationId: 'L' }))),
       ['n-loc'],
       'by user and location',
     );
@@ -205,7 +207,7 @@ describe(`${TEST_STORE} store: notifications`, () => {
     ];
     for (const [over, expected] of cases) {
       eq(
-        notificationIdsOf(await store.getNotifications(TA, notificationQuery(over))),
+        notificationIdsOf(await readNotifications(store, TA, notificationQuery(over))),
         expected,
         `getNotifications(${show(over)})`,
       );
@@ -227,13 +229,13 @@ describe(`${TEST_STORE} store: notifications`, () => {
     const expected = ['m', 'A0', 'b', 'aa', 'a_', 'a-', 'a', '_x', 'Z', 'B', 'A', '9', '-x', 'z'];
     eq([...sameTime].sort(idDesc), expected.slice(2, 13), 'sanity of the expected order');
     eq(
-      notificationIdsOf(await store.getNotifications(TA, notificationQuery({ documentId: DOC }))),
+      notificationIdsOf(await readNotifications(store, TA, notificationQuery({ documentId: DOC }))),
       expected,
       'order by document',
     );
-    eq(notificationIdsOf(await store.getNotifications(TA, notificationQuery({ userId: 'u1' }))), expected, 'order by user');
+    eq(notificationIdsOf(await readNotifications(store, TA, notificationQuery({ userId: 'u1' }))), expected, 'order by user');
     const bz = notificationIdsOf(
-      await store.getNotifications(TA, notificationQuery({ documentId: DOC, notificationIds: ['B', 'Z', 'a', 'b'] })),
+      await readNotifications(store, TA, notificationQuery({ documentId: DOC, notificationIds: ['B', 'Z', 'a', 'b'] })),
     );
     eq(bz, ['b', 'a', 'Z', 'B'], 'B, Z, a, b in descending order');
   });
@@ -256,7 +258,7 @@ describe(`${TEST_STORE} store: notifications`, () => {
       const order = rows.map((r) => r.id);
       for (const by of [{ documentId: DOC }, { userId: 'u2' }] as Partial<NotificationQuery>[]) {
         const get = async (over: Partial<NotificationQuery>) =>
-          notificationIdsOf(await store.getNotifications(TA, notificationQuery({ ...by, ...over })));
+          notificationIdsOf(await readNotifications(store, TA, notificationQuery({ ...by, ...over })));
         eq(await get({}), order, `full order ${show(by)}`);
         for (let i = 0; i < rows.length; i++) {
           const at = rows[i]!;
@@ -287,7 +289,7 @@ describe(`${TEST_STORE} store: notifications`, () => {
         const paged: string[] = [];
         let after: NotificationCursor | null = null;
         for (let page = 0; page < 20; page++) {
-          const got: StoredNotification[] = await store.getNotifications(TA, notificationQuery({ ...by, after, limit: 3 }));
+          const got: ReadNotification[] = await readNotifications(store, TA, notificationQuery({ ...by, after, limit: 3 }));
           paged.push(...notificationIdsOf(got));
           if (got.length < 3) break;
           after = cursorOf(got[got.length - 1]!);

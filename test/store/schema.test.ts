@@ -26,6 +26,7 @@ import {
   added,
   storeTest,
   withSecondStore,
+  readNotifications,
 } from '../helpers/store-fixtures.js';
 
 describe(`${TEST_STORE} store: schema and connection`, () => {
@@ -77,7 +78,11 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await withSecondStore(db, async (reopened) => {
         eq((await reopened.findCredentials('mk_a'))?.tenant.id, TA, 'tenant after migrating forward');
         eq(commentIdsOf(await reopened.getComments(TA, commentQuery('ann'))), [1], 'comments after migrating forward');
-        eq(notificationIdsOf(await reopened.getNotifications(TA, notificationQuery({ userId: 'u1' }))), ['n1'], 'notifications');
+        eq(
+          notificationIdsOf(await readNotifications(reopened, TA, notificationQuery({ userId: 'u1' }))),
+          ['n1'],
+          'notifications',
+        );
         await reopened.ping();
         await db.exec('UPDATE readiness_probe SET at = at + 1 WHERE id = 1'); // migration 4 ran again
         eq(added(await reopened.addComments(TA, ORG, DOC, 'ann', [draft('second')], T0 + 1), 'a write'), [2], 'ids');

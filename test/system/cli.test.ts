@@ -12,7 +12,7 @@ function database() {
   return { path, env: { DATABASE_URL: `sqlite:${path}` } };
 }
 
-async function withStore<T>(path: string, fn: (store: Store) => Promise<T>): Promise<T> {
+async function withStore<T>(path: string, fn: (store: Store) => T | Promise<T>): Promise<T> {
   const store = sqliteStore(path);
   await store.migrate();
   try {
@@ -74,7 +74,7 @@ describe('marginalia CLI', () => {
     const revoked = cli(['tokens', 'revoke', first.apiKey, first.authToken.slice(0, 11)], db.env);
     assert.equal(revoked.code, 0, revoked.stderr);
     await withStore(db.path, async (s) => {
-      await assert.rejects(authenticate(s, first.apiKey, first.authToken), { code: 'UNAUTHENTICATED' });
+      await assert.rejects(async () => authenticate(s, first.apiKey, first.authToken), { code: 'UNAUTHENTICATED' });
       assert.equal((await authenticate(s, second.apiKey, second.authToken)).apiKey, first.apiKey);
     });
   });
@@ -100,7 +100,7 @@ describe('marginalia CLI', () => {
     const whole = cli(['tokens', 'revoke', creds.apiKey, twins[1]!], db.env);
     assert.equal(whole.code, 0, `a whole token names exactly one: ${whole.stderr}`);
     await withStore(db.path, async (s) => {
-      await assert.rejects(authenticate(s, creds.apiKey, twins[1]!), { code: 'UNAUTHENTICATED' });
+      await assert.rejects(async () => authenticate(s, creds.apiKey, twins[1]!), { code: 'UNAUTHENTICATED' });
       await authenticate(s, creds.apiKey, twins[0]!);
     });
   });
@@ -110,12 +110,14 @@ describe('marginalia CLI', () => {
     const creds = JSON.parse(cli(['keys', 'create', '--name', 'acme'], db.env).stdout);
     assert.equal(cli(['keys', 'disable', creds.apiKey], db.env).code, 0);
     await withStore(db.path, (s) =>
-      assert.rejects(authenticate(s, creds.apiKey, creds.authToken), { code: 'PERMISSION_DENIED' }),
+      assert.rejects(async () => authenticate(s, creds.apiKey, creds.authToken), { code: 'PERMISSION_DENIED' }),
     );
     assert.equal(cli(['keys', 'enable', creds.apiKey], db.env).code, 0);
     await withStore(db.path, (s) => authenticate(s, creds.apiKey, creds.authToken));
     assert.equal(cli(['keys', 'revoke', creds.apiKey], db.env).code, 0);
-    await withStore(db.path, (s) => assert.rejects(authenticate(s, creds.apiKey, creds.authToken), { code: 'UNAUTHENTICATED' }));
+    await withStore(db.path, (s) =>
+      assert.rejects(async () => authenticate(s, creds.apiKey, creds.authToken), { code: 'UNAUTHENTICATED' }),
+    );
     const token = cli(['tokens', 'create', creds.apiKey], db.env);
     assert.equal(token.code, 1, 'a revoked key takes no new tokens');
   });

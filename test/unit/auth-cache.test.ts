@@ -37,17 +37,17 @@ test('hits skip the lookup; a revocation, a new token or a disabled tenant is se
     await authenticate(store, creds.apiKey, creds.authToken, cache);
     assert.equal(lookups(), 1, 'two of three checks were served from the cache');
 
-    await assert.rejects(authenticate(store, creds.apiKey, 'wrong-token', cache), { code: 'UNAUTHENTICATED' });
-    await assert.rejects(authenticate(store, creds.apiKey, 'wrong-token', cache), { code: 'UNAUTHENTICATED' });
+    await assert.rejects(async () => authenticate(store, creds.apiKey, 'wrong-token', cache), { code: 'UNAUTHENTICATED' });
+    await assert.rejects(async () => authenticate(store, creds.apiKey, 'wrong-token', cache), { code: 'UNAUTHENTICATED' });
     assert.equal(lookups(), 3, 'failures are never cached');
 
     const tenantId = (await real.findCredentials(creds.apiKey))!.tenant.id;
     await real.revokeToken(tenantId, tokenRecord(creds.authToken, 0).hash, Date.now());
-    await assert.rejects(authenticate(store, creds.apiKey, creds.authToken, cache), { code: 'UNAUTHENTICATED' });
+    await assert.rejects(async () => authenticate(store, creds.apiKey, creds.authToken, cache), { code: 'UNAUTHENTICATED' });
 
     await authenticate(store, other.apiKey, other.authToken, cache);
     await real.setTenantDisabled(other.apiKey, true);
-    await assert.rejects(authenticate(store, other.apiKey, other.authToken, cache), { code: 'PERMISSION_DENIED' });
+    await assert.rejects(async () => authenticate(store, other.apiKey, other.authToken, cache), { code: 'PERMISSION_DENIED' });
   } finally {
     await real.close();
     await db.drop();
@@ -65,7 +65,7 @@ test('bootstrap credentials never undo a revocation, of the key or of the token'
     const tenantId = (await store.findCredentials(creds.apiKey))!.tenant.id;
     await store.revokeToken(tenantId, hashToken(creds.authToken), Date.now());
     assert.equal(await ensureBootstrapCredentials(store, Date.now, creds), 'token_revoked');
-    await assert.rejects(authenticate(store, creds.apiKey, creds.authToken), { code: 'UNAUTHENTICATED' });
+    await assert.rejects(async () => authenticate(store, creds.apiKey, creds.authToken), { code: 'UNAUTHENTICATED' });
     assert.equal(
       await ensureBootstrapCredentials(store, Date.now, { ...creds, authToken: 'another-token-0123456789' }),
       'token_added',

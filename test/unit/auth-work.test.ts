@@ -22,7 +22,7 @@ test('an unknown key and a known key with a wrong token run the same statements'
     const cache = new AuthCache();
     const workOf = async (apiKey: string, authToken: string) => {
       statements.length = 0;
-      await assert.rejects(authenticate(store, apiKey, authToken, cache), /Invalid API key or auth token/);
+      await assert.rejects(async () => authenticate(store, apiKey, authToken, cache), /Invalid API key or auth token/);
       // The trace shows bound values (long ones cut with a /*+N bytes*/ note): compare statements, not values.
       return statements.map((sql) => sql.replace(/'[^']*'(\/\*\+\d+ bytes\*\/)?/g, '?'));
     };

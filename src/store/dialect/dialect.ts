@@ -17,6 +17,7 @@
 // - Statement preparation and caching: SQLite prepares each statement once and keeps it (a bounded
 //   cache); PostgreSQL runs named prepared statements, which each connection plans once.
 // - Timing: every store call passes through read() or write(), which time it for /metrics.
+import { type Maybe, guarded } from '../../maybe.js';
 import type { Work } from '../sql.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -26,10 +27,13 @@ export type CallListener = (method: string, seconds: number, outcome: 'ok' | 'er
 
 export interface Dialect {
   readonly kind: DatabaseKind;
-  /** A read: its steps outside a transaction (each statement is its own consistent snapshot). */
-  read<T>(method: string, work: () => Work<T>): Promise<T>;
+  /**
+   * A read: its steps outside a transaction (each statement is its own consistent snapshot). SQLite
+   * answers synchronously, PostgreSQL with a promise (see maybe.ts).
+   */
+  read<T>(method: string, work: () => Work<T>): Maybe<T>;
   /** A write: all its steps in one transaction. `work` may be run more than once (PostgreSQL retries). */
-  write<T>(method: string, work: () => Work<T>): Promise<T>;
+  write<T>(method: string, work: () => Work<T>): Maybe<T>;
   /**
    * Makes sure the schema and its schema_migrations table exist, then runs the migration runner's
    * work in one transaction under the migration lock; several processes may call it at once.
@@ -46,16 +50,21 @@ export interface Dialect {
   onCall: CallListener | null;
 }
 
-/** Runs fn and tells the listener how long it took. */
-export async function timed<T>(listener: CallListener | null, method: string, fn: () => T | Promise<T>): Promise<T> {
+/** Runs fn and tells the listener how long it took; synchronously when fn answers synchronously. */
+export function timed<T>(listener: CallListener | null, method: string, fn: () => Maybe<T>): Maybe<T> {
   if (!listener) return fn();
-  const started = process.hrtime.bigint();
-  try {
-    const result = await fn();
-    listener(method, Number(process.hrtime.bigint() - started) / 1e9, 'ok');
-    return result;
-  } catch (err) {
-    listener(method, Number(process.hrtime.bigint() - started) / 1e9, 'error');
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  const result = guarded(fn, (err) => {
+    listener(method, seconds(), 'error');
     throw err;
+  });
+  if (result instanceof Promise) {
+    return result.then((value) => {
+      listener(method, seconds(), 'ok');
+      return value;
+    });
   }
+  listener(method, seconds(), 'ok');
+  return result;
 }

@@ -165,17 +165,17 @@ export class PostgresDialect implements Dialect {
   }
 
   read<T>(method: string, work: () => Work<T>): Promise<T> {
-    return timed(this.onCall, method, async () => {
+    return timed<T>(this.onCall, method, async () => {
       try {
         return await this.drive(this.pool, work());
       } catch (err) {
         throw classifyPostgres(err);
       }
-    });
+    }) as Promise<T>;
   }
 
   write<T>(method: string, work: () => Work<T>): Promise<T> {
-    return timed(this.onCall, method, () => this.tx((client) => this.drive(client, work())));
+    return timed(this.onCall, method, () => this.tx((client) => this.drive(client, work()))) as Promise<T>;
   }
 
   /**

@@ -15,6 +15,11 @@ export interface SqliteOptions {
   synchronous: SqliteSynchronous;
   /** How the file is checked for damage when it is opened (default quick). */
   checkAtStart?: SqliteCheck;
+  /** Page size of a new file (bytes, a power of two); an existing file keeps its own. */
+  pageSize?: number;
+  /** SQLite's own page cache, MB; memory-mapped reads, MB (0: none). */
+  cacheMb?: number;
+  mmapMb?: number;
   /** Called with the text of every statement run (better-sqlite3's verbose): for tests and debugging. */
   trace?: (sql: string) => void;
 }
@@ -59,15 +64,22 @@ export class SqliteDialect implements Dialect {
   private readonly db: Database.Database;
   /** Prepared statements by name (and mode), most recently used last. */
   private readonly prepared = new Map<string, Database.Statement>();
+  /** Runs store code in a transaction; made once (better-sqlite3 builds a wrapper per call of transaction()). */
+  private readonly inTransaction: Database.Transaction<(work: Work<unknown>) => unknown>;
 
   constructor(private readonly options: SqliteOptions) {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
     const trace = options.trace;
     this.db = new Database(options.path, trace ? { verbose: (s) => trace(String(s)) } : {});
+    // Before WAL: a new file takes its page size when its first page is written, WAL or not.
+    if (options.pageSize) this.db.pragma(`page_size = ${options.pageSize}`);
     this.db.pragma('journal_mode = WAL');
+    if (options.cacheMb) this.db.pragma(`cache_size = ${-options.cacheMb * 1024}`);
+    this.db.pragma(`mmap_size = ${(options.mmapMb ?? 0) * 1024 * 1024}`);
     this.db.pragma(`synchronous = ${options.synchronous}`);
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
     this.db.pragma('foreign_keys = ON');
+    this.inTransaction = this.db.transaction((work: Work<unknown>) => this.drive(work));
   }
 
   private statement(t: StatementText, raw: boolean): Database.Statement {
@@ -120,12 +132,12 @@ export class SqliteDialect implements Dialect {
     }
   }
 
-  read<T>(method: string, work: () => Work<T>): Promise<T> {
-    return timed(this.onCall, method, () => this.guard(() => this.drive(work())));
+  read<T>(method: string, work: () => Work<T>): T {
+    return timed(this.onCall, method, () => this.guard(() => this.drive(work()))) as T;
   }
 
-  write<T>(method: string, work: () => Work<T>): Promise<T> {
-    return timed(this.onCall, method, () => this.guard(() => this.db.transaction(() => this.drive(work())).immediate()));
+  write<T>(method: string, work: () => Work<T>): T {
+    return timed(this.onCall, method, () => this.guard(() => this.inTransaction.immediate(work()))) as T;
   }
 
   async migrate(work: () => Work<void>): Promise<void> {

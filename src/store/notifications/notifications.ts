@@ -28,6 +28,7 @@ export function* add(tenantId: string, organizationId: string, n: NewNotificatio
     sourceData: JSON.stringify(n.sourceData),
     timestamp: n.timestamp,
     recipients: recipientsJson(n.recipients),
+    answer: n.answer,
   });
   if (inserted === 0) return false;
   yield* batch(
@@ -38,35 +39,17 @@ export function* add(tenantId: string, organizationId: string, n: NewNotificatio
   return true;
 }
 
-/**
- * The row's recipients column: [[userId, unread, internalId], ...] in the order they were listed. Rows
- * written before the internal id was kept have no third element.
- */
-function recipientsFrom(json: string): StoredNotification['recipients'] {
-  return (JSON.parse(json) as [string, boolean | number, string?][]).map(([userId, unread, internalId]) => ({
-    userId,
-    internalId: internalId ?? null,
-    unread: Boolean(unread),
-  }));
-}
-
 function notificationFrom(r: unknown[]): StoredNotification {
   return {
     notificationId: r[N.notificationId] as string,
-    documentId: r[N.documentId] as string | null,
-    locationId: r[N.locationId] as string | null,
+    timestamp: Number(r[N.timestamp]),
     actionUser: {
       userId: r[N.actionUserId] as string,
       name: r[N.actionUserName] as string | null,
       email: r[N.actionUserEmail] as string | null,
     },
-    headlineTemplate: r[N.headlineTemplate] as string,
-    headlineData: JSON.parse(r[N.headlineData] as string) as Record<string, unknown>,
-    bodyMessage: r[N.bodyMessage] as string,
-    sourceData: JSON.parse(r[N.sourceData] as string) as Record<string, unknown>,
-    timestamp: Number(r[N.timestamp]),
-    recipients: recipientsFrom(r[N.recipients] as string),
     actionUserProfile: joinedProfile(r, N),
+    answer: r[N.answer] as string,
   };
 }
 

@@ -5,17 +5,11 @@ import { type Statement, same, sql } from '../sql.js';
 
 const NOTIFICATION_SELECT = {
   notificationId: 'n.notification_id',
-  documentId: 'n.document_id',
-  locationId: 'n.location_id',
+  timestamp: 'n.timestamp',
   actionUserId: 'n.action_user_id',
   actionUserName: 'n.action_user_name',
   actionUserEmail: 'n.action_user_email',
-  headlineTemplate: 'n.headline_template',
-  headlineData: 'n.headline_data',
-  bodyMessage: 'n.body_message',
-  sourceData: 'n.source_data',
-  timestamp: 'n.timestamp',
-  recipients: 'n.recipients',
+  answer: 'n.answer',
   ...PROFILE_SELECT,
 } as const;
 /** Where each field sits in a row of the notification read. */
@@ -33,10 +27,10 @@ export const NOTIFICATIONS_SQL = {
     'insertNotification',
     `INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id,
        action_user_id, action_user_name, action_user_email, headline_template, headline_data,
-       body_message, source_data, timestamp, recipients)
+       body_message, source_data, timestamp, recipients, answer)
      VALUES (@tenantId, @organizationId, @notificationId, @documentId, @locationId, @actionUserId,
        @actionUserName, @actionUserEmail, @headlineTemplate, @headlineData, @bodyMessage,
-       @sourceData, @timestamp, @recipients)
+       @sourceData, @timestamp, @recipients, @answer)
      ON CONFLICT DO NOTHING`,
   ),
   insertRecipients: sql('insertRecipients', {

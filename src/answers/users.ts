@@ -2,7 +2,7 @@
 // sent, field by field; with neither, a field reads as "". This is why a users/update shows at once.
 import type { Static } from 'typebox';
 import type { ShownUser as ShownUserSchema } from '../schemas/responses.js';
-import type { Profile, Store, UserRef } from '../store/store.js';
+import type { Profile, UserRef } from '../store/store.js';
 
 /** A user as answers show it (a comment's `from`, a notification's `actionUser`). */
 export type ShownUser = Static<typeof ShownUserSchema>;
@@ -13,14 +13,4 @@ export function showUser(ref: UserRef, profile: Profile | undefined): ShownUser 
     name: profile?.name ?? ref.name ?? '',
     userId: ref.userId,
   };
-}
-
-/** Loads the profiles of every distinct userId in one query. */
-export async function loadProfiles(
-  store: Store,
-  tenantId: string,
-  organizationId: string,
-  userIds: Iterable<string>,
-): Promise<Map<string, Profile>> {
-  return store.findProfiles(tenantId, organizationId, [...new Set(userIds)]);
 }
