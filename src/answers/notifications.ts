@@ -6,7 +6,7 @@
 // data names users. Measured on a page of 10: building objects and maps per read, then
 // JSON.stringify, cost about 200 us more; each column a row returns costs about 0.3 us.
 import type { Profile, Recipient, StoredNotification, UserRef } from '../store/store.js';
-import { showUser } from './users.js';
+import { showUser, userJson } from './users.js';
 
 const json = JSON.stringify;
 
@@ -114,12 +114,6 @@ function templateDataJson(headlineData: string, profiles: ReadonlyMap<string, Pr
     }),
   );
   return json(shown);
-}
-
-/** A user as answers show it (showUser), as JSON text. */
-export function userJson(ref: UserRef, profile: Profile | undefined | null): string {
-  const u = showUser(ref, profile ?? undefined);
-  return `{"email":${json(u.email)},"name":${json(u.name)},"userId":${json(u.userId)}}`;
 }
 
 /**

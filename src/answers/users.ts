@@ -14,3 +14,9 @@ export function showUser(ref: UserRef, profile: Profile | undefined): ShownUser 
     userId: ref.userId,
   };
 }
+
+/** A user as answers show it, as JSON text. */
+export function userJson(ref: UserRef, profile: Profile | undefined | null): string {
+  const u = showUser(ref, profile ?? undefined);
+  return `{"email":${JSON.stringify(u.email)},"name":${JSON.stringify(u.name)},"userId":${JSON.stringify(u.userId)}}`;
+}

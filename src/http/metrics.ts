@@ -60,7 +60,17 @@ export function createMetrics(store: Store): Metrics {
     },
   });
   // The store times each call at its one choke point (the dialect's read and write) and reports here.
-  store.observeCalls?.((method, seconds, outcome) => storeSeconds.observe({ database: store.kind, method, outcome }, seconds));
+  // Label children bound once per (method, outcome): prom-client hashes a label object on every observe.
+  const bound = new Map<string, ReturnType<typeof storeSeconds.labels>>();
+  store.observeCalls?.((method, seconds, outcome) => {
+    const key = `${method}\n${outcome}`;
+    let child = bound.get(key);
+    if (!child) {
+      child = storeSeconds.labels(store.kind, method, outcome);
+      bound.set(key, child);
+    }
+    child.observe(seconds);
+  });
   return { registry };
 }
 

@@ -1,5 +1,5 @@
 import { tenantOf } from '../http/auth.js';
-import { success } from '../http/envelope.js';
+import { JSON_CONTENT_TYPE, successJson } from '../http/envelope.js';
 import { then } from '../maybe.js';
 import type { App } from '../http/types.js';
 import { CommentsGetBody } from '../schemas/comments.js';
@@ -21,9 +21,9 @@ export function register(app: App, services: Services): void {
         response: answers(CommentsResult),
       },
     },
-    (request) =>
-      then(getComments(services, tenantOf(request), request.body.data), (data) =>
-        success('Comments(s) retrieved successfully.', data),
+    (request, reply) =>
+      then(getComments(services, tenantOf(request), request.body.data), (commentsJson) =>
+        reply.type(JSON_CONTENT_TYPE).send(successJson('Comments(s) retrieved successfully.', commentsJson)),
       ),
   );
 }

@@ -3,11 +3,11 @@ import type { Static } from 'typebox';
 import { ApiError, invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type { AnnotationsAddData, CommentIn, CommentsAddData, CommentsGetData } from '../schemas/comments.js';
-import type { AnnotationOutcome as AnnotationOutcomeSchema, Comment } from '../schemas/responses.js';
+import type { AnnotationOutcome as AnnotationOutcomeSchema } from '../schemas/responses.js';
 import { MAX_COMMENT_ID } from '../schemas/common.js';
 import { assignCommentIds } from '../store/comments/comment-ids.js';
-import type { NewComment, StoredComment, UserRef } from '../store/store.js';
-import { showUser, type ShownUser } from '../answers/users.js';
+import type { NewComment, UserRef } from '../store/store.js';
+import { commentsJson } from '../answers/comments.js';
 import type { Caller, Services } from './context.js';
 import { commentBody } from './html.js';
 import { newAnnotationId } from './ids.js';
@@ -18,8 +18,6 @@ export const DEFAULT_ANNOTATION_STATUS = { id: 'OPEN', name: 'Open', type: 'defa
 
 type CommentInput = Static<ReturnType<typeof CommentIn>>;
 type UserRefInput = CommentInput['from'];
-/** A comment as comments/get answers it. */
-export type ShownComment = Static<typeof Comment>;
 export type AnnotationOutcome = Static<typeof AnnotationOutcomeSchema>;
 
 const userRef = (u: UserRefInput): UserRef => ({ userId: u.userId, name: orNull(u.name), email: orNull(u.email) });
@@ -114,7 +112,8 @@ export function addComments({ store, clock }: Services, caller: Caller, input: C
   });
 }
 
-export function getComments({ store }: Services, caller: Caller, input: CommentsGetData): Maybe<(ShownComment | null)[]> {
+/** comments/get's data, as JSON text (answers/comments.ts). */
+export function getComments({ store }: Services, caller: Caller, input: CommentsGetData): Maybe<string> {
   const commentIds = filterList(input.commentIds);
   const read = store.getComments(caller.id, {
     organizationId: input.organizationId,
@@ -123,24 +122,6 @@ export function getComments({ store }: Services, caller: Caller, input: Comments
     userIds: filterList(input.userIds),
     commentIds,
   });
-  return then(read, (stored) => {
-    // Each row carries its author's profile (joined in the read), so no second lookup is needed.
-    const shown = stored.map((c) => showComment(c, showUser(c.from, c.fromProfile ?? undefined)));
-    if (!commentIds) return shown;
-    const byId = new Map(shown.map((c) => [c.commentId, c]));
-    return commentIds.map((id) => byId.get(id) ?? null);
-  });
-}
-
-function showComment(c: StoredComment, from: ShownUser): ShownComment {
-  return {
-    commentId: c.commentId,
-    commentHtml: c.html,
-    commentText: c.text,
-    from,
-    lastUpdated: new Date(c.lastUpdated).toISOString(),
-    createdAt: c.createdAt,
-    status: c.status,
-    type: c.type,
-  };
+  // Each row carries its author's profile (joined in the read), so no second lookup is needed.
+  return then(read, (stored) => commentsJson(stored, commentIds));
 }

@@ -54,6 +54,31 @@ export type Step =
 /** Store code: a generator of steps that returns the operation's result. */
 export type Work<T> = Generator<Step, T, unknown>;
 
+/**
+ * A read that is one statement: what to run and how its rows become the result. The hot reads are
+ * written so, and the dialect runs them directly, without the generator protocol, a transaction or
+ * closures (measured in a served request: about 20 us less per call than the same read as Work).
+ */
+export interface Query<T> {
+  statement: Statement;
+  params: Params;
+  /** Rows as arrays in select-list order (true) or as objects keyed by column name. */
+  arrays: boolean;
+  map(rows: unknown[]): T;
+}
+
+export const query = <T>(statement: Statement, params: Params, arrays: boolean, map: (rows: unknown[]) => T): Query<T> => ({
+  statement,
+  params,
+  arrays,
+  map,
+});
+
+/** A Query as store code, for where it runs among other steps (PostgreSQL runs every read so). */
+export function* queried<T>(q: Query<T>): Work<T> {
+  return q.map((yield { op: q.arrays ? 'arrays' : 'all', statement: q.statement, params: q.params }) as unknown[]);
+}
+
 export function* all<R = Row>(statement: Statement, params: Params = {}): Work<R[]> {
   return (yield { op: 'all', statement, params }) as R[];
 }

@@ -1,7 +1,7 @@
 // Store code for comment annotations and their comments.
 import { assignCommentIds } from './comment-ids.js';
 import { joinedProfile } from '../select.js';
-import { all, arrays, batch, first, inKeyOrder, jsonOrNull, list, type Params, run, type Work } from '../sql.js';
+import { all, batch, first, inKeyOrder, jsonOrNull, list, type Params, type Query, query, run, type Work } from '../sql.js';
 import type { AddCommentsResult, CommentDraft, CommentQuery, NewAnnotation, NewComment, StoredComment } from '../store.js';
 import { C, COMMENTS_SQL as SQL } from './sql.js';
 
@@ -100,14 +100,14 @@ function commentFrom(r: unknown[]): StoredComment {
   };
 }
 
-export function* comments(tenantId: string, q: CommentQuery): Work<StoredComment[]> {
-  const rows = yield* arrays(SQL.comments, {
+export function comments(tenantId: string, q: CommentQuery): Query<StoredComment[]> {
+  const params = {
     tenantId,
     organizationId: q.organizationId,
     documentId: q.documentId,
     annotationId: q.annotationId,
     userIds: list(q.userIds),
     commentIds: list(q.commentIds),
-  });
-  return rows.map(commentFrom);
+  };
+  return query(SQL.comments, params, true, (rows) => (rows as unknown[][]).map(commentFrom));
 }

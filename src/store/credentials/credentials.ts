@@ -1,16 +1,14 @@
 // Store code for tenants, API keys and auth tokens (operator side: keyed by API key). Every change
 // bumps the credentials version in the same transaction, so a process may cache authentication and
 // still see a revocation on the very next request.
-import { all, first, run, type Work } from '../sql.js';
+import { all, first, type Query, query, run, type Work } from '../sql.js';
 import type { Credentials, Tenant, TenantListing, TokenRecord } from '../store.js';
 import { credentialsFrom, tenantFrom, tokenFrom, tokenListingFrom } from './rows.js';
 import { CREDENTIALS_SQL as SQL } from './sql.js';
 
 type NewTenant = Omit<Tenant, 'disabled' | 'revoked'>;
 
-export function* version(): Work<number> {
-  return Number((yield* first(SQL.version))!.version);
-}
+export const version = (): Query<number> => query(SQL.version, {}, true, (rows) => Number((rows as unknown[][])[0]![0]));
 
 export function* countTenants(): Work<number> {
   return Number((yield* first(SQL.countTenants))!.n);

@@ -5,7 +5,7 @@
 // instead of a hang or a 500. See dialect.ts for what differs from SQLite.
 import pg from 'pg';
 import { StoreUnavailableError } from '../health.js';
-import { ListParam, type Params, type StatementText, type Step, type Work } from '../sql.js';
+import { ListParam, type Params, type Query, queried, type StatementText, type Step, type Work } from '../sql.js';
 import { type CallListener, type Dialect, timed } from './dialect.js';
 
 export interface PostgresOptions {
@@ -172,6 +172,10 @@ export class PostgresDialect implements Dialect {
         throw classifyPostgres(err);
       }
     }) as Promise<T>;
+  }
+
+  query<T>(method: string, q: Query<T>): Promise<T> {
+    return this.read(method, () => queried(q));
   }
 
   write<T>(method: string, work: () => Work<T>): Promise<T> {

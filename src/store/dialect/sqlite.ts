@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { SqliteCheck, SqliteSynchronous } from '../../config/index.js';
 import { StoreUnavailableError } from '../health.js';
-import { ListParam, type Params, type Statement, type StatementText, type Step, type Work } from '../sql.js';
+import { ListParam, type Params, type Query, type Statement, type StatementText, type Step, type Work } from '../sql.js';
 import { type CallListener, type Dialect, timed } from './dialect.js';
 
 export interface SqliteOptions {
@@ -62,8 +62,9 @@ export class SqliteDialect implements Dialect {
   readonly kind = 'sqlite' as const;
   onCall: CallListener | null = null;
   private readonly db: Database.Database;
-  /** Prepared statements by name (and mode), most recently used last. */
+  /** Prepared statements by name: rows as objects, and rows as arrays (raw mode). */
   private readonly prepared = new Map<string, Database.Statement>();
+  private readonly preparedRaw = new Map<string, Database.Statement>();
   /** Runs store code in a transaction; made once (better-sqlite3 builds a wrapper per call of transaction()). */
   private readonly inTransaction: Database.Transaction<(work: Work<unknown>) => unknown>;
 
@@ -83,16 +84,16 @@ export class SqliteDialect implements Dialect {
   }
 
   private statement(t: StatementText, raw: boolean): Database.Statement {
-    const key = raw ? `${t.name}\0raw` : t.name;
-    let stmt = this.prepared.get(key);
-    if (stmt) {
-      this.prepared.delete(key);
-    } else {
+    const cache = raw ? this.preparedRaw : this.prepared;
+    let stmt = cache.get(t.name);
+    if (!stmt) {
       stmt = this.db.prepare(t.text);
       if (raw) stmt.raw(true);
-      if (this.prepared.size >= STATEMENT_CACHE_SIZE) this.prepared.delete(this.prepared.keys().next().value!);
+      // Oldest first out: the static statements are made first and used constantly, so they are the
+      // ones kept made again at the rare wrap; a hit costs one Map read, not a reordering.
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(t.name, stmt);
     }
-    this.prepared.set(key, stmt);
     return stmt;
   }
 
@@ -134,6 +135,20 @@ export class SqliteDialect implements Dialect {
 
   read<T>(method: string, work: () => Work<T>): T {
     return timed(this.onCall, method, () => this.guard(() => this.drive(work()))) as T;
+  }
+
+  query<T>(method: string, q: Query<T>): T {
+    const listener = this.onCall;
+    const started = listener ? performance.now() : 0;
+    let rows: unknown[];
+    try {
+      rows = this.statement(q.statement.sqlite, q.arrays).all(encode(q.params));
+    } catch (err) {
+      listener?.(method, (performance.now() - started) / 1000, 'error');
+      throw classifySqlite(err);
+    }
+    listener?.(method, (performance.now() - started) / 1000, 'ok');
+    return q.map(rows);
   }
 
   write<T>(method: string, work: () => Work<T>): T {

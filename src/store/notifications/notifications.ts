@@ -1,6 +1,6 @@
 // Store code for notifications and their recipients' inboxes.
 import { joinedProfile } from '../select.js';
-import { arrays, batch, list, run, type Work } from '../sql.js';
+import { batch, list, type Query, query, run, type Work } from '../sql.js';
 import type { NewNotification, NotificationQuery, Recipient, StoredNotification } from '../store.js';
 import { N, NOTIFICATIONS_SQL as SQL, notificationRead } from './sql.js';
 
@@ -53,7 +53,7 @@ function notificationFrom(r: unknown[]): StoredNotification {
   };
 }
 
-export function* read(tenantId: string, q: NotificationQuery): Work<StoredNotification[]> {
+export function read(tenantId: string, q: NotificationQuery): Query<StoredNotification[]> {
   const after = q.after ?? FROM_START;
   const statement = notificationRead(
     {
@@ -64,7 +64,7 @@ export function* read(tenantId: string, q: NotificationQuery): Work<StoredNotifi
     },
     q.limit,
   );
-  const rows = yield* arrays(statement, {
+  const params = {
     tenantId,
     organizationId: q.organizationId,
     userId: q.userId,
@@ -74,6 +74,6 @@ export function* read(tenantId: string, q: NotificationQuery): Work<StoredNotifi
     afterTimestamp: after.timestamp,
     afterId: after.notificationId,
     limit: q.limit,
-  });
-  return rows.map(notificationFrom);
+  };
+  return query(statement, params, true, (rows) => (rows as unknown[][]).map(notificationFrom));
 }
