@@ -5,7 +5,7 @@
 // (likewise), and the reader's API key. A read splices the pieces; nothing is parsed unless template
 // data names users. Measured on a page of 10: building objects and maps per read, then
 // JSON.stringify, cost about 200 us more; each column a row returns costs about 0.3 us.
-import type { Profile, Recipient, StoredNotification, UserRef } from '../store/store.js';
+import type { Profile, Recipient, StoredNotification } from '../store/store.js';
 import { showUser, userJson } from './users.js';
 
 const json = JSON.stringify;
@@ -38,18 +38,20 @@ function recipientMaps(recipients: NotificationAnswerSource['recipients']): stri
   return `,"notifyUsers":${byInternalId},"notifyUsersByUserId":${byUserId}`;
 }
 
-/** The stored answer of a notification: five pieces, with the reader's parts left out between them. */
+/** The stored answer of a notification: its pieces, with the reader's parts left out between them. */
 export function storedNotificationAnswer(n: NotificationAnswerSource): string {
+  const template = storedTemplate(n.headlineData);
   return [
     `{"id":${json(n.notificationId)},"notificationSource":"custom","notificationSourceData":${n.sourceData}`,
     // actionUser goes here
     `,"displayBodyMessage":${json(n.bodyMessage)},"displayHeadlineMessageTemplate":${json(n.headlineTemplate)}` +
       ',"displayHeadlineMessageTemplateData":',
-    n.headlineData,
+    template.text,
     // metadata's apiKey and organizationId go here
     `${n.documentId !== null ? `,"documentId":${json(n.documentId)}` : ''}` +
       `${n.locationId !== null ? `,"locationId":${json(n.locationId)}` : ''}}`,
     `${recipientMaps(n.recipients)},"timestamp":${json(n.timestamp)}}`,
+    template.slots,
   ].join(GAP);
 }
 
@@ -69,7 +71,7 @@ export function newNotificationAnswer(
   });
 }
 
-/** The pieces of a stored answer; [2] is the template data as stored. */
+/** The pieces of a stored answer: [2] is the template data, [5] its user slots. */
 const piecesOf = (answer: string): string[] => answer.split(GAP);
 
 /** SPEC 7: a template value that is an object with a string userId is a user object. */
@@ -80,40 +82,66 @@ function asUserObject(value: unknown): (Record<string, unknown> & { userId: stri
 }
 
 /**
- * Whether stored template data may name a user. Text without the member name "userId" cannot hold an
- * object with that member (JSON.stringify writes it exactly so), and is answered as it is.
+ * Whether template data may name a user. Text without the member name "userId" cannot hold an
+ * object with that member (JSON.stringify writes it exactly so), and is stored as it is.
  */
 const mayNameUsers = (headlineData: string): boolean => headlineData.includes('"userId"');
 
-/** The template data of a stored answer, as it was written. */
-export const storedTemplateData = (n: StoredNotification): string => piecesOf(n.answer)[2]!;
+/** In stored template text, a slot: SLOT, the field (e, n or u) and the slot's number, then END. */
+const SLOT = '\u0002';
+const END = '\u0003';
+const FIELDS = ['email', 'name', 'userId'] as const;
 
-/** The users that a notification's template data names (found without parsing for most). */
-export function usersNamedBy(n: StoredNotification): string[] {
-  const headlineData = storedTemplateData(n);
-  if (!mayNameUsers(headlineData)) return [];
-  const ids: string[] = [];
-  for (const value of Object.values(JSON.parse(headlineData) as Record<string, unknown>)) {
+/**
+ * Template data as stored: its text with a slot for each field a read resolves against profiles
+ * (SPEC 7: each user object shows the profile's email, name and userId, after its own members), and
+ * the slots' users as JSON text, [[userId, name, email], ...] with what the writer gave ("" when none
+ * named a user). A read fills the slots without parsing the template.
+ */
+function storedTemplate(headlineData: string): { text: string; slots: string } {
+  if (!mayNameUsers(headlineData)) return { text: headlineData, slots: '' };
+  const users: [string, string | null, string | null][] = [];
+  const members = Object.entries(JSON.parse(headlineData) as Record<string, unknown>).map(([key, value]) => {
     const user = asUserObject(value);
-    if (user) ids.push(user.userId);
-  }
-  return ids;
+    if (!user) return `${json(key)}:${json(value)}`;
+    const slot = users.push([user.userId, text(user.name), text(user.email)]) - 1;
+    // {...user, ...shown}: the user's own members in their order, then those of email, name and
+    // userId it lacks; those three take the shown value wherever they stand.
+    const order = [...Object.keys(user), ...FIELDS.filter((f) => !Object.hasOwn(user, f))];
+    const shown = order.map((k) =>
+      (FIELDS as readonly string[]).includes(k) ? `${json(k)}:${SLOT}${k[0]}${slot}${END}` : `${json(k)}:${json(user[k])}`,
+    );
+    return `${json(key)}:{${shown.join(',')}}`;
+  });
+  if (users.length === 0) return { text: headlineData, slots: '' };
+  return { text: `{${members.join(',')}}`, slots: json(users) };
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-function templateDataJson(headlineData: string, profiles: ReadonlyMap<string, Profile | undefined>): string {
-  if (!mayNameUsers(headlineData)) return headlineData;
-  // Object.fromEntries: every key, "__proto__" too, becomes an ordinary own property.
-  const shown = Object.fromEntries(
-    Object.entries(JSON.parse(headlineData) as Record<string, unknown>).map(([key, value]) => {
-      const user = asUserObject(value);
-      if (!user) return [key, value];
-      const ref: UserRef = { userId: user.userId, name: text(user.name), email: text(user.email) };
-      return [key, { ...user, ...showUser(ref, profiles.get(user.userId)) }];
-    }),
+/** The users whose profiles a notification's template data shows (from its slots; no parsing of the template). */
+export function usersNamedBy(n: StoredNotification): string[] {
+  const slots = piecesOf(n.answer)[5];
+  return slots ? (JSON.parse(slots) as [string][]).map(([userId]) => userId) : [];
+}
+
+/** The template data of a stored answer with its slots filled from profiles. */
+function templateDataJson(pieces: string[], profiles: ReadonlyMap<string, Profile | undefined>): string {
+  const template = pieces[2]!;
+  if (!pieces[5]) return template;
+  const users = (JSON.parse(pieces[5]) as [string, string | null, string | null][]).map(([userId, name, email]) =>
+    showUser({ userId, name, email }, profiles.get(userId)),
   );
-  return json(shown);
+  const parts = template.split(SLOT);
+  let out = parts[0]!;
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i]!;
+    const end = part.indexOf(END);
+    const user = users[Number(part.slice(1, end))]!;
+    const field = part[0] === 'e' ? user.email : part[0] === 'n' ? user.name : user.userId;
+    out += json(field) + part.slice(end + 1);
+  }
+  return out;
 }
 
 /**
@@ -131,10 +159,10 @@ export function notificationsJson(
   let out = '[';
   for (let i = 0; i < page.length; i++) {
     const n = page[i]!;
-    const [head, afterUser, headlineData, metadataTail, tail] = piecesOf(n.answer);
+    const pieces = piecesOf(n.answer);
     if (i > 0) out += ',';
-    out += `${head},"actionUser":${userJson(n.actionUser, n.actionUserProfile)}${afterUser}`;
-    out += `${templateDataJson(headlineData!, profiles)}${metadataHead}${metadataTail}${tail}`;
+    out += `${pieces[0]},"actionUser":${userJson(n.actionUser, n.actionUserProfile)}${pieces[1]}`;
+    out += `${templateDataJson(pieces, profiles)}${metadataHead}${pieces[3]}${pieces[4]}`;
   }
   return `${out}]`;
 }

@@ -21,7 +21,7 @@ import type {
   Tenant,
   TokenRecord,
 } from '../../src/store/store.js';
-import { newNotificationAnswer, notificationsJson, storedTemplateData } from '../../src/answers/notifications.js';
+import { newNotificationAnswer, notificationsJson } from '../../src/answers/notifications.js';
 import { freshDatabase, type FreshDatabase, TEST_STORE } from './test-database.js';
 
 /** 2024-06-20T09:53:42.258Z, the seed's example moment. */
@@ -130,6 +130,21 @@ export function notificationQuery(over: Partial<NotificationQuery>): Notificatio
 export const commentIdsOf = (list: StoredComment[]): number[] => list.map((c) => c.commentId);
 export const notificationIdsOf = (list: { notificationId: string }[]): string[] => list.map((n) => n.notificationId);
 
+/**
+ * Template data as a read shows it with no profiles: each user object (SPEC 7) gains email and name
+ * ("" where it has no string of its own), after its own members.
+ */
+export function shownTemplate(data: Record<string, unknown>): Record<string, unknown> {
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  return Object.fromEntries(
+    Object.entries(data).map(([key, v]) => {
+      const user = v as Record<string, unknown> | null;
+      if (typeof v !== 'object' || v === null || Array.isArray(v) || typeof user?.userId !== 'string') return [key, v];
+      return [key, { ...user, email: text(user.email) ?? '', name: text(user.name) ?? '', userId: user.userId }];
+    }),
+  );
+}
+
 /** A stored notification as the store tests compare it: each member of NewNotification, read back from its answer. */
 export interface ReadNotification extends Omit<NewNotification, 'recipients'> {
   recipients: { userId: string; internalId: string; unread: boolean }[];
@@ -145,7 +160,7 @@ export function parsedNotification(n: StoredNotification): ReadNotification {
     locationId: shown.metadata.locationId ?? null,
     actionUser: n.actionUser,
     headlineTemplate: shown.displayHeadlineMessageTemplate,
-    headlineData: JSON.parse(storedTemplateData(n)),
+    headlineData: shown.displayHeadlineMessageTemplateData,
     bodyMessage: shown.displayBodyMessage,
     sourceData: shown.notificationSourceData,
     timestamp: n.timestamp,
