@@ -11,7 +11,7 @@ import type { CallListener, Dialect } from './dialect/dialect.js';
 import { type FaultListener, type LastingFault, StorageHealth, StoreUnavailableError } from './health.js';
 import { migrate } from './migrations.js';
 import * as notifications from './notifications/notifications.js';
-import type { Query, Work } from './sql.js';
+import type { BatchQuery, Query, Work } from './sql.js';
 import type {
   AddCommentsResult,
   CommentDraft,
@@ -63,6 +63,13 @@ export class DbStore implements Store {
       throw this.health.failed(err);
     }
     return result instanceof Promise ? result.catch(this.failed) : result;
+  }
+
+  private batchWrite<T>(method: string, q: BatchQuery<T>): Maybe<T> {
+    const damage = this.health.damaged;
+    if (damage) throw damage;
+    if (q.rows.length === 0) return q.map([]);
+    return guarded(() => this.dialect.batchWrite(method, q), this.failed);
   }
 
   private write<T>(method: string, work: () => Work<T>): Maybe<T> {
@@ -168,7 +175,7 @@ export class DbStore implements Store {
   }
 
   updateUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<Set<string>> {
-    return this.write('updateUsers', () => users.update(tenantId, organizationId, scope, list, now));
+    return this.batchWrite('updateUsers', users.update(tenantId, organizationId, scope, list, now));
   }
 
   findProfiles(tenantId: string, organizationId: string, userIds: string[]): Maybe<Map<string, Profile>> {

@@ -48,6 +48,8 @@ export type Step =
    * an array (the statement reads them with unnest). Its result is the number of rows written.
    */
   | { op: 'batch'; statement: Statement; params: Params; rows: readonly Params[] }
+  /** The same, and its result is every row the statement returned (RETURNING). */
+  | { op: 'batchRows'; statement: Statement; params: Params; rows: readonly Params[] }
   /** Several statements as one text, without parameters (a migration step's DDL). */
   | { op: 'exec'; text: string };
 
@@ -73,6 +75,25 @@ export const query = <T>(statement: Statement, params: Params, arrays: boolean, 
   arrays,
   map,
 });
+
+/**
+ * A write that is one statement over many rows, as one transaction: PostgreSQL runs it once with each
+ * column an array (read with unnest) and without BEGIN/COMMIT, one round trip instead of three;
+ * SQLite runs it once per row in one IMMEDIATE transaction. `map` receives every row it returned.
+ */
+export interface BatchQuery<T> {
+  statement: Statement;
+  params: Params;
+  rows: readonly Params[];
+  map(returned: Row[]): T;
+}
+
+export const batchQuery = <T>(
+  statement: Statement,
+  params: Params,
+  rows: readonly Params[],
+  map: (returned: Row[]) => T,
+): BatchQuery<T> => ({ statement, params, rows, map });
 
 /** A Query as store code, for where it runs among other steps (PostgreSQL runs every read so). */
 export function* queried<T>(q: Query<T>): Work<T> {

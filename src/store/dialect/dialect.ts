@@ -18,7 +18,7 @@
 //   cache); PostgreSQL runs named prepared statements, which each connection plans once.
 // - Timing: every store call passes through read() or write(), which time it for /metrics.
 import { type Maybe, guarded } from '../../maybe.js';
-import type { Query, Work } from '../sql.js';
+import type { BatchQuery, Query, Work } from '../sql.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -34,6 +34,8 @@ export interface Dialect {
   read<T>(method: string, work: () => Work<T>): Maybe<T>;
   /** A read of one statement (sql.ts: Query), run as directly as the database allows. */
   query<T>(method: string, q: Query<T>): Maybe<T>;
+  /** A write of one statement over many rows (sql.ts: BatchQuery), atomic. */
+  batchWrite<T>(method: string, q: BatchQuery<T>): Maybe<T>;
   /** A write: all its steps in one transaction. `work` may be run more than once (PostgreSQL retries). */
   write<T>(method: string, work: () => Work<T>): Maybe<T>;
   /**

@@ -5,7 +5,16 @@
 // instead of a hang or a 500. See dialect.ts for what differs from SQLite.
 import pg from 'pg';
 import { StoreUnavailableError } from '../health.js';
-import { ListParam, type Params, type Query, queried, type StatementText, type Step, type Work } from '../sql.js';
+import {
+  type BatchQuery,
+  ListParam,
+  type Params,
+  type Query,
+  queried,
+  type StatementText,
+  type Step,
+  type Work,
+} from '../sql.js';
 import { type CallListener, type Dialect, timed } from './dialect.js';
 
 export interface PostgresOptions {
@@ -111,6 +120,13 @@ function values(c: Compiled, params: Params): unknown[] {
 
 type Queryable = pg.Pool | pg.PoolClient;
 
+/** A batch's parameters: each column of the rows becomes one array parameter, read with unnest. */
+function batchParams(params: Params, rows: readonly Params[]): Params {
+  const columns: Record<string, unknown[]> = {};
+  for (const key of Object.keys(rows[0] ?? {})) columns[key] = rows.map((r) => encodeValue(r[key]));
+  return { ...params, ...columns };
+}
+
 export class PostgresDialect implements Dialect {
   readonly kind = 'postgres' as const;
   onCall: CallListener | null = null;
@@ -147,13 +163,10 @@ export class PostgresDialect implements Dialect {
         return (await db.query<unknown[]>({ name: t.name, text: c.text, values: values(c, s.params), rowMode: 'array' })).rows;
       case 'run':
         return (await db.query({ name: t.name, text: c.text, values: values(c, s.params) })).rowCount ?? 0;
-      case 'batch': {
-        // Each column of the rows becomes one array parameter, read with unnest.
-        const columns: Record<string, unknown[]> = {};
-        for (const key of Object.keys(s.rows[0]!)) columns[key] = s.rows.map((r) => encodeValue(r[key]));
-        const params = { ...s.params, ...columns };
-        return (await db.query({ name: t.name, text: c.text, values: values(c, params) })).rowCount ?? 0;
-      }
+      case 'batch':
+        return (await db.query({ name: t.name, text: c.text, values: values(c, batchParams(s.params, s.rows)) })).rowCount ?? 0;
+      case 'batchRows':
+        return (await db.query({ name: t.name, text: c.text, values: values(c, batchParams(s.params, s.rows)) })).rows;
     }
   }
 
@@ -176,6 +189,24 @@ export class PostgresDialect implements Dialect {
 
   query<T>(method: string, q: Query<T>): Promise<T> {
     return this.read(method, () => queried(q));
+  }
+
+  /** One statement, so no BEGIN/COMMIT: it is atomic on its own. Deadlocks are retried like a transaction's. */
+  batchWrite<T>(method: string, q: BatchQuery<T>): Promise<T> {
+    const t = q.statement.postgres;
+    const c = compile(t);
+    const text = { name: t.name, text: c.text, values: values(c, batchParams(q.params, q.rows)) };
+    return timed<T>(this.onCall, method, async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return q.map((await this.pool.query(text)).rows);
+        } catch (err) {
+          const code = (err as { code?: string }).code;
+          if (!isUnavailable(err) && code && RETRYABLE_CODES.has(code) && attempt < MAX_ATTEMPTS) continue;
+          throw classifyPostgres(err);
+        }
+      }
+    }) as Promise<T>;
   }
 
   write<T>(method: string, work: () => Work<T>): Promise<T> {

@@ -6,7 +6,17 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { SqliteCheck, SqliteSynchronous } from '../../config/index.js';
 import { StoreUnavailableError } from '../health.js';
-import { ListParam, type Params, type Query, type Statement, type StatementText, type Step, type Work } from '../sql.js';
+import {
+  type BatchQuery,
+  ListParam,
+  type Params,
+  type Query,
+  type Row,
+  type Statement,
+  type StatementText,
+  type Step,
+  type Work,
+} from '../sql.js';
 import { type CallListener, type Dialect, timed } from './dialect.js';
 
 export interface SqliteOptions {
@@ -112,6 +122,10 @@ export class SqliteDialect implements Dialect {
         for (const row of s.rows) changed += stmt.run(encode({ ...s.params, ...row })).changes;
         return changed;
       }
+      case 'batchRows': {
+        const stmt = this.statement(text(s.statement), false);
+        return s.rows.flatMap((row) => stmt.all(encode({ ...s.params, ...row })));
+      }
       case 'exec':
         this.db.exec(s.text);
         return undefined;
@@ -149,6 +163,12 @@ export class SqliteDialect implements Dialect {
     }
     listener?.(method, (performance.now() - started) / 1000, 'ok');
     return q.map(rows);
+  }
+
+  batchWrite<T>(method: string, q: BatchQuery<T>): T {
+    return this.write(method, function* () {
+      return q.map((yield { op: 'batchRows', statement: q.statement, params: q.params, rows: q.rows }) as Row[]);
+    });
   }
 
   write<T>(method: string, work: () => Work<T>): T {

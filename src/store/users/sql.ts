@@ -6,6 +6,22 @@ const UPDATE_USER = `UPDATE users SET name = coalesce(@name, name), email = coal
                        photo_url = coalesce(@photoUrl, photo_url), updated_at = @now
                      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId`;
 
+/** users/update in the scope of a membership: a user who is not a member changes nothing. */
+const MEMBER = (user: string) => `EXISTS (SELECT 1 FROM memberships m WHERE m.tenant_id = @tenantId
+  AND m.organization_id = @organizationId AND m.scope_kind = @kind AND m.scope_id = @scopeId AND m.user_id = ${user})`;
+
+/** PostgreSQL: every user of a users/update in one statement, from arrays; SQLite: the statement once per user. */
+const updateUsers = (scoped: boolean) =>
+  sql(scoped ? 'updateMembers' : 'updateUsers', {
+    sqlite: `${UPDATE_USER}${scoped ? ` AND ${MEMBER('@userId')}` : ''} RETURNING user_id`,
+    postgres: `UPDATE users u SET name = coalesce(x.name, u.name), email = coalesce(x.email, u.email),
+                 photo_url = coalesce(x.photo_url, u.photo_url), updated_at = @now
+               FROM unnest(@userId::text[], @name::text[], @email::text[], @photoUrl::text[]) AS x(user_id, name, email, photo_url)
+               WHERE u.tenant_id = @tenantId AND u.organization_id = @organizationId AND u.user_id = x.user_id
+                 ${scoped ? `AND ${MEMBER('x.user_id')}` : ''}
+               RETURNING u.user_id`,
+  });
+
 export const USERS_SQL = {
   upsert: same(
     'upsertUser',
@@ -17,15 +33,9 @@ export const USERS_SQL = {
        photo_url = coalesce(excluded.photo_url, users.photo_url),
        updated_at = excluded.updated_at`,
   ),
-  update: same('updateUser', UPDATE_USER),
-  // The scope check and the change in one statement: a user who is not a member changes nothing.
-  updateMember: same(
-    'updateMember',
-    `${UPDATE_USER}
-       AND EXISTS (SELECT 1 FROM memberships m WHERE m.tenant_id = @tenantId
-         AND m.organization_id = @organizationId AND m.scope_kind = @kind AND m.scope_id = @scopeId
-         AND m.user_id = @userId)`,
-  ),
+  updateUsers: updateUsers(false),
+  // The scope check and the change in one statement.
+  updateMembers: updateUsers(true),
   insertMembership: same(
     'insertMembership',
     `INSERT INTO memberships (tenant_id, organization_id, scope_kind, scope_id, user_id)

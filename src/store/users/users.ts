@@ -1,5 +1,5 @@
 // Store code for user profiles and their memberships of documents and folders.
-import { all, inKeyOrder, list, run, type Work } from '../sql.js';
+import { all, type BatchQuery, batchQuery, inKeyOrder, list, run, type Work } from '../sql.js';
 import type { Profile, Scope, UserWrite } from '../store.js';
 import { USERS_SQL as SQL } from './sql.js';
 
@@ -18,23 +18,20 @@ export function* upsert(tenantId: string, organizationId: string, scope: Scope, 
   }
 }
 
-/** Updates the users that exist in the scope; returns their userIds. */
-export function* update(
+/** Updates the users that exist in the scope; returns their userIds. One statement on PostgreSQL. */
+export function update(
   tenantId: string,
   organizationId: string,
   scope: Scope,
   users: UserWrite[],
   now: number,
-): Work<Set<string>> {
-  const updated = new Set<string>();
-  for (const u of inKeyOrder(users, (x) => x.userId)) {
-    const params = { tenantId, organizationId, now, ...fields(u) };
-    const changed = scope
-      ? yield* run(SQL.updateMember, { ...params, kind: scope.kind, scopeId: scope.id })
-      : yield* run(SQL.update, params);
-    if (changed > 0) updated.add(u.userId);
-  }
-  return updated;
+): BatchQuery<Set<string>> {
+  const params = scope
+    ? { tenantId, organizationId, now, kind: scope.kind, scopeId: scope.id }
+    : { tenantId, organizationId, now };
+  // Key order: two updates of the same users lock them in the same order.
+  const rows = inKeyOrder(users, (x) => x.userId).map(fields);
+  return batchQuery(scope ? SQL.updateMembers : SQL.updateUsers, params, rows, (r) => new Set(r.map((x) => x.user_id as string)));
 }
 
 function profileFrom(r: Record<string, unknown>): Profile {
