@@ -75,7 +75,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
     done();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (connections.isDraining && connections.closesAfter(request.raw.socket)) reply.header('connection', 'close');
+    if (connections.closesAfter(request.raw.socket)) reply.header('connection', 'close');
     done(null, payload);
   });
   app.setNotFoundHandler(notFound);

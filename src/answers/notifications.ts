@@ -119,19 +119,14 @@ function storedTemplate(headlineData: string): { text: string; slots: string } {
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-/** The users whose profiles a notification's template data shows (from its slots; no parsing of the template). */
-export function usersNamedBy(n: StoredNotification): string[] {
-  const slots = piecesOf(n.answer)[5];
-  return slots ? (JSON.parse(slots) as [string][]).map(([userId]) => userId) : [];
-}
+/** A slot's user as stored: [userId, name, email], the last two as the writer gave them. */
+type SlotUser = [string, string | null, string | null];
+const NO_SLOTS: SlotUser[] = [];
 
-/** The template data of a stored answer with its slots filled from profiles. */
-function templateDataJson(pieces: string[], profiles: ReadonlyMap<string, Profile | undefined>): string {
-  const template = pieces[2]!;
-  if (!pieces[5]) return template;
-  const users = (JSON.parse(pieces[5]) as [string, string | null, string | null][]).map(([userId, name, email]) =>
-    showUser({ userId, name, email }, profiles.get(userId)),
-  );
+/** Template data with its slots filled from profiles. */
+function templateDataJson(template: string, slots: SlotUser[], profiles: ReadonlyMap<string, Profile | undefined>): string {
+  if (slots.length === 0) return template;
+  const users = slots.map(([userId, name, email]) => showUser({ userId, name, email }, profiles.get(userId)));
   const parts = template.split(SLOT);
   let out = parts[0]!;
   for (let i = 1; i < parts.length; i++) {
@@ -145,24 +140,27 @@ function templateDataJson(pieces: string[], profiles: ReadonlyMap<string, Profil
 }
 
 /**
- * A page of notifications as JSON text. The reader's parts (metadata's apiKey and organization) are
- * made once. The action user's profile is the one joined into its row; `profiles` resolves the users
- * that template data names.
+ * A page of notifications, each stored answer split once: `users` are the users its template data
+ * shows (to load their profiles), and `render` writes the page as JSON text. The reader's parts
+ * (metadata's apiKey and organization) are made once; the action user's profile is the one joined
+ * into its row, and `profiles` resolves the template's users.
  */
-export function notificationsJson(
-  reader: { apiKey: string },
-  organizationId: string,
-  page: readonly StoredNotification[],
-  profiles: ReadonlyMap<string, Profile | undefined>,
-): string {
-  const metadataHead = `,"metadata":{"apiKey":${json(reader.apiKey)},"organizationId":${json(organizationId)}`;
-  let out = '[';
-  for (let i = 0; i < page.length; i++) {
-    const n = page[i]!;
+export function pageAnswer(reader: { apiKey: string }, organizationId: string, page: readonly StoredNotification[]) {
+  const rows = page.map((n) => {
     const pieces = piecesOf(n.answer);
-    if (i > 0) out += ',';
-    out += `${pieces[0]},"actionUser":${userJson(n.actionUser, n.actionUserProfile)}${pieces[1]}`;
-    out += `${templateDataJson(pieces, profiles)}${metadataHead}${pieces[3]}${pieces[4]}`;
-  }
-  return `${out}]`;
+    return { n, pieces, slots: pieces[5] ? (JSON.parse(pieces[5]) as SlotUser[]) : NO_SLOTS };
+  });
+  return {
+    users: rows.flatMap((r) => r.slots.map(([userId]) => userId)),
+    render(profiles: ReadonlyMap<string, Profile | undefined>): string {
+      const metadataHead = `,"metadata":{"apiKey":${json(reader.apiKey)},"organizationId":${json(organizationId)}`;
+      let out = '[';
+      for (const { n, pieces, slots } of rows) {
+        if (out.length > 1) out += ',';
+        out += `${pieces[0]},"actionUser":${userJson(n.actionUser, n.actionUserProfile)}${pieces[1]}`;
+        out += `${templateDataJson(pieces[2]!, slots, profiles)}${metadataHead}${pieces[3]}${pieces[4]}`;
+      }
+      return `${out}]`;
+    },
+  };
 }

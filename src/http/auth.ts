@@ -77,15 +77,19 @@ export function registerAuth(
   // Callback style and synchronous on SQLite (a cached tenant is one version read): an async hook
   // would cost every request a promise and a microtask.
   app.addHook('onRequest', (request, reply, done) => {
-    let tenant: Maybe<Tenant>;
-    let started = 0;
+    let apiKey: string;
+    let authToken: string;
     try {
-      const apiKey = header(request, API_KEY_HEADER);
-      const authToken = header(request, AUTH_TOKEN_HEADER);
-      started = performance.now();
+      apiKey = header(request, API_KEY_HEADER);
+      authToken = header(request, AUTH_TOKEN_HEADER);
+    } catch (err) {
+      return done(err as Error);
+    }
+    const started = performance.now();
+    let tenant: Maybe<Tenant>;
+    try {
       tenant = authenticate(store, apiKey, authToken, cache);
     } catch (err) {
-      if (started === 0) return done(err as Error);
       return refused(err, started, done);
     }
     if (tenant instanceof Promise) {

@@ -1,4 +1,6 @@
 // The success envelope of SPEC 1. Extensions such as pageToken sit beside data inside result.
+import type { FastifyReply } from 'fastify';
+
 export interface SuccessEnvelope<T> {
   result: { status: 'success'; message: string; data: T } & Record<string, unknown>;
 }
@@ -7,15 +9,20 @@ export function success<T>(message: string, data: T, extensions: Record<string, 
   return { result: { status: 'success', message, data, ...extensions } };
 }
 
-/** The content type of every JSON answer (what Fastify gives a serialized object). */
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
 /**
- * The same envelope, as text, around data that is JSON text already (reads written from rows): the
- * bytes JSON.stringify(success(message, data, extensions)) would give.
+ * Sends the same envelope around data that is JSON text already (reads written from rows): the bytes
+ * JSON.stringify(success(message, data, extensions)) would give, with the content type Fastify gives
+ * a serialized object.
  */
-export function successJson(message: string, dataJson: string, extensions: Record<string, string> = {}): string {
+export function sendSuccessJson(
+  reply: FastifyReply,
+  message: string,
+  dataJson: string,
+  extensions: Record<string, string> = {},
+): FastifyReply {
   let rest = '';
   for (const [key, value] of Object.entries(extensions)) rest += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
-  return `{"result":{"status":"success","message":${JSON.stringify(message)},"data":${dataJson}${rest}}}`;
+  return reply
+    .type('application/json; charset=utf-8')
+    .send(`{"result":{"status":"success","message":${JSON.stringify(message)},"data":${dataJson}${rest}}}`);
 }

@@ -46,7 +46,8 @@ function refuseUnstorable(this: unknown, key: string, value: unknown): unknown {
  * than silently misread.
  */
 function charsetOf(contentType: string | undefined): string | null {
-  for (const param of (contentType ?? '').split(';').slice(1)) {
+  if (!contentType?.includes(';')) return null;
+  for (const param of contentType.split(';').slice(1)) {
     const eq = param.indexOf('=');
     if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
     return param
@@ -69,8 +70,7 @@ export function requireUtf8(
   payload: RequestPayload,
   done: (err: Error | null, payload?: RequestPayload) => void,
 ): void {
-  const contentType = request.headers['content-type'];
-  const charset = contentType?.includes(';') ? charsetOf(contentType) : null;
+  const charset = charsetOf(request.headers['content-type']);
   if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
     done(invalid(`Content-Type charset must be utf-8, got "${charset.slice(0, 40)}".`));
     return;

@@ -1,5 +1,5 @@
 import { tenantOf } from '../http/auth.js';
-import { JSON_CONTENT_TYPE, successJson } from '../http/envelope.js';
+import { sendSuccessJson } from '../http/envelope.js';
 import { then } from '../maybe.js';
 import type { App } from '../http/types.js';
 import { CommentsGetBody } from '../schemas/comments.js';
@@ -23,7 +23,7 @@ export function register(app: App, services: Services): void {
     },
     (request, reply) =>
       then(getComments(services, tenantOf(request), request.body.data), (commentsJson) =>
-        reply.type(JSON_CONTENT_TYPE).send(successJson('Comments(s) retrieved successfully.', commentsJson)),
+        sendSuccessJson(reply, 'Comments(s) retrieved successfully.', commentsJson),
       ),
   );
 }

@@ -1,5 +1,5 @@
 import { tenantOf } from '../http/auth.js';
-import { JSON_CONTENT_TYPE, successJson } from '../http/envelope.js';
+import { sendSuccessJson } from '../http/envelope.js';
 import { then } from '../maybe.js';
 import type { App } from '../http/types.js';
 import { NotificationsGetBody } from '../schemas/notifications.js';
@@ -22,15 +22,12 @@ export function register(app: App, services: Services): void {
     },
     (request, reply) =>
       then(getNotifications(services, tenantOf(request), request.body.data), ({ notificationsJson, nextPageToken }) =>
-        reply
-          .type(JSON_CONTENT_TYPE)
-          .send(
-            successJson(
-              'Notification(s) retrieved successfully.',
-              notificationsJson,
-              nextPageToken ? { pageToken: nextPageToken } : {},
-            ),
-          ),
+        sendSuccessJson(
+          reply,
+          'Notification(s) retrieved successfully.',
+          notificationsJson,
+          nextPageToken ? { pageToken: nextPageToken } : {},
+        ),
       ),
   );
 }

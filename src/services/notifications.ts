@@ -5,7 +5,7 @@ import type { NotificationsAddData, NotificationsGetData } from '../schemas/noti
 import type { Profile } from '../store/store.js';
 import type { Caller, Services } from './context.js';
 import { internalUserId, newNotificationId } from './ids.js';
-import { newNotificationAnswer, notificationsJson, usersNamedBy } from '../answers/notifications.js';
+import { newNotificationAnswer, pageAnswer } from '../answers/notifications.js';
 import { decodePageToken, encodePageToken, filterDigest } from './page-token.js';
 import { spell } from './member-path.js';
 import { filterList, orNull } from './rules.js';
@@ -76,22 +76,22 @@ export function getNotifications(
       rows.length > pageSize && last
         ? encodePageToken({ timestamp: last.timestamp, notificationId: last.notificationId }, digest())
         : null;
-    const answer = (profiles: Map<string, Profile | undefined>) => ({
-      notificationsJson: notificationsJson(caller, input.organizationId, page, profiles),
+    const answer = pageAnswer(caller, input.organizationId, page);
+    const done = (profiles: ReadonlyMap<string, Profile | undefined>) => ({
+      notificationsJson: answer.render(profiles),
       nextPageToken,
     });
     // Each row carries its action user's profile (or its absence); only other users named in template
     // data need a lookup, which in practice is seldom.
-    const named = page.flatMap(usersNamedBy);
-    if (named.length === 0) return answer(NO_PROFILES);
+    if (answer.users.length === 0) return done(NO_PROFILES);
     const profiles = new Map<string, Profile | undefined>(
       page.map((n) => [n.actionUser.userId, n.actionUserProfile ?? undefined]),
     );
-    const others = named.filter((userId) => !profiles.has(userId));
-    if (others.length === 0) return answer(profiles);
+    const others = answer.users.filter((userId) => !profiles.has(userId));
+    if (others.length === 0) return done(profiles);
     return then(store.findProfiles(caller.id, input.organizationId, [...new Set(others)]), (found) => {
       for (const [userId, p] of found) profiles.set(userId, p);
-      return answer(profiles);
+      return done(profiles);
     });
   });
 }

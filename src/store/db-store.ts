@@ -65,16 +65,20 @@ export class DbStore implements Store {
     return result instanceof Promise ? result.catch(this.failed) : result;
   }
 
-  private batchWrite<T>(method: string, q: BatchQuery<T>): Maybe<T> {
+  /** A damaged database takes no writes (writing to it can spread the damage) and is not ready. */
+  private refuseIfDamaged(): void {
     const damage = this.health.damaged;
     if (damage) throw damage;
+  }
+
+  private batchWrite<T>(method: string, q: BatchQuery<T>): Maybe<T> {
+    this.refuseIfDamaged();
     if (q.rows.length === 0) return q.map([]);
     return guarded(() => this.dialect.batchWrite(method, q), this.failed);
   }
 
   private write<T>(method: string, work: () => Work<T>): Maybe<T> {
-    const damage = this.health.damaged;
-    if (damage) throw damage;
+    this.refuseIfDamaged();
     return guarded(() => this.dialect.write(method, work), this.failed);
   }
 
@@ -98,8 +102,7 @@ export class DbStore implements Store {
   }
 
   async ping(): Promise<void> {
-    const damage = this.health.damaged;
-    if (damage) throw damage;
+    this.refuseIfDamaged();
     // While writes are refused, readiness waits for a write to get through (the probe row).
     if (this.health.writesRefused) {
       await this.write('probeWrite', () => credentials.probeWrite());

@@ -48,8 +48,6 @@ export type Step =
    * an array (the statement reads them with unnest). Its result is the number of rows written.
    */
   | { op: 'batch'; statement: Statement; params: Params; rows: readonly Params[] }
-  /** The same, and its result is every row the statement returned (RETURNING). */
-  | { op: 'batchRows'; statement: Statement; params: Params; rows: readonly Params[] }
   /** Several statements as one text, without parameters (a migration step's DDL). */
   | { op: 'exec'; text: string };
 

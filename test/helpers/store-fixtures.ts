@@ -21,7 +21,7 @@ import type {
   Tenant,
   TokenRecord,
 } from '../../src/store/store.js';
-import { newNotificationAnswer, notificationsJson } from '../../src/answers/notifications.js';
+import { newNotificationAnswer, pageAnswer } from '../../src/answers/notifications.js';
 import { freshDatabase, type FreshDatabase, TEST_STORE } from './test-database.js';
 
 /** 2024-06-20T09:53:42.258Z, the seed's example moment. */
@@ -152,7 +152,7 @@ export interface ReadNotification extends Omit<NewNotification, 'recipients'> {
 }
 
 export function parsedNotification(n: StoredNotification): ReadNotification {
-  const shown = JSON.parse(notificationsJson({ apiKey: 'k' }, ORG, [n], new Map()))[0];
+  const shown = JSON.parse(pageAnswer({ apiKey: 'k' }, ORG, [n]).render(new Map()))[0];
   const internalIds = Object.keys(shown.notifyUsers);
   return {
     notificationId: n.notificationId,

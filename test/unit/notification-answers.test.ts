@@ -5,7 +5,7 @@
 // userId anywhere among their members, and profiles present or not.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newNotificationAnswer, notificationsJson, usersNamedBy } from '../../src/answers/notifications.js';
+import { newNotificationAnswer, pageAnswer } from '../../src/answers/notifications.js';
 import { showUser } from '../../src/answers/users.js';
 import type { Profile, StoredNotification } from '../../src/store/store.js';
 
@@ -67,8 +67,9 @@ function check(headlineData: Record<string, unknown>, profiles: Map<string, Prof
       .filter(isUser)
       .map((u) => u.userId),
   );
-  assert.deepEqual(new Set(usersNamedBy(stored)), named, 'usersNamedBy');
-  assert.equal(notificationsJson({ apiKey: 'mk_key' }, 'org', [stored], profiles), `[${reference(n, profiles, actor)}]`);
+  const answer = pageAnswer({ apiKey: 'mk_key' }, 'org', [stored]);
+  assert.deepEqual(new Set(answer.users), named, 'the users whose profiles it shows');
+  assert.equal(answer.render(profiles), `[${reference(n, profiles, actor)}]`);
 }
 
 const profile = (userId: string, name: string | null, email: string | null): Profile => ({ userId, name, email, photoUrl: null });

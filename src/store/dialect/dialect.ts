@@ -16,7 +16,8 @@
 //   nowhere else.
 // - Statement preparation and caching: SQLite prepares each statement once and keeps it (a bounded
 //   cache); PostgreSQL runs named prepared statements, which each connection plans once.
-// - Timing: every store call passes through read() or write(), which time it for /metrics.
+// - Timing: every store call passes through read(), query(), write() or batchWrite(), which time it
+//   for /metrics.
 import { type Maybe, guarded } from '../../maybe.js';
 import type { BatchQuery, Query, Work } from '../sql.js';
 

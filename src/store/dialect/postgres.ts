@@ -72,6 +72,10 @@ const WRITE_REFUSED: Readonly<Record<string, StoreUnavailableError['reason']>> =
 const RETRYABLE_CODES = new Set(['40001', '40P01']);
 const MAX_ATTEMPTS = 3;
 
+/** Whether a failed attempt at a write is run again: a serialization failure or deadlock, attempts left. */
+const retries = (err: unknown, attempt: number): boolean =>
+  RETRYABLE_CODES.has((err as { code?: string }).code ?? '') && attempt < MAX_ATTEMPTS;
+
 function isUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown };
   return (
@@ -165,8 +169,6 @@ export class PostgresDialect implements Dialect {
         return (await db.query({ name: t.name, text: c.text, values: values(c, s.params) })).rowCount ?? 0;
       case 'batch':
         return (await db.query({ name: t.name, text: c.text, values: values(c, batchParams(s.params, s.rows)) })).rowCount ?? 0;
-      case 'batchRows':
-        return (await db.query({ name: t.name, text: c.text, values: values(c, batchParams(s.params, s.rows)) })).rows;
     }
   }
 
@@ -201,8 +203,7 @@ export class PostgresDialect implements Dialect {
         try {
           return q.map((await this.pool.query(text)).rows);
         } catch (err) {
-          const code = (err as { code?: string }).code;
-          if (!isUnavailable(err) && code && RETRYABLE_CODES.has(code) && attempt < MAX_ATTEMPTS) continue;
+          if (!isUnavailable(err) && retries(err, attempt)) continue;
           throw classifyPostgres(err);
         }
       }
@@ -260,8 +261,7 @@ export class PostgresDialect implements Dialect {
           await client.query('ROLLBACK').catch((e: Error) => {
             broken = e;
           });
-        const code = (err as { code?: string }).code;
-        if (!broken && code && RETRYABLE_CODES.has(code) && attempt < MAX_ATTEMPTS) continue;
+        if (!broken && retries(err, attempt)) continue;
         throw classifyPostgres(err);
       } finally {
         // A connection that failed is destroyed rather than handed to the next request.

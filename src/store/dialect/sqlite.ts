@@ -75,8 +75,8 @@ export class SqliteDialect implements Dialect {
   /** Prepared statements by name: rows as objects, and rows as arrays (raw mode). */
   private readonly prepared = new Map<string, Database.Statement>();
   private readonly preparedRaw = new Map<string, Database.Statement>();
-  /** Runs store code in a transaction; made once (better-sqlite3 builds a wrapper per call of transaction()). */
-  private readonly inTransaction: Database.Transaction<(work: Work<unknown>) => unknown>;
+  /** Runs fn in a transaction; made once (better-sqlite3 builds a wrapper per call of transaction()). */
+  private readonly inTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
 
   constructor(private readonly options: SqliteOptions) {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
@@ -90,7 +90,7 @@ export class SqliteDialect implements Dialect {
     this.db.pragma(`synchronous = ${options.synchronous}`);
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
     this.db.pragma('foreign_keys = ON');
-    this.inTransaction = this.db.transaction((work: Work<unknown>) => this.drive(work));
+    this.inTransaction = this.db.transaction((fn: () => unknown) => fn());
   }
 
   private statement(t: StatementText, raw: boolean): Database.Statement {
@@ -121,10 +121,6 @@ export class SqliteDialect implements Dialect {
         let changed = 0;
         for (const row of s.rows) changed += stmt.run(encode({ ...s.params, ...row })).changes;
         return changed;
-      }
-      case 'batchRows': {
-        const stmt = this.statement(text(s.statement), false);
-        return s.rows.flatMap((row) => stmt.all(encode({ ...s.params, ...row })));
       }
       case 'exec':
         this.db.exec(s.text);
@@ -166,13 +162,15 @@ export class SqliteDialect implements Dialect {
   }
 
   batchWrite<T>(method: string, q: BatchQuery<T>): T {
-    return this.write(method, function* () {
-      return q.map((yield { op: 'batchRows', statement: q.statement, params: q.params, rows: q.rows }) as Row[]);
-    });
+    const run = () => {
+      const stmt = this.statement(q.statement.sqlite, false);
+      return q.map(q.rows.flatMap((row) => stmt.all(encode({ ...q.params, ...row })) as Row[]));
+    };
+    return timed(this.onCall, method, () => this.guard(() => this.inTransaction.immediate(run))) as T;
   }
 
   write<T>(method: string, work: () => Work<T>): T {
-    return timed(this.onCall, method, () => this.guard(() => this.inTransaction.immediate(work()))) as T;
+    return timed(this.onCall, method, () => this.guard(() => this.inTransaction.immediate(() => this.drive(work())))) as T;
   }
 
   async migrate(work: () => Work<void>): Promise<void> {

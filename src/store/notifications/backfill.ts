@@ -2,23 +2,19 @@
 // rendered at write time, by the same code that renders them now, in batches walked in key order.
 import { storedNotificationAnswer } from '../../answers/notifications.js';
 import { internalUserId } from '../../services/ids.js';
-import { all, batch, sql, type Work } from '../sql.js';
+import { all, batch, same, sql, type Work } from '../sql.js';
 
 const BATCH = 1000;
 
 const SQL = {
-  unrendered: sql('unrenderedNotifications', {
-    sqlite: `SELECT tenant_id, organization_id, notification_id, document_id, location_id, headline_template, headline_data,
-               body_message, source_data, timestamp, recipients
-             FROM notifications
-             WHERE answer = '' AND (tenant_id, organization_id, notification_id) > (@tenantId, @organizationId, @notificationId)
-             ORDER BY tenant_id, organization_id, notification_id LIMIT ${BATCH}`,
-    postgres: `SELECT tenant_id, organization_id, notification_id, document_id, location_id, headline_template, headline_data,
-                 body_message, source_data, timestamp, recipients
-               FROM notifications
-               WHERE answer = '' AND (tenant_id, organization_id, notification_id) > (@tenantId, @organizationId, @notificationId)
-               ORDER BY tenant_id, organization_id, notification_id LIMIT ${BATCH}`,
-  }),
+  unrendered: same(
+    'unrenderedNotifications',
+    `SELECT tenant_id, organization_id, notification_id, document_id, location_id, headline_template, headline_data,
+       body_message, source_data, timestamp, recipients
+     FROM notifications
+     WHERE answer = '' AND (tenant_id, organization_id, notification_id) > (@tenantId, @organizationId, @notificationId)
+     ORDER BY tenant_id, organization_id, notification_id LIMIT ${BATCH}`,
+  ),
   setAnswer: sql('setNotificationAnswer', {
     sqlite: `UPDATE notifications SET answer = @answer
              WHERE tenant_id = @tenantId AND organization_id = @organizationId AND notification_id = @notificationId`,
