@@ -175,14 +175,14 @@ export class SqliteSink {
     const s = {
       upsertUser: this.db.prepare(USERS_SQL.upsert.sqlite.text),
       insertNotification: this.db.prepare(NOTIFICATIONS_SQL.insert.sqlite.text),
-      insertRecipient: this.db.prepare(NOTIFICATIONS_SQL.insertRecipients.sqlite.text),
+      insertInbox: this.db.prepare(NOTIFICATIONS_SQL.insertInbox.sqlite.text),
       insertAnnotation: this.db.prepare(COMMENTS_SQL.insertAnnotation.sqlite.text),
       insertComment: this.db.prepare(COMMENTS_SQL.insertComments.sqlite.text),
     };
     this.db.transaction(() => {
       for (const u of rows.users) s.upsertUser!.run({ tenantId, ...u, photoUrl: null, now: T0 });
       for (const n of rows.notifications) {
-        s.insertNotification!.run({
+        const shared = {
           tenantId,
           organizationId: n.organizationId,
           notificationId: n.notificationId,
@@ -191,23 +191,19 @@ export class SqliteSink {
           actionUserId: n.actionUserId,
           actionUserName: null,
           actionUserEmail: null,
+          timestamp: n.timestamp,
+        };
+        const { recipients, answer } = recipientColumns(tenantId, n);
+        s.insertNotification!.run({
+          ...shared,
           headlineTemplate: HEADLINE,
           headlineData: n.headlineData,
           bodyMessage: '',
           sourceData: '{}',
-          timestamp: n.timestamp,
-          ...recipientColumns(tenantId, n),
+          recipients,
+          answer,
         });
-        for (const [position, userId] of n.recipients.entries()) {
-          s.insertRecipient!.run({
-            tenantId,
-            organizationId: n.organizationId,
-            notificationId: n.notificationId,
-            userId,
-            position,
-            timestamp: n.timestamp,
-          });
-        }
+        for (const [position, userId] of n.recipients.entries()) s.insertInbox!.run({ ...shared, answer, userId, position });
       }
       for (const a of rows.annotations) {
         s.insertAnnotation!.run({
@@ -270,14 +266,29 @@ export class PostgresSink {
         HEADLINE,
       ],
     );
-    const r = n.flatMap((x) =>
-      x.recipients.map((userId, position) => ({ o: x.organizationId, i: x.notificationId, userId, position, t: x.timestamp })),
-    );
+    // Each inbox row carries its notification's answer and filter columns, as notifications/add writes it.
+    const r = n.flatMap((x) => {
+      const { answer } = recipientColumns(tenantId, x);
+      return x.recipients.map((userId, position) => ({ ...x, userId, position, answer }));
+    });
     await c.query(
-      `INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread, timestamp)
-      SELECT $1, x.o, x.i, x.u, x.p, true, x.t
-      FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[]) AS x(o, i, u, p, t)`,
-      [tenantId, col(r, 'o'), col(r, 'i'), col(r, 'userId'), col(r, 'position'), col(r, 't')],
+      `INSERT INTO inbox (tenant_id, organization_id, user_id, timestamp, notification_id, position, unread, document_id,
+        location_id, action_user_id, answer)
+      SELECT $1, x.o, x.u, x.t, x.i, x.p, true, x.d, x.l, x.a, x.an
+      FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[])
+        AS x(o, u, t, i, p, d, l, a, an)`,
+      [
+        tenantId,
+        col(r, 'organizationId'),
+        col(r, 'userId'),
+        col(r, 'timestamp'),
+        col(r, 'notificationId'),
+        col(r, 'position'),
+        col(r, 'documentId'),
+        col(r, 'locationId'),
+        col(r, 'actionUserId'),
+        col(r, 'answer'),
+      ],
     );
     const a = rows.annotations;
     await c.query(

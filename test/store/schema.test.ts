@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import { tokenRecord } from '../../src/services/credentials.js';
 import { openStore } from '../../src/store/open-store.js';
 import { StoreUnavailableError, type Store } from '../../src/store/store.js';
+import { beforeInboxAnswers } from '../helpers/previous-release.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 import {
   T0,
@@ -68,23 +69,27 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
   });
 
   storeTest(
-    'a database as the previous release left it (through migration 3) migrates forward with its data',
+    'a database as the previous release left it (through migration 5) migrates forward with its data',
     async (store, db) => {
       await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
       await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first')])], T0);
       await store.addNotification(TA, ORG, notification('n1'));
-      // Migration 4 only added the readiness probe table: without it, the schema is the previous release's.
-      await db.exec('DROP TABLE readiness_probe; DELETE FROM schema_migrations WHERE version = 4');
+      await store.addNotification(TA, ORG, notification('n2', { recipients: ['u1', 'u2'], timestamp: T0 + 1 }));
+      await beforeInboxAnswers(db);
       await withSecondStore(db, async (reopened) => {
         eq((await reopened.findCredentials('mk_a'))?.tenant.id, TA, 'tenant after migrating forward');
         eq(commentIdsOf(await reopened.getComments(TA, commentQuery('ann'))), [1], 'comments after migrating forward');
         eq(
           notificationIdsOf(await readNotifications(reopened, TA, notificationQuery({ userId: 'u1' }))),
-          ['n1'],
-          'notifications',
+          ['n2', 'n1'],
+          'notifications of u1',
+        );
+        eq(
+          notificationIdsOf(await readNotifications(reopened, TA, notificationQuery({ userId: 'u2' }))),
+          ['n2'],
+          'notifications of u2',
         );
         await reopened.ping();
-        await db.exec('UPDATE readiness_probe SET at = at + 1 WHERE id = 1'); // migration 4 ran again
         eq(added(await reopened.addComments(TA, ORG, DOC, 'ann', [draft('second')], T0 + 1), 'a write'), [2], 'ids');
       });
     },

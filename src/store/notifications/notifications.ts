@@ -14,26 +14,31 @@ export function recipientsJson(recipients: readonly Recipient[]): string {
 
 /** Returns false when the notificationId is taken in the organization. */
 export function* add(tenantId: string, organizationId: string, n: NewNotification): Work<boolean> {
-  const key = { tenantId, organizationId, notificationId: n.notificationId };
-  const inserted = yield* run(SQL.insert, {
-    ...key,
+  // What the notification row and each of its inbox rows hold alike.
+  const shared = {
+    tenantId,
+    organizationId,
+    notificationId: n.notificationId,
+    timestamp: n.timestamp,
     documentId: n.documentId,
     locationId: n.locationId,
     actionUserId: n.actionUser.userId,
     actionUserName: n.actionUser.name,
     actionUserEmail: n.actionUser.email,
+    answer: n.answer,
+  };
+  const inserted = yield* run(SQL.insert, {
+    ...shared,
     headlineTemplate: n.headlineTemplate,
     headlineData: JSON.stringify(n.headlineData),
     bodyMessage: n.bodyMessage,
     sourceData: JSON.stringify(n.sourceData),
-    timestamp: n.timestamp,
     recipients: recipientsJson(n.recipients),
-    answer: n.answer,
   });
   if (inserted === 0) return false;
   yield* batch(
-    SQL.insertRecipients,
-    { ...key, timestamp: n.timestamp },
+    SQL.insertInbox,
+    shared,
     n.recipients.map((r, position) => ({ userId: r.userId, position })),
   );
   return true;

@@ -19,8 +19,11 @@ export const N = positions(NOTIFICATION_SELECT);
 const COLUMNS = columnsOf(NOTIFICATION_SELECT);
 const PROFILE_JOIN = `LEFT JOIN users u ON u.tenant_id = n.tenant_id
   AND u.organization_id = n.organization_id AND u.user_id = n.action_user_id`;
-const INBOX = `notification_recipients r JOIN notifications n ON n.tenant_id = r.tenant_id
-  AND n.organization_id = r.organization_id AND n.notification_id = r.notification_id`;
+/**
+ * A user's inbox rows carry every column of the select list (migration 6), under the same alias: the
+ * read by user is one range scan of contiguous rows, with no descent into notifications per row.
+ */
+const INBOX = 'inbox n';
 
 export const NOTIFICATIONS_SQL = {
   insert: same(
@@ -33,13 +36,15 @@ export const NOTIFICATIONS_SQL = {
        @sourceData, @timestamp, @recipients, @answer)
      ON CONFLICT DO NOTHING`,
   ),
-  insertRecipients: sql('insertRecipients', {
-    sqlite: `INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread,
-               timestamp)
-             VALUES (@tenantId, @organizationId, @notificationId, @userId, @position, 1, @timestamp)`,
-    postgres: `INSERT INTO notification_recipients (tenant_id, organization_id, notification_id, user_id, position, unread,
-                 timestamp)
-               SELECT @tenantId, @organizationId, @notificationId, r.user_id, r.position, true, @timestamp
+  insertInbox: sql('insertInbox', {
+    sqlite: `INSERT INTO inbox (tenant_id, organization_id, user_id, timestamp, notification_id, position, unread, document_id,
+               location_id, action_user_id, action_user_name, action_user_email, answer)
+             VALUES (@tenantId, @organizationId, @userId, @timestamp, @notificationId, @position, 1, @documentId,
+               @locationId, @actionUserId, @actionUserName, @actionUserEmail, @answer)`,
+    postgres: `INSERT INTO inbox (tenant_id, organization_id, user_id, timestamp, notification_id, position, unread, document_id,
+                 location_id, action_user_id, action_user_name, action_user_email, answer)
+               SELECT @tenantId, @organizationId, r.user_id, @timestamp, @notificationId, r.position, true, @documentId,
+                 @locationId, @actionUserId, @actionUserName, @actionUserEmail, @answer
                FROM unnest(@userId::text[], @position::int[]) AS r(user_id, position)`,
   }),
 };
@@ -72,18 +77,17 @@ const filterSetKey = (f: NotificationFilterSet): string =>
  */
 function sqliteRead(f: NotificationFilterSet, limit: number): string {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`bad notification read limit ${limit}`);
-  const t = f.byUser ? 'r' : 'n';
   const where = [
-    `${t}.tenant_id = @tenantId`,
-    `${t}.organization_id = @organizationId`,
-    ...(f.byUser ? ['r.user_id = @userId'] : []),
+    `n.tenant_id = @tenantId`,
+    `n.organization_id = @organizationId`,
+    ...(f.byUser ? ['n.user_id = @userId'] : []),
     ...(f.document ? ['n.document_id = @documentId'] : []),
     ...(f.location ? ['n.location_id = @locationId'] : []),
-    ...(f.ids ? [`${t}.notification_id IN (SELECT value FROM json_each(@ids))`] : []),
-    `(${t}.timestamp, ${t}.notification_id) < (@afterTimestamp, @afterId)`,
+    ...(f.ids ? [`n.notification_id IN (SELECT value FROM json_each(@ids))`] : []),
+    `(n.timestamp, n.notification_id) < (@afterTimestamp, @afterId)`,
   ];
   return `SELECT ${COLUMNS} FROM ${f.byUser ? INBOX : 'notifications n'} ${PROFILE_JOIN} WHERE ${where.join(' AND ')}
-    ORDER BY ${t}.timestamp DESC, ${t}.notification_id DESC LIMIT ${limit}`;
+    ORDER BY n.timestamp DESC, n.notification_id DESC LIMIT ${limit}`;
 }
 
 /** PostgreSQL: two statements (inbox, document) with optional filters; its planner handles both well. */
@@ -95,12 +99,12 @@ const PG_BY_DOCUMENT = `SELECT ${COLUMNS} FROM notifications n ${PROFILE_JOIN}
   ORDER BY n.timestamp DESC, n.notification_id DESC
   LIMIT @limit`;
 const PG_BY_USER = `SELECT ${COLUMNS} FROM ${INBOX} ${PROFILE_JOIN}
-  WHERE r.tenant_id = @tenantId AND r.organization_id = @organizationId AND r.user_id = @userId
+  WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.user_id = @userId
     AND (@documentId::text IS NULL OR n.document_id = @documentId)
     AND (@locationId::text IS NULL OR n.location_id = @locationId)
-    AND (@ids::text[] IS NULL OR r.notification_id = ANY(@ids::text[]))
-    AND (r.timestamp, r.notification_id) < (@afterTimestamp::bigint, @afterId::text)
-  ORDER BY r.timestamp DESC, r.notification_id DESC
+    AND (@ids::text[] IS NULL OR n.notification_id = ANY(@ids::text[]))
+    AND (n.timestamp, n.notification_id) < (@afterTimestamp::bigint, @afterId::text)
+  ORDER BY n.timestamp DESC, n.notification_id DESC
   LIMIT @limit`;
 
 /** Statements made so far, by filter set and page size (clients use a handful of page sizes). */

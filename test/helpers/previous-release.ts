@@ -1,0 +1,35 @@
+// Takes a database back to the schema an earlier release left, rows included, so a test can check that
+// the migrations after it carry those rows forward. Each step undoes one migration, newest first.
+import type { FreshDatabase } from './test-database.js';
+
+/**
+ * Before migration 6: the inbox was notification_recipients, an index into notifications, and on SQLite
+ * the document index did not cover the read.
+ */
+export async function beforeInboxAnswers(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const sqlite = db.kind === 'sqlite';
+  await db.exec(`
+CREATE TABLE notification_recipients (
+  tenant_id        ${sqlite ? 'TEXT' : 'text COLLATE "C"'} NOT NULL,
+  organization_id  ${sqlite ? 'TEXT' : 'text COLLATE "C"'} NOT NULL,
+  notification_id  ${sqlite ? 'TEXT' : 'text COLLATE "C"'} NOT NULL,
+  user_id          ${sqlite ? 'TEXT' : 'text COLLATE "C"'} NOT NULL,
+  position         ${sqlite ? 'INTEGER' : 'integer'} NOT NULL,
+  unread           ${sqlite ? 'INTEGER' : 'boolean'} NOT NULL,
+  timestamp        ${sqlite ? 'INTEGER' : 'bigint'} NOT NULL,
+  PRIMARY KEY (tenant_id, organization_id, notification_id, user_id)
+)${sqlite ? ' STRICT, WITHOUT ROWID' : ''};
+CREATE INDEX recipients_by_user
+  ON notification_recipients (tenant_id, organization_id, user_id, timestamp DESC, notification_id DESC);
+INSERT INTO notification_recipients
+  SELECT tenant_id, organization_id, notification_id, user_id, position, unread, timestamp FROM inbox;
+DROP TABLE inbox;
+${
+  sqlite
+    ? `DROP INDEX notifications_by_document;
+CREATE INDEX notifications_by_document
+  ON notifications (tenant_id, organization_id, document_id, timestamp DESC, notification_id DESC);`
+    : ''
+}
+DELETE FROM schema_migrations WHERE version = 6;`);
+}
