@@ -11,6 +11,7 @@ import { Connections, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions } from './http
 import { createMetrics, registerMetrics, registerMetricsRoute } from './http/metrics.js';
 import { errorBody, errorHandler } from './http/error-handler.js';
 import { jsonBodyParser, requireUtf8 } from './http/json-body.js';
+import { lazyChildLogger } from './http/lazy-logger.js';
 import { LocalRateLimiter, type RateLimit } from './http/rate-limiter.js';
 import { requestIdOf } from './http/request-id.js';
 import type { App } from './http/types.js';
@@ -37,7 +38,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
     ...serverTimeoutOptions(timeouts),
     // Shutdown closes connections itself (Connections.drain): idle ones at once, busy ones after their answer.
     forceCloseConnections: false,
-    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    ...(logger ? { loggerInstance: logger, childLoggerFactory: lazyChildLogger } : { logger: false }),
     // metrics.ts logs one line per request, with the operation and tenant, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimit,

@@ -3,9 +3,10 @@
 // pool, and the process's own metrics. One registry per app, so apps built side by side (tests) keep
 // their counts apart. With MARGINALIA_WORKERS > 1 each worker counts its own requests (a scrape is
 // answered by one worker): scrape each instance as a whole, or run one worker per container.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import { LASTING_FAULTS } from '../store/health.js';
+import { BoundCounter, BoundHistogram, type CounterSeries, type HistogramSeries } from './hot-metrics.js';
 import type { Store } from '../store/store.js';
 import type { App } from './types.js';
 
@@ -31,13 +32,12 @@ function processMetrics(): Registry {
 
 export function createMetrics(store: Store): Metrics {
   const registry = new Registry();
-  const storeSeconds = new Histogram({
-    name: 'marginalia_store_call_duration_seconds',
-    help: 'Time of each store call (one or a few statements, or one transaction), by database and method.',
-    labelNames: ['database', 'method', 'outcome'],
-    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registers: [registry],
-  });
+  const storeSeconds = new BoundHistogram(
+    'marginalia_store_call_duration_seconds',
+    'Time of each store call (one or a few statements, or one transaction), by database and method.',
+    [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registry,
+  );
   new Gauge({
     name: 'marginalia_db_pool_connections',
     help: 'PostgreSQL pool connections by state (total, idle, waiting clients); absent on SQLite.',
@@ -60,7 +60,17 @@ export function createMetrics(store: Store): Metrics {
     },
   });
   // The store times each call at its one choke point (the dialect's read and write) and reports here.
-  store.observeCalls?.((method, seconds, outcome) => storeSeconds.observe({ database: store.kind, method, outcome }, seconds));
+  // Series bound per method and outcome (a series shows in /metrics once it has counted something).
+  const byMethod = new Map<string, Record<'ok' | 'error', HistogramSeries>>();
+  store.observeCalls?.((method, seconds, outcome) => {
+    let series = byMethod.get(method);
+    if (!series) {
+      const bound = (o: string) => storeSeconds.series({ database: store.kind, method, outcome: o });
+      series = { ok: bound('ok'), error: bound('error') };
+      byMethod.set(method, series);
+    }
+    series[outcome].observe(seconds);
+  });
   return { registry };
 }
 
@@ -77,28 +87,34 @@ export const keyPrefix = (apiKey: string): string => `${apiKey.slice(0, Math.min
  * are synchronous.
  */
 export function registerMetrics(app: App, metrics: Metrics): void {
-  const requests = new Counter({
-    name: 'marginalia_http_requests_total',
-    help: 'Requests answered, by operation and HTTP status.',
-    labelNames: ['operation', 'status'],
-    registers: [metrics.registry],
-  });
-  const seconds = new Histogram({
-    name: 'marginalia_http_request_duration_seconds',
-    help: 'Time from the request arriving to the answer being written, by operation.',
-    labelNames: ['operation'],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [metrics.registry],
-  });
+  const requests = new BoundCounter(
+    'marginalia_http_requests_total',
+    'Requests answered, by operation and HTTP status.',
+    metrics.registry,
+  );
+  const seconds = new BoundHistogram(
+    'marginalia_http_request_duration_seconds',
+    'Time from the request arriving to the answer being written, by operation.',
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    metrics.registry,
+  );
 
   // Whether the per-request line is logged at all (LOG_LEVEL info or lower): decided once, not built and dropped per request.
   const logsRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
   const observer = (operation: string) => {
+    // This operation's series, bound once: its duration, and its count per status as statuses occur.
+    const duration = seconds.series({ operation });
+    const byStatus = new Map<number, CounterSeries>();
     return (request: FastifyRequest, reply: FastifyReply) => {
       const status = reply.statusCode;
-      requests.inc({ operation, status: String(status) });
+      let counted = byStatus.get(status);
+      if (!counted) {
+        counted = requests.series({ operation, status: String(status) });
+        byStatus.set(status, counted);
+      }
+      counted.inc();
       const ms = reply.elapsedTime;
-      seconds.observe({ operation }, ms / 1000);
+      duration.observe(ms / 1000);
       if (!logsRequests) return;
       // One line per request: its id (pino's reqId), operation, tenant (a key prefix, never the key or
       // the token), status and duration.

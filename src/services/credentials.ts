@@ -1,12 +1,13 @@
 // Tenants, API keys and auth tokens (SPEC 2). Tokens are kept only as SHA-256 hashes: generated
 // tokens carry 256 random bits, so a slow password hash would add latency to every request and no
 // safety. Comparison is constant-time over every active token of the key.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { ApiError, BAD_CREDENTIALS } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type { Credentials, Store, Tenant, TokenRecord } from '../store/store.js';
 import { newApiKey, newAuthToken, newTenantId } from './ids.js';
+import { sha256 } from './sha256.js';
 
 export interface IssuedCredentials {
   apiKey: string;
@@ -14,7 +15,7 @@ export interface IssuedCredentials {
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return sha256(token, 'hex');
 }
 
 /** Enough of a token to tell it apart in `keys list`, never enough to weaken it: at most a quarter of it. */

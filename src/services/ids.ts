@@ -1,15 +1,13 @@
 // Identifiers the service makes. All are made here, never by database defaults.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { sha256 } from './sha256.js';
 
 /**
  * SPEC 4: a 32-character lowercase hex id, the same for (tenant, organizationId, userId) every time.
  * Notification reads take their recipients' ids from the row (derived once, at notifications/add).
  */
 export function internalUserId(tenantId: string, organizationId: string, userId: string): string {
-  return createHash('sha256')
-    .update(JSON.stringify([tenantId, organizationId, userId]))
-    .digest('hex')
-    .slice(0, 32);
+  return sha256(JSON.stringify([tenantId, organizationId, userId]), 'hex').slice(0, 32);
 }
 
 export const newTenantId = (): string => randomUUID();

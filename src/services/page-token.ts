@@ -1,9 +1,9 @@
 // notifications/get paging (SPEC 7): an opaque token holding the position of the last entry shown
 // and a digest of the filters, so a token is only good for the query that issued it.
-import { createHash } from 'node:crypto';
 import { invalid } from '../errors.js';
 import { spell } from './member-path.js';
 import type { NotificationCursor } from '../store/store.js';
+import { sha256 } from './sha256.js';
 
 interface Filters {
   organizationId: string;
@@ -17,7 +17,7 @@ export function filterDigest(f: Filters): string {
   // The id filter is a set: its order and repeats do not make it another filter.
   const ids = f.notificationIds ? [...new Set(f.notificationIds)].sort() : null;
   const canonical = JSON.stringify([f.organizationId, f.documentId, f.userId, f.locationId, ids]);
-  return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
+  return sha256(canonical, 'base64url').slice(0, 16);
 }
 
 export function encodePageToken(cursor: NotificationCursor, digest: string): string {
