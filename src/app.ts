@@ -17,11 +17,12 @@ import { requestIdOf } from './http/request-id.js';
 import type { App } from './http/types.js';
 import { registerOperational } from './routes/operational.js';
 import { OPERATIONS } from './routes/index.js';
+import { ProfileCache } from './services/profiles.js';
 import type { Store } from './store/store.js';
 
 export interface AppOptions {
   config: Pick<Config, 'bodyLimit' | 'rateLimit' | 'maxJsonDepth' | 'limits'> &
-    Partial<Pick<Config, 'http' | 'authFailureFloorMs'>>;
+    Partial<Pick<Config, 'http' | 'authFailureFloorMs' | 'profileCacheSize'>>;
   store: Store;
   clock?: Clock;
   /** A pino logger; without one the app logs nothing (tests). */
@@ -87,7 +88,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
   registerMetricsRoute(app, metrics);
   registerOperational(app, store);
 
-  const services = { store, clock, limits: config.limits };
+  const services = { store, clock, limits: config.limits, profiles: new ProfileCache(store, config.profileCacheSize) };
   const limiter =
     rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;
   await app.register(async (scope: App) => {

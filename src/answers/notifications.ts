@@ -142,8 +142,8 @@ function templateDataJson(template: string, slots: SlotUser[], profiles: Readonl
 /**
  * A page of notifications, each stored answer split once: `users` are the users its template data
  * shows (to load their profiles), and `render` writes the page as JSON text. The reader's parts
- * (metadata's apiKey and organization) are made once; the action user's profile is the one joined
- * into its row, and `profiles` resolves the template's users.
+ * (metadata's apiKey and organization) are made once; `profiles` resolves the action users and the
+ * template's users.
  */
 export function pageAnswer(reader: { apiKey: string }, organizationId: string, page: readonly StoredNotification[]) {
   const rows = page.map((n) => {
@@ -157,7 +157,7 @@ export function pageAnswer(reader: { apiKey: string }, organizationId: string, p
       let out = '[';
       for (const { n, pieces, slots } of rows) {
         if (out.length > 1) out += ',';
-        out += `${pieces[0]},"actionUser":${userJson(n.actionUser, n.actionUserProfile)}${pieces[1]}`;
+        out += `${pieces[0]},"actionUser":${userJson(n.actionUser, profiles.get(n.actionUser.userId))}${pieces[1]}`;
         out += `${templateDataJson(pieces[2]!, slots, profiles)}${metadataHead}${pieces[3]}${pieces[4]}`;
       }
       return `${out}]`;

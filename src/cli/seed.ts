@@ -7,6 +7,7 @@ import { addAnnotations } from '../services/comments.js';
 import type { Caller, Services } from '../services/context.js';
 import { createTenant } from '../services/credentials.js';
 import { addNotification } from '../services/notifications.js';
+import { ProfileCache } from '../services/profiles.js';
 import { addUsers } from '../services/users.js';
 import type { Store } from '../store/store.js';
 import type { Io } from './commands.js';
@@ -29,7 +30,12 @@ export async function seedDemo(store: Store, io: Io, config: Config): Promise<vo
   // The demo's hour: each write five minutes after the one before, so threads and inboxes read in a
   // natural order (newest first) rather than all in one millisecond.
   let at = systemClock() - 60 * 60_000;
-  const services: Services = { store, clock: () => (at += 5 * 60_000), limits: config.limits };
+  const services: Services = {
+    store,
+    clock: () => (at += 5 * 60_000),
+    limits: config.limits,
+    profiles: new ProfileCache(store, config.profileCacheSize),
+  };
 
   await addUsers(services, caller, { organizationId: ORG, users: USERS });
   await addUsers(services, caller, { organizationId: ORG, documentId: DOC, users: USERS.slice(0, 4) });

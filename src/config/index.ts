@@ -4,6 +4,7 @@
 import { DEFAULT_AUTH_FAILURE_FLOOR_MS } from '../http/auth.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
+import { DEFAULT_PROFILE_CACHE_SIZE } from '../services/profiles.js';
 import { integer, oneOf, type Setting, text } from './setting.js';
 
 export { settingsTable } from './setting.js';
@@ -94,6 +95,14 @@ export const SETTINGS = {
     10_000,
     'A 401 for an unknown key or a wrong token is answered no sooner than this after the check began, so its ' +
       'timing cannot tell which keys exist (and guessing is slower). Correct credentials never wait. 0 turns it off.',
+  ),
+  profileCacheSize: integer(
+    'MARGINALIA_PROFILE_CACHE_SIZE',
+    DEFAULT_PROFILE_CACHE_SIZE,
+    0,
+    100_000_000,
+    'User profiles each process keeps in memory for showing authors and action users (a few hundred bytes ' +
+      'each); past it the cache starts again. A rename still shows at once. 0 reads them on every read.',
   ),
   redisUrl: text(
     'MARGINALIA_REDIS_URL',
@@ -243,6 +252,8 @@ export interface Config {
   limits: InputLimits;
   /** A 401 for a wrong key or token takes at least this long, so its timing tells nothing. */
   authFailureFloorMs: number;
+  /** Profiles each process keeps in memory (services/profiles.ts). */
+  profileCacheSize: number;
   /** Shares rate-limit buckets among instances; null keeps them in each process. */
   redisUrl: string | null;
   redisTimeoutMs: number;
@@ -305,6 +316,7 @@ export function loadConfig(env: Env): ConfigResult {
       limits: { maxBatch: v.maxBatch, maxTextLength: v.maxTextLength },
       rateLimit: v.rateLimit,
       authFailureFloorMs: v.authFailureFloorMs,
+      profileCacheSize: v.profileCacheSize,
       redisUrl: v.redisUrl,
       redisTimeoutMs: v.redisTimeoutMs,
       shutdownTimeoutMs: v.shutdownTimeoutMs,

@@ -8,6 +8,7 @@ import { MAX_COMMENT_ID } from '../schemas/common.js';
 import { assignCommentIds } from '../store/comments/comment-ids.js';
 import type { NewComment, UserRef } from '../store/store.js';
 import { commentsJson } from '../answers/comments.js';
+import type { Profiles } from './profiles.js';
 import type { Caller, Services } from './context.js';
 import { commentBody } from './html.js';
 import { newAnnotationId } from './ids.js';
@@ -113,7 +114,7 @@ export function addComments({ store, clock }: Services, caller: Caller, input: C
 }
 
 /** comments/get's data, as JSON text (answers/comments.ts). */
-export function getComments({ store }: Services, caller: Caller, input: CommentsGetData): Maybe<string> {
+export function getComments({ store, profiles }: Services, caller: Caller, input: CommentsGetData): Maybe<string> {
   const commentIds = filterList(input.commentIds);
   const read = store.getComments(caller.id, {
     organizationId: input.organizationId,
@@ -122,6 +123,13 @@ export function getComments({ store }: Services, caller: Caller, input: Comments
     userIds: filterList(input.userIds),
     commentIds,
   });
-  // Each row carries its author's profile (joined in the read), so no second lookup is needed.
-  return then(read, (stored) => commentsJson(stored, commentIds));
+  return then(read, (stored) => {
+    if (stored.length === 0) return commentsJson(stored, commentIds, NO_PROFILES);
+    // The authors, from the profiles held for the version the read saw.
+    const authors = stored.map((c) => c.from.userId);
+    const shown = profiles.resolve(caller.id, input.organizationId, stored[0]!.profileVersion, authors);
+    return then(shown, (p) => commentsJson(stored, commentIds, p));
+  });
 }
+
+const NO_PROFILES: Profiles = new Map();

@@ -2,12 +2,15 @@
 import type { Clock } from '../clock.js';
 import type { InputLimits } from '../schemas/common.js';
 import type { Store, Tenant } from '../store/store.js';
+import type { ProfileCache } from './profiles.js';
 
 export interface Services {
   store: Store;
   clock: Clock;
   /** The configured input limits the request schemas are built with. */
   limits: InputLimits;
+  /** Profiles for showing authors and action users, held per organization and version. */
+  profiles: ProfileCache;
 }
 
 export type Caller = Pick<Tenant, 'id' | 'apiKey'>;

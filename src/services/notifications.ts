@@ -2,12 +2,12 @@
 import { ApiError, invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type { NotificationsAddData, NotificationsGetData } from '../schemas/notifications.js';
-import type { Profile } from '../store/store.js';
 import type { Caller, Services } from './context.js';
 import { internalUserId, newNotificationId } from './ids.js';
 import { newNotificationAnswer, pageAnswer } from '../answers/notifications.js';
 import { decodePageToken, encodePageToken, filterDigest } from './page-token.js';
 import { spell } from './member-path.js';
+import type { Profiles } from './profiles.js';
 import { filterList, orNull } from './rules.js';
 
 export const DEFAULT_PAGE_SIZE = 1000;
@@ -52,7 +52,7 @@ export function addNotification({ store, clock }: Services, caller: Caller, inpu
 
 /** notifications/get's data (the page, as JSON text) and the token of the next page, if any. */
 export function getNotifications(
-  { store }: Services,
+  { store, profiles }: Services,
   caller: Caller,
   input: GetNotificationsInput,
 ): Maybe<{ notificationsJson: string; nextPageToken: string | null }> {
@@ -77,23 +77,12 @@ export function getNotifications(
         ? encodePageToken({ timestamp: last.timestamp, notificationId: last.notificationId }, digest())
         : null;
     const answer = pageAnswer(caller, input.organizationId, page);
-    const done = (profiles: ReadonlyMap<string, Profile | undefined>) => ({
-      notificationsJson: answer.render(profiles),
-      nextPageToken,
-    });
-    // Each row carries its action user's profile (or its absence); only other users named in template
-    // data need a lookup, which in practice is seldom.
-    if (answer.users.length === 0) return done(NO_PROFILES);
-    const profiles = new Map<string, Profile | undefined>(
-      page.map((n) => [n.actionUser.userId, n.actionUserProfile ?? undefined]),
-    );
-    const others = answer.users.filter((userId) => !profiles.has(userId));
-    if (others.length === 0) return done(profiles);
-    return then(store.findProfiles(caller.id, input.organizationId, [...new Set(others)]), (found) => {
-      for (const [userId, p] of found) profiles.set(userId, p);
-      return done(profiles);
-    });
+    const render = (shown: Profiles) => ({ notificationsJson: answer.render(shown), nextPageToken });
+    if (page.length === 0) return render(NO_PROFILES);
+    // The action users and the users template data names, from the profiles held for this version.
+    const users = page.map((n) => n.actionUser.userId).concat(answer.users);
+    return then(profiles.resolve(caller.id, input.organizationId, page[0]!.profileVersion, users), render);
   });
 }
 
-const NO_PROFILES = new Map<string, Profile | undefined>();
+const NO_PROFILES: Profiles = new Map();

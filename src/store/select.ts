@@ -2,7 +2,6 @@
 // paths fetch rows as arrays (better-sqlite3's raw mode, pg's rowMode 'array'): building an object per
 // row costs a property store per column, which measured a third of a 10-notification read. Each
 // feature's mapper finds a field by its position in its list.
-import type { Profile } from './store.js';
 
 /** A read's select list, as field -> column: its order is the order of the columns in each row. */
 type SelectList = Record<string, string>;
@@ -14,22 +13,12 @@ export const positions = <S extends SelectList>(select: S): Positions<S> =>
 /** The SELECT list of a read: its columns in field order. */
 export const columnsOf = (select: SelectList): string => Object.values(select).join(', ');
 
-/** The profile columns a read joins as `u`, named the same in every read. */
-export const PROFILE_SELECT = {
-  profileUserId: 'u.user_id',
-  profileName: 'u.name',
-  profileEmail: 'u.email',
-  profilePhotoUrl: 'u.photo_url',
-} as const;
+/**
+ * The organization's profile version as a column of a read (migration 7): one lookup per statement
+ * (a constant subquery), where joining users was one per row. A read that finds no row needs none.
+ */
+export const PROFILE_VERSION =
+  '(SELECT v.version FROM profile_versions v WHERE v.tenant_id = @tenantId AND v.organization_id = @organizationId)';
 
-/** The joined profile columns of a read row, or null where the user has no profile (a LEFT JOIN miss). */
-export function joinedProfile(r: unknown[], at: Positions<typeof PROFILE_SELECT>): Profile | null {
-  const userId = r[at.profileUserId];
-  if (userId === null || userId === undefined) return null;
-  return {
-    userId: userId as string,
-    name: r[at.profileName] as string | null,
-    email: r[at.profileEmail] as string | null,
-    photoUrl: r[at.profilePhotoUrl] as string | null,
-  };
-}
+/** The profile version of a read row: 0 before the organization's users were first written. */
+export const profileVersionOf = (r: unknown[], at: number): number => Number(r[at] ?? 0);

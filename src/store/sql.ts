@@ -84,6 +84,11 @@ export interface BatchQuery<T> {
   params: Params;
   rows: readonly Params[];
   map(returned: Row[]): T;
+  /**
+   * SQLite runs this once, with `params`, ahead of the rows in their transaction. PostgreSQL runs the
+   * batch as one statement without a transaction, so there `statement` does the same itself (a CTE).
+   */
+  sqliteBefore?: Statement;
 }
 
 export const batchQuery = <T>(
@@ -91,7 +96,8 @@ export const batchQuery = <T>(
   params: Params,
   rows: readonly Params[],
   map: (returned: Row[]) => T,
-): BatchQuery<T> => ({ statement, params, rows, map });
+  sqliteBefore?: Statement,
+): BatchQuery<T> => ({ statement, params, rows, map, sqliteBefore });
 
 /** A Query as store code, for where it runs among other steps (PostgreSQL runs every read so). */
 export function* queried<T>(q: Query<T>): Work<T> {

@@ -66,8 +66,8 @@ export interface NewComment {
 }
 
 export interface StoredComment extends NewComment {
-  /** The author's profile in the organization now, if there is one (joined at read time). */
-  fromProfile: Profile | null;
+  /** The organization's profile version when read (the same on every row of a read). */
+  profileVersion: number;
   status: string;
   type: string;
   createdAt: number;
@@ -128,8 +128,8 @@ export interface StoredNotification {
   notificationId: string;
   timestamp: number;
   actionUser: UserRef;
-  /** The action user's profile in the organization now, if there is one (joined at read time). */
-  actionUserProfile: Profile | null;
+  /** The organization's profile version when read (the same on every row of a read). */
+  profileVersion: number;
   answer: string;
 }
 

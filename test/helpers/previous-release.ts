@@ -33,3 +33,14 @@ CREATE INDEX notifications_by_document
 }
 DELETE FROM schema_migrations WHERE version = 6;`);
 }
+
+/** Before migration 7: reads joined users for profiles; no versions were kept. */
+export async function beforeProfileVersions(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('DROP TABLE profile_versions; DELETE FROM schema_migrations WHERE version = 7');
+}
+
+/** The schema the previous release left (through migration 5), with the rows written since. */
+export async function previousRelease(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeProfileVersions(db);
+  await beforeInboxAnswers(db);
+}

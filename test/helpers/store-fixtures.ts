@@ -148,7 +148,7 @@ export function shownTemplate(data: Record<string, unknown>): Record<string, unk
 /** A stored notification as the store tests compare it: each member of NewNotification, read back from its answer. */
 export interface ReadNotification extends Omit<NewNotification, 'recipients'> {
   recipients: { userId: string; internalId: string; unread: boolean }[];
-  actionUserProfile: StoredNotification['actionUserProfile'];
+  profileVersion: number;
 }
 
 export function parsedNotification(n: StoredNotification): ReadNotification {
@@ -170,7 +170,7 @@ export function parsedNotification(n: StoredNotification): ReadNotification {
       unread,
     })),
     answer: n.answer,
-    actionUserProfile: n.actionUserProfile,
+    profileVersion: n.profileVersion,
   };
 }
 

@@ -14,7 +14,7 @@ import { tokenRecord } from '../../src/services/credentials.js';
 import type { Store } from '../../src/store/store.js';
 import { PATHS, steppingClock, T0 } from '../helpers/app.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
-import { beforeInboxAnswers } from '../helpers/previous-release.js';
+import { previousRelease } from '../helpers/previous-release.js';
 
 const FIXTURE = new URL('../fixtures/answers.json', import.meta.url);
 const KEY = 'mk_golden_answers';
@@ -197,14 +197,14 @@ test('every answer is byte for byte what test/fixtures/answers.json holds', asyn
   }
 });
 
-test('notifications written before answers were stored get theirs from migrations 5 and 6: the same bytes', async () => {
+test('notifications written before answers were stored get theirs from migrations 5 to 7: the same bytes', async () => {
   // Runs after the test above, on its dataset: read everything, then take the database back to
   // before migration 5 (no answer column; recipients without the internal ids an older release did
   // not keep), migrate again, and read again.
   exchanges.length = 0;
   await readDataset();
   const before = exchanges.splice(0);
-  await beforeInboxAnswers(db);
+  await previousRelease(db);
   await db.exec('DELETE FROM schema_migrations WHERE version = 5');
   await db.exec('ALTER TABLE notifications DROP COLUMN answer');
   await db.exec(

@@ -43,7 +43,7 @@ describe(`${TEST_STORE} store: notifications`, () => {
         ...rest,
         headlineData: shownTemplate(rest.headlineData),
         recipients: recipients.map((r) => ({ ...r, unread: true })),
-        actionUserProfile: null,
+        profileVersion: 0,
       };
       eq(await readNotifications(store, TA, notificationQuery({ documentId: DOC })), [expected], 'read by document');
       eq(
@@ -61,12 +61,12 @@ describe(`${TEST_STORE} store: notifications`, () => {
       });
       eq(await store.addNotification(TA, ORG, bare), true, 'addNotification of a bare notification');
       const got = await readNotifications(store, TA, notificationQuery({ userId: 'amy', notificationIds: ['n-2'] }));
-      eq(got, [{ ...bare, recipients: [readBack('amy')], actionUserProfile: null }], 'bare notification read back');
+      eq(got, [{ ...bare, recipients: [readBack('amy')], profileVersion: 0 }], 'bare notification read back');
     },
   );
 
   storeTest(
-    'reads carry the current profile of the comment author and of the action user, from their own organization',
+    "reads carry their organization's profile version, which every write to its users bumps, and findProfiles reads the profiles",
     async (store) => {
       await store.addAnnotations(
         TA,
@@ -80,21 +80,30 @@ describe(`${TEST_STORE} store: notifications`, () => {
         ORG,
         notification('n-1', { documentId: DOC, actionUser: { userId: 'actor', name: 'Sent', email: null }, recipients: ['r'] }),
       );
-      const profileOf = async () => [
-        (await store.getComments(TA, commentQuery('ann')))[0]!.fromProfile,
-        (await readNotifications(store, TA, notificationQuery({ documentId: DOC })))[0]!.actionUserProfile,
-        (await readNotifications(store, TA, notificationQuery({ userId: 'r' })))[0]!.actionUserProfile,
+      const versions = async () => [
+        (await store.getComments(TA, commentQuery('ann')))[0]!.profileVersion,
+        (await readNotifications(store, TA, notificationQuery({ documentId: DOC })))[0]!.profileVersion,
+        (await readNotifications(store, TA, notificationQuery({ userId: 'r' })))[0]!.profileVersion,
       ];
-      eq(await profileOf(), [null, null, null], 'no profile yet');
+      eq(await versions(), [0, 0, 0], 'no users written yet');
+      eq([...(await store.findProfiles(TA, ORG, ['actor']))], [], 'no profile yet');
       await store.upsertUsers(TA, 'other-org', null, [{ userId: 'actor', name: 'Elsewhere' }], T0);
       await store.upsertUsers(TB, ORG, null, [{ userId: 'actor', name: 'Other tenant' }], T0);
-      eq(await profileOf(), [null, null, null], 'profiles of another organization or tenant are not joined');
+      eq(await versions(), [0, 0, 0], 'writes in another organization or tenant leave the version as it is');
+      eq([...(await store.findProfiles(TA, ORG, ['actor']))], [], 'nor are their profiles found');
       await store.upsertUsers(TA, ORG, null, [{ userId: 'actor', name: 'Profile', photoUrl: 'https://example.com/p.png' }], T0);
       const profile = { userId: 'actor', name: 'Profile', email: null, photoUrl: 'https://example.com/p.png' };
-      eq(await profileOf(), [profile, profile, profile], 'the profile is joined');
+      eq(await versions(), [1, 1, 1], 'users/add bumps it');
+      eq([...(await store.findProfiles(TA, ORG, ['actor', 'nobody']))], [['actor', profile]], 'the profile');
       await store.updateUsers(TA, ORG, null, [{ userId: 'actor', email: 'new@example.com' }], T0 + 1);
-      const updated = { ...profile, email: 'new@example.com' };
-      eq(await profileOf(), [updated, updated, updated], 'a later update shows at once');
+      eq(await versions(), [2, 2, 2], 'users/update bumps it');
+      await store.updateUsers(TA, ORG, { kind: 'document', id: 'not-a-member-here' }, [{ userId: 'actor', name: 'x' }], T0 + 2);
+      eq(await versions(), [3, 3, 3], 'so does one that changes nobody (a version may move without a change)');
+      eq(
+        [...(await store.findProfiles(TA, ORG, ['actor']))],
+        [['actor', { ...profile, email: 'new@example.com' }]],
+        'the update shows',
+      );
     },
   );
 

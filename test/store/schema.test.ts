@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { tokenRecord } from '../../src/services/credentials.js';
 import { openStore } from '../../src/store/open-store.js';
 import { StoreUnavailableError, type Store } from '../../src/store/store.js';
-import { beforeInboxAnswers } from '../helpers/previous-release.js';
+import { previousRelease } from '../helpers/previous-release.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 import {
   T0,
@@ -75,7 +75,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first')])], T0);
       await store.addNotification(TA, ORG, notification('n1'));
       await store.addNotification(TA, ORG, notification('n2', { recipients: ['u1', 'u2'], timestamp: T0 + 1 }));
-      await beforeInboxAnswers(db);
+      await previousRelease(db);
       await withSecondStore(db, async (reopened) => {
         eq((await reopened.findCredentials('mk_a'))?.tenant.id, TA, 'tenant after migrating forward');
         eq(commentIdsOf(await reopened.getComments(TA, commentQuery('ann'))), [1], 'comments after migrating forward');

@@ -59,7 +59,7 @@ function check(headlineData: Record<string, unknown>, profiles: Map<string, Prof
     notificationId: n.notificationId,
     timestamp: n.timestamp,
     actionUser: { userId: 'actor', name: 'Sent', email: null },
-    actionUserProfile: actor,
+    profileVersion: 0,
     answer: newNotificationAnswer(n),
   };
   const named = new Set(
@@ -69,7 +69,9 @@ function check(headlineData: Record<string, unknown>, profiles: Map<string, Prof
   );
   const answer = pageAnswer({ apiKey: 'mk_key' }, 'org', [stored]);
   assert.deepEqual(new Set(answer.users), named, 'the users whose profiles it shows');
-  assert.equal(answer.render(profiles), `[${reference(n, profiles, actor)}]`);
+  // The action user's profile comes from the same organization's profiles as the template's users.
+  const shown = actor ? new Map([...profiles, [actor.userId, actor]]) : profiles;
+  assert.equal(answer.render(shown), `[${reference(n, profiles, actor)}]`);
 }
 
 const profile = (userId: string, name: string | null, email: string | null): Profile => ({ userId, name, email, photoUrl: null });

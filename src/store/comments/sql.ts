@@ -1,6 +1,6 @@
 // The statements of comment annotations and comments, SQLite and PostgreSQL side by side, and the
 // select list of the comment read.
-import { columnsOf, PROFILE_SELECT, positions } from '../select.js';
+import { columnsOf, PROFILE_VERSION, positions } from '../select.js';
 import { same, sql } from '../sql.js';
 
 const COMMENT_SELECT = {
@@ -14,14 +14,13 @@ const COMMENT_SELECT = {
   type: 'c.type',
   createdAt: 'c.created_at',
   lastUpdated: 'c.last_updated',
-  ...PROFILE_SELECT,
+  profileVersion: PROFILE_VERSION,
 } as const;
 /** Where each field sits in a row of the comment read. */
 export const C = positions(COMMENT_SELECT);
 
-/** A comment read (as `c`), with its author's profile as `u`, so a thread is one query. */
+/** A comment read (as `c`), with the organization's profile version: a thread is one query. */
 const READ = `SELECT ${columnsOf(COMMENT_SELECT)} FROM comments c
-  LEFT JOIN users u ON u.tenant_id = c.tenant_id AND u.organization_id = c.organization_id AND u.user_id = c.from_user_id
   WHERE c.tenant_id = @tenantId AND c.organization_id = @organizationId AND c.document_id = @documentId
     AND c.annotation_id = @annotationId`;
 

@@ -163,6 +163,7 @@ export class SqliteDialect implements Dialect {
 
   batchWrite<T>(method: string, q: BatchQuery<T>): T {
     const run = () => {
+      if (q.sqliteBefore) this.statement(q.sqliteBefore.sqlite, false).run(encode(q.params));
       const stmt = this.statement(q.statement.sqlite, false);
       return q.map(q.rows.flatMap((row) => stmt.all(encode({ ...q.params, ...row })) as Row[]));
     };

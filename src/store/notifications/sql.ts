@@ -1,6 +1,6 @@
 // The statements of notifications, SQLite and PostgreSQL side by side, and the select list of the
 // notification read.
-import { columnsOf, PROFILE_SELECT, positions } from '../select.js';
+import { columnsOf, PROFILE_VERSION, positions } from '../select.js';
 import { type Statement, same, sql } from '../sql.js';
 
 const NOTIFICATION_SELECT = {
@@ -10,15 +10,13 @@ const NOTIFICATION_SELECT = {
   actionUserName: 'n.action_user_name',
   actionUserEmail: 'n.action_user_email',
   answer: 'n.answer',
-  ...PROFILE_SELECT,
+  profileVersion: PROFILE_VERSION,
 } as const;
 /** Where each field sits in a row of the notification read. */
 export const N = positions(NOTIFICATION_SELECT);
 
-/** The row with its recipients and the action user's profile (as `u`), so a page is one query. */
+/** The notification's columns and the organization's profile version: a page is one query. */
 const COLUMNS = columnsOf(NOTIFICATION_SELECT);
-const PROFILE_JOIN = `LEFT JOIN users u ON u.tenant_id = n.tenant_id
-  AND u.organization_id = n.organization_id AND u.user_id = n.action_user_id`;
 /**
  * A user's inbox rows carry every column of the select list (migration 6), under the same alias: the
  * read by user is one range scan of contiguous rows, with no descent into notifications per row.
@@ -86,19 +84,19 @@ function sqliteRead(f: NotificationFilterSet, limit: number): string {
     ...(f.ids ? [`n.notification_id IN (SELECT value FROM json_each(@ids))`] : []),
     `(n.timestamp, n.notification_id) < (@afterTimestamp, @afterId)`,
   ];
-  return `SELECT ${COLUMNS} FROM ${f.byUser ? INBOX : 'notifications n'} ${PROFILE_JOIN} WHERE ${where.join(' AND ')}
+  return `SELECT ${COLUMNS} FROM ${f.byUser ? INBOX : 'notifications n'} WHERE ${where.join(' AND ')}
     ORDER BY n.timestamp DESC, n.notification_id DESC LIMIT ${limit}`;
 }
 
 /** PostgreSQL: two statements (inbox, document) with optional filters; its planner handles both well. */
-const PG_BY_DOCUMENT = `SELECT ${COLUMNS} FROM notifications n ${PROFILE_JOIN}
+const PG_BY_DOCUMENT = `SELECT ${COLUMNS} FROM notifications n
   WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.document_id = @documentId
     AND (@locationId::text IS NULL OR n.location_id = @locationId)
     AND (@ids::text[] IS NULL OR n.notification_id = ANY(@ids::text[]))
     AND (n.timestamp, n.notification_id) < (@afterTimestamp::bigint, @afterId::text)
   ORDER BY n.timestamp DESC, n.notification_id DESC
   LIMIT @limit`;
-const PG_BY_USER = `SELECT ${COLUMNS} FROM ${INBOX} ${PROFILE_JOIN}
+const PG_BY_USER = `SELECT ${COLUMNS} FROM ${INBOX}
   WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.user_id = @userId
     AND (@documentId::text IS NULL OR n.document_id = @documentId)
     AND (@locationId::text IS NULL OR n.location_id = @locationId)

@@ -10,19 +10,31 @@ const UPDATE_USER = `UPDATE users SET name = coalesce(@name, name), email = coal
 const MEMBER = (user: string) => `EXISTS (SELECT 1 FROM memberships m WHERE m.tenant_id = @tenantId
   AND m.organization_id = @organizationId AND m.scope_kind = @kind AND m.scope_id = @scopeId AND m.user_id = ${user})`;
 
-/** PostgreSQL: every user of a users/update in one statement, from arrays; SQLite: the statement once per user. */
+/** Bumps the organization's profile version (migration 7): the first step of every write to its users. */
+const BUMP_PROFILE_VERSION = `INSERT INTO profile_versions (tenant_id, organization_id, version)
+  VALUES (@tenantId, @organizationId, 1)
+  ON CONFLICT (tenant_id, organization_id) DO UPDATE SET version = profile_versions.version + 1`;
+
+/**
+ * PostgreSQL: every user of a users/update in one statement, from arrays, with the version bump; the
+ * UPDATE joins the bump's row, so the version row is locked before any user row, as in every users
+ * write (one lock order, no deadlock). SQLite: the bump, then the statement once per user.
+ */
 const updateUsers = (scoped: boolean) =>
   sql(scoped ? 'updateMembers' : 'updateUsers', {
     sqlite: `${UPDATE_USER}${scoped ? ` AND ${MEMBER('@userId')}` : ''} RETURNING user_id`,
-    postgres: `UPDATE users u SET name = coalesce(x.name, u.name), email = coalesce(x.email, u.email),
+    postgres: `WITH bump AS (${BUMP_PROFILE_VERSION} RETURNING version)
+               UPDATE users u SET name = coalesce(x.name, u.name), email = coalesce(x.email, u.email),
                  photo_url = coalesce(x.photo_url, u.photo_url), updated_at = @now
-               FROM unnest(@userId::text[], @name::text[], @email::text[], @photoUrl::text[]) AS x(user_id, name, email, photo_url)
+               FROM bump, unnest(@userId::text[], @name::text[], @email::text[], @photoUrl::text[])
+                 AS x(user_id, name, email, photo_url)
                WHERE u.tenant_id = @tenantId AND u.organization_id = @organizationId AND u.user_id = x.user_id
                  ${scoped ? `AND ${MEMBER('x.user_id')}` : ''}
                RETURNING u.user_id`,
   });
 
 export const USERS_SQL = {
+  bumpProfileVersion: same('bumpProfileVersion', BUMP_PROFILE_VERSION),
   upsert: same(
     'upsertUser',
     `INSERT INTO users (tenant_id, organization_id, user_id, name, email, photo_url, created_at, updated_at)

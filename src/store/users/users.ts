@@ -11,6 +11,8 @@ const fields = (u: UserWrite) => ({
 });
 
 export function* upsert(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Work<void> {
+  // First, as in every write to users: one lock order (the version row, then users in key order).
+  yield* run(SQL.bumpProfileVersion, { tenantId, organizationId });
   for (const u of inKeyOrder(users, (x) => x.userId)) {
     yield* run(SQL.upsert, { tenantId, organizationId, now, ...fields(u) });
     if (scope)
@@ -31,7 +33,13 @@ export function update(
     : { tenantId, organizationId, now };
   // Key order: two updates of the same users lock them in the same order.
   const rows = inKeyOrder(users, (x) => x.userId).map(fields);
-  return batchQuery(scope ? SQL.updateMembers : SQL.updateUsers, params, rows, (r) => new Set(r.map((x) => x.user_id as string)));
+  return batchQuery(
+    scope ? SQL.updateMembers : SQL.updateUsers,
+    params,
+    rows,
+    (r) => new Set(r.map((x) => x.user_id as string)),
+    SQL.bumpProfileVersion,
+  );
 }
 
 function profileFrom(r: Record<string, unknown>): Profile {
