@@ -41,17 +41,15 @@ export class ProfileCache {
     if (!missing) return org.profiles;
     const wanted = [...new Set(missing)];
     return then(this.store.findProfiles(tenantId, organizationId, wanted), (found) => {
-      // Read after the version was: at least as new as it, so they may be kept under it.
-      if (this.held + wanted.length > this.maxProfiles) {
-        this.clear();
-        org.profiles.clear();
-        this.organizations.set(key, org);
-      }
+      // Read after the version was: at least as new as it, so they may be kept under it, unless the
+      // organization was dropped meanwhile (another version came) or alone is past the bound.
+      const kept = this.organizations.get(key) === org && this.makeRoom(key, wanted.length);
+      const shown = kept ? org.profiles : new Map(org.profiles);
       for (const userId of wanted) {
-        if (!org.profiles.has(userId)) this.held++;
-        org.profiles.set(userId, found.get(userId));
+        if (kept && !org.profiles.has(userId)) this.held++;
+        shown.set(userId, found.get(userId));
       }
-      return org.profiles;
+      return shown;
     });
   }
 
@@ -68,9 +66,18 @@ export class ProfileCache {
     return org;
   }
 
-  /** Over the bound: start again (the working set comes back in one query per organization). */
-  private clear(): void {
-    this.organizations.clear();
-    this.held = 0;
+  /**
+   * Room for `wanted` more profiles of the organization at `key`: past the bound, the organizations
+   * held longest go first (a Map iterates in insertion order), so those in use come back with one
+   * query each. False when this organization alone would be past it.
+   */
+  private makeRoom(key: string, wanted: number): boolean {
+    for (const [other, org] of this.organizations) {
+      if (this.held + wanted <= this.maxProfiles) return true;
+      if (other === key) continue;
+      this.held -= org.profiles.size;
+      this.organizations.delete(other);
+    }
+    return this.held + wanted <= this.maxProfiles;
   }
 }

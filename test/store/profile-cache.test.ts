@@ -1,0 +1,86 @@
+// The profile cache over a real store: what it reads, what it keeps, and what it lets go. Runs on the
+// database the suite runs on (SQLite, then PostgreSQL).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { ProfileCache } from '../../src/services/profiles.js';
+import type { Store } from '../../src/store/store.js';
+import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
+import { T0, TA, tenant } from '../helpers/store-fixtures.js';
+import { tokenRecord } from '../../src/services/credentials.js';
+
+let db: FreshDatabase;
+let store: Store;
+let lookups: string[][];
+/** The real store, with its profile lookups written down. */
+let counted: Store;
+
+before(async () => {
+  db = freshDatabase();
+  store = await db.open();
+  await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+  for (const org of ['a', 'b']) {
+    await store.upsertUsers(
+      TA,
+      org,
+      null,
+      ['1', '2', '3', '4', '5'].map((n) => ({ userId: `${org}${n}`, name: `${org}${n}` })),
+      T0,
+    );
+  }
+  counted = Object.create(store, {
+    findProfiles: {
+      value: (tenantId: string, organizationId: string, userIds: string[]) => {
+        lookups.push([organizationId, ...userIds]);
+        return store.findProfiles(tenantId, organizationId, userIds);
+      },
+    },
+  });
+});
+
+after(async () => {
+  await store.close();
+  await db.drop();
+});
+
+const names = (p: ReadonlyMap<string, { name: string | null } | undefined>, ids: string[]) =>
+  ids.map((id) => p.get(id)?.name ?? null);
+
+test('held profiles are read once per organization and version; a new version reads them again', async () => {
+  lookups = [];
+  const cache = new ProfileCache(counted, 100);
+  assert.deepEqual(names(await cache.resolve(TA, 'a', 1, ['a1', 'a2', 'a1', 'x']), ['a1', 'a2', 'x']), ['a1', 'a2', null]);
+  assert.deepEqual(names(await cache.resolve(TA, 'a', 1, ['a2', 'x']), ['a2', 'x']), ['a2', null]);
+  assert.deepEqual(lookups, [['a', 'a1', 'a2', 'x']], 'one lookup, duplicates and absent users included');
+  await store.updateUsers(TA, 'a', null, [{ userId: 'a2', name: 'renamed' }], T0 + 1);
+  assert.deepEqual(names(await cache.resolve(TA, 'a', 2, ['a2']), ['a2']), ['renamed']);
+  assert.deepEqual(lookups.at(-1), ['a', 'a2'], 'the new version is read again');
+});
+
+test('past the bound, the organization held longest goes; one organization past it alone is kept by none', async () => {
+  lookups = [];
+  const cache = new ProfileCache(counted, 3);
+  await cache.resolve(TA, 'a', 1, ['a1', 'a2']);
+  await cache.resolve(TA, 'b', 1, ['b1', 'b2']);
+  await cache.resolve(TA, 'b', 1, ['b1']);
+  assert.equal(lookups.length, 2, 'b held');
+  await cache.resolve(TA, 'a', 1, ['a1']);
+  assert.equal(lookups.length, 3, 'a was let go to make room for b');
+  assert.deepEqual(
+    names(await cache.resolve(TA, 'b', 1, ['b1', 'b2', 'b3', 'b4', 'b5']), ['b1', 'b5']),
+    ['b1', 'b5'],
+    'an answer larger than the bound is still whole',
+  );
+  await cache.resolve(TA, 'b', 1, ['b5']);
+  assert.deepEqual(lookups.at(-1), ['b', 'b5'], 'and not kept');
+  const none = new ProfileCache(counted, 0);
+  assert.deepEqual(names(await none.resolve(TA, 'a', 1, ['a3']), ['a3']), ['a3']);
+  assert.deepEqual(names(await none.resolve(TA, 'a', 1, ['a3']), ['a3']), ['a3']);
+  assert.deepEqual(
+    lookups.slice(-2),
+    [
+      ['a', 'a3'],
+      ['a', 'a3'],
+    ],
+    'a bound of 0 reads every time',
+  );
+});
