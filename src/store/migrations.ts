@@ -17,6 +17,15 @@ export interface Migration {
   backfill?: () => Work<void>;
 }
 
+/** Migration 6's data step, the same on both databases: each inbox row from its recipient and notification. */
+const FILL_INBOX = `INSERT INTO inbox
+  SELECT r.tenant_id, r.organization_id, r.user_id, r.timestamp, r.notification_id, r.position, r.unread, n.document_id,
+    n.location_id, n.action_user_id, n.action_user_name, n.action_user_email, n.answer
+  FROM notification_recipients r JOIN notifications n ON n.tenant_id = r.tenant_id
+    AND n.organization_id = r.organization_id AND n.notification_id = r.notification_id
+  ORDER BY r.tenant_id, r.organization_id, r.user_id, r.timestamp DESC, r.notification_id DESC;
+DROP TABLE notification_recipients;`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -336,13 +345,7 @@ CREATE TABLE inbox (
   answer             TEXT NOT NULL,
   PRIMARY KEY (tenant_id, organization_id, user_id, timestamp DESC, notification_id DESC)
 ) STRICT, WITHOUT ROWID;
-INSERT INTO inbox
-  SELECT r.tenant_id, r.organization_id, r.user_id, r.timestamp, r.notification_id, r.position, r.unread, n.document_id,
-    n.location_id, n.action_user_id, n.action_user_name, n.action_user_email, n.answer
-  FROM notification_recipients r JOIN notifications n ON n.tenant_id = r.tenant_id
-    AND n.organization_id = r.organization_id AND n.notification_id = r.notification_id
-  ORDER BY r.tenant_id, r.organization_id, r.user_id, r.timestamp DESC, r.notification_id DESC;
-DROP TABLE notification_recipients;
+${FILL_INBOX}
 CREATE UNIQUE INDEX inbox_by_notification ON inbox (tenant_id, organization_id, notification_id, user_id);
 DROP INDEX notifications_by_document;
 CREATE INDEX notifications_by_document ON notifications (tenant_id, organization_id, document_id, timestamp DESC,
@@ -365,13 +368,7 @@ CREATE TABLE inbox (
   answer             text NOT NULL,
   PRIMARY KEY (tenant_id, organization_id, notification_id, user_id)
 );
-INSERT INTO inbox
-  SELECT r.tenant_id, r.organization_id, r.user_id, r.timestamp, r.notification_id, r.position, r.unread, n.document_id,
-    n.location_id, n.action_user_id, n.action_user_name, n.action_user_email, n.answer
-  FROM notification_recipients r JOIN notifications n ON n.tenant_id = r.tenant_id
-    AND n.organization_id = r.organization_id AND n.notification_id = r.notification_id
-  ORDER BY r.tenant_id, r.organization_id, r.user_id, r.timestamp DESC, r.notification_id DESC;
-DROP TABLE notification_recipients;
+${FILL_INBOX}
 CREATE INDEX inbox_by_user ON inbox (tenant_id, organization_id, user_id, timestamp DESC, notification_id DESC);
 ANALYZE inbox;
 `,
