@@ -3,7 +3,7 @@
 // organization's profile version (migration 7), which every write to its users bumps first, in its
 // own transaction, on any instance. A cached organization whose version differs is dropped before it
 // answers: a rename shows on the very next read, everywhere, and a page costs no users lookup at all
-// once its users are known.
+// once its organization is held.
 import { type Maybe, then } from '../maybe.js';
 import type { Profile, Store } from '../store/store.js';
 
@@ -13,9 +13,20 @@ export type Profiles = ReadonlyMap<string, Profile | undefined>;
 /** How many profiles (of any organizations) the cache holds at most by default (MARGINALIA_PROFILE_CACHE_SIZE). */
 export const DEFAULT_PROFILE_CACHE_SIZE = 100_000;
 
+/**
+ * An organization with at most this many profiles is read whole the first time it is needed (one
+ * range of the users table): from then on a user it lacks has no profile, and no read of it looks
+ * anything up until its version moves. A larger one is read user by user, as pages need them.
+ */
+export const WHOLE_ORGANIZATION = 1000;
+
 interface Organization {
   version: number;
   profiles: Map<string, Profile | undefined>;
+  /** Every profile of the organization is in `profiles`. */
+  whole: boolean;
+  /** Reading it whole was tried (it is larger than WHOLE_ORGANIZATION when `whole` is false). */
+  tried: boolean;
 }
 
 export class ProfileCache {
@@ -29,28 +40,51 @@ export class ProfileCache {
 
   /**
    * The profiles of `userIds` in the organization as of `version` (the version its read returned) or
-   * later. Users not held yet are read in one query.
+   * later. What is not held yet is read in one query.
    */
   resolve(tenantId: string, organizationId: string, version: number, userIds: Iterable<string>): Maybe<Profiles> {
     const key = `${tenantId}\n${organizationId}`;
     const org = this.organization(key, version);
+    if (org.whole) return org.profiles;
     let missing: string[] | undefined;
     for (const userId of userIds) {
       if (!org.profiles.has(userId)) (missing ??= []).push(userId);
     }
     if (!missing) return org.profiles;
+    // Read after the version was: at least as new as it, so what is read may be kept under it.
+    if (!org.tried && WHOLE_ORGANIZATION < this.maxProfiles) {
+      org.tried = true;
+      const wanted = missing;
+      return then(this.store.organizationProfiles(tenantId, organizationId, WHOLE_ORGANIZATION + 1), (all) => {
+        if (all.length > WHOLE_ORGANIZATION) return this.lookUp(key, org, tenantId, organizationId, wanted);
+        const found = new Map(all.map((p) => [p.userId, p]));
+        const shown = this.keep(key, org, found.keys(), found);
+        if (shown === org.profiles) org.whole = true;
+        return shown;
+      });
+    }
+    return this.lookUp(key, org, tenantId, organizationId, missing);
+  }
+
+  private lookUp(key: string, org: Organization, tenantId: string, organizationId: string, missing: string[]): Maybe<Profiles> {
     const wanted = [...new Set(missing)];
-    return then(this.store.findProfiles(tenantId, organizationId, wanted), (found) => {
-      // Read after the version was: at least as new as it, so they may be kept under it, unless the
-      // organization was dropped meanwhile (another version came) or alone is past the bound.
-      const kept = this.organizations.get(key) === org && this.makeRoom(key, wanted.length);
-      const shown = kept ? org.profiles : new Map(org.profiles);
-      for (const userId of wanted) {
-        if (kept && !org.profiles.has(userId)) this.held++;
-        shown.set(userId, found.get(userId));
-      }
-      return shown;
-    });
+    return then(this.store.findProfiles(tenantId, organizationId, wanted), (found) => this.keep(key, org, wanted, found));
+  }
+
+  /**
+   * Adds what was read to the organization, and answers with it. Kept unless the organization was
+   * dropped meanwhile (another version came) or would alone be past the bound: then the answer is a
+   * copy, and nothing is kept.
+   */
+  private keep(key: string, org: Organization, userIds: Iterable<string>, found: ReadonlyMap<string, Profile>): Profiles {
+    const ids = [...userIds];
+    const kept = this.organizations.get(key) === org && this.makeRoom(key, ids.length);
+    const shown = kept ? org.profiles : new Map(org.profiles);
+    for (const userId of ids) {
+      if (kept && !org.profiles.has(userId)) this.held++;
+      shown.set(userId, found.get(userId));
+    }
+    return shown;
   }
 
   private organization(key: string, version: number): Organization {
@@ -60,7 +94,7 @@ export class ProfileCache {
       org = undefined;
     }
     if (!org) {
-      org = { version, profiles: new Map() };
+      org = { version, profiles: new Map(), whole: false, tried: false };
       this.organizations.set(key, org);
     }
     return org;

@@ -185,6 +185,10 @@ export class DbStore implements Store {
     return this.read('findProfiles', () => users.profiles(tenantId, organizationId, userIds));
   }
 
+  organizationProfiles(tenantId: string, organizationId: string, limit: number): Maybe<Profile[]> {
+    return this.query('organizationProfiles', users.organizationProfiles(tenantId, organizationId, limit));
+  }
+
   // --- Comment annotations ---
 
   addAnnotations(

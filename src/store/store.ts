@@ -193,6 +193,8 @@ export interface Store {
   /** Updates the users that exist in the scope; returns their userIds. */
   updateUsers(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Maybe<Set<string>>;
   findProfiles(tenantId: string, organizationId: string, userIds: string[]): Maybe<Map<string, Profile>>;
+  /** The organization's profiles in userId order, at most `limit` of them (one range of the users table). */
+  organizationProfiles(tenantId: string, organizationId: string, limit: number): Maybe<Profile[]>;
 
   // Comment annotations.
   /** Adds the annotations whose id is free; returns the ids that were already taken (and were skipped). */

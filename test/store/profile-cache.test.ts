@@ -2,7 +2,7 @@
 // database the suite runs on (SQLite, then PostgreSQL).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { ProfileCache } from '../../src/services/profiles.js';
+import { ProfileCache, WHOLE_ORGANIZATION } from '../../src/services/profiles.js';
 import type { Store } from '../../src/store/store.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
 import { T0, TA, tenant } from '../helpers/store-fixtures.js';
@@ -27,11 +27,20 @@ before(async () => {
       T0,
     );
   }
+  // A large organization: more profiles than are read whole.
+  const many = Array.from({ length: WHOLE_ORGANIZATION + 1 }, (_, i) => ({ userId: `m${i}`, name: `m${i}` }));
+  await store.upsertUsers(TA, 'many', null, many, T0);
   counted = Object.create(store, {
     findProfiles: {
       value: (tenantId: string, organizationId: string, userIds: string[]) => {
         lookups.push([organizationId, ...userIds]);
         return store.findProfiles(tenantId, organizationId, userIds);
+      },
+    },
+    organizationProfiles: {
+      value: (tenantId: string, organizationId: string, limit: number) => {
+        lookups.push([organizationId, `whole, at most ${limit}`]);
+        return store.organizationProfiles(tenantId, organizationId, limit);
       },
     },
   });
@@ -82,5 +91,35 @@ test('past the bound, the organization held longest goes; one organization past 
       ['a', 'a3'],
     ],
     'a bound of 0 reads every time',
+  );
+});
+
+test('an organization small enough is read whole once per version: then nothing of it is looked up', async () => {
+  lookups = [];
+  const cache = new ProfileCache(counted, 100_000);
+  const whole = `whole, at most ${WHOLE_ORGANIZATION + 1}`;
+  assert.deepEqual(names(await cache.resolve(TA, 'b', 5, ['b1', 'nobody']), ['b1', 'nobody']), ['b1', null]);
+  assert.deepEqual(names(await cache.resolve(TA, 'b', 5, ['b2', 'b5', 'ghost']), ['b2', 'b5', 'ghost']), ['b2', 'b5', null]);
+  assert.deepEqual(lookups, [['b', whole]], 'one read of the whole organization, and no lookup after it');
+  await cache.resolve(TA, 'b', 6, ['b1']);
+  assert.deepEqual(
+    lookups,
+    [
+      ['b', whole],
+      ['b', whole],
+    ],
+    'read whole again at a new version',
+  );
+  lookups = [];
+  assert.deepEqual(names(await cache.resolve(TA, 'many', 1, ['m7', 'm1000']), ['m7', 'm1000']), ['m7', 'm1000']);
+  await cache.resolve(TA, 'many', 1, ['m7', 'm8']);
+  assert.deepEqual(
+    lookups,
+    [
+      ['many', whole],
+      ['many', 'm7', 'm1000'],
+      ['many', 'm8'],
+    ],
+    'a larger organization is looked up user by user after one try',
   );
 });

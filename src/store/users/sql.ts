@@ -53,6 +53,11 @@ export const USERS_SQL = {
     `INSERT INTO memberships (tenant_id, organization_id, scope_kind, scope_id, user_id)
      VALUES (@tenantId, @organizationId, @kind, @scopeId, @userId) ON CONFLICT DO NOTHING`,
   ),
+  organizationProfiles: same(
+    'organizationProfiles',
+    `SELECT user_id, name, email, photo_url FROM users
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId ORDER BY user_id LIMIT @limit`,
+  ),
   profiles: sql('profiles', {
     sqlite: `SELECT user_id, name, email, photo_url FROM users
              WHERE tenant_id = @tenantId AND organization_id = @organizationId

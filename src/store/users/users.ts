@@ -1,5 +1,5 @@
 // Store code for user profiles and their memberships of documents and folders.
-import { all, type BatchQuery, batchQuery, inKeyOrder, list, run, type Work } from '../sql.js';
+import { all, type BatchQuery, batchQuery, inKeyOrder, list, type Query, query, run, type Work } from '../sql.js';
 import type { Profile, Scope, UserWrite } from '../store.js';
 import { USERS_SQL as SQL } from './sql.js';
 
@@ -58,4 +58,10 @@ export function* profiles(tenantId: string, organizationId: string, userIds: str
     found.set(r.user_id as string, profileFrom(r));
   }
   return found;
+}
+
+export function organizationProfiles(tenantId: string, organizationId: string, limit: number): Query<Profile[]> {
+  return query(SQL.organizationProfiles, { tenantId, organizationId, limit }, false, (rows) =>
+    (rows as Record<string, unknown>[]).map(profileFrom),
+  );
 }
