@@ -46,11 +46,11 @@ export class ProfileCache {
     const key = `${tenantId}\n${organizationId}`;
     const org = this.organization(key, version);
     if (org.whole) return org.profiles;
-    let missing: string[] | undefined;
+    const missing: string[] = [];
     for (const userId of userIds) {
-      if (!org.profiles.has(userId)) (missing ??= []).push(userId);
+      if (!org.profiles.has(userId)) missing.push(userId);
     }
-    if (!missing) return org.profiles;
+    if (missing.length === 0) return org.profiles;
     // Read after the version was: at least as new as it, so what is read may be kept under it.
     if (!org.tried && WHOLE_ORGANIZATION < this.maxProfiles) {
       org.tried = true;
