@@ -108,7 +108,7 @@ describe('SQLite file with damaged pages', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** A database with users and notifications, whose notifications table's root page is then overwritten. */
+  /** A database with users and notifications, whose inbox table's root page (what a read by user walks) is then overwritten. */
   async function damagedDatabase(name: string): Promise<string> {
     const path = join(dir, name, 'marginalia.db');
     const server = await startServer({ env: env(path) });
@@ -123,8 +123,7 @@ describe('SQLite file with damaged pages', () => {
     }
     const db = new Database(path);
     const pageSize = db.pragma('page_size', { simple: true }) as number;
-    const root = (db.prepare(`SELECT rootpage FROM sqlite_master WHERE name = 'notifications'`).get() as { rootpage: number })
-      .rootpage;
+    const root = (db.prepare(`SELECT rootpage FROM sqlite_master WHERE name = 'inbox'`).get() as { rootpage: number }).rootpage;
     db.close();
     const fd = openSync(path, 'r+');
     writeSync(fd, Buffer.alloc(pageSize, 0xa5), 0, pageSize, (root - 1) * pageSize);
