@@ -109,5 +109,14 @@ export function comments(tenantId: string, q: CommentQuery): Query<StoredComment
     userIds: list(q.userIds),
     commentIds: list(q.commentIds),
   };
-  return query(SQL.comments, params, true, (rows) => (rows as unknown[][]).map(commentFrom));
+  return query(SQL.comments, params, true, (rows) => inCreationOrder(rows as unknown[][]).map(commentFrom));
+}
+
+/** Rows read in key order, put in creation order; callers' ids usually grow with it, so most need no sort. */
+function inCreationOrder(rows: unknown[][]): unknown[][] {
+  const seq = (r: unknown[]) => Number(r[C.seq]);
+  for (let i = 1; i < rows.length; i++) {
+    if (seq(rows[i]!) < seq(rows[i - 1]!)) return rows.sort((a, b) => seq(a) - seq(b));
+  }
+  return rows;
 }

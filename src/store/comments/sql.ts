@@ -14,12 +14,18 @@ const COMMENT_SELECT = {
   type: 'c.type',
   createdAt: 'c.created_at',
   lastUpdated: 'c.last_updated',
+  seq: 'c.seq',
   profileVersion: PROFILE_VERSION,
 } as const;
 /** Where each field sits in a row of the comment read. */
 export const C = positions(COMMENT_SELECT);
 
-/** A comment read (as `c`), with the organization's profile version: a thread is one query. */
+/**
+ * A comment read (as `c`), with the organization's profile version: a thread is one query. It walks
+ * the thread's rows in key order (comment_id), contiguous in the table, and the caller puts them in
+ * creation order (seq): walking comments_in_order instead cost a descent into the table per comment
+ * (55 -> 40 us for a thread of 10 in a loop on the large dataset).
+ */
 const READ = `SELECT ${columnsOf(COMMENT_SELECT)} FROM comments c
   WHERE c.tenant_id = @tenantId AND c.organization_id = @organizationId AND c.document_id = @documentId
     AND c.annotation_id = @annotationId`;
@@ -68,10 +74,10 @@ export const COMMENTS_SQL = {
     sqlite: `${READ}
       AND (@userIds IS NULL OR c.from_user_id IN (SELECT value FROM json_each(@userIds)))
       AND (@commentIds IS NULL OR c.comment_id IN (SELECT value FROM json_each(@commentIds)))
-      ORDER BY c.seq`,
+      ORDER BY c.comment_id`,
     postgres: `${READ}
       AND (@userIds::text[] IS NULL OR c.from_user_id = ANY(@userIds::text[]))
       AND (@commentIds::int[] IS NULL OR c.comment_id = ANY(@commentIds::int[]))
-      ORDER BY c.seq`,
+      ORDER BY c.comment_id`,
   }),
 };
