@@ -101,8 +101,8 @@ export const SETTINGS = {
     DEFAULT_PROFILE_CACHE_SIZE,
     0,
     100_000_000,
-    'User profiles each process keeps in memory for showing authors and action users (a few hundred bytes ' +
-      'each); past it the cache starts again. A rename still shows at once. 0 reads them on every read.',
+    'User profiles each process keeps in memory for showing authors and action users (about 215 bytes ' +
+      'each); past it, the organizations held longest are let go. A rename still shows at once. 0 reads them on every read.',
   ),
   redisUrl: text(
     'MARGINALIA_REDIS_URL',

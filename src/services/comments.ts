@@ -8,7 +8,6 @@ import { MAX_COMMENT_ID } from '../schemas/common.js';
 import { assignCommentIds } from '../store/comments/comment-ids.js';
 import type { NewComment, UserRef } from '../store/store.js';
 import { commentsJson } from '../answers/comments.js';
-import type { Profiles } from './profiles.js';
 import type { Caller, Services } from './context.js';
 import { commentBody } from './html.js';
 import { newAnnotationId } from './ids.js';
@@ -124,12 +123,8 @@ export function getComments({ store, profiles }: Services, caller: Caller, input
     commentIds,
   });
   return then(read, (stored) => {
-    if (stored.length === 0) return commentsJson(stored, commentIds, NO_PROFILES);
     // The authors, from the profiles held for the version the read saw.
     const authors = stored.map((c) => c.from.userId);
-    const shown = profiles.resolve(caller.id, input.organizationId, stored[0]!.profileVersion, authors);
-    return then(shown, (p) => commentsJson(stored, commentIds, p));
+    return then(profiles.forRows(caller.id, input.organizationId, stored, authors), (p) => commentsJson(stored, commentIds, p));
   });
 }
-
-const NO_PROFILES: Profiles = new Map();

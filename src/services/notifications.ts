@@ -78,11 +78,8 @@ export function getNotifications(
         : null;
     const answer = pageAnswer(caller, input.organizationId, page);
     const render = (shown: Profiles) => ({ notificationsJson: answer.render(shown), nextPageToken });
-    if (page.length === 0) return render(NO_PROFILES);
-    // The action users and the users template data names, from the profiles held for this version.
+    // The action users and the users template data names, from the profiles held for the read's version.
     const users = page.map((n) => n.actionUser.userId).concat(answer.users);
-    return then(profiles.resolve(caller.id, input.organizationId, page[0]!.profileVersion, users), render);
+    return then(profiles.forRows(caller.id, input.organizationId, page, users), render);
   });
 }
-
-const NO_PROFILES: Profiles = new Map();

@@ -10,6 +10,8 @@ import type { Profile, Store } from '../store/store.js';
 /** The profile of each user asked for; undefined where the user has none in the organization. */
 export type Profiles = ReadonlyMap<string, Profile | undefined>;
 
+const NO_PROFILES: Profiles = new Map();
+
 /** How many profiles (of any organizations) the cache holds at most by default (MARGINALIA_PROFILE_CACHE_SIZE). */
 export const DEFAULT_PROFILE_CACHE_SIZE = 100_000;
 
@@ -39,6 +41,19 @@ export class ProfileCache {
   ) {}
 
   /**
+   * The profiles a read's rows show, as of the version the read returned: none for a read that found
+   * no row (it returned no version, and shows nobody).
+   */
+  forRows(
+    tenantId: string,
+    organizationId: string,
+    rows: readonly { profileVersion: number }[],
+    userIds: Iterable<string>,
+  ): Maybe<Profiles> {
+    return rows.length === 0 ? NO_PROFILES : this.resolve(tenantId, organizationId, rows[0]!.profileVersion, userIds);
+  }
+
+  /**
    * The profiles of `userIds` in the organization as of `version` (the version its read returned) or
    * later. What is not held yet is read in one query.
    */
@@ -54,9 +69,8 @@ export class ProfileCache {
     // Read after the version was: at least as new as it, so what is read may be kept under it.
     if (!org.tried && WHOLE_ORGANIZATION < this.maxProfiles) {
       org.tried = true;
-      const wanted = missing;
       return then(this.store.organizationProfiles(tenantId, organizationId, WHOLE_ORGANIZATION + 1), (all) => {
-        if (all.length > WHOLE_ORGANIZATION) return this.lookUp(key, org, tenantId, organizationId, wanted);
+        if (all.length > WHOLE_ORGANIZATION) return this.lookUp(key, org, tenantId, organizationId, missing);
         const found = new Map(all.map((p) => [p.userId, p]));
         const shown = this.keep(key, org, found.keys(), found);
         if (shown === org.profiles) org.whole = true;
