@@ -54,6 +54,16 @@ export function toApiError(err: FastifyError | Error, request: FastifyRequest, b
   return new ApiError('INTERNAL', `Internal error. Request id: ${request.id}`);
 }
 
+/**
+ * The answer to an error met after the route's answer was made (onSend), where the error handler
+ * cannot run again: its status and headers set on the reply, and its body.
+ */
+export function errorPayload(err: unknown, request: FastifyRequest, reply: FastifyReply): string {
+  const api = toApiError(err as Error, request, 0);
+  reply.code(api.httpStatus).headers(api.headers).type('application/json; charset=utf-8');
+  return JSON.stringify(errorBody(api));
+}
+
 export function errorHandler(bodyLimit: number) {
   return function handle(err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
     const api = toApiError(err, request, bodyLimit);

@@ -1,4 +1,4 @@
-import { tenantOf } from '../http/auth.js';
+import { confirmedBy, tenantOf } from '../http/auth.js';
 import { sendSuccessJson } from '../http/envelope.js';
 import { then } from '../maybe.js';
 import type { App } from '../http/types.js';
@@ -14,6 +14,7 @@ export function register(app: App, services: Services): void {
   app.post(
     path,
     {
+      config: { confirmsCredentials: true },
       schema: {
         summary: 'Get the comments of an annotation, optionally by author or commentId',
         tags: ['comments'],
@@ -22,8 +23,9 @@ export function register(app: App, services: Services): void {
       },
     },
     (request, reply) =>
-      then(getComments(services, tenantOf(request), request.body.data), (commentsJson) =>
-        sendSuccessJson(reply, 'Comments(s) retrieved successfully.', commentsJson),
-      ),
+      then(getComments(services, tenantOf(request), request.body.data), ({ commentsJson, credentialsVersion }) => {
+        confirmedBy(request, credentialsVersion);
+        return sendSuccessJson(reply, 'Comments(s) retrieved successfully.', commentsJson);
+      }),
   );
 }

@@ -1,4 +1,4 @@
-import { tenantOf } from '../http/auth.js';
+import { confirmedBy, tenantOf } from '../http/auth.js';
 import { sendSuccessJson } from '../http/envelope.js';
 import { then } from '../maybe.js';
 import type { App } from '../http/types.js';
@@ -13,6 +13,7 @@ export function register(app: App, services: Services): void {
   app.post(
     path,
     {
+      config: { confirmsCredentials: true },
       schema: {
         summary: 'Get notifications by document or recipient, newest first, with paging',
         tags: ['notifications'],
@@ -21,13 +22,10 @@ export function register(app: App, services: Services): void {
       },
     },
     (request, reply) =>
-      then(getNotifications(services, tenantOf(request), request.body.data), ({ notificationsJson, nextPageToken }) =>
-        sendSuccessJson(
-          reply,
-          'Notification(s) retrieved successfully.',
-          notificationsJson,
-          nextPageToken ? { pageToken: nextPageToken } : {},
-        ),
-      ),
+      then(getNotifications(services, tenantOf(request), request.body.data), (got) => {
+        confirmedBy(request, got.credentialsVersion);
+        const more: Record<string, string> = got.nextPageToken ? { pageToken: got.nextPageToken } : {};
+        return sendSuccessJson(reply, 'Notification(s) retrieved successfully.', got.notificationsJson, more);
+      }),
   );
 }

@@ -112,8 +112,15 @@ export function addComments({ store, clock }: Services, caller: Caller, input: C
   });
 }
 
-/** comments/get's data, as JSON text (answers/comments.ts). */
-export function getComments({ store, profiles }: Services, caller: Caller, input: CommentsGetData): Maybe<string> {
+/**
+ * comments/get's data, as JSON text (answers/comments.ts), and the credentials version the read saw
+ * (none when it found no comment).
+ */
+export function getComments(
+  { store, profiles }: Services,
+  caller: Caller,
+  input: CommentsGetData,
+): Maybe<{ commentsJson: string; credentialsVersion: number | undefined }> {
   const commentIds = filterList(input.commentIds);
   const read = store.getComments(caller.id, {
     organizationId: input.organizationId,
@@ -125,6 +132,9 @@ export function getComments({ store, profiles }: Services, caller: Caller, input
   return then(read, (stored) => {
     // The authors, from the profiles held for the version the read saw.
     const authors = stored.map((c) => c.from.userId);
-    return then(profiles.forRows(caller.id, input.organizationId, stored, authors), (p) => commentsJson(stored, commentIds, p));
+    return then(profiles.forRows(caller.id, input.organizationId, stored, authors), (p) => ({
+      commentsJson: commentsJson(stored, commentIds, p),
+      credentialsVersion: stored[0]?.credentialsVersion,
+    }));
   });
 }

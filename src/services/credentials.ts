@@ -75,6 +75,16 @@ export class AuthCache {
     return this.tenants.get(`${apiKey}\n${tokenHash}`);
   }
 
+  /**
+   * The tenant held for (apiKey, tokenHash) under the newest version this cache has seen, without
+   * asking the store which version is current: whoever admits a request on it must have the database
+   * confirm that version before the request's answer leaves (http/auth.ts).
+   */
+  held(apiKey: string, tokenHash: string): { tenant: Tenant; version: number } | undefined {
+    const tenant = this.tenants.get(`${apiKey}\n${tokenHash}`);
+    return tenant && { tenant, version: this.version };
+  }
+
   set(version: number, apiKey: string, tokenHash: string, tenant: Tenant): void {
     if (version !== this.version) return;
     if (this.tenants.size >= AuthCache.MAX_ENTRIES) this.tenants.clear();
@@ -87,7 +97,11 @@ export class AuthCache {
  * SQLite it answers synchronously, cache hit or not (maybe.ts).
  */
 export function authenticate(store: Store, apiKey: string, authToken: string, cache?: AuthCache): Maybe<Tenant> {
-  const tokenHash = hashToken(authToken);
+  return authenticateHashed(store, apiKey, hashToken(authToken), cache);
+}
+
+/** authenticate, for a caller that has hashed the token already. */
+export function authenticateHashed(store: Store, apiKey: string, tokenHash: string, cache?: AuthCache): Maybe<Tenant> {
   if (!cache) return then(store.findCredentials(apiKey), (found) => check(found, tokenHash));
   return then(store.credentialsVersion(), (version) => {
     const cached = cache.get(version, apiKey, tokenHash);

@@ -50,12 +50,15 @@ export function addNotification({ store, clock }: Services, caller: Caller, inpu
   });
 }
 
-/** notifications/get's data (the page, as JSON text) and the token of the next page, if any. */
+/**
+ * notifications/get's data (the page, as JSON text), the token of the next page, if any, and the
+ * credentials version the read saw (none when it found no notification).
+ */
 export function getNotifications(
   { store, profiles }: Services,
   caller: Caller,
   input: GetNotificationsInput,
-): Maybe<{ notificationsJson: string; nextPageToken: string | null }> {
+): Maybe<{ notificationsJson: string; nextPageToken: string | null; credentialsVersion: number | undefined }> {
   if (input.documentId == null && input.userId == null)
     throw invalid(`${spell(['documentId'])} or ${spell(['userId'])} is required.`);
   const filters = {
@@ -77,7 +80,8 @@ export function getNotifications(
         ? encodePageToken({ timestamp: last.timestamp, notificationId: last.notificationId }, digest())
         : null;
     const answer = pageAnswer(caller, input.organizationId, page);
-    const render = (shown: Profiles) => ({ notificationsJson: answer.render(shown), nextPageToken });
+    const credentialsVersion = rows[0]?.credentialsVersion;
+    const render = (shown: Profiles) => ({ notificationsJson: answer.render(shown), nextPageToken, credentialsVersion });
     // The action users and the users template data names, from the profiles held for the read's version.
     const users = page.map((n) => n.actionUser.userId).concat(answer.users);
     return then(profiles.forRows(caller.id, input.organizationId, page, users), render);

@@ -20,5 +20,19 @@ export const columnsOf = (select: SelectList): string => Object.values(select).j
 export const PROFILE_VERSION =
   '(SELECT v.version FROM profile_versions v WHERE v.tenant_id = @tenantId AND v.organization_id = @organizationId)';
 
-/** The profile version of a read row: 0 before the organization's users were first written. */
-export const profileVersionOf = (r: unknown[], at: number): number => Number(r[at] ?? 0);
+/**
+ * The credentials version as a column of a read: the read itself confirms a request that was admitted
+ * from the auth cache (http/auth.ts), where a separate version read would be one more statement, and
+ * on PostgreSQL one more round trip, per request.
+ */
+export const CREDENTIALS_VERSION = '(SELECT cv.version FROM credentials_version cv WHERE cv.id = 1)';
+
+/** The versions a read row was read under (the same on every row of a read). */
+export const versionsOf = (
+  r: unknown[],
+  at: { profileVersion: number; credentialsVersion: number },
+): { profileVersion: number; credentialsVersion: number } => ({
+  // 0 before the organization's users were first written.
+  profileVersion: Number(r[at.profileVersion] ?? 0),
+  credentialsVersion: Number(r[at.credentialsVersion]),
+});

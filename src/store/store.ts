@@ -65,9 +65,15 @@ export interface NewComment {
   from: UserRef;
 }
 
-export interface StoredComment extends NewComment {
-  /** The organization's profile version when read (the same on every row of a read). */
+/** What every row of a read carries besides its data: the versions it was read under (the same on every row). */
+export interface ReadVersions {
+  /** The organization's profile version (services/profiles.ts). */
   profileVersion: number;
+  /** The credentials version: it confirms a request admitted from the auth cache (http/auth.ts). */
+  credentialsVersion: number;
+}
+
+export interface StoredComment extends NewComment, ReadVersions {
   status: string;
   type: string;
   createdAt: number;
@@ -124,12 +130,10 @@ export interface Recipient {
  * profile) and the stored answer around it (answers/notifications.ts). Nothing else is read: each
  * column a read returns costs about 0.3 us per row.
  */
-export interface StoredNotification {
+export interface StoredNotification extends ReadVersions {
   notificationId: string;
   timestamp: number;
   actionUser: UserRef;
-  /** The organization's profile version when read (the same on every row of a read). */
-  profileVersion: number;
   answer: string;
 }
 

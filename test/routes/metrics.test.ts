@@ -5,18 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { makeTestApp, notificationData, PATHS, type TestApp } from '../helpers/app.js';
 import { createKey, post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
+import { sample } from '../helpers/metrics.js';
 import { freshDatabase, TEST_STORE, type FreshDatabase } from '../helpers/test-database.js';
-
-/** The value of one sample line, e.g. metric{a="b"} 3. */
-function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
-  const want = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const inside = /\{([^}]*)\}/.exec(line)?.[1] ?? '';
-    if (want.every((w) => inside.split(',').includes(w))) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return undefined;
-}
 
 describe('/metrics', () => {
   let t: TestApp;

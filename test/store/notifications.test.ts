@@ -1,6 +1,7 @@
 import { describe } from 'node:test';
 import type { NotificationCursor, NotificationQuery } from '../../src/store/store.js';
 import { TEST_STORE } from '../helpers/test-database.js';
+import { tokenRecord } from '../../src/services/credentials.js';
 import {
   T0,
   TA,
@@ -19,6 +20,7 @@ import {
   notificationIdsOf,
   cursorOf,
   storeTest,
+  seedTenants,
   readNotifications,
   shownTemplate,
   type ReadNotification,
@@ -104,6 +106,26 @@ describe(`${TEST_STORE} store: notifications`, () => {
         [['actor', { ...profile, email: 'new@example.com' }]],
         'the update shows',
       );
+    },
+  );
+
+  storeTest(
+    'reads carry the credentials version current when they ran, which any change to a key or token moves',
+    async (store) => {
+      await seedTenants(store);
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'hi', 'actor')])], T0);
+      await store.addNotification(TA, ORG, notification('n-1', { documentId: DOC, recipients: ['r'] }));
+      const versions = async () => [
+        (await store.getComments(TA, commentQuery('ann')))[0]!.credentialsVersion,
+        (await store.getNotifications(TA, notificationQuery({ documentId: DOC })))[0]!.credentialsVersion,
+        (await store.getNotifications(TA, notificationQuery({ userId: 'r' })))[0]!.credentialsVersion,
+      ];
+      const before = await store.credentialsVersion();
+      eq(await versions(), [before, before, before], 'the version a separate read gives');
+      await store.addToken(TB, tokenRecord('another-token-for-tenant-b', T0));
+      const after = await store.credentialsVersion();
+      eq(after > before, true, `adding a token moves the version (${before} -> ${after})`);
+      eq(await versions(), [after, after, after], "a token of another tenant moves every tenant's reads");
     },
   );
 

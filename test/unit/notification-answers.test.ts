@@ -60,6 +60,7 @@ function check(headlineData: Record<string, unknown>, profiles: Map<string, Prof
     timestamp: n.timestamp,
     actionUser: { userId: 'actor', name: 'Sent', email: null },
     profileVersion: 0,
+    credentialsVersion: 1,
     answer: newNotificationAnswer(n),
   };
   const named = new Set(

@@ -1,6 +1,6 @@
 // Store code for comment annotations and their comments.
 import { assignCommentIds } from './comment-ids.js';
-import { profileVersionOf } from '../select.js';
+import { versionsOf } from '../select.js';
 import { all, batch, first, inKeyOrder, jsonOrNull, list, type Params, type Query, query, run, type Work } from '../sql.js';
 import type { AddCommentsResult, CommentDraft, CommentQuery, NewAnnotation, NewComment, StoredComment } from '../store.js';
 import { C, COMMENTS_SQL as SQL } from './sql.js';
@@ -92,7 +92,7 @@ function commentFrom(r: unknown[]): StoredComment {
     html: r[C.html] as string,
     text: r[C.text] as string,
     from: { userId: r[C.fromUserId] as string, name: r[C.fromName] as string | null, email: r[C.fromEmail] as string | null },
-    profileVersion: profileVersionOf(r, C.profileVersion),
+    ...versionsOf(r, C),
     status: r[C.status] as string,
     type: r[C.type] as string,
     createdAt: Number(r[C.createdAt]),

@@ -1,6 +1,6 @@
 // The statements of comment annotations and comments, SQLite and PostgreSQL side by side, and the
 // select list of the comment read.
-import { columnsOf, PROFILE_VERSION, positions } from '../select.js';
+import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
 import { same, sql } from '../sql.js';
 
 const COMMENT_SELECT = {
@@ -16,6 +16,7 @@ const COMMENT_SELECT = {
   lastUpdated: 'c.last_updated',
   seq: 'c.seq',
   profileVersion: PROFILE_VERSION,
+  credentialsVersion: CREDENTIALS_VERSION,
 } as const;
 /** Where each field sits in a row of the comment read. */
 export const C = positions(COMMENT_SELECT);

@@ -1,5 +1,5 @@
 // Store code for notifications and their recipients' inboxes.
-import { profileVersionOf } from '../select.js';
+import { versionsOf } from '../select.js';
 import { batch, list, type Query, query, run, type Work } from '../sql.js';
 import type { NewNotification, NotificationQuery, Recipient, StoredNotification } from '../store.js';
 import { N, NOTIFICATIONS_SQL as SQL, notificationRead } from './sql.js';
@@ -53,7 +53,7 @@ function notificationFrom(r: unknown[]): StoredNotification {
       name: r[N.actionUserName] as string | null,
       email: r[N.actionUserEmail] as string | null,
     },
-    profileVersion: profileVersionOf(r, N.profileVersion),
+    ...versionsOf(r, N),
     answer: r[N.answer] as string,
   };
 }

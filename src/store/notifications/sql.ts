@@ -1,6 +1,6 @@
 // The statements of notifications, SQLite and PostgreSQL side by side, and the select list of the
 // notification read.
-import { columnsOf, PROFILE_VERSION, positions } from '../select.js';
+import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
 import { type Statement, same, sql } from '../sql.js';
 
 const NOTIFICATION_SELECT = {
@@ -11,6 +11,7 @@ const NOTIFICATION_SELECT = {
   actionUserEmail: 'n.action_user_email',
   answer: 'n.answer',
   profileVersion: PROFILE_VERSION,
+  credentialsVersion: CREDENTIALS_VERSION,
 } as const;
 /** Where each field sits in a row of the notification read. */
 export const N = positions(NOTIFICATION_SELECT);
