@@ -171,6 +171,36 @@ function rssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
+const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** The processes whose CPU a run charges to the server: it, its workers, and PostgreSQL when that is the database. */
+function serverPids(pid: number): number[] {
+  const children = (args: string[]) =>
+    spawnSync('pgrep', args, { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
+  return [pid, ...children(['-P', String(pid)]), ...(opts.db === 'postgres' ? children(['-x', 'postgres']) : [])];
+}
+
+/** CPU time (user + system) the processes have used so far, in microseconds (/proc/<pid>/stat). */
+function cpuMicros(pids: number[]): number {
+  let ticks = 0;
+  for (const p of pids) {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of the line)
+    } catch {
+      /* gone */
+    }
+  }
+  return (ticks / TICKS_PER_SECOND) * 1e6;
+}
+
+/** Runs the load and measures the CPU the given processes spent per request meanwhile. */
+async function measured(pids: number[], url: string, operation: string, secs: number): Promise<any> {
+  const before = cpuMicros(pids);
+  const r = await load(url, operation, secs);
+  return { ...r, cpuUsPerRequest: Number(((cpuMicros(pids) - before) / Math.max(1, r.total)).toFixed(1)) };
+}
+
 function load(url: string, operation: string, secs: number): Promise<any> {
   return new Promise((resolve, reject) => {
     const [cmd, args] = pinned(1, process.execPath, [
@@ -225,12 +255,13 @@ try {
     await load(url, op.name, 2); // warm up: caches, JIT, statement plans
     const runs: { baseline: any; op: any }[] = [];
     let peak = 0;
+    const pids = serverPids(proc.pid!);
     for (let pair = 0; pair < pairs; pair++) {
-      const baseline = await load(baselineServer.url, BASELINE.name, seconds);
+      const baseline = await measured([baselineServer.proc.pid!], baselineServer.url, BASELINE.name, seconds);
       const sampler = setInterval(() => {
         peak = Math.max(peak, rssMb(proc.pid!));
       }, 250);
-      const r = await load(url, op.name, seconds);
+      const r = await measured(pids, url, op.name, seconds);
       clearInterval(sampler);
       runs.push({ baseline, op: r });
     }
@@ -242,6 +273,12 @@ try {
       requestsPerSecond: median(runs.map((x) => x.op.requestsPerSecond)),
       baselinePerSecond: median(runs.map((x) => x.baseline.requestsPerSecond)),
       ratio: Number(median(runs.map((x) => x.op.requestsPerSecond / x.baseline.requestsPerSecond)).toFixed(3)),
+      // The server's CPU per request against the baseline's, each on its own core: what the req/s ratio
+      // would be if both were bound by the server's CPU. When the load generator caps the baseline (its
+      // core is idle part of the time), the req/s ratio understates the server and this one does not.
+      cpuUsPerRequest: median(runs.map((x) => x.op.cpuUsPerRequest)),
+      baselineCpuUsPerRequest: median(runs.map((x) => x.baseline.cpuUsPerRequest)),
+      cpuRatio: Number(median(runs.map((x) => x.baseline.cpuUsPerRequest / x.op.cpuUsPerRequest)).toFixed(3)),
       p50: median(runs.map((x) => x.op.p50)),
       p99: median(runs.map((x) => x.op.p99)),
       // Answers other than the expected status (a 401 row expects only non-2xx), and socket errors.
@@ -283,12 +320,14 @@ const report = {
 };
 
 const table = [
-  '| operation | req/s | baseline req/s | vs baseline | p50 ms | p99 ms | unexpected answers | server RSS MB |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|',
+  '| operation | req/s | baseline req/s | vs baseline | p50 ms | p99 ms | unexpected answers | server RSS MB |' +
+    ' CPU us/req (baseline) | CPU vs baseline |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map(
     (r) =>
       `| ${r.operation} | ${Math.round(r.requestsPerSecond)} | ${Math.round(r.baselinePerSecond)} | ${(r.ratio * 100).toFixed(0)}% |` +
-      ` ${r.p50} | ${r.p99} | ${r.unexpected} | ${r.rssMb} |`,
+      ` ${r.p50} | ${r.p99} | ${r.unexpected} | ${r.rssMb} | ${r.cpuUsPerRequest} (${r.baselineCpuUsPerRequest}) |` +
+      ` ${(r.cpuRatio * 100).toFixed(0)}% |`,
   ),
 ].join('\n');
 console.log(
