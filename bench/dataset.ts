@@ -1,6 +1,7 @@
 // Builds a benchmark dataset straight into the database, in large batched transactions, with the
 // shape real use has: organizations of 100 users, notifications on 100 documents per organization
-// with 1-5 recipients each (about 10 per document, 30 per user), and threads of 10 comments.
+// with 1-5 recipients each (about 10 per document, 30 per user), threads of 10 comments, and two
+// documents per organization with 25 threads of 1-5 comments each (a document's thread list).
 // Deterministic: the same scale gives the same rows.
 import type pg from 'pg';
 import type Database from 'better-sqlite3';
@@ -21,6 +22,8 @@ export const SCALES = {
     documentsPerOrg: 100,
     threadsPerOrg: 100,
     commentsPerThread: 10,
+    listDocumentsPerOrg: 2,
+    threadsPerListDocument: 25,
   },
   large: {
     organizations: 1000,
@@ -29,6 +32,8 @@ export const SCALES = {
     documentsPerOrg: 100,
     threadsPerOrg: 100,
     commentsPerThread: 10,
+    listDocumentsPerOrg: 2,
+    threadsPerListDocument: 25,
   },
 } as const;
 export type ScaleName = keyof typeof SCALES;
@@ -53,6 +58,8 @@ export const org = (o: number) => `org-${o}`;
 export const userOf = (u: number) => `user-${u}`;
 export const docOf = (d: number) => `doc-${d}`;
 export const threadOf = (a: number) => `thread-${a}`;
+/** The documents whose thread list commentannotations/get pages through. */
+export const listDocOf = (d: number) => `list-doc-${d}`;
 
 interface Rows {
   users: { organizationId: string; userId: string; name: string; email: string }[];
@@ -75,7 +82,7 @@ interface Rows {
     html: string;
     text: string;
   }[];
-  annotations: { organizationId: string; documentId: string; annotationId: string }[];
+  annotations: { organizationId: string; documentId: string; annotationId: string; createdAt: number; firstUserId: string }[];
 }
 
 /** The rows of one organization. */
@@ -103,21 +110,26 @@ function organizationRows(scale: Scale, o: number): Rows {
       recipients: [...recipients],
     });
   }
-  for (let a = 0; a < scale.threadsPerOrg; a++) {
-    const documentId = docOf(a % scale.documentsPerOrg);
-    rows.annotations.push({ organizationId, documentId, annotationId: threadOf(a) });
-    for (let c = 1; c <= scale.commentsPerThread; c++) {
-      const text = `Comment ${c} on thread ${a}: looks good, one question about the second paragraph.`;
+  const thread = (documentId: string, annotationId: string, comments: number, createdAt: number) => {
+    const first = rows.comments.length;
+    for (let c = 1; c <= comments; c++) {
+      const text = `Comment ${c} on ${annotationId}: looks good, one question about the second paragraph.`;
       rows.comments.push({
         organizationId,
         documentId,
-        annotationId: threadOf(a),
+        annotationId,
         commentId: c,
         fromUserId: userOf(pick(scale.usersPerOrg)),
         html: `<p>${text}</p>`,
         text,
       });
     }
+    rows.annotations.push({ organizationId, documentId, annotationId, createdAt, firstUserId: rows.comments[first]!.fromUserId });
+  };
+  for (let a = 0; a < scale.threadsPerOrg; a++)
+    thread(docOf(a % scale.documentsPerOrg), threadOf(a), scale.commentsPerThread, T0);
+  for (let d = 0; d < scale.listDocumentsPerOrg; d++) {
+    for (let k = 0; k < scale.threadsPerListDocument; k++) thread(listDocOf(d), `list-${d}-${k}`, 1 + pick(5), T0 + k);
   }
   return rows;
 }
@@ -127,6 +139,7 @@ const recipientList = (tenantId: string, n: Rows['notifications'][number]) =>
   n.recipients.map((userId) => ({ userId, internalId: internalUserId(tenantId, n.organizationId, userId) }));
 
 const HEADLINE = '{actionUser} mentioned you in {documentTitle}';
+const OPEN = '{"id":"OPEN","name":"Open","type":"default"}';
 
 /** Its recipients column and its stored answer, as notifications/add writes them. */
 const recipientColumns = (tenantId: string, n: Rows['notifications'][number]) => {
@@ -212,12 +225,17 @@ export class SqliteSink {
           location: null,
           locationId: null,
           context: null,
-          status: '{"id":"OPEN","name":"Open","type":"default"}',
-          now: T0,
+          status: OPEN,
+          statusId: 'OPEN',
+          lastUpdated: a.createdAt,
+          assignedTo: null,
+          priority: null,
+          targetElement: null,
         });
       }
       for (const c of rows.comments) {
-        s.insertComment!.run({ tenantId, ...c, seq: c.commentId, fromName: null, fromEmail: null, now: T0 });
+        const times = { createdAt: T0, lastUpdated: T0 };
+        s.insertComment!.run({ tenantId, ...c, seq: c.commentId, fromName: null, fromEmail: null, ...times, tags: null });
       }
     })();
   }
@@ -292,10 +310,19 @@ export class PostgresSink {
     );
     const a = rows.annotations;
     await c.query(
-      `INSERT INTO annotations (tenant_id, organization_id, document_id, annotation_id, status, created_at)
-      SELECT $1, x.o, x.d, x.a, '{"id":"OPEN","name":"Open","type":"default"}', $5
-      FROM unnest($2::text[], $3::text[], $4::text[]) AS x(o, d, a)`,
-      [tenantId, col(a, 'organizationId'), col(a, 'documentId'), col(a, 'annotationId'), T0],
+      `INSERT INTO annotations (tenant_id, organization_id, document_id, annotation_id, status, status_id, created_at,
+        last_updated, first_user_id)
+      SELECT $1, x.o, x.d, x.a, $7, 'OPEN', x.t, x.t, x.u
+      FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[]) AS x(o, d, a, t, u)`,
+      [
+        tenantId,
+        col(a, 'organizationId'),
+        col(a, 'documentId'),
+        col(a, 'annotationId'),
+        col(a, 'createdAt'),
+        col(a, 'firstUserId'),
+        OPEN,
+      ],
     );
     const m = rows.comments;
     await c.query(

@@ -1,6 +1,6 @@
 // The benchmarked operations: each makes a fresh request body per request, spread over the dataset,
 // so reads hit cold and warm rows alike and writes do not collide.
-import { BENCH_CREDENTIALS, docOf, org, threadOf, userOf, type Scale } from './dataset.js';
+import { BENCH_CREDENTIALS, docOf, listDocOf, org, threadOf, userOf, type Scale } from './dataset.js';
 
 export interface Operation {
   name: string;
@@ -73,6 +73,33 @@ export const OPERATIONS: Operation[] = [
         documentId: docOf(a % s.documentsPerOrg),
         annotationId: threadOf(a),
         commentIds: [2, 5, 8],
+      };
+    },
+  },
+  {
+    // A document's thread list: the newest 20 of its 25 threads of 1-5 comments, with their comments.
+    name: 'commentannotations/get (page of 20 threads)',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/commentannotations/get',
+    body: (s) => ({
+      organizationId: org(pick(s.organizations)),
+      documentId: listDocOf(pick(s.listDocumentsPerOrg)),
+      pageSize: 20,
+    }),
+  },
+  {
+    // Badges for 50 documents (each with one thread of 10 comments), for one user.
+    name: 'commentannotations/count/get (50 documents)',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/commentannotations/count/get',
+    body: (s) => {
+      const first = pick(s.documentsPerOrg - 50);
+      return {
+        organizationId: org(pick(s.organizations)),
+        documentIds: Array.from({ length: 50 }, (_, i) => docOf(first + i)),
+        userId: userOf(pick(s.usersPerOrg)),
       };
     },
   },

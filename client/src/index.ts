@@ -6,13 +6,29 @@
 // 429 and 503 are retried with exponential backoff, waiting at least what Retry-After asks; a 429
 // without Retry-After is permanent and thrown at once.
 import type { Static, TSchema } from 'typebox';
-import type { AnnotationsAddData, CommentsAddData, CommentsGetData } from '../../src/schemas/comments.js';
+import type {
+  AnnotationsAddData,
+  AnnotationsCountData,
+  AnnotationsDeleteData,
+  AnnotationsGetData,
+  AnnotationsReadData,
+  AnnotationsUpdateData,
+  CommentsAddData,
+  CommentsDeleteData,
+  CommentsGetData,
+  CommentsUpdateData,
+} from '../../src/schemas/comments.js';
 import type { ErrorCode } from '../../src/schemas/error-codes.js';
 import type { NotificationsAddData, NotificationsGetData } from '../../src/schemas/notifications.js';
 import type { UsersData } from '../../src/schemas/users.js';
 import type {
+  AnnotationChangesResult,
+  AnnotationCountsResult,
+  AnnotationListResult,
   AnnotationsResult,
+  CommentChangesResult,
   CommentIdsResult,
+  MarkedReadResult,
   CommentsResult,
   NotificationAddedResult,
   NotificationsResult,
@@ -23,7 +39,21 @@ import type {
 type ResultOf<S extends TSchema> = Static<S> extends { result: infer R } ? R : never;
 
 /** The `data` member each operation takes: the types the service validates against. */
-export type { AnnotationsAddData, CommentsAddData, CommentsGetData, NotificationsAddData, NotificationsGetData, UsersData };
+export type {
+  AnnotationsAddData,
+  AnnotationsCountData,
+  AnnotationsDeleteData,
+  AnnotationsGetData,
+  AnnotationsReadData,
+  AnnotationsUpdateData,
+  CommentsAddData,
+  CommentsDeleteData,
+  CommentsGetData,
+  CommentsUpdateData,
+  NotificationsAddData,
+  NotificationsGetData,
+  UsersData,
+};
 
 export type UsersResult = ResultOf<typeof UsersResult>;
 export type AnnotationsResult = ResultOf<typeof AnnotationsResult>;
@@ -33,6 +63,12 @@ export type NotificationAddedResult = ResultOf<typeof NotificationAddedResult>;
 export type NotificationsResult = ResultOf<typeof NotificationsResult>;
 export type Notification = NotificationsResult['data'][number];
 export type Comment = Exclude<CommentsResult['data'][number], null>;
+export type AnnotationListResult = ResultOf<typeof AnnotationListResult>;
+export type Annotation = Exclude<AnnotationListResult['data'][number], null>;
+export type AnnotationChangesResult = ResultOf<typeof AnnotationChangesResult>;
+export type CommentChangesResult = ResultOf<typeof CommentChangesResult>;
+export type AnnotationCountsResult = ResultOf<typeof AnnotationCountsResult>;
+export type MarkedReadResult = ResultOf<typeof MarkedReadResult>;
 
 export type { ErrorCode };
 
@@ -96,6 +132,34 @@ export class Marginalia {
         data.commentData.every((c) => c.commentId != null),
       ),
     get: (data: CommentsGetData) => this.call<CommentsResult>('/v1/commentannotations/comments/get', data, true),
+    /** comments/update: one change for every listed comment. */
+    update: (data: CommentsUpdateData) => this.call<CommentChangesResult>('/v1/commentannotations/comments/update', data, true),
+    /** comments/delete: the listed comments, or every comment of the thread; the thread stays. */
+    delete: (data: CommentsDeleteData) => this.call<CommentChangesResult>('/v1/commentannotations/comments/delete', data, true),
+    /** commentannotations/get: a page of a document's threads, or the threads asked for by id. */
+    getAnnotations: (data: AnnotationsGetData) => this.call<AnnotationListResult>('/v1/commentannotations/get', data, true),
+    /** Every thread of a document that the filters match, following pageToken. */
+    allAnnotations: async (data: Omit<AnnotationsGetData, 'pageToken' | 'annotationIds'>): Promise<Annotation[]> => {
+      const all: Annotation[] = [];
+      let pageToken: string | undefined;
+      do {
+        const page = await this.comments.getAnnotations({ ...data, pageToken });
+        for (const thread of page.data) if (thread) all.push(thread);
+        pageToken = page.pageToken;
+      } while (pageToken);
+      return all;
+    },
+    /** commentannotations/update: change the matching threads (null clears a member). */
+    updateAnnotations: (data: AnnotationsUpdateData) =>
+      this.call<AnnotationChangesResult>('/v1/commentannotations/update', data, true),
+    /** commentannotations/delete: the matching threads, with their comments. */
+    deleteAnnotations: (data: AnnotationsDeleteData) =>
+      this.call<AnnotationChangesResult>('/v1/commentannotations/delete', data, true),
+    /** commentannotations/count/get: threads and threads unread by a user, by documentId. */
+    countAnnotations: (data: AnnotationsCountData) =>
+      this.call<AnnotationCountsResult>('/v1/commentannotations/count/get', data, true),
+    /** commentannotations/read: mark threads read by a user as of now. */
+    markRead: (data: AnnotationsReadData) => this.call<MarkedReadResult>('/v1/commentannotations/read', data, true),
   };
 
   readonly notifications = {

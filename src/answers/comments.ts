@@ -1,17 +1,37 @@
 // comments/get's answer as JSON text, written straight from the stored comments (SPEC 6's shape, byte
 // for byte what JSON.stringify gave of the objects built before): no object per comment, no second
-// walk by a serializer. Each author is resolved against the organization's profiles (services/profiles.ts).
+// walk by a serializer. Each author and tagged contact is resolved against the organization's profiles
+// (services/profiles.ts).
 import type { Profiles } from '../services/profiles.js';
-import type { StoredComment } from '../store/store.js';
+import type { StoredComment, TaggedContact } from '../store/store.js';
 import { userJson } from './users.js';
 
 const json = JSON.stringify;
 
-function commentJson(c: StoredComment, profiles: Profiles): string {
+/** A comment's tags as stored (JSON text of TaggedContact[]), or none. */
+export const tagsOf = (c: StoredComment): TaggedContact[] | null =>
+  c.taggedUserContacts === null ? null : (JSON.parse(c.taggedUserContacts) as TaggedContact[]);
+
+/** Every user a comment shows: its author and the contacts it tags. */
+export function usersOf(c: StoredComment): string[] {
+  const tags = tagsOf(c);
+  return tags ? [c.from.userId, ...tags.flatMap((t) => (t.contact ? [t.contact.userId] : []))] : [c.from.userId];
+}
+
+function tagsJson(tags: TaggedContact[], profiles: Profiles): string {
+  const one = (t: TaggedContact) =>
+    `{"userId":${json(t.userId)}${t.text != null ? `,"text":${json(t.text)}` : ''}` +
+    `${t.contact ? `,"contact":${userJson(t.contact, profiles.get(t.contact.userId))}` : ''}}`;
+  return `[${tags.map(one).join(',')}]`;
+}
+
+export function commentJson(c: StoredComment, profiles: Profiles): string {
+  const tags = tagsOf(c);
   return (
     `{"commentId":${c.commentId},"commentHtml":${json(c.html)},"commentText":${json(c.text)}` +
     `,"from":${userJson(c.from, profiles.get(c.from.userId))},"lastUpdated":"${new Date(c.lastUpdated).toISOString()}"` +
-    `,"createdAt":${json(c.createdAt)},"status":${json(c.status)},"type":${json(c.type)}}`
+    `,"createdAt":${json(c.createdAt)},"status":${json(c.status)},"type":${json(c.type)}` +
+    `${tags ? `,"taggedUserContacts":${tagsJson(tags, profiles)}` : ''}}`
   );
 }
 

@@ -3,7 +3,8 @@
 // a caller), then credentials and three curl commands to paste while the server runs.
 import { systemClock } from '../clock.js';
 import type { Config } from '../config/index.js';
-import { addAnnotations } from '../services/comments.js';
+import { updateAnnotations } from '../services/annotations.js';
+import { addAnnotations, updateComments } from '../services/comments.js';
 import type { Caller, Services } from '../services/context.js';
 import { createTenant } from '../services/credentials.js';
 import { addNotification } from '../services/notifications.js';
@@ -78,6 +79,22 @@ export async function seedDemo(store: Store, io: Io, config: Config): Promise<vo
   await notify('reply-scope', 'ben', '{actor} replied to your comment in {document}', ['ana'], 'scope');
   await notify('reply-pricing', 'dev', '{actor} replied in {document}', ['chloe', 'ana'], 'pricing');
   await notify('resolve-pricing', 'ana', '{actor} will resolve a thread in {document}', ['chloe', 'dev'], 'pricing');
+  // Dev fixes a typo in his answer, and finance signs off: the pricing thread is resolved.
+  await updateComments(services, caller, {
+    organizationId: ORG,
+    documentId: DOC,
+    annotationId: 'pricing',
+    commentIds: [2],
+    updatedData: {
+      commentHtml: '<p>Added: 12 € per seat and month. See <a href="https://acme.example/pricing">the pricing page</a>.</p>',
+    },
+  });
+  await updateAnnotations(services, caller, {
+    organizationId: ORG,
+    documentId: DOC,
+    annotationIds: ['pricing'],
+    updatedData: { status: { id: 'RESOLVED', name: 'Resolved', type: 'terminal' } },
+  });
 
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
@@ -86,7 +103,8 @@ export async function seedDemo(store: Store, io: Io, config: Config): Promise<vo
     `-H 'x-service-auth-token: ${creds.authToken}' -d '${JSON.stringify({ data })}'`;
   io.out(
     [
-      `Demo organization "${ORG}" loaded for a new tenant: ${USERS.length} users, 2 comment threads on "${DOC}", 4 notifications.`,
+      `Demo organization "${ORG}" loaded for a new tenant: ${USERS.length} users, 2 comment threads on "${DOC}" (one` +
+        ' resolved, with an edited comment), 4 notifications.',
       '',
       `  API key:    ${creds.apiKey}`,
       `  Auth token: ${creds.authToken}`,
@@ -96,8 +114,8 @@ export async function seedDemo(store: Store, io: Io, config: Config): Promise<vo
       "# Ana's inbox: her notifications, newest first",
       curl('notifications/get', { organizationId: ORG, userId: 'ana' }),
       '',
-      "# The pricing thread, with each author's current name",
-      curl('commentannotations/comments/get', { organizationId: ORG, documentId: DOC, annotationId: 'pricing' }),
+      "# The document's threads, newest first: the pricing thread is resolved, and Dev's answer was edited",
+      curl('commentannotations/get', { organizationId: ORG, documentId: DOC }),
       '',
       '# Rename Ana; the thread and the notifications show the new name at once',
       curl('users/update', { organizationId: ORG, users: [{ userId: 'ana', name: 'Ana Lima-Souza' }] }),

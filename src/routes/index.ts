@@ -2,8 +2,15 @@
 import type { App } from '../http/types.js';
 import type { Services } from '../services/context.js';
 import * as commentAnnotationsAdd from './v1_commentannotations_add.js';
+import * as annotationsCount from './v1_commentannotations_count_get.js';
+import * as annotationsDelete from './v1_commentannotations_delete.js';
+import * as annotationsGet from './v1_commentannotations_get.js';
+import * as annotationsRead from './v1_commentannotations_read.js';
+import * as annotationsUpdate from './v1_commentannotations_update.js';
 import * as commentsAdd from './v1_commentannotations_comments_add.js';
+import * as commentsDelete from './v1_commentannotations_comments_delete.js';
 import * as commentsGet from './v1_commentannotations_comments_get.js';
+import * as commentsUpdate from './v1_commentannotations_comments_update.js';
 import * as notificationsAdd from './v1_notifications_add.js';
 import * as notificationsGet from './v1_notifications_get.js';
 import * as usersAdd from './v1_users_add.js';
@@ -18,8 +25,15 @@ export const OPERATIONS: readonly Operation[] = [
   usersAdd,
   usersUpdate,
   commentAnnotationsAdd,
+  annotationsGet,
+  annotationsUpdate,
+  annotationsDelete,
+  annotationsCount,
+  annotationsRead,
   commentsAdd,
   commentsGet,
+  commentsUpdate,
+  commentsDelete,
   notificationsAdd,
   notificationsGet,
 ];

@@ -6,8 +6,11 @@ import {
   Filter,
   FreeObject,
   Id,
+  MAX_PAGE_SIZE,
+  Millis,
   Opt,
   RequestBody,
+  TaggedUserContacts,
   Text,
   UserRefIn,
   type InputLimits,
@@ -20,6 +23,9 @@ export const CommentIn = (limits: InputLimits) =>
     commentText: Opt(Text(limits)),
     commentHtml: Opt(Text(limits)),
     from: UserRefIn,
+    createdAt: Opt(Millis),
+    lastUpdated: Opt(Millis),
+    taggedUserContacts: Opt(TaggedUserContacts(limits)),
   });
 
 /** The commentannotations/add request body, with the configured limits. */
@@ -36,6 +42,11 @@ export const AnnotationsAddBody = (limits: InputLimits) =>
           locationId: Opt(Id),
           context: Opt(FreeObject),
           status: Opt(FreeObject),
+          assignedTo: Opt(UserRefIn),
+          priority: Opt(FreeObject),
+          targetElement: Opt(FreeObject),
+          createdAt: Opt(Millis),
+          lastUpdated: Opt(Millis),
           commentData: Batch(limits, CommentIn(limits)),
         }),
       ),
@@ -65,6 +76,103 @@ export const CommentsGetBody = (limits: InputLimits) =>
     }),
   );
 
+/** Which threads of a document an operation means (SPEC 10.3-10.5): filters combined with AND, empty = none. */
+const ThreadFilters = (limits: InputLimits) => ({
+  organizationId: Id,
+  documentId: Id,
+  annotationIds: Filter(limits, Id),
+  locationIds: Filter(limits, Id),
+  userIds: Filter(limits, Id),
+});
+
+/** The commentannotations/get request body (SPEC 10.3). */
+export const AnnotationsGetBody = (limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      ...ThreadFilters(limits),
+      statusIds: Filter(limits, Id),
+      pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
+      pageToken: Opt(Type.String({ maxLength: 1024 })),
+    }),
+  );
+
+/** The commentannotations/update request body (SPEC 10.4): null clears an optional member; status cannot be cleared. */
+export const AnnotationsUpdateBody = (limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      ...ThreadFilters(limits),
+      updatedData: Type.Object({
+        status: Type.Optional(FreeObject),
+        location: Opt(FreeObject),
+        locationId: Opt(Id),
+        context: Opt(FreeObject),
+        assignedTo: Opt(UserRefIn),
+        priority: Opt(FreeObject),
+        targetElement: Opt(FreeObject),
+      }),
+    }),
+  );
+
+/** The commentannotations/delete request body (SPEC 10.5). */
+export const AnnotationsDeleteBody = (limits: InputLimits) => RequestBody(Type.Object(ThreadFilters(limits)));
+
+/** The commentannotations/count/get request body (SPEC 10.6). */
+export const AnnotationsCountBody = (limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      organizationId: Id,
+      documentIds: Batch(limits, Id),
+      userId: Id,
+      statusIds: Filter(limits, Id),
+    }),
+  );
+
+/** The commentannotations/read request body (SPEC 10.7). */
+export const AnnotationsReadBody = (limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      organizationId: Id,
+      documentId: Id,
+      userId: Id,
+      annotationIds: Filter(limits, Id),
+    }),
+  );
+
+/** The comments/update request body (SPEC 10.8). */
+export const CommentsUpdateBody = (limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      organizationId: Id,
+      documentId: Id,
+      annotationId: Id,
+      commentIds: Batch(limits, CommentId),
+      updatedData: Type.Object({
+        commentText: Opt(Text(limits)),
+        commentHtml: Opt(Text(limits)),
+        from: Type.Optional(UserRefIn),
+        taggedUserContacts: Opt(TaggedUserContacts(limits)),
+      }),
+    }),
+  );
+
+/** The comments/delete request body (SPEC 10.9). */
+export const CommentsDeleteBody = (limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      organizationId: Id,
+      documentId: Id,
+      annotationId: Id,
+      commentIds: Filter(limits, CommentId),
+    }),
+  );
+
 export type AnnotationsAddData = DataOf<typeof AnnotationsAddBody>;
+export type AnnotationsGetData = DataOf<typeof AnnotationsGetBody>;
+export type AnnotationsUpdateData = DataOf<typeof AnnotationsUpdateBody>;
+export type AnnotationsDeleteData = DataOf<typeof AnnotationsDeleteBody>;
+export type AnnotationsCountData = DataOf<typeof AnnotationsCountBody>;
+export type AnnotationsReadData = DataOf<typeof AnnotationsReadBody>;
+export type CommentsUpdateData = DataOf<typeof CommentsUpdateBody>;
+export type CommentsDeleteData = DataOf<typeof CommentsDeleteBody>;
 export type CommentsAddData = DataOf<typeof CommentsAddBody>;
 export type CommentsGetData = DataOf<typeof CommentsGetBody>;

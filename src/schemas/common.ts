@@ -17,6 +17,11 @@ export const MAX_COMMENT_ID = 2_147_483_647;
 /** SPEC 7: pageSize is 1 to 1000 whatever the batch limit. */
 export const MAX_PAGE_SIZE = 1000;
 
+/** SPEC 10.2: a comment tags at most this many users. */
+export const MAX_TAGGED_CONTACTS = 100;
+/** The latest time a Date can show (8.64e15 ms): times past it could not be written as ISO 8601. */
+export const MAX_TIME = 8_640_000_000_000_000;
+
 /** SPEC 1: null for an optional member means absent. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 export const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
@@ -46,6 +51,13 @@ export const Text = (limits: InputLimits) => Type.String({ maxLength: limits.max
 
 /** A user as written by a caller: only userId is required. */
 export const UserRefIn = Type.Object({ userId: Id, name: Opt(Name), email: Opt(Email) });
+
+/** A time a caller gives (an import keeps its history, SPEC 10.2): integer milliseconds since the epoch. */
+export const Millis = Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'Milliseconds since the Unix epoch' });
+
+/** Users a comment tags (SPEC 10.1): each with the caller's text for the tag and a contact, a user resolved at read time. */
+export const TaggedUserContacts = (limits: InputLimits) =>
+  Type.Array(Type.Object({ userId: Id, text: Opt(Text(limits)), contact: Opt(UserRefIn) }), { maxItems: MAX_TAGGED_CONTACTS });
 
 /** The request envelope: `{ "data": { ... } }`; other top-level members are ignored. */
 export const RequestBody = <T extends TSchema>(data: T) => Type.Object({ data });

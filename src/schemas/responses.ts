@@ -87,12 +87,56 @@ export const Comment = Type.Object({
   createdAt: Type.Integer({ description: 'Milliseconds since the Unix epoch' }),
   status: Type.String(),
   type: Type.String(),
+  taggedUserContacts: Type.Optional(
+    Type.Array(Type.Object({ userId: Type.String(), text: Type.Optional(Type.String()), contact: Type.Optional(ShownUser) }), {
+      description: 'Only when set; each contact resolved at read time',
+    }),
+  ),
 });
 export const CommentsResult = Success(
   Type.Array(Type.Union([Comment, Type.Null()]), {
     description: 'The thread in order; with commentIds, one entry per id asked, null where there is none',
   }),
 );
+
+const FreeObject = Type.Record(Type.String(), Type.Unknown());
+
+/** A thread as commentannotations/get shows it (SPEC 10.1); the optional members only when set. */
+export const Annotation = Type.Object({
+  annotationId: Type.String(),
+  type: Type.Literal('comment'),
+  from: Type.Union([ShownUser, Type.Null()], { description: "Its first comment's author; null without comments" }),
+  comments: Type.Array(Comment, { description: 'In creation order' }),
+  status: FreeObject,
+  createdAt: Type.Integer({ description: 'Milliseconds since the Unix epoch' }),
+  lastUpdated: Type.Integer({ description: 'Milliseconds: the latest change to the thread or any of its comments' }),
+  metadata: Type.Object({ apiKey: Type.String(), organizationId: Type.String(), documentId: Type.String() }),
+  location: Type.Optional(FreeObject),
+  locationId: Type.Optional(Type.String()),
+  context: Type.Optional(FreeObject),
+  assignedTo: Type.Optional(ShownUser),
+  priority: Type.Optional(FreeObject),
+  targetElement: Type.Optional(FreeObject),
+});
+export const AnnotationListResult = Success(
+  Type.Array(Type.Union([Annotation, Type.Null()]), {
+    description: 'Newest first, paged; with annotationIds, one entry per id asked, null where there is none',
+  }),
+  { pageToken: Type.Optional(Type.String({ description: 'Present when more threads remain' })) },
+);
+
+/** A per-item answer of a change or delete (SPEC 10.4, 10.5, 10.8, 10.9). */
+const ItemOutcome = <T extends TSchema>(id: T) => Type.Object({ success: Type.Boolean(), id, message: Type.String() });
+export const AnnotationChangesResult = Success(
+  Type.Record(Type.String(), ItemOutcome(Type.String()), { description: 'By annotationId' }),
+);
+export const CommentChangesResult = Success(
+  Type.Record(Type.String(), ItemOutcome(Type.Integer()), { description: 'By commentId (as a string)' }),
+);
+export const AnnotationCountsResult = Success(
+  Type.Record(Type.String(), Type.Object({ total: Type.Integer(), unread: Type.Integer() }), { description: 'By documentId' }),
+);
+export const MarkedReadResult = Success(Type.Object({ read: Type.Integer({ description: 'Threads marked read' }) }));
 
 export const NotificationAddedResult = Success(
   Type.Object({

@@ -2,17 +2,24 @@
 import type { Static } from 'typebox';
 import { ApiError, invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
-import type { AnnotationsAddData, CommentIn, CommentsAddData, CommentsGetData } from '../schemas/comments.js';
+import type {
+  AnnotationsAddData,
+  CommentIn,
+  CommentsAddData,
+  CommentsDeleteData,
+  CommentsGetData,
+  CommentsUpdateData,
+} from '../schemas/comments.js';
 import type { AnnotationOutcome as AnnotationOutcomeSchema } from '../schemas/responses.js';
 import { MAX_COMMENT_ID } from '../schemas/common.js';
 import { assignCommentIds } from '../store/comments/comment-ids.js';
-import type { NewComment, UserRef } from '../store/store.js';
-import { commentsJson } from '../answers/comments.js';
+import type { CommentChange, NewComment, TaggedContact, UserRef } from '../store/store.js';
+import { commentsJson, usersOf } from '../answers/comments.js';
 import type { Caller, Services } from './context.js';
 import { commentBody } from './html.js';
 import { newAnnotationId } from './ids.js';
 import { type MemberPath, spell } from './member-path.js';
-import { filterList, orNull, requireUnique } from './rules.js';
+import { filterList, type ItemOutcome, itemOutcomes, orNull, requireUnique } from './rules.js';
 
 export const DEFAULT_ANNOTATION_STATUS = { id: 'OPEN', name: 'Open', type: 'default' };
 
@@ -20,7 +27,17 @@ type CommentInput = Static<ReturnType<typeof CommentIn>>;
 type UserRefInput = CommentInput['from'];
 export type AnnotationOutcome = Static<typeof AnnotationOutcomeSchema>;
 
-const userRef = (u: UserRefInput): UserRef => ({ userId: u.userId, name: orNull(u.name), email: orNull(u.email) });
+export const userRef = (u: UserRefInput): UserRef => ({ userId: u.userId, name: orNull(u.name), email: orNull(u.email) });
+
+type TagsInput = NonNullable<CommentInput['taggedUserContacts']>;
+
+/** Tags as the store keeps them: the text and contact only where the caller gave them. */
+export const taggedContacts = (tags: TagsInput): TaggedContact[] =>
+  tags.map((t) => ({
+    userId: t.userId,
+    ...(t.text != null ? { text: t.text } : {}),
+    ...(t.contact != null ? { contact: userRef(t.contact) } : {}),
+  }));
 
 /** Checks a commentData list and turns it into drafts: bodies sanitized and derived. */
 function drafts(comments: CommentInput[], path: MemberPath) {
@@ -29,7 +46,14 @@ function drafts(comments: CommentInput[], path: MemberPath) {
     if (c.commentText == null && c.commentHtml == null) {
       throw invalid(`${spell([...path, i])} needs commentText or commentHtml.`);
     }
-    return { commentId: c.commentId ?? undefined, ...commentBody(c), from: userRef(c.from) };
+    return {
+      commentId: c.commentId ?? undefined,
+      ...commentBody(c),
+      from: userRef(c.from),
+      createdAt: orNull(c.createdAt),
+      lastUpdated: orNull(c.lastUpdated),
+      taggedUserContacts: c.taggedUserContacts != null ? taggedContacts(c.taggedUserContacts) : null,
+    };
   });
 }
 
@@ -71,6 +95,11 @@ export function addAnnotations(
       locationId: orNull(a.locationId),
       context: orNull(a.context),
       status: a.status ?? DEFAULT_ANNOTATION_STATUS,
+      assignedTo: a.assignedTo != null ? userRef(a.assignedTo) : null,
+      priority: orNull(a.priority),
+      targetElement: orNull(a.targetElement),
+      createdAt: orNull(a.createdAt),
+      lastUpdated: orNull(a.lastUpdated),
       comments,
     };
   });
@@ -95,6 +124,10 @@ function outcomesOf(annotations: { annotationId: string; comments: NewComment[] 
   );
 }
 
+/** The NOT_FOUND of an operation on a thread that does not exist (SPEC 6, 10.8, 10.9). */
+const noThread = (input: { annotationId: string; documentId: string }) =>
+  new ApiError('NOT_FOUND', `Annotation ${input.annotationId} does not exist in document ${input.documentId}.`);
+
 export function addComments({ store, clock }: Services, caller: Caller, input: CommentsAddData): Maybe<number[]> {
   const list = drafts(input.commentData, ['commentData']);
   const added = store.addComments(caller.id, input.organizationId, input.documentId, input.annotationId, list, clock());
@@ -103,7 +136,7 @@ export function addComments({ store, clock }: Services, caller: Caller, input: C
       case 'added':
         return outcome.commentIds;
       case 'annotation_not_found':
-        throw new ApiError('NOT_FOUND', `Annotation ${input.annotationId} does not exist in document ${input.documentId}.`);
+        throw noThread(input);
       case 'comment_exists':
         throw clash(input.annotationId, outcome.commentId);
       case 'ids_exhausted':
@@ -130,11 +163,52 @@ export function getComments(
     commentIds,
   });
   return then(read, (stored) => {
-    // The authors, from the profiles held for the version the read saw.
-    const authors = stored.map((c) => c.from.userId);
+    // The authors and tagged contacts, from the profiles held for the version the read saw.
+    const authors = stored.flatMap(usersOf);
     return then(profiles.forRows(caller.id, input.organizationId, stored, authors), (p) => ({
       commentsJson: commentsJson(stored, commentIds, p),
       credentialsVersion: stored[0]?.credentialsVersion,
     }));
+  });
+}
+
+type CommentOutcome = ItemOutcome<number>;
+const commentMessages = (done: string) => ({ done, missing: 'Not found' });
+
+/** comments/update (SPEC 10.8): one change for every listed comment, in one transaction. */
+export function updateComments(
+  { store, clock }: Services,
+  caller: Caller,
+  input: CommentsUpdateData,
+): Maybe<Record<string, CommentOutcome>> {
+  const u = input.updatedData;
+  if (u.commentText == null && u.commentHtml == null && u.from === undefined && u.taggedUserContacts === undefined) {
+    throw invalid(`${spell(['updatedData'])} needs at least one of commentText, commentHtml, from, taggedUserContacts.`);
+  }
+  const change: CommentChange = {
+    ...(u.commentText != null || u.commentHtml != null ? { body: commentBody(u) } : {}),
+    ...(u.from !== undefined ? { from: userRef(u.from) } : {}),
+    ...(u.taggedUserContacts !== undefined
+      ? { taggedUserContacts: u.taggedUserContacts === null ? null : taggedContacts(u.taggedUserContacts) }
+      : {}),
+  };
+  const thread = { organizationId: input.organizationId, documentId: input.documentId, annotationId: input.annotationId };
+  return then(store.updateComments(caller.id, thread, input.commentIds, change, clock()), (done) => {
+    if (done === null) throw noThread(input);
+    return itemOutcomes(input.commentIds, done, commentMessages('Updated successfully'));
+  });
+}
+
+/** comments/delete (SPEC 10.9): the listed comments, or all; the thread stays. */
+export function deleteComments(
+  { store, clock }: Services,
+  caller: Caller,
+  input: CommentsDeleteData,
+): Maybe<Record<string, CommentOutcome>> {
+  const commentIds = filterList(input.commentIds);
+  const thread = { organizationId: input.organizationId, documentId: input.documentId, annotationId: input.annotationId };
+  return then(store.deleteComments(caller.id, thread, commentIds, clock()), (done) => {
+    if (done === null) throw noThread(input);
+    return itemOutcomes(commentIds, done, commentMessages('Deleted successfully'));
   });
 }

@@ -5,7 +5,7 @@ import type { NotificationsAddData, NotificationsGetData } from '../schemas/noti
 import type { Caller, Services } from './context.js';
 import { internalUserId, newNotificationId } from './ids.js';
 import { newNotificationAnswer, pageAnswer } from '../answers/notifications.js';
-import { decodePageToken, encodePageToken, filterDigest } from './page-token.js';
+import { asSet, decodePageToken, encodePageToken, filterDigest } from './page-token.js';
 import { spell } from './member-path.js';
 import type { Profiles } from './profiles.js';
 import { filterList, orNull } from './rules.js';
@@ -69,7 +69,14 @@ export function getNotifications(
     notificationIds: filterList(input.notificationIds),
   };
   // The digest binds page tokens to their filters; most reads neither bring nor need a token.
-  const digest = () => filterDigest(filters);
+  const digest = () =>
+    filterDigest([
+      filters.organizationId,
+      filters.documentId,
+      filters.userId,
+      filters.locationId,
+      asSet(filters.notificationIds),
+    ]);
   const after = input.pageToken != null ? decodePageToken(input.pageToken, digest()) : null;
   const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
   return then(store.getNotifications(caller.id, { ...filters, after, limit: pageSize + 1 }), (rows) => {

@@ -1,23 +1,17 @@
-// notifications/get paging (SPEC 7): an opaque token holding the position of the last entry shown
-// and a digest of the filters, so a token is only good for the query that issued it.
+// Paging of notifications/get (SPEC 7) and commentannotations/get (SPEC 10.3): an opaque token holding
+// the position of the last entry shown (a time and an id) and a digest of the operation and its
+// filters, so a token is only good for the query that issued it.
 import { invalid } from '../errors.js';
 import { spell } from './member-path.js';
 import type { NotificationCursor } from '../store/store.js';
 import { sha256 } from './sha256.js';
 
-interface Filters {
-  organizationId: string;
-  documentId: string | null;
-  userId: string | null;
-  locationId: string | null;
-  notificationIds: string[] | null;
-}
+/** A filter list as a set: its order and repeats do not make it another filter. */
+export const asSet = (list: readonly string[] | null): string[] | null => (list ? [...new Set(list)].sort() : null);
 
-export function filterDigest(f: Filters): string {
-  // The id filter is a set: its order and repeats do not make it another filter.
-  const ids = f.notificationIds ? [...new Set(f.notificationIds)].sort() : null;
-  const canonical = JSON.stringify([f.organizationId, f.documentId, f.userId, f.locationId, ids]);
-  return sha256(canonical, 'base64url').slice(0, 16);
+/** The digest of a query's filters (each list through asSet), which its tokens carry. */
+export function filterDigest(filters: readonly unknown[]): string {
+  return sha256(JSON.stringify(filters), 'base64url').slice(0, 16);
 }
 
 export function encodePageToken(cursor: NotificationCursor, digest: string): string {

@@ -34,3 +34,30 @@ export function filterList<T>(list: readonly T[] | null | undefined): T[] | null
 }
 
 export const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);
+
+/** One entry of a per-item answer (SPEC 10.4, 10.5, 10.8, 10.9). */
+export interface ItemOutcome<Id> {
+  success: boolean;
+  id: Id;
+  message: string;
+}
+
+/**
+ * A per-item answer keyed by id: each id asked for, in request order, then any other the operation
+ * matched; `done` ones succeed, the others get `missing` (SPEC 14.2: an id that exists but fails
+ * another filter is not found).
+ */
+export function itemOutcomes<Id extends string | number>(
+  asked: readonly Id[] | null,
+  done: readonly Id[],
+  messages: { done: string; missing: string },
+): Record<string, ItemOutcome<Id>> {
+  const hit = new Set(done);
+  // fromEntries: an id such as "__proto__" is an ordinary own key here.
+  return Object.fromEntries(
+    [...new Set([...(asked ?? []), ...done])].map((id): [string, ItemOutcome<Id>] => [
+      String(id),
+      { success: hit.has(id), id, message: hit.has(id) ? messages.done : messages.missing },
+    ]),
+  );
+}

@@ -6,6 +6,7 @@
 // the damage).
 import { guarded, type Maybe } from '../maybe.js';
 import * as comments from './comments/comments.js';
+import * as threads from './comments/threads.js';
 import * as credentials from './credentials/credentials.js';
 import type { CallListener, Dialect } from './dialect/dialect.js';
 import { type FaultListener, type LastingFault, StorageHealth, StoreUnavailableError } from './health.js';
@@ -14,6 +15,13 @@ import * as notifications from './notifications/notifications.js';
 import type { BatchQuery, Query, Work } from './sql.js';
 import type {
   AddCommentsResult,
+  AnnotationQuery,
+  CommentChange,
+  StoredAnnotation,
+  ThreadChange,
+  ThreadCount,
+  ThreadFilters,
+  ThreadRef,
   CommentDraft,
   CommentQuery,
   Credentials,
@@ -215,6 +223,57 @@ export class DbStore implements Store {
 
   getComments(tenantId: string, query: CommentQuery): Maybe<StoredComment[]> {
     return this.query('getComments', comments.comments(tenantId, query));
+  }
+
+  getAnnotations(tenantId: string, q: AnnotationQuery): Maybe<StoredAnnotation[]> {
+    return this.query('getAnnotations', threads.annotations(tenantId, q));
+  }
+
+  updateAnnotations(tenantId: string, filters: ThreadFilters, change: ThreadChange, now: number): Maybe<string[]> {
+    return this.write('updateAnnotations', () => threads.updateAnnotations(tenantId, filters, change, now));
+  }
+
+  deleteAnnotations(tenantId: string, filters: ThreadFilters): Maybe<string[]> {
+    return this.write('deleteAnnotations', () => threads.deleteAnnotations(tenantId, filters));
+  }
+
+  countAnnotations(
+    tenantId: string,
+    organizationId: string,
+    documentIds: string[],
+    userId: string,
+    statusIds: string[] | null,
+  ): Maybe<ThreadCount[]> {
+    return this.read('countAnnotations', () =>
+      threads.countAnnotations(tenantId, organizationId, documentIds, userId, statusIds),
+    );
+  }
+
+  markAnnotationsRead(
+    tenantId: string,
+    organizationId: string,
+    documentId: string,
+    userId: string,
+    annotationIds: string[] | null,
+    now: number,
+  ): Maybe<number> {
+    return this.write('markAnnotationsRead', () =>
+      threads.markRead(tenantId, organizationId, documentId, userId, annotationIds, now),
+    );
+  }
+
+  updateComments(
+    tenantId: string,
+    thread: ThreadRef,
+    commentIds: number[],
+    change: CommentChange,
+    now: number,
+  ): Maybe<number[] | null> {
+    return this.write('updateComments', () => threads.updateComments(tenantId, thread, commentIds, change, now));
+  }
+
+  deleteComments(tenantId: string, thread: ThreadRef, commentIds: number[] | null, now: number): Maybe<number[] | null> {
+    return this.write('deleteComments', () => threads.deleteComments(tenantId, thread, commentIds, now));
   }
 
   // --- Notifications ---

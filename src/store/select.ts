@@ -27,11 +27,14 @@ export const PROFILE_VERSION =
  */
 export const CREDENTIALS_VERSION = '(SELECT cv.version FROM credentials_version cv WHERE cv.id = 1)';
 
+/** Where a read row holds the versions it was read under. */
+export interface VersionPositions {
+  profileVersion: number;
+  credentialsVersion: number;
+}
+
 /** The versions a read row was read under (the same on every row of a read). */
-export const versionsOf = (
-  r: unknown[],
-  at: { profileVersion: number; credentialsVersion: number },
-): { profileVersion: number; credentialsVersion: number } => ({
+export const versionsOf = (r: unknown[], at: VersionPositions): { profileVersion: number; credentialsVersion: number } => ({
   // 0 before the organization's users were first written.
   profileVersion: Number(r[at.profileVersion] ?? 0),
   credentialsVersion: Number(r[at.credentialsVersion]),

@@ -58,11 +58,23 @@ export interface UserRef {
   email: string | null;
 }
 
+/** A user a comment tags: the caller's own text for the tag, and the contact (a user, resolved at read time). */
+export interface TaggedContact {
+  userId: string;
+  text?: string;
+  contact?: UserRef;
+}
+
 export interface NewComment {
   commentId: number;
   html: string;
   text: string;
   from: UserRef;
+  /** Times the caller gave (an import keeps its history, SPEC 10.2); null: server time. */
+  createdAt: number | null;
+  lastUpdated: number | null;
+  /** null when the caller gave none. */
+  taggedUserContacts: TaggedContact[] | null;
 }
 
 /** What every row of a read carries besides its data: the versions it was read under (the same on every row). */
@@ -73,28 +85,104 @@ export interface ReadVersions {
   credentialsVersion: number;
 }
 
-export interface StoredComment extends NewComment, ReadVersions {
-  status: string;
-  type: string;
+export interface StoredComment extends Omit<NewComment, 'taggedUserContacts' | 'createdAt' | 'lastUpdated'>, ReadVersions {
   createdAt: number;
   lastUpdated: number;
+  /** As JSON text, or null when never set. */
+  taggedUserContacts: string | null;
+  status: string;
+  type: string;
 }
 
-export interface NewAnnotation {
+export interface NewAnnotation extends ThreadMembers {
   annotationId: string;
   location: object | null;
   locationId: string | null;
   context: object | null;
   status: object;
+  /** Times the caller gave (SPEC 10.2); null: server time. */
+  createdAt: number | null;
+  lastUpdated: number | null;
   comments: NewComment[];
 }
 
+/** The members of a thread SPEC 10 added, as written (null: not set). */
+export interface ThreadMembers {
+  assignedTo: UserRef | null;
+  priority: object | null;
+  targetElement: object | null;
+}
+
 /** Comments to append to an existing thread: ids the caller chose, or undefined for the store to assign. */
-export interface CommentDraft {
+export interface CommentDraft extends Omit<NewComment, 'commentId'> {
   commentId: number | undefined;
-  html: string;
-  text: string;
-  from: UserRef;
+}
+
+/** A thread as the store reads it: its objects as the JSON text they were written as, its comments in creation order. */
+export interface StoredAnnotation extends ReadVersions {
+  annotationId: string;
+  location: string | null;
+  locationId: string | null;
+  context: string | null;
+  status: string;
+  createdAt: number;
+  lastUpdated: number;
+  assignedTo: UserRef | null;
+  priority: string | null;
+  targetElement: string | null;
+  comments: StoredComment[];
+}
+
+/** Which threads of a document an operation means; each list null: no filter (SPEC 10.3-10.5). */
+export interface ThreadFilters {
+  organizationId: string;
+  documentId: string;
+  annotationIds: string[] | null;
+  locationIds: string[] | null;
+  /** The author of the thread's first comment. */
+  userIds: string[] | null;
+  /** The status object's `id`. */
+  statusIds: string[] | null;
+}
+
+/** Position in the (createdAt desc, annotationId desc) order of a document's threads. */
+export interface AnnotationCursor {
+  createdAt: number;
+  annotationId: string;
+}
+
+export interface AnnotationQuery extends ThreadFilters {
+  /** Threads strictly after this position (paging); null: from the newest. */
+  after: AnnotationCursor | null;
+  limit: number;
+}
+
+/**
+ * A change to threads (SPEC 10.4): each member undefined (left as it is), null (cleared) or a value.
+ * status is never null.
+ */
+export interface ThreadChange {
+  status?: object;
+  location?: object | null;
+  locationId?: string | null;
+  context?: object | null;
+  assignedTo?: UserRef | null;
+  priority?: object | null;
+  targetElement?: object | null;
+}
+
+/** A change to comments (SPEC 10.8): the body (both forms, already derived), author, tags. */
+export interface CommentChange {
+  body?: { html: string; text: string };
+  from?: UserRef;
+  taggedUserContacts?: TaggedContact[] | null;
+}
+
+/** Threads and unread threads of one document, for one user (SPEC 10.6). */
+export interface ThreadCount {
+  documentId: string;
+  total: number;
+  unread: number;
 }
 
 export type AddCommentsResult =
@@ -151,6 +239,13 @@ export interface NotificationQuery {
   notificationIds: string[] | null;
   after: NotificationCursor | null;
   limit: number;
+}
+
+/** One thread, by its full key below the tenant. */
+export interface ThreadRef {
+  organizationId: string;
+  documentId: string;
+  annotationId: string;
 }
 
 export interface CommentQuery {
@@ -218,6 +313,38 @@ export interface Store {
     now: number,
   ): Maybe<AddCommentsResult>;
   getComments(tenantId: string, query: CommentQuery): Maybe<StoredComment[]>;
+  /** A document's threads with their comments: a page newest first, or the threads with the given ids. */
+  getAnnotations(tenantId: string, query: AnnotationQuery): Maybe<StoredAnnotation[]>;
+  /** Changes the threads the filters match, with lastUpdated = now; returns their ids. */
+  updateAnnotations(tenantId: string, filters: ThreadFilters, change: ThreadChange, now: number): Maybe<string[]>;
+  /** Deletes the threads the filters match, with their comments and read marks; returns their ids. */
+  deleteAnnotations(tenantId: string, filters: ThreadFilters): Maybe<string[]>;
+  countAnnotations(
+    tenantId: string,
+    organizationId: string,
+    documentIds: string[],
+    userId: string,
+    statusIds: string[] | null,
+  ): Maybe<ThreadCount[]>;
+  /** Marks the document's threads (those of annotationIds, or all) read by the user as of now; returns how many. */
+  markAnnotationsRead(
+    tenantId: string,
+    organizationId: string,
+    documentId: string,
+    userId: string,
+    annotationIds: string[] | null,
+    now: number,
+  ): Maybe<number>;
+  /** Changes the listed comments of a thread; null when the thread does not exist, else the ids changed. */
+  updateComments(
+    tenantId: string,
+    thread: ThreadRef,
+    commentIds: number[],
+    change: CommentChange,
+    now: number,
+  ): Maybe<number[] | null>;
+  /** Deletes the listed comments (null: all) of a thread; null when the thread does not exist, else the ids deleted. */
+  deleteComments(tenantId: string, thread: ThreadRef, commentIds: number[] | null, now: number): Maybe<number[] | null>;
 
   // Notifications.
   /** Returns false when the notificationId is taken in the organization. */

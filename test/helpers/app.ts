@@ -20,6 +20,13 @@ export const PATHS = {
   annotationsAdd: '/v1/commentannotations/add',
   commentsAdd: '/v1/commentannotations/comments/add',
   commentsGet: '/v1/commentannotations/comments/get',
+  commentsUpdate: '/v1/commentannotations/comments/update',
+  commentsDelete: '/v1/commentannotations/comments/delete',
+  annotationsGet: '/v1/commentannotations/get',
+  annotationsUpdate: '/v1/commentannotations/update',
+  annotationsDelete: '/v1/commentannotations/delete',
+  annotationsCount: '/v1/commentannotations/count/get',
+  annotationsRead: '/v1/commentannotations/read',
   notificationsAdd: '/v1/notifications/add',
   notificationsGet: '/v1/notifications/get',
 } as const;

@@ -162,12 +162,55 @@ const user = record({
   email: fc.constantFrom('a@b.c', ''),
   photoUrl: fc.constant('https://x/p.png'),
 });
+/** Import times (SPEC 10.2): integer ms 0..8640000000000000, both ends included (`nasty` goes past them). */
+const time: fc.Arbitrary<Json> = fc.constantFrom('0', '1600000000000', '8640000000000000').map(num);
+/** A mention: kept plain (no nasty members of its own) so comments still mostly get through to the store. */
+const tag: fc.Arbitrary<Json> = uid.chain((u) =>
+  fc.constantFrom<Json>(
+    obj([['userId', u]]),
+    obj([
+      ['userId', u],
+      ['text', `@${u}`],
+    ]),
+    obj([
+      ['userId', u],
+      ['contact', obj([['userId', u]])],
+    ]),
+  ),
+);
 const comment = record({
   commentId: fc.integer({ min: 1, max: 5 }).map(num),
   commentText: fc.string({ maxLength: 30 }),
-  commentHtml: fc.constantFrom('<p>hi</p>', '<b>x</b><script>bad()</script>', '<a href="javascript:x">l</a>'),
+  commentHtml: fc.constantFrom(
+    '<p>hi</p>',
+    '<b>x</b><script>bad()</script>',
+    '<a href="javascript:x">l</a>',
+    '<div><img src="https://x.example/a.png" alt="a" width="1" height="2" onerror="bad()"></div>',
+    '<span class="mention" data-user-id="u1" data-x="javascript:bad()">@u1</span>',
+  ),
   from: userRef,
+  createdAt: time,
+  lastUpdated: time,
+  taggedUserContacts: list(tag, 3, 0),
 });
+const statusObject: fc.Arbitrary<Json> = fc.constantFrom<Json>(
+  obj([
+    ['id', 'OPEN'],
+    ['name', 'Open'],
+    ['type', 'default'],
+  ]),
+  obj([
+    ['id', 'RESOLVED'],
+    ['name', 'Resolved'],
+    ['type', 'terminal'],
+  ]),
+);
+/** Filters of SPEC 10.3-10.5: each may be empty (no filter). */
+const threadFilters = {
+  annotationIds: list(ann, 3, 0),
+  locationIds: list(id('loc'), 3, 0),
+  userIds: list(uid, 3, 0),
+};
 
 /** users/add and users/update: an organization, or a document or a folder in it (not both). */
 const usersData = () =>
@@ -191,6 +234,11 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
         locationId: id('loc'),
         context: freeObject,
         status: freeObject,
+        assignedTo: userRef,
+        priority: freeObject,
+        targetElement: freeObject,
+        createdAt: time,
+        lastUpdated: time,
         commentData: list(comment),
       }),
       2,
@@ -204,6 +252,54 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
     userIds: list(uid, 3, 0),
     commentIds: list(fc.integer({ min: 1, max: 5 }).map(num), 3, 0),
   }),
+  commentsUpdate: record({
+    organizationId: org,
+    documentId: doc,
+    annotationId: ann,
+    commentIds: list(fc.integer({ min: 1, max: 5 }).map(num), 3),
+    updatedData: record({
+      commentText: fc.string({ maxLength: 30 }),
+      commentHtml: fc.constantFrom('<p>edited</p>', '<img src="javascript:bad()">', '<span class="x" onclick="bad()">y</span>'),
+      from: userRef,
+      taggedUserContacts: fc.oneof(list(tag, 3, 0), fc.constant<Json>(null)),
+    }),
+  }),
+  commentsDelete: record({
+    organizationId: org,
+    documentId: doc,
+    annotationId: ann,
+    commentIds: list(fc.integer({ min: 1, max: 5 }).map(num), 3, 0),
+  }),
+  annotationsGet: record({
+    organizationId: org,
+    documentId: doc,
+    ...threadFilters,
+    statusIds: list(fc.constantFrom('OPEN', 'RESOLVED'), 2, 0),
+    pageSize: fc.integer({ min: 1, max: 5 }).map(num),
+    pageToken: fc.constantFrom<Json>(null, 'garbage', 'eyJ0IjoxfQ'),
+  }),
+  annotationsUpdate: record({
+    organizationId: org,
+    documentId: doc,
+    ...threadFilters,
+    updatedData: record({
+      status: statusObject,
+      location: fc.oneof(freeObject, fc.constant<Json>(null)),
+      locationId: fc.oneof(id('loc'), fc.constant<Json>(null)),
+      context: fc.oneof(freeObject, fc.constant<Json>(null)),
+      assignedTo: fc.oneof(userRef, fc.constant<Json>(null)),
+      priority: fc.oneof(freeObject, fc.constant<Json>(null)),
+      targetElement: fc.oneof(freeObject, fc.constant<Json>(null)),
+    }),
+  }),
+  annotationsDelete: record({ organizationId: org, documentId: doc, ...threadFilters }),
+  annotationsCount: record({
+    organizationId: org,
+    documentIds: list(doc),
+    userId: uid,
+    statusIds: list(fc.constantFrom('OPEN', 'RESOLVED'), 2, 0),
+  }),
+  annotationsRead: record({ organizationId: org, documentId: doc, userId: uid, annotationIds: list(ann, 3, 0) }),
   notificationsAdd: record({
     organizationId: org,
     documentId: doc,

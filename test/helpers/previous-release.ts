@@ -39,8 +39,25 @@ export async function beforeProfileVersions(db: Pick<FreshDatabase, 'exec'>): Pr
   await db.exec('DROP TABLE profile_versions; DELETE FROM schema_migrations WHERE version = 7');
 }
 
-/** The schema the previous release left (through migration 5), with the rows written since. */
+/** Before migration 8: threads had no lastUpdated, filter columns or import members; no read marks. */
+export async function beforeThreadLife(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const columns = ['last_updated', 'status_id', 'first_user_id', 'assigned_to', 'priority', 'target_element'];
+  await db.exec(`
+DROP INDEX annotations_by_time;
+${columns.map((c) => `ALTER TABLE annotations DROP COLUMN ${c};`).join('\n')}
+ALTER TABLE comments DROP COLUMN tagged_user_contacts;
+DROP TABLE annotation_reads;
+DELETE FROM schema_migrations WHERE version = 8;`);
+}
+
+/** The schema the previous release left (through migration 7), with the rows written since. */
 export async function previousRelease(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeThreadLife(db);
+}
+
+/** The schema of the release before the fast path (through migration 5), with the rows written since. */
+export async function asOfMigration5(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeThreadLife(db);
   await beforeProfileVersions(db);
   await beforeInboxAnswers(db);
 }

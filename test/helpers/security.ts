@@ -1,9 +1,35 @@
 // What the security tests of every operation share: requests with exactly the headers given, the
 // credential cases that must all answer the one 401, and the check that an error says nothing internal.
 import assert from 'node:assert/strict';
-import type { Reply, TestApp } from './app.js';
+import { BAD_CREDENTIALS } from '../../src/errors.js';
+import { expectError, type Reply, type TestApp } from './app.js';
 
-export { BAD_CREDENTIALS } from '../../src/errors.js';
+export { BAD_CREDENTIALS };
+
+/**
+ * Markup that must never come back out of commentHtml, whatever else an operation allows: the part of
+ * each security test's forbidden list that they share. SPEC 10.2 allows div, and img with an absolute
+ * http(s) src, so neither is here; a test that forbids more adds its own entries.
+ */
+export const FORBIDDEN_MARKUP: readonly RegExp[] = [
+  /<script/i,
+  /<\/script/i,
+  /<style/i,
+  /<iframe/i,
+  /<object/i,
+  /<embed/i,
+  /<svg/i,
+  /<math/i,
+  /<form/i,
+  /<input/i,
+  /<link/i,
+  /<meta/i,
+  /<base/i,
+  /<textarea/i,
+  /<template/i,
+  /<noscript/i,
+  /<body/i,
+];
 
 /** A request with exactly these headers (no credentials added) and a body: JSON unless it is a string. */
 export function raw(
@@ -32,6 +58,33 @@ export function badCredentialCases(t: TestApp): [string, Record<string, string>]
     ['token with a suffix', creds(a.creds.apiKey, `${a.creds.authToken}x`)],
     ['truncated token', creds(a.creds.apiKey, a.creds.authToken.slice(0, -1))],
   ];
+}
+
+/**
+ * `body` to `path` without the API key, without the auth token (each 401 naming the missing header), and
+ * with neither as text/plain (401): credentials are checked before the body is looked at.
+ */
+export async function expectMissingCredentials(t: TestApp, path: string, body: unknown): Promise<void> {
+  const noKey = await raw(t, path, { 'x-service-auth-token': t.a.creds.authToken }, body);
+  assert.ok(expectError(noKey, 401, 'UNAUTHENTICATED', `${path} no key`).includes('x-service-api-key'), noKey.body);
+  const noToken = await raw(t, path, { 'x-service-api-key': t.a.creds.apiKey }, body);
+  assert.ok(expectError(noToken, 401, 'UNAUTHENTICATED', `${path} no token`).includes('x-service-auth-token'), noToken.body);
+  const none = await raw(t, path, {}, body, 'text/plain');
+  expectError(none, 401, 'UNAUTHENTICATED', `${path} no headers, text/plain`);
+}
+
+/** `body` to `path` with bad credentials (a case of badCredentialCases), then an HTML body: both the one 401. */
+export async function expectBadCredentials(
+  t: TestApp,
+  path: string,
+  label: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<void> {
+  const r = await raw(t, path, headers, body);
+  assert.equal(expectError(r, 401, 'UNAUTHENTICATED', `${path} ${label}`), BAD_CREDENTIALS);
+  const g = await raw(t, path, headers, '<script>alert(1)</script>', 'text/html');
+  assert.equal(expectError(g, 401, 'UNAUTHENTICATED', `${path} ${label} garbage`), BAD_CREDENTIALS);
 }
 
 /** No 500, and no stack trace, file path, SQL or driver name in an error message. */

@@ -9,6 +9,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type {
   AddCommentsResult,
   CommentDraft,
+  AnnotationQuery,
   CommentQuery,
   NewAnnotation,
   NewComment,
@@ -60,6 +61,9 @@ export function tenant(id: string, apiKey: string, createdAt = T0, name = `name 
   return { id, apiKey, name, createdAt };
 }
 
+/** What a comment write leaves to the server: its times, and no tags. */
+const NOT_GIVEN = { createdAt: null, lastUpdated: null, taggedUserContacts: null };
+
 export function newComment(
   commentId: number,
   text: string,
@@ -67,11 +71,11 @@ export function newComment(
   name: string | null = null,
   email: string | null = null,
 ): NewComment {
-  return { commentId, html: `<p>${text}</p>`, text, from: { userId, name, email } };
+  return { commentId, html: `<p>${text}</p>`, text, from: { userId, name, email }, ...NOT_GIVEN };
 }
 
 export function draft(text: string, commentId?: number, userId = 'u1'): CommentDraft {
-  return { commentId, html: `<p>${text}</p>`, text, from: { userId, name: `Name ${userId}`, email: null } };
+  return { commentId, html: `<p>${text}</p>`, text, from: { userId, name: `Name ${userId}`, email: null }, ...NOT_GIVEN };
 }
 
 export function annotation(annotationId: string, comments: NewComment[]): NewAnnotation {
@@ -81,8 +85,19 @@ export function annotation(annotationId: string, comments: NewComment[]): NewAnn
     locationId: 'loc-1',
     context: null,
     status: { id: 'OPEN', name: 'Open', type: 'default' },
+    createdAt: null,
+    lastUpdated: null,
+    assignedTo: null,
+    priority: null,
+    targetElement: null,
     comments,
   };
+}
+
+/** A read of every thread of DOC, newest first. */
+export function annotationQuery(over: Partial<AnnotationQuery> = {}): AnnotationQuery {
+  const none = { annotationIds: null, locationIds: null, userIds: null, statusIds: null };
+  return { organizationId: ORG, documentId: DOC, ...none, after: null, limit: 1000, ...over };
 }
 
 export function commentQuery(annotationId: string, over: Partial<CommentQuery> = {}): CommentQuery {

@@ -14,7 +14,7 @@ import { tokenRecord } from '../../src/services/credentials.js';
 import type { Store } from '../../src/store/store.js';
 import { PATHS, steppingClock, T0 } from '../helpers/app.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
-import { previousRelease } from '../helpers/previous-release.js';
+import { asOfMigration5 } from '../helpers/previous-release.js';
 
 const FIXTURE = new URL('../fixtures/answers.json', import.meta.url);
 const KEY = 'mk_golden_answers';
@@ -204,7 +204,7 @@ test('notifications written before answers were stored get theirs from migration
   exchanges.length = 0;
   await readDataset();
   const before = exchanges.splice(0);
-  await previousRelease(db);
+  await asOfMigration5(db);
   await db.exec('DELETE FROM schema_migrations WHERE version = 5');
   await db.exec('ALTER TABLE notifications DROP COLUMN answer');
   await db.exec(

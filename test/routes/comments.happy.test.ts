@@ -299,7 +299,6 @@ describe('comments happy paths', () => {
       '<iframe',
       '<img',
       '<svg',
-      '<div',
       'onclick',
       'onerror',
       'onmouseover',
@@ -318,6 +317,8 @@ describe('comments happy paths', () => {
       assert.ok(!out.toLowerCase().includes(bad), `${bad} must not come back: ${out}`);
     }
     assert.ok(out.includes('href="http://ok.example/p?a=1&amp;b=2"'), out);
+    // SPEC 10.2 keeps div; an img without an absolute http(s) src goes whole.
+    assert.ok(out.includes('<div>div text</div>'), out);
     assert.ok(out.includes('href="https://secure.example/"'), out);
     assert.ok(out.includes('href="mailto:someone@example.com"'), out);
     // Links without an allowed href keep their text.
@@ -598,8 +599,8 @@ describe('comments happy paths', () => {
               attachments: [{ a: 1 }],
               status: 'deleted',
               type: 'audio',
-              createdAt: 1,
-              lastUpdated: 'never',
+              editedAt: 1,
+              revision: 'never',
             },
           ],
         },

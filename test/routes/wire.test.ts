@@ -138,7 +138,7 @@ const OPS: Op[] = [
         {
           annotationId: fresh('an'),
           pageInfo: { url: 'https://example.com' },
-          targetElement: 'x',
+          highlightColor: 'x',
           commentData: [
             { commentText: 'hello', from: { userId: 'u1', photoUrl: 'p', isGuest: false }, reactions: [], attachments: [{}] },
           ],

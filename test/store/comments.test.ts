@@ -51,6 +51,7 @@ describe(`${TEST_STORE} store: comment annotations`, () => {
           type: 'text',
           createdAt: T0,
           lastUpdated: T0,
+          taggedUserContacts: null,
         },
         {
           commentId: 1,
@@ -62,6 +63,7 @@ describe(`${TEST_STORE} store: comment annotations`, () => {
           type: 'text',
           createdAt: T0,
           lastUpdated: T0,
+          taggedUserContacts: null,
         },
         {
           commentId: 2,
@@ -73,6 +75,7 @@ describe(`${TEST_STORE} store: comment annotations`, () => {
           type: 'text',
           createdAt: T0,
           lastUpdated: T0,
+          taggedUserContacts: null,
         },
       ],
       'comments of ann-1',

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tokenRecord } from '../../src/services/credentials.js';
 import { openStore } from '../../src/store/open-store.js';
-import { StoreUnavailableError, type Store } from '../../src/store/store.js';
-import { previousRelease } from '../helpers/previous-release.js';
+import { type AnnotationQuery, StoreUnavailableError, type Store } from '../../src/store/store.js';
+import { asOfMigration5, previousRelease } from '../helpers/previous-release.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 import {
   T0,
@@ -20,6 +20,7 @@ import {
   draft,
   annotation,
   commentQuery,
+  annotationQuery,
   notification,
   notificationQuery,
   commentIdsOf,
@@ -69,13 +70,48 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
   });
 
   storeTest(
-    'a database as the previous release left it (through migration 5) migrates forward with its data',
+    'a database as the previous release left it (through migration 7) migrates forward: threads get lastUpdated and filters',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      const resolved = { ...annotation('done', [newComment(1, 'by u2', 'u2'), newComment(2, 'by u1', 'u1')]) };
+      resolved.status = { id: 'RESOLVED', name: 'Resolved' };
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first')]), resolved], T0);
+      await store.addComments(TA, ORG, DOC, 'ann', [draft('later')], T0 + 500);
+      await store.addAnnotations(TA, ORG, DOC, [{ ...annotation('empty', []), status: { id: 7 } }], T0 + 900);
+      await previousRelease(db);
+      await withSecondStore(db, async (reopened) => {
+        const threads = async (over: Partial<AnnotationQuery> = {}) =>
+          (await reopened.getAnnotations(TA, { ...annotationQuery(), ...over })).map((t) => [
+            t.annotationId,
+            t.createdAt,
+            t.lastUpdated,
+            t.comments.map((c) => c.commentId),
+          ]);
+        eq(
+          await threads(),
+          [
+            ['empty', T0 + 900, T0 + 900, []],
+            ['done', T0, T0, [1, 2]],
+            ['ann', T0, T0 + 500, [1, 2]],
+          ],
+          'threads newest first; lastUpdated follows the newest comment',
+        );
+        eq(await threads({ statusIds: ['RESOLVED'] }), [['done', T0, T0, [1, 2]]], 'status ids from the stored status');
+        eq(await threads({ statusIds: ['7'] }), [], 'a status id that is not a string is none');
+        eq(await threads({ userIds: ['u2'] }), [['done', T0, T0, [1, 2]]], 'the first author from the first comment');
+        eq((await reopened.countAnnotations(TA, ORG, [DOC], 'u1', null))[0], { documentId: DOC, total: 3, unread: 1 }, 'counts');
+      });
+    },
+  );
+
+  storeTest(
+    'a database as the release before the fast path left it (through migration 5) migrates forward with its data',
     async (store, db) => {
       await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
       await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first')])], T0);
       await store.addNotification(TA, ORG, notification('n1'));
       await store.addNotification(TA, ORG, notification('n2', { recipients: ['u1', 'u2'], timestamp: T0 + 1 }));
-      await previousRelease(db);
+      await asOfMigration5(db);
       await withSecondStore(db, async (reopened) => {
         eq((await reopened.findCredentials('mk_a'))?.tenant.id, TA, 'tenant after migrating forward');
         eq(commentIdsOf(await reopened.getComments(TA, commentQuery('ann'))), [1], 'comments after migrating forward');

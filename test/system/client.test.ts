@@ -30,6 +30,58 @@ describe('the typed client against the real server', () => {
   /** Waits until the key's bucket is full again (2/s, burst 4). */
   const rested = () => new Promise((r) => setTimeout(r, 2100));
 
+  test('every thread operation (SPEC 10), with typed results', async () => {
+    await rested();
+    const where = { organizationId: 'o10', documentId: 'd' };
+    await api.comments.addAnnotations({
+      ...where,
+      commentAnnotations: ['t1', 't2', 't3'].map((annotationId, i) => ({
+        annotationId,
+        createdAt: 1_600_000_000_000 + i,
+        commentData: [{ commentText: annotationId, from: { userId: 'u1' } }],
+      })),
+    });
+    const page = await api.comments.getAnnotations({ ...where, pageSize: 2 });
+    assert.deepEqual(
+      page.data.map((t) => t?.annotationId),
+      ['t3', 't2'],
+    );
+    assert.equal(typeof page.pageToken, 'string');
+    const all = await api.comments.allAnnotations({ ...where, pageSize: 2 });
+    assert.deepEqual(
+      all.map((t) => t.annotationId),
+      ['t3', 't2', 't1'],
+    );
+    await rested();
+    const resolved = await api.comments.updateAnnotations({
+      ...where,
+      annotationIds: ['t1'],
+      updatedData: { status: { id: 'RESOLVED' } },
+    });
+    assert.equal(resolved.data.t1!.success, true);
+    const edited = await api.comments.update({
+      ...where,
+      annotationId: 't1',
+      commentIds: [1],
+      updatedData: { commentText: 'edited' },
+    });
+    assert.equal(edited.data['1']!.id, 1);
+    assert.deepEqual((await api.comments.countAnnotations({ ...where, documentIds: ['d'], userId: 'u2' })).data, {
+      d: { total: 3, unread: 3 },
+    });
+    await rested();
+    assert.deepEqual((await api.comments.markRead({ ...where, userId: 'u2', annotationIds: ['t1', 't2'] })).data, { read: 2 });
+    assert.equal((await api.comments.delete({ ...where, annotationId: 't2' })).data['1']!.success, true);
+    assert.equal((await api.comments.deleteAnnotations({ ...where, annotationIds: ['t3'] })).data.t3!.success, true);
+    await rested();
+    const [t1, t2, t3] = (await api.comments.getAnnotations({ ...where, annotationIds: ['t1', 't2', 't3'] })).data;
+    assert.deepEqual(
+      [t1?.status, t1?.comments[0]?.commentText, t1?.comments[0]?.status],
+      [{ id: 'RESOLVED' }, 'edited', 'updated'],
+    );
+    assert.deepEqual([t2?.comments, t2?.from, t3], [[], null, null]);
+  });
+
   test('every operation, with typed results', async () => {
     const users = await api.users.add({ organizationId: 'o', users: [{ userId: 'u1', name: 'Una' }] });
     assert.match(users.data.u1!.id, /^[0-9a-f]{32}$/);

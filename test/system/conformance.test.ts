@@ -1,6 +1,6 @@
 // Runs the black-box contract suite of ../shared/conformance against the real server, with two
 // tenants: one from the first start, one made by the CLI, on each database there is. Skips, saying why,
-// where ../shared is absent.
+// where ../shared is absent. SECTIONS are the Part II sections built so far: their lifecycle cases run too.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { cli, firstStartCredentials, REPO, startServer, stopServer } from '../he
 import { freshDatabase, STORE_KINDS } from '../helpers/test-database.js';
 
 const SUITE = join(REPO, '..', 'shared', 'conformance', 'run.mjs');
+const SECTIONS = '10';
 const skip = existsSync(SUITE) ? false : `the contract suite is not beside this clone (${SUITE})`;
 
 for (const kind of STORE_KINDS)
@@ -30,6 +31,7 @@ for (const kind of STORE_KINDS)
           CONFORMANCE_TOKEN_A: a.authToken,
           CONFORMANCE_KEY_B: b.apiKey,
           CONFORMANCE_TOKEN_B: b.authToken,
+          CONFORMANCE_SECTIONS: SECTIONS,
         },
       });
       const summary = /(\d+) passed, (\d+) failed/.exec(run.stdout);

@@ -36,16 +36,30 @@ for (const db of databases)
     );
     assert.equal(inbox.result.data[0].actionUser.name, 'Dev Patel');
     assert.equal(thread.result.status, 'success');
+    // Both threads were added at once: the same createdAt, so by annotationId descending.
     assert.deepEqual(
-      thread.result.data.map((c: any) => c.from.name),
-      ['Chloé Martin', 'Dev Patel', 'Ana Lima'],
+      thread.result.data.map((t: any) => [t.annotationId, t.status.id]),
+      [
+        ['scope', 'OPEN'],
+        ['pricing', 'RESOLVED'],
+      ],
     );
-    assert.match(thread.result.data[1].commentHtml, /<a href="https:\/\/acme\.example\/pricing">/);
+    const pricing = thread.result.data[1];
+    assert.deepEqual(
+      pricing.comments.map((c: any) => [c.from.name, c.status]),
+      [
+        ['Chloé Martin', 'added'],
+        ['Dev Patel', 'updated'],
+        ['Ana Lima', 'added'],
+      ],
+    );
+    assert.match(pricing.comments[1].commentHtml, /per seat and month\. See <a href="https:\/\/acme\.example\/pricing">/);
     assert.equal(rename.result.status, 'success');
     assert.equal(rename.result.data.ana.success, true);
     // The rename shows at once where Ana appears.
     const again = JSON.parse(execFileSync('bash', ['-c', curls[1]!], { encoding: 'utf8' }));
-    assert.equal(again.result.data[2].from.name, 'Ana Lima-Souza');
+    assert.equal(again.result.data[1].comments[2].from.name, 'Ana Lima-Souza');
+    assert.equal(again.result.data[0].from.name, 'Ana Lima-Souza', "the scope thread's first author");
   });
 
 test('seed without --demo is a usage error (exit 2) that shows its help', () => {

@@ -66,7 +66,7 @@ describe('sanitizeCommentHtml', () => {
   });
 
   test('drops tags outside the allowlist but keeps their text', () => {
-    assert.equal(sanitizeCommentHtml('<div>in div</div>'), 'in div');
+    assert.equal(sanitizeCommentHtml('<section>in section</section>'), 'in section');
     assert.equal(sanitizeCommentHtml('<table><tr><td>cell</td></tr></table>'), 'cell');
     assert.equal(sanitizeCommentHtml('<font color="red">f</font><center>c</center>'), 'fc');
     assert.equal(sanitizeCommentHtml('<p>a <marquee>m</marquee> b</p>'), '<p>a m b</p>');
@@ -82,9 +82,10 @@ describe('sanitizeCommentHtml', () => {
     assert.equal(sanitizeCommentHtml('<object data="x"></object><embed src="y">'), '');
   });
 
-  test('removes every attribute except href on links', () => {
+  test('removes every attribute except href on links, src/alt/width/height on images, class and data-* on spans', () => {
     assert.equal(sanitizeCommentHtml('<p onclick="x()" style="color:red" class="c" id="i" title="t">p</p>'), '<p>p</p>');
-    assert.equal(sanitizeCommentHtml('<span onmouseover="x()" data-x="1">s</span>'), '<span>s</span>');
+    assert.equal(sanitizeCommentHtml('<span onmouseover="x()" data-x="1">s</span>'), '<span data-x="1">s</span>');
+    assert.equal(sanitizeCommentHtml('<div class="d" data-x="1" style="x">d</div>'), '<div>d</div>');
     assert.equal(sanitizeCommentHtml('<b ONCLICK="x()">b</b>'), '<b>b</b>');
     assert.equal(
       sanitizeCommentHtml('<a href="https://ok.example/" onclick="x()" target="_blank" rel="opener" style="x">a</a>'),
@@ -290,5 +291,44 @@ describe('commentBody', () => {
       assertInert(commentBody({ commentHtml }).html, commentHtml);
     }
     assert.equal(commentBody({ commentHtml: '<a href="/rel">r</a>' }).html, '<a>r</a>');
+  });
+
+  test('SPEC 10.2: div, mention spans and images from absolute http(s) URLs; nothing that runs', () => {
+    assert.equal(sanitizeCommentHtml('<div><p>block</p></div>'), '<div><p>block</p></div>');
+    assert.equal(
+      sanitizeCommentHtml('<span class="mention" data-user-id="u1" data-kind="user">@Ann</span>'),
+      '<span class="mention" data-user-id="u1" data-kind="user">@Ann</span>',
+    );
+    assert.equal(
+      sanitizeCommentHtml('<img src="https://cdn.example/a.png" alt="A" width="10" height="20" title="t">'),
+      '<img src="https://cdn.example/a.png" alt="A" width="10" height="20" />',
+    );
+    assert.equal(sanitizeCommentHtml('<img src="http://cdn.example/a.png">'), '<img src="http://cdn.example/a.png" />');
+    // An image that cannot load from an absolute http(s) URL goes whole, with everything it carried.
+    for (const img of [
+      '<img src="javascript:alert(1)">',
+      '<img src="data:image/png;base64,AAAA">',
+      '<img src="//evil.example/x.png">',
+      '<img src="/relative.png">',
+      '<img src="x" onerror="alert(1)">',
+      '<img srcset="https://e.example/1.png 1x">',
+      '<img>',
+      '<img src=" jAvAsCrIpT:alert(1)">',
+    ]) {
+      assert.equal(sanitizeCommentHtml(img), '', img);
+    }
+    const attrs = sanitizeCommentHtml('<img src="https://e.example/i.png" onerror="x()" style="x" srcset="https://e/1.png 1x">');
+    assert.equal(attrs, '<img src="https://e.example/i.png" />');
+    // A class is class names: one holding markup goes. A data-* value or an alt naming a script URL
+    // goes too, however it is spelled; width and height are numbers.
+    assert.equal(sanitizeCommentHtml('<span class="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">x</span>'), '<span>x</span>');
+    assert.equal(
+      sanitizeCommentHtml('<span class="m" data-a="&#106;avascript:x" data-b="java&#x0A;script:x" data-c="ok">x</span>'),
+      '<span class="m" data-c="ok">x</span>',
+    );
+    assert.equal(
+      sanitizeCommentHtml('<img src="https://e.example/i.png" width="javascript:x" height="1 onerror=x" alt="vbscript:x">'),
+      '<img src="https://e.example/i.png" />',
+    );
   });
 });

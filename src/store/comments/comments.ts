@@ -1,9 +1,9 @@
 // Store code for comment annotations and their comments.
 import { assignCommentIds } from './comment-ids.js';
-import { versionsOf } from '../select.js';
+import { type Positions, type VersionPositions, versionsOf } from '../select.js';
 import { all, batch, first, inKeyOrder, jsonOrNull, list, type Params, type Query, query, run, type Work } from '../sql.js';
 import type { AddCommentsResult, CommentDraft, CommentQuery, NewAnnotation, NewComment, StoredComment } from '../store.js';
-import { C, COMMENTS_SQL as SQL } from './sql.js';
+import { C, type COMMENT_COLUMNS, COMMENTS_SQL as SQL } from './sql.js';
 
 interface Thread extends Params {
   tenantId: string;
@@ -19,21 +19,42 @@ interface Thread extends Params {
  */
 const notBefore = (now: number, newest: number): number => Math.max(now, newest);
 
-function* insertComments(thread: Thread, comments: readonly NewComment[], afterSeq: number, now: number): Work<void> {
+/** The times a new comment is stored with: those the caller gave (SPEC 10.2), else `now`. */
+export function commentTimes(c: NewComment, now: number): { createdAt: number; lastUpdated: number } {
+  const createdAt = c.createdAt ?? now;
+  return { createdAt, lastUpdated: c.lastUpdated ?? Math.max(now, createdAt) };
+}
+
+/** Inserts the comments after `afterSeq`; returns the latest lastUpdated among them (0 for none). */
+function* insertComments(thread: Thread, comments: readonly NewComment[], afterSeq: number, now: number): Work<number> {
+  let latest = 0;
   yield* batch(
     SQL.insertComments,
-    { ...thread, now },
-    comments.map((c, i) => ({
-      commentId: c.commentId,
-      seq: afterSeq + i + 1,
-      html: c.html,
-      text: c.text,
-      fromUserId: c.from.userId,
-      fromName: c.from.name,
-      fromEmail: c.from.email,
-    })),
+    thread,
+    comments.map((c, i) => {
+      const times = commentTimes(c, now);
+      latest = Math.max(latest, times.lastUpdated);
+      return {
+        commentId: c.commentId,
+        seq: afterSeq + i + 1,
+        html: c.html,
+        text: c.text,
+        fromUserId: c.from.userId,
+        fromName: c.from.name,
+        fromEmail: c.from.email,
+        ...times,
+        tags: jsonOrNull(c.taggedUserContacts),
+      };
+    }),
   );
+  return latest;
 }
+
+/** The status object's id, which statusIds filters compare (SPEC 10.3): only a string id is one. */
+export const statusIdOf = (status: object): string | null => {
+  const id = (status as { id?: unknown }).id;
+  return typeof id === 'string' ? id : null;
+};
 
 /** Adds the annotations whose id is free; returns the ids that were already taken (and were skipped). */
 export function* addAnnotations(
@@ -46,13 +67,20 @@ export function* addAnnotations(
   const taken = new Set<string>();
   for (const a of inKeyOrder(annotations, (x) => x.annotationId)) {
     const thread: Thread = { tenantId, organizationId, documentId, annotationId: a.annotationId };
+    const createdAt = a.createdAt ?? now;
     const added = yield* run(SQL.insertAnnotation, {
       ...thread,
       location: jsonOrNull(a.location),
       locationId: a.locationId,
       context: jsonOrNull(a.context),
       status: JSON.stringify(a.status),
-      now,
+      statusId: statusIdOf(a.status),
+      createdAt,
+      lastUpdated: a.lastUpdated ?? Math.max(now, createdAt),
+      firstUserId: a.comments[0]?.from.userId ?? null,
+      assignedTo: jsonOrNull(a.assignedTo),
+      priority: jsonOrNull(a.priority),
+      targetElement: jsonOrNull(a.targetElement),
     });
     if (added === 0) taken.add(a.annotationId);
     else yield* insertComments(thread, a.comments, 0, now);
@@ -82,21 +110,24 @@ export function* addComments(thread: Thread, comments: CommentDraft[], now: numb
   if (assigned.kind === 'exhausted') return { kind: 'ids_exhausted' };
   if (assigned.kind === 'clash') return { kind: 'comment_exists', commentId: assigned.commentId };
   const placed = comments.map((x, i) => ({ ...x, commentId: assigned.commentIds[i]! }));
-  yield* insertComments(thread, placed, Number(tail.max_seq), notBefore(now, Number(tail.last_created)));
+  const latest = yield* insertComments(thread, placed, Number(tail.max_seq), notBefore(now, Number(tail.last_created)));
+  yield* run(SQL.afterAdd, { ...thread, lastUpdated: latest, firstUserId: placed[0]?.from.userId ?? null });
   return { kind: 'added', commentIds: assigned.commentIds };
 }
 
-function commentFrom(r: unknown[]): StoredComment {
+/** A comment from a read row; `at` says where its columns sit (the comment read's, or the thread read's). */
+export function commentFrom(r: unknown[], at: Positions<typeof COMMENT_COLUMNS> & VersionPositions = C): StoredComment {
   return {
-    commentId: Number(r[C.commentId]),
-    html: r[C.html] as string,
-    text: r[C.text] as string,
-    from: { userId: r[C.fromUserId] as string, name: r[C.fromName] as string | null, email: r[C.fromEmail] as string | null },
-    ...versionsOf(r, C),
-    status: r[C.status] as string,
-    type: r[C.type] as string,
-    createdAt: Number(r[C.createdAt]),
-    lastUpdated: Number(r[C.lastUpdated]),
+    commentId: Number(r[at.commentId]),
+    html: r[at.html] as string,
+    text: r[at.text] as string,
+    from: { userId: r[at.fromUserId] as string, name: r[at.fromName] as string | null, email: r[at.fromEmail] as string | null },
+    ...versionsOf(r, at),
+    status: r[at.status] as string,
+    type: r[at.type] as string,
+    createdAt: Number(r[at.createdAt]),
+    lastUpdated: Number(r[at.lastUpdated]),
+    taggedUserContacts: r[at.taggedUserContacts] as string | null,
   };
 }
 
@@ -109,12 +140,12 @@ export function comments(tenantId: string, q: CommentQuery): Query<StoredComment
     userIds: list(q.userIds),
     commentIds: list(q.commentIds),
   };
-  return query(SQL.comments, params, true, (rows) => inCreationOrder(rows as unknown[][]).map(commentFrom));
+  return query(SQL.comments, params, true, (rows) => inCreationOrder(rows as unknown[][]).map((r) => commentFrom(r)));
 }
 
 /** Rows read in key order, put in creation order; callers' ids usually grow with it, so most need no sort. */
-function inCreationOrder(rows: unknown[][]): unknown[][] {
-  const seq = (r: unknown[]) => Number(r[C.seq]);
+export function inCreationOrder(rows: unknown[][], seqAt: number = C.seq): unknown[][] {
+  const seq = (r: unknown[]) => Number(r[seqAt]);
   for (let i = 1; i < rows.length; i++) {
     if (seq(rows[i]!) < seq(rows[i - 1]!)) return rows.sort((a, b) => seq(a) - seq(b));
   }

@@ -3,7 +3,8 @@
 import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
 import { same, sql } from '../sql.js';
 
-const COMMENT_SELECT = {
+/** A comment's columns in a read (as `c`); the thread read (threads-sql.ts) selects them too. */
+export const COMMENT_COLUMNS = {
   commentId: 'c.comment_id',
   html: 'c.comment_html',
   text: 'c.comment_text',
@@ -15,9 +16,10 @@ const COMMENT_SELECT = {
   createdAt: 'c.created_at',
   lastUpdated: 'c.last_updated',
   seq: 'c.seq',
-  profileVersion: PROFILE_VERSION,
-  credentialsVersion: CREDENTIALS_VERSION,
+  taggedUserContacts: 'c.tagged_user_contacts',
 } as const;
+
+const COMMENT_SELECT = { ...COMMENT_COLUMNS, profileVersion: PROFILE_VERSION, credentialsVersion: CREDENTIALS_VERSION } as const;
 /** Where each field sits in a row of the comment read. */
 export const C = positions(COMMENT_SELECT);
 
@@ -38,8 +40,9 @@ export const COMMENTS_SQL = {
   insertAnnotation: same(
     'insertAnnotation',
     `INSERT INTO annotations (tenant_id, organization_id, document_id, annotation_id, location, location_id, context, status,
-       created_at)
-     VALUES (@tenantId, @organizationId, @documentId, @annotationId, @location, @locationId, @context, @status, @now)
+       created_at, last_updated, status_id, first_user_id, assigned_to, priority, target_element)
+     VALUES (@tenantId, @organizationId, @documentId, @annotationId, @location, @locationId, @context, @status, @createdAt,
+       @lastUpdated, @statusId, @firstUserId, @assignedTo, @priority, @targetElement)
      ON CONFLICT DO NOTHING`,
   ),
   // Finds the thread and, on PostgreSQL, locks it, so concurrent comments/add on one annotation assign
@@ -61,15 +64,24 @@ export const COMMENTS_SQL = {
   }),
   insertComments: sql('insertComments', {
     sqlite: `INSERT INTO comments (tenant_id, organization_id, document_id, annotation_id, comment_id, seq, comment_html,
-               comment_text, from_user_id, from_name, from_email, status, type, created_at, last_updated)
+               comment_text, from_user_id, from_name, from_email, status, type, created_at, last_updated, tagged_user_contacts)
              VALUES (@tenantId, @organizationId, @documentId, @annotationId, @commentId, @seq, @html, @text, @fromUserId,
-               @fromName, @fromEmail, 'added', 'text', @now, @now)`,
+               @fromName, @fromEmail, 'added', 'text', @createdAt, @lastUpdated, @tags)`,
     postgres: `INSERT INTO comments (tenant_id, organization_id, document_id, annotation_id, comment_id, seq, comment_html,
-                 comment_text, from_user_id, from_name, from_email, status, type, created_at, last_updated)
+                 comment_text, from_user_id, from_name, from_email, status, type, created_at, last_updated, tagged_user_contacts)
                SELECT @tenantId, @organizationId, @documentId, @annotationId, c.comment_id, c.seq, c.html, c.text, c.user_id,
-                 c.name, c.email, 'added', 'text', @now, @now
+                 c.name, c.email, 'added', 'text', c.created_at, c.last_updated, c.tags
                FROM unnest(@commentId::int[], @seq::int[], @html::text[], @text::text[], @fromUserId::text[],
-                 @fromName::text[], @fromEmail::text[]) AS c(comment_id, seq, html, text, user_id, name, email)`,
+                 @fromName::text[], @fromEmail::text[], @createdAt::bigint[], @lastUpdated::bigint[], @tags::text[])
+                 AS c(comment_id, seq, html, text, user_id, name, email, created_at, last_updated, tags)`,
+  }),
+  // After comments/add: the thread's lastUpdated follows its newest change, and a thread that had no
+  // comment gets its first author.
+  afterAdd: sql('threadAfterAdd', {
+    sqlite: `UPDATE annotations SET last_updated = max(last_updated, @lastUpdated),
+               first_user_id = coalesce(first_user_id, @firstUserId) WHERE ${THREAD}`,
+    postgres: `UPDATE annotations SET last_updated = greatest(last_updated, @lastUpdated),
+                 first_user_id = coalesce(first_user_id, @firstUserId) WHERE ${THREAD}`,
   }),
   comments: sql('comments', {
     sqlite: `${READ}

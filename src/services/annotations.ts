@@ -1,0 +1,144 @@
+// Whole comment threads (SPEC 10): read a document's threads, change, delete, count and mark them read.
+import { threadsJson, threadUsers } from '../answers/annotations.js';
+import { invalid } from '../errors.js';
+import { type Maybe, then } from '../maybe.js';
+import type {
+  AnnotationsCountData,
+  AnnotationsDeleteData,
+  AnnotationsGetData,
+  AnnotationsReadData,
+  AnnotationsUpdateData,
+} from '../schemas/comments.js';
+import type { ThreadChange, ThreadFilters } from '../store/store.js';
+import { userRef } from './comments.js';
+import type { Caller, Services } from './context.js';
+import { spell } from './member-path.js';
+import { asSet, decodePageToken, encodePageToken, filterDigest } from './page-token.js';
+import { filterList, type ItemOutcome, itemOutcomes, orNull } from './rules.js';
+
+/** SPEC 10.3: pageSize defaults to 1000. */
+const DEFAULT_PAGE_SIZE = 1000;
+
+const filtersOf = (input: AnnotationsDeleteData & { statusIds?: string[] | null }): ThreadFilters => ({
+  organizationId: input.organizationId,
+  documentId: input.documentId,
+  annotationIds: filterList(input.annotationIds),
+  locationIds: filterList(input.locationIds),
+  userIds: filterList(input.userIds),
+  statusIds: filterList(input.statusIds),
+});
+
+/** commentannotations/get's data (JSON text), the next page's token, and the credentials version the read saw. */
+export function getAnnotations(
+  { store, profiles }: Services,
+  caller: Caller,
+  input: AnnotationsGetData,
+): Maybe<{ json: string; nextPageToken: string | null; credentialsVersion: number | undefined }> {
+  const filters = filtersOf(input);
+  const ids = filters.annotationIds;
+  if (ids && input.pageToken != null) {
+    throw invalid(`${spell(['pageToken'])} cannot be used with ${spell(['annotationIds'])}: threads asked by id are not paged.`);
+  }
+  const digest = () =>
+    filterDigest([
+      'annotations',
+      filters.organizationId,
+      filters.documentId,
+      asSet(filters.locationIds),
+      asSet(filters.userIds),
+      asSet(filters.statusIds),
+    ]);
+  const token = input.pageToken != null ? decodePageToken(input.pageToken, digest()) : null;
+  const after = token && { createdAt: token.timestamp, annotationId: token.notificationId };
+  // By id: every thread asked for at once (at most one per id); else a page and one more, to know if more remain.
+  const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
+  const limit = ids ? ids.length : pageSize + 1;
+  return then(store.getAnnotations(caller.id, { ...filters, after, limit }), (rows) => {
+    const page = !ids && rows.length > pageSize ? rows.slice(0, pageSize) : rows;
+    const last = page[page.length - 1];
+    const nextPageToken =
+      !ids && rows.length > pageSize && last
+        ? encodePageToken({ timestamp: last.createdAt, notificationId: last.annotationId }, digest())
+        : null;
+    const metadata = { apiKey: caller.apiKey, organizationId: input.organizationId, documentId: input.documentId };
+    return then(profiles.forRows(caller.id, input.organizationId, page, threadUsers(page)), (shown) => ({
+      json: threadsJson(page, ids, metadata, shown),
+      nextPageToken,
+      credentialsVersion: rows[0]?.credentialsVersion,
+    }));
+  });
+}
+
+type ThreadOutcome = ItemOutcome<string>;
+const threadMessages = (done: string) => ({ done, missing: 'Annotation not found.' });
+
+const CHANGEABLE = ['status', 'location', 'locationId', 'context', 'assignedTo', 'priority', 'targetElement'] as const;
+
+/** commentannotations/update (SPEC 10.4): the matching threads change in one transaction. */
+export function updateAnnotations(
+  { store, clock }: Services,
+  caller: Caller,
+  input: AnnotationsUpdateData,
+): Maybe<Record<string, ThreadOutcome>> {
+  const u = input.updatedData;
+  if (!CHANGEABLE.some((k) => u[k] !== undefined)) {
+    throw invalid(`${spell(['updatedData'])} needs at least one of ${CHANGEABLE.join(', ')}.`);
+  }
+  // undefined leaves a member as it is; null clears it (SPEC 10.4); status is never null (its schema).
+  const change: ThreadChange = {
+    ...(u.status !== undefined ? { status: u.status } : {}),
+    ...(u.location !== undefined ? { location: u.location } : {}),
+    ...(u.locationId !== undefined ? { locationId: u.locationId } : {}),
+    ...(u.context !== undefined ? { context: u.context } : {}),
+    ...(u.assignedTo !== undefined ? { assignedTo: u.assignedTo === null ? null : userRef(u.assignedTo) } : {}),
+    ...(u.priority !== undefined ? { priority: orNull(u.priority) } : {}),
+    ...(u.targetElement !== undefined ? { targetElement: orNull(u.targetElement) } : {}),
+  };
+  const filters = filtersOf(input);
+  return then(store.updateAnnotations(caller.id, filters, change, clock()), (done) =>
+    itemOutcomes(filters.annotationIds, done, threadMessages('Annotations updated successfully')),
+  );
+}
+
+/** commentannotations/delete (SPEC 10.5): the matching threads, with their comments. */
+export function deleteAnnotations(
+  { store }: Services,
+  caller: Caller,
+  input: AnnotationsDeleteData,
+): Maybe<Record<string, ThreadOutcome>> {
+  const filters = filtersOf(input);
+  return then(store.deleteAnnotations(caller.id, filters), (done) =>
+    itemOutcomes(filters.annotationIds, done, threadMessages('Deleted Successfully')),
+  );
+}
+
+/** commentannotations/count/get (SPEC 10.6): by documentId, zeros for a document without threads. */
+export function countAnnotations(
+  { store }: Services,
+  caller: Caller,
+  input: AnnotationsCountData,
+): Maybe<Record<string, { total: number; unread: number }>> {
+  const documentIds = [...new Set(input.documentIds)];
+  const counts = store.countAnnotations(caller.id, input.organizationId, documentIds, input.userId, filterList(input.statusIds));
+  return then(counts, (rows) => {
+    const byDocument = new Map(rows.map((r) => [r.documentId, { total: r.total, unread: r.unread }]));
+    return Object.fromEntries(documentIds.map((id) => [id, byDocument.get(id) ?? { total: 0, unread: 0 }]));
+  });
+}
+
+/** commentannotations/read (SPEC 10.7): marks threads read by one user as of now. */
+export function markAnnotationsRead(
+  { store, clock }: Services,
+  caller: Caller,
+  input: AnnotationsReadData,
+): Maybe<{ read: number }> {
+  const marked = store.markAnnotationsRead(
+    caller.id,
+    input.organizationId,
+    input.documentId,
+    input.userId,
+    filterList(input.annotationIds),
+    clock(),
+  );
+  return then(marked, (read) => ({ read }));
+}
