@@ -112,16 +112,21 @@ function updateComments(kind: 'sqlite' | 'postgres'): string {
     WHERE ${THREAD} AND ${inList('comment_id', 'commentIds', 'int')[kind]} RETURNING comment_id`;
 }
 
-/** A thread is unread by a user with a comment by someone else created after the user's mark (or with no mark). */
+/**
+ * A thread is unread by a user with a comment by someone else created after the user's mark (r, joined
+ * once per thread), or with no mark.
+ */
 const UNREAD = (kind: 'sqlite' | 'postgres') => `EXISTS (SELECT 1 FROM comments c WHERE ${SAME_THREAD('c', 'a')}
-    AND c.from_user_id <> @userId
-    AND c.created_at > coalesce((SELECT r.read_at FROM annotation_reads r WHERE ${SAME_THREAD('r', 'a')}
-      AND r.user_id = @userId), ${kind === 'sqlite' ? '-1' : '-1::bigint'}))`;
+    AND c.from_user_id <> @userId AND c.created_at > coalesce(r.read_at, ${kind === 'sqlite' ? '-1' : '-1::bigint'}))`;
 
 const count = (kind: 'sqlite' | 'postgres') => `SELECT a.document_id, count(*) AS total,
     sum(CASE WHEN ${UNREAD(kind)} THEN 1 ELSE 0 END) AS unread
-  FROM annotations a
-  WHERE a.tenant_id = @tenantId AND a.organization_id = @organizationId AND ${inList('a.document_id', 'documentIds')[kind]}
+  FROM annotations a LEFT JOIN annotation_reads r ON ${SAME_THREAD('r', 'a')} AND r.user_id = @userId
+  WHERE a.tenant_id = @tenantId AND a.organization_id = @organizationId AND a.document_id ${
+    // Always given: an IN the planner walks document by document along the primary key, never the
+    // organization's threads (SQLite scanned them all behind a NULL check).
+    kind === 'sqlite' ? 'IN (SELECT value FROM json_each(@documentIds))' : '= ANY(@documentIds::text[])'
+  }
     AND ${inList('a.status_id', 'statusIds')[kind]}
   GROUP BY a.document_id`;
 
