@@ -9,6 +9,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { OPERATIONS as ROUTES } from '../../src/routes/index.js';
 import { REPO, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
 
@@ -21,15 +22,8 @@ if (NEEDS_BROWSER && process.env.MARGINALIA_TEST_REQUIRE_BROWSER)
 
 export const ARTIFACTS = join(REPO, 'test-artifacts');
 const creds = { apiKey: 'docs-test-key', authToken: 'docs-test-token-0123456789' };
-const OPERATIONS = [
-  '/v1/users/add',
-  '/v1/users/update',
-  '/v1/commentannotations/add',
-  '/v1/commentannotations/comments/add',
-  '/v1/commentannotations/comments/get',
-  '/v1/notifications/add',
-  '/v1/notifications/get',
-];
+/** Every operation the service registers. */
+const OPERATIONS = ROUTES.map((op) => op.path);
 
 describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
   let db: FreshDatabase;
