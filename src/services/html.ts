@@ -63,7 +63,8 @@ const OPTIONS: sanitize.IOptions = {
 const SCRIPT_URL = /(?:java|vb)script:|data:/i;
 /** A value without the spaces and control characters a browser skips inside a URL's scheme. */
 const squeezed = (value: string) => Array.from(value, (c) => (c.charCodeAt(0) > 0x20 ? c : '')).join('');
-const inert = (value: string) => !SCRIPT_URL.test(squeezed(value));
+/** A value that names no script URL and holds no markup (code that reads it later may put it in a page). */
+const inert = (value: string) => !SCRIPT_URL.test(squeezed(value)) && !/[<>]/.test(value);
 
 type AttributeRule = (name: string, value: string) => boolean;
 const IMAGE_ATTRIBUTE_RULES: AttributeRule = (name, value) =>

@@ -33,6 +33,9 @@ export function decodePageToken(token: string, digest: string): NotificationCurs
     parsed[0] !== 1 ||
     !Number.isSafeInteger(parsed[1]) ||
     typeof parsed[2] !== 'string' ||
+    // A token is not signed: one a caller made may hold an id no request could (PostgreSQL refuses NUL).
+    parsed[2].includes('\u0000') ||
+    !parsed[2].isWellFormed() ||
     typeof parsed[3] !== 'string'
   ) {
     throw invalid(`${spell(['pageToken'])} is malformed.`);

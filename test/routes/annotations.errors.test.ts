@@ -793,4 +793,33 @@ describe('comment threads: errors (SPEC 1, 4, 10, 14)', () => {
     );
     assert.equal((snapshot.doc as any[]).length, 3);
   });
+
+  test('a page token made by hand with an id no request could hold (NUL, a lone surrogate) is malformed, not a 500', async () => {
+    const { filterDigest } = await import('../../src/services/page-token.js');
+    const forged = (id: string, digest: string) => Buffer.from(JSON.stringify([1, 5, id, digest])).toString('base64url');
+    const org = uniq('org');
+    const threadDigest = filterDigest(['annotations', org, 'doc', null, null, null]);
+    const inboxDigest = filterDigest([org, null, 'u', null, null]);
+    for (const id of ['a\u0000b', '\ud800', 'x\udc00y']) {
+      const thread = await t.a.post(PATHS.annotationsGet, {
+        organizationId: org,
+        documentId: 'doc',
+        pageToken: forged(id, threadDigest),
+      });
+      expectInvalid(thread, /pageToken/, `threads, id ${JSON.stringify(id)}`);
+      const inbox = await t.a.post(PATHS.notificationsGet, {
+        organizationId: org,
+        userId: 'u',
+        pageToken: forged(id, inboxDigest),
+      });
+      expectInvalid(inbox, /pageToken/, `inbox, id ${JSON.stringify(id)}`);
+    }
+    // The same token with an ordinary id is good: the refusal is the id's, not the token's.
+    const ok = await t.a.post(PATHS.annotationsGet, {
+      organizationId: org,
+      documentId: 'doc',
+      pageToken: forged('a', threadDigest),
+    });
+    assert.equal(ok.status, 200, ok.body);
+  });
 });

@@ -883,7 +883,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(await count(org, ['doc'], 'u'), { doc: { total: 1, unread: 0 } });
   });
 
-  test('10.6/decided 1: unread compares comment createdAt by others with the read mark (server time of read)', async () => {
+  test('10.6/decided 1: unread compares comment createdAt by others with the read mark (now, or the newest comment)', async () => {
     const org = uniq('org');
     const where = { organizationId: org, documentId: 'doc', annotationId: 'th' };
     tick();
@@ -922,7 +922,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.equal(await unread('u'), 1, 'createdAt after the mark');
     tick();
     await markRead(org, 'doc', 'u');
-    assert.equal(await unread('u'), 1, 'the mark is server time, still before that createdAt');
+    assert.equal(await unread('u'), 0, 'marking read covers every comment the thread has, even one dated ahead');
   });
 
   test('10.7 read: per user; annotationIds picks threads; only existing threads of the document count (decided 8)', async () => {
@@ -1364,6 +1364,10 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual([createdOnly.createdAt, createdOnly.lastUpdated], [PAST, when], js(createdOnly));
     assert.deepEqual([updatedOnly.createdAt, updatedOnly.lastUpdated], [when, PAST], js(updatedOnly));
     assert.deepEqual([none.createdAt, none.lastUpdated], [when, when], js(none));
+    // Not given, a thread's lastUpdated is its latest change: here a comment's given lastUpdated.
+    const later = when + 86_400_000;
+    await addThreads(org, 'doc', [{ annotationId: 'later', commentData: [say('x', 'p', { lastUpdated: later })] }]);
+    assert.equal((await thread(org, 'doc', 'later')).lastUpdated, later);
     assert.deepEqual(
       (await comments(org, 'doc', 'both')).map((c) => c.status),
       ['added', 'added', 'added', 'added'],

@@ -1,6 +1,6 @@
 import { describe } from 'node:test';
 import type { AddCommentsResult, UserWrite } from '../../src/store/store.js';
-import { TEST_STORE } from '../helpers/test-database.js';
+import { TEST_STORE, withPg } from '../helpers/test-database.js';
 import {
   T0,
   TA,
@@ -21,6 +21,7 @@ import {
   storeTest,
   withSecondStore,
   readNotifications,
+  annotationQuery,
 } from '../helpers/store-fixtures.js';
 
 describe(`${TEST_STORE} store: concurrency`, () => {
@@ -203,4 +204,28 @@ describe(`${TEST_STORE} store: concurrency`, () => {
       });
     },
   );
+
+  storeTest('a thread marked read while it is being deleted is not marked, and leaves no mark behind', async (store, db) => {
+    await store.addAnnotations(TA, ORG, DOC, [annotation('gone', [newComment(1, 'x', 'v')])], T0);
+    if (db.kind === 'sqlite') {
+      // One writer at a time: the mark runs wholly before or after the delete.
+      eq(await store.deleteAnnotations(TA, { ...annotationQuery(), annotationIds: ['gone'] }), ['gone'], 'deleted');
+      eq(await store.markAnnotationsRead(TA, ORG, DOC, 'u', null, T0 + 1), 0, 'nothing left to mark');
+      return;
+    }
+    await withPg(async (c) => {
+      await c.query(`SET search_path = ${db.env.MARGINALIA_PG_SCHEMA}`);
+      await c.query('BEGIN');
+      // The delete's statements, held open: the mark must wait for them, then find no thread.
+      await c.query("SELECT annotation_id FROM annotations WHERE annotation_id = 'gone' FOR UPDATE");
+      await c.query("DELETE FROM comments WHERE annotation_id = 'gone'");
+      await c.query("DELETE FROM annotation_reads WHERE annotation_id = 'gone'");
+      await c.query("DELETE FROM annotations WHERE annotation_id = 'gone'");
+      const marking = store.markAnnotationsRead(TA, ORG, DOC, 'u', null, T0 + 1);
+      await new Promise((r) => setTimeout(r, 200));
+      await c.query('COMMIT');
+      eq(await marking, 0, 'threads marked');
+      eq((await c.query('SELECT count(*)::int AS n FROM annotation_reads')).rows[0].n, 0, 'marks left behind');
+    });
+  });
 });

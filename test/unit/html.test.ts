@@ -323,7 +323,9 @@ describe('commentBody', () => {
     // goes too, however it is spelled; width and height are numbers.
     assert.equal(sanitizeCommentHtml('<span class="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">x</span>'), '<span>x</span>');
     assert.equal(
-      sanitizeCommentHtml('<span class="m" data-a="&#106;avascript:x" data-b="java&#x0A;script:x" data-c="ok">x</span>'),
+      sanitizeCommentHtml(
+        '<span class="m" data-a="&#106;avascript:x" data-b="java&#x0A;script:x" data-c="ok" data-d="&lt;script&gt;x">x</span>',
+      ),
       '<span class="m" data-c="ok">x</span>',
     );
     assert.equal(

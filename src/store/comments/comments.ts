@@ -76,7 +76,8 @@ export function* addAnnotations(
       status: JSON.stringify(a.status),
       statusId: statusIdOf(a.status),
       createdAt,
-      lastUpdated: a.lastUpdated ?? Math.max(now, createdAt),
+      // Not given: the latest change it has, its own creation or any of its comments' (SPEC 10.1).
+      lastUpdated: a.lastUpdated ?? Math.max(now, createdAt, ...a.comments.map((c) => commentTimes(c, now).lastUpdated)),
       firstUserId: a.comments[0]?.from.userId ?? null,
       assignedTo: jsonOrNull(a.assignedTo),
       priority: jsonOrNull(a.priority),

@@ -130,13 +130,23 @@ const count = (kind: 'sqlite' | 'postgres') => `SELECT a.document_id, count(*) A
     AND ${inList('a.status_id', 'statusIds')[kind]}
   GROUP BY a.document_id`;
 
+/**
+ * The mark is "read as of now": now, or the thread's newest comment time when that is later (an
+ * import may date comments ahead, and comments/add never dates one before the newest), so that
+ * marking a thread read always covers every comment it has.
+ */
 const markRead = (kind: 'sqlite' | 'postgres') => `INSERT INTO annotation_reads (tenant_id, organization_id, document_id,
     annotation_id, user_id, read_at)
-  SELECT a.tenant_id, a.organization_id, a.document_id, a.annotation_id,
-    ${kind === 'sqlite' ? '@userId, @now' : '@userId::text, @now::bigint'}
+  SELECT a.tenant_id, a.organization_id, a.document_id, a.annotation_id, ${kind === 'sqlite' ? '@userId' : '@userId::text'},
+    ${kind === 'sqlite' ? 'max' : 'greatest'}(${kind === 'sqlite' ? '@now' : '@now::bigint'},
+      coalesce((SELECT max(c.created_at) FROM comments c WHERE ${SAME_THREAD('c', 'a')}), 0))
   FROM annotations a
   WHERE a.tenant_id = @tenantId AND a.organization_id = @organizationId AND a.document_id = @documentId
-    AND ${inList('a.annotation_id', 'annotationIds')[kind]}
+    AND ${inList('a.annotation_id', 'annotationIds')[kind]}${
+      // PostgreSQL: a thread being deleted is waited for, and then not marked (its marks are deleted
+      // with it; a mark written beside the delete would outlive the thread and pass to a new one).
+      kind === 'sqlite' ? '' : ' FOR KEY SHARE OF a'
+    }
   ON CONFLICT (tenant_id, organization_id, document_id, annotation_id, user_id) DO UPDATE SET read_at = excluded.read_at`;
 
 const both = (name: string, make: (kind: 'sqlite' | 'postgres') => string): Statement =>
