@@ -5,6 +5,8 @@
 // each on one connection and can run the whole generator again after a serialization failure. So the
 // control flow of an operation is written once, for both databases (see dialect/dialect.ts).
 
+import type { DatabaseKind } from './dialect/dialect.js';
+
 /** One statement's text for one database, and the name it is prepared under. */
 export interface StatementText {
   name: string;
@@ -23,6 +25,26 @@ export function sql(name: string, text: { sqlite: string; postgres: string }): S
 
 /** A statement whose text is the same on both databases. */
 export const same = (name: string, text: string): Statement => sql(name, { sqlite: text, postgres: text });
+
+/** A statement written once, with the few words that differ asked of `kind` (the helpers below). */
+export const byKind = (name: string, make: (kind: DatabaseKind) => string): Statement =>
+  sql(name, { sqlite: make('sqlite'), postgres: make('postgres') });
+
+/** A list parameter's filter on a column (ListParam): null passes every row. */
+export const inList = (kind: DatabaseKind, column: string, param: string, type = 'text'): string =>
+  kind === 'sqlite'
+    ? `(@${param} IS NULL OR ${column} IN (SELECT value FROM json_each(@${param})))`
+    : `(@${param}::${type}[] IS NULL OR ${column} = ANY(@${param}::${type}[]))`;
+
+/** The larger of two values: SQLite's scalar max, PostgreSQL's greatest. */
+export const greatest = (kind: DatabaseKind, a: string, b: string): string =>
+  `${kind === 'sqlite' ? 'max' : 'greatest'}(${a}, ${b})`;
+
+/** Sets a column to a parameter when the change names it (a boolean parameter), else leaves it. */
+export const setWhen = (kind: DatabaseKind, column: string, param: string, flag: string): string =>
+  kind === 'sqlite'
+    ? `${column} = CASE WHEN @${flag} THEN @${param} ELSE ${column} END`
+    : `${column} = CASE WHEN @${flag}::boolean THEN @${param}::text ELSE ${column} END`;
 
 /**
  * A list parameter (userIds, commentIds, ...). SQLite reads it with json_each(@x), PostgreSQL with

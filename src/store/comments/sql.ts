@@ -1,7 +1,7 @@
 // The statements of comment annotations and comments, SQLite and PostgreSQL side by side, and the
 // select list of the comment read.
 import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
-import { same, sql } from '../sql.js';
+import { byKind, greatest, inList, same, sql } from '../sql.js';
 
 /** A comment's columns in a read (as `c`); the thread read (threads-sql.ts) selects them too. */
 export const COMMENT_COLUMNS = {
@@ -33,7 +33,8 @@ const READ = `SELECT ${columnsOf(COMMENT_SELECT)} FROM comments c
   WHERE c.tenant_id = @tenantId AND c.organization_id = @organizationId AND c.document_id = @documentId
     AND c.annotation_id = @annotationId`;
 
-const THREAD = `tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
+/** One thread, by its key. */
+export const THREAD = `tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
   AND annotation_id = @annotationId`;
 
 export const COMMENTS_SQL = {
@@ -77,20 +78,15 @@ export const COMMENTS_SQL = {
   }),
   // After comments/add: the thread's lastUpdated follows its newest change, and a thread that had no
   // comment gets its first author.
-  afterAdd: sql('threadAfterAdd', {
-    sqlite: `UPDATE annotations SET last_updated = max(last_updated, @lastUpdated),
-               first_user_id = coalesce(first_user_id, @firstUserId) WHERE ${THREAD}`,
-    postgres: `UPDATE annotations SET last_updated = greatest(last_updated, @lastUpdated),
-                 first_user_id = coalesce(first_user_id, @firstUserId) WHERE ${THREAD}`,
-  }),
-  comments: sql('comments', {
-    sqlite: `${READ}
-      AND (@userIds IS NULL OR c.from_user_id IN (SELECT value FROM json_each(@userIds)))
-      AND (@commentIds IS NULL OR c.comment_id IN (SELECT value FROM json_each(@commentIds)))
+  afterAdd: byKind(
+    'threadAfterAdd',
+    (kind) => `UPDATE annotations SET last_updated = ${greatest(kind, 'last_updated', '@lastUpdated')},
+      first_user_id = coalesce(first_user_id, @firstUserId) WHERE ${THREAD}`,
+  ),
+  comments: byKind(
+    'comments',
+    (kind) => `${READ}
+      AND ${inList(kind, 'c.from_user_id', 'userIds')} AND ${inList(kind, 'c.comment_id', 'commentIds', 'int')}
       ORDER BY c.comment_id`,
-    postgres: `${READ}
-      AND (@userIds::text[] IS NULL OR c.from_user_id = ANY(@userIds::text[]))
-      AND (@commentIds::int[] IS NULL OR c.comment_id = ANY(@commentIds::int[]))
-      ORDER BY c.comment_id`,
-  }),
+  ),
 };

@@ -11,6 +11,7 @@ import type {
   ThreadRef,
   UserRef,
 } from '../store.js';
+import { versionsOf } from '../select.js';
 import { commentFrom, inCreationOrder, statusIdOf } from './comments.js';
 import { COMMENTS_SQL } from './sql.js';
 import { T, THREADS_SQL as SQL } from './threads-sql.js';
@@ -42,8 +43,7 @@ function threadFrom(r: unknown[]): StoredAnnotation {
     assignedTo: userRefOf(r[T.assignedTo] as string | null),
     priority: r[T.priority] as string | null,
     targetElement: r[T.targetElement] as string | null,
-    profileVersion: Number(r[T.profileVersion] ?? 0),
-    credentialsVersion: Number(r[T.credentialsVersion]),
+    ...versionsOf(r, T),
     comments: [],
   };
 }
@@ -75,7 +75,6 @@ function changeParams(change: ThreadChange): Params {
   return {
     set_status: named('status'),
     status: change.status ? JSON.stringify(change.status) : null,
-    set_statusId: named('status'),
     statusId: change.status ? statusIdOf(change.status) : null,
     set_location: named('location'),
     location: jsonOrNull(change.location),
