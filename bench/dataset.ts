@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import { createTenant } from '../src/services/credentials.js';
 import { internalUserId } from '../src/services/ids.js';
 import { COMMENTS_SQL } from '../src/store/comments/sql.js';
+import { keptOf } from '../src/store/comments/threads.js';
 import { newNotificationAnswer } from '../src/answers/notifications.js';
 import { recipientsJson } from '../src/store/notifications/notifications.js';
 import { NOTIFICATIONS_SQL } from '../src/store/notifications/sql.js';
@@ -82,7 +83,15 @@ interface Rows {
     html: string;
     text: string;
   }[];
-  annotations: { organizationId: string; documentId: string; annotationId: string; createdAt: number; firstUserId: string }[];
+  annotations: {
+    organizationId: string;
+    documentId: string;
+    annotationId: string;
+    createdAt: number;
+    firstUserId: string;
+    /** What the thread keeps of its comments (its stored answer, its newest comments), as the store writes it. */
+    kept: { head: string; comments: string; lastAt: number | null; lastBy: string | null; otherAt: number | null };
+  }[];
 }
 
 /** The rows of one organization. */
@@ -124,7 +133,36 @@ function organizationRows(scale: Scale, o: number): Rows {
         text,
       });
     }
-    rows.annotations.push({ organizationId, documentId, annotationId, createdAt, firstUserId: rows.comments[first]!.fromUserId });
+    const whole = {
+      annotationId,
+      location: null,
+      locationId: null,
+      context: null,
+      status: OPEN,
+      createdAt,
+      lastUpdated: createdAt,
+      assignedTo: null,
+      priority: null,
+      targetElement: null,
+      comments: rows.comments.slice(first).map((c) => ({
+        ...c,
+        from: { userId: c.fromUserId, name: null, email: null },
+        createdAt: T0,
+        lastUpdated: T0,
+        status: 'added',
+        type: 'text',
+        taggedUserContacts: null,
+      })),
+    };
+    const kept = keptOf(whole, organizationId, documentId) as Rows['annotations'][number]['kept'];
+    rows.annotations.push({
+      organizationId,
+      documentId,
+      annotationId,
+      createdAt,
+      firstUserId: rows.comments[first]!.fromUserId,
+      kept,
+    });
   };
   for (let a = 0; a < scale.threadsPerOrg; a++)
     thread(docOf(a % scale.documentsPerOrg), threadOf(a), scale.commentsPerThread, T0);
@@ -231,6 +269,7 @@ export class SqliteSink {
           assignedTo: null,
           priority: null,
           targetElement: null,
+          ...a.kept,
         });
       }
       for (const c of rows.comments) {
@@ -311,9 +350,10 @@ export class PostgresSink {
     const a = rows.annotations;
     await c.query(
       `INSERT INTO annotations (tenant_id, organization_id, document_id, annotation_id, status, status_id, created_at,
-        last_updated, first_user_id)
-      SELECT $1, x.o, x.d, x.a, $7, 'OPEN', x.t, x.t, x.u
-      FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[]) AS x(o, d, a, t, u)`,
+        last_updated, first_user_id, answer_head, answer_comments, last_comment_at, last_comment_by, last_other_at)
+      SELECT $1, x.o, x.d, x.a, $7, 'OPEN', x.t, x.t, x.u, x.h, x.c, x.la, x.lb, x.oa
+      FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $8::text[], $9::text[], $10::bigint[],
+        $11::text[], $12::bigint[]) AS x(o, d, a, t, u, h, c, la, lb, oa)`,
       [
         tenantId,
         col(a, 'organizationId'),
@@ -322,6 +362,7 @@ export class PostgresSink {
         col(a, 'createdAt'),
         col(a, 'firstUserId'),
         OPEN,
+        ...(['head', 'comments', 'lastAt', 'lastBy', 'otherAt'] as const).map((k) => a.map((x) => x.kept[k])),
       ],
     );
     const m = rows.comments;

@@ -20,3 +20,9 @@ export function userJson(ref: UserRef, profile: Profile | undefined | null): str
   const u = showUser(ref, profile ?? undefined);
   return `{"email":${JSON.stringify(u.email)},"name":${JSON.stringify(u.name)},"userId":${JSON.stringify(u.userId)}}`;
 }
+
+/** Writes each user resolved against `profiles` (the profiles held for the version a read saw). */
+export const resolvedAgainst =
+  (profiles: ReadonlyMap<string, Profile | undefined>) =>
+  (ref: UserRef): string =>
+    userJson(ref, profiles.get(ref.userId));

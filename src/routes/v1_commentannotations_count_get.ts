@@ -1,5 +1,5 @@
-import { tenantOf } from '../http/auth.js';
-import { success } from '../http/envelope.js';
+import { confirmedBy, tenantOf } from '../http/auth.js';
+import { sendSuccessJson } from '../http/envelope.js';
 import { then } from '../maybe.js';
 import type { App } from '../http/types.js';
 import { AnnotationsCountBody } from '../schemas/comments.js';
@@ -13,6 +13,7 @@ export function register(app: App, services: Services): void {
   app.post(
     path,
     {
+      config: { confirmsCredentials: true },
       schema: {
         summary: 'Count the threads of documents, and those unread by a user',
         tags: ['comments'],
@@ -20,9 +21,10 @@ export function register(app: App, services: Services): void {
         response: answers(AnnotationCountsResult),
       },
     },
-    (request) =>
-      then(countAnnotations(services, tenantOf(request), request.body.data), (data) =>
-        success('Comment count retrieved successfully.', data),
-      ),
+    (request, reply) =>
+      then(countAnnotations(services, tenantOf(request), request.body.data), (got) => {
+        confirmedBy(request, got.credentialsVersion);
+        return sendSuccessJson(reply, 'Comment count retrieved successfully.', got.json);
+      }),
   );
 }

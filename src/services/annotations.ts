@@ -1,5 +1,5 @@
 // Whole comment threads (SPEC 10): read a document's threads, change, delete, count and mark them read.
-import { threadsJson, threadUsers } from '../answers/annotations.js';
+import { threadPage } from '../answers/annotations.js';
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type {
@@ -60,9 +60,9 @@ export function getAnnotations(
       !ids && rows.length > pageSize && last
         ? encodePageToken({ timestamp: last.createdAt, notificationId: last.annotationId }, digest())
         : null;
-    const metadata = { apiKey: caller.apiKey, organizationId: input.organizationId, documentId: input.documentId };
-    return then(profiles.forRows(caller.id, input.organizationId, page, threadUsers(page)), (shown) => ({
-      json: threadsJson(page, ids, metadata, shown),
+    const answer = threadPage(page);
+    return then(profiles.forRows(caller.id, input.organizationId, page, answer.users), (shown) => ({
+      json: answer.render(caller.apiKey, shown, ids),
       nextPageToken,
       credentialsVersion: rows[0]?.credentialsVersion,
     }));
@@ -112,17 +112,22 @@ export function deleteAnnotations(
   );
 }
 
-/** commentannotations/count/get (SPEC 10.6): by documentId, zeros for a document without threads. */
+/**
+ * commentannotations/count/get (SPEC 10.6): by documentId, zeros for a document without threads, as
+ * JSON text, and the credentials version the read saw (none when no document has a thread).
+ */
 export function countAnnotations(
   { store }: Services,
   caller: Caller,
   input: AnnotationsCountData,
-): Maybe<Record<string, { total: number; unread: number }>> {
+): Maybe<{ json: string; credentialsVersion: number | undefined }> {
   const documentIds = [...new Set(input.documentIds)];
   const counts = store.countAnnotations(caller.id, input.organizationId, documentIds, input.userId, filterList(input.statusIds));
   return then(counts, (rows) => {
     const byDocument = new Map(rows.map((r) => [r.documentId, { total: r.total, unread: r.unread }]));
-    return Object.fromEntries(documentIds.map((id) => [id, byDocument.get(id) ?? { total: 0, unread: 0 }]));
+    // Object.fromEntries: JavaScript's own key order, and "__proto__" an ordinary key, as answers have always had.
+    const data = Object.fromEntries(documentIds.map((id) => [id, byDocument.get(id) ?? { total: 0, unread: 0 }]));
+    return { json: JSON.stringify(data), credentialsVersion: rows[0]?.credentialsVersion };
   });
 }
 

@@ -15,6 +15,7 @@ import { MAX_COMMENT_ID } from '../schemas/common.js';
 import { assignCommentIds } from '../store/comments/comment-ids.js';
 import type { CommentChange, NewComment, TaggedContact, UserRef } from '../store/store.js';
 import { commentsJson, usersOf } from '../answers/comments.js';
+import { resolvedAgainst } from '../answers/users.js';
 import type { Caller, Services } from './context.js';
 import { commentBody } from './html.js';
 import { newAnnotationId } from './ids.js';
@@ -166,7 +167,7 @@ export function getComments(
     // The authors and tagged contacts, from the profiles held for the version the read saw.
     const authors = stored.flatMap(usersOf);
     return then(profiles.forRows(caller.id, input.organizationId, stored, authors), (p) => ({
-      commentsJson: commentsJson(stored, commentIds, p),
+      commentsJson: commentsJson(stored, commentIds, resolvedAgainst(p)),
       credentialsVersion: stored[0]?.credentialsVersion,
     }));
   });

@@ -17,7 +17,7 @@ import type {
   AddCommentsResult,
   AnnotationQuery,
   CommentChange,
-  StoredAnnotation,
+  StoredThreadAnswer,
   ThreadChange,
   ThreadCount,
   ThreadFilters,
@@ -225,7 +225,7 @@ export class DbStore implements Store {
     return this.query('getComments', comments.comments(tenantId, query));
   }
 
-  getAnnotations(tenantId: string, q: AnnotationQuery): Maybe<StoredAnnotation[]> {
+  getAnnotations(tenantId: string, q: AnnotationQuery): Maybe<StoredThreadAnswer[]> {
     return this.query('getAnnotations', threads.annotations(tenantId, q));
   }
 
@@ -244,9 +244,7 @@ export class DbStore implements Store {
     userId: string,
     statusIds: string[] | null,
   ): Maybe<ThreadCount[]> {
-    return this.read('countAnnotations', () =>
-      threads.countAnnotations(tenantId, organizationId, documentIds, userId, statusIds),
-    );
+    return this.query('countAnnotations', threads.countAnnotations(tenantId, organizationId, documentIds, userId, statusIds));
   }
 
   markAnnotationsRead(

@@ -30,6 +30,24 @@ export const same = (name: string, text: string): Statement => sql(name, { sqlit
 export const byKind = (name: string, make: (kind: DatabaseKind) => string): Statement =>
   sql(name, { sqlite: make('sqlite'), postgres: make('postgres') });
 
+/**
+ * Statements made on demand, by key (a read's filter set and page size): clients use a handful, and
+ * at most `most` are held (all are dropped past it, and made again as they come).
+ */
+export function madeOnDemand<K>(keyOf: (k: K) => string, make: (k: K) => Statement, most = 256): (k: K) => Statement {
+  const made = new Map<string, Statement>();
+  return (k) => {
+    const key = keyOf(k);
+    let statement = made.get(key);
+    if (!statement) {
+      if (made.size >= most) made.clear();
+      statement = make(k);
+      made.set(key, statement);
+    }
+    return statement;
+  };
+}
+
 /** A list parameter's filter on a column (ListParam): null passes every row. */
 export const inList = (kind: DatabaseKind, column: string, param: string, type = 'text'): string =>
   kind === 'sqlite'

@@ -118,8 +118,8 @@ export interface CommentDraft extends Omit<NewComment, 'commentId'> {
   commentId: number | undefined;
 }
 
-/** A thread as the store reads it: its objects as the JSON text they were written as, its comments in creation order. */
-export interface StoredAnnotation extends ReadVersions {
+/** A thread's own members as stored: its objects as the JSON text they were written as. */
+export interface ThreadHead {
   annotationId: string;
   location: string | null;
   locationId: string | null;
@@ -130,7 +130,22 @@ export interface StoredAnnotation extends ReadVersions {
   assignedTo: UserRef | null;
   priority: string | null;
   targetElement: string | null;
-  comments: StoredComment[];
+}
+
+/** What a comment's answer is written from: a stored comment, without the versions its read saw. */
+export type CommentFacts = Omit<StoredComment, keyof ReadVersions>;
+
+/** A whole thread as its stored answer is rendered from: its comments in creation order. */
+export interface StoredAnnotation extends ThreadHead {
+  comments: CommentFacts[];
+}
+
+/** A thread as commentannotations/get reads it: its answer as stored (answers/annotations.ts). */
+export interface StoredThreadAnswer extends ReadVersions {
+  annotationId: string;
+  createdAt: number;
+  head: string;
+  comments: string;
 }
 
 /** Which threads of a document an operation means; each list null: no filter (SPEC 10.3-10.5). */
@@ -179,7 +194,7 @@ export interface CommentChange {
 }
 
 /** Threads and unread threads of one document, for one user (SPEC 10.6). */
-export interface ThreadCount {
+export interface ThreadCount extends Pick<ReadVersions, 'credentialsVersion'> {
   documentId: string;
   total: number;
   unread: number;
@@ -314,7 +329,7 @@ export interface Store {
   ): Maybe<AddCommentsResult>;
   getComments(tenantId: string, query: CommentQuery): Maybe<StoredComment[]>;
   /** A document's threads with their comments: a page newest first, or the threads with the given ids. */
-  getAnnotations(tenantId: string, query: AnnotationQuery): Maybe<StoredAnnotation[]>;
+  getAnnotations(tenantId: string, query: AnnotationQuery): Maybe<StoredThreadAnswer[]>;
   /** Changes the threads the filters match, with lastUpdated = now; returns their ids. */
   updateAnnotations(tenantId: string, filters: ThreadFilters, change: ThreadChange, now: number): Maybe<string[]>;
   /** Deletes the threads the filters match, with their comments and read marks; returns their ids. */

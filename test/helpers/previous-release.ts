@@ -50,14 +50,28 @@ DROP TABLE annotation_reads;
 DELETE FROM schema_migrations WHERE version = 8;`);
 }
 
-/** The schema the previous release left (through migration 7), with the rows written since. */
+/** Before migration 9: threads kept neither their answers nor their newest comments. */
+export async function beforeStoredThreads(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  const columns = ['answer_head', 'answer_comments', 'last_comment_at', 'last_comment_by', 'last_other_at'];
+  await db.exec(`
+${columns.map((c) => `ALTER TABLE annotations DROP COLUMN ${c};`).join('\n')}
+DELETE FROM schema_migrations WHERE version = 9;`);
+}
+
+/** The schema the previous release left (through migration 8), with the rows written since. */
 export async function previousRelease(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeStoredThreads(db);
+}
+
+/** The schema of the release before thread life (through migration 7), with the rows written since. */
+export async function asOfMigration7(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeStoredThreads(db);
   await beforeThreadLife(db);
 }
 
 /** The schema of the release before the fast path (through migration 5), with the rows written since. */
 export async function asOfMigration5(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
-  await beforeThreadLife(db);
+  await asOfMigration7(db);
   await beforeProfileVersions(db);
   await beforeInboxAnswers(db);
 }

@@ -2,6 +2,7 @@
 // store takes them, and a test on a fresh migrated database of the kind this run tests (MARGINALIA_TEST_STORE:
 // `npm test` runs test/store/ on SQLite, then on PostgreSQL). Nothing here branches on the store's kind:
 // where the two stores differ, a test fails on one of them.
+import { threadPage } from '../../src/answers/annotations.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { tokenRecord } from '../../src/services/credentials.js';
@@ -193,6 +194,20 @@ export function parsedNotification(n: StoredNotification): ReadNotification {
 export async function readNotifications(store: Store, tenantId: string, query: NotificationQuery): Promise<ReadNotification[]> {
   return (await store.getNotifications(tenantId, query)).map(parsedNotification);
 }
+/** A thread as store.getAnnotations' stored answer renders it (no profiles: what the writers gave). */
+export interface ReadThread {
+  annotationId: string;
+  createdAt: number;
+  lastUpdated: number;
+  comments: { commentId: number; commentText: string }[];
+}
+
+/** store.getAnnotations, rendered as a read with no profiles renders it, and parsed. */
+export async function readThreads(store: Store, tenantId: string, query: AnnotationQuery): Promise<ReadThread[]> {
+  const rows = await store.getAnnotations(tenantId, query);
+  return JSON.parse(threadPage(rows).render('mk_test', new Map(), null)) as ReadThread[];
+}
+
 export const cursorOf = (n: { timestamp: number; notificationId: string }): NotificationCursor => ({
   timestamp: n.timestamp,
   notificationId: n.notificationId,

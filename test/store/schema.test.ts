@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { tokenRecord } from '../../src/services/credentials.js';
 import { openStore } from '../../src/store/open-store.js';
 import { type AnnotationQuery, StoreUnavailableError, type Store } from '../../src/store/store.js';
-import { asOfMigration5, previousRelease } from '../helpers/previous-release.js';
+import { asOfMigration5, asOfMigration7, previousRelease } from '../helpers/previous-release.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 import {
   T0,
@@ -29,6 +29,7 @@ import {
   storeTest,
   withSecondStore,
   readNotifications,
+  readThreads,
 } from '../helpers/store-fixtures.js';
 
 describe(`${TEST_STORE} store: schema and connection`, () => {
@@ -70,7 +71,60 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
   });
 
   storeTest(
-    'a database as the previous release left it (through migration 7) migrates forward: threads get lastUpdated and filters',
+    'a database as the previous release left it (through migration 8) migrates forward: threads get their stored answers',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      const tagged = {
+        ...newComment(2, 'by u2', 'u2', 'Bea', 'bea@x.y'),
+        taggedUserContacts: [{ userId: 'u3', contact: { userId: 'u3', name: 'Cy', email: null } }],
+      };
+      const full = {
+        ...annotation('full', [newComment(1, 'by u1', 'u1'), { ...tagged, createdAt: T0 + 10 }]),
+        assignedTo: { userId: 'u4', name: 'Dee', email: 'dee@x.y' },
+        priority: { level: 2 },
+        targetElement: { id: 'para-1' },
+      };
+      await store.addAnnotations(
+        TA,
+        ORG,
+        DOC,
+        [full, annotation('solo', [newComment(1, 'alone', 'u1')]), annotation('empty', [])],
+        T0,
+      );
+      await store.addComments(TA, ORG, DOC, 'full', [draft('later', undefined, 'u1')], T0 + 500);
+      const thread = { organizationId: ORG, documentId: DOC, annotationId: 'full' };
+      await store.updateComments(TA, thread, [1], { body: { html: '<p>edited</p>', text: 'edited' } }, T0 + 600);
+      await store.markAnnotationsRead(TA, ORG, DOC, 'u2', ['full'], T0 + 50);
+      const shown = async (s: Store) => ({
+        threads: await readThreads(s, TA, annotationQuery()),
+        counts: await Promise.all(['u1', 'u2', 'u3'].map((u) => s.countAnnotations(TA, ORG, [DOC], u, null))),
+      });
+      const before = await shown(store);
+      eq(
+        before.counts.map((c) => c[0]?.unread),
+        [1, 1, 2],
+        "unread: u1 has not read u2's comment in full; u2 read before u1's later comment; u3 has read nothing",
+      );
+      await previousRelease(db);
+      await withSecondStore(db, async (reopened) => {
+        eq(await shown(reopened), before, 'the answers and counts rendered by migration 9 are those written since');
+        added(
+          await reopened.addComments(TA, ORG, DOC, 'solo', [draft('reply', undefined, 'u2')], T0 + 700),
+          'append after migrating',
+        );
+        const solo = (await readThreads(reopened, TA, annotationQuery({ annotationIds: ['solo'] })))[0]!;
+        eq(
+          solo.comments.map((c) => c.commentText),
+          ['alone', 'reply'],
+          'a comment appended to a migrated thread',
+        );
+        eq((await reopened.countAnnotations(TA, ORG, [DOC], 'u1', null))[0]?.unread, 2, 'the reply is unread by u1');
+      });
+    },
+  );
+
+  storeTest(
+    'a database as the release before thread life left it (through migration 7) migrates forward: threads get lastUpdated and filters',
     async (store, db) => {
       await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
       const resolved = { ...annotation('done', [newComment(1, 'by u2', 'u2'), newComment(2, 'by u1', 'u1')]) };
@@ -78,10 +132,10 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first')]), resolved], T0);
       await store.addComments(TA, ORG, DOC, 'ann', [draft('later')], T0 + 500);
       await store.addAnnotations(TA, ORG, DOC, [{ ...annotation('empty', []), status: { id: 7 } }], T0 + 900);
-      await previousRelease(db);
+      await asOfMigration7(db);
       await withSecondStore(db, async (reopened) => {
         const threads = async (over: Partial<AnnotationQuery> = {}) =>
-          (await reopened.getAnnotations(TA, { ...annotationQuery(), ...over })).map((t) => [
+          (await readThreads(reopened, TA, { ...annotationQuery(), ...over })).map((t) => [
             t.annotationId,
             t.createdAt,
             t.lastUpdated,
@@ -99,7 +153,8 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         eq(await threads({ statusIds: ['RESOLVED'] }), [['done', T0, T0, [1, 2]]], 'status ids from the stored status');
         eq(await threads({ statusIds: ['7'] }), [], 'a status id that is not a string is none');
         eq(await threads({ userIds: ['u2'] }), [['done', T0, T0, [1, 2]]], 'the first author from the first comment');
-        eq((await reopened.countAnnotations(TA, ORG, [DOC], 'u1', null))[0], { documentId: DOC, total: 3, unread: 1 }, 'counts');
+        const [counted] = await reopened.countAnnotations(TA, ORG, [DOC], 'u1', null);
+        eq([counted?.total, counted?.unread], [3, 1], 'counts');
       });
     },
   );

@@ -1,11 +1,36 @@
 // Store code for comment annotations and their comments.
+import { storedComments, storedHead } from '../../answers/annotations.js';
 import { assignCommentIds } from './comment-ids.js';
+import { headFrom } from './head.js';
+import { latestFrom, latestOf } from './latest.js';
 import { type Positions, type VersionPositions, versionsOf } from '../select.js';
-import { all, batch, first, inKeyOrder, jsonOrNull, list, type Params, type Query, query, run, type Work } from '../sql.js';
-import type { AddCommentsResult, CommentDraft, CommentQuery, NewAnnotation, NewComment, StoredComment } from '../store.js';
-import { C, type COMMENT_COLUMNS, COMMENTS_SQL as SQL } from './sql.js';
+import {
+  all,
+  arrays,
+  batch,
+  first,
+  inKeyOrder,
+  jsonOrNull,
+  list,
+  type Params,
+  type Query,
+  query,
+  run,
+  type Work,
+} from '../sql.js';
+import type {
+  AddCommentsResult,
+  CommentDraft,
+  CommentFacts,
+  CommentQuery,
+  NewAnnotation,
+  NewComment,
+  StoredComment,
+  ThreadHead,
+} from '../store.js';
+import { C, type COMMENT_COLUMNS, COMMENTS_SQL as SQL, L } from './sql.js';
 
-interface Thread extends Params {
+export interface Thread extends Params {
   tenantId: string;
   organizationId: string;
   documentId: string;
@@ -25,30 +50,44 @@ export function commentTimes(c: NewComment, now: number): { createdAt: number; l
   return { createdAt, lastUpdated: c.lastUpdated ?? Math.max(now, createdAt) };
 }
 
-/** Inserts the comments after `afterSeq`; returns the latest lastUpdated among them (0 for none). */
-function* insertComments(thread: Thread, comments: readonly NewComment[], afterSeq: number, now: number): Work<number> {
-  let latest = 0;
+/** A new comment as stored, after `afterSeq` in the thread (what is inserted, and rendered). */
+type Placed = CommentFacts & { seq: number };
+
+/** New comments as they will be stored: in creation order after `afterSeq`, with their times. */
+const placedAfter = (comments: readonly NewComment[], afterSeq: number, now: number): Placed[] =>
+  comments.map((c, i) => ({
+    commentId: c.commentId,
+    seq: afterSeq + i + 1,
+    html: c.html,
+    text: c.text,
+    from: c.from,
+    ...commentTimes(c, now),
+    status: 'added',
+    type: 'text',
+    taggedUserContacts: jsonOrNull(c.taggedUserContacts),
+  }));
+
+function* insertComments(thread: Thread, comments: readonly Placed[]): Work<void> {
   yield* batch(
     SQL.insertComments,
     thread,
-    comments.map((c, i) => {
-      const times = commentTimes(c, now);
-      latest = Math.max(latest, times.lastUpdated);
-      return {
-        commentId: c.commentId,
-        seq: afterSeq + i + 1,
-        html: c.html,
-        text: c.text,
-        fromUserId: c.from.userId,
-        fromName: c.from.name,
-        fromEmail: c.from.email,
-        ...times,
-        tags: jsonOrNull(c.taggedUserContacts),
-      };
-    }),
+    comments.map((c) => ({
+      commentId: c.commentId,
+      seq: c.seq,
+      html: c.html,
+      text: c.text,
+      fromUserId: c.from.userId,
+      fromName: c.from.name,
+      fromEmail: c.from.email,
+      createdAt: c.createdAt,
+      lastUpdated: c.lastUpdated,
+      tags: c.taggedUserContacts,
+    })),
   );
-  return latest;
 }
+
+/** The latest lastUpdated among comments (0 for none). */
+const latestChange = (comments: readonly Placed[]): number => Math.max(0, ...comments.map((c) => c.lastUpdated));
 
 /** The status object's id, which statusIds filters compare (SPEC 10.3): only a string id is one. */
 export const statusIdOf = (status: object): string | null => {
@@ -67,24 +106,33 @@ export function* addAnnotations(
   const taken = new Set<string>();
   for (const a of inKeyOrder(annotations, (x) => x.annotationId)) {
     const thread: Thread = { tenantId, organizationId, documentId, annotationId: a.annotationId };
+    const comments = placedAfter(a.comments, 0, now);
     const createdAt = a.createdAt ?? now;
-    const added = yield* run(SQL.insertAnnotation, {
-      ...thread,
+    const head: ThreadHead = {
+      annotationId: a.annotationId,
       location: jsonOrNull(a.location),
       locationId: a.locationId,
       context: jsonOrNull(a.context),
       status: JSON.stringify(a.status),
-      statusId: statusIdOf(a.status),
       createdAt,
       // Not given: the latest change it has, its own creation or any of its comments' (SPEC 10.1).
-      lastUpdated: a.lastUpdated ?? Math.max(now, createdAt, ...a.comments.map((c) => commentTimes(c, now).lastUpdated)),
-      firstUserId: a.comments[0]?.from.userId ?? null,
-      assignedTo: jsonOrNull(a.assignedTo),
+      lastUpdated: a.lastUpdated ?? Math.max(now, createdAt, latestChange(comments)),
+      assignedTo: a.assignedTo,
       priority: jsonOrNull(a.priority),
       targetElement: jsonOrNull(a.targetElement),
+    };
+    const added = yield* run(SQL.insertAnnotation, {
+      ...thread,
+      ...head,
+      assignedTo: jsonOrNull(head.assignedTo),
+      statusId: statusIdOf(a.status),
+      firstUserId: a.comments[0]?.from.userId ?? null,
+      head: storedHead(head, organizationId, documentId),
+      comments: storedComments(comments),
+      ...latestOf(comments),
     });
     if (added === 0) taken.add(a.annotationId);
-    else yield* insertComments(thread, a.comments, 0, now);
+    else yield* insertComments(thread, comments);
   }
   return taken;
 }
@@ -94,7 +142,8 @@ export function* addAnnotations(
  * checked, generated ids follow SPEC 6 (comment-ids.ts), and createdAt never goes back.
  */
 export function* addComments(thread: Thread, comments: CommentDraft[], now: number): Work<AddCommentsResult> {
-  if (!(yield* first(SQL.lockAnnotation, thread))) return { kind: 'annotation_not_found' };
+  const locked = (yield* arrays(SQL.lockAnnotation, thread))[0];
+  if (!locked) return { kind: 'annotation_not_found' };
   const chosen = comments.flatMap((x) => (x.commentId === undefined ? [] : [x.commentId]));
   if (chosen.length > 0) {
     const taken = new Set(
@@ -110,9 +159,20 @@ export function* addComments(thread: Thread, comments: CommentDraft[], now: numb
   );
   if (assigned.kind === 'exhausted') return { kind: 'ids_exhausted' };
   if (assigned.kind === 'clash') return { kind: 'comment_exists', commentId: assigned.commentId };
-  const placed = comments.map((x, i) => ({ ...x, commentId: assigned.commentIds[i]! }));
-  const latest = yield* insertComments(thread, placed, Number(tail.max_seq), notBefore(now, Number(tail.last_created)));
-  yield* run(SQL.afterAdd, { ...thread, lastUpdated: latest, firstUserId: placed[0]?.from.userId ?? null });
+  const drafts = comments.map((x, i) => ({ ...x, commentId: assigned.commentIds[i]! }));
+  const placed = placedAfter(drafts, Number(tail.max_seq), notBefore(now, Number(tail.last_created)));
+  yield* insertComments(thread, placed);
+  // The stored answer: the head again (lastUpdated moves), the new comments appended (answers/annotations.ts).
+  const head = headFrom(locked, L);
+  head.lastUpdated = Math.max(head.lastUpdated, latestChange(placed));
+  yield* run(SQL.afterAdd, {
+    ...thread,
+    lastUpdated: head.lastUpdated,
+    firstUserId: placed[0]?.from.userId ?? null,
+    head: storedHead(head, thread.organizationId, thread.documentId),
+    comments: storedComments(placed),
+    ...latestOf(placed, latestFrom(locked, L)),
+  });
   return { kind: 'added', commentIds: assigned.commentIds };
 }
 

@@ -1,7 +1,7 @@
 // The statements of comment annotations and comments, SQLite and PostgreSQL side by side, and the
 // select list of the comment read.
 import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
-import { byKind, greatest, inList, same, sql } from '../sql.js';
+import { byKind, inList, same, sql } from '../sql.js';
 
 /** A comment's columns in a read (as `c`); the thread read (threads-sql.ts) selects them too. */
 export const COMMENT_COLUMNS = {
@@ -33,6 +33,30 @@ const READ = `SELECT ${columnsOf(COMMENT_SELECT)} FROM comments c
   WHERE c.tenant_id = @tenantId AND c.organization_id = @organizationId AND c.document_id = @documentId
     AND c.annotation_id = @annotationId`;
 
+/** A thread's own columns (as `a`): what its stored head is rendered from (answers/annotations.ts). */
+export const HEAD_COLUMNS = {
+  annotationId: 'a.annotation_id',
+  location: 'a.location',
+  locationId: 'a.location_id',
+  context: 'a.context',
+  threadStatus: 'a.status',
+  threadCreatedAt: 'a.created_at',
+  threadLastUpdated: 'a.last_updated',
+  assignedTo: 'a.assigned_to',
+  priority: 'a.priority',
+  targetElement: 'a.target_element',
+} as const;
+
+/** A locked thread: its head, and what it keeps of its newest comments (latest.ts). */
+const LOCKED_SELECT = {
+  ...HEAD_COLUMNS,
+  lastAt: 'a.last_comment_at',
+  lastBy: 'a.last_comment_by',
+  otherAt: 'a.last_other_at',
+} as const;
+/** Where each field sits in a locked thread's row. */
+export const L = positions(LOCKED_SELECT);
+
 /** One thread, by its key. */
 export const THREAD = `tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
   AND annotation_id = @annotationId`;
@@ -41,17 +65,19 @@ export const COMMENTS_SQL = {
   insertAnnotation: same(
     'insertAnnotation',
     `INSERT INTO annotations (tenant_id, organization_id, document_id, annotation_id, location, location_id, context, status,
-       created_at, last_updated, status_id, first_user_id, assigned_to, priority, target_element)
+       created_at, last_updated, status_id, first_user_id, assigned_to, priority, target_element, answer_head, answer_comments,
+       last_comment_at, last_comment_by, last_other_at)
      VALUES (@tenantId, @organizationId, @documentId, @annotationId, @location, @locationId, @context, @status, @createdAt,
-       @lastUpdated, @statusId, @firstUserId, @assignedTo, @priority, @targetElement)
+       @lastUpdated, @statusId, @firstUserId, @assignedTo, @priority, @targetElement, @head, @comments,
+       @lastAt, @lastBy, @otherAt)
      ON CONFLICT DO NOTHING`,
   ),
-  // Finds the thread and, on PostgreSQL, locks it, so concurrent comments/add on one annotation assign
-  // ids one after the other (SQLite's write transaction already excludes other writers).
-  lockAnnotation: sql('lockAnnotation', {
-    sqlite: `SELECT 1 AS found FROM annotations WHERE ${THREAD}`,
-    postgres: `SELECT 1 AS found FROM annotations WHERE ${THREAD} FOR UPDATE`,
-  }),
+  // Reads the thread and, on PostgreSQL, locks it, so concurrent writes to one thread's comments (ids,
+  // stored answer) go one after the other (SQLite's write transaction already excludes other writers).
+  lockAnnotation: byKind(
+    'lockAnnotation',
+    (kind) => `SELECT ${columnsOf(LOCKED_SELECT)} FROM annotations a WHERE ${THREAD}${kind === 'sqlite' ? '' : ' FOR UPDATE'}`,
+  ),
   // last_created: the createdAt of the newest comment (by seq), which a new one must not precede.
   threadTail: same(
     'threadTail',
@@ -76,12 +102,18 @@ export const COMMENTS_SQL = {
                  @fromName::text[], @fromEmail::text[], @createdAt::bigint[], @lastUpdated::bigint[], @tags::text[])
                  AS c(comment_id, seq, html, text, user_id, name, email, created_at, last_updated, tags)`,
   }),
-  // After comments/add: the thread's lastUpdated follows its newest change, and a thread that had no
-  // comment gets its first author.
+  // After comments/add: the thread's lastUpdated follows its newest change, a thread that had no comment
+  // gets its first author, the new comments' answers are appended to its stored ones, and its newest
+  // comments are as latest.ts folded them.
   afterAdd: byKind(
     'threadAfterAdd',
-    (kind) => `UPDATE annotations SET last_updated = ${greatest(kind, 'last_updated', '@lastUpdated')},
-      first_user_id = coalesce(first_user_id, @firstUserId) WHERE ${THREAD}`,
+    (kind) => `UPDATE annotations SET last_updated = @lastUpdated, first_user_id = coalesce(first_user_id, @firstUserId),
+      answer_head = @head,
+      answer_comments = CASE WHEN answer_comments = '' THEN @comments ELSE answer_comments || ',' || @comments${
+        kind === 'sqlite' ? '' : '::text'
+      } END,
+      last_comment_at = @lastAt, last_comment_by = @lastBy, last_other_at = @otherAt
+      WHERE ${THREAD}`,
   ),
   comments: byKind(
     'comments',

@@ -1,20 +1,23 @@
 // Store code for whole threads (SPEC 10): the thread read, changes and deletes by filter, counts and
 // read marks, and changes and deletes of a thread's comments.
-import { all, first, jsonOrNull, list, type Params, type Query, query, run, type Work } from '../sql.js';
+import { storedComments, storedHead } from '../../answers/annotations.js';
+import { versionsOf } from '../select.js';
+import { all, arrays, batch, first, jsonOrNull, list, type Params, type Query, query, run, type Work } from '../sql.js';
 import type {
   AnnotationQuery,
   CommentChange,
   StoredAnnotation,
+  StoredThreadAnswer,
   ThreadChange,
   ThreadCount,
   ThreadFilters,
   ThreadRef,
-  UserRef,
 } from '../store.js';
-import { versionsOf } from '../select.js';
-import { commentFrom, inCreationOrder, statusIdOf } from './comments.js';
+import { commentFrom, inCreationOrder, statusIdOf, type Thread } from './comments.js';
+import { latestOf } from './latest.js';
+import { headFrom } from './head.js';
 import { COMMENTS_SQL } from './sql.js';
-import { T, THREADS_SQL as SQL } from './threads-sql.js';
+import { P, THREADS_SQL as SQL, threadPageRead, W } from './threads-sql.js';
 
 /** A position before every thread of the (createdAt desc, annotationId desc) order: "from the newest". */
 const FROM_NEWEST = { createdAt: Number.MAX_SAFE_INTEGER, annotationId: '' };
@@ -29,44 +32,69 @@ const filterParams = (tenantId: string, f: ThreadFilters): Params => ({
   statusIds: list(f.statusIds),
 });
 
-const userRefOf = (json: string | null): UserRef | null => (json === null ? null : (JSON.parse(json) as UserRef));
-
-function threadFrom(r: unknown[]): StoredAnnotation {
-  return {
-    annotationId: r[T.annotationId] as string,
-    location: r[T.location] as string | null,
-    locationId: r[T.locationId] as string | null,
-    context: r[T.context] as string | null,
-    status: r[T.threadStatus] as string,
-    createdAt: Number(r[T.threadCreatedAt]),
-    lastUpdated: Number(r[T.threadLastUpdated]),
-    assignedTo: userRefOf(r[T.assignedTo] as string | null),
-    priority: r[T.priority] as string | null,
-    targetElement: r[T.targetElement] as string | null,
-    ...versionsOf(r, T),
-    comments: [],
-  };
-}
-
-/** The rows of the thread read (one per comment, thread columns repeated), as threads in the order read. */
+/** The rows of the whole-thread read (one per comment, thread columns repeated), as threads. */
 function threadsOf(rows: unknown[][]): StoredAnnotation[] {
   const threads: StoredAnnotation[] = [];
   for (let i = 0; i < rows.length; ) {
     let end = i + 1;
-    while (end < rows.length && rows[end]![T.annotationId] === rows[i]![T.annotationId]) end++;
-    const thread = threadFrom(rows[i]!);
-    const withComments = rows.slice(i, end).filter((r) => r[T.commentId] !== null);
-    thread.comments = inCreationOrder(withComments, T.seq).map((r) => commentFrom(r, T));
-    threads.push(thread);
+    while (end < rows.length && rows[end]![W.annotationId] === rows[i]![W.annotationId]) end++;
+    const withComments = rows.slice(i, end).filter((r) => r[W.commentId] !== null);
+    threads.push({ ...headFrom(rows[i]!, W), comments: inCreationOrder(withComments, W.seq).map((r) => commentFrom(r, W)) });
     i = end;
   }
   return threads;
 }
 
-export function annotations(tenantId: string, q: AnnotationQuery): Query<StoredAnnotation[]> {
+/** What a thread keeps of its comments, rendered from the thread (its columns as statement parameters). */
+export function keptOf(t: StoredAnnotation, organizationId: string, documentId: string): Params {
+  const latest = latestOf(t.comments);
+  return {
+    annotationId: t.annotationId,
+    firstUserId: t.comments[0]?.from.userId ?? null,
+    head: storedHead(t, organizationId, documentId),
+    comments: storedComments(t.comments),
+    ...latest,
+  };
+}
+
+/**
+ * Renders the listed threads' stored answers again from their rows, after a change that is not an
+ * append (a thread's members, a comment changed or deleted; threads written before migration 9).
+ */
+export function* renderThreads(
+  tenantId: string,
+  organizationId: string,
+  documentId: string,
+  annotationIds: string[],
+): Work<void> {
+  if (annotationIds.length === 0) return;
+  const document = { tenantId, organizationId, documentId };
+  const threads = threadsOf(yield* arrays(SQL.whole, { ...document, annotationIds: list(annotationIds) }));
+  yield* batch(
+    SQL.store,
+    document,
+    threads.map((t) => keptOf(t, organizationId, documentId)),
+  );
+}
+
+export function annotations(tenantId: string, q: AnnotationQuery): Query<StoredThreadAnswer[]> {
   const after = q.after ?? FROM_NEWEST;
   const params = { ...filterParams(tenantId, q), afterCreatedAt: after.createdAt, afterId: after.annotationId, limit: q.limit };
-  return query(SQL.read, params, true, (rows) => threadsOf(rows as unknown[][]));
+  const filterSet = {
+    annotationIds: q.annotationIds !== null,
+    locationIds: q.locationIds !== null,
+    userIds: q.userIds !== null,
+    statusIds: q.statusIds !== null,
+  };
+  return query(threadPageRead({ f: filterSet, limit: q.limit }), params, true, (rows) =>
+    (rows as unknown[][]).map((r) => ({
+      annotationId: r[P.annotationId] as string,
+      createdAt: Number(r[P.createdAt]),
+      head: r[P.head] as string,
+      comments: r[P.comments] as string,
+      ...versionsOf(r, P),
+    })),
+  );
 }
 
 /** A thread change as statement parameters: each member's value and whether the change names it. */
@@ -93,7 +121,9 @@ function changeParams(change: ThreadChange): Params {
 
 export function* updateAnnotations(tenantId: string, f: ThreadFilters, change: ThreadChange, now: number): Work<string[]> {
   const rows = yield* all(SQL.update, { ...filterParams(tenantId, f), ...changeParams(change), now });
-  return rows.map((r) => r.annotation_id as string);
+  const ids = rows.map((r) => r.annotation_id as string);
+  yield* renderThreads(tenantId, f.organizationId, f.documentId, ids);
+  return ids;
 }
 
 /** Deletes the matching threads, their comments and their read marks. */
@@ -107,21 +137,23 @@ export function* deleteAnnotations(tenantId: string, f: ThreadFilters): Work<str
   return ids;
 }
 
-export function* countAnnotations(
+/** Counts as one statement, run directly (a read); its rows carry the credentials version. */
+export function countAnnotations(
   tenantId: string,
   organizationId: string,
   documentIds: string[],
   userId: string,
   statusIds: string[] | null,
-): Work<ThreadCount[]> {
-  const rows = yield* all(SQL.count, {
-    tenantId,
-    organizationId,
-    documentIds: list(documentIds),
-    userId,
-    statusIds: list(statusIds),
-  });
-  return rows.map((r) => ({ documentId: r.document_id as string, total: Number(r.total), unread: Number(r.unread) }));
+): Query<ThreadCount[]> {
+  const params = { tenantId, organizationId, documentIds: list(documentIds), userId, statusIds: list(statusIds) };
+  return query(SQL.count, params, false, (rows) =>
+    (rows as Record<string, unknown>[]).map((r) => ({
+      documentId: r.document_id as string,
+      total: Number(r.total),
+      unread: Number(r.unread),
+      credentialsVersion: Number(r.credentials_version),
+    })),
+  );
 }
 
 export function* markRead(
@@ -135,8 +167,14 @@ export function* markRead(
   return yield* run(SQL.markRead, { tenantId, organizationId, documentId, userId, annotationIds: list(annotationIds), now });
 }
 
+/** After a thread's comments changed or went: lastUpdated moves to now, and the thread is rendered again. */
+function* touched(thread: Thread, now: number): Work<void> {
+  yield* run(SQL.touchThread, { ...thread, now });
+  yield* renderThreads(thread.tenantId, thread.organizationId, thread.documentId, [thread.annotationId]);
+}
+
 /** The thread, locked (PostgreSQL) so its comments change one writer at a time; false when it does not exist. */
-function* lockThread(tenantId: string, t: ThreadRef): Work<Params | null> {
+function* lockThread(tenantId: string, t: ThreadRef): Work<Thread | null> {
   const thread = { tenantId, organizationId: t.organizationId, documentId: t.documentId, annotationId: t.annotationId };
   return (yield* first(COMMENTS_SQL.lockAnnotation, thread)) ? thread : null;
 }
@@ -164,7 +202,7 @@ export function* updateComments(
     set_tags: change.taggedUserContacts !== undefined,
     tags: jsonOrNull(change.taggedUserContacts),
   });
-  if (rows.length > 0) yield* run(SQL.refreshThread, { ...thread, now });
+  if (rows.length > 0) yield* touched(thread, now);
   return rows.map((r) => Number(r.comment_id));
 }
 
@@ -172,6 +210,6 @@ export function* deleteComments(tenantId: string, t: ThreadRef, commentIds: numb
   const thread = yield* lockThread(tenantId, t);
   if (!thread) return null;
   const rows = yield* all(SQL.deleteComments, { ...thread, commentIds: list(commentIds) });
-  if (rows.length > 0) yield* run(SQL.refreshThread, { ...thread, now });
+  if (rows.length > 0) yield* touched(thread, now);
   return rows.map((r) => Number(r.comment_id)).sort((a, b) => a - b);
 }

@@ -1,7 +1,7 @@
 // The statements of notifications, SQLite and PostgreSQL side by side, and the select list of the
 // notification read.
 import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
-import { type Statement, same, sql } from '../sql.js';
+import { madeOnDemand, type Statement, same, sql } from '../sql.js';
 
 const NOTIFICATION_SELECT = {
   notificationId: 'n.notification_id',
@@ -106,21 +106,13 @@ const PG_BY_USER = `SELECT ${COLUMNS} FROM ${INBOX}
   ORDER BY n.timestamp DESC, n.notification_id DESC
   LIMIT @limit`;
 
-/** Statements made so far, by filter set and page size (clients use a handful of page sizes). */
-const made = new Map<string, Statement>();
-const MADE_AT_MOST = 256;
-
 /** The notification read for a filter set and page size. Each walks one index in (timestamp desc, id desc) order. */
-export function notificationRead(f: NotificationFilterSet, limit: number): Statement {
-  const key = `${filterSetKey(f)} ${limit}`;
-  let statement = made.get(key);
-  if (!statement) {
-    if (made.size >= MADE_AT_MOST) made.clear();
-    statement = makeNotificationRead(f, limit);
-    made.set(key, statement);
-  }
-  return statement;
-}
+export const notificationRead = (f: NotificationFilterSet, limit: number): Statement => madeRead({ f, limit });
+
+const madeRead = madeOnDemand(
+  ({ f, limit }: { f: NotificationFilterSet; limit: number }) => `${filterSetKey(f)} ${limit}`,
+  ({ f, limit }) => makeNotificationRead(f, limit),
+);
 
 function makeNotificationRead(f: NotificationFilterSet, limit: number): Statement {
   return {
