@@ -116,6 +116,17 @@ const ID_LISTS: Record<string, [string, 'string' | 'status' | 'commentId'][]> = 
   [PATHS.commentsDelete]: [['commentIds', 'commentId']],
 };
 
+/** commentannotations/add of a fine thread and one whose `member` is `bad`: nothing may be written. */
+const addBesideAFineThread = (organizationId: string, member: string, bad: unknown) =>
+  t.a.post(PATHS.annotationsAdd, {
+    organizationId,
+    documentId: 'doc',
+    commentAnnotations: [
+      { annotationId: 'fine', commentData: [say('x')] },
+      { annotationId: 'bad', [member]: bad, commentData: [say('x')] },
+    ],
+  });
+
 describe('comment threads: errors (SPEC 1, 4, 10, 14)', () => {
   let org: string;
   before(async () => {
@@ -566,18 +577,7 @@ describe('comment threads: errors (SPEC 1, 4, 10, 14)', () => {
     for (const member of ['createdAt', 'lastUpdated']) {
       for (const bad of bads) {
         const what = `${member}=${js(bad)}`;
-        expectInvalid(
-          await t.a.post(PATHS.annotationsAdd, {
-            organizationId: scratch,
-            documentId: 'doc',
-            commentAnnotations: [
-              { annotationId: 'fine', commentData: [say('x')] },
-              { annotationId: 'bad', [member]: bad, commentData: [say('x')] },
-            ],
-          }),
-          `data.commentAnnotations[1].${member}`,
-          `thread ${what}`,
-        );
+        expectInvalid(await addBesideAFineThread(scratch, member, bad), `data.commentAnnotations[1].${member}`, `thread ${what}`);
         expectInvalid(
           await t.a.post(PATHS.annotationsAdd, {
             organizationId: scratch,
@@ -661,14 +661,7 @@ describe('comment threads: errors (SPEC 1, 4, 10, 14)', () => {
     ];
     for (const [member, bad, named] of annotationCases) {
       expectInvalid(
-        await t.a.post(PATHS.annotationsAdd, {
-          organizationId: scratch,
-          documentId: 'doc',
-          commentAnnotations: [
-            { annotationId: 'fine', commentData: [say('x')] },
-            { annotationId: 'bad', [member]: bad, commentData: [say('x')] },
-          ],
-        }),
+        await addBesideAFineThread(scratch, member, bad),
         `data.commentAnnotations[1].${named}`,
         `${member}=${js(bad)}`,
       );
