@@ -9,7 +9,7 @@ import type {
   AnnotationsReadData,
   AnnotationsUpdateData,
 } from '../schemas/comments.js';
-import type { ThreadChange, ThreadFilters } from '../store/store.js';
+import type { ThreadChange, ThreadCounts, ThreadFilters } from '../store/store.js';
 import { userRef } from './comments.js';
 import type { Caller, Services } from './context.js';
 import { spell } from './member-path.js';
@@ -113,22 +113,12 @@ export function deleteAnnotations(
 }
 
 /**
- * commentannotations/count/get (SPEC 10.6): by documentId, zeros for a document without threads, as
- * JSON text, and the credentials version the read saw (none when no document has a thread).
+ * commentannotations/count/get (SPEC 10.6): by documentId, in the order asked and each once, zeros for
+ * a document without threads; the store writes the JSON text (store.countAnnotations).
  */
-export function countAnnotations(
-  { store }: Services,
-  caller: Caller,
-  input: AnnotationsCountData,
-): Maybe<{ json: string; credentialsVersion: number | undefined }> {
+export function countAnnotations({ store }: Services, caller: Caller, input: AnnotationsCountData): Maybe<ThreadCounts> {
   const documentIds = [...new Set(input.documentIds)];
-  const counts = store.countAnnotations(caller.id, input.organizationId, documentIds, input.userId, filterList(input.statusIds));
-  return then(counts, (rows) => {
-    const byDocument = new Map(rows.map((r) => [r.documentId, { total: r.total, unread: r.unread }]));
-    // Object.fromEntries: JavaScript's own key order, and "__proto__" an ordinary key, as answers have always had.
-    const data = Object.fromEntries(documentIds.map((id) => [id, byDocument.get(id) ?? { total: 0, unread: 0 }]));
-    return { json: JSON.stringify(data), credentialsVersion: rows[0]?.credentialsVersion };
-  });
+  return store.countAnnotations(caller.id, input.organizationId, documentIds, input.userId, filterList(input.statusIds));
 }
 
 /** commentannotations/read (SPEC 10.7): marks threads read by one user as of now. */

@@ -19,7 +19,7 @@ import type {
   CommentChange,
   StoredThreadAnswer,
   ThreadChange,
-  ThreadCount,
+  ThreadCounts,
   ThreadFilters,
   ThreadRef,
   CommentDraft,
@@ -240,10 +240,10 @@ export class DbStore implements Store {
   countAnnotations(
     tenantId: string,
     organizationId: string,
-    documentIds: string[],
+    documentIds: readonly string[],
     userId: string,
     statusIds: string[] | null,
-  ): Maybe<ThreadCount[]> {
+  ): Maybe<ThreadCounts> {
     return this.query('countAnnotations', threads.countAnnotations(tenantId, organizationId, documentIds, userId, statusIds));
   }
 

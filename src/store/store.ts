@@ -194,10 +194,9 @@ export interface CommentChange {
 }
 
 /** Threads and unread threads of one document, for one user (SPEC 10.6). */
-export interface ThreadCount extends Pick<ReadVersions, 'credentialsVersion'> {
-  documentId: string;
-  total: number;
-  unread: number;
+/** commentannotations/count/get's data as JSON text (SPEC 10.6), and the credentials version it was read under. */
+export interface ThreadCounts extends Pick<ReadVersions, 'credentialsVersion'> {
+  json: string;
 }
 
 export type AddCommentsResult =
@@ -334,13 +333,14 @@ export interface Store {
   updateAnnotations(tenantId: string, filters: ThreadFilters, change: ThreadChange, now: number): Maybe<string[]>;
   /** Deletes the threads the filters match, with their comments and read marks; returns their ids. */
   deleteAnnotations(tenantId: string, filters: ThreadFilters): Maybe<string[]>;
+  /** Counts by document, for documentIds as given (without repeats): every one is in the answer. */
   countAnnotations(
     tenantId: string,
     organizationId: string,
-    documentIds: string[],
+    documentIds: readonly string[],
     userId: string,
     statusIds: string[] | null,
-  ): Maybe<ThreadCount[]>;
+  ): Maybe<ThreadCounts>;
   /** Marks the document's threads (those of annotationIds, or all) read by the user as of now; returns how many. */
   markAnnotationsRead(
     tenantId: string,

@@ -58,14 +58,25 @@ ${columns.map((c) => `ALTER TABLE annotations DROP COLUMN ${c};`).join('\n')}
 DELETE FROM schema_migrations WHERE version = 9;`);
 }
 
-/** The schema the previous release left (through migration 8), with the rows written since. */
+/** Before migration 10: counts read each thread's row; no index held what they compare. */
+export async function beforeCountIndex(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('DROP INDEX annotations_counted; DELETE FROM schema_migrations WHERE version = 10');
+}
+
+/** The schema the previous release left (through migration 9), with the rows written since. */
 export async function previousRelease(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeCountIndex(db);
+}
+
+/** The schema of the release before threads kept their answers (through migration 8), with the rows written since. */
+export async function asOfMigration8(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await previousRelease(db);
   await beforeStoredThreads(db);
 }
 
 /** The schema of the release before thread life (through migration 7), with the rows written since. */
 export async function asOfMigration7(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
-  await beforeStoredThreads(db);
+  await asOfMigration8(db);
   await beforeThreadLife(db);
 }
 

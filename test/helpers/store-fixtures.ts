@@ -250,3 +250,15 @@ export async function seedTenants(store: Store): Promise<{ tokenA: TokenRecord; 
   await store.createTenant(tenant(TB, 'mk_key-b', T0 + 1), tokenB);
   return { tokenA, tokenB };
 }
+
+/** A document's counts as the store answers them (its JSON text, parsed). */
+export async function countOf(
+  store: Store,
+  tenantId: string,
+  documentId: string,
+  userId: string,
+  statusIds: string[] | null = null,
+): Promise<{ total: number; unread: number } | undefined> {
+  const { json } = await store.countAnnotations(tenantId, ORG, [documentId], userId, statusIds);
+  return (JSON.parse(json) as Record<string, { total: number; unread: number }>)[documentId];
+}

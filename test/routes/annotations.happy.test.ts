@@ -876,6 +876,21 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(await count(org, ['d1'], 'u', { statusIds: ['RESOLVED'] }), { d1: { total: 3, unread: 2 } });
   });
 
+  test('10.6 count: one entry per document in the order asked, any id written as JSON writes it', async () => {
+    const org = uniq('org');
+    const odd = ['quote " and \\ back', 'line\nbreak\u0001\u001f', 'ünï €', '😀 astral', '\u2028sep', '__proto__', '10', '2'];
+    for (const documentId of odd) await addThreads(org, documentId, [{ annotationId: 't', commentData: [say('x', 'p')] }]);
+    const asked = ['later', ...odd, 'later', '2', 'zero'];
+    const r = await t.a.post(PATHS.annotationsCount, { organizationId: org, documentIds: asked, userId: 'u' });
+    assert.equal(r.status, 200);
+    const entries = ['later', ...odd, 'zero'].map((id) => {
+      const n = id === 'later' || id === 'zero' ? 0 : 1;
+      return `${JSON.stringify(id)}:${JSON.stringify({ total: n, unread: n })}`;
+    });
+    // The data member's text, byte for byte: the first time each id is asked, integer-like ids included.
+    assert.ok(r.body.includes(`"data":{${entries.join(',')}}`), r.body);
+  });
+
   test('10.6 a thread with no comments counts in total, never as unread', async () => {
     const org = uniq('org');
     await addThreads(org, 'doc', [{ annotationId: 'e', commentData: [say('x', 'p')] }]);

@@ -9,7 +9,7 @@ import type {
   StoredAnnotation,
   StoredThreadAnswer,
   ThreadChange,
-  ThreadCount,
+  ThreadCounts,
   ThreadFilters,
   ThreadRef,
 } from '../store.js';
@@ -137,23 +137,19 @@ export function* deleteAnnotations(tenantId: string, f: ThreadFilters): Work<str
   return ids;
 }
 
-/** Counts as one statement, run directly (a read); its rows carry the credentials version. */
+/** Counts as one statement, run directly (a read), answering one row: the JSON text and the credentials version. */
 export function countAnnotations(
   tenantId: string,
   organizationId: string,
-  documentIds: string[],
+  documentIds: readonly string[],
   userId: string,
   statusIds: string[] | null,
-): Query<ThreadCount[]> {
+): Query<ThreadCounts> {
   const params = { tenantId, organizationId, documentIds: list(documentIds), userId, statusIds: list(statusIds) };
-  return query(SQL.count, params, false, (rows) =>
-    (rows as Record<string, unknown>[]).map((r) => ({
-      documentId: r.document_id as string,
-      total: Number(r.total),
-      unread: Number(r.unread),
-      credentialsVersion: Number(r.credentials_version),
-    })),
-  );
+  return query(SQL.count, params, true, (rows) => {
+    const [json, credentialsVersion] = rows[0] as [string, number | string];
+    return { json, credentialsVersion: Number(credentialsVersion) };
+  });
 }
 
 export function* markRead(
