@@ -67,7 +67,9 @@ const luaString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"
 function withWrk(o: Operation): LoadResult {
   const dir = mkdtempSync(join(tmpdir(), 'marginalia-wrk-'));
   try {
-    const bodies = o.body ? Array.from({ length: BODIES }, (_, i) => JSON.stringify({ data: o.body!(scale, i) })) : [''];
+    const bodies = o.body
+      ? Array.from({ length: o.bodies ?? BODIES }, (_, i) => JSON.stringify({ data: o.body!(scale, i) }))
+      : [''];
     writeFileSync(join(dir, 'bodies.txt'), `${bodies.join('\n')}\n`);
     const headers = Object.entries(headersOf(o))
       .map(([k, v]) => `wrk.headers[${luaString(k)}] = ${luaString(v)}`)

@@ -18,11 +18,12 @@ import type { App } from './http/types.js';
 import { registerOperational } from './routes/operational.js';
 import { OPERATIONS } from './routes/index.js';
 import { ProfileCache } from './services/profiles.js';
+import { ThreadPageCache } from './services/thread-pages.js';
 import type { Store } from './store/store.js';
 
 export interface AppOptions {
   config: Pick<Config, 'bodyLimit' | 'rateLimit' | 'maxJsonDepth' | 'limits'> &
-    Partial<Pick<Config, 'http' | 'authFailureFloorMs' | 'profileCacheSize'>>;
+    Partial<Pick<Config, 'http' | 'authFailureFloorMs' | 'profileCacheSize' | 'threadPageCacheMb'>>;
   store: Store;
   clock?: Clock;
   /** A pino logger; without one the app logs nothing (tests). */
@@ -88,7 +89,13 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
   registerMetricsRoute(app, metrics);
   registerOperational(app, store);
 
-  const services = { store, clock, limits: config.limits, profiles: new ProfileCache(store, config.profileCacheSize) };
+  const services = {
+    store,
+    clock,
+    limits: config.limits,
+    profiles: new ProfileCache(store, config.profileCacheSize),
+    threadPages: new ThreadPageCache(config.threadPageCacheMb),
+  };
   const limiter =
     rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;
   await app.register(async (scope: App) => {

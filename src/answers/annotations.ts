@@ -85,7 +85,10 @@ function shownUser(slot: string, profiles: Profiles): string {
  * loaded: an organization held whole needs no list), and `render` writes the page as JSON text for a
  * reader, or with annotationIds one entry per id asked for, null where there is none.
  */
-export function threadPage(rows: readonly StoredThreadAnswer[]) {
+/** What a render reads of a stored thread. */
+type StoredText = Pick<StoredThreadAnswer, 'annotationId' | 'head' | 'comments'>;
+
+export function threadPage(rows: readonly StoredText[]) {
   return {
     users: {
       *[Symbol.iterator]() {
@@ -107,7 +110,7 @@ export function threadPage(rows: readonly StoredThreadAnswer[]) {
         }
         return user;
       };
-      const one = (r: StoredThreadAnswer) => {
+      const one = (r: StoredText) => {
         // The head's pieces around its three gaps; its tail may hold the assignee's slot.
         const h = r.head;
         const g1 = h.indexOf(GAP);

@@ -9,6 +9,7 @@ import type { Caller, Services } from '../services/context.js';
 import { createTenant } from '../services/credentials.js';
 import { addNotification } from '../services/notifications.js';
 import { ProfileCache } from '../services/profiles.js';
+import { ThreadPageCache } from '../services/thread-pages.js';
 import { addUsers } from '../services/users.js';
 import type { Store } from '../store/store.js';
 import type { Io } from './commands.js';
@@ -36,6 +37,7 @@ export async function seedDemo(store: Store, io: Io, config: Config): Promise<vo
     clock: () => (at += 5 * 60_000),
     limits: config.limits,
     profiles: new ProfileCache(store, config.profileCacheSize),
+    threadPages: new ThreadPageCache(0),
   };
 
   await addUsers(services, caller, { organizationId: ORG, users: USERS });

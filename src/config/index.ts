@@ -5,6 +5,7 @@ import { DEFAULT_AUTH_FAILURE_FLOOR_MS } from '../http/auth.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_PROFILE_CACHE_SIZE } from '../services/profiles.js';
+import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
 import { integer, oneOf, type Setting, text } from './setting.js';
 
 export { settingsTable } from './setting.js';
@@ -103,6 +104,15 @@ export const SETTINGS = {
     100_000_000,
     'User profiles each process keeps in memory for showing authors and action users (about 215 bytes ' +
       'each); past it, the organizations held longest are let go. A rename still shows at once. 0 reads them on every read.',
+  ),
+  threadPageCacheMb: integer(
+    'MARGINALIA_THREAD_PAGE_CACHE_MB',
+    DEFAULT_THREAD_PAGE_CACHE_MB,
+    0,
+    1_000_000,
+    'Megabytes of answered pages of threads (commentannotations/get) each process keeps, to answer them ' +
+      "again while their document and its authors' profiles are unchanged (checked on every read); past it, " +
+      'the pages used longest ago are let go. 0 reads and renders every page.',
   ),
   redisUrl: text(
     'MARGINALIA_REDIS_URL',
@@ -254,6 +264,8 @@ export interface Config {
   authFailureFloorMs: number;
   /** Profiles each process keeps in memory (services/profiles.ts). */
   profileCacheSize: number;
+  /** Megabytes of thread pages each process keeps in memory (services/thread-pages.ts). */
+  threadPageCacheMb: number;
   /** Shares rate-limit buckets among instances; null keeps them in each process. */
   redisUrl: string | null;
   redisTimeoutMs: number;
@@ -317,6 +329,7 @@ export function loadConfig(env: Env): ConfigResult {
       rateLimit: v.rateLimit,
       authFailureFloorMs: v.authFailureFloorMs,
       profileCacheSize: v.profileCacheSize,
+      threadPageCacheMb: v.threadPageCacheMb,
       redisUrl: v.redisUrl,
       redisTimeoutMs: v.redisTimeoutMs,
       shutdownTimeoutMs: v.shutdownTimeoutMs,

@@ -10,19 +10,20 @@ export function success<T>(message: string, data: T, extensions: Record<string, 
 }
 
 /**
- * Sends the same envelope around data that is JSON text already (reads written from rows): the bytes
- * JSON.stringify(success(message, data, extensions)) would give, with the content type Fastify gives
- * a serialized object.
+ * Sends the same envelope around data that is JSON text already (reads written from rows), or its
+ * UTF-8 bytes (a page held in memory): the bytes JSON.stringify(success(message, data, extensions))
+ * would give, with the content type Fastify gives a serialized object.
  */
 export function sendSuccessJson(
   reply: FastifyReply,
   message: string,
-  dataJson: string,
+  dataJson: string | Buffer,
   extensions: Record<string, string> = {},
 ): FastifyReply {
   let rest = '';
   for (const [key, value] of Object.entries(extensions)) rest += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
-  return reply
-    .type('application/json; charset=utf-8')
-    .send(`{"result":{"status":"success","message":${JSON.stringify(message)},"data":${dataJson}${rest}}}`);
+  const head = `{"result":{"status":"success","message":${JSON.stringify(message)},"data":`;
+  reply.type('application/json; charset=utf-8');
+  if (typeof dataJson === 'string') return reply.send(`${head}${dataJson}${rest}}}`);
+  return reply.send(Buffer.concat([Buffer.from(head), dataJson, Buffer.from(`${rest}}}`)]));
 }

@@ -25,7 +25,7 @@ export function register(app: App, services: Services): void {
       then(getAnnotations(services, tenantOf(request), request.body.data), (got) => {
         confirmedBy(request, got.credentialsVersion);
         const more: Record<string, string> = got.nextPageToken ? { pageToken: got.nextPageToken } : {};
-        return sendSuccessJson(reply, 'Annotations fetched successfully.', got.json, more);
+        return sendSuccessJson(reply, 'Annotations fetched successfully.', got.data, more);
       }),
   );
 }

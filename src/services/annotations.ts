@@ -11,6 +11,7 @@ import type {
 } from '../schemas/comments.js';
 import type { ThreadChange, ThreadCounts, ThreadFilters } from '../store/store.js';
 import { userRef } from './comments.js';
+import type { ThreadPageAnswer } from './thread-pages.js';
 import type { Caller, Services } from './context.js';
 import { spell } from './member-path.js';
 import { asSet, decodePageToken, encodePageToken, filterDigest } from './page-token.js';
@@ -28,17 +29,49 @@ const filtersOf = (input: AnnotationsDeleteData & { statusIds?: string[] | null 
   statusIds: filterList(input.statusIds),
 });
 
-/** commentannotations/get's data (JSON text), the next page's token, and the credentials version the read saw. */
-export function getAnnotations(
-  { store, profiles }: Services,
-  caller: Caller,
-  input: AnnotationsGetData,
-): Maybe<{ json: string; nextPageToken: string | null; credentialsVersion: number | undefined }> {
+/** commentannotations/get's answer: its data member's bytes, the next page's token, and the credentials version the read saw. */
+export interface AnnotationsPage extends ThreadPageAnswer {
+  credentialsVersion: number | undefined;
+}
+
+/**
+ * commentannotations/get (SPEC 10.1, 10.3): a page held in memory while its document and profiles are
+ * unchanged (services/thread-pages.ts: one small read), else the page read and rendered, and kept.
+ */
+export function getAnnotations(services: Services, caller: Caller, input: AnnotationsGetData): Maybe<AnnotationsPage> {
+  const { threadPages, store } = services;
   const filters = filtersOf(input);
-  const ids = filters.annotationIds;
-  if (ids && input.pageToken != null) {
+  if (filters.annotationIds && input.pageToken != null) {
     throw invalid(`${spell(['pageToken'])} cannot be used with ${spell(['annotationIds'])}: threads asked by id are not paged.`);
   }
+  // Everything the answer depends on: the reader's key is in it; lists filter as sets, but ids asked for order the answer.
+  const key = JSON.stringify([
+    caller.id,
+    caller.apiKey,
+    filters.organizationId,
+    filters.documentId,
+    filters.annotationIds,
+    asSet(filters.locationIds),
+    asSet(filters.userIds),
+    asSet(filters.statusIds),
+    input.pageSize ?? null,
+    input.pageToken ?? null,
+  ]);
+  if (!threadPages.has(key)) return readPage(services, caller, input, filters, key);
+  const versions = store.documentVersions(caller.id, filters.organizationId, filters.documentId);
+  return then(threadPages.current(key, versions), (held) =>
+    held.page ? { ...held.page, credentialsVersion: held.credentialsVersion } : readPage(services, caller, input, filters, key),
+  );
+}
+
+function readPage(
+  { store, profiles, threadPages }: Services,
+  caller: Caller,
+  input: AnnotationsGetData,
+  filters: ThreadFilters,
+  key: string,
+): Maybe<AnnotationsPage> {
+  const ids = filters.annotationIds;
   const digest = () =>
     filterDigest([
       'annotations',
@@ -61,11 +94,16 @@ export function getAnnotations(
         ? encodePageToken({ timestamp: last.createdAt, notificationId: last.annotationId }, digest())
         : null;
     const answer = threadPage(page);
-    return then(profiles.forRows(caller.id, input.organizationId, page, answer.users), (shown) => ({
-      json: answer.render(caller.apiKey, shown, ids),
-      nextPageToken,
-      credentialsVersion: rows[0]?.credentialsVersion,
-    }));
+    return then(profiles.forRows(caller.id, input.organizationId, page, answer.users), (shown) => {
+      const data = Buffer.from(answer.render(caller.apiKey, shown, ids));
+      // A read that found no thread returned no versions (and costs little): it is not kept.
+      const first = rows[0];
+      if (first) {
+        const versions = { documentVersion: first.documentVersion, profileVersion: first.profileVersion };
+        threadPages.keep(key, versions, { data, nextPageToken });
+      }
+      return { data, nextPageToken, credentialsVersion: first?.credentialsVersion };
+    });
   });
 }
 

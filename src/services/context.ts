@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { InputLimits } from '../schemas/common.js';
 import type { Store, Tenant } from '../store/store.js';
 import type { ProfileCache } from './profiles.js';
+import type { ThreadPageCache } from './thread-pages.js';
 
 export interface Services {
   store: Store;
@@ -11,6 +12,8 @@ export interface Services {
   limits: InputLimits;
   /** Profiles for showing authors and action users, held per organization and version. */
   profiles: ProfileCache;
+  /** Pages of threads as last answered, held per document and version. */
+  threadPages: ThreadPageCache;
 }
 
 export type Caller = Pick<Tenant, 'id' | 'apiKey'>;

@@ -7,6 +7,7 @@
 import { guarded, type Maybe } from '../maybe.js';
 import * as comments from './comments/comments.js';
 import * as threads from './comments/threads.js';
+import { documentVersions } from './comments/document-version.js';
 import * as credentials from './credentials/credentials.js';
 import type { CallListener, Dialect } from './dialect/dialect.js';
 import { type FaultListener, type LastingFault, StorageHealth, StoreUnavailableError } from './health.js';
@@ -20,6 +21,7 @@ import type {
   StoredThreadAnswer,
   ThreadChange,
   ThreadCounts,
+  DocumentVersions,
   ThreadFilters,
   ThreadRef,
   CommentDraft,
@@ -235,6 +237,10 @@ export class DbStore implements Store {
 
   deleteAnnotations(tenantId: string, filters: ThreadFilters): Maybe<string[]> {
     return this.write('deleteAnnotations', () => threads.deleteAnnotations(tenantId, filters));
+  }
+
+  documentVersions(tenantId: string, organizationId: string, documentId: string): Maybe<DocumentVersions> {
+    return this.query('documentVersions', documentVersions(tenantId, organizationId, documentId));
   }
 
   countAnnotations(

@@ -531,6 +531,31 @@ CREATE INDEX annotations_counted ON annotations (tenant_id, organization_id, doc
   INCLUDE (status_id, last_comment_by, last_comment_at, last_other_at);
 `,
   },
+  {
+    version: 11,
+    name: 'documents have a thread version',
+    // Moved by every write of a document's threads or comments, in its transaction, so that a page of
+    // threads held in memory (services/thread-pages.ts) is answered again only while nothing changed.
+    // A document without a row has version 0: no backfill, and the first write makes it 1.
+    sqlite: `
+CREATE TABLE document_versions (
+  tenant_id        TEXT NOT NULL,
+  organization_id  TEXT NOT NULL,
+  document_id      TEXT NOT NULL,
+  version          INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, organization_id, document_id)
+) STRICT, WITHOUT ROWID;
+`,
+    postgres: `
+CREATE TABLE document_versions (
+  tenant_id        text COLLATE "C" NOT NULL,
+  organization_id  text COLLATE "C" NOT NULL,
+  document_id      text COLLATE "C" NOT NULL,
+  version          bigint NOT NULL,
+  PRIMARY KEY (tenant_id, organization_id, document_id)
+);
+`,
+  },
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');

@@ -27,6 +27,10 @@ export const PROFILE_VERSION =
  */
 export const CREDENTIALS_VERSION = '(SELECT cv.version FROM credentials_version cv WHERE cv.id = 1)';
 
+/** The document's thread version as a column of a read (migration 11); 0 before its first write. */
+export const DOCUMENT_VERSION = `coalesce((SELECT dv.version FROM document_versions dv WHERE dv.tenant_id = @tenantId
+    AND dv.organization_id = @organizationId AND dv.document_id = @documentId), 0)`;
+
 /** Where a read row holds the versions it was read under. */
 export interface VersionPositions {
   profileVersion: number;

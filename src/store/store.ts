@@ -142,6 +142,8 @@ export interface StoredAnnotation extends ThreadHead {
 
 /** A thread as commentannotations/get reads it: its answer as stored (answers/annotations.ts). */
 export interface StoredThreadAnswer extends ReadVersions {
+  /** The document's thread version the page was read under (migration 11). */
+  documentVersion: number;
   annotationId: string;
   createdAt: number;
   head: string;
@@ -194,6 +196,11 @@ export interface CommentChange {
 }
 
 /** Threads and unread threads of one document, for one user (SPEC 10.6). */
+/** What a page of a document's threads is read under: the document's thread version, and the read versions. */
+export interface DocumentVersions extends ReadVersions {
+  documentVersion: number;
+}
+
 /** commentannotations/count/get's data as JSON text (SPEC 10.6), and the credentials version it was read under. */
 export interface ThreadCounts extends Pick<ReadVersions, 'credentialsVersion'> {
   json: string;
@@ -333,6 +340,8 @@ export interface Store {
   updateAnnotations(tenantId: string, filters: ThreadFilters, change: ThreadChange, now: number): Maybe<string[]>;
   /** Deletes the threads the filters match, with their comments and read marks; returns their ids. */
   deleteAnnotations(tenantId: string, filters: ThreadFilters): Maybe<string[]>;
+  /** The versions a page of the document's threads would be read under now (services/thread-pages.ts). */
+  documentVersions(tenantId: string, organizationId: string, documentId: string): Maybe<DocumentVersions>;
   /** Counts by document, for documentIds as given (without repeats): every one is in the answer. */
   countAnnotations(
     tenantId: string,

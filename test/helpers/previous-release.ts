@@ -63,8 +63,14 @@ export async function beforeCountIndex(db: Pick<FreshDatabase, 'exec'>): Promise
   await db.exec('DROP INDEX annotations_counted; DELETE FROM schema_migrations WHERE version = 10');
 }
 
+/** Before migration 11: documents had no thread version. */
+export async function beforeDocumentVersions(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('DROP TABLE document_versions; DELETE FROM schema_migrations WHERE version = 11');
+}
+
 /** The schema the previous release left (through migration 9), with the rows written since. */
 export async function previousRelease(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeDocumentVersions(db);
   await beforeCountIndex(db);
 }
 

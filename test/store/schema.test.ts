@@ -72,7 +72,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
   });
 
   storeTest(
-    'a database as the previous release left it (through migration 9) migrates forward: counts get their index',
+    'a database as the previous release left it (through migration 9) migrates forward: counts get their index, documents a version',
     async (store, db) => {
       await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
       const resolved = annotation('done', [newComment(1, 'by u2', 'u2'), newComment(2, 'by u1', 'u1')]);
@@ -99,6 +99,10 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         eq(await counts(reopened), before, 'the same counts through the index');
         await reopened.addComments(TA, ORG, DOC, 'done', [draft('later', undefined, 'u3')], T0 + 900);
         eq(await countOf(reopened, TA, DOC, 'u2'), { total: 2, unread: 2 }, 'a comment after the migration is counted');
+        const versions = await reopened.documentVersions(TA, ORG, DOC);
+        eq(versions.documentVersion, 1, 'documents get a thread version: 0 until migrated, and the write moved it');
+        await reopened.updateAnnotations(TA, annotationQuery({ annotationIds: ['open'] }), { priority: { p: 1 } }, T0 + 950);
+        eq((await reopened.documentVersions(TA, ORG, DOC)).documentVersion, 2, 'and the next');
       });
       // Dropping it fails unless migration 10 made it again.
       await db.exec('DROP INDEX annotations_counted');

@@ -1,7 +1,7 @@
 // The statements of whole threads (SPEC 10): read, change, delete, count, mark read. SQLite and
 // PostgreSQL side by side; the comment statements are in sql.ts.
-import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
-import { byKind, greatest, inList, madeOnDemand, type Statement, setWhen } from '../sql.js';
+import { CREDENTIALS_VERSION, columnsOf, DOCUMENT_VERSION, PROFILE_VERSION, positions } from '../select.js';
+import { byKind, greatest, inList, madeOnDemand, same, type Statement, setWhen } from '../sql.js';
 import { COMMENT_COLUMNS, HEAD_COLUMNS, THREAD } from './sql.js';
 import type { DatabaseKind as Kind } from '../dialect/dialect.js';
 
@@ -38,6 +38,7 @@ const PAGE_SELECT = {
   comments: 'a.answer_comments',
   profileVersion: PROFILE_VERSION,
   credentialsVersion: CREDENTIALS_VERSION,
+  documentVersion: DOCUMENT_VERSION,
 } as const;
 /** Where each field sits in a row of the page read. */
 export const P = positions(PAGE_SELECT);
@@ -212,6 +213,19 @@ const markRead = (kind: Kind) => `INSERT INTO annotation_reads (tenant_id, organ
 const listedThreads = (kind: Kind) => `${documentThreads('')} AND ${inList(kind, 'annotation_id', 'annotationIds')}`;
 
 export const THREADS_SQL = {
+  // A write of the document's threads or comments moves its version (migration 11), in its transaction.
+  touchDocument: same(
+    'touchDocument',
+    `INSERT INTO document_versions (tenant_id, organization_id, document_id, version)
+      VALUES (@tenantId, @organizationId, @documentId, 1)
+      ON CONFLICT (tenant_id, organization_id, document_id) DO UPDATE SET version = document_versions.version + 1`,
+  ),
+  // What a page of threads held in memory was read under, now (services/thread-pages.ts).
+  documentVersions: same(
+    'documentVersions',
+    `SELECT ${DOCUMENT_VERSION} AS document_version, ${PROFILE_VERSION} AS profile_version,
+      ${CREDENTIALS_VERSION} AS credentials_version`,
+  ),
   whole: byKind('wholeAnnotations', wholeRead),
   store: byKind('storeAnnotations', storeThreads),
   update: byKind('updateAnnotations', updateThreads),

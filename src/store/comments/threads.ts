@@ -15,6 +15,7 @@ import type {
 } from '../store.js';
 import { commentFrom, inCreationOrder, statusIdOf, type Thread } from './comments.js';
 import { latestOf } from './latest.js';
+import { touchDocument } from './document-version.js';
 import { headFrom } from './head.js';
 import { COMMENTS_SQL } from './sql.js';
 import { P, THREADS_SQL as SQL, threadPageRead, W } from './threads-sql.js';
@@ -92,6 +93,7 @@ export function annotations(tenantId: string, q: AnnotationQuery): Query<StoredT
       createdAt: Number(r[P.createdAt]),
       head: r[P.head] as string,
       comments: r[P.comments] as string,
+      documentVersion: Number(r[P.documentVersion]),
       ...versionsOf(r, P),
     })),
   );
@@ -123,6 +125,7 @@ export function* updateAnnotations(tenantId: string, f: ThreadFilters, change: T
   const rows = yield* all(SQL.update, { ...filterParams(tenantId, f), ...changeParams(change), now });
   const ids = rows.map((r) => r.annotation_id as string);
   yield* renderThreads(tenantId, f.organizationId, f.documentId, ids);
+  if (ids.length > 0) yield* touchDocument({ tenantId, ...f });
   return ids;
 }
 
@@ -134,6 +137,7 @@ export function* deleteAnnotations(tenantId: string, f: ThreadFilters): Work<str
   yield* run(SQL.cascadeComments, these);
   yield* run(SQL.cascadeReads, these);
   yield* run(SQL.deleteThreads, these);
+  yield* touchDocument(these);
   return ids;
 }
 
@@ -167,6 +171,7 @@ export function* markRead(
 function* touched(thread: Thread, now: number): Work<void> {
   yield* run(SQL.touchThread, { ...thread, now });
   yield* renderThreads(thread.tenantId, thread.organizationId, thread.documentId, [thread.annotationId]);
+  yield* touchDocument(thread);
 }
 
 /** The thread, locked (PostgreSQL) so its comments change one writer at a time; false when it does not exist. */

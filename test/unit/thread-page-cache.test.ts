@@ -1,0 +1,50 @@
+// The bound and the validity of ThreadPageCache (services/thread-pages.ts): pages are answered only
+// under the versions they were read under, and past the bound the page used longest ago goes first.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ThreadPageCache } from '../../src/services/thread-pages.js';
+
+const MB = 1024 * 1024;
+const page = (bytes: number) => ({ data: Buffer.alloc(bytes, 'x'), nextPageToken: null });
+const at = (documentVersion: number, profileVersion = 1) => ({ documentVersion, profileVersion, credentialsVersion: 7 });
+const current = (cache: ThreadPageCache, key: string, versions = at(1)) => cache.current(key, versions) as { page?: unknown };
+
+test('a page is answered only while both versions are those it was read under', () => {
+  const cache = new ThreadPageCache(1);
+  cache.keep('k', at(1), page(10));
+  assert.ok(current(cache, 'k').page, 'same versions');
+  assert.equal(current(cache, 'k', at(1, 2)).page, undefined, 'profiles moved');
+  assert.equal(cache.has('k'), false, 'and it was let go');
+  cache.keep('k', at(1), page(10));
+  assert.equal(current(cache, 'k', at(2)).page, undefined, 'the document moved');
+  assert.equal(cache.has('k'), false);
+});
+
+test('past the bound the page used longest ago goes first; a page larger than the bound is not kept', () => {
+  const cache = new ThreadPageCache(1);
+  const third = Math.floor(MB / 3) - 10;
+  cache.keep('a', at(1), page(third));
+  cache.keep('b', at(1), page(third));
+  cache.keep('c', at(1), page(third));
+  assert.ok(current(cache, 'a').page, 'a used again: now the newest');
+  cache.keep('d', at(1), page(third));
+  assert.deepEqual(
+    ['a', 'b', 'c', 'd'].map((k) => cache.has(k)),
+    [true, false, true, true],
+  );
+  cache.keep('huge', at(1), page(MB + 1));
+  assert.equal(cache.has('huge'), false);
+  assert.deepEqual(
+    ['a', 'c', 'd'].map((k) => cache.has(k)),
+    [true, true, true],
+    'and nothing was let go for it',
+  );
+  cache.keep('a', at(2), page(third));
+  assert.ok(current(cache, 'a', at(2)).page, 'kept again under new versions');
+});
+
+test('0 megabytes keeps nothing', () => {
+  const cache = new ThreadPageCache(0);
+  cache.keep('k', at(1), page(1));
+  assert.equal(cache.has('k'), false);
+});
