@@ -50,8 +50,23 @@ const idOf = (jsonText: string): string => (jsonText.includes('\\') ? (JSON.pars
 
 type Profiles = ReadonlyMap<string, Profile | undefined>;
 
-/** A slot in stored text; its content (userId, name, email) is the first group. */
-const SLOTS = new RegExp(`${SLOT}([^${END}]*)${END}`, 'g');
+/**
+ * The stored text with each slot replaced by what `fill` makes of its content (userId, name and email):
+ * a walk with indexOf, cheaper than a replace with a function, which is called with a match array per slot.
+ */
+function filled(text: string, fill: (slot: string) => string): string {
+  let at = text.indexOf(SLOT);
+  if (at === -1) return text;
+  let out = '';
+  let from = 0;
+  while (at !== -1) {
+    const end = text.indexOf(END, at + 1);
+    out += text.slice(from, at) + fill(text.slice(at + 1, end));
+    from = end + 1;
+    at = text.indexOf(SLOT, from);
+  }
+  return out + text.slice(from);
+}
 /** The userId of each slot (JSON text), as the first group. */
 const SLOT_IDS = new RegExp(`${SLOT}([^${SEP}]*)${SEP}`, 'g');
 
@@ -102,7 +117,7 @@ export function threadPage(rows: readonly StoredText[]) {
       const key = json(apiKey);
       // The users a render has shown, by slot: a page names the same few users again and again.
       const seen = new Map<string, string>();
-      const fill = (_: string, slot: string) => {
+      const fill = (slot: string) => {
         let user = seen.get(slot);
         if (user === undefined) {
           user = shownUser(slot, profiles);
@@ -119,15 +134,15 @@ export function threadPage(rows: readonly StoredText[]) {
         const tail = h.slice(g3 + 1);
         // The thread's author is its first comment's: the first slot of its comments.
         const first = r.comments.indexOf(SLOT);
-        const from = first === -1 ? 'null' : fill('', r.comments.slice(first + 1, r.comments.indexOf(END, first)));
+        const from = first === -1 ? 'null' : fill(r.comments.slice(first + 1, r.comments.indexOf(END, first)));
         return (
           h.slice(0, g1) +
           from +
           h.slice(g1 + 1, g2) +
-          r.comments.replace(SLOTS, fill) +
+          filled(r.comments, fill) +
           h.slice(g2 + 1, g3) +
           key +
-          (tail.includes(SLOT) ? tail.replace(SLOTS, fill) : tail)
+          filled(tail, fill)
         );
       };
       if (!annotationIds) return `[${rows.map(one).join(',')}]`;
