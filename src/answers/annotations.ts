@@ -136,13 +136,7 @@ export function threadPage(rows: readonly StoredText[]) {
         const first = r.comments.indexOf(SLOT);
         const from = first === -1 ? 'null' : fill(r.comments.slice(first + 1, r.comments.indexOf(END, first)));
         return (
-          h.slice(0, g1) +
-          from +
-          h.slice(g1 + 1, g2) +
-          filled(r.comments, fill) +
-          h.slice(g2 + 1, g3) +
-          key +
-          filled(tail, fill)
+          h.slice(0, g1) + from + h.slice(g1 + 1, g2) + filled(r.comments, fill) + h.slice(g2 + 1, g3) + key + filled(tail, fill)
         );
       };
       if (!annotationIds) return `[${rows.map(one).join(',')}]`;

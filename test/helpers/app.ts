@@ -3,7 +3,7 @@
 // response, so a failure explains itself.
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { type AppOptions, buildApp } from '../../src/app.js';
 import type { Clock } from '../../src/clock.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../../src/schemas/common.js';
 import type { App } from '../../src/http/types.js';
@@ -183,4 +183,22 @@ export function notificationData(organizationId: string, over: Record<string, un
     notifyUsers: [user('r1')],
     ...over,
   };
+}
+
+/**
+ * Another instance on a test app's database, as another process or host would be: its own store
+ * (connection) and its own caches. `wrap` may stand between the app and its store (to count calls).
+ */
+export async function anotherInstance(
+  db: FreshDatabase,
+  config: Partial<AppOptions['config']> = {},
+  wrap: (store: Store) => Store = (store) => store,
+): Promise<{ app: App; store: Store }> {
+  const store = await db.open();
+  const app = await buildApp({
+    config: { bodyLimit: 1_048_576, rateLimit: 0, maxJsonDepth: 32, limits: DEFAULT_LIMITS, ...config },
+    store: wrap(store),
+  });
+  await app.ready();
+  return { app, store };
 }

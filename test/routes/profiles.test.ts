@@ -4,11 +4,9 @@
 // none) answers the same bytes. On the database the suite runs on (SQLite, then PostgreSQL).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/http/types.js';
-import { DEFAULT_LIMITS } from '../../src/schemas/common.js';
 import type { Store } from '../../src/store/store.js';
-import { makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
+import { anotherInstance, makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
 
 const ORG = 'org-profiles';
 const DOC = 'doc-1';
@@ -17,19 +15,9 @@ const others: { app: App; store: Store }[] = [];
 
 /** Another instance on the same database: its own store (connection) and its own profile cache. */
 async function instance(profileCacheSize?: number): Promise<App> {
-  const store = await t.db.open();
-  const app = await buildApp({
-    config: {
-      bodyLimit: 1_048_576,
-      rateLimit: 0,
-      maxJsonDepth: 32,
-      limits: DEFAULT_LIMITS,
-      ...(profileCacheSize !== undefined ? { profileCacheSize } : {}),
-    },
-    store,
-  });
-  others.push({ app, store });
-  return app;
+  const other = await anotherInstance(t.db, profileCacheSize !== undefined ? { profileCacheSize } : {});
+  others.push(other);
+  return other.app;
 }
 
 async function call(app: App, path: string, data: unknown): Promise<any> {

@@ -4,10 +4,8 @@
 // the very next read. Two apps share one database here, as two processes or hosts would.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildApp } from '../../src/app.js';
-import { DEFAULT_LIMITS } from '../../src/schemas/common.js';
 import type { Store } from '../../src/store/store.js';
-import { makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
+import { anotherInstance, makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
 import { RESOLVED, say, uniq } from '../helpers/threads.js';
 
 let t: TestApp;
@@ -15,30 +13,20 @@ let t: TestApp;
 let reader: { read(data: unknown, key?: 'a' | 'b'): Promise<string>; pageReads: number; close(): Promise<void> };
 
 async function readingInstance(megabytes?: number): Promise<typeof reader> {
-  const store = await t.db.open();
   let pageReads = 0;
-  const counted = new Proxy(store, {
-    get(target, name, receiver) {
-      const value = Reflect.get(target, name, receiver);
-      if (name !== 'getAnnotations' || typeof value !== 'function')
-        return typeof value === 'function' ? value.bind(target) : value;
-      return (...args: unknown[]) => {
-        pageReads++;
-        return value.apply(target, args);
-      };
-    },
-  }) as Store;
-  const app = await buildApp({
-    config: {
-      bodyLimit: 1_048_576,
-      rateLimit: 0,
-      maxJsonDepth: 32,
-      limits: DEFAULT_LIMITS,
-      ...(megabytes !== undefined ? { threadPageCacheMb: megabytes } : {}),
-    },
-    store: counted,
-  });
-  await app.ready();
+  const counting = (store: Store) =>
+    new Proxy(store, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        if (name !== 'getAnnotations') return value.bind(target);
+        return (...args: unknown[]) => {
+          pageReads++;
+          return value.apply(target, args);
+        };
+      },
+    });
+  const { app, store } = await anotherInstance(t.db, megabytes !== undefined ? { threadPageCacheMb: megabytes } : {}, counting);
   const self = {
     pageReads: 0,
     async read(data: unknown, key: 'a' | 'b' = 'a') {
