@@ -54,13 +54,15 @@ type Profiles = ReadonlyMap<string, Profile | undefined>;
  * The stored text with each slot replaced by what `fill` makes of its content (userId, name and email):
  * a walk with indexOf, cheaper than a replace with a function, which is called with a match array per slot.
  */
-function filled(text: string, fill: (slot: string) => string): string {
+export function filled(text: string, fill: (slot: string) => string): string {
   let at = text.indexOf(SLOT);
   if (at === -1) return text;
   let out = '';
   let from = 0;
   while (at !== -1) {
     const end = text.indexOf(END, at + 1);
+    // A slot never closed (no writer makes one) is left as it is, as a regular expression would.
+    if (end === -1) break;
     out += text.slice(from, at) + fill(text.slice(at + 1, end));
     from = end + 1;
     at = text.indexOf(SLOT, from);

@@ -54,7 +54,7 @@ export function getAnnotations(services: Services, caller: Caller, input: Annota
     asSet(filters.locationIds),
     asSet(filters.userIds),
     asSet(filters.statusIds),
-    input.pageSize ?? null,
+    filters.annotationIds ? null : (input.pageSize ?? DEFAULT_PAGE_SIZE),
     input.pageToken ?? null,
   ]);
   if (!threadPages.has(key)) return readPage(services, caller, input, filters, key);
@@ -62,6 +62,16 @@ export function getAnnotations(services: Services, caller: Caller, input: Annota
   return then(threadPages.current(key, versions), (held) =>
     held.page ? { ...held.page, credentialsVersion: held.credentialsVersion } : readPage(services, caller, input, filters, key),
   );
+}
+
+/**
+ * UTF-8 bytes in memory of their own: Buffer.from puts short text in a shared 8 kB pool, which a page
+ * held in memory would keep whole.
+ */
+function bytesOf(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
 }
 
 function readPage(
@@ -95,7 +105,7 @@ function readPage(
         : null;
     const answer = threadPage(page);
     return then(profiles.forRows(caller.id, input.organizationId, page, answer.users), (shown) => {
-      const data = Buffer.from(answer.render(caller.apiKey, shown, ids));
+      const data = bytesOf(answer.render(caller.apiKey, shown, ids));
       // A read that found no thread returned no versions (and costs little): it is not kept.
       const first = rows[0];
       if (first) {

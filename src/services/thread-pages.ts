@@ -1,10 +1,10 @@
 // Pages of threads (commentannotations/get) as they were last answered, held per process, so that a
 // document's thread list, which every reader of the document asks for again and again, is one small
 // read instead of the page read and its render (bench/README.md: about 120 us of CPU for 20 threads).
-// A page is kept with the versions it was read under: the document's (document_versions, which every
-// write of its threads or comments moves in its own transaction, migration 11) and its organization's
-// profiles' (migration 7). A read asks the database for both, and answers from memory only when
-// both are unchanged, so a write on any instance shows on the very next read everywhere.
+// A page is kept with the versions it was read under: the document's (document_versions, which
+// triggers move on every change to its threads' rows, migration 11) and its organization's profiles'
+// (migration 7). A read asks the database for both, and answers from memory only when both are
+// unchanged, so a write on any instance shows on the very next read everywhere.
 import { type Maybe, then } from '../maybe.js';
 import type { DocumentVersions } from '../store/store.js';
 
@@ -28,6 +28,9 @@ export interface CachedPage {
   page: ThreadPageAnswer | undefined;
   credentialsVersion: number;
 }
+
+/** What an entry costs besides its bytes and strings: the Map's slot, the entry and the Buffer objects. */
+const ENTRY_BYTES = 200;
 
 export class ThreadPageCache {
   private readonly pages = new Map<string, Held>();
@@ -63,7 +66,7 @@ export class ThreadPageCache {
 
   /** Keeps a page read under these versions; past the bound, the pages used longest ago go first. */
   keep(key: string, versions: Omit<DocumentVersions, 'credentialsVersion'>, answer: ThreadPageAnswer): void {
-    const bytes = answer.data.length + key.length * 2 + (answer.nextPageToken?.length ?? 0) * 2;
+    const bytes = answer.data.length + (key.length + (answer.nextPageToken?.length ?? 0)) * 2 + ENTRY_BYTES;
     if (bytes > this.maxBytes) return;
     const old = this.pages.get(key);
     if (old) this.drop(key, old);

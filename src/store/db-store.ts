@@ -7,7 +7,6 @@
 import { guarded, type Maybe } from '../maybe.js';
 import * as comments from './comments/comments.js';
 import * as threads from './comments/threads.js';
-import { documentVersions } from './comments/document-version.js';
 import * as credentials from './credentials/credentials.js';
 import type { CallListener, Dialect } from './dialect/dialect.js';
 import { type FaultListener, type LastingFault, StorageHealth, StoreUnavailableError } from './health.js';
@@ -240,7 +239,7 @@ export class DbStore implements Store {
   }
 
   documentVersions(tenantId: string, organizationId: string, documentId: string): Maybe<DocumentVersions> {
-    return this.query('documentVersions', documentVersions(tenantId, organizationId, documentId));
+    return this.query('documentVersions', threads.documentVersions(tenantId, organizationId, documentId));
   }
 
   countAnnotations(

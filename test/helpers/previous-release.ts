@@ -63,9 +63,15 @@ export async function beforeCountIndex(db: Pick<FreshDatabase, 'exec'>): Promise
   await db.exec('DROP INDEX annotations_counted; DELETE FROM schema_migrations WHERE version = 10');
 }
 
-/** Before migration 11: documents had no thread version. */
-export async function beforeDocumentVersions(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
-  await db.exec('DROP TABLE document_versions; DELETE FROM schema_migrations WHERE version = 11');
+/** Before migration 11: documents had no thread version, and no trigger moved one. */
+export async function beforeDocumentVersions(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const triggers =
+    db.kind === 'sqlite'
+      ? ['insert', 'update', 'delete'].map((e) => `DROP TRIGGER annotations_${e}_moves_version;`).join('\n')
+      : 'DROP FUNCTION annotations_move_versions() CASCADE;';
+  await db.exec(`${triggers}
+DROP TABLE document_versions;
+DELETE FROM schema_migrations WHERE version = 11;`);
 }
 
 /** The schema the previous release left (through migration 9), with the rows written since. */

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { storedComments, storedHead, threadPage } from '../../src/answers/annotations.js';
+import { filled, storedComments, storedHead, threadPage } from '../../src/answers/annotations.js';
 
 import { showUser } from '../../src/answers/users.js';
 import { latestOf, newestNotBy } from '../../src/store/comments/latest.js';
@@ -139,5 +139,24 @@ test("what a thread keeps of its newest comments answers 'the newest comment by 
       assert.deepEqual(newestNotBy(latestOf(cs.slice(half), latestOf(cs.slice(0, half))), 'u1'), newestNotBy(kept, 'u1'));
     }),
     { seed: SEED, numRuns: 1000 },
+  );
+});
+
+/** The expression the render filled slots with before `filled`: SLOT, the slot's content, END. */
+const [SLOT, END] = ['\u0002', '\u0003'];
+const BEFORE = new RegExp(`${SLOT}([^${END}]*)${END}`, 'g');
+
+test('slots are filled as a regular expression would fill them, whatever the text, a slot never closed included', () => {
+  const piece = fc.constantFrom('\u0002', '\u0003', '\u0004', 'a', '"u"', '😀', ',');
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+      const text = pieces.join('');
+      const fill = (slot: string) => `<${slot.length}>`;
+      assert.equal(
+        filled(text, fill),
+        text.replace(BEFORE, (_, slot: string) => fill(slot)),
+      );
+    }),
+    { numRuns: 2000 },
   );
 });

@@ -22,7 +22,7 @@ test('a page is answered only while both versions are those it was read under', 
 
 test('past the bound the page used longest ago goes first; a page larger than the bound is not kept', () => {
   const cache = new ThreadPageCache(1);
-  const third = Math.floor(MB / 3) - 10;
+  const third = Math.floor(MB / 3) - 300; // each entry also counts about 200 bytes of objects
   cache.keep('a', at(1), page(third));
   cache.keep('b', at(1), page(third));
   cache.keep('c', at(1), page(third));

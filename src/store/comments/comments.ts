@@ -1,7 +1,6 @@
 // Store code for comment annotations and their comments.
 import { storedComments, storedHead } from '../../answers/annotations.js';
 import { assignCommentIds } from './comment-ids.js';
-import { touchDocument } from './document-version.js';
 import { headFrom } from './head.js';
 import { latestFrom, latestOf } from './latest.js';
 import { type Positions, type VersionPositions, versionsOf } from '../select.js';
@@ -135,7 +134,6 @@ export function* addAnnotations(
     if (added === 0) taken.add(a.annotationId);
     else yield* insertComments(thread, comments);
   }
-  if (taken.size < annotations.length) yield* touchDocument({ tenantId, organizationId, documentId });
   return taken;
 }
 
@@ -175,7 +173,6 @@ export function* addComments(thread: Thread, comments: CommentDraft[], now: numb
     comments: storedComments(placed),
     ...latestOf(placed, latestFrom(locked, L)),
   });
-  yield* touchDocument(thread);
   return { kind: 'added', commentIds: assigned.commentIds };
 }
 

@@ -213,13 +213,6 @@ const markRead = (kind: Kind) => `INSERT INTO annotation_reads (tenant_id, organ
 const listedThreads = (kind: Kind) => `${documentThreads('')} AND ${inList(kind, 'annotation_id', 'annotationIds')}`;
 
 export const THREADS_SQL = {
-  // A write of the document's threads or comments moves its version (migration 11), in its transaction.
-  touchDocument: same(
-    'touchDocument',
-    `INSERT INTO document_versions (tenant_id, organization_id, document_id, version)
-      VALUES (@tenantId, @organizationId, @documentId, 1)
-      ON CONFLICT (tenant_id, organization_id, document_id) DO UPDATE SET version = document_versions.version + 1`,
-  ),
   // What a page of threads held in memory was read under, now (services/thread-pages.ts).
   documentVersions: same(
     'documentVersions',

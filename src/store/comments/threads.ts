@@ -10,12 +10,12 @@ import type {
   StoredThreadAnswer,
   ThreadChange,
   ThreadCounts,
+  DocumentVersions,
   ThreadFilters,
   ThreadRef,
 } from '../store.js';
 import { commentFrom, inCreationOrder, statusIdOf, type Thread } from './comments.js';
 import { latestOf } from './latest.js';
-import { touchDocument } from './document-version.js';
 import { headFrom } from './head.js';
 import { COMMENTS_SQL } from './sql.js';
 import { P, THREADS_SQL as SQL, threadPageRead, W } from './threads-sql.js';
@@ -125,7 +125,6 @@ export function* updateAnnotations(tenantId: string, f: ThreadFilters, change: T
   const rows = yield* all(SQL.update, { ...filterParams(tenantId, f), ...changeParams(change), now });
   const ids = rows.map((r) => r.annotation_id as string);
   yield* renderThreads(tenantId, f.organizationId, f.documentId, ids);
-  if (ids.length > 0) yield* touchDocument({ tenantId, ...f });
   return ids;
 }
 
@@ -137,8 +136,19 @@ export function* deleteAnnotations(tenantId: string, f: ThreadFilters): Work<str
   yield* run(SQL.cascadeComments, these);
   yield* run(SQL.cascadeReads, these);
   yield* run(SQL.deleteThreads, these);
-  yield* touchDocument(these);
   return ids;
+}
+
+/** The versions a page of the document's threads would be read under now (migration 11): one row, run directly. */
+export function documentVersions(tenantId: string, organizationId: string, documentId: string): Query<DocumentVersions> {
+  return query(SQL.documentVersions, { tenantId, organizationId, documentId }, true, (rows) => {
+    const [documentVersion, profileVersion, credentialsVersion] = rows[0] as unknown[];
+    return {
+      documentVersion: Number(documentVersion),
+      profileVersion: Number(profileVersion ?? 0),
+      credentialsVersion: Number(credentialsVersion),
+    };
+  });
 }
 
 /** Counts as one statement, run directly (a read), answering one row: the JSON text and the credentials version. */
@@ -171,7 +181,6 @@ export function* markRead(
 function* touched(thread: Thread, now: number): Work<void> {
   yield* run(SQL.touchThread, { ...thread, now });
   yield* renderThreads(thread.tenantId, thread.organizationId, thread.documentId, [thread.annotationId]);
-  yield* touchDocument(thread);
 }
 
 /** The thread, locked (PostgreSQL) so its comments change one writer at a time; false when it does not exist. */
