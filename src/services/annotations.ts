@@ -44,16 +44,13 @@ export function getAnnotations(services: Services, caller: Caller, input: Annota
   if (filters.annotationIds && input.pageToken != null) {
     throw invalid(`${spell(['pageToken'])} cannot be used with ${spell(['annotationIds'])}: threads asked by id are not paged.`);
   }
-  // Everything the answer depends on: the reader's key is in it; lists filter as sets, but ids asked for order the answer.
+  // Everything the answer depends on: the filters as a page token holds them, the reader's key (it is
+  // in the answer), the ids asked for (they order it), the page size and the page.
   const key = JSON.stringify([
     caller.id,
     caller.apiKey,
-    filters.organizationId,
-    filters.documentId,
+    ...pagedFilters(filters),
     filters.annotationIds,
-    asSet(filters.locationIds),
-    asSet(filters.userIds),
-    asSet(filters.statusIds),
     filters.annotationIds ? null : (input.pageSize ?? DEFAULT_PAGE_SIZE),
     input.pageToken ?? null,
   ]);
@@ -63,6 +60,16 @@ export function getAnnotations(services: Services, caller: Caller, input: Annota
     held.page ? { ...held.page, credentialsVersion: held.credentialsVersion } : readPage(services, caller, input, filters, key),
   );
 }
+
+/** The filters a page of threads is read under, lists as sets: what a page token is bound to. */
+const pagedFilters = (filters: ThreadFilters) => [
+  'annotations',
+  filters.organizationId,
+  filters.documentId,
+  asSet(filters.locationIds),
+  asSet(filters.userIds),
+  asSet(filters.statusIds),
+];
 
 /**
  * UTF-8 bytes in memory of their own: Buffer.from puts short text in a shared 8 kB pool, which a page
@@ -82,15 +89,7 @@ function readPage(
   key: string,
 ): Maybe<AnnotationsPage> {
   const ids = filters.annotationIds;
-  const digest = () =>
-    filterDigest([
-      'annotations',
-      filters.organizationId,
-      filters.documentId,
-      asSet(filters.locationIds),
-      asSet(filters.userIds),
-      asSet(filters.statusIds),
-    ]);
+  const digest = () => filterDigest(pagedFilters(filters));
   const token = input.pageToken != null ? decodePageToken(input.pageToken, digest()) : null;
   const after = token && { createdAt: token.timestamp, annotationId: token.notificationId };
   // By id: every thread asked for at once (at most one per id); else a page and one more, to know if more remain.

@@ -142,12 +142,8 @@ export function* deleteAnnotations(tenantId: string, f: ThreadFilters): Work<str
 /** The versions a page of the document's threads would be read under now (migration 11): one row, run directly. */
 export function documentVersions(tenantId: string, organizationId: string, documentId: string): Query<DocumentVersions> {
   return query(SQL.documentVersions, { tenantId, organizationId, documentId }, true, (rows) => {
-    const [documentVersion, profileVersion, credentialsVersion] = rows[0] as unknown[];
-    return {
-      documentVersion: Number(documentVersion),
-      profileVersion: Number(profileVersion ?? 0),
-      credentialsVersion: Number(credentialsVersion),
-    };
+    const r = rows[0] as unknown[];
+    return { documentVersion: Number(r[0]), ...versionsOf(r, { profileVersion: 1, credentialsVersion: 2 }) };
   });
 }
 
