@@ -25,6 +25,8 @@ export interface NotificationAnswerSource {
   bodyMessage: string;
   timestamp: number;
   recipients: readonly { userId: string; internalId: string; unread: boolean }[];
+  /** notificationSource: "custom" unless made by a comment (SPEC 11.7). */
+  source?: string;
 }
 
 /**
@@ -42,7 +44,7 @@ function recipientMaps(recipients: NotificationAnswerSource['recipients']): stri
 export function storedNotificationAnswer(n: NotificationAnswerSource): string {
   const template = storedTemplate(n.headlineData);
   return [
-    `{"id":${json(n.notificationId)},"notificationSource":"custom","notificationSourceData":${n.sourceData}`,
+    `{"id":${json(n.notificationId)},"notificationSource":${json(n.source ?? 'custom')},"notificationSourceData":${n.sourceData}`,
     // actionUser goes here
     `,"displayBodyMessage":${json(n.bodyMessage)},"displayHeadlineMessageTemplate":${json(n.headlineTemplate)}` +
       ',"displayHeadlineMessageTemplateData":',
@@ -69,6 +71,32 @@ export function newNotificationAnswer(
     sourceData: json(n.sourceData),
     recipients: n.recipients.map((r) => ({ ...r, unread: true })),
   });
+}
+
+/**
+ * The recipient maps and timestamp piece ([4]) with read marks laid over it: a listed reader's entry
+ * turns false where it stands, and members who read an organization-wide notification follow, false
+ * (SPEC 11.1). Stored answers keep every listed recipient unread, so a read mark never rewrites them.
+ */
+function withReaders(
+  piece: string,
+  readers: readonly [string, string | null][],
+  internalIdOf: (userId: string) => string,
+): string {
+  const stored = JSON.parse(`{${piece.slice(1)}`) as {
+    notifyUsers: Record<string, boolean>;
+    notifyUsersByUserId: Record<string, boolean>;
+    timestamp: number;
+  };
+  // Entries, not assignment: "__proto__" is a user id like any other.
+  const byInternalId = new Map(Object.entries(stored.notifyUsers));
+  const byUserId = new Map(Object.entries(stored.notifyUsersByUserId));
+  for (const [userId, internalId] of readers) {
+    byUserId.set(userId, false);
+    byInternalId.set(internalId ?? internalIdOf(userId), false);
+  }
+  const maps = `,"notifyUsers":${json(Object.fromEntries(byInternalId))},"notifyUsersByUserId":${json(Object.fromEntries(byUserId))}`;
+  return `${maps},"timestamp":${json(stored.timestamp)}}`;
 }
 
 /** The pieces of a stored answer: [2] is the template data, [5] its user slots. */
@@ -145,7 +173,12 @@ function templateDataJson(template: string, slots: SlotUser[], profiles: Readonl
  * (metadata's apiKey and organization) are made once; `profiles` resolves the action users and the
  * template's users.
  */
-export function pageAnswer(reader: { apiKey: string }, organizationId: string, page: readonly StoredNotification[]) {
+export function pageAnswer(
+  reader: { apiKey: string },
+  organizationId: string,
+  page: readonly StoredNotification[],
+  internalIdOf: (userId: string) => string,
+) {
   const rows = page.map((n) => {
     const pieces = piecesOf(n.answer);
     return { n, pieces, slots: pieces[5] ? (JSON.parse(pieces[5]) as SlotUser[]) : NO_SLOTS };
@@ -158,7 +191,8 @@ export function pageAnswer(reader: { apiKey: string }, organizationId: string, p
       for (const { n, pieces, slots } of rows) {
         if (out.length > 1) out += ',';
         out += `${pieces[0]},"actionUser":${userJson(n.actionUser, profiles.get(n.actionUser.userId))}${pieces[1]}`;
-        out += `${templateDataJson(pieces[2]!, slots, profiles)}${metadataHead}${pieces[3]}${pieces[4]}`;
+        const maps = n.readers ? withReaders(pieces[4]!, n.readers, internalIdOf) : pieces[4];
+        out += `${templateDataJson(pieces[2]!, slots, profiles)}${metadataHead}${pieces[3]}${maps}`;
       }
       return `${out}]`;
     },

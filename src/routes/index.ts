@@ -13,6 +13,12 @@ import * as commentsGet from './v1_commentannotations_comments_get.js';
 import * as commentsUpdate from './v1_commentannotations_comments_update.js';
 import * as notificationsAdd from './v1_notifications_add.js';
 import * as notificationsGet from './v1_notifications_get.js';
+import * as notificationsUpdate from './v1_notifications_update.js';
+import * as notificationsDelete from './v1_notifications_delete.js';
+import * as notificationsCount from './v1_notifications_count_get.js';
+import * as notificationsRead from './v1_notifications_read.js';
+import * as notificationConfigGet from './v1_notifications_config_get.js';
+import * as notificationConfigSet from './v1_notifications_config_set.js';
 import * as usersAdd from './v1_users_add.js';
 import * as usersUpdate from './v1_users_update.js';
 
@@ -36,4 +42,10 @@ export const OPERATIONS: readonly Operation[] = [
   commentsDelete,
   notificationsAdd,
   notificationsGet,
+  notificationsUpdate,
+  notificationsDelete,
+  notificationsCount,
+  notificationsRead,
+  notificationConfigGet,
+  notificationConfigSet,
 ];

@@ -17,6 +17,9 @@ import {
   type DataOf,
 } from './common.js';
 
+/** SPEC 11.7: the write notifies mentioned users, earlier authors and document members (see docs/decisions.md for where it may sit). */
+const TriggerNotification = Opt(Type.Boolean());
+
 export const CommentIn = (limits: InputLimits) =>
   Type.Object({
     commentId: Opt(CommentId),
@@ -26,6 +29,7 @@ export const CommentIn = (limits: InputLimits) =>
     createdAt: Opt(Millis),
     lastUpdated: Opt(Millis),
     taggedUserContacts: Opt(TaggedUserContacts(limits)),
+    triggerNotification: TriggerNotification,
   });
 
 /** The commentannotations/add request body, with the configured limits. */
@@ -48,8 +52,10 @@ export const AnnotationsAddBody = (limits: InputLimits) =>
           createdAt: Opt(Millis),
           lastUpdated: Opt(Millis),
           commentData: Batch(limits, CommentIn(limits)),
+          triggerNotification: TriggerNotification,
         }),
       ),
+      triggerNotification: TriggerNotification,
     }),
   );
 
@@ -61,6 +67,7 @@ export const CommentsAddBody = (limits: InputLimits) =>
       documentId: Id,
       annotationId: Id,
       commentData: Batch(limits, CommentIn(limits)),
+      triggerNotification: TriggerNotification,
     }),
   );
 
@@ -151,7 +158,9 @@ export const CommentsUpdateBody = (limits: InputLimits) =>
         commentHtml: Opt(Text(limits)),
         from: Type.Optional(UserRefIn),
         taggedUserContacts: Opt(TaggedUserContacts(limits)),
+        triggerNotification: TriggerNotification,
       }),
+      triggerNotification: TriggerNotification,
     }),
   );
 

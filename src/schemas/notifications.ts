@@ -28,7 +28,9 @@ export const NotificationsAddBody = (limits: InputLimits) =>
       displayHeadlineMessageTemplateData: Opt(FreeObject),
       displayBodyMessage: Opt(Text(limits)),
       notificationSourceData: Opt(FreeObject),
-      notifyUsers: Batch(limits, UserRefIn),
+      // Optional since SPEC 11.1: none, or none with notifyAll, addresses the whole organization.
+      notifyUsers: Opt(Type.Array(UserRefIn, { maxItems: limits.maxBatch })),
+      notifyAll: Opt(Type.Boolean()),
     }),
   );
 
@@ -42,10 +44,75 @@ export const NotificationsGetBody = (limits: InputLimits) =>
       locationId: Opt(Id),
       // Any string may be asked for; an id that was never valid simply matches nothing (SPEC 4).
       notificationIds: Filter(limits, Type.String()),
+      // Needs userId (SPEC 11.2): true keeps what userId has not read, false what they have.
+      unread: Opt(Type.Boolean()),
       pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
       pageToken: Opt(Type.String({ maxLength: 1024 })),
     }),
   );
 
+/** One notification's change in notifications/update (SPEC 11.3). */
+const NotificationChangeIn = (limits: InputLimits) =>
+  Type.Object({
+    id: Type.String({ minLength: 1, maxLength: 256 }),
+    readByUserIds: Filter(limits, Id),
+    unreadByUserIds: Filter(limits, Id),
+    actionUser: Opt(UserRefIn),
+    displayHeadlineMessageTemplate: Opt(Text(limits)),
+    displayHeadlineMessageTemplateData: Opt(FreeObject),
+    displayBodyMessage: Opt(Text(limits)),
+    notificationSourceData: Opt(FreeObject),
+  });
+
+export const NotificationsUpdateBody = (limits: InputLimits) =>
+  RequestBody(Type.Object({ organizationId: Id, notifications: Batch(limits, NotificationChangeIn(limits)) }));
+
+/** notifications/delete: at least one filter (checked by the service, which names them). */
+export const NotificationsDeleteBody = (limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      organizationId: Id,
+      documentId: Opt(Id),
+      locationId: Opt(Id),
+      userId: Opt(Id),
+      notificationIds: Filter(limits, Type.String({ maxLength: 256 })),
+    }),
+  );
+
+export const NotificationsCountBody = (_limits: InputLimits) =>
+  RequestBody(Type.Object({ organizationId: Id, userId: Id, documentId: Opt(Id) }));
+
+export const NotificationsReadBody = (limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      organizationId: Id,
+      userId: Id,
+      documentId: Opt(Id),
+      notificationIds: Filter(limits, Type.String({ maxLength: 256 })),
+    }),
+  );
+
+/** An inbox or email setting (SPEC 11.6). */
+export const SettingValue = Type.Union([Type.Literal('ALL'), Type.Literal('MINE'), Type.Literal('NONE')]);
+
+export const NotificationConfigGetBody = (limits: InputLimits) =>
+  RequestBody(Type.Object({ organizationId: Id, documentIds: Batch(limits, Id), userId: Id }));
+
+export const NotificationConfigSetBody = (limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      organizationId: Id,
+      documentIds: Batch(limits, Id),
+      userIds: Batch(limits, Id),
+      config: Type.Object({ inbox: Type.Optional(SettingValue), email: Type.Optional(SettingValue) }, { minProperties: 1 }),
+    }),
+  );
+
 export type NotificationsAddData = DataOf<typeof NotificationsAddBody>;
 export type NotificationsGetData = DataOf<typeof NotificationsGetBody>;
+export type NotificationsUpdateData = DataOf<typeof NotificationsUpdateBody>;
+export type NotificationsDeleteData = DataOf<typeof NotificationsDeleteBody>;
+export type NotificationsCountData = DataOf<typeof NotificationsCountBody>;
+export type NotificationsReadData = DataOf<typeof NotificationsReadBody>;
+export type NotificationConfigGetData = DataOf<typeof NotificationConfigGetBody>;
+export type NotificationConfigSetData = DataOf<typeof NotificationConfigSetBody>;

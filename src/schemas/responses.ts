@@ -148,7 +148,7 @@ export const NotificationAddedResult = Success(
 
 export const Notification = Type.Object({
   id: Type.String(),
-  notificationSource: Type.Literal('custom'),
+  notificationSource: Type.Union([Type.Literal('custom'), Type.Literal('comment')]),
   notificationSourceData: Type.Record(Type.String(), Type.Unknown()),
   actionUser: ShownUser,
   displayBodyMessage: Type.String(),
@@ -167,3 +167,36 @@ export const Notification = Type.Object({
 export const NotificationsResult = Success(Type.Array(Notification), {
   pageToken: Type.Optional(Type.String({ description: 'Present when more results remain' })),
 });
+
+/** A per-notification answer of notifications/update and notifications/delete (SPEC 11.3, 11.4). */
+const NotificationOutcome = Type.Object({ success: Type.Boolean(), message: Type.String() });
+export const NotificationChangesResult = Success(
+  Type.Record(Type.String(), NotificationOutcome, { description: 'By notification id' }),
+);
+export const NotificationCountResult = Success(Type.Object({ total: Type.Integer(), unread: Type.Integer() }));
+export const NotificationsMarkedResult = Success(
+  Type.Object({ read: Type.Integer({ description: 'Notifications newly marked read' }) }),
+);
+
+const Setting = Type.Union([Type.Literal('ALL'), Type.Literal('MINE'), Type.Literal('NONE')]);
+export const NotificationConfigResult = Success(
+  Type.Array(
+    Type.Object({
+      config: Type.Object({ inbox: Setting, email: Setting }),
+      metadata: Type.Object({
+        organizationId: Type.String(),
+        documentId: Type.String(),
+        userId: Type.String(),
+        apiKey: Type.String(),
+      }),
+    }),
+    { description: 'One entry per document, in the order asked' },
+  ),
+);
+export const NotificationConfigSetResult = Success(
+  Type.Record(
+    Type.String(),
+    Type.Object({ success: Type.Boolean(), userId: Type.String(), documentId: Type.String(), message: Type.String() }),
+    { description: 'By userId; documentId is the last document' },
+  ),
+);

@@ -41,7 +41,7 @@ export const taggedContacts = (tags: TagsInput): TaggedContact[] =>
   }));
 
 /** Checks a commentData list and turns it into drafts: bodies sanitized and derived. */
-function drafts(comments: CommentInput[], path: MemberPath) {
+function drafts(comments: CommentInput[], path: MemberPath, notify = false) {
   requireUnique(comments, (c) => c.commentId, path, 'commentId');
   return comments.map((c, i) => {
     if (c.commentText == null && c.commentHtml == null) {
@@ -54,6 +54,8 @@ function drafts(comments: CommentInput[], path: MemberPath) {
       createdAt: orNull(c.createdAt),
       lastUpdated: orNull(c.lastUpdated),
       taggedUserContacts: c.taggedUserContacts != null ? taggedContacts(c.taggedUserContacts) : null,
+      // A comment notifies when triggerNotification is true on it or on anything it sits in.
+      notify: notify || c.triggerNotification === true,
     };
   });
 }
@@ -82,7 +84,8 @@ export function addAnnotations(
   requireUnique(input.commentAnnotations, (a) => a.annotationId, ['commentAnnotations'], 'annotationId');
   const annotations = input.commentAnnotations.map((a, i) => {
     const annotationId = a.annotationId ?? newAnnotationId();
-    const list = drafts(a.commentData, ['commentAnnotations', i, 'commentData']);
+    const notify = input.triggerNotification === true || a.triggerNotification === true;
+    const list = drafts(a.commentData, ['commentAnnotations', i, 'commentData'], notify);
     const assigned = assignCommentIds(
       list.map((c) => c.commentId),
       0,
@@ -130,7 +133,7 @@ const noThread = (input: { annotationId: string; documentId: string }) =>
   new ApiError('NOT_FOUND', `Annotation ${input.annotationId} does not exist in document ${input.documentId}.`);
 
 export function addComments({ store, clock }: Services, caller: Caller, input: CommentsAddData): Maybe<number[]> {
-  const list = drafts(input.commentData, ['commentData']);
+  const list = drafts(input.commentData, ['commentData'], input.triggerNotification === true);
   const added = store.addComments(caller.id, input.organizationId, input.documentId, input.annotationId, list, clock());
   return then(added, (outcome) => {
     switch (outcome.kind) {
@@ -192,6 +195,7 @@ export function updateComments(
     ...(u.taggedUserContacts !== undefined
       ? { taggedUserContacts: u.taggedUserContacts === null ? null : taggedContacts(u.taggedUserContacts) }
       : {}),
+    notify: input.triggerNotification === true || u.triggerNotification === true,
   };
   const thread = { organizationId: input.organizationId, documentId: input.documentId, annotationId: input.annotationId };
   return then(store.updateComments(caller.id, thread, input.commentIds, change, clock()), (done) => {

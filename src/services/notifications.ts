@@ -18,7 +18,8 @@ type GetNotificationsInput = NotificationsGetData;
 export function addNotification({ store, clock }: Services, caller: Caller, input: AddNotificationInput) {
   const notificationId = input.notificationId ?? newNotificationId();
   // A user listed twice is notified once. Internal ids are derived here, once, so reads need not hash.
-  const recipients = [...new Set(input.notifyUsers.map((u) => u.userId))].map((userId) => ({
+  const listed = input.notifyUsers ?? [];
+  const recipients = [...new Set(listed.map((u) => u.userId))].map((userId) => ({
     userId,
     internalId: internalUserId(caller.id, input.organizationId, userId),
   }));
@@ -33,6 +34,9 @@ export function addNotification({ store, clock }: Services, caller: Caller, inpu
     sourceData: input.notificationSourceData ?? {},
     timestamp: clock(),
     recipients,
+    // SPEC 11.1: addressed to the whole organization when asked, or when nobody is listed.
+    notifyAll: input.notifyAll ?? recipients.length === 0,
+    source: 'custom' as const,
   };
   // The answer is rendered once, here, rather than on every read.
   const adding = store.addNotification(caller.id, input.organizationId, {
@@ -61,12 +65,14 @@ export function getNotifications(
 ): Maybe<{ notificationsJson: string; nextPageToken: string | null; credentialsVersion: number | undefined }> {
   if (input.documentId == null && input.userId == null)
     throw invalid(`${spell(['documentId'])} or ${spell(['userId'])} is required.`);
+  if (input.unread != null && input.userId == null) throw invalid(`${spell(['unread'])} needs ${spell(['userId'])}.`);
   const filters = {
     organizationId: input.organizationId,
     documentId: orNull(input.documentId),
     userId: orNull(input.userId),
     locationId: orNull(input.locationId),
     notificationIds: filterList(input.notificationIds),
+    unread: orNull(input.unread),
   };
   // The digest binds page tokens to their filters; most reads neither bring nor need a token.
   const digest = () =>
@@ -76,6 +82,8 @@ export function getNotifications(
       filters.userId,
       filters.locationId,
       asSet(filters.notificationIds),
+      // Appended only when given, so the tokens of reads without it stay as they were.
+      ...(filters.unread === null ? [] : [filters.unread]),
     ]);
   const after = input.pageToken != null ? decodePageToken(input.pageToken, digest()) : null;
   const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
@@ -86,7 +94,9 @@ export function getNotifications(
       rows.length > pageSize && last
         ? encodePageToken({ timestamp: last.timestamp, notificationId: last.notificationId }, digest())
         : null;
-    const answer = pageAnswer(caller, input.organizationId, page);
+    const answer = pageAnswer(caller, input.organizationId, page, (userId) =>
+      internalUserId(caller.id, input.organizationId, userId),
+    );
     const credentialsVersion = rows[0]?.credentialsVersion;
     const render = (shown: Profiles) => ({ notificationsJson: answer.render(shown), nextPageToken, credentialsVersion });
     // The action users and the users template data names, from the profiles held for the read's version.

@@ -52,12 +52,18 @@ export function itemOutcomes<Id extends string | number>(
   done: readonly Id[],
   messages: { done: string; missing: string },
 ): Record<string, ItemOutcome<Id>> {
+  return keyedOutcomes(asked, done, (id, success) => ({ success, id, message: success ? messages.done : messages.missing }));
+}
+
+/** The same answer, with each entry as `entry` makes it (notifications' entries carry no id, SPEC 11.3). */
+export function keyedOutcomes<Id extends string | number, E>(
+  asked: readonly Id[] | null,
+  done: readonly Id[],
+  entry: (id: Id, success: boolean) => E,
+): Record<string, E> {
   const hit = new Set(done);
   // fromEntries: an id such as "__proto__" is an ordinary own key here.
   return Object.fromEntries(
-    [...new Set([...(asked ?? []), ...done])].map((id): [string, ItemOutcome<Id>] => [
-      String(id),
-      { success: hit.has(id), id, message: hit.has(id) ? messages.done : messages.missing },
-    ]),
+    [...new Set([...(asked ?? []), ...done])].map((id): [string, E] => [String(id), entry(id, hit.has(id))]),
   );
 }

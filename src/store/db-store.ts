@@ -27,8 +27,14 @@ import type {
   CommentQuery,
   Credentials,
   NewAnnotation,
+  ChangeSource,
+  InboxCount,
   NewNotification,
+  NotificationChange,
+  NotificationDeletion,
   NotificationQuery,
+  NotificationSetting,
+  Recipient,
   Profile,
   Scope,
   Store,
@@ -287,5 +293,55 @@ export class DbStore implements Store {
 
   getNotifications(tenantId: string, query: NotificationQuery): Maybe<StoredNotification[]> {
     return this.query('getNotifications', notifications.read(tenantId, query));
+  }
+
+  changeNotifications(
+    tenantId: string,
+    organizationId: string,
+    changes: readonly NotificationChange[],
+    render: (row: ChangeSource, change: NotificationChange) => { answer: string; row: ChangeSource },
+  ): Maybe<Set<string>> {
+    return this.write('changeNotifications', () => notifications.change(tenantId, organizationId, changes, render));
+  }
+
+  deleteNotifications(tenantId: string, query: NotificationDeletion): Maybe<string[]> {
+    return this.write('deleteNotifications', () => notifications.remove(tenantId, query));
+  }
+
+  countNotifications(tenantId: string, organizationId: string, userId: string, documentId: string | null): Maybe<InboxCount> {
+    return this.query('countNotifications', notifications.count(tenantId, organizationId, userId, documentId));
+  }
+
+  markNotificationsRead(
+    tenantId: string,
+    organizationId: string,
+    user: Recipient,
+    documentId: string | null,
+    notificationIds: string[] | null,
+  ): Maybe<number> {
+    return this.write('markNotificationsRead', () =>
+      notifications.markRead(tenantId, organizationId, user, documentId, notificationIds),
+    );
+  }
+
+  notificationSettings(
+    tenantId: string,
+    organizationId: string,
+    userId: string,
+    documentIds: readonly string[],
+  ): Maybe<Map<string, NotificationSetting>> {
+    return this.read('notificationSettings', () => notifications.settingsOf(tenantId, organizationId, userId, documentIds));
+  }
+
+  setNotificationSettings(
+    tenantId: string,
+    organizationId: string,
+    documentIds: readonly string[],
+    userIds: readonly string[],
+    setting: Partial<NotificationSetting>,
+  ): Maybe<void> {
+    return this.write('setNotificationSettings', () =>
+      notifications.setSettings(tenantId, organizationId, documentIds, userIds, setting),
+    );
   }
 }

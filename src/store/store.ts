@@ -75,6 +75,8 @@ export interface NewComment {
   lastUpdated: number | null;
   /** null when the caller gave none. */
   taggedUserContacts: TaggedContact[] | null;
+  /** triggerNotification: the write notifies those SPEC 11.7 names, in its transaction. */
+  notify?: boolean;
 }
 
 /** What every row of a read carries besides its data: the versions it was read under (the same on every row). */
@@ -193,6 +195,8 @@ export interface CommentChange {
   body?: { html: string; text: string };
   from?: UserRef;
   taggedUserContacts?: TaggedContact[] | null;
+  /** triggerNotification (SPEC 11.7): each changed comment notifies as a new one would. */
+  notify?: boolean;
 }
 
 /** Threads and unread threads of one document, for one user (SPEC 10.6). */
@@ -224,6 +228,10 @@ export interface NewNotification {
   timestamp: number;
   /** Distinct recipients, in the order they were listed. */
   recipients: Recipient[];
+  /** Addressed to the whole organization as well (SPEC 11.1): every member finds it. */
+  notifyAll: boolean;
+  /** notificationSource: "custom" (notifications/add) or "comment" (SPEC 11.7). */
+  source: 'custom' | 'comment';
   /** The answer as far as it does not depend on the reader, rendered by the service (answers/notifications.ts). */
   answer: string;
 }
@@ -244,6 +252,40 @@ export interface StoredNotification extends ReadVersions {
   timestamp: number;
   actionUser: UserRef;
   answer: string;
+  /** Who has read it: [userId, internalId] (null for a listed recipient: derived), or null for nobody. */
+  readers: [string, string | null][] | null;
+}
+
+/** notifications/update's change to one notification (SPEC 11.3). */
+export interface NotificationChange {
+  id: string;
+  readBy: Recipient[];
+  unreadBy: Recipient[];
+  /** The content members given, if any: absent members stay. */
+  content: {
+    actionUser?: UserRef;
+    headlineTemplate?: string;
+    headlineData?: Record<string, unknown>;
+    bodyMessage?: string;
+    sourceData?: Record<string, unknown>;
+  } | null;
+}
+
+/** A user's counters as stored (store/notifications/counts-schema.ts), added up by the service. */
+export interface InboxCount extends Pick<ReadVersions, 'credentialsVersion'> {
+  total: number;
+  unread: number;
+  wideListed: number;
+  wideRead: number;
+  /** Organization-wide notifications (of the document, if one was named). */
+  wide: number;
+  member: boolean;
+}
+
+export type SettingValue = 'ALL' | 'MINE' | 'NONE';
+export interface NotificationSetting {
+  inbox: SettingValue;
+  email: SettingValue;
 }
 
 /** Position in the (timestamp desc, id desc) order: results come strictly after it. */
@@ -258,6 +300,8 @@ export interface NotificationQuery {
   userId: string | null;
   locationId: string | null;
   notificationIds: string[] | null;
+  /** Only what userId has (not) read; null: both. */
+  unread: boolean | null;
   after: NotificationCursor | null;
   limit: number;
 }
@@ -374,6 +418,42 @@ export interface Store {
   /** Returns false when the notificationId is taken in the organization. */
   addNotification(tenantId: string, organizationId: string, notification: NewNotification): Maybe<boolean>;
   getNotifications(tenantId: string, query: NotificationQuery): Maybe<StoredNotification[]>;
+  /** notifications/update in one transaction; answers the ids that exist. */
+  changeNotifications(
+    tenantId: string,
+    organizationId: string,
+    changes: readonly NotificationChange[],
+    render: (row: ChangeSource, change: NotificationChange) => { answer: string; row: ChangeSource },
+  ): Maybe<Set<string>>;
+  /** Deletes the notifications named or matched, for everyone; answers the ids deleted. */
+  deleteNotifications(tenantId: string, query: NotificationDeletion): Maybe<string[]>;
+  countNotifications(tenantId: string, organizationId: string, userId: string, documentId: string | null): Maybe<InboxCount>;
+  /** notifications/read: answers how many were newly marked read. */
+  markNotificationsRead(
+    tenantId: string,
+    organizationId: string,
+    user: Recipient,
+    documentId: string | null,
+    notificationIds: string[] | null,
+  ): Maybe<number>;
+  notificationSettings(
+    tenantId: string,
+    organizationId: string,
+    userId: string,
+    documentIds: readonly string[],
+  ): Maybe<Map<string, NotificationSetting>>;
+  setNotificationSettings(
+    tenantId: string,
+    organizationId: string,
+    documentIds: readonly string[],
+    userIds: readonly string[],
+    setting: Partial<NotificationSetting>,
+  ): Maybe<void>;
 }
 
+/** notifications/delete's selection: filters as in get; `filtered` when any besides notificationIds is given. */
+export type NotificationDeletion = Omit<NotificationQuery, 'after' | 'limit' | 'unread'> & { filtered: boolean };
+
+import type { ChangeSource } from './notifications/notifications.js';
+export type { ChangeSource };
 export { StoreUnavailableError, type LastingFault, type UnavailableReason } from './health.js';

@@ -74,15 +74,45 @@ DROP TABLE document_versions;
 DELETE FROM schema_migrations WHERE version = 11;`);
 }
 
-/** The schema the previous release left (through migration 9), with the rows written since. */
+/**
+ * Before migration 12: notifications had no read state, organization-wide addressing, counters or
+ * settings. Only rows the previous release could write may exist (every notification listed, unread).
+ */
+export async function beforeInboxLife(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const counted = ['inbox', 'notification_reads', 'notifications'];
+  const triggers =
+    db.kind === 'sqlite'
+      ? counted.flatMap((t) => ['insert', 'update', 'delete'].map((e) => `DROP TRIGGER ${t}_${e}_counts;`)).join('\n')
+      : counted.map((t) => `DROP FUNCTION ${t}_apply_counts() CASCADE;`).join('\n');
+  await db.exec(`${triggers}
+DROP INDEX notifications_wide;
+DROP INDEX inbox_unread;
+DROP INDEX inbox_readers;
+ALTER TABLE notifications DROP COLUMN notify_all;
+ALTER TABLE notifications DROP COLUMN source;
+ALTER TABLE inbox DROP COLUMN wide;
+DROP TABLE notification_reads;
+DROP TABLE notification_settings;
+DROP TABLE inbox_counts;
+DROP TABLE wide_counts;
+DELETE FROM schema_migrations WHERE version = 12;`);
+}
+
+/** The schema the previous release left (through migration 11), with the rows written since. */
 export async function previousRelease(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeInboxLife(db);
+}
+
+/** The schema of the release before thread pages were held (through migration 9), with the rows written since. */
+export async function asOfMigration9(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await previousRelease(db);
   await beforeDocumentVersions(db);
   await beforeCountIndex(db);
 }
 
 /** The schema of the release before threads kept their answers (through migration 8), with the rows written since. */
 export async function asOfMigration8(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
-  await previousRelease(db);
+  await asOfMigration9(db);
   await beforeStoredThreads(db);
 }
 

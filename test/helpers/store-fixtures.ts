@@ -125,6 +125,8 @@ export function notification(
     sourceData: { source: notificationId },
     timestamp: T0,
     recipients: recipients.map(recipient),
+    notifyAll: false,
+    source: 'custom' as const,
     ...over,
   };
   return { ...n, answer: over.answer ?? newNotificationAnswer(n) };
@@ -137,6 +139,7 @@ export function notificationQuery(over: Partial<NotificationQuery>): Notificatio
     userId: null,
     locationId: null,
     notificationIds: null,
+    unread: null,
     after: null,
     limit: 1000,
     ...over,
@@ -168,7 +171,7 @@ export interface ReadNotification extends Omit<NewNotification, 'recipients'> {
 }
 
 export function parsedNotification(n: StoredNotification): ReadNotification {
-  const shown = JSON.parse(pageAnswer({ apiKey: 'k' }, ORG, [n]).render(new Map()))[0];
+  const shown = JSON.parse(pageAnswer({ apiKey: 'k' }, ORG, [n], (userId) => recipient(userId).internalId).render(new Map()))[0];
   const internalIds = Object.keys(shown.notifyUsers);
   return {
     notificationId: n.notificationId,
@@ -180,6 +183,8 @@ export function parsedNotification(n: StoredNotification): ReadNotification {
     bodyMessage: shown.displayBodyMessage,
     sourceData: shown.notificationSourceData,
     timestamp: n.timestamp,
+    notifyAll: false,
+    source: shown.notificationSource,
     recipients: Object.entries(shown.notifyUsersByUserId as Record<string, boolean>).map(([userId, unread], i) => ({
       userId,
       internalId: internalIds[i]!,

@@ -89,9 +89,8 @@ describe('notifications/add rejects bad members, naming them, and writes nothing
     ['displayBodyMessage an object', note(org, { displayBodyMessage: {} }), 'data.displayBodyMessage'],
     ['notificationSourceData a string', note(org, { notificationSourceData: 'x' }), 'data.notificationSourceData'],
     ['notificationSourceData an array', note(org, { notificationSourceData: [1] }), 'data.notificationSourceData'],
-    ['notifyUsers missing', without('notifyUsers'), 'data.notifyUsers'],
-    ['notifyUsers null', note(org, { notifyUsers: null }), 'data.notifyUsers'],
-    ['notifyUsers empty', note(org, { notifyUsers: [] }), 'data.notifyUsers'],
+    // Missing, null or empty notifyUsers address the whole organization (SPEC 11.1): not errors any more.
+    ['notifyAll a string', note(org, { notifyAll: 'yes' }), 'data.notifyAll'],
     ['notifyUsers an object', note(org, { notifyUsers: { userId: 'r1' } }), 'data.notifyUsers'],
     [
       'notifyUsers 1001 entries',

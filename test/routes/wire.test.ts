@@ -366,8 +366,8 @@ const OPS: Op[] = [
         'data.displayHeadlineMessageTemplate',
       ],
       [
-        { organizationId: ORG, actionUser: user('u'), displayHeadlineMessageTemplate: 'h', notifyUsers: null },
-        'data.notifyUsers',
+        { organizationId: ORG, actionUser: user('u'), displayHeadlineMessageTemplate: null, notifyUsers: null },
+        'data.displayHeadlineMessageTemplate',
       ],
       [
         { organizationId: ORG, actionUser: { userId: null }, displayHeadlineMessageTemplate: 'h', notifyUsers: [user('u')] },
@@ -414,7 +414,7 @@ const OPS: Op[] = [
     path: PATHS.notificationsGet,
     message: 'Notification(s) retrieved successfully.',
     valid: () => ({ organizationId: ORG, documentId: DOC }),
-    withUnknown: () => ({ organizationId: ORG, documentId: DOC, unread: true, sort: 'desc', filters: { a: [1] } }),
+    withUnknown: () => ({ organizationId: ORG, documentId: DOC, unreadOnly: true, sort: 'desc', filters: { a: [1] } }),
     nullOptional: () => ({
       organizationId: ORG,
       documentId: DOC,

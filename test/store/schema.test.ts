@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { tokenRecord } from '../../src/services/credentials.js';
 import { openStore } from '../../src/store/open-store.js';
 import { type AnnotationQuery, StoreUnavailableError, type Store } from '../../src/store/store.js';
-import { asOfMigration5, asOfMigration7, asOfMigration8, previousRelease } from '../helpers/previous-release.js';
+import { asOfMigration5, asOfMigration7, asOfMigration8, asOfMigration9 } from '../helpers/previous-release.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 import {
   T0,
@@ -72,7 +72,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
   });
 
   storeTest(
-    'a database as the previous release left it (through migration 9) migrates forward: counts get their index, documents a version',
+    'a database as the release before held pages left it (through migration 9) migrates forward: counts get their index, documents a version',
     async (store, db) => {
       await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
       const resolved = annotation('done', [newComment(1, 'by u2', 'u2'), newComment(2, 'by u1', 'u1')]);
@@ -94,7 +94,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         ],
         'counts before',
       );
-      await previousRelease(db);
+      await asOfMigration9(db);
       await withSecondStore(db, async (reopened) => {
         eq(await counts(reopened), before, 'the same counts through the index');
         await reopened.addComments(TA, ORG, DOC, 'done', [draft('later', undefined, 'u3')], T0 + 900);

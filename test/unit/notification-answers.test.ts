@@ -62,13 +62,14 @@ function check(headlineData: Record<string, unknown>, profiles: Map<string, Prof
     profileVersion: 0,
     credentialsVersion: 1,
     answer: newNotificationAnswer(n),
+    readers: null,
   };
   const named = new Set(
     Object.values(headlineData)
       .filter(isUser)
       .map((u) => u.userId),
   );
-  const answer = pageAnswer({ apiKey: 'mk_key' }, 'org', [stored]);
+  const answer = pageAnswer({ apiKey: 'mk_key' }, 'org', [stored], (userId) => `i-${userId}`);
   assert.deepEqual(new Set(answer.users), named, 'the users whose profiles it shows');
   // The action user's profile comes from the same organization's profiles as the template's users.
   const shown = actor ? new Map([...profiles, [actor.userId, actor]]) : profiles;

@@ -26,8 +26,10 @@ import type {
   NewAnnotation,
   NewComment,
   StoredComment,
+  TaggedContact,
   ThreadHead,
 } from '../store.js';
+import { notifyOfComments, type WrittenComment } from '../notifications/fan-out.js';
 import { C, type COMMENT_COLUMNS, COMMENTS_SQL as SQL, L } from './sql.js';
 
 export interface Thread extends Params {
@@ -86,6 +88,17 @@ function* insertComments(thread: Thread, comments: readonly Placed[]): Work<void
   );
 }
 
+/** The comments written with triggerNotification, as the fan-out sees them (drafts and placed in the same order). */
+const triggered = (drafts: readonly NewComment[], placed: readonly Placed[]): WrittenComment[] =>
+  placed.flatMap((c, i) =>
+    drafts[i]?.notify
+      ? [{ commentId: c.commentId, seq: c.seq, author: c.from, text: c.text, mentioned: mentionedIn(drafts[i]!.taggedUserContacts) }]
+      : [],
+  );
+
+/** The userIds a comment's tags name (a tag's own userId, SPEC 6). */
+export const mentionedIn = (tags: readonly TaggedContact[] | null): string[] => [...new Set((tags ?? []).map((t) => t.userId))];
+
 /** The latest lastUpdated among comments (0 for none). */
 const latestChange = (comments: readonly Placed[]): number => Math.max(0, ...comments.map((c) => c.lastUpdated));
 
@@ -132,7 +145,10 @@ export function* addAnnotations(
       ...latestOf(comments),
     });
     if (added === 0) taken.add(a.annotationId);
-    else yield* insertComments(thread, comments);
+    else {
+      yield* insertComments(thread, comments);
+      yield* notifyOfComments(thread, triggered(a.comments, comments), now);
+    }
   }
   return taken;
 }
@@ -162,6 +178,7 @@ export function* addComments(thread: Thread, comments: CommentDraft[], now: numb
   const drafts = comments.map((x, i) => ({ ...x, commentId: assigned.commentIds[i]! }));
   const placed = placedAfter(drafts, Number(tail.max_seq), notBefore(now, Number(tail.last_created)));
   yield* insertComments(thread, placed);
+  yield* notifyOfComments(thread, triggered(drafts, placed), now);
   // The stored answer: the head again (lastUpdated moves), the new comments appended (answers/annotations.ts).
   const head = headFrom(locked, L);
   head.lastUpdated = Math.max(head.lastUpdated, latestChange(placed));

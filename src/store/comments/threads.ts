@@ -2,7 +2,8 @@
 // read marks, and changes and deletes of a thread's comments.
 import { storedComments, storedHead } from '../../answers/annotations.js';
 import { versionsOf } from '../select.js';
-import { all, arrays, batch, first, jsonOrNull, list, type Params, type Query, query, run, type Work } from '../sql.js';
+import { all, arrays, batch, byKind, first, inList, jsonOrNull, list, type Params, type Query, query, run, type Work } from '../sql.js';
+import { notifyOfComments } from '../notifications/fan-out.js';
 import type {
   AnnotationQuery,
   CommentChange,
@@ -12,9 +13,10 @@ import type {
   ThreadCounts,
   DocumentVersions,
   ThreadFilters,
+  TaggedContact,
   ThreadRef,
 } from '../store.js';
-import { commentFrom, inCreationOrder, statusIdOf, type Thread } from './comments.js';
+import { commentFrom, inCreationOrder, mentionedIn, statusIdOf, type Thread } from './comments.js';
 import { latestOf } from './latest.js';
 import { headFrom } from './head.js';
 import { COMMENTS_SQL } from './sql.js';
@@ -209,8 +211,27 @@ export function* updateComments(
     tags: jsonOrNull(change.taggedUserContacts),
   });
   if (rows.length > 0) yield* touched(thread, now);
-  return rows.map((r) => Number(r.comment_id));
+  const changed = rows.map((r) => Number(r.comment_id));
+  if (change.notify && changed.length > 0) {
+    const written = (yield* all(CHANGED_COMMENTS, { ...thread, commentIds: list(changed) })).map((r) => ({
+      commentId: Number(r.comment_id),
+      seq: Number(r.seq),
+      author: { userId: r.from_user_id as string, name: r.from_name as string | null, email: r.from_email as string | null },
+      text: r.comment_text as string,
+      mentioned: mentionedIn(r.tagged_user_contacts ? (JSON.parse(r.tagged_user_contacts as string) as TaggedContact[]) : null),
+    }));
+    yield* notifyOfComments(thread, written, now);
+  }
+  return changed;
 }
+
+/** What the fan-out needs of comments just changed (comments/update with triggerNotification). */
+const CHANGED_COMMENTS = byKind(
+  'changedComments',
+  (kind) => `SELECT comment_id, seq, from_user_id, from_name, from_email, comment_text, tagged_user_contacts FROM comments
+   WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
+     AND annotation_id = @annotationId AND ${inList(kind, 'comment_id', 'commentIds', 'int')} ORDER BY seq`,
+);
 
 export function* deleteComments(tenantId: string, t: ThreadRef, commentIds: number[] | null, now: number): Work<number[] | null> {
   const thread = yield* lockThread(tenantId, t);

@@ -1,7 +1,15 @@
-// Store code for notifications and their recipients' inboxes.
+// Store code for notifications, their recipients' inboxes, read state, counts and settings (SPEC 7, 11).
 import { versionsOf } from '../select.js';
-import { batch, list, type Query, query, run, type Work } from '../sql.js';
-import type { NewNotification, NotificationQuery, Recipient, StoredNotification } from '../store.js';
+import { all, batch, list, type Query, query, queried, run, type Work } from '../sql.js';
+import type {
+  InboxCount,
+  NewNotification,
+  NotificationChange,
+  NotificationQuery,
+  NotificationSetting,
+  Recipient,
+  StoredNotification,
+} from '../store.js';
 import { N, NOTIFICATIONS_SQL as SQL, notificationRead } from './sql.js';
 
 /** A position after every row of the (timestamp desc, id desc) order: "from the start". */
@@ -26,6 +34,7 @@ export function* add(tenantId: string, organizationId: string, n: NewNotificatio
     actionUserName: n.actionUser.name,
     actionUserEmail: n.actionUser.email,
     answer: n.answer,
+    notifyAll: n.notifyAll,
   };
   const inserted = yield* run(SQL.insert, {
     ...shared,
@@ -34,6 +43,7 @@ export function* add(tenantId: string, organizationId: string, n: NewNotificatio
     bodyMessage: n.bodyMessage,
     sourceData: JSON.stringify(n.sourceData),
     recipients: recipientsJson(n.recipients),
+    source: n.source,
   });
   if (inserted === 0) return false;
   yield* batch(
@@ -45,6 +55,12 @@ export function* add(tenantId: string, organizationId: string, n: NewNotificatio
 }
 
 function notificationFrom(r: unknown[]): StoredNotification {
+  const listed = r[N.listedReaders] as string | null;
+  const wide = r[N.wideReaders] as string | null;
+  const readers: [string, string | null][] = [
+    ...(listed === null || listed === '[]' ? [] : (JSON.parse(listed) as string[]).map((u): [string, null] => [u, null])),
+    ...(wide === null || wide === '[]' ? [] : (JSON.parse(wide) as [string, string][])),
+  ];
   return {
     notificationId: r[N.notificationId] as string,
     timestamp: Number(r[N.timestamp]),
@@ -55,6 +71,7 @@ function notificationFrom(r: unknown[]): StoredNotification {
     },
     ...versionsOf(r, N),
     answer: r[N.answer] as string,
+    readers: readers.length > 0 ? readers : null,
   };
 }
 
@@ -66,6 +83,7 @@ export function read(tenantId: string, q: NotificationQuery): Query<StoredNotifi
       document: q.documentId !== null,
       location: q.locationId !== null,
       ids: q.notificationIds !== null,
+      unread: q.userId !== null ? q.unread : null,
     },
     q.limit,
   );
@@ -81,4 +99,200 @@ export function read(tenantId: string, q: NotificationQuery): Query<StoredNotifi
     limit: q.limit,
   };
   return query(statement, params, true, (rows) => (rows as unknown[][]).map(notificationFrom));
+}
+
+/** The ids of every notification a query matches, newest first (a filtered delete), in pages. */
+function* matching(tenantId: string, q: Omit<NotificationQuery, 'after' | 'limit'>): Work<string[]> {
+  const ids: string[] = [];
+  const page = 1000;
+  let after = FROM_START;
+  for (;;) {
+    const rows = yield* queried(read(tenantId, { ...q, after, limit: page }));
+    for (const r of rows) ids.push(r.notificationId);
+    if (rows.length < page) return ids;
+    after = rows[rows.length - 1]!;
+  }
+}
+
+/** The stored row a content change renders the new answer from. */
+export interface ChangeSource {
+  notificationId: string;
+  documentId: string | null;
+  locationId: string | null;
+  actionUser: { userId: string; name: string | null; email: string | null };
+  headlineTemplate: string;
+  headlineData: string;
+  bodyMessage: string;
+  sourceData: string;
+  timestamp: number;
+  recipients: { userId: string; internalId: string }[];
+  source: string;
+  notifyAll: boolean;
+}
+
+/**
+ * notifications/update, in one transaction: content changes (each re-rendered by `render` from the
+ * row as it is), then read marks. Answers the ids that exist.
+ */
+export function* change(
+  tenantId: string,
+  organizationId: string,
+  changes: readonly NotificationChange[],
+  render: (row: ChangeSource, change: NotificationChange) => { answer: string; row: ChangeSource },
+): Work<Set<string>> {
+  const org = { tenantId, organizationId };
+  const rows = yield* all(SQL.lockForChange, { ...org, ids: list(changes.map((c) => c.id)) });
+  const found = new Map(rows.map((r) => [r.notification_id as string, sourceFrom(r)]));
+  const contentRows: Record<string, unknown>[] = [];
+  for (const c of changes) {
+    const row = found.get(c.id);
+    if (!row || !c.content) continue;
+    const { answer, row: changed } = render(row, c);
+    found.set(c.id, changed);
+    contentRows.push({
+      notificationId: c.id,
+      actionUserId: changed.actionUser.userId,
+      actionUserName: changed.actionUser.name,
+      actionUserEmail: changed.actionUser.email,
+      headlineTemplate: changed.headlineTemplate,
+      headlineData: changed.headlineData,
+      bodyMessage: changed.bodyMessage,
+      sourceData: changed.sourceData,
+      answer,
+    });
+  }
+  // A notification named twice changes once, as its last entry left it.
+  const last = [...new Map(contentRows.map((r) => [r.notificationId as string, r])).values()];
+  yield* batch(SQL.changeContent, org, last);
+  yield* batch(
+    SQL.changeInboxContent,
+    org,
+    last.map(({ notificationId, actionUserId, actionUserName, actionUserEmail, answer }) => ({
+      notificationId,
+      actionUserId,
+      actionUserName,
+      actionUserEmail,
+      answer,
+    })),
+  );
+  for (const c of changes) {
+    const row = found.get(c.id);
+    if (!row) continue;
+    for (const [users, unread] of [
+      [c.readBy, false],
+      [c.unreadBy, true],
+    ] as const) {
+      if (users.length === 0) continue;
+      const params = { ...org, notificationId: c.id };
+      const listed = new Set(
+        (yield* all(SQL.markListed, { ...params, userIds: list(users.map((u) => u.userId)), unread })).map(
+          (r) => r.user_id as string,
+        ),
+      );
+      if (!row.notifyAll) continue;
+      const rest = users.filter((u) => !listed.has(u.userId));
+      if (unread) yield* run(SQL.markWideUnread, { ...params, userIds: list(rest.map((u) => u.userId)) });
+      else
+        yield* batch(
+          SQL.markWideRead,
+          params,
+          rest.map((u) => ({ userId: u.userId, internalId: u.internalId })),
+        );
+    }
+  }
+  return new Set(found.keys());
+}
+
+function sourceFrom(r: Record<string, unknown>): ChangeSource {
+  const recipients = JSON.parse(r.recipients as string) as [string, unknown, string?][];
+  return {
+    notificationId: r.notification_id as string,
+    documentId: r.document_id as string | null,
+    locationId: r.location_id as string | null,
+    actionUser: {
+      userId: r.action_user_id as string,
+      name: r.action_user_name as string | null,
+      email: r.action_user_email as string | null,
+    },
+    headlineTemplate: r.headline_template as string,
+    headlineData: r.headline_data as string,
+    bodyMessage: r.body_message as string,
+    sourceData: r.source_data as string,
+    timestamp: Number(r.timestamp),
+    // Rows from before the internal id was kept have none: the service derives it (migration 5 did the same).
+    recipients: recipients.map(([userId, , internalId]) => ({ userId, internalId: internalId ?? '' })),
+    source: r.source as string,
+    notifyAll: Boolean(r.notify_all),
+  };
+}
+
+/** notifications/delete: the notifications named, or matched by the filters, for everyone. Answers the ids deleted. */
+export function* remove(
+  tenantId: string,
+  q: Omit<NotificationQuery, 'after' | 'limit' | 'unread'> & { filtered: boolean },
+): Work<string[]> {
+  const org = { tenantId, organizationId: q.organizationId };
+  // With only ids, they are the matches; any other filter walks the read that notifications/get makes.
+  const found = q.filtered
+    ? yield* matching(tenantId, { ...q, unread: null })
+    : (yield* all(SQL.lockForChange, { ...org, ids: list(q.notificationIds) })).map((r) => r.notification_id as string);
+  if (found.length === 0) return [];
+  for (let i = 0; i < found.length; i += 1000) {
+    const ids = list(found.slice(i, i + 1000));
+    yield* run(SQL.deleteInbox, { ...org, ids });
+    yield* run(SQL.deleteReads, { ...org, ids });
+    yield* run(SQL.deleteNotifications, { ...org, ids });
+  }
+  return found;
+}
+
+/** count/get's rows, as the service adds them up (services/inbox.ts). */
+export function count(tenantId: string, organizationId: string, userId: string, documentId: string | null): Query<InboxCount> {
+  return query(SQL.count, { tenantId, organizationId, userId, documentId: documentId ?? '' }, false, (rows) => {
+    const r = (rows as Record<string, unknown>[])[0]!;
+    return {
+      total: Number(r.total ?? 0),
+      unread: Number(r.unread ?? 0),
+      wideListed: Number(r.wide_listed ?? 0),
+      wideRead: Number(r.wide_read ?? 0),
+      wide: Number(r.wide ?? 0),
+      member: Boolean(r.member),
+      credentialsVersion: Number(r.credentials_version),
+    };
+  });
+}
+
+/** notifications/read: marks what matches read by the user; answers how many were newly marked. */
+export function* markRead(
+  tenantId: string,
+  organizationId: string,
+  user: Recipient,
+  documentId: string | null,
+  ids: string[] | null,
+): Work<number> {
+  const params = { tenantId, organizationId, userId: user.userId, internalId: user.internalId, documentId, ids: list(ids) };
+  return (yield* run(SQL.readListed, params)) + (yield* run(SQL.readWide, params));
+}
+
+/** notifications/config/get: the settings the user set for each of the documents (absent: never set). */
+export function* settingsOf(
+  tenantId: string,
+  organizationId: string,
+  userId: string,
+  documentIds: readonly string[],
+): Work<Map<string, NotificationSetting>> {
+  const rows = yield* all(SQL.settingsOf, { tenantId, organizationId, userId, documentIds: list(documentIds) });
+  return new Map(rows.map((r) => [r.document_id as string, { inbox: r.inbox, email: r.email } as NotificationSetting]));
+}
+
+/** notifications/config/set: each (document, user) pair, in key order. */
+export function* setSettings(
+  tenantId: string,
+  organizationId: string,
+  documentIds: readonly string[],
+  userIds: readonly string[],
+  setting: Partial<NotificationSetting>,
+): Work<void> {
+  const pairs = [...documentIds].sort().flatMap((documentId) => [...userIds].sort().map((userId) => ({ documentId, userId })));
+  yield* batch(SQL.setSettings, { tenantId, organizationId, inbox: setting.inbox ?? null, email: setting.email ?? null }, pairs);
 }

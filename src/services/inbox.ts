@@ -1,0 +1,132 @@
+// A user's inbox beyond reading it (SPEC 11.3-11.5): change and delete notifications, count them,
+// mark them read.
+import { storedNotificationAnswer } from '../answers/notifications.js';
+import { invalid } from '../errors.js';
+import { type Maybe, then } from '../maybe.js';
+import type {
+  NotificationsCountData,
+  NotificationsDeleteData,
+  NotificationsReadData,
+  NotificationsUpdateData,
+} from '../schemas/notifications.js';
+import type { ChangeSource, NotificationChange, Recipient } from '../store/store.js';
+import type { Caller, Services } from './context.js';
+import { internalUserId } from './ids.js';
+import { spell } from './member-path.js';
+import { filterList, keyedOutcomes, orNull } from './rules.js';
+
+const UPDATED = { success: true, message: 'Notification updated.' } as const;
+const NOT_UPDATED = { success: false, message: 'Failed to update notification.' } as const;
+const DELETED = { success: true, message: 'Notification deleted.' } as const;
+const NOT_DELETED = { success: false, message: 'Failed to delete notification.' } as const;
+
+const recipient = (caller: Caller, organizationId: string, userId: string): Recipient => ({
+  userId,
+  internalId: internalUserId(caller.id, organizationId, userId),
+});
+
+/** notifications/update (SPEC 11.3): content changes and read marks, all in one transaction. */
+export function updateNotifications({ store }: Services, caller: Caller, input: NotificationsUpdateData) {
+  const org = input.organizationId;
+  const users = (ids: readonly string[] | null | undefined) => [...new Set(ids ?? [])].map((u) => recipient(caller, org, u));
+  const changes: NotificationChange[] = input.notifications.map((n, i) => {
+    const readBy = users(n.readByUserIds);
+    const unreadBy = users(n.unreadByUserIds);
+    const both = readBy.find((u) => unreadBy.some((v) => v.userId === u.userId));
+    if (both) {
+      throw invalid(
+        `${spell(['notifications', i, 'readByUserIds'])} and ${spell(['notifications', i, 'unreadByUserIds'])} both name ${JSON.stringify(both.userId)}.`,
+      );
+    }
+    const content = {
+      ...(n.actionUser != null && {
+        actionUser: { userId: n.actionUser.userId, name: orNull(n.actionUser.name), email: orNull(n.actionUser.email) },
+      }),
+      ...(n.displayHeadlineMessageTemplate != null && { headlineTemplate: n.displayHeadlineMessageTemplate }),
+      ...(n.displayHeadlineMessageTemplateData != null && { headlineData: n.displayHeadlineMessageTemplateData }),
+      ...(n.displayBodyMessage != null && { bodyMessage: n.displayBodyMessage }),
+      ...(n.notificationSourceData != null && { sourceData: n.notificationSourceData }),
+    };
+    return { id: n.id, readBy, unreadBy, content: Object.keys(content).length > 0 ? content : null };
+  });
+  const render = (row: ChangeSource, c: NotificationChange) => {
+    const changed: ChangeSource = {
+      ...row,
+      actionUser: c.content?.actionUser ?? row.actionUser,
+      headlineTemplate: c.content?.headlineTemplate ?? row.headlineTemplate,
+      headlineData: c.content?.headlineData ? JSON.stringify(c.content.headlineData) : row.headlineData,
+      bodyMessage: c.content?.bodyMessage ?? row.bodyMessage,
+      sourceData: c.content?.sourceData ? JSON.stringify(c.content.sourceData) : row.sourceData,
+    };
+    // Stored answers keep every recipient unread: reads lay the marks over them.
+    const answer = storedNotificationAnswer({
+      ...changed,
+      recipients: changed.recipients.map((r) => ({
+        userId: r.userId,
+        internalId: r.internalId || internalUserId(caller.id, org, r.userId),
+        unread: true,
+      })),
+    });
+    return { answer, row: changed };
+  };
+  return then(store.changeNotifications(caller.id, org, changes, render), (found) =>
+    keyedOutcomes(
+      changes.map((c) => c.id),
+      [...found],
+      (_id, success) => (success ? UPDATED : NOT_UPDATED),
+    ),
+  );
+}
+
+/** notifications/delete (SPEC 11.4): what the filters match, for everyone. */
+export function deleteNotifications({ store }: Services, caller: Caller, input: NotificationsDeleteData) {
+  const notificationIds = filterList(input.notificationIds);
+  const filtered = input.documentId != null || input.locationId != null || input.userId != null;
+  if (!filtered && notificationIds === null) {
+    throw invalid(
+      `At least one of ${['documentId', 'locationId', 'userId', 'notificationIds'].map((m) => spell([m])).join(', ')} is required.`,
+    );
+  }
+  const deletion = {
+    organizationId: input.organizationId,
+    documentId: orNull(input.documentId),
+    locationId: orNull(input.locationId),
+    userId: orNull(input.userId),
+    notificationIds,
+    filtered,
+  };
+  return then(store.deleteNotifications(caller.id, deletion), (deleted) =>
+    keyedOutcomes(notificationIds, deleted, (_id, success) => (success ? DELETED : NOT_DELETED)),
+  );
+}
+
+/**
+ * notifications/count/get (SPEC 11.5), from the counters the database keeps: the user's inbox rows,
+ * and for a member the organization-wide notifications that do not list them.
+ */
+export function countNotifications({ store }: Services, caller: Caller, input: NotificationsCountData) {
+  return then(store.countNotifications(caller.id, input.organizationId, input.userId, orNull(input.documentId)), (c) => {
+    const wide = c.member ? c.wide - c.wideListed : 0;
+    const wideUnread = c.member ? wide - c.wideRead : 0;
+    return { data: { total: c.total + wide, unread: c.unread + wideUnread }, credentialsVersion: c.credentialsVersion };
+  });
+}
+
+/** notifications/read (SPEC 11.5): marks what matches read by the user; answers how many were newly marked. */
+export function markNotificationsRead(
+  { store }: Services,
+  caller: Caller,
+  input: NotificationsReadData,
+): Maybe<{ read: number }> {
+  const user = recipient(caller, input.organizationId, input.userId);
+  return then(
+    store.markNotificationsRead(
+      caller.id,
+      input.organizationId,
+      user,
+      orNull(input.documentId),
+      filterList(input.notificationIds),
+    ),
+    (read) => ({ read }),
+  );
+}

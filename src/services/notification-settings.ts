@@ -1,0 +1,38 @@
+// notifications/config/get and notifications/config/set (SPEC 11.6): each user's inbox and email
+// setting per document. The email setting is kept and answered; this service sends no email.
+import { type Maybe, then } from '../maybe.js';
+import type { NotificationConfigGetData, NotificationConfigSetData } from '../schemas/notifications.js';
+import type { NotificationSetting } from '../store/store.js';
+import type { Caller, Services } from './context.js';
+
+/** What a user who never set one reads (SPEC 11.6). */
+export const DEFAULT_SETTING: NotificationSetting = { inbox: 'MINE', email: 'MINE' };
+
+/** One entry per document, in the order asked; a document asked twice is answered once. */
+export function getNotificationConfig({ store }: Services, caller: Caller, input: NotificationConfigGetData) {
+  const documentIds = [...new Set(input.documentIds)];
+  return then(store.notificationSettings(caller.id, input.organizationId, input.userId, documentIds), (set) =>
+    documentIds.map((documentId) => {
+      const s = set.get(documentId) ?? DEFAULT_SETTING;
+      return {
+        config: { inbox: s.inbox, email: s.email },
+        metadata: { organizationId: input.organizationId, documentId, userId: input.userId, apiKey: caller.apiKey },
+      };
+    }),
+  );
+}
+
+/** Sets every (document, user) pair in one transaction; answers by userId with the last document. */
+export function setNotificationConfig({ store }: Services, caller: Caller, input: NotificationConfigSetData): Maybe<object> {
+  const documentIds = [...new Set(input.documentIds)];
+  const userIds = [...new Set(input.userIds)];
+  const lastDocument = input.documentIds[input.documentIds.length - 1]!;
+  return then(store.setNotificationSettings(caller.id, input.organizationId, documentIds, userIds, input.config), () =>
+    Object.fromEntries(
+      userIds.map((userId) => [
+        userId,
+        { success: true, userId, documentId: lastDocument, message: 'User config set successfully.' },
+      ]),
+    ),
+  );
+}
