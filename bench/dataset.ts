@@ -61,6 +61,18 @@ export const docOf = (d: number) => `doc-${d}`;
 export const threadOf = (a: number) => `thread-${a}`;
 /** The documents whose thread list commentannotations/get pages through. */
 export const listDocOf = (d: number) => `list-doc-${d}`;
+/**
+ * Organizations whose inboxes mix in organization-wide notifications: one in ten, where 1 in 300 of
+ * the notifications is organization-wide, so a user's inbox (about 30 listed) is about 10% of them.
+ */
+export const MIXED_EVERY = 10;
+export const isMixed = (o: number) => o % MIXED_EVERY === MIXED_EVERY - 1;
+/** The organization of one user with a long inbox (10,000 notifications), and that user. */
+export const HEAVY_ORG = 'org-heavy';
+export const HEAVY_USER = 'heavy';
+const HEAVY_INBOX = 10_000;
+/** Of the heavy inbox: one in ten is organization-wide, and all but the newest 500 are read. */
+const HEAVY_UNREAD = 500;
 
 interface Rows {
   users: { organizationId: string; userId: string; name: string; email: string }[];
@@ -73,6 +85,10 @@ interface Rows {
     headlineData: string;
     timestamp: number;
     recipients: string[];
+    /** Addressed to the whole organization too (SPEC 11.1). */
+    notifyAll: boolean;
+    /** Users who have read it: listed recipients, or members for an organization-wide one. */
+    readBy: string[];
   }[];
   comments: {
     organizationId: string;
@@ -116,7 +132,9 @@ function organizationRows(scale: Scale, o: number): Rows {
       actionUserId: actor,
       headlineData: JSON.stringify({ actionUser: { userId: actor }, documentTitle: `Document ${i % 100}` }),
       timestamp: T0 + o * scale.notificationsPerOrg + i,
-      recipients: [...recipients],
+      recipients: isMixed(o) && i % 300 === 150 ? [] : [...recipients],
+      notifyAll: isMixed(o) && i % 300 === 150,
+      readBy: [],
     });
   }
   const thread = (documentId: string, annotationId: string, comments: number, createdAt: number) => {
@@ -172,6 +190,35 @@ function organizationRows(scale: Scale, o: number): Rows {
   return rows;
 }
 
+/** The organization of the heavy inbox: 100 members, and 10,000 notifications for one of them. */
+function heavyRows(scale: Scale): Rows {
+  const rnd = random(424242);
+  const pick = (n: number) => Math.floor(rnd() * n);
+  const rows: Rows = { users: [], notifications: [], comments: [], annotations: [] };
+  const organizationId = HEAVY_ORG;
+  for (const userId of [HEAVY_USER, ...Array.from({ length: scale.usersPerOrg - 1 }, (_, u) => userOf(u))]) {
+    rows.users.push({ organizationId, userId, name: `Name of ${userId}`, email: `${userId}@heavy.example.com` });
+  }
+  for (let i = 0; i < HEAVY_INBOX; i++) {
+    const actor = userOf(pick(scale.usersPerOrg - 1));
+    const wide = i % 10 === 5;
+    const read = i < HEAVY_INBOX - HEAVY_UNREAD;
+    rows.notifications.push({
+      organizationId,
+      notificationId: `h-${String(i).padStart(5, '0')}`,
+      documentId: docOf(pick(scale.documentsPerOrg)),
+      locationId: null,
+      actionUserId: actor,
+      headlineData: JSON.stringify({ actionUser: { userId: actor }, documentTitle: `Document ${i % 100}` }),
+      timestamp: T0 + i,
+      recipients: wide ? [] : [HEAVY_USER, userOf(pick(scale.usersPerOrg - 1))],
+      notifyAll: wide,
+      readBy: read ? [HEAVY_USER] : [],
+    });
+  }
+  return rows;
+}
+
 /** The recipients of a notification, with the internal ids the service would derive. */
 const recipientList = (tenantId: string, n: Rows['notifications'][number]) =>
   n.recipients.map((userId) => ({ userId, internalId: internalUserId(tenantId, n.organizationId, userId) }));
@@ -215,6 +262,8 @@ export async function buildDataset(
     await sink.write(tenantId, batch);
     progress(`${Math.min(first + BATCH, scale.organizations)}/${scale.organizations} organizations`);
   }
+  await sink.write(tenantId, heavyRows(scale));
+  progress('the heavy inbox');
   return tenantId;
 }
 
@@ -227,6 +276,14 @@ export class SqliteSink {
       upsertUser: this.db.prepare(USERS_SQL.upsert.sqlite.text),
       insertNotification: this.db.prepare(NOTIFICATIONS_SQL.insert.sqlite.text),
       insertInbox: this.db.prepare(NOTIFICATIONS_SQL.insertInbox.sqlite.text),
+      readListed: this.db.prepare(
+        `UPDATE inbox SET unread = 0 WHERE tenant_id = @tenantId AND organization_id = @organizationId
+           AND notification_id = @notificationId AND user_id = @userId`,
+      ),
+      readWide: this.db.prepare(
+        `INSERT INTO notification_reads (tenant_id, organization_id, notification_id, user_id, internal_id, document_id)
+         VALUES (@tenantId, @organizationId, @notificationId, @userId, @internalId, @documentId)`,
+      ),
       insertAnnotation: this.db.prepare(COMMENTS_SQL.insertAnnotation.sqlite.text),
       insertComment: this.db.prepare(COMMENTS_SQL.insertComments.sqlite.text),
     };
@@ -253,8 +310,25 @@ export class SqliteSink {
           sourceData: '{}',
           recipients,
           answer,
+          notifyAll: n.notifyAll ? 1 : 0,
+          source: 'custom',
         });
-        for (const [position, userId] of n.recipients.entries()) s.insertInbox!.run({ ...shared, answer, userId, position });
+        const inbox = { ...shared, answer, notifyAll: n.notifyAll ? 1 : 0 };
+        for (const [position, userId] of n.recipients.entries()) s.insertInbox!.run({ ...inbox, userId, position });
+        for (const userId of n.readBy) {
+          if (n.recipients.includes(userId)) s.readListed!.run({ ...shared, userId });
+          else {
+            const internalId = internalUserId(tenantId, n.organizationId, userId);
+            s.readWide!.run({
+              tenantId,
+              organizationId: n.organizationId,
+              notificationId: n.notificationId,
+              userId,
+              internalId,
+              documentId: n.documentId,
+            });
+          }
+        }
       }
       for (const a of rows.annotations) {
         s.insertAnnotation!.run({
@@ -303,10 +377,10 @@ export class PostgresSink {
     const n = rows.notifications;
     await c.query(
       `INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id, action_user_id,
-        headline_template, headline_data, body_message, source_data, timestamp, recipients, answer)
-      SELECT $1, x.o, x.i, x.d, x.l, x.a, $11, x.h, '', '{}', x.t, x.r, x.an
+        headline_template, headline_data, body_message, source_data, timestamp, recipients, answer, notify_all)
+      SELECT $1, x.o, x.i, x.d, x.l, x.a, $11, x.h, '', '{}', x.t, x.r, x.an, x.w
       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[],
-        $10::text[]) AS x(o, i, d, l, a, h, t, r, an)`,
+        $10::text[], $12::boolean[]) AS x(o, i, d, l, a, h, t, r, an, w)`,
       [
         tenantId,
         col(n, 'organizationId'),
@@ -321,19 +395,20 @@ export class PostgresSink {
           return [columns.map((c) => c.recipients), columns.map((c) => c.answer)];
         })(),
         HEADLINE,
+        col(n, 'notifyAll'),
       ],
     );
     // Each inbox row carries its notification's answer and filter columns, as notifications/add writes it.
     const r = n.flatMap((x) => {
       const { answer } = recipientColumns(tenantId, x);
-      return x.recipients.map((userId, position) => ({ ...x, userId, position, answer }));
+      return x.recipients.map((userId, position) => ({ ...x, userId, position, answer, unread: !x.readBy.includes(userId) }));
     });
     await c.query(
       `INSERT INTO inbox (tenant_id, organization_id, user_id, timestamp, notification_id, position, unread, document_id,
-        location_id, action_user_id, answer)
-      SELECT $1, x.o, x.u, x.t, x.i, x.p, true, x.d, x.l, x.a, x.an
-      FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[])
-        AS x(o, u, t, i, p, d, l, a, an)`,
+        location_id, action_user_id, answer, wide)
+      SELECT $1, x.o, x.u, x.t, x.i, x.p, x.un, x.d, x.l, x.a, x.an, x.w
+      FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[], $6::int[], $7::text[], $8::text[], $9::text[], $10::text[],
+        $11::boolean[], $12::boolean[]) AS x(o, u, t, i, p, d, l, a, an, un, w)`,
       [
         tenantId,
         col(r, 'organizationId'),
@@ -345,6 +420,24 @@ export class PostgresSink {
         col(r, 'locationId'),
         col(r, 'actionUserId'),
         col(r, 'answer'),
+        col(r, 'unread'),
+        col(r, 'notifyAll'),
+      ],
+    );
+    const reads = n.flatMap((x) =>
+      (x.notifyAll ? x.readBy.filter((u) => !x.recipients.includes(u)) : []).map((userId) => ({ ...x, userId })),
+    );
+    await c.query(
+      `INSERT INTO notification_reads (tenant_id, organization_id, notification_id, user_id, internal_id, document_id)
+      SELECT $1, x.o, x.i, x.u, x.iu, x.d FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+        AS x(o, i, u, iu, d)`,
+      [
+        tenantId,
+        col(reads, 'organizationId'),
+        col(reads, 'notificationId'),
+        col(reads, 'userId'),
+        reads.map((x) => internalUserId(tenantId, x.organizationId, x.userId)),
+        col(reads, 'documentId'),
       ],
     );
     const a = rows.annotations;

@@ -1,6 +1,18 @@
 // The benchmarked operations: each makes a fresh request body per request, spread over the dataset,
 // so reads hit cold and warm rows alike and writes do not collide.
-import { BENCH_CREDENTIALS, docOf, listDocOf, org, threadOf, userOf, type Scale } from './dataset.js';
+import {
+  BENCH_CREDENTIALS,
+  docOf,
+  HEAVY_ORG,
+  HEAVY_USER,
+  isMixed,
+  listDocOf,
+  MIXED_EVERY,
+  org,
+  threadOf,
+  userOf,
+  type Scale,
+} from './dataset.js';
 
 export interface Operation {
   name: string;
@@ -18,6 +30,14 @@ export interface Operation {
 }
 
 const pick = (n: number) => Math.floor(Math.random() * n);
+/** An organization whose inboxes are all listed notifications, and one whose mix in organization-wide ones. */
+const plainOrg = (s: Scale): string => {
+  for (;;) {
+    const o = pick(s.organizations);
+    if (!isMixed(o)) return org(o);
+  }
+};
+const mixedOrg = (s: Scale): string => org(pick(s.organizations / MIXED_EVERY) * MIXED_EVERY + MIXED_EVERY - 1);
 
 export const OPERATIONS: Operation[] = [
   {
@@ -36,7 +56,44 @@ export const OPERATIONS: Operation[] = [
     method: 'POST',
     path: '/v1/notifications/get',
     // A user has about 30 notifications: the first page of 10 is what an inbox shows.
-    body: (s) => ({ organizationId: org(pick(s.organizations)), userId: userOf(pick(s.usersPerOrg)), pageSize: 10 }),
+    body: (s) => ({ organizationId: plainOrg(s), userId: userOf(pick(s.usersPerOrg)), pageSize: 10 }),
+  },
+  {
+    // The same inboxes with about 10% organization-wide notifications mixed in (SPEC 11.1).
+    name: 'notifications/get by userId, 10% organization-wide',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/notifications/get',
+    body: (s) => ({ organizationId: mixedOrg(s), userId: userOf(pick(s.usersPerOrg)), pageSize: 10 }),
+  },
+  {
+    // One user with 10,000 notifications (1,000 organization-wide), 500 unread: the bell's number.
+    name: 'notifications/count/get, 10,000 notifications',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/notifications/count/get',
+    bodies: 1,
+    body: () => ({ organizationId: HEAVY_ORG, userId: HEAVY_USER }),
+  },
+  {
+    name: 'notifications/count/get, one document',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/notifications/count/get',
+    body: (s) => ({
+      organizationId: mixedOrg(s),
+      userId: userOf(pick(s.usersPerOrg)),
+      documentId: docOf(pick(s.documentsPerOrg)),
+    }),
+  },
+  {
+    // The first page of what that user has not read: 500 unread among 10,000.
+    name: 'notifications/get unread:true, 10,000 notifications',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/notifications/get',
+    bodies: 1,
+    body: () => ({ organizationId: HEAVY_ORG, userId: HEAVY_USER, unread: true, pageSize: 10 }),
   },
   {
     // The fixed cost of an authenticated request: auth, one indexed probe that finds nothing, the envelope.

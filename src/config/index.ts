@@ -82,6 +82,14 @@ export const SETTINGS = {
     'Longest free text in code points (`commentText`, `commentHtml`, `displayHeadlineMessageTemplate`, ' +
       '`displayBodyMessage`); longer gets 400.',
   ),
+  maxSettingsPerSet: integer(
+    'MARGINALIA_MAX_SETTINGS_PER_SET',
+    DEFAULT_LIMITS.maxSettingsPerSet,
+    1,
+    10_000_000,
+    'Most settings one `notifications/config/set` writes (`documentIds` times `userIds`, each up to the batch limit); ' +
+      'more gets 400, so one request cannot write a million rows.',
+  ),
   rateLimit: integer(
     'MARGINALIA_RATE_LIMIT',
     1000,
@@ -325,7 +333,7 @@ export function loadConfig(env: Env): ConfigResult {
       bootstrap: v.apiKey !== null && v.authToken !== null ? { apiKey: v.apiKey, authToken: v.authToken } : null,
       bodyLimit: v.bodyLimit,
       maxJsonDepth: v.maxJsonDepth,
-      limits: { maxBatch: v.maxBatch, maxTextLength: v.maxTextLength },
+      limits: { maxBatch: v.maxBatch, maxTextLength: v.maxTextLength, maxSettingsPerSet: v.maxSettingsPerSet },
       rateLimit: v.rateLimit,
       authFailureFloorMs: v.authFailureFloorMs,
       profileCacheSize: v.profileCacheSize,

@@ -93,7 +93,6 @@ export function deleteNotifications({ store }: Services, caller: Caller, input: 
     locationId: orNull(input.locationId),
     userId: orNull(input.userId),
     notificationIds,
-    filtered,
   };
   return then(store.deleteNotifications(caller.id, deletion), (deleted) =>
     keyedOutcomes(notificationIds, deleted, (_id, success) => (success ? DELETED : NOT_DELETED)),

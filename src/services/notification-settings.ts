@@ -1,9 +1,11 @@
 // notifications/config/get and notifications/config/set (SPEC 11.6): each user's inbox and email
 // setting per document. The email setting is kept and answered; this service sends no email.
+import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type { NotificationConfigGetData, NotificationConfigSetData } from '../schemas/notifications.js';
 import type { NotificationSetting } from '../store/store.js';
 import type { Caller, Services } from './context.js';
+import { spell } from './member-path.js';
 
 /** What a user who never set one reads (SPEC 11.6). */
 export const DEFAULT_SETTING: NotificationSetting = { inbox: 'MINE', email: 'MINE' };
@@ -23,9 +25,19 @@ export function getNotificationConfig({ store }: Services, caller: Caller, input
 }
 
 /** Sets every (document, user) pair in one transaction; answers by userId with the last document. */
-export function setNotificationConfig({ store }: Services, caller: Caller, input: NotificationConfigSetData): Maybe<object> {
+export function setNotificationConfig(
+  { store, limits }: Services,
+  caller: Caller,
+  input: NotificationConfigSetData,
+): Maybe<object> {
   const documentIds = [...new Set(input.documentIds)];
   const userIds = [...new Set(input.userIds)];
+  if (documentIds.length * userIds.length > limits.maxSettingsPerSet) {
+    throw invalid(
+      `${spell(['documentIds'])} times ${spell(['userIds'])} is ${documentIds.length * userIds.length} settings; ` +
+        `one request sets at most ${limits.maxSettingsPerSet} (MARGINALIA_MAX_SETTINGS_PER_SET).`,
+    );
+  }
   const lastDocument = input.documentIds[input.documentIds.length - 1]!;
   return then(store.setNotificationSettings(caller.id, input.organizationId, documentIds, userIds, input.config), () =>
     Object.fromEntries(

@@ -451,8 +451,8 @@ export interface Store {
   ): Maybe<void>;
 }
 
-/** notifications/delete's selection: filters as in get; `filtered` when any besides notificationIds is given. */
-export type NotificationDeletion = Omit<NotificationQuery, 'after' | 'limit' | 'unread'> & { filtered: boolean };
+/** notifications/delete's selection: filters as in get. */
+export type NotificationDeletion = Omit<NotificationQuery, 'after' | 'limit' | 'unread'>;
 
 import type { ChangeSource } from './notifications/notifications.js';
 export type { ChangeSource };

@@ -92,7 +92,15 @@ function* insertComments(thread: Thread, comments: readonly Placed[]): Work<void
 const triggered = (drafts: readonly NewComment[], placed: readonly Placed[]): WrittenComment[] =>
   placed.flatMap((c, i) =>
     drafts[i]?.notify
-      ? [{ commentId: c.commentId, seq: c.seq, author: c.from, text: c.text, mentioned: mentionedIn(drafts[i]!.taggedUserContacts) }]
+      ? [
+          {
+            commentId: c.commentId,
+            seq: c.seq,
+            author: c.from,
+            text: c.text,
+            mentioned: mentionedIn(drafts[i]!.taggedUserContacts),
+          },
+        ]
       : [],
   );
 

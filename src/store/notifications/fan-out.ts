@@ -31,7 +31,10 @@ const THREAD_AUTHORS = same(
 
 export function* notifyOfComments(thread: Thread, written: readonly WrittenComment[], now: number): Work<void> {
   if (written.length === 0) return;
-  const authors = (yield* all(THREAD_AUTHORS, thread)).map((r) => ({ userId: r.from_user_id as string, seq: Number(r.first_seq) }));
+  const authors = (yield* all(THREAD_AUTHORS, thread)).map((r) => ({
+    userId: r.from_user_id as string,
+    seq: Number(r.first_seq),
+  }));
   const members = (yield* all(NOTIFICATIONS_SQL.documentMembers, thread)).map((r) => r.user_id as string);
   const candidates = new Set([...authors.map((a) => a.userId), ...members, ...written.flatMap((c) => c.mentioned)]);
   const settings = new Map(
@@ -43,7 +46,11 @@ export function* notifyOfComments(thread: Thread, written: readonly WrittenComme
   const settingOf = (userId: string): SettingValue => settings.get(userId) ?? 'MINE';
   for (const c of written) {
     const earlierAuthors = new Set(authors.filter((a) => a.seq < c.seq).map((a) => a.userId));
-    for (const { userId, reason } of recipientsOf({ authorId: c.author.userId, mentioned: c.mentioned, earlierAuthors }, members, settingOf)) {
+    for (const { userId, reason } of recipientsOf(
+      { authorId: c.author.userId, mentioned: c.mentioned, earlierAuthors },
+      members,
+      settingOf,
+    )) {
       const notification = {
         notificationId: newNotificationId(),
         documentId: thread.documentId,

@@ -54,13 +54,19 @@ export function* add(tenantId: string, organizationId: string, n: NewNotificatio
   return true;
 }
 
-function notificationFrom(r: unknown[]): StoredNotification {
-  const listed = r[N.listedReaders] as string | null;
-  const wide = r[N.wideReaders] as string | null;
-  const readers: [string, string | null][] = [
-    ...(listed === null || listed === '[]' ? [] : (JSON.parse(listed) as string[]).map((u): [string, null] => [u, null])),
-    ...(wide === null || wide === '[]' ? [] : (JSON.parse(wide) as [string, string][])),
+/** "[]" (SQLite) and null (PostgreSQL) both say nobody. */
+const noneIn = (readers: unknown): boolean => readers === null || readers === '[]';
+
+/** The read marks of a row (answers/notifications.ts lays them over its stored answer); null for none, as almost always. */
+function readersOf(listed: unknown, wide: unknown): [string, string | null][] | null {
+  if (noneIn(listed) && noneIn(wide)) return null;
+  return [
+    ...(noneIn(listed) ? [] : (JSON.parse(listed as string) as string[]).map((u): [string, null] => [u, null])),
+    ...(noneIn(wide) ? [] : (JSON.parse(wide as string) as [string, string][])),
   ];
+}
+
+function notificationFrom(r: unknown[]): StoredNotification {
   return {
     notificationId: r[N.notificationId] as string,
     timestamp: Number(r[N.timestamp]),
@@ -71,7 +77,7 @@ function notificationFrom(r: unknown[]): StoredNotification {
     },
     ...versionsOf(r, N),
     answer: r[N.answer] as string,
-    readers: readers.length > 0 ? readers : null,
+    readers: readersOf(r[N.listedReaders], r[N.wideReaders]),
   };
 }
 
@@ -227,15 +233,16 @@ function sourceFrom(r: Record<string, unknown>): ChangeSource {
 }
 
 /** notifications/delete: the notifications named, or matched by the filters, for everyone. Answers the ids deleted. */
-export function* remove(
-  tenantId: string,
-  q: Omit<NotificationQuery, 'after' | 'limit' | 'unread'> & { filtered: boolean },
-): Work<string[]> {
+export function* remove(tenantId: string, q: Omit<NotificationQuery, 'after' | 'limit' | 'unread'>): Work<string[]> {
   const org = { tenantId, organizationId: q.organizationId };
-  // With only ids, they are the matches; any other filter walks the read that notifications/get makes.
-  const found = q.filtered
-    ? yield* matching(tenantId, { ...q, unread: null })
-    : (yield* all(SQL.lockForChange, { ...org, ids: list(q.notificationIds) })).map((r) => r.notification_id as string);
+  // With only ids, they are the matches; a user or document walks the read that notifications/get makes.
+  const ids = list(q.notificationIds);
+  const found =
+    q.userId !== null || q.documentId !== null
+      ? yield* matching(tenantId, { ...q, unread: null })
+      : q.locationId !== null
+        ? (yield* all(SQL.idsAtLocation, { ...org, locationId: q.locationId, ids })).map((r) => r.notification_id as string)
+        : (yield* all(SQL.lockForChange, { ...org, ids })).map((r) => r.notification_id as string);
   if (found.length === 0) return [];
   for (let i = 0; i < found.length; i += 1000) {
     const ids = list(found.slice(i, i + 1000));

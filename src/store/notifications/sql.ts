@@ -142,6 +142,17 @@ export const NOTIFICATIONS_SQL = {
        AND notification_id = @notificationId
        AND user_id IN (${kind === 'sqlite' ? 'SELECT value FROM json_each(@userIds)' : 'SELECT unnest(@userIds::text[])'})`,
   ),
+  /**
+   * notifications/delete by location without a document or user: the organization's notifications at
+   * that location (no index holds locations alone; the organization's range of the key is walked).
+   */
+  idsAtLocation: byKind(
+    'notificationIdsAtLocation',
+    (kind) => `SELECT notification_id FROM notifications
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND location_id = @locationId
+       AND ${kind === 'sqlite' ? '(@ids IS NULL OR notification_id IN (SELECT value FROM json_each(@ids)))' : '(@ids::text[] IS NULL OR notification_id = ANY(@ids::text[]))'}
+     ORDER BY timestamp DESC, notification_id DESC`,
+  ),
   deleteInbox: byKind(
     'deleteInboxOf',
     (kind) => `DELETE FROM inbox WHERE tenant_id = @tenantId AND organization_id = @organizationId
@@ -174,7 +185,10 @@ export const NOTIFICATIONS_SQL = {
   /** notifications/read: the user's unread listed rows that match; answers how many. */
   readListed: byKind(
     'readListed',
-    (kind) => `UPDATE inbox SET unread = ${kind === 'sqlite' ? '0' : 'false'}
+    // SQLite is told the index: with few statistics it would walk the user's whole inbox by key.
+    (
+      kind,
+    ) => `UPDATE inbox${kind === 'sqlite' ? ' INDEXED BY inbox_unread' : ''} SET unread = ${kind === 'sqlite' ? '0' : 'false'}
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId AND unread = ${TRUE[kind]}
        AND (@documentId${kind === 'postgres' ? '::text' : ''} IS NULL OR document_id = @documentId)
        AND ${kind === 'sqlite' ? '(@ids IS NULL OR notification_id IN (SELECT value FROM json_each(@ids)))' : '(@ids::text[] IS NULL OR notification_id = ANY(@ids::text[]))'}`,
@@ -183,12 +197,13 @@ export const NOTIFICATIONS_SQL = {
   readWide: byKind(
     'readWide',
     (kind) => `INSERT INTO notification_reads (tenant_id, organization_id, notification_id, user_id, internal_id, document_id)
-     SELECT n.tenant_id, n.organization_id, n.notification_id, @userId, @internalId, n.document_id FROM notifications n
+     SELECT n.tenant_id, n.organization_id, n.notification_id, @userId, @internalId, n.document_id
+     FROM notifications n${kind === 'sqlite' ? ' INDEXED BY notifications_wide' : ''}
      WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.notify_all = ${TRUE[kind]}
        AND (@documentId${kind === 'postgres' ? '::text' : ''} IS NULL OR n.document_id = @documentId)
        AND ${kind === 'sqlite' ? '(@ids IS NULL OR n.notification_id IN (SELECT value FROM json_each(@ids)))' : '(@ids::text[] IS NULL OR n.notification_id = ANY(@ids::text[]))'}
        AND ${IS_MEMBER} AND NOT ${LISTS_USER} AND NOT ${WIDE_READ}
-     ORDER BY n.notification_id
+     ${kind === 'postgres' ? 'ORDER BY n.notification_id' : 'AND true'}
      ON CONFLICT DO NOTHING`,
   ),
   /** notifications/config/get: the settings the user has for the documents. */
@@ -272,7 +287,8 @@ function sqliteRead(f: NotificationFilterSet, limit: number): string {
     `(n.timestamp, n.notification_id) < (@afterTimestamp, @afterId)`,
   ];
   const org = ['n.tenant_id = @tenantId', 'n.organization_id = @organizationId'];
-  if (!f.byUser) return `SELECT ${columnsOf(selectList('sqlite'))} FROM notifications n WHERE ${[...org, ...filters].join(' AND ')} ${ORDER} LIMIT ${limit}`;
+  if (!f.byUser)
+    return `SELECT ${columnsOf(selectList('sqlite'))} FROM notifications n WHERE ${[...org, ...filters].join(' AND ')} ${ORDER} LIMIT ${limit}`;
   const inbox = [...org, 'n.user_id = @userId', ...(f.unread === null ? [] : [`n.unread = ${f.unread ? 1 : 0}`]), ...filters];
   const wide = [
     ...org,
@@ -284,10 +300,12 @@ function sqliteRead(f: NotificationFilterSet, limit: number): string {
   ];
   // SQLite merges the two walks (MERGE (UNION ALL)) and stops at the limit: no sort, and the readers
   // of a row are looked up only for the rows of the page.
+  // The unread walk is told its index: without statistics SQLite would take the key and skip read rows.
+  const inboxIndex = f.unread ? ' INDEXED BY inbox_unread' : '';
   return `SELECT ${columnsOf(selectList('sqlite', 'page'))} FROM (
-    SELECT ${ROW_COLUMNS} FROM inbox n WHERE ${inbox.join(' AND ')}
+    SELECT ${ROW_COLUMNS} FROM inbox n${inboxIndex} WHERE ${inbox.join(' AND ')}
     UNION ALL
-    SELECT ${ROW_COLUMNS} FROM notifications n WHERE ${wide.join(' AND ')}
+    SELECT ${ROW_COLUMNS} FROM notifications n INDEXED BY notifications_wide WHERE ${wide.join(' AND ')}
     ORDER BY timestamp DESC, notification_id DESC LIMIT ${limit}
   ) AS page ORDER BY page.timestamp DESC, page.notification_id DESC`;
 }
