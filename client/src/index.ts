@@ -19,7 +19,16 @@ import type {
   CommentsUpdateData,
 } from '../../src/schemas/comments.js';
 import type { ErrorCode } from '../../src/schemas/error-codes.js';
-import type { NotificationsAddData, NotificationsGetData } from '../../src/schemas/notifications.js';
+import type {
+  NotificationConfigGetData,
+  NotificationConfigSetData,
+  NotificationsAddData,
+  NotificationsCountData,
+  NotificationsDeleteData,
+  NotificationsGetData,
+  NotificationsReadData,
+  NotificationsUpdateData,
+} from '../../src/schemas/notifications.js';
 import type { UsersData } from '../../src/schemas/users.js';
 import type {
   AnnotationChangesResult,
@@ -31,6 +40,11 @@ import type {
   MarkedReadResult,
   CommentsResult,
   NotificationAddedResult,
+  NotificationChangesResult,
+  NotificationConfigResult,
+  NotificationConfigSetResult,
+  NotificationCountResult,
+  NotificationsMarkedResult,
   NotificationsResult,
   UsersResult,
 } from '../../src/schemas/responses.js';
@@ -50,8 +64,14 @@ export type {
   CommentsDeleteData,
   CommentsGetData,
   CommentsUpdateData,
+  NotificationConfigGetData,
+  NotificationConfigSetData,
   NotificationsAddData,
+  NotificationsCountData,
+  NotificationsDeleteData,
   NotificationsGetData,
+  NotificationsReadData,
+  NotificationsUpdateData,
   UsersData,
 };
 
@@ -62,6 +82,11 @@ export type CommentsResult = ResultOf<typeof CommentsResult>;
 export type NotificationAddedResult = ResultOf<typeof NotificationAddedResult>;
 export type NotificationsResult = ResultOf<typeof NotificationsResult>;
 export type Notification = NotificationsResult['data'][number];
+export type NotificationChangesResult = ResultOf<typeof NotificationChangesResult>;
+export type NotificationCountResult = ResultOf<typeof NotificationCountResult>;
+export type NotificationsMarkedResult = ResultOf<typeof NotificationsMarkedResult>;
+export type NotificationConfigResult = ResultOf<typeof NotificationConfigResult>;
+export type NotificationConfigSetResult = ResultOf<typeof NotificationConfigSetResult>;
 export type Comment = Exclude<CommentsResult['data'][number], null>;
 export type AnnotationListResult = ResultOf<typeof AnnotationListResult>;
 export type Annotation = Exclude<AnnotationListResult['data'][number], null>;
@@ -177,6 +202,25 @@ export class Marginalia {
       } while (pageToken);
       return all;
     },
+    /** notifications/update: read and unread marks, and content; a repeat sets the same again. */
+    update: (data: NotificationsUpdateData) => this.call<NotificationChangesResult>('/v1/notifications/update', data, true),
+    /**
+     * notifications/delete: what the filters match, for everyone. Retried on 503 like the other
+     * deletes, since a repeat cannot delete twice: the end state is the same. Only its answer differs
+     * when the first attempt landed before the 503: the ids it deleted then read `success: false`
+     * ("Failed to delete notification."), and a delete by filters alone answers `{}`.
+     */
+    delete: (data: NotificationsDeleteData) => this.call<NotificationChangesResult>('/v1/notifications/delete', data, true),
+    /** notifications/count/get: a user's notifications, and those unread. */
+    count: (data: NotificationsCountData) => this.call<NotificationCountResult>('/v1/notifications/count/get', data, true),
+    /** notifications/read: mark a user's notifications read (a repeat answers `read: 0`, the state is the same). */
+    markRead: (data: NotificationsReadData) => this.call<NotificationsMarkedResult>('/v1/notifications/read', data, true),
+    /** notifications/config/get: a user's inbox and email settings, one entry per document. */
+    getConfig: (data: NotificationConfigGetData) =>
+      this.call<NotificationConfigResult>('/v1/notifications/config/get', data, true),
+    /** notifications/config/set: users' inbox and email settings for documents. */
+    setConfig: (data: NotificationConfigSetData) =>
+      this.call<NotificationConfigSetResult>('/v1/notifications/config/set', data, true),
   };
 
   private readonly options: Required<Omit<MarginaliaOptions, 'fetch'>> & { fetch: typeof fetch };

@@ -1,12 +1,14 @@
 // `marginalia seed --demo`: a small, realistic organization under a new tenant, written through the
 // same services the API uses (so HTML is sanitized, ids assigned and profiles resolved exactly as for
-// a caller), then credentials and three curl commands to paste while the server runs.
+// a caller), then credentials and curl commands to paste while the server runs.
 import { systemClock } from '../clock.js';
 import type { Config } from '../config/index.js';
 import { updateAnnotations } from '../services/annotations.js';
-import { addAnnotations, updateComments } from '../services/comments.js';
+import { addAnnotations, addComments, updateComments } from '../services/comments.js';
 import type { Caller, Services } from '../services/context.js';
 import { createTenant } from '../services/credentials.js';
+import { markNotificationsRead } from '../services/inbox.js';
+import { setNotificationConfig } from '../services/notification-settings.js';
 import { addNotification } from '../services/notifications.js';
 import { ProfileCache } from '../services/profiles.js';
 import { ThreadPageCache } from '../services/thread-pages.js';
@@ -97,6 +99,31 @@ export async function seedDemo(store: Store, io: Io, config: Config): Promise<vo
     annotationIds: ['pricing'],
     updatedData: { status: { id: 'RESOLVED', name: 'Resolved', type: 'terminal' } },
   });
+  // Ana has read Ben's reply; Chloé follows every comment on the roadmap.
+  await markNotificationsRead(services, caller, { organizationId: ORG, userId: 'ana', notificationIds: ['reply-scope'] });
+  await setNotificationConfig(services, caller, {
+    organizationId: ORG,
+    documentIds: [DOC],
+    userIds: ['chloe'],
+    config: { inbox: 'ALL' },
+  });
+  // Dev mentions Ana in the scope thread, with triggerNotification: Ana is notified of the mention,
+  // Ben (who wrote in the thread before) of a reply, and Chloé (a member set to ALL) of a comment.
+  await addComments(services, caller, {
+    organizationId: ORG,
+    documentId: DOC,
+    annotationId: 'scope',
+    triggerNotification: true,
+    commentData: [
+      {
+        ...comment(
+          'dev',
+          '<p><span class="mention" data-user-id="ana">@Ana Lima</span> the sync API may land early: a mobile preview in Q1?</p>',
+        ),
+        taggedUserContacts: [{ userId: 'ana', text: '@Ana Lima' }],
+      },
+    ],
+  });
 
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
@@ -106,21 +133,30 @@ export async function seedDemo(store: Store, io: Io, config: Config): Promise<vo
   io.out(
     [
       `Demo organization "${ORG}" loaded for a new tenant: ${USERS.length} users, 2 comment threads on "${DOC}" (one` +
-        ' resolved, with an edited comment), 4 notifications.',
+        ' resolved, with an edited comment), 7 notifications (3 from a comment that mentions Ana; one she has read).',
       '',
       `  API key:    ${creds.apiKey}`,
       `  Auth token: ${creds.authToken}`,
       '',
       `With the server running (npm start), paste any of these:`,
       '',
-      "# Ana's inbox: her notifications, newest first",
+      "# Ana's inbox, newest first: Dev's mention (from his comment), and Ben's reply, which she has read (false)",
       curl('notifications/get', { organizationId: ORG, userId: 'ana' }),
+      '',
+      '# How many notifications Ana has, and how many she has not read',
+      curl('notifications/count/get', { organizationId: ORG, userId: 'ana' }),
       '',
       "# The document's threads, newest first: the pricing thread is resolved, and Dev's answer was edited",
       curl('commentannotations/get', { organizationId: ORG, documentId: DOC }),
       '',
       '# Rename Ana; the thread and the notifications show the new name at once',
       curl('users/update', { organizationId: ORG, users: [{ userId: 'ana', name: 'Ana Lima-Souza' }] }),
+      '',
+      "# Mark everything in Ana's inbox read: the answer counts those newly marked",
+      curl('notifications/read', { organizationId: ORG, userId: 'ana' }),
+      '',
+      "# Chloé's notification settings for the roadmap: every comment reaches her inbox (ALL)",
+      curl('notifications/config/get', { organizationId: ORG, documentIds: [DOC], userId: 'chloe' }),
     ].join('\n'),
   );
 }

@@ -57,6 +57,8 @@ export function validationMessage(issue: ValidationIssue): string {
       return `${path} must be at least ${String(p.limit)}.`;
     case 'maximum':
       return `${path} must be at most ${String(p.limit)}.`;
+    case 'enum':
+      return `${path} must be one of ${(p.allowedValues as unknown[]).map(String).join(', ')}.`;
     case 'pattern':
       return `${path} must be ${issue.parentSchema?.description ?? `shaped like ${String(p.pattern)}`}.`;
     default:

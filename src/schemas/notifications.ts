@@ -92,8 +92,8 @@ export const NotificationsReadBody = (limits: InputLimits) =>
     }),
   );
 
-/** An inbox or email setting (SPEC 11.6). */
-export const SettingValue = Type.Union([Type.Literal('ALL'), Type.Literal('MINE'), Type.Literal('NONE')]);
+/** An inbox or email setting (SPEC 11.6): an enum, so a wrong value is answered with the values allowed. */
+export const SettingValue = Type.Unsafe<'ALL' | 'MINE' | 'NONE'>({ type: 'string', enum: ['ALL', 'MINE', 'NONE'] });
 
 export const NotificationConfigGetBody = (limits: InputLimits) =>
   RequestBody(Type.Object({ organizationId: Id, documentIds: Batch(limits, Id), userId: Id }));

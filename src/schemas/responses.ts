@@ -178,7 +178,7 @@ export const NotificationsMarkedResult = Success(
   Type.Object({ read: Type.Integer({ description: 'Notifications newly marked read' }) }),
 );
 
-const Setting = Type.Union([Type.Literal('ALL'), Type.Literal('MINE'), Type.Literal('NONE')]);
+const Setting = Type.Unsafe<'ALL' | 'MINE' | 'NONE'>({ type: 'string', enum: ['ALL', 'MINE', 'NONE'] });
 export const NotificationConfigResult = Success(
   Type.Array(
     Type.Object({

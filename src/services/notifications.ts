@@ -16,6 +16,11 @@ type AddNotificationInput = NotificationsAddData;
 type GetNotificationsInput = NotificationsGetData;
 
 export function addNotification({ store, clock }: Services, caller: Caller, input: AddNotificationInput) {
+  if (input.notifyAll === false && (input.notifyUsers ?? []).length === 0) {
+    throw invalid(
+      `${spell(['notifyAll'])} is false and ${spell(['notifyUsers'])} lists nobody: the notification would reach no one.`,
+    );
+  }
   const notificationId = input.notificationId ?? newNotificationId();
   // A user listed twice is notified once. Internal ids are derived here, once, so reads need not hash.
   const listed = input.notifyUsers ?? [];

@@ -135,6 +135,80 @@ describe('the typed client against the real server', () => {
     await rested();
   });
 
+  test('every notification operation (SPEC 11), with typed results', async () => {
+    await rested();
+    const org = { organizationId: 'o11' };
+    await api.users.add({ ...org, documentId: 'd', users: ['u1', 'u2', 'u3'].map((userId) => ({ userId })) });
+    const base = { ...org, actionUser: { userId: 'u1' }, displayHeadlineMessageTemplate: 'hi' };
+    await api.notifications.add({ ...base, documentId: 'd', notificationId: 'n1', notifyUsers: [{ userId: 'u2' }] });
+    // No notifyUsers: the whole organization (notifyAll defaults to true).
+    await api.notifications.add({ ...base, notificationId: 'n2' });
+    assert.deepEqual((await api.notifications.count({ ...org, userId: 'u2' })).data, { total: 2, unread: 2 });
+    await rested();
+    assert.deepEqual((await api.notifications.markRead({ ...org, userId: 'u2', notificationIds: ['n2'] })).data, { read: 1 });
+    assert.deepEqual((await api.notifications.markRead({ ...org, userId: 'u2', notificationIds: ['n2'] })).data, { read: 0 });
+    const read = await api.notifications.get({ ...org, userId: 'u2', unread: false });
+    assert.deepEqual(
+      read.data.map((n) => [n.id, n.notifyUsersByUserId]),
+      [['n2', { u2: false }]],
+    );
+    const updated = await api.notifications.update({
+      ...org,
+      notifications: [
+        { id: 'n1', readByUserIds: ['u2'], displayBodyMessage: 'changed' },
+        { id: 'n9', readByUserIds: ['u2'] },
+      ],
+    });
+    assert.deepEqual(updated.data, {
+      n1: { success: true, message: 'Notification updated.' },
+      n9: { success: false, message: 'Failed to update notification.' },
+    });
+    await rested();
+    assert.deepEqual((await api.notifications.count({ ...org, userId: 'u2' })).data, { total: 2, unread: 0 });
+    const never = await api.notifications.getConfig({ ...org, documentIds: ['d'], userId: 'u3' });
+    assert.deepEqual(never.data, [
+      { config: { inbox: 'MINE', email: 'MINE' }, metadata: { ...org, documentId: 'd', userId: 'u3', apiKey: creds.apiKey } },
+    ]);
+    const set = await api.notifications.setConfig({ ...org, documentIds: ['d'], userIds: ['u3'], config: { inbox: 'ALL' } });
+    assert.deepEqual(set.data, {
+      u3: { success: true, userId: 'u3', documentId: 'd', message: 'User config set successfully.' },
+    });
+    assert.deepEqual((await api.notifications.getConfig({ ...org, documentIds: ['d'], userId: 'u3' })).data[0]!.config, {
+      inbox: 'ALL',
+      email: 'MINE',
+    });
+    await rested();
+    // A comment with triggerNotification: u2 is mentioned, u3 (a member set to ALL) hears of it too.
+    await api.comments.addAnnotations({
+      ...org,
+      documentId: 'd',
+      triggerNotification: true,
+      commentAnnotations: [
+        {
+          annotationId: 't',
+          commentData: [{ commentText: '@u2 look', from: { userId: 'u1' }, taggedUserContacts: [{ userId: 'u2' }] }],
+        },
+      ],
+    });
+    const [mention] = (await api.notifications.get({ ...org, userId: 'u2', unread: true })).data;
+    assert.deepEqual(
+      [mention?.notificationSource, mention?.displayHeadlineMessageTemplate, mention?.notificationSourceData],
+      ['comment', '{actionUser} mentioned you', { annotationId: 't', commentId: 1, documentId: 'd' }],
+    );
+    const [member] = (await api.notifications.get({ ...org, userId: 'u3', documentId: 'd' })).data;
+    assert.equal(member?.displayHeadlineMessageTemplate, '{actionUser} commented on a document');
+    const deleted = await api.notifications.delete({ ...org, notificationIds: ['n1', 'n9'] });
+    assert.deepEqual(deleted.data, {
+      n1: { success: true, message: 'Notification deleted.' },
+      n9: { success: false, message: 'Failed to delete notification.' },
+    });
+    await rested();
+    const byDocument = await api.notifications.delete({ ...org, documentId: 'd' });
+    assert.deepEqual(Object.keys(byDocument.data).sort(), [mention!.id, member!.id].sort());
+    assert.deepEqual((await api.notifications.count({ ...org, userId: 'u2' })).data, { total: 1, unread: 0 });
+    await rested();
+  });
+
   test('a 429 without Retry-After (an annotation out of commentIds) is thrown at once, saying what to do', async () => {
     let calls = 0;
     const counting = new Marginalia({
