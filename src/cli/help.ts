@@ -39,7 +39,8 @@ before starting several instances, or to check a database.`,
 
 Loads a small demo organization ("acme": five users, a document with two comment threads, and seven
 notifications, one of them read and three made by a comment) under a new tenant, then prints its API
-key and auth token and six curl commands to paste while the server runs (npm start). Each run makes a new demo tenant; nothing else is touched.`,
+key and auth token and six curl commands to paste while the server runs (npm start). Each run makes a
+new demo tenant; nothing else is touched.`,
   keys: `Usage: marginalia keys <create|list|revoke|disable|enable> ...
 
   keys create --name <name>   create a tenant (API key) with one auth token; prints {"apiKey","authToken"}

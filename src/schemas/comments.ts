@@ -17,7 +17,7 @@ import {
   type DataOf,
 } from './common.js';
 
-/** SPEC 11.7: the write notifies mentioned users, earlier authors and document members (see docs/decisions.md for where it may sit). */
+/** SPEC 11.7, 14.3: at the top of `data`, the write notifies mentioned users, earlier authors and document members. */
 const TriggerNotification = Opt(Type.Boolean());
 
 export const CommentIn = (limits: InputLimits) =>
@@ -29,7 +29,6 @@ export const CommentIn = (limits: InputLimits) =>
     createdAt: Opt(Millis),
     lastUpdated: Opt(Millis),
     taggedUserContacts: Opt(TaggedUserContacts(limits)),
-    triggerNotification: TriggerNotification,
   });
 
 /** The commentannotations/add request body, with the configured limits. */
@@ -52,7 +51,6 @@ export const AnnotationsAddBody = (limits: InputLimits) =>
           createdAt: Opt(Millis),
           lastUpdated: Opt(Millis),
           commentData: Batch(limits, CommentIn(limits)),
-          triggerNotification: TriggerNotification,
         }),
       ),
       triggerNotification: TriggerNotification,
@@ -158,7 +156,6 @@ export const CommentsUpdateBody = (limits: InputLimits) =>
         commentHtml: Opt(Text(limits)),
         from: Type.Optional(UserRefIn),
         taggedUserContacts: Opt(TaggedUserContacts(limits)),
-        triggerNotification: TriggerNotification,
       }),
       triggerNotification: TriggerNotification,
     }),

@@ -54,7 +54,8 @@ export const NotificationsGetBody = (limits: InputLimits) =>
 /** One notification's change in notifications/update (SPEC 11.3). */
 const NotificationChangeIn = (limits: InputLimits) =>
   Type.Object({
-    id: Type.String({ minLength: 1, maxLength: 256 }),
+    // Any id string (SPEC 4): an id that was never valid is answered as unknown.
+    id: Type.String({ minLength: 1 }),
     readByUserIds: Filter(limits, Id),
     unreadByUserIds: Filter(limits, Id),
     actionUser: Opt(UserRefIn),
@@ -75,7 +76,7 @@ export const NotificationsDeleteBody = (limits: InputLimits) =>
       documentId: Opt(Id),
       locationId: Opt(Id),
       userId: Opt(Id),
-      notificationIds: Filter(limits, Type.String({ maxLength: 256 })),
+      notificationIds: Filter(limits, Type.String()),
     }),
   );
 
@@ -88,7 +89,7 @@ export const NotificationsReadBody = (limits: InputLimits) =>
       organizationId: Id,
       userId: Id,
       documentId: Opt(Id),
-      notificationIds: Filter(limits, Type.String({ maxLength: 256 })),
+      notificationIds: Filter(limits, Type.String()),
     }),
   );
 
@@ -104,7 +105,8 @@ export const NotificationConfigSetBody = (limits: InputLimits) =>
       organizationId: Id,
       documentIds: Batch(limits, Id),
       userIds: Batch(limits, Id),
-      config: Type.Object({ inbox: Type.Optional(SettingValue), email: Type.Optional(SettingValue) }, { minProperties: 1 }),
+      // At least one of them, not null (null is absent, SPEC 1): checked by the service, which names them.
+      config: Type.Object({ inbox: Opt(SettingValue), email: Opt(SettingValue) }),
     }),
   );
 

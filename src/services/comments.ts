@@ -41,7 +41,7 @@ export const taggedContacts = (tags: TagsInput): TaggedContact[] =>
   }));
 
 /** Checks a commentData list and turns it into drafts: bodies sanitized and derived. */
-function drafts(comments: CommentInput[], path: MemberPath, notify = false) {
+function drafts(comments: CommentInput[], path: MemberPath) {
   requireUnique(comments, (c) => c.commentId, path, 'commentId');
   return comments.map((c, i) => {
     if (c.commentText == null && c.commentHtml == null) {
@@ -54,8 +54,6 @@ function drafts(comments: CommentInput[], path: MemberPath, notify = false) {
       createdAt: orNull(c.createdAt),
       lastUpdated: orNull(c.lastUpdated),
       taggedUserContacts: c.taggedUserContacts != null ? taggedContacts(c.taggedUserContacts) : null,
-      // A comment notifies when triggerNotification is true on it or on anything it sits in.
-      notify: notify || c.triggerNotification === true,
     };
   });
 }
@@ -84,8 +82,7 @@ export function addAnnotations(
   requireUnique(input.commentAnnotations, (a) => a.annotationId, ['commentAnnotations'], 'annotationId');
   const annotations = input.commentAnnotations.map((a, i) => {
     const annotationId = a.annotationId ?? newAnnotationId();
-    const notify = input.triggerNotification === true || a.triggerNotification === true;
-    const list = drafts(a.commentData, ['commentAnnotations', i, 'commentData'], notify);
+    const list = drafts(a.commentData, ['commentAnnotations', i, 'commentData']);
     const assigned = assignCommentIds(
       list.map((c) => c.commentId),
       0,
@@ -107,7 +104,8 @@ export function addAnnotations(
       comments,
     };
   });
-  const added = store.addAnnotations(caller.id, input.organizationId, input.documentId, annotations, clock());
+  const notify = input.triggerNotification === true;
+  const added = store.addAnnotations(caller.id, input.organizationId, input.documentId, annotations, clock(), notify);
   // fromEntries: an annotationId such as "__proto__" is an ordinary own key here.
   return then(added, (taken) => outcomesOf(annotations, taken));
 }
@@ -133,8 +131,9 @@ const noThread = (input: { annotationId: string; documentId: string }) =>
   new ApiError('NOT_FOUND', `Annotation ${input.annotationId} does not exist in document ${input.documentId}.`);
 
 export function addComments({ store, clock }: Services, caller: Caller, input: CommentsAddData): Maybe<number[]> {
-  const list = drafts(input.commentData, ['commentData'], input.triggerNotification === true);
-  const added = store.addComments(caller.id, input.organizationId, input.documentId, input.annotationId, list, clock());
+  const list = drafts(input.commentData, ['commentData']);
+  const notify = input.triggerNotification === true;
+  const added = store.addComments(caller.id, input.organizationId, input.documentId, input.annotationId, list, clock(), notify);
   return then(added, (outcome) => {
     switch (outcome.kind) {
       case 'added':
@@ -195,7 +194,7 @@ export function updateComments(
     ...(u.taggedUserContacts !== undefined
       ? { taggedUserContacts: u.taggedUserContacts === null ? null : taggedContacts(u.taggedUserContacts) }
       : {}),
-    notify: input.triggerNotification === true || u.triggerNotification === true,
+    notify: input.triggerNotification === true,
   };
   const thread = { organizationId: input.organizationId, documentId: input.documentId, annotationId: input.annotationId };
   return then(store.updateComments(caller.id, thread, input.commentIds, change, clock()), (done) => {

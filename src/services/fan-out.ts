@@ -1,35 +1,43 @@
-// Who a comment notifies (SPEC 11.7): the rule alone, with no storage, so it reads as the SPEC does.
+// Who a comment write notifies (SPEC 11.7, 14.3): the rule alone, with no storage, so it reads as the
+// SPEC does.
 import type { SettingValue } from '../store/store.js';
 
 export type FanOutReason = 'mention' | 'reply' | 'member';
 
-/** What a comment notifies of: its author, who it mentions, and where it stands in its thread. */
+/** A comment of the write, as the rule sees it. */
 export interface CommentEvent {
   authorId: string;
   mentioned: readonly string[];
-  /** Authors of the thread's comments before this one. */
+  /** Authors of the thread's comments before this one; empty where the write makes no replies. */
   earlierAuthors: ReadonlySet<string>;
 }
 
+const RANK: Record<FanOutReason, number> = { mention: 0, reply: 1, member: 2 };
+
 /**
- * One notification per affected user other than the author, for the first reason that applies:
- * mentioned users whose inbox setting for the document is not NONE, earlier authors of the thread
- * whose setting is MINE or ALL, document members whose setting is ALL. A user never set is MINE.
+ * One notification per affected user per write (SPEC 14.3), never to the comment's author: mentioned
+ * users whose inbox setting for the document is not NONE, earlier authors of the thread whose setting
+ * is MINE or ALL, document members whose setting is ALL. A user never set is MINE. A user affected
+ * several ways is told of the strongest reason (mention, then reply, then membership), by the first
+ * comment of the write that gives it.
  */
 export function recipientsOf(
-  event: CommentEvent,
+  comments: readonly CommentEvent[],
   members: readonly string[],
   settingOf: (userId: string) => SettingValue,
-): { userId: string; reason: FanOutReason }[] {
-  const out = new Map<string, FanOutReason>();
-  const consider = (userId: string, reason: FanOutReason, wants: (s: SettingValue) => boolean) => {
-    if (userId === event.authorId || out.has(userId) || !wants(settingOf(userId))) return;
-    out.set(userId, reason);
-  };
-  for (const u of event.mentioned) consider(u, 'mention', (s) => s !== 'NONE');
-  for (const u of event.earlierAuthors) consider(u, 'reply', (s) => s === 'MINE' || s === 'ALL');
-  for (const u of members) consider(u, 'member', (s) => s === 'ALL');
-  return [...out].map(([userId, reason]) => ({ userId, reason }));
+): { userId: string; reason: FanOutReason; comment: number }[] {
+  const out = new Map<string, { reason: FanOutReason; comment: number }>();
+  comments.forEach((c, comment) => {
+    const consider = (userId: string, reason: FanOutReason, wants: (s: SettingValue) => boolean) => {
+      if (userId === c.authorId || !wants(settingOf(userId))) return;
+      const held = out.get(userId);
+      if (!held || RANK[reason] < RANK[held.reason]) out.set(userId, { reason, comment });
+    };
+    for (const u of c.mentioned) consider(u, 'mention', (s) => s !== 'NONE');
+    for (const u of c.earlierAuthors) consider(u, 'reply', (s) => s === 'MINE' || s === 'ALL');
+    for (const u of members) consider(u, 'member', (s) => s === 'ALL');
+  });
+  return [...out].map(([userId, r]) => ({ userId, ...r }));
 }
 
 /** The headline each reason gets; `{actionUser}` is the comment's author. */

@@ -34,9 +34,8 @@ export function updateNotifications({ store }: Services, caller: Caller, input: 
     const unreadBy = users(n.unreadByUserIds);
     const both = readBy.find((u) => unreadBy.some((v) => v.userId === u.userId));
     if (both) {
-      throw invalid(
-        `${spell(['notifications', i, 'readByUserIds'])} and ${spell(['notifications', i, 'unreadByUserIds'])} both name ${JSON.stringify(both.userId)}.`,
-      );
+      const [read, unread] = (['readByUserIds', 'unreadByUserIds'] as const).map((m) => spell(['notifications', i, m]));
+      throw invalid(`${read} and ${unread} both name ${JSON.stringify(both.userId)}.`);
     }
     const content = {
       ...(n.actionUser != null && {

@@ -32,6 +32,13 @@ export function setNotificationConfig(
 ): Maybe<object> {
   const documentIds = [...new Set(input.documentIds)];
   const userIds = [...new Set(input.userIds)];
+  const setting = {
+    ...(input.config.inbox != null && { inbox: input.config.inbox }),
+    ...(input.config.email != null && { email: input.config.email }),
+  };
+  if (Object.keys(setting).length === 0) {
+    throw invalid(`${spell(['config'])} needs ${spell(['config', 'inbox'])} or ${spell(['config', 'email'])}.`);
+  }
   if (documentIds.length * userIds.length > limits.maxSettingsPerSet) {
     throw invalid(
       `${spell(['documentIds'])} times ${spell(['userIds'])} is ${documentIds.length * userIds.length} settings; ` +
@@ -39,7 +46,7 @@ export function setNotificationConfig(
     );
   }
   const lastDocument = input.documentIds[input.documentIds.length - 1]!;
-  return then(store.setNotificationSettings(caller.id, input.organizationId, documentIds, userIds, input.config), () =>
+  return then(store.setNotificationSettings(caller.id, input.organizationId, documentIds, userIds, setting), () =>
     Object.fromEntries(
       userIds.map((userId) => [
         userId,

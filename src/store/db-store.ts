@@ -212,8 +212,11 @@ export class DbStore implements Store {
     documentId: string,
     annotations: NewAnnotation[],
     now: number,
+    notify = false,
   ): Maybe<Set<string>> {
-    return this.write('addAnnotations', () => comments.addAnnotations(tenantId, organizationId, documentId, annotations, now));
+    return this.write('addAnnotations', () =>
+      comments.addAnnotations(tenantId, organizationId, documentId, annotations, now, notify),
+    );
   }
 
   addComments(
@@ -223,9 +226,10 @@ export class DbStore implements Store {
     annotationId: string,
     drafts: CommentDraft[],
     now: number,
+    notify = false,
   ): Maybe<AddCommentsResult> {
     const thread = { tenantId, organizationId, documentId, annotationId };
-    return this.write('addComments', () => comments.addComments(thread, drafts, now));
+    return this.write('addComments', () => comments.addComments(thread, drafts, now, notify));
   }
 
   getComments(tenantId: string, query: CommentQuery): Maybe<StoredComment[]> {

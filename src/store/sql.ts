@@ -54,6 +54,14 @@ export const inList = (kind: DatabaseKind, column: string, param: string, type =
     ? `(@${param} IS NULL OR ${column} IN (SELECT value FROM json_each(@${param})))`
     : `(@${param}::${type}[] IS NULL OR ${column} = ANY(@${param}::${type}[]))`;
 
+/** A list parameter's values as a subquery, for `column IN (...)`: json_each on SQLite, unnest on PostgreSQL. */
+export const listValues = (kind: DatabaseKind, param: string, type = 'text'): string =>
+  kind === 'sqlite' ? `SELECT value FROM json_each(@${param})` : `SELECT unnest(@${param}::${type}[])`;
+
+/** An optional scalar filter: null passes every row. */
+export const whenGiven = (kind: DatabaseKind, column: string, param: string, type = 'text'): string =>
+  `(@${param}${kind === 'postgres' ? `::${type}` : ''} IS NULL OR ${column} = @${param})`;
+
 /** The larger of two values: SQLite's scalar max, PostgreSQL's greatest. */
 export const greatest = (kind: DatabaseKind, a: string, b: string): string =>
   `${kind === 'sqlite' ? 'max' : 'greatest'}(${a}, ${b})`;

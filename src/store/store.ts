@@ -75,8 +75,6 @@ export interface NewComment {
   lastUpdated: number | null;
   /** null when the caller gave none. */
   taggedUserContacts: TaggedContact[] | null;
-  /** triggerNotification: the write notifies those SPEC 11.7 names, in its transaction. */
-  notify?: boolean;
 }
 
 /** What every row of a read carries besides its data: the versions it was read under (the same on every row). */
@@ -195,7 +193,7 @@ export interface CommentChange {
   body?: { html: string; text: string };
   from?: UserRef;
   taggedUserContacts?: TaggedContact[] | null;
-  /** triggerNotification (SPEC 11.7): each changed comment notifies as a new one would. */
+  /** triggerNotification (SPEC 11.7): the changed comments notify their mentions and the document's members. */
   notify?: boolean;
 }
 
@@ -368,6 +366,8 @@ export interface Store {
     documentId: string,
     annotations: NewAnnotation[],
     now: number,
+    /** triggerNotification: the write notifies those SPEC 11.7 names, in its transaction. */
+    notify?: boolean,
   ): Maybe<Set<string>>;
   addComments(
     tenantId: string,
@@ -376,6 +376,7 @@ export interface Store {
     annotationId: string,
     comments: CommentDraft[],
     now: number,
+    notify?: boolean,
   ): Maybe<AddCommentsResult>;
   getComments(tenantId: string, query: CommentQuery): Maybe<StoredComment[]>;
   /** A document's threads with their comments: a page newest first, or the threads with the given ids. */

@@ -29,6 +29,12 @@ export const PATHS = {
   annotationsRead: '/v1/commentannotations/read',
   notificationsAdd: '/v1/notifications/add',
   notificationsGet: '/v1/notifications/get',
+  notificationsUpdate: '/v1/notifications/update',
+  notificationsDelete: '/v1/notifications/delete',
+  notificationsCount: '/v1/notifications/count/get',
+  notificationsRead: '/v1/notifications/read',
+  notificationsConfigGet: '/v1/notifications/config/get',
+  notificationsConfigSet: '/v1/notifications/config/set',
 } as const;
 
 export interface Reply {

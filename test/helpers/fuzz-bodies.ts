@@ -321,6 +321,37 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
     pageSize: fc.integer({ min: 1, max: 5 }).map(num),
     pageToken: fc.constantFrom<Json>(null, 'garbage', 'eyJ0IjoxfQ'),
   }),
+  notificationsUpdate: record({
+    organizationId: org,
+    notifications: list(
+      record({
+        id: id('n'),
+        readByUserIds: list(uid, 2, 0),
+        unreadByUserIds: list(uid, 2, 0),
+        actionUser: userRef,
+        displayHeadlineMessageTemplate: fc.constantFrom('{who} changed it', ''),
+        displayHeadlineMessageTemplateData: freeObject,
+        displayBodyMessage: fc.string({ maxLength: 20 }),
+        notificationSourceData: freeObject,
+      }),
+    ),
+  }),
+  notificationsDelete: record({
+    organizationId: org,
+    documentId: doc,
+    locationId: id('loc'),
+    userId: uid,
+    notificationIds: list(id('n'), 3, 0),
+  }),
+  notificationsCount: record({ organizationId: org, userId: uid, documentId: doc }),
+  notificationsRead: record({ organizationId: org, userId: uid, documentId: doc, notificationIds: list(id('n'), 3, 0) }),
+  notificationsConfigGet: record({ organizationId: org, documentIds: list(doc), userId: uid }),
+  notificationsConfigSet: record({
+    organizationId: org,
+    documentIds: list(doc),
+    userIds: list(uid),
+    config: record({ inbox: fc.constantFrom('ALL', 'MINE', 'NONE'), email: fc.constantFrom('ALL', 'MINE', 'NONE') }),
+  }),
 };
 
 /** A whole request body as text: usually `{"data": ...}`, sometimes broken at the top or not JSON. */

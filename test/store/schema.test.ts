@@ -106,7 +106,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
   );
 
   storeTest(
-    'a database as the release before held pages left it (through migration 9) migrates forward: counts get their index, documents a version',
+    'a database as the release before held pages left it (through migration 9) migrates forward: counts get an index, documents a version',
     async (store, db) => {
       await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
       const resolved = annotation('done', [newComment(1, 'by u2', 'u2'), newComment(2, 'by u1', 'u1')]);

@@ -88,21 +88,16 @@ function* insertComments(thread: Thread, comments: readonly Placed[]): Work<void
   );
 }
 
-/** The comments written with triggerNotification, as the fan-out sees them (drafts and placed in the same order). */
-const triggered = (drafts: readonly NewComment[], placed: readonly Placed[]): WrittenComment[] =>
-  placed.flatMap((c, i) =>
-    drafts[i]?.notify
-      ? [
-          {
-            commentId: c.commentId,
-            seq: c.seq,
-            author: c.from,
-            text: c.text,
-            mentioned: mentionedIn(drafts[i]!.taggedUserContacts),
-          },
-        ]
-      : [],
-  );
+/** Comments just written, as the fan-out sees them (drafts and placed in the same order). */
+const written = (annotationId: string, drafts: readonly NewComment[], placed: readonly Placed[]): WrittenComment[] =>
+  placed.map((c, i) => ({
+    annotationId,
+    commentId: c.commentId,
+    seq: c.seq,
+    author: c.from,
+    text: c.text,
+    mentioned: mentionedIn(drafts[i]?.taggedUserContacts ?? null),
+  }));
 
 /** The userIds a comment's tags name (a tag's own userId, SPEC 6). */
 export const mentionedIn = (tags: readonly TaggedContact[] | null): string[] => [...new Set((tags ?? []).map((t) => t.userId))];
@@ -123,8 +118,10 @@ export function* addAnnotations(
   documentId: string,
   annotations: NewAnnotation[],
   now: number,
+  notify = false,
 ): Work<Set<string>> {
   const taken = new Set<string>();
+  const notified: WrittenComment[] = [];
   for (const a of inKeyOrder(annotations, (x) => x.annotationId)) {
     const thread: Thread = { tenantId, organizationId, documentId, annotationId: a.annotationId };
     const comments = placedAfter(a.comments, 0, now);
@@ -155,9 +152,11 @@ export function* addAnnotations(
     if (added === 0) taken.add(a.annotationId);
     else {
       yield* insertComments(thread, comments);
-      yield* notifyOfComments(thread, triggered(a.comments, comments), now);
+      if (notify) notified.push(...written(a.annotationId, a.comments, comments));
     }
   }
+  // A thread's first comments are not replies (SPEC 14.3): mentions and members only.
+  yield* notifyOfComments({ tenantId, organizationId, documentId }, notified, now, false);
   return taken;
 }
 
@@ -165,7 +164,7 @@ export function* addAnnotations(
  * Appends comments to a thread, as one atomic operation: the thread is locked, caller-chosen ids are
  * checked, generated ids follow SPEC 6 (comment-ids.ts), and createdAt never goes back.
  */
-export function* addComments(thread: Thread, comments: CommentDraft[], now: number): Work<AddCommentsResult> {
+export function* addComments(thread: Thread, comments: CommentDraft[], now: number, notify = false): Work<AddCommentsResult> {
   const locked = (yield* arrays(SQL.lockAnnotation, thread))[0];
   if (!locked) return { kind: 'annotation_not_found' };
   const chosen = comments.flatMap((x) => (x.commentId === undefined ? [] : [x.commentId]));
@@ -186,7 +185,7 @@ export function* addComments(thread: Thread, comments: CommentDraft[], now: numb
   const drafts = comments.map((x, i) => ({ ...x, commentId: assigned.commentIds[i]! }));
   const placed = placedAfter(drafts, Number(tail.max_seq), notBefore(now, Number(tail.last_created)));
   yield* insertComments(thread, placed);
-  yield* notifyOfComments(thread, triggered(drafts, placed), now);
+  if (notify) yield* notifyOfComments(thread, written(thread.annotationId, drafts, placed), now, true);
   // The stored answer: the head again (lastUpdated moves), the new comments appended (answers/annotations.ts).
   const head = headFrom(locked, L);
   head.lastUpdated = Math.max(head.lastUpdated, latestChange(placed));

@@ -228,13 +228,15 @@ export function* updateComments(
   const changed = rows.map((r) => Number(r.comment_id));
   if (change.notify && changed.length > 0) {
     const written = (yield* all(CHANGED_COMMENTS, { ...thread, commentIds: list(changed) })).map((r) => ({
+      annotationId: thread.annotationId,
       commentId: Number(r.comment_id),
       seq: Number(r.seq),
       author: { userId: r.from_user_id as string, name: r.from_name as string | null, email: r.from_email as string | null },
       text: r.comment_text as string,
       mentioned: mentionedIn(r.tagged_user_contacts ? (JSON.parse(r.tagged_user_contacts as string) as TaggedContact[]) : null),
     }));
-    yield* notifyOfComments(thread, written, now);
+    // Only comments/add makes replies (SPEC 14.3): an edit tells the mentioned and the members.
+    yield* notifyOfComments(thread, written, now, false);
   }
   return changed;
 }

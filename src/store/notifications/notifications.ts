@@ -5,6 +5,7 @@ import type {
   InboxCount,
   NewNotification,
   NotificationChange,
+  NotificationDeletion,
   NotificationQuery,
   NotificationSetting,
   Recipient,
@@ -233,17 +234,9 @@ function sourceFrom(r: Record<string, unknown>): ChangeSource {
 }
 
 /** notifications/delete: the notifications named, or matched by the filters, for everyone. Answers the ids deleted. */
-export function* remove(tenantId: string, q: Omit<NotificationQuery, 'after' | 'limit' | 'unread'>): Work<string[]> {
+export function* remove(tenantId: string, q: NotificationDeletion): Work<string[]> {
   const org = { tenantId, organizationId: q.organizationId };
-  // With only ids, they are the matches; a user or document walks the read that notifications/get makes.
-  const ids = list(q.notificationIds);
-  const found =
-    q.userId !== null || q.documentId !== null
-      ? yield* matching(tenantId, { ...q, unread: null })
-      : q.locationId !== null
-        ? (yield* all(SQL.idsAtLocation, { ...org, locationId: q.locationId, ids })).map((r) => r.notification_id as string)
-        : (yield* all(SQL.lockForChange, { ...org, ids })).map((r) => r.notification_id as string);
-  if (found.length === 0) return [];
+  const found = yield* selected(tenantId, q);
   for (let i = 0; i < found.length; i += 1000) {
     const ids = list(found.slice(i, i + 1000));
     yield* run(SQL.deleteInbox, { ...org, ids });
@@ -251,6 +244,20 @@ export function* remove(tenantId: string, q: Omit<NotificationQuery, 'after' | '
     yield* run(SQL.deleteNotifications, { ...org, ids });
   }
   return found;
+}
+
+/** The ids a deletion selects, newest first (by ids alone: the ids that exist). */
+function* selected(tenantId: string, q: NotificationDeletion): Work<string[]> {
+  const params = { tenantId, organizationId: q.organizationId, ids: list(q.notificationIds) };
+  const ids = (rows: Record<string, unknown>[]) => rows.map((r) => r.notification_id as string);
+  // By user: what lists them (SPEC 14.4), never organization-wide ones by membership alone.
+  if (q.userId !== null) {
+    return ids(yield* all(SQL.idsListing, { ...params, userId: q.userId, documentId: q.documentId, locationId: q.locationId }));
+  }
+  // By document: what notifications/get by document reads.
+  if (q.documentId !== null) return yield* matching(tenantId, { ...q, unread: null });
+  if (q.locationId !== null) return ids(yield* all(SQL.idsAtLocation, { ...params, locationId: q.locationId }));
+  return ids(yield* all(SQL.lockForChange, params));
 }
 
 /** count/get's rows, as the service adds them up (services/inbox.ts). */

@@ -1,7 +1,7 @@
 // The statements of notifications, SQLite and PostgreSQL side by side, and the select list of the
 // notification read.
 import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
-import { byKind, madeOnDemand, type Statement, same, sql } from '../sql.js';
+import { byKind, inList, listValues, madeOnDemand, type Statement, same, sql, whenGiven } from '../sql.js';
 
 /** The columns a branch of the read takes from its rows (an inbox row or a notification: same names). */
 const ROW_COLUMNS = 'n.notification_id, n.timestamp, n.action_user_id, n.action_user_name, n.action_user_email, n.answer';
@@ -10,14 +10,21 @@ const ROW_COLUMNS = 'n.notification_id, n.timestamp, n.action_user_id, n.action_
  * Who has read the notification, as JSON text: listed recipients whose inbox row is read
  * (inbox_readers holds only those) as [userId, ...], and members who read an organization-wide one
  * (notification_reads) as [[userId, internalId], ...]. SQLite answers "[]" for none, PostgreSQL null.
- * Almost every notification has none: two probes of small indexes that find nothing.
+ * Almost every notification has none: two probes of small indexes that find nothing. Both walk an index
+ * keyed (..., notification_id, user_id), so SQLite yields readers in userId order without a sort (the
+ * query-plan test holds the indexes); PostgreSQL is told the order.
  */
 const listedReaders = (kind: 'sqlite' | 'postgres', n: string): string =>
-  `(SELECT ${kind === 'sqlite' ? 'json_group_array(i.user_id)' : 'json_agg(i.user_id)::text'} FROM inbox i
+  `(SELECT ${kind === 'sqlite' ? 'json_group_array(i.user_id)' : 'json_agg(i.user_id ORDER BY i.user_id)::text'}
+    FROM inbox i
     WHERE i.tenant_id = @tenantId AND i.organization_id = @organizationId AND i.notification_id = ${n}.notification_id
       AND ${kind === 'sqlite' ? 'i.unread = 0' : 'NOT i.unread'})`;
 const wideReaders = (kind: 'sqlite' | 'postgres', n: string): string =>
-  `(SELECT ${kind === 'sqlite' ? 'json_group_array(json_array(w.user_id, w.internal_id))' : 'json_agg(json_build_array(w.user_id, w.internal_id))::text'}
+  `(SELECT ${
+    kind === 'sqlite'
+      ? 'json_group_array(json_array(w.user_id, w.internal_id))'
+      : 'json_agg(json_build_array(w.user_id, w.internal_id) ORDER BY w.user_id)::text'
+  }
     FROM notification_reads w WHERE w.tenant_id = @tenantId AND w.organization_id = @organizationId
       AND w.notification_id = ${n}.notification_id)`;
 
@@ -81,7 +88,7 @@ export const NOTIFICATIONS_SQL = {
     (kind) => `SELECT notification_id, document_id, location_id, action_user_id, action_user_name, action_user_email,
        headline_template, headline_data, body_message, source_data, timestamp, recipients, source, notify_all
      FROM notifications WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND notification_id IN (${kind === 'sqlite' ? 'SELECT value FROM json_each(@ids)' : 'SELECT unnest(@ids::text[])'})
+       AND notification_id IN (${listValues(kind, 'ids')})
      ORDER BY notification_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
   ),
   changeContent: sql('changeNotificationContent', {
@@ -113,7 +120,7 @@ export const NOTIFICATIONS_SQL = {
     'markListedRecipients',
     (kind) => `UPDATE inbox SET unread = @unread${kind === 'postgres' ? '::boolean' : ''}
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND notification_id = @notificationId
-       AND user_id IN (${kind === 'sqlite' ? 'SELECT value FROM json_each(@userIds)' : 'SELECT unnest(@userIds::text[])'})
+       AND user_id IN (${listValues(kind, 'userIds')})
        AND unread <> @unread${kind === 'postgres' ? '::boolean' : ''}
      RETURNING user_id`,
   ),
@@ -140,7 +147,7 @@ export const NOTIFICATIONS_SQL = {
     'markWideUnread',
     (kind) => `DELETE FROM notification_reads WHERE tenant_id = @tenantId AND organization_id = @organizationId
        AND notification_id = @notificationId
-       AND user_id IN (${kind === 'sqlite' ? 'SELECT value FROM json_each(@userIds)' : 'SELECT unnest(@userIds::text[])'})`,
+       AND user_id IN (${listValues(kind, 'userIds')})`,
   ),
   /**
    * notifications/delete by location without a document or user: the organization's notifications at
@@ -150,23 +157,33 @@ export const NOTIFICATIONS_SQL = {
     'notificationIdsAtLocation',
     (kind) => `SELECT notification_id FROM notifications
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND location_id = @locationId
-       AND ${kind === 'sqlite' ? '(@ids IS NULL OR notification_id IN (SELECT value FROM json_each(@ids)))' : '(@ids::text[] IS NULL OR notification_id = ANY(@ids::text[]))'}
+       AND ${inList(kind, 'notification_id', 'ids')}
+     ORDER BY timestamp DESC, notification_id DESC`,
+  ),
+  /** notifications/delete by user: what lists the user (SPEC 14.4: never organization-wide ones by membership). */
+  idsListing: byKind(
+    'notificationIdsListing',
+    (kind) => `SELECT notification_id FROM inbox
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
+       AND ${whenGiven(kind, 'document_id', 'documentId')}
+       AND ${whenGiven(kind, 'location_id', 'locationId')}
+       AND ${inList(kind, 'notification_id', 'ids')}
      ORDER BY timestamp DESC, notification_id DESC`,
   ),
   deleteInbox: byKind(
     'deleteInboxOf',
     (kind) => `DELETE FROM inbox WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND notification_id IN (${kind === 'sqlite' ? 'SELECT value FROM json_each(@ids)' : 'SELECT unnest(@ids::text[])'})`,
+       AND notification_id IN (${listValues(kind, 'ids')})`,
   ),
   deleteReads: byKind(
     'deleteReadsOf',
     (kind) => `DELETE FROM notification_reads WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND notification_id IN (${kind === 'sqlite' ? 'SELECT value FROM json_each(@ids)' : 'SELECT unnest(@ids::text[])'})`,
+       AND notification_id IN (${listValues(kind, 'ids')})`,
   ),
   deleteNotifications: byKind(
     'deleteNotifications',
     (kind) => `DELETE FROM notifications WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND notification_id IN (${kind === 'sqlite' ? 'SELECT value FROM json_each(@ids)' : 'SELECT unnest(@ids::text[])'})`,
+       AND notification_id IN (${listValues(kind, 'ids')})`,
   ),
   /**
    * count/get: the user's counters, the organization-wide count, whether they are a member, and the
@@ -190,8 +207,8 @@ export const NOTIFICATIONS_SQL = {
       kind,
     ) => `UPDATE inbox${kind === 'sqlite' ? ' INDEXED BY inbox_unread' : ''} SET unread = ${kind === 'sqlite' ? '0' : 'false'}
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId AND unread = ${TRUE[kind]}
-       AND (@documentId${kind === 'postgres' ? '::text' : ''} IS NULL OR document_id = @documentId)
-       AND ${kind === 'sqlite' ? '(@ids IS NULL OR notification_id IN (SELECT value FROM json_each(@ids)))' : '(@ids::text[] IS NULL OR notification_id = ANY(@ids::text[]))'}`,
+       AND ${whenGiven(kind, 'document_id', 'documentId')}
+       AND ${inList(kind, 'notification_id', 'ids')}`,
   ),
   /** notifications/read: the organization-wide notifications that match and that a member has not read. */
   readWide: byKind(
@@ -200,8 +217,8 @@ export const NOTIFICATIONS_SQL = {
      SELECT n.tenant_id, n.organization_id, n.notification_id, @userId, @internalId, n.document_id
      FROM notifications n${kind === 'sqlite' ? ' INDEXED BY notifications_wide' : ''}
      WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.notify_all = ${TRUE[kind]}
-       AND (@documentId${kind === 'postgres' ? '::text' : ''} IS NULL OR n.document_id = @documentId)
-       AND ${kind === 'sqlite' ? '(@ids IS NULL OR n.notification_id IN (SELECT value FROM json_each(@ids)))' : '(@ids::text[] IS NULL OR n.notification_id = ANY(@ids::text[]))'}
+       AND ${whenGiven(kind, 'n.document_id', 'documentId')}
+       AND ${inList(kind, 'n.notification_id', 'ids')}
        AND ${IS_MEMBER} AND NOT ${LISTS_USER} AND NOT ${WIDE_READ}
      ${kind === 'postgres' ? 'ORDER BY n.notification_id' : 'AND true'}
      ON CONFLICT DO NOTHING`,
@@ -211,14 +228,14 @@ export const NOTIFICATIONS_SQL = {
     'notificationSettingsOf',
     (kind) => `SELECT document_id, inbox, email FROM notification_settings
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
-       AND document_id IN (${kind === 'sqlite' ? 'SELECT value FROM json_each(@documentIds)' : 'SELECT unnest(@documentIds::text[])'})`,
+       AND document_id IN (${listValues(kind, 'documentIds')})`,
   ),
   /** The inbox settings of users for one document (the fan-out). */
   inboxSettings: byKind(
     'inboxSettings',
     (kind) => `SELECT user_id, inbox FROM notification_settings
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
-       AND user_id IN (${kind === 'sqlite' ? 'SELECT value FROM json_each(@userIds)' : 'SELECT unnest(@userIds::text[])'})`,
+       AND user_id IN (${listValues(kind, 'userIds')})`,
   ),
   /** notifications/config/set: a setting not named keeps its value, or is MINE when there was none. */
   setSettings: sql('setNotificationSettings', {
@@ -287,8 +304,10 @@ function sqliteRead(f: NotificationFilterSet, limit: number): string {
     `(n.timestamp, n.notification_id) < (@afterTimestamp, @afterId)`,
   ];
   const org = ['n.tenant_id = @tenantId', 'n.organization_id = @organizationId'];
-  if (!f.byUser)
-    return `SELECT ${columnsOf(selectList('sqlite'))} FROM notifications n WHERE ${[...org, ...filters].join(' AND ')} ${ORDER} LIMIT ${limit}`;
+  if (!f.byUser) {
+    const where = [...org, ...filters].join(' AND ');
+    return `SELECT ${columnsOf(selectList('sqlite'))} FROM notifications n WHERE ${where} ${ORDER} LIMIT ${limit}`;
+  }
   const inbox = [...org, 'n.user_id = @userId', ...(f.unread === null ? [] : [`n.unread = ${f.unread ? 1 : 0}`]), ...filters];
   const wide = [
     ...org,
@@ -313,16 +332,17 @@ function sqliteRead(f: NotificationFilterSet, limit: number): string {
 /** PostgreSQL: by document, and by user per read state, with optional filters; its planner handles them well. */
 function postgresRead(f: NotificationFilterSet): string {
   const filters = [
-    `(@locationId::text IS NULL OR n.location_id = @locationId)`,
-    `(@ids::text[] IS NULL OR n.notification_id = ANY(@ids::text[]))`,
+    whenGiven('postgres', 'n.location_id', 'locationId'),
+    inList('postgres', 'n.notification_id', 'ids'),
     `(n.timestamp, n.notification_id) < (@afterTimestamp::bigint, @afterId::text)`,
   ];
   const org = ['n.tenant_id = @tenantId', 'n.organization_id = @organizationId'];
   if (!f.byUser) {
-    return `SELECT ${columnsOf(selectList('postgres'))} FROM notifications n WHERE ${[...org, 'n.document_id = @documentId', ...filters].join(' AND ')}
+    const where = [...org, 'n.document_id = @documentId', ...filters].join(' AND ');
+    return `SELECT ${columnsOf(selectList('postgres'))} FROM notifications n WHERE ${where}
       ${ORDER} LIMIT @limit`;
   }
-  const document = `(@documentId::text IS NULL OR n.document_id = @documentId)`;
+  const document = whenGiven('postgres', 'n.document_id', 'documentId');
   const inbox = [
     ...org,
     'n.user_id = @userId',
