@@ -82,13 +82,14 @@ export const SETTINGS = {
     'Longest free text in code points (`commentText`, `commentHtml`, `displayHeadlineMessageTemplate`, ' +
       '`displayBodyMessage`); longer gets 400.',
   ),
-  maxSettingsPerSet: integer(
-    'MARGINALIA_MAX_SETTINGS_PER_SET',
-    DEFAULT_LIMITS.maxSettingsPerSet,
+  maxMarksPerRequest: integer(
+    'MARGINALIA_MAX_MARKS_PER_REQUEST',
+    DEFAULT_LIMITS.maxMarksPerRequest,
     1,
     10_000_000,
-    'Most settings one `notifications/config/set` writes (`documentIds` times `userIds`, each up to the batch limit); ' +
-      'more gets 400, so one request cannot write a million rows.',
+    'Most settings or read marks one request writes: `documentIds` times `userIds` in `notifications/config/set`, ' +
+      'the read and unread user ids of all entries together in `notifications/update`; more gets 400, so one ' +
+      'request cannot write a million rows.',
   ),
   rateLimit: integer(
     'MARGINALIA_RATE_LIMIT',
@@ -333,7 +334,7 @@ export function loadConfig(env: Env): ConfigResult {
       bootstrap: v.apiKey !== null && v.authToken !== null ? { apiKey: v.apiKey, authToken: v.authToken } : null,
       bodyLimit: v.bodyLimit,
       maxJsonDepth: v.maxJsonDepth,
-      limits: { maxBatch: v.maxBatch, maxTextLength: v.maxTextLength, maxSettingsPerSet: v.maxSettingsPerSet },
+      limits: { maxBatch: v.maxBatch, maxTextLength: v.maxTextLength, maxMarksPerRequest: v.maxMarksPerRequest },
       rateLimit: v.rateLimit,
       authFailureFloorMs: v.authFailureFloorMs,
       profileCacheSize: v.profileCacheSize,

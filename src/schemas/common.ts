@@ -9,11 +9,11 @@ export interface InputLimits {
   maxBatch: number;
   /** Longest free text (comment text and HTML, headline template, body message), in code points. */
   maxTextLength: number;
-  /** Most settings one notifications/config/set writes: documentIds times userIds. */
-  maxSettingsPerSet: number;
+  /** Most settings (config/set: documentIds times userIds) or read marks (notifications/update) one request writes. */
+  maxMarksPerRequest: number;
 }
 
-export const DEFAULT_LIMITS: InputLimits = { maxBatch: 1000, maxTextLength: 100_000, maxSettingsPerSet: 10_000 };
+export const DEFAULT_LIMITS: InputLimits = { maxBatch: 1000, maxTextLength: 100_000, maxMarksPerRequest: 10_000 };
 
 export const MAX_COMMENT_ID = 2_147_483_647;
 /** SPEC 7: pageSize is 1 to 1000 whatever the batch limit. */

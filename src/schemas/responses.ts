@@ -1,6 +1,7 @@
 // What each operation answers (SPEC 1, 5-7), as TypeBox schemas: they type the handlers' results,
 // describe the API in /openapi.json and type the client. They do not drive serialization: responses
 // are written with JSON.stringify (see app.ts), so a schema can never drop or coerce a member.
+import { SettingValue } from './notifications.js';
 import Type, { type Static, type TSchema } from 'typebox';
 
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
@@ -178,11 +179,10 @@ export const NotificationsMarkedResult = Success(
   Type.Object({ read: Type.Integer({ description: 'Notifications newly marked read' }) }),
 );
 
-const Setting = Type.Unsafe<'ALL' | 'MINE' | 'NONE'>({ type: 'string', enum: ['ALL', 'MINE', 'NONE'] });
 export const NotificationConfigResult = Success(
   Type.Array(
     Type.Object({
-      config: Type.Object({ inbox: Setting, email: Setting }),
+      config: Type.Object({ inbox: SettingValue, email: SettingValue }),
       metadata: Type.Object({
         organizationId: Type.String(),
         documentId: Type.String(),

@@ -26,8 +26,15 @@ const recipient = (caller: Caller, organizationId: string, userId: string): Reci
 });
 
 /** notifications/update (SPEC 11.3): content changes and read marks, all in one transaction. */
-export function updateNotifications({ store }: Services, caller: Caller, input: NotificationsUpdateData) {
+export function updateNotifications({ store, limits }: Services, caller: Caller, input: NotificationsUpdateData) {
   const org = input.organizationId;
+  const marks = input.notifications.reduce((n, x) => n + (x.readByUserIds?.length ?? 0) + (x.unreadByUserIds?.length ?? 0), 0);
+  if (marks > limits.maxMarksPerRequest) {
+    throw invalid(
+      `The entries of ${spell(['notifications'])} name ${marks} read and unread user ids; one request marks at most ` +
+        `${limits.maxMarksPerRequest} (MARGINALIA_MAX_MARKS_PER_REQUEST).`,
+    );
+  }
   const users = (ids: readonly string[] | null | undefined) => [...new Set(ids ?? [])].map((u) => recipient(caller, org, u));
   const changes: NotificationChange[] = input.notifications.map((n, i) => {
     const readBy = users(n.readByUserIds);

@@ -39,10 +39,10 @@ export function setNotificationConfig(
   if (Object.keys(setting).length === 0) {
     throw invalid(`${spell(['config'])} needs ${spell(['config', 'inbox'])} or ${spell(['config', 'email'])}.`);
   }
-  if (documentIds.length * userIds.length > limits.maxSettingsPerSet) {
+  if (documentIds.length * userIds.length > limits.maxMarksPerRequest) {
     throw invalid(
       `${spell(['documentIds'])} times ${spell(['userIds'])} is ${documentIds.length * userIds.length} settings; ` +
-        `one request sets at most ${limits.maxSettingsPerSet} (MARGINALIA_MAX_SETTINGS_PER_SET).`,
+        `one request sets at most ${limits.maxMarksPerRequest} (MARGINALIA_MAX_MARKS_PER_REQUEST).`,
     );
   }
   const lastDocument = input.documentIds[input.documentIds.length - 1]!;

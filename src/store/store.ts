@@ -254,6 +254,22 @@ export interface StoredNotification extends ReadVersions {
   readers: [string, string | null][] | null;
 }
 
+/** The stored row a content change renders the new answer from. */
+export interface ChangeSource {
+  notificationId: string;
+  documentId: string | null;
+  locationId: string | null;
+  actionUser: { userId: string; name: string | null; email: string | null };
+  headlineTemplate: string;
+  headlineData: string;
+  bodyMessage: string;
+  sourceData: string;
+  timestamp: number;
+  recipients: { userId: string; internalId: string }[];
+  source: string;
+  notifyAll: boolean;
+}
+
 /** notifications/update's change to one notification (SPEC 11.3). */
 export interface NotificationChange {
   id: string;
@@ -455,6 +471,4 @@ export interface Store {
 /** notifications/delete's selection: filters as in get. */
 export type NotificationDeletion = Omit<NotificationQuery, 'after' | 'limit' | 'unread'>;
 
-import type { ChangeSource } from './notifications/notifications.js';
-export type { ChangeSource };
 export { StoreUnavailableError, type LastingFault, type UnavailableReason } from './health.js';

@@ -88,7 +88,7 @@ describe('/openapi.json and /docs', () => {
   });
 
   test('the configured limits are what the document says', async () => {
-    const wide = await makeTestApp({ limits: { maxBatch: 5000, maxTextLength: 77, maxSettingsPerSet: 10_000 } });
+    const wide = await makeTestApp({ limits: { maxBatch: 5000, maxTextLength: 77, maxMarksPerRequest: 10_000 } });
     try {
       const d = (await wide.request('/openapi.json', { method: 'GET' })).json;
       const data = d.paths[PATHS.notificationsAdd].post.requestBody.content['application/json'].schema.properties.data;

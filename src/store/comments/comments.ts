@@ -121,7 +121,8 @@ export function* addAnnotations(
   notify = false,
 ): Work<Set<string>> {
   const taken = new Set<string>();
-  const notified: WrittenComment[] = [];
+  // The comments written, by annotation: the fan-out takes them in request order (threads are written in key order).
+  const notified = new Map<string, WrittenComment[]>();
   for (const a of inKeyOrder(annotations, (x) => x.annotationId)) {
     const thread: Thread = { tenantId, organizationId, documentId, annotationId: a.annotationId };
     const comments = placedAfter(a.comments, 0, now);
@@ -152,11 +153,12 @@ export function* addAnnotations(
     if (added === 0) taken.add(a.annotationId);
     else {
       yield* insertComments(thread, comments);
-      if (notify) notified.push(...written(a.annotationId, a.comments, comments));
+      if (notify) notified.set(a.annotationId, written(a.annotationId, a.comments, comments));
     }
   }
   // A thread's first comments are not replies (SPEC 14.3): mentions and members only.
-  yield* notifyOfComments({ tenantId, organizationId, documentId }, notified, now, false);
+  const inRequestOrder = annotations.flatMap((a) => notified.get(a.annotationId) ?? []);
+  yield* notifyOfComments({ tenantId, organizationId, documentId }, inRequestOrder, now, false);
   return taken;
 }
 

@@ -68,7 +68,7 @@ const addAll = (c: Counted): string =>
 
 /** SQLite: per row, the row's adds (times sign) to its '' counter and its document's. */
 function sqliteAdd(c: Counted, row: 'NEW' | 'OLD', sign: 1 | -1): string {
-  const of = (e: string) => e.replaceAll('r.', `${row}.`);
+  const of = (e: string) => e.replace(/\br\./g, `${row}.`);
   const values = Object.values(c.adds)
     .map((a) => `${sign === 1 ? '' : '-'}(${of(a.sqlite)})`)
     .join(', ');

@@ -5,7 +5,7 @@
 import { newNotificationAnswer } from '../../answers/notifications.js';
 import { HEADLINES, recipientsOf } from '../../services/fan-out.js';
 import { internalUserId, newNotificationId } from '../../services/ids.js';
-import { all, list, same, type Work } from '../sql.js';
+import { all, inKeyOrder, list, same, type Work } from '../sql.js';
 import type { SettingValue, UserRef } from '../store.js';
 import { add } from './notifications.js';
 import { NOTIFICATIONS_SQL } from './sql.js';
@@ -55,24 +55,26 @@ export function* notifyOfComments(
       );
     }
   }
-  const members = (yield* all(NOTIFICATIONS_SQL.documentMembers, { ...scope })).map((r) => r.user_id as string);
-  const candidates = new Set([
-    ...[...authorsOf.values()].flat().map((a) => a.userId),
-    ...members,
-    ...written.flatMap((c) => c.mentioned),
-  ]);
-  const settings = new Map(
-    (yield* all(NOTIFICATIONS_SQL.inboxSettings, { ...scope, userIds: list([...candidates]) })).map((r) => [
-      r.user_id as string,
-      r.inbox as SettingValue,
-    ]),
-  );
+  // Only members whose setting is ALL can be told of a comment as members: the database picks them.
+  const members = (yield* all(NOTIFICATIONS_SQL.membersWithAll, { ...scope })).map((r) => r.user_id as string);
+  const candidates = new Set([...[...authorsOf.values()].flat().map((a) => a.userId), ...written.flatMap((c) => c.mentioned)]);
+  const settings = new Map<string, SettingValue>(members.map((u) => [u, 'ALL']));
+  if (candidates.size > 0) {
+    for (const r of yield* all(NOTIFICATIONS_SQL.inboxSettings, { ...scope, userIds: list([...candidates]) })) {
+      settings.set(r.user_id as string, r.inbox as SettingValue);
+    }
+  }
   const events = written.map((c) => ({
     authorId: c.author.userId,
     mentioned: c.mentioned,
     earlierAuthors: new Set((authorsOf.get(c.annotationId) ?? []).filter((a) => a.seq < c.seq).map((a) => a.userId)),
   }));
-  for (const { userId, reason, comment } of recipientsOf(events, members, (u) => settings.get(u) ?? 'MINE')) {
+  // In userId order, so two writers lock the users' counters in the same order (PostgreSQL).
+  const recipients = inKeyOrder(
+    recipientsOf(events, members, (u) => settings.get(u) ?? 'MINE'),
+    (r) => r.userId,
+  );
+  for (const { userId, reason, comment } of recipients) {
     const c = written[comment]!;
     const notification = {
       notificationId: newNotificationId(),

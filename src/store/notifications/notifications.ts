@@ -1,9 +1,10 @@
 // Store code for notifications, their recipients' inboxes, read state, counts and settings (SPEC 7, 11).
 import { versionsOf } from '../select.js';
-import { all, batch, list, type Query, query, queried, run, type Work } from '../sql.js';
+import { all, batch, inKeyOrder, list, type Query, query, run, type Work } from '../sql.js';
 import type {
   InboxCount,
   NewNotification,
+  ChangeSource,
   NotificationChange,
   NotificationDeletion,
   NotificationQuery,
@@ -16,7 +17,11 @@ import { N, NOTIFICATIONS_SQL as SQL, notificationRead } from './sql.js';
 /** A position after every row of the (timestamp desc, id desc) order: "from the start". */
 const FROM_START = { timestamp: Number.MAX_SAFE_INTEGER, notificationId: '' };
 
-/** The recipients column as written by add: everyone unread. */
+/**
+ * The recipients column as written by add: [userId, true, internalId] per recipient. The middle member
+ * is the unread flag of releases before migration 12 (read state now lives in each user's own row); it
+ * stays so the column keeps one shape, which migration 5's backfill and content changes read.
+ */
 export function recipientsJson(recipients: readonly Recipient[]): string {
   return JSON.stringify(recipients.map((r) => [r.userId, true, r.internalId]));
 }
@@ -108,35 +113,6 @@ export function read(tenantId: string, q: NotificationQuery): Query<StoredNotifi
   return query(statement, params, true, (rows) => (rows as unknown[][]).map(notificationFrom));
 }
 
-/** The ids of every notification a query matches, newest first (a filtered delete), in pages. */
-function* matching(tenantId: string, q: Omit<NotificationQuery, 'after' | 'limit'>): Work<string[]> {
-  const ids: string[] = [];
-  const page = 1000;
-  let after = FROM_START;
-  for (;;) {
-    const rows = yield* queried(read(tenantId, { ...q, after, limit: page }));
-    for (const r of rows) ids.push(r.notificationId);
-    if (rows.length < page) return ids;
-    after = rows[rows.length - 1]!;
-  }
-}
-
-/** The stored row a content change renders the new answer from. */
-export interface ChangeSource {
-  notificationId: string;
-  documentId: string | null;
-  locationId: string | null;
-  actionUser: { userId: string; name: string | null; email: string | null };
-  headlineTemplate: string;
-  headlineData: string;
-  bodyMessage: string;
-  sourceData: string;
-  timestamp: number;
-  recipients: { userId: string; internalId: string }[];
-  source: string;
-  notifyAll: boolean;
-}
-
 /**
  * notifications/update, in one transaction: content changes (each re-rendered by `render` from the
  * row as it is), then read marks. Answers the ids that exist.
@@ -182,7 +158,8 @@ export function* change(
       answer,
     })),
   );
-  for (const c of changes) {
+  // Marks in (notification, user) order, so two writers lock counters in the same order (PostgreSQL).
+  for (const c of inKeyOrder(changes, (x) => x.id)) {
     const row = found.get(c.id);
     if (!row) continue;
     for (const [users, unread] of [
@@ -191,13 +168,15 @@ export function* change(
     ] as const) {
       if (users.length === 0) continue;
       const params = { ...org, notificationId: c.id };
-      const listed = new Set(
-        (yield* all(SQL.markListed, { ...params, userIds: list(users.map((u) => u.userId)), unread })).map(
+      const sorted = inKeyOrder(users, (u) => u.userId);
+      // Listed recipients whose state changed; the others (already so, or not listed) are tried as members.
+      const changed = new Set(
+        (yield* all(SQL.markListed, { ...params, userIds: list(sorted.map((u) => u.userId)), unread })).map(
           (r) => r.user_id as string,
         ),
       );
       if (!row.notifyAll) continue;
-      const rest = users.filter((u) => !listed.has(u.userId));
+      const rest = sorted.filter((u) => !changed.has(u.userId));
       if (unread) yield* run(SQL.markWideUnread, { ...params, userIds: list(rest.map((u) => u.userId)) });
       else
         yield* batch(
@@ -237,27 +216,26 @@ function sourceFrom(r: Record<string, unknown>): ChangeSource {
 export function* remove(tenantId: string, q: NotificationDeletion): Work<string[]> {
   const org = { tenantId, organizationId: q.organizationId };
   const found = yield* selected(tenantId, q);
+  const deleted = new Set<string>();
   for (let i = 0; i < found.length; i += 1000) {
     const ids = list(found.slice(i, i + 1000));
+    // The notifications first: on PostgreSQL that locks them before their read rows go (see sql.ts).
+    for (const r of yield* all(SQL.deleteNotifications, { ...org, ids })) deleted.add(r.notification_id as string);
     yield* run(SQL.deleteInbox, { ...org, ids });
     yield* run(SQL.deleteReads, { ...org, ids });
-    yield* run(SQL.deleteNotifications, { ...org, ids });
   }
-  return found;
+  return found.filter((id) => deleted.has(id));
 }
 
-/** The ids a deletion selects, newest first (by ids alone: the ids that exist). */
+/** The ids a deletion selects, newest first. */
 function* selected(tenantId: string, q: NotificationDeletion): Work<string[]> {
-  const params = { tenantId, organizationId: q.organizationId, ids: list(q.notificationIds) };
+  const params = { tenantId, organizationId: q.organizationId, locationId: q.locationId, ids: list(q.notificationIds) };
   const ids = (rows: Record<string, unknown>[]) => rows.map((r) => r.notification_id as string);
   // By user: what lists them (SPEC 14.4), never organization-wide ones by membership alone.
-  if (q.userId !== null) {
-    return ids(yield* all(SQL.idsListing, { ...params, userId: q.userId, documentId: q.documentId, locationId: q.locationId }));
-  }
-  // By document: what notifications/get by document reads.
-  if (q.documentId !== null) return yield* matching(tenantId, { ...q, unread: null });
-  if (q.locationId !== null) return ids(yield* all(SQL.idsAtLocation, { ...params, locationId: q.locationId }));
-  return ids(yield* all(SQL.lockForChange, params));
+  if (q.userId !== null) return ids(yield* all(SQL.idsListing, { ...params, userId: q.userId, documentId: q.documentId }));
+  if (q.documentId !== null) return ids(yield* all(SQL.idsOfDocument, { ...params, documentId: q.documentId }));
+  if (q.locationId !== null) return ids(yield* all(SQL.idsAtLocation, params));
+  return ids(yield* all(SQL.idsNamed, params));
 }
 
 /** count/get's rows, as the service adds them up (services/inbox.ts). */

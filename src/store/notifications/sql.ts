@@ -14,19 +14,23 @@ const ROW_COLUMNS = 'n.notification_id, n.timestamp, n.action_user_id, n.action_
  * keyed (..., notification_id, user_id), so SQLite yields readers in userId order without a sort (the
  * query-plan test holds the indexes); PostgreSQL is told the order.
  */
-const listedReaders = (kind: 'sqlite' | 'postgres', n: string): string =>
-  `(SELECT ${kind === 'sqlite' ? 'json_group_array(i.user_id)' : 'json_agg(i.user_id ORDER BY i.user_id)::text'}
-    FROM inbox i
-    WHERE i.tenant_id = @tenantId AND i.organization_id = @organizationId AND i.notification_id = ${n}.notification_id
-      AND ${kind === 'sqlite' ? 'i.unread = 0' : 'NOT i.unread'})`;
-const wideReaders = (kind: 'sqlite' | 'postgres', n: string): string =>
-  `(SELECT ${
+const listedReaders = (kind: 'sqlite' | 'postgres', n: string): string => {
+  const from = `FROM inbox i WHERE i.tenant_id = @tenantId AND i.organization_id = @organizationId
+      AND i.notification_id = ${n}.notification_id AND ${kind === 'sqlite' ? 'i.unread = 0' : 'NOT i.unread'}`;
+  return guarded(from, kind === 'sqlite' ? 'json_group_array(i.user_id)' : 'json_agg(i.user_id ORDER BY i.user_id)::text');
+};
+const wideReaders = (kind: 'sqlite' | 'postgres', n: string): string => {
+  const from = `FROM notification_reads w WHERE w.tenant_id = @tenantId AND w.organization_id = @organizationId
+      AND w.notification_id = ${n}.notification_id`;
+  const list =
     kind === 'sqlite'
       ? 'json_group_array(json_array(w.user_id, w.internal_id))'
-      : 'json_agg(json_build_array(w.user_id, w.internal_id) ORDER BY w.user_id)::text'
-  }
-    FROM notification_reads w WHERE w.tenant_id = @tenantId AND w.organization_id = @organizationId
-      AND w.notification_id = ${n}.notification_id)`;
+      : 'json_agg(json_build_array(w.user_id, w.internal_id) ORDER BY w.user_id)::text';
+  return guarded(from, list);
+};
+
+/** The list only where there is one: an EXISTS probe costs less than an aggregate over nothing (6 of 11 us a page). */
+const guarded = (from: string, list: string): string => `CASE WHEN EXISTS (SELECT 1 ${from}) THEN (SELECT ${list} ${from}) END`;
 
 /** The select list over rows named `n` (a notification, an inbox row, or a merged page of both). */
 const selectList = (kind: 'sqlite' | 'postgres', n = 'n') =>
@@ -45,8 +49,6 @@ const selectList = (kind: 'sqlite' | 'postgres', n = 'n') =>
 /** Where each field sits in a row of the notification read. */
 export const N = positions(selectList('sqlite'));
 
-const TRUE = { sqlite: '1', postgres: 'true' } as const;
-
 /** The user has a profile in the organization: what makes them a member, who finds its organization-wide notifications. */
 export const IS_MEMBER = `EXISTS (SELECT 1 FROM users p WHERE p.tenant_id = @tenantId AND p.organization_id = @organizationId
   AND p.user_id = @userId)`;
@@ -58,6 +60,13 @@ const LISTS_USER = `EXISTS (SELECT 1 FROM inbox i WHERE i.tenant_id = n.tenant_i
 /** The user has read the organization-wide notification n that does not list them. */
 const WIDE_READ = `EXISTS (SELECT 1 FROM notification_reads w WHERE w.tenant_id = n.tenant_id
   AND w.organization_id = n.organization_id AND w.notification_id = n.notification_id AND w.user_id = @userId)`;
+
+/**
+ * PostgreSQL: a read mark of an organization-wide notification holds its row (FOR KEY SHARE), so it
+ * waits for a delete that has it (notifications/delete deletes the row first) and then finds it gone:
+ * no read row outlives its notification. SQLite runs one write at a time.
+ */
+const LOCK_NOTIFICATION = 'FOR KEY SHARE OF n';
 
 export const NOTIFICATIONS_SQL = {
   insert: same(
@@ -141,6 +150,7 @@ export const NOTIFICATIONS_SQL = {
                  AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.tenant_id = n.tenant_id AND i.organization_id = n.organization_id
                    AND i.notification_id = n.notification_id AND i.user_id = u.user_id)
                ORDER BY u.user_id
+               ${LOCK_NOTIFICATION}
                ON CONFLICT DO NOTHING`,
   }),
   markWideUnread: byKind(
@@ -180,10 +190,27 @@ export const NOTIFICATIONS_SQL = {
     (kind) => `DELETE FROM notification_reads WHERE tenant_id = @tenantId AND organization_id = @organizationId
        AND notification_id IN (${listValues(kind, 'ids')})`,
   ),
+  /** First in a delete: it locks the rows, so a concurrent read mark waits and then finds nothing. */
   deleteNotifications: byKind(
     'deleteNotifications',
     (kind) => `DELETE FROM notifications WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND notification_id IN (${listValues(kind, 'ids')})`,
+       AND notification_id IN (${listValues(kind, 'ids')})
+     RETURNING notification_id`,
+  ),
+  /** notifications/delete by ids alone: those that exist. */
+  idsNamed: byKind(
+    'notificationIdsNamed',
+    (kind) => `SELECT notification_id FROM notifications WHERE tenant_id = @tenantId AND organization_id = @organizationId
+       AND notification_id IN (${listValues(kind, 'ids')})
+     ORDER BY timestamp DESC, notification_id DESC`,
+  ),
+  /** notifications/delete by document: what notifications/get by document reads, ids only. */
+  idsOfDocument: byKind(
+    'notificationIdsOfDocument',
+    (kind) => `SELECT notification_id FROM notifications
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
+       AND ${whenGiven(kind, 'location_id', 'locationId')} AND ${inList(kind, 'notification_id', 'ids')}
+     ORDER BY timestamp DESC, notification_id DESC`,
   ),
   /**
    * count/get: the user's counters, the organization-wide count, whether they are a member, and the
@@ -203,10 +230,9 @@ export const NOTIFICATIONS_SQL = {
   readListed: byKind(
     'readListed',
     // SQLite is told the index: with few statistics it would walk the user's whole inbox by key.
-    (
-      kind,
-    ) => `UPDATE inbox${kind === 'sqlite' ? ' INDEXED BY inbox_unread' : ''} SET unread = ${kind === 'sqlite' ? '0' : 'false'}
-     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId AND unread = ${TRUE[kind]}
+    (kind) => `UPDATE inbox${kind === 'sqlite' ? ' INDEXED BY inbox_unread SET unread = 0' : ' SET unread = false'}
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
+       AND unread = ${kind === 'sqlite' ? '1' : 'true'}
        AND ${whenGiven(kind, 'document_id', 'documentId')}
        AND ${inList(kind, 'notification_id', 'ids')}`,
   ),
@@ -216,11 +242,11 @@ export const NOTIFICATIONS_SQL = {
     (kind) => `INSERT INTO notification_reads (tenant_id, organization_id, notification_id, user_id, internal_id, document_id)
      SELECT n.tenant_id, n.organization_id, n.notification_id, @userId, @internalId, n.document_id
      FROM notifications n${kind === 'sqlite' ? ' INDEXED BY notifications_wide' : ''}
-     WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.notify_all = ${TRUE[kind]}
+     WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.notify_all = ${kind === 'sqlite' ? '1' : 'true'}
        AND ${whenGiven(kind, 'n.document_id', 'documentId')}
        AND ${inList(kind, 'n.notification_id', 'ids')}
        AND ${IS_MEMBER} AND NOT ${LISTS_USER} AND NOT ${WIDE_READ}
-     ${kind === 'postgres' ? 'ORDER BY n.notification_id' : 'AND true'}
+     ${kind === 'postgres' ? `ORDER BY n.notification_id ${LOCK_NOTIFICATION}` : 'AND true'}
      ON CONFLICT DO NOTHING`,
   ),
   /** notifications/config/get: the settings the user has for the documents. */
@@ -249,11 +275,13 @@ export const NOTIFICATIONS_SQL = {
                ON CONFLICT (tenant_id, organization_id, document_id, user_id)
                DO UPDATE SET inbox = coalesce(@inbox::text, s.inbox), email = coalesce(@email::text, s.email)`,
   }),
-  /** The document's members (users/add with the documentId): the fan-out's third rule. */
-  documentMembers: same(
-    'documentMembers',
-    `SELECT user_id FROM memberships WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND scope_kind = 'document' AND scope_id = @documentId`,
+  /** The document's members (users/add with the documentId) whose inbox setting is ALL: the fan-out's third rule. */
+  membersWithAll: same(
+    'documentMembersWithAll',
+    `SELECT m.user_id FROM memberships m JOIN notification_settings s ON s.tenant_id = m.tenant_id
+       AND s.organization_id = m.organization_id AND s.document_id = m.scope_id AND s.user_id = m.user_id
+     WHERE m.tenant_id = @tenantId AND m.organization_id = @organizationId AND m.scope_kind = 'document'
+       AND m.scope_id = @documentId AND s.inbox = 'ALL'`,
   ),
 };
 
