@@ -228,4 +228,37 @@ describe(`${TEST_STORE} store: concurrency`, () => {
       eq((await c.query('SELECT count(*)::int AS n FROM annotation_reads')).rows[0].n, 0, 'marks left behind');
     });
   });
+
+  storeTest(
+    'an organization-wide notification marked read while it is being deleted leaves no read mark behind',
+    async (store, db) => {
+      await store.upsertUsers(TA, ORG, null, [{ userId: 'm' }], T0);
+      await store.addNotification(TA, ORG, notification('wide', { recipients: [], notifyAll: true }));
+      const member = { userId: 'm', internalId: 'id-of-m' };
+      const marksLeft = async (q: (sql: string) => Promise<number>) =>
+        eq(await q("SELECT count(*) AS n FROM notification_reads WHERE notification_id = 'wide'"), 0, 'read marks left');
+      if (db.kind === 'sqlite') {
+        // One writer at a time: the mark runs wholly before or after the delete.
+        eq(await store.deleteNotifications(TA, { ...notificationQuery({}), notificationIds: ['wide'] }), ['wide'], 'deleted');
+        eq(await store.markNotificationsRead(TA, ORG, member, null, null), 0, 'nothing left to mark');
+        const count = await store.countNotifications(TA, ORG, 'm', null);
+        eq([count.total, count.unread, count.wideRead], [0, 0, 0], 'counts');
+        return;
+      }
+      await withPg(async (c) => {
+        await c.query(`SET search_path = ${db.env.MARGINALIA_PG_SCHEMA}`);
+        const q = async (sql: string) => Number((await c.query(sql)).rows[0].n);
+        await c.query('BEGIN');
+        // The delete's first statement, held open: the mark must wait for it, then find no notification.
+        await c.query("DELETE FROM notifications WHERE notification_id = 'wide'");
+        const marking = store.markNotificationsRead(TA, ORG, member, null, null);
+        await new Promise((r) => setTimeout(r, 200));
+        await c.query("DELETE FROM notification_reads WHERE notification_id = 'wide'");
+        await c.query('COMMIT');
+        eq(await marking, 0, 'notifications marked');
+        await marksLeft(q);
+        eq(await q("SELECT coalesce(sum(wide_read), 0) AS n FROM inbox_counts WHERE user_id = 'm'"), 0, 'wide_read counted');
+      });
+    },
+  );
 });
