@@ -17,7 +17,7 @@ const ROW_COLUMNS = 'n.notification_id, n.timestamp, n.action_user_id, n.action_
 const listedReaders = (kind: 'sqlite' | 'postgres', n: string): string => {
   const from = `FROM inbox i WHERE i.tenant_id = @tenantId AND i.organization_id = @organizationId
       AND i.notification_id = ${n}.notification_id AND ${kind === 'sqlite' ? 'i.unread = 0' : 'NOT i.unread'}`;
-  return guarded(from, kind === 'sqlite' ? 'json_group_array(i.user_id)' : 'json_agg(i.user_id ORDER BY i.user_id)::text');
+  return guarded(kind, from, kind === 'sqlite' ? 'json_group_array(i.user_id)' : 'json_agg(i.user_id ORDER BY i.user_id)::text');
 };
 const wideReaders = (kind: 'sqlite' | 'postgres', n: string): string => {
   const from = `FROM notification_reads w WHERE w.tenant_id = @tenantId AND w.organization_id = @organizationId
@@ -26,11 +26,16 @@ const wideReaders = (kind: 'sqlite' | 'postgres', n: string): string => {
     kind === 'sqlite'
       ? 'json_group_array(json_array(w.user_id, w.internal_id))'
       : 'json_agg(json_build_array(w.user_id, w.internal_id) ORDER BY w.user_id)::text';
-  return guarded(from, list);
+  return guarded(kind, from, list);
 };
 
-/** The list only where there is one: an EXISTS probe costs less than an aggregate over nothing (6 of 11 us a page). */
-const guarded = (from: string, list: string): string => `CASE WHEN EXISTS (SELECT 1 ${from}) THEN (SELECT ${list} ${from}) END`;
+/**
+ * SQLite: the list only where there is one, as an EXISTS probe costs less than an aggregate over nothing
+ * (6 of 11 us a page). PostgreSQL plans that EXISTS as a hashed subplan over the organization's read
+ * rows (8,550 of them for one busy inbox), so there the aggregate runs alone, once per row.
+ */
+const guarded = (kind: 'sqlite' | 'postgres', from: string, list: string): string =>
+  kind === 'sqlite' ? `CASE WHEN EXISTS (SELECT 1 ${from}) THEN (SELECT ${list} ${from}) END` : `(SELECT ${list} ${from})`;
 
 /** The select list over rows named `n` (a notification, an inbox row, or a merged page of both). */
 const selectList = (kind: 'sqlite' | 'postgres', n = 'n') =>
@@ -53,13 +58,21 @@ export const N = positions(selectList('sqlite'));
 export const IS_MEMBER = `EXISTS (SELECT 1 FROM users p WHERE p.tenant_id = @tenantId AND p.organization_id = @organizationId
   AND p.user_id = @userId)`;
 
+/**
+ * One key probe per organization-wide row, as a scalar subquery: PostgreSQL turns NOT EXISTS into an
+ * anti-join, and with a busy inbox chose to read all of it (9,000 rows) to rule out a handful of rows.
+ */
+const probe = (from: string): string => `(SELECT 1 ${from} LIMIT 1)`;
+
 /** The notification lists the user (n is a notification row). */
-const LISTS_USER = `EXISTS (SELECT 1 FROM inbox i WHERE i.tenant_id = n.tenant_id AND i.organization_id = n.organization_id
-  AND i.notification_id = n.notification_id AND i.user_id = @userId)`;
+const LISTS_USER = `${probe(`FROM inbox i WHERE i.tenant_id = n.tenant_id AND i.organization_id = n.organization_id
+  AND i.notification_id = n.notification_id AND i.user_id = @userId`)} IS NOT NULL`;
+const LISTS_NOT = LISTS_USER.replace(/IS NOT NULL$/, 'IS NULL');
 
 /** The user has read the organization-wide notification n that does not list them. */
-const WIDE_READ = `EXISTS (SELECT 1 FROM notification_reads w WHERE w.tenant_id = n.tenant_id
-  AND w.organization_id = n.organization_id AND w.notification_id = n.notification_id AND w.user_id = @userId)`;
+const WIDE_READ = `${probe(`FROM notification_reads w WHERE w.tenant_id = n.tenant_id
+  AND w.organization_id = n.organization_id AND w.notification_id = n.notification_id AND w.user_id = @userId`)} IS NOT NULL`;
+const WIDE_UNREAD = WIDE_READ.replace(/IS NOT NULL$/, 'IS NULL');
 
 /**
  * PostgreSQL: a read mark of an organization-wide notification holds its row (FOR KEY SHARE), so it
@@ -138,7 +151,7 @@ export const NOTIFICATIONS_SQL = {
     sqlite: `INSERT INTO notification_reads (tenant_id, organization_id, notification_id, user_id, internal_id, document_id)
              SELECT n.tenant_id, n.organization_id, n.notification_id, @userId, @internalId, n.document_id FROM notifications n
              WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.notification_id = @notificationId
-               AND n.notify_all = 1 AND ${IS_MEMBER} AND NOT ${LISTS_USER}
+               AND n.notify_all = 1 AND ${IS_MEMBER} AND ${LISTS_NOT}
              ON CONFLICT DO NOTHING`,
     postgres: `INSERT INTO notification_reads (tenant_id, organization_id, notification_id, user_id, internal_id, document_id)
                SELECT n.tenant_id, n.organization_id, n.notification_id, u.user_id, u.internal_id, n.document_id
@@ -245,7 +258,7 @@ export const NOTIFICATIONS_SQL = {
      WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.notify_all = ${kind === 'sqlite' ? '1' : 'true'}
        AND ${whenGiven(kind, 'n.document_id', 'documentId')}
        AND ${inList(kind, 'n.notification_id', 'ids')}
-       AND ${IS_MEMBER} AND NOT ${LISTS_USER} AND NOT ${WIDE_READ}
+       AND ${IS_MEMBER} AND ${LISTS_NOT} AND ${WIDE_UNREAD}
      ${kind === 'postgres' ? `ORDER BY n.notification_id ${LOCK_NOTIFICATION}` : 'AND true'}
      ON CONFLICT DO NOTHING`,
   ),
@@ -342,8 +355,8 @@ function sqliteRead(f: NotificationFilterSet, limit: number): string {
     'n.notify_all = 1',
     ...filters,
     IS_MEMBER,
-    `NOT ${LISTS_USER}`,
-    ...(f.unread === null ? [] : [f.unread ? `NOT ${WIDE_READ}` : WIDE_READ]),
+    `${LISTS_NOT}`,
+    ...(f.unread === null ? [] : [f.unread ? WIDE_UNREAD : WIDE_READ]),
   ];
   // SQLite merges the two walks (MERGE (UNION ALL)) and stops at the limit: no sort, and the readers
   // of a row are looked up only for the rows of the page.
@@ -384,8 +397,8 @@ function postgresRead(f: NotificationFilterSet): string {
     document,
     ...filters,
     IS_MEMBER,
-    `NOT ${LISTS_USER}`,
-    ...(f.unread === null ? [] : [f.unread ? `NOT ${WIDE_READ}` : WIDE_READ]),
+    `${LISTS_NOT}`,
+    ...(f.unread === null ? [] : [f.unread ? WIDE_UNREAD : WIDE_READ]),
   ];
   return `SELECT ${columnsOf(selectList('postgres', 'page'))} FROM (
     (SELECT ${ROW_COLUMNS} FROM inbox n WHERE ${inbox.join(' AND ')} ${ORDER} LIMIT @limit)
