@@ -9,7 +9,7 @@ import type {
   NotificationsReadData,
   NotificationsUpdateData,
 } from '../schemas/notifications.js';
-import type { ChangeSource, NotificationChange, Recipient } from '../store/store.js';
+import type { ChangeSource, NotificationChange } from '../store/store.js';
 import type { Caller, Services } from './context.js';
 import { internalUserId } from './ids.js';
 import { spell } from './member-path.js';
@@ -19,11 +19,6 @@ const UPDATED = { success: true, message: 'Notification updated.' } as const;
 const NOT_UPDATED = { success: false, message: 'Failed to update notification.' } as const;
 const DELETED = { success: true, message: 'Notification deleted.' } as const;
 const NOT_DELETED = { success: false, message: 'Failed to delete notification.' } as const;
-
-const recipient = (caller: Caller, organizationId: string, userId: string): Recipient => ({
-  userId,
-  internalId: internalUserId(caller.id, organizationId, userId),
-});
 
 /** notifications/update (SPEC 11.3): content changes and read marks, all in one transaction. */
 export function updateNotifications({ store, limits }: Services, caller: Caller, input: NotificationsUpdateData) {
@@ -35,14 +30,13 @@ export function updateNotifications({ store, limits }: Services, caller: Caller,
         `${limits.maxMarksPerRequest} (MARGINALIA_MAX_MARKS_PER_REQUEST).`,
     );
   }
-  const users = (ids: readonly string[] | null | undefined) => [...new Set(ids ?? [])].map((u) => recipient(caller, org, u));
   const changes: NotificationChange[] = input.notifications.map((n, i) => {
-    const readBy = users(n.readByUserIds);
-    const unreadBy = users(n.unreadByUserIds);
-    const both = readBy.find((u) => unreadBy.some((v) => v.userId === u.userId));
-    if (both) {
+    const readBy = [...new Set(n.readByUserIds ?? [])];
+    const unreadBy = new Set(n.unreadByUserIds ?? []);
+    const both = readBy.find((u) => unreadBy.has(u));
+    if (both !== undefined) {
       const [read, unread] = (['readByUserIds', 'unreadByUserIds'] as const).map((m) => spell(['notifications', i, m]));
-      throw invalid(`${read} and ${unread} both name ${JSON.stringify(both.userId)}.`);
+      throw invalid(`${read} and ${unread} both name ${JSON.stringify(both)}.`);
     }
     const content = {
       ...(n.actionUser != null && {
@@ -53,7 +47,7 @@ export function updateNotifications({ store, limits }: Services, caller: Caller,
       ...(n.displayBodyMessage != null && { bodyMessage: n.displayBodyMessage }),
       ...(n.notificationSourceData != null && { sourceData: n.notificationSourceData }),
     };
-    return { id: n.id, readBy, unreadBy, content: Object.keys(content).length > 0 ? content : null };
+    return { id: n.id, readBy, unreadBy: [...unreadBy], content: Object.keys(content).length > 0 ? content : null };
   });
   const render = (row: ChangeSource, c: NotificationChange) => {
     const changed: ChangeSource = {
@@ -67,11 +61,7 @@ export function updateNotifications({ store, limits }: Services, caller: Caller,
     // Stored answers keep every recipient unread: reads lay the marks over them.
     const answer = storedNotificationAnswer({
       ...changed,
-      recipients: changed.recipients.map((r) => ({
-        userId: r.userId,
-        internalId: r.internalId || internalUserId(caller.id, org, r.userId),
-        unread: true,
-      })),
+      recipients: changed.recipients.map((r) => ({ ...r, unread: true })),
     });
     return { answer, row: changed };
   };
@@ -123,7 +113,7 @@ export function markNotificationsRead(
   caller: Caller,
   input: NotificationsReadData,
 ): Maybe<{ read: number }> {
-  const user = recipient(caller, input.organizationId, input.userId);
+  const user = { userId: input.userId, internalId: internalUserId(caller.id, input.organizationId, input.userId) };
   return then(
     store.markNotificationsRead(
       caller.id,

@@ -273,8 +273,9 @@ export interface ChangeSource {
 /** notifications/update's change to one notification (SPEC 11.3). */
 export interface NotificationChange {
   id: string;
-  readBy: Recipient[];
-  unreadBy: Recipient[];
+  /** userIds, each once. */
+  readBy: string[];
+  unreadBy: string[];
   /** The content members given, if any: absent members stay. */
   content: {
     actionUser?: UserRef;

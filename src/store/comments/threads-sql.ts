@@ -213,6 +213,13 @@ const markRead = (kind: Kind) => `INSERT INTO annotation_reads (tenant_id, organ
 const listedThreads = (kind: Kind) => `${documentThreads('')} AND ${inList(kind, 'annotation_id', 'annotationIds')}`;
 
 export const THREADS_SQL = {
+  /** What the fan-out needs of comments just changed (comments/update with triggerNotification). */
+  changedComments: byKind(
+    'changedComments',
+    (kind) => `SELECT comment_id, seq, from_user_id, from_name, from_email, comment_text, tagged_user_contacts FROM comments
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
+       AND annotation_id = @annotationId AND ${inList(kind, 'comment_id', 'commentIds', 'int')} ORDER BY seq`,
+  ),
   // What a page of threads held in memory was read under, now (services/thread-pages.ts).
   documentVersions: same(
     'documentVersions',

@@ -227,7 +227,7 @@ export function* updateComments(
   if (rows.length > 0) yield* touched(thread, now);
   const changed = rows.map((r) => Number(r.comment_id));
   if (change.notify && changed.length > 0) {
-    const written = (yield* all(CHANGED_COMMENTS, { ...thread, commentIds: list(changed) })).map((r) => ({
+    const written = (yield* all(SQL.changedComments, { ...thread, commentIds: list(changed) })).map((r) => ({
       annotationId: thread.annotationId,
       commentId: Number(r.comment_id),
       seq: Number(r.seq),
@@ -240,14 +240,6 @@ export function* updateComments(
   }
   return changed;
 }
-
-/** What the fan-out needs of comments just changed (comments/update with triggerNotification). */
-const CHANGED_COMMENTS = byKind(
-  'changedComments',
-  (kind) => `SELECT comment_id, seq, from_user_id, from_name, from_email, comment_text, tagged_user_contacts FROM comments
-   WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
-     AND annotation_id = @annotationId AND ${inList(kind, 'comment_id', 'commentIds', 'int')} ORDER BY seq`,
-);
 
 export function* deleteComments(tenantId: string, t: ThreadRef, commentIds: number[] | null, now: number): Work<number[] | null> {
   const thread = yield* lockThread(tenantId, t);

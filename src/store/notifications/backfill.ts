@@ -1,8 +1,8 @@
 // Migration 5's data step: the stored answer of every notification written before answers were
 // rendered at write time, by the same code that renders them now, in batches walked in key order.
 import { storedNotificationAnswer } from '../../answers/notifications.js';
-import { internalUserId } from '../../services/ids.js';
 import { all, batch, same, sql, type Work } from '../sql.js';
+import { recipientsFrom } from './notifications.js';
 
 const BATCH = 1000;
 
@@ -46,12 +46,7 @@ export function* renderStoredAnswers(): Work<void> {
     const rows = yield* all<Unrendered>(SQL.unrendered, after);
     if (rows.length === 0) return;
     const answers = rows.map((r) => {
-      // [[userId, unread, internalId], ...]; rows from before the internal id was kept have none.
-      const recipients = (JSON.parse(r.recipients) as [string, boolean | number, string?][]).map(([userId, unread, id]) => ({
-        userId,
-        unread: Boolean(unread),
-        internalId: id ?? internalUserId(r.tenant_id, r.organization_id, userId),
-      }));
+      const recipients = recipientsFrom(r.recipients, r.tenant_id, r.organization_id);
       const answer = storedNotificationAnswer({
         notificationId: r.notification_id,
         documentId: r.document_id,

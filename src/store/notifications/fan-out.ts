@@ -5,7 +5,7 @@
 import { newNotificationAnswer } from '../../answers/notifications.js';
 import { HEADLINES, recipientsOf } from '../../services/fan-out.js';
 import { internalUserId, newNotificationId } from '../../services/ids.js';
-import { all, inKeyOrder, list, same, type Work } from '../sql.js';
+import { all, inKeyOrder, list, type Work } from '../sql.js';
 import type { SettingValue, UserRef } from '../store.js';
 import { add } from './notifications.js';
 import { NOTIFICATIONS_SQL } from './sql.js';
@@ -29,14 +29,6 @@ export interface WriteScope {
   documentId: string;
 }
 
-const THREAD_AUTHORS = same(
-  'threadAuthors',
-  `SELECT from_user_id, min(seq) AS first_seq FROM comments
-   WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
-     AND annotation_id = @annotationId
-   GROUP BY from_user_id`,
-);
-
 /** `replies`: the write is comments/add, whose comments reply to the thread's earlier authors. */
 export function* notifyOfComments(
   scope: WriteScope,
@@ -48,7 +40,7 @@ export function* notifyOfComments(
   const authorsOf = new Map<string, { userId: string; seq: number }[]>();
   if (replies) {
     for (const annotationId of new Set(written.map((c) => c.annotationId))) {
-      const rows = yield* all(THREAD_AUTHORS, { ...scope, annotationId });
+      const rows = yield* all(NOTIFICATIONS_SQL.threadAuthors, { ...scope, annotationId });
       authorsOf.set(
         annotationId,
         rows.map((r) => ({ userId: r.from_user_id as string, seq: Number(r.first_seq) })),

@@ -1,4 +1,5 @@
 // Store code for notifications, their recipients' inboxes, read state, counts and settings (SPEC 7, 11).
+import { internalUserId } from '../../services/ids.js';
 import { versionsOf } from '../select.js';
 import { all, batch, inKeyOrder, list, type Query, query, run, type Work } from '../sql.js';
 import type {
@@ -24,6 +25,19 @@ const FROM_START = { timestamp: Number.MAX_SAFE_INTEGER, notificationId: '' };
  */
 export function recipientsJson(recipients: readonly Recipient[]): string {
   return JSON.stringify(recipients.map((r) => [r.userId, true, r.internalId]));
+}
+
+/** The recipients column read back; rows from before the internal id was kept have none, and get it derived. */
+export function recipientsFrom(
+  json: string,
+  tenantId: string,
+  organizationId: string,
+): { userId: string; internalId: string; unread: boolean }[] {
+  return (JSON.parse(json) as [string, boolean | number, string?][]).map(([userId, unread, id]) => ({
+    userId,
+    unread: Boolean(unread),
+    internalId: id ?? internalUserId(tenantId, organizationId, userId),
+  }));
 }
 
 /** Returns false when the notificationId is taken in the organization. */
@@ -125,7 +139,7 @@ export function* change(
 ): Work<Set<string>> {
   const org = { tenantId, organizationId };
   const rows = yield* all(SQL.lockForChange, { ...org, ids: list(changes.map((c) => c.id)) });
-  const found = new Map(rows.map((r) => [r.notification_id as string, sourceFrom(r)]));
+  const found = new Map(rows.map((r) => [r.notification_id as string, sourceFrom(r, tenantId, organizationId)]));
   const contentRows: Record<string, unknown>[] = [];
   for (const c of changes) {
     const row = found.get(c.id);
@@ -168,29 +182,25 @@ export function* change(
     ] as const) {
       if (users.length === 0) continue;
       const params = { ...org, notificationId: c.id };
-      const sorted = inKeyOrder(users, (u) => u.userId);
+      const sorted = [...users].sort();
       // Listed recipients whose state changed; the others (already so, or not listed) are tried as members.
       const changed = new Set(
-        (yield* all(SQL.markListed, { ...params, userIds: list(sorted.map((u) => u.userId)), unread })).map(
-          (r) => r.user_id as string,
-        ),
+        (yield* all(SQL.markListed, { ...params, userIds: list(sorted), unread })).map((r) => r.user_id as string),
       );
       if (!row.notifyAll) continue;
-      const rest = sorted.filter((u) => !changed.has(u.userId));
-      if (unread) yield* run(SQL.markWideUnread, { ...params, userIds: list(rest.map((u) => u.userId)) });
-      else
-        yield* batch(
-          SQL.markWideRead,
-          params,
-          rest.map((u) => ({ userId: u.userId, internalId: u.internalId })),
-        );
+      const rest = sorted.filter((u) => !changed.has(u));
+      if (unread) yield* run(SQL.markWideUnread, { ...params, userIds: list(rest) });
+      else {
+        // A member's mark keeps their internal id, which the answer shows; derived only here, where it is needed.
+        const members = rest.map((userId) => ({ userId, internalId: internalUserId(tenantId, organizationId, userId) }));
+        yield* batch(SQL.markWideRead, params, members);
+      }
     }
   }
   return new Set(found.keys());
 }
 
-function sourceFrom(r: Record<string, unknown>): ChangeSource {
-  const recipients = JSON.parse(r.recipients as string) as [string, unknown, string?][];
+function sourceFrom(r: Record<string, unknown>, tenantId: string, organizationId: string): ChangeSource {
   return {
     notificationId: r.notification_id as string,
     documentId: r.document_id as string | null,
@@ -205,8 +215,10 @@ function sourceFrom(r: Record<string, unknown>): ChangeSource {
     bodyMessage: r.body_message as string,
     sourceData: r.source_data as string,
     timestamp: Number(r.timestamp),
-    // Rows from before the internal id was kept have none: the service derives it (migration 5 did the same).
-    recipients: recipients.map(([userId, , internalId]) => ({ userId, internalId: internalId ?? '' })),
+    recipients: recipientsFrom(r.recipients as string, tenantId, organizationId).map(({ userId, internalId }) => ({
+      userId,
+      internalId,
+    })),
     source: r.source as string,
     notifyAll: Boolean(r.notify_all),
   };

@@ -62,17 +62,25 @@ export const IS_MEMBER = `EXISTS (SELECT 1 FROM users p WHERE p.tenant_id = @ten
  * One key probe per organization-wide row, as a scalar subquery: PostgreSQL turns NOT EXISTS into an
  * anti-join, and with a busy inbox chose to read all of it (9,000 rows) to rule out a handful of rows.
  */
-const probe = (from: string): string => `(SELECT 1 ${from} LIMIT 1)`;
+const found = (from: string, yes: boolean): string => `(SELECT 1 ${from} LIMIT 1) IS ${yes ? 'NOT ' : ''}NULL`;
 
-/** The notification lists the user (n is a notification row). */
-const LISTS_USER = `${probe(`FROM inbox i WHERE i.tenant_id = n.tenant_id AND i.organization_id = n.organization_id
-  AND i.notification_id = n.notification_id AND i.user_id = @userId`)} IS NOT NULL`;
-const LISTS_NOT = LISTS_USER.replace(/IS NOT NULL$/, 'IS NULL');
+/** Whether the notification n lists the user. */
+const listsUser = (yes: boolean): string =>
+  found(
+    `FROM inbox i WHERE i.tenant_id = n.tenant_id AND i.organization_id = n.organization_id
+  AND i.notification_id = n.notification_id AND i.user_id = @userId`,
+    yes,
+  );
+const LISTS_NOT = listsUser(false);
 
-/** The user has read the organization-wide notification n that does not list them. */
-const WIDE_READ = `${probe(`FROM notification_reads w WHERE w.tenant_id = n.tenant_id
-  AND w.organization_id = n.organization_id AND w.notification_id = n.notification_id AND w.user_id = @userId`)} IS NOT NULL`;
-const WIDE_UNREAD = WIDE_READ.replace(/IS NOT NULL$/, 'IS NULL');
+/** Whether the user has read the organization-wide notification n that does not list them. */
+const wideRead = (yes: boolean): string =>
+  found(
+    `FROM notification_reads w WHERE w.tenant_id = n.tenant_id
+  AND w.organization_id = n.organization_id AND w.notification_id = n.notification_id AND w.user_id = @userId`,
+    yes,
+  );
+const WIDE_UNREAD = wideRead(false);
 
 /**
  * PostgreSQL: a read mark of an organization-wide notification holds its row (FOR KEY SHARE), so it
@@ -288,6 +296,14 @@ export const NOTIFICATIONS_SQL = {
                ON CONFLICT (tenant_id, organization_id, document_id, user_id)
                DO UPDATE SET inbox = coalesce(@inbox::text, s.inbox), email = coalesce(@email::text, s.email)`,
   }),
+  /** Each author of a thread, with the place of their first comment (the fan-out's earlier authors). */
+  threadAuthors: same(
+    'threadAuthors',
+    `SELECT from_user_id, min(seq) AS first_seq FROM comments
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
+       AND annotation_id = @annotationId
+     GROUP BY from_user_id`,
+  ),
   /** The document's members (users/add with the documentId) whose inbox setting is ALL: the fan-out's third rule. */
   membersWithAll: same(
     'documentMembersWithAll',
@@ -356,7 +372,7 @@ function sqliteRead(f: NotificationFilterSet, limit: number): string {
     ...filters,
     IS_MEMBER,
     `${LISTS_NOT}`,
-    ...(f.unread === null ? [] : [f.unread ? WIDE_UNREAD : WIDE_READ]),
+    ...(f.unread === null ? [] : [wideRead(!f.unread)]),
   ];
   // SQLite merges the two walks (MERGE (UNION ALL)) and stops at the limit: no sort, and the readers
   // of a row are looked up only for the rows of the page.
@@ -398,7 +414,7 @@ function postgresRead(f: NotificationFilterSet): string {
     ...filters,
     IS_MEMBER,
     `${LISTS_NOT}`,
-    ...(f.unread === null ? [] : [f.unread ? WIDE_UNREAD : WIDE_READ]),
+    ...(f.unread === null ? [] : [wideRead(!f.unread)]),
   ];
   return `SELECT ${columnsOf(selectList('postgres', 'page'))} FROM (
     (SELECT ${ROW_COLUMNS} FROM inbox n WHERE ${inbox.join(' AND ')} ${ORDER} LIMIT @limit)
