@@ -238,6 +238,13 @@ export function storeTest(name: string, fn: (store: Store, db: FreshDatabase) =>
   });
 }
 
+/**
+ * Waits for the next turn of the event loop. A SQLite store's reads of one turn share a read
+ * transaction (store/dialect/sqlite.ts, ReadSnapshot): a change made through another connection (a
+ * second store, another process) shows from the next turn on, as it would to the next request.
+ */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** A second store on the same database (for PostgreSQL: the same schema), closed after fn. */
 export async function withSecondStore<T>(db: FreshDatabase, fn: (other: Store) => T | Promise<T>): Promise<T> {
   const other = await openStore(db.config);

@@ -27,6 +27,7 @@ import {
   notificationIdsOf,
   added,
   storeTest,
+  nextTurn,
   withSecondStore,
   readNotifications,
   readThreads,
@@ -96,6 +97,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         await db.exec(
           `UPDATE inbox SET unread = ${db.kind === 'sqlite' ? 0 : 'false'} WHERE notification_id = 'n1' AND user_id = 'u1'`,
         );
+        await nextTurn();
         eq(await count('u1'), { total: 2, unread: 1 }, 'a hand-made mark is counted');
         const [n1] = await reopened.getNotifications(TA, notificationQuery({ userId: 'u2', notificationIds: ['n1'] }));
         eq(n1?.readers, [['u1', null]], "u1's mark shows in n1's read state for every reader");
@@ -138,6 +140,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         assert.notEqual(moved, 0, 'documents get a thread version: 0 until migrated, and the write moved it');
         // A write as the previous release's code makes it (no part of it knows of versions): the trigger moves it.
         await db.exec(`UPDATE annotations SET last_updated = last_updated + 1 WHERE annotation_id = 'open'`);
+        await nextTurn();
         assert.notEqual(await version(), moved, 'any change to a thread row moves it');
         const unmarked = await version();
         await reopened.markAnnotationsRead(TA, ORG, DOC, 'u1', null, T0 + 990);

@@ -57,15 +57,65 @@ function classifySqlite(err: unknown): unknown {
   return err;
 }
 
-/** Parameters as better-sqlite3 binds them: lists as JSON text (read with json_each), booleans as 0/1. */
-function encode(params: Params): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(params)) {
-    if (v instanceof ListParam) out[k] = v.values === null ? null : JSON.stringify(v.values);
-    else if (typeof v === 'boolean') out[k] = v ? 1 : 0;
-    else out[k] = v === undefined ? null : v;
+/** One parameter as better-sqlite3 binds it: lists as JSON text (read with json_each), booleans as 0/1. */
+function encodeValue(v: unknown): unknown {
+  if (v instanceof ListParam) return v.values === null ? null : JSON.stringify(v.values);
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return v === undefined ? null : v;
+}
+
+/**
+ * A statement prepared with its named parameters made positional. Store code names its parameters
+ * (`@tenantId`); better-sqlite3 binds a named one by looking it up on the object (two property reads
+ * per parameter) and hands each row back as an object built key by key, which on the bench cost more
+ * than the statement's own lookups. Each `@name` becomes a `?`, and `order` says which value goes
+ * where, so a call binds one array.
+ */
+interface Prepared {
+  stmt: Database.Statement;
+  order: readonly string[];
+}
+
+/**
+ * The text with each `@name` outside quotes and comments replaced by `?`, and the names in the order
+ * they occur (a name used twice is bound twice). Quoted text ('...', "...") and comments are copied as
+ * they are.
+ */
+export function positional(text: string): { text: string; order: string[] } {
+  const order: string[] = [];
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    const closer = c === "'" || c === '"' ? c : text.startsWith('--', i) ? '\n' : text.startsWith('/*', i) ? '*/' : null;
+    if (closer) {
+      const end = text.indexOf(closer, i + (closer === c ? 1 : 2));
+      const stop = end < 0 ? text.length : end + closer.length;
+      out += text.slice(i, stop);
+      i = stop;
+    } else if (c === '@' && /[A-Za-z_]/.test(text[i + 1] ?? '')) {
+      let j = i + 1;
+      while (j < text.length && /\w/.test(text[j]!)) j++;
+      order.push(text.slice(i + 1, j));
+      out += '?';
+      i = j;
+    } else {
+      out += c;
+      i++;
+    }
   }
-  return out;
+  return { text: out, order };
+}
+
+/** The values of `params` in the statement's order; a name the caller did not give is a bug, as it is for better-sqlite3. */
+function bind(order: readonly string[], params: Params): unknown[] {
+  const values = new Array<unknown>(order.length);
+  for (let i = 0; i < order.length; i++) {
+    const name = order[i]!;
+    if (!(name in params)) throw new RangeError(`Missing named parameter "${name}"`);
+    values[i] = encodeValue(params[name]);
+  }
+  return values;
 }
 
 export class SqliteDialect implements Dialect {
@@ -73,10 +123,11 @@ export class SqliteDialect implements Dialect {
   onCall: CallListener | null = null;
   private readonly db: Database.Database;
   /** Prepared statements by name: rows as objects, and rows as arrays (raw mode). */
-  private readonly prepared = new Map<string, Database.Statement>();
-  private readonly preparedRaw = new Map<string, Database.Statement>();
+  private readonly prepared = new Map<string, Prepared>();
+  private readonly preparedRaw = new Map<string, Prepared>();
   /** Runs fn in a transaction; made once (better-sqlite3 builds a wrapper per call of transaction()). */
   private readonly inTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
+  private readonly snapshot: ReadSnapshot;
 
   constructor(private readonly options: SqliteOptions) {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
@@ -91,14 +142,16 @@ export class SqliteDialect implements Dialect {
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
     this.db.pragma('foreign_keys = ON');
     this.inTransaction = this.db.transaction((fn: () => unknown) => fn());
+    this.snapshot = new ReadSnapshot(this.db);
   }
 
-  private statement(t: StatementText, raw: boolean): Database.Statement {
+  private statement(t: StatementText, raw: boolean): Prepared {
     const cache = raw ? this.preparedRaw : this.prepared;
     let stmt = cache.get(t.name);
     if (!stmt) {
-      stmt = this.db.prepare(t.text);
-      if (raw) stmt.raw(true);
+      const { text, order } = positional(t.text);
+      stmt = { stmt: this.db.prepare(text), order };
+      if (raw) stmt.stmt.raw(true);
       // Oldest first out: the static statements are made first and used constantly, so they are the
       // ones kept made again at the rare wrap; a hit costs one Map read, not a reordering.
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
@@ -111,15 +164,18 @@ export class SqliteDialect implements Dialect {
     const text = (statement: Statement) => statement.sqlite;
     switch (s.op) {
       case 'all':
-        return this.statement(text(s.statement), false).all(encode(s.params));
-      case 'arrays':
-        return this.statement(text(s.statement), true).all(encode(s.params));
-      case 'run':
-        return this.statement(text(s.statement), false).run(encode(s.params)).changes;
+      case 'arrays': {
+        const { stmt, order } = this.statement(text(s.statement), s.op === 'arrays');
+        return stmt.all(bind(order, s.params));
+      }
+      case 'run': {
+        const { stmt, order } = this.statement(text(s.statement), false);
+        return stmt.run(bind(order, s.params)).changes;
+      }
       case 'batch': {
-        const stmt = this.statement(text(s.statement), false);
+        const { stmt, order } = this.statement(text(s.statement), false);
         let changed = 0;
-        for (const row of s.rows) changed += stmt.run(encode({ ...s.params, ...row })).changes;
+        for (const row of s.rows) changed += stmt.run(bind(order, { ...s.params, ...row })).changes;
         return changed;
       }
       case 'exec':
@@ -144,6 +200,7 @@ export class SqliteDialect implements Dialect {
   }
 
   read<T>(method: string, work: () => Work<T>): T {
+    this.snapshot.enter();
     return timed(this.onCall, method, () => this.guard(() => this.drive(work()))) as T;
   }
 
@@ -152,7 +209,9 @@ export class SqliteDialect implements Dialect {
     const started = listener ? performance.now() : 0;
     let rows: unknown[];
     try {
-      rows = this.statement(q.statement.sqlite, q.arrays).all(encode(q.params));
+      this.snapshot.enter();
+      const { stmt, order } = this.statement(q.statement.sqlite, q.arrays);
+      rows = stmt.all(bind(order, q.params));
     } catch (err) {
       listener?.(method, (performance.now() - started) / 1000, 'error');
       throw classifySqlite(err);
@@ -162,19 +221,25 @@ export class SqliteDialect implements Dialect {
   }
 
   batchWrite<T>(method: string, q: BatchQuery<T>): T {
+    this.snapshot.end();
     const run = () => {
-      if (q.sqliteBefore) this.statement(q.sqliteBefore.sqlite, false).run(encode(q.params));
-      const stmt = this.statement(q.statement.sqlite, false);
-      return q.map(q.rows.flatMap((row) => stmt.all(encode({ ...q.params, ...row })) as Row[]));
+      if (q.sqliteBefore) {
+        const before = this.statement(q.sqliteBefore.sqlite, false);
+        before.stmt.run(bind(before.order, q.params));
+      }
+      const { stmt, order } = this.statement(q.statement.sqlite, false);
+      return q.map(q.rows.flatMap((row) => stmt.all(bind(order, { ...q.params, ...row })) as Row[]));
     };
     return timed(this.onCall, method, () => this.guard(() => this.inTransaction.immediate(run))) as T;
   }
 
   write<T>(method: string, work: () => Work<T>): T {
+    this.snapshot.end();
     return timed(this.onCall, method, () => this.guard(() => this.inTransaction.immediate(() => this.drive(work())))) as T;
   }
 
   async migrate(work: () => Work<void>): Promise<void> {
+    this.snapshot.end();
     // The IMMEDIATE transaction is the migration lock between processes.
     this.guard(() =>
       this.db
@@ -209,6 +274,45 @@ export class SqliteDialect implements Dialect {
   }
 
   async close(): Promise<void> {
+    this.snapshot.end();
     if (this.db.open) this.db.close();
+  }
+}
+
+/**
+ * The reads of one turn of the event loop share one read transaction. Outside a transaction every
+ * statement is its own: it takes the WAL read lock and the file's shared lock, and gives them back
+ * (four fcntl calls, about a third of a count/get's statement on the bench). Under load a turn
+ * serves several requests; they now take the locks once. What a read sees is unchanged for this
+ * process: every write first ends the shared transaction, so a read after it (in the same turn or
+ * not) starts a new one and sees the write. A write by another process (a second worker, the CLI)
+ * becomes visible from the next turn, a few hundred microseconds at most, instead of from the next
+ * statement; a request cannot tell, since it was read in the same turn (docs/decisions.md).
+ */
+export class ReadSnapshot {
+  private open = false;
+  private readonly begin: Database.Statement;
+  private readonly commit: Database.Statement;
+  private readonly endOfTurn = () => this.end();
+
+  constructor(private readonly db: Database.Database) {
+    this.begin = db.prepare('BEGIN');
+    this.commit = db.prepare('COMMIT');
+  }
+
+  /** Before a read: joins this turn's read transaction, or begins it. */
+  enter(): void {
+    if (this.open) return;
+    this.begin.run();
+    this.open = true;
+    setImmediate(this.endOfTurn);
+  }
+
+  /** At the end of the turn, and before any write: ends the read transaction, if one is open. */
+  end(): void {
+    if (!this.open) return;
+    this.open = false;
+    // A statement that failed badly (SQLITE_CORRUPT, say) may have rolled the transaction back already.
+    if (this.db.inTransaction) this.commit.run();
   }
 }

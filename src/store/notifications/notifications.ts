@@ -252,16 +252,16 @@ function* selected(tenantId: string, q: NotificationDeletion): Work<string[]> {
 
 /** count/get's rows, as the service adds them up (services/inbox.ts). */
 export function count(tenantId: string, organizationId: string, userId: string, documentId: string | null): Query<InboxCount> {
-  return query(SQL.count, { tenantId, organizationId, userId, documentId: documentId ?? '' }, false, (rows) => {
-    const r = (rows as Record<string, unknown>[])[0]!;
+  return query(SQL.count, { tenantId, organizationId, userId, documentId: documentId ?? '' }, true, (rows) => {
+    const [total, unread, wideListed, wideRead, wide, member, credentialsVersion] = (rows as unknown[][])[0]!;
     return {
-      total: Number(r.total ?? 0),
-      unread: Number(r.unread ?? 0),
-      wideListed: Number(r.wide_listed ?? 0),
-      wideRead: Number(r.wide_read ?? 0),
-      wide: Number(r.wide ?? 0),
-      member: Boolean(r.member),
-      credentialsVersion: Number(r.credentials_version),
+      total: Number(total ?? 0),
+      unread: Number(unread ?? 0),
+      wideListed: Number(wideListed ?? 0),
+      wideRead: Number(wideRead ?? 0),
+      wide: Number(wide ?? 0),
+      member: Boolean(member),
+      credentialsVersion: Number(credentialsVersion),
     };
   });
 }
