@@ -15,7 +15,10 @@
 // - Errors: each driver's codes become StoreUnavailableError with a reason (health.ts) here, and
 //   nowhere else.
 // - Statement preparation and caching: SQLite prepares each statement once and keeps it (a bounded
-//   cache); PostgreSQL runs named prepared statements, which each connection plans once.
+//   cache), its @names made positional; PostgreSQL runs named prepared statements, which each
+//   connection plans once.
+// - Read snapshots: SQLite's reads of one turn of the event loop share one read transaction, ended
+//   before any write (sqlite.ts, ReadSnapshot); on PostgreSQL each statement reads committed data.
 // - Timing: every store call passes through read(), query(), write() or batchWrite(), which time it
 //   for /metrics.
 import { type Maybe, guarded } from '../../maybe.js';
@@ -29,8 +32,9 @@ export type CallListener = (method: string, seconds: number, outcome: 'ok' | 'er
 export interface Dialect {
   readonly kind: DatabaseKind;
   /**
-   * A read: its steps outside a transaction (each statement is its own consistent snapshot). SQLite
-   * answers synchronously, PostgreSQL with a promise (see maybe.ts).
+   * A read: its steps outside a write transaction (PostgreSQL: each statement is its own consistent
+   * snapshot; SQLite: the turn's shared one). SQLite answers synchronously, PostgreSQL with a promise
+   * (see maybe.ts).
    */
   read<T>(method: string, work: () => Work<T>): Maybe<T>;
   /** A read of one statement (sql.ts: Query), run as directly as the database allows. */

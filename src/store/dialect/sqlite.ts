@@ -300,9 +300,9 @@ export class ReadSnapshot {
     this.commit = db.prepare('COMMIT');
   }
 
-  /** Before a read: joins this turn's read transaction, or begins it. */
+  /** Before a read: joins this turn's read transaction, or begins it (or reads in the transaction already open). */
   enter(): void {
-    if (this.open) return;
+    if (this.open || this.db.inTransaction) return;
     this.begin.run();
     this.open = true;
     setImmediate(this.endOfTurn);
