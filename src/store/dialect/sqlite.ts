@@ -200,8 +200,12 @@ export class SqliteDialect implements Dialect {
   }
 
   read<T>(method: string, work: () => Work<T>): T {
-    this.snapshot.enter();
-    return timed(this.onCall, method, () => this.guard(() => this.drive(work()))) as T;
+    return timed(this.onCall, method, () =>
+      this.guard(() => {
+        this.snapshot.enter();
+        return this.drive(work());
+      }),
+    ) as T;
   }
 
   query<T>(method: string, q: Query<T>): T {
@@ -308,11 +312,23 @@ export class ReadSnapshot {
     setImmediate(this.endOfTurn);
   }
 
-  /** At the end of the turn, and before any write: ends the read transaction, if one is open. */
+  /**
+   * At the end of the turn, and before any write: ends the read transaction, if one is open. Never
+   * throws: at the end of a turn nobody would catch it, and a read transaction has nothing to keep.
+   * A read that failed has answered its request already (a damaged page, say); SQLite may have rolled
+   * the transaction back itself, or may refuse the COMMIT, in which case it is rolled back here.
+   */
   end(): void {
     if (!this.open) return;
     this.open = false;
-    // A statement that failed badly (SQLITE_CORRUPT, say) may have rolled the transaction back already.
-    if (this.db.inTransaction) this.commit.run();
+    try {
+      if (this.db.inTransaction) this.commit.run();
+    } catch {
+      try {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      } catch {
+        // The connection's next statement meets the same fault and reports it to its caller.
+      }
+    }
   }
 }
