@@ -14,7 +14,7 @@ const SECTIONS = '10,11';
 const skip = existsSync(SUITE) ? false : `the contract suite is not beside this clone (${SUITE})`;
 
 for (const kind of STORE_KINDS)
-  test(`the shared contract suite passes against the running server on ${kind}`, { skip }, async () => {
+  test(`the shared contract suite passes against the running server on ${kind}`, { skip }, async (t) => {
     const db = freshDatabase(kind);
     const s = await startServer({ env: db.env });
     try {
@@ -37,6 +37,7 @@ for (const kind of STORE_KINDS)
       const summary = /(\d+) passed, (\d+) failed/.exec(run.stdout);
       assert.equal(run.status, 0, `contract suite failed:\n${run.stdout}\n${run.stderr}`);
       assert.ok(summary && Number(summary[1]) > 0 && summary[2] === '0', run.stdout);
+      t.diagnostic(`sections ${SECTIONS}: ${summary[0]}`);
     } finally {
       await stopServer(s);
       await db.drop();
