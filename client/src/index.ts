@@ -29,6 +29,7 @@ import type {
   NotificationsReadData,
   NotificationsUpdateData,
 } from '../../src/schemas/notifications.js';
+import type { OrganizationsData, OrganizationsGetData } from '../../src/schemas/organizations.js';
 import type { UsersData } from '../../src/schemas/users.js';
 import type {
   AnnotationChangesResult,
@@ -46,6 +47,8 @@ import type {
   NotificationCountResult,
   NotificationsMarkedResult,
   NotificationsResult,
+  OrganizationListResult,
+  OrganizationsResult,
   UsersResult,
 } from '../../src/schemas/responses.js';
 
@@ -94,6 +97,9 @@ export type AnnotationChangesResult = ResultOf<typeof AnnotationChangesResult>;
 export type CommentChangesResult = ResultOf<typeof CommentChangesResult>;
 export type AnnotationCountsResult = ResultOf<typeof AnnotationCountsResult>;
 export type MarkedReadResult = ResultOf<typeof MarkedReadResult>;
+export type OrganizationsResult = ResultOf<typeof OrganizationsResult>;
+export type OrganizationListResult = ResultOf<typeof OrganizationListResult>;
+export type Organization = OrganizationListResult['data'][number];
 
 export type { ErrorCode };
 
@@ -221,6 +227,25 @@ export class Marginalia {
     /** notifications/config/set: users' inbox and email settings for documents. */
     setConfig: (data: NotificationConfigSetData) =>
       this.call<NotificationConfigSetResult>('/v1/notifications/config/set', data, true),
+  };
+
+  readonly organizations = {
+    /** organizations/add: create organizations, or rename them; a repeat sets the same again. */
+    add: (data: OrganizationsData) => this.call<OrganizationsResult>('/v1/organizations/add', data, true),
+    get: (data: OrganizationsGetData = {}) => this.call<OrganizationListResult>('/v1/organizations/get', data, true),
+    /** Every page of an organizations/get, following pageToken. */
+    all: async (data: Omit<OrganizationsGetData, 'pageToken'> = {}): Promise<Organization[]> => {
+      const all: Organization[] = [];
+      let pageToken: string | undefined;
+      do {
+        const page = await this.organizations.get({ ...data, pageToken });
+        all.push(...page.data);
+        pageToken = page.pageToken;
+      } while (pageToken);
+      return all;
+    },
+    /** organizations/update: rename organizations that exist. */
+    update: (data: OrganizationsData) => this.call<OrganizationsResult>('/v1/organizations/update', data, true),
   };
 
   private readonly options: Required<Omit<MarginaliaOptions, 'fetch'>> & { fetch: typeof fetch };

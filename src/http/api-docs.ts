@@ -40,6 +40,7 @@ export async function registerApiDocs(app: App): Promise<void> {
         { name: 'users', description: 'User profiles and memberships' },
         { name: 'comments', description: 'Comment annotations (threads) on documents' },
         { name: 'notifications', description: 'In-app notifications' },
+        { name: 'organizations', description: 'Organizations as objects: names and disable state' },
         { name: 'operational', description: 'Health and readiness; no credentials' },
       ],
     },

@@ -19,6 +19,9 @@ import * as notificationsCount from './v1_notifications_count_get.js';
 import * as notificationsRead from './v1_notifications_read.js';
 import * as notificationConfigGet from './v1_notifications_config_get.js';
 import * as notificationConfigSet from './v1_notifications_config_set.js';
+import * as organizationsAdd from './v1_organizations_add.js';
+import * as organizationsGet from './v1_organizations_get.js';
+import * as organizationsUpdate from './v1_organizations_update.js';
 import * as usersAdd from './v1_users_add.js';
 import * as usersUpdate from './v1_users_update.js';
 
@@ -48,4 +51,7 @@ export const OPERATIONS: readonly Operation[] = [
   notificationsRead,
   notificationConfigGet,
   notificationConfigSet,
+  organizationsAdd,
+  organizationsGet,
+  organizationsUpdate,
 ];

@@ -200,3 +200,23 @@ export const NotificationConfigSetResult = Success(
     { description: 'By userId; documentId is the last document' },
   ),
 );
+
+/** organizations/add and update (SPEC 12): by organizationId. */
+export const OrganizationOutcome = Type.Object({
+  success: Type.Boolean(),
+  id: Type.String({ description: "add: the organization's internal id (32 lowercase hex); update: the organizationId" }),
+  message: Type.String(),
+});
+export const OrganizationsResult = Success(Type.Record(Type.String(), OrganizationOutcome, { description: 'By organizationId' }));
+
+export const Organization = Type.Object({
+  id: Type.String({ description: 'The organizationId' }),
+  organizationName: Type.String({ description: '"" when never set' }),
+  disabled: Type.Boolean(),
+  createdAt: Type.Integer({ description: 'ms since the epoch' }),
+  lastUpdated: Type.Integer({ description: 'ms since the epoch' }),
+});
+export const OrganizationListResult = Success(
+  Type.Array(Organization, { description: 'In organizationId order, paged; unknown ids are left out' }),
+  { pageToken: Type.Optional(Type.String({ description: 'Present when more organizations remain' })) },
+);

@@ -10,6 +10,11 @@ export function internalUserId(tenantId: string, organizationId: string, userId:
   return sha256(JSON.stringify([tenantId, organizationId, userId]), 'hex').slice(0, 32);
 }
 
+/** SPEC 12: an organization's internal id, 32 lowercase hex characters, the same every time. */
+export function internalOrganizationId(tenantId: string, organizationId: string): string {
+  return sha256(JSON.stringify([tenantId, 'organization', organizationId]), 'hex').slice(0, 32);
+}
+
 /**
  * An RFC 9562 version 7 UUID: the time in milliseconds, then random bits. Rows keyed by ids the
  * service makes land next to the rows made just before them, at the right edge of each B-tree,

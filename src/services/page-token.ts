@@ -43,3 +43,35 @@ export function decodePageToken(token: string, digest: string): NotificationCurs
   if (parsed[3] !== digest) throw invalid(`${spell(['pageToken'])} was issued for other filters than these.`);
   return { timestamp: parsed[1] as number, notificationId: parsed[2] as string };
 }
+
+/**
+ * A token for a listing in key order (organizations/get): the last key shown and the digest of the
+ * filters, in the same opaque form as the notification tokens.
+ */
+export function encodeKeyToken(lastKey: string, digest: string): string {
+  return Buffer.from(JSON.stringify([2, lastKey, digest])).toString('base64url');
+}
+
+export function decodeKeyToken(token: string, digest: string): string {
+  const malformed = () => invalid(`${spell(['pageToken'])} is malformed.`);
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) throw malformed();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    throw malformed();
+  }
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 3 ||
+    parsed[0] !== 2 ||
+    typeof parsed[1] !== 'string' ||
+    parsed[1].includes('\u0000') ||
+    !parsed[1].isWellFormed() ||
+    typeof parsed[2] !== 'string'
+  ) {
+    throw malformed();
+  }
+  if (parsed[2] !== digest) throw invalid(`${spell(['pageToken'])} was issued for other filters than these.`);
+  return parsed[1];
+}

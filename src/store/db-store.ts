@@ -12,6 +12,7 @@ import type { CallListener, Dialect } from './dialect/dialect.js';
 import { type FaultListener, type LastingFault, StorageHealth, StoreUnavailableError } from './health.js';
 import { migrate } from './migrations.js';
 import * as notifications from './notifications/notifications.js';
+import * as organizations from './organizations/organizations.js';
 import type { BatchQuery, Query, Work } from './sql.js';
 import type {
   AddCommentsResult,
@@ -34,6 +35,8 @@ import type {
   NotificationDeletion,
   NotificationQuery,
   NotificationSetting,
+  OrganizationRecord,
+  OrganizationWrite,
   Recipient,
   Profile,
   Scope,
@@ -90,6 +93,14 @@ export class DbStore implements Store {
     this.refuseIfDamaged();
     if (q.rows.length === 0) return q.map([]);
     return guarded(() => this.dialect.batchWrite(method, q), this.failed);
+  }
+
+  /** A write that may name an organization for the first time: it exists from its first step on (SPEC 12). */
+  private writeIn<T>(method: string, tenantId: string, organizationId: string, work: () => Work<T>): Maybe<T> {
+    return this.write(method, function* () {
+      yield* organizations.touch(tenantId, organizationId);
+      return yield* work();
+    });
   }
 
   private write<T>(method: string, work: () => Work<T>): Maybe<T> {
@@ -189,7 +200,7 @@ export class DbStore implements Store {
   // --- Users ---
 
   upsertUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<void> {
-    return this.write('upsertUsers', () => users.upsert(tenantId, organizationId, scope, list, now));
+    return this.writeIn('upsertUsers', tenantId, organizationId, () => users.upsert(tenantId, organizationId, scope, list, now));
   }
 
   updateUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<Set<string>> {
@@ -214,7 +225,7 @@ export class DbStore implements Store {
     now: number,
     notify = false,
   ): Maybe<Set<string>> {
-    return this.write('addAnnotations', () =>
+    return this.writeIn('addAnnotations', tenantId, organizationId, () =>
       comments.addAnnotations(tenantId, organizationId, documentId, annotations, now, notify),
     );
   }
@@ -292,7 +303,9 @@ export class DbStore implements Store {
   // --- Notifications ---
 
   addNotification(tenantId: string, organizationId: string, notification: NewNotification): Maybe<boolean> {
-    return this.write('addNotification', () => notifications.add(tenantId, organizationId, notification));
+    return this.writeIn('addNotification', tenantId, organizationId, () =>
+      notifications.add(tenantId, organizationId, notification),
+    );
   }
 
   getNotifications(tenantId: string, query: NotificationQuery): Maybe<StoredNotification[]> {
@@ -344,8 +357,22 @@ export class DbStore implements Store {
     userIds: readonly string[],
     setting: Partial<NotificationSetting>,
   ): Maybe<void> {
-    return this.write('setNotificationSettings', () =>
+    return this.writeIn('setNotificationSettings', tenantId, organizationId, () =>
       notifications.setSettings(tenantId, organizationId, documentIds, userIds, setting),
     );
+  }
+
+  // --- Organizations ---
+
+  addOrganizations(tenantId: string, entries: readonly OrganizationWrite[], now: number): Maybe<void> {
+    return this.write('addOrganizations', () => organizations.add(tenantId, entries, now));
+  }
+
+  updateOrganizations(tenantId: string, entries: readonly OrganizationWrite[], now: number): Maybe<Set<string>> {
+    return this.write('updateOrganizations', () => organizations.update(tenantId, entries, now));
+  }
+
+  getOrganizations(tenantId: string, ids: string[] | null, after: string | null, limit: number): Maybe<OrganizationRecord[]> {
+    return this.read('getOrganizations', () => organizations.page(tenantId, ids, after, limit));
   }
 }

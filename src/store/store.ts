@@ -51,6 +51,21 @@ export interface Profile {
   photoUrl: string | null;
 }
 
+/** An organization as organizations/get reads it (SPEC 12); `name` is "" when never set. */
+export interface OrganizationRecord {
+  organizationId: string;
+  name: string;
+  disabled: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** organizations/add and update: an organization and its new name (null: keep the name it has). */
+export interface OrganizationWrite {
+  organizationId: string;
+  name: string | null;
+}
+
 /** An author or actor as the writer sent it; null where the writer left a field out. */
 export interface UserRef {
   userId: string;
@@ -467,6 +482,15 @@ export interface Store {
     userIds: readonly string[],
     setting: Partial<NotificationSetting>,
   ): Maybe<void>;
+
+  // --- Organizations (SPEC 12) ---
+
+  /** organizations/add: creates each one, or renames it when a name is given. */
+  addOrganizations(tenantId: string, entries: readonly OrganizationWrite[], now: number): Maybe<void>;
+  /** organizations/update: renames those that exist; answers which did. */
+  updateOrganizations(tenantId: string, entries: readonly OrganizationWrite[], now: number): Maybe<Set<string>>;
+  /** organizations/get: up to `limit` after the id `after`, by id (null: all), in id order. */
+  getOrganizations(tenantId: string, ids: string[] | null, after: string | null, limit: number): Maybe<OrganizationRecord[]>;
 }
 
 /** notifications/delete's selection: filters as in get. */

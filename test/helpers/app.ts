@@ -35,6 +35,9 @@ export const PATHS = {
   notificationsRead: '/v1/notifications/read',
   notificationsConfigGet: '/v1/notifications/config/get',
   notificationsConfigSet: '/v1/notifications/config/set',
+  organizationsAdd: '/v1/organizations/add',
+  organizationsGet: '/v1/organizations/get',
+  organizationsUpdate: '/v1/organizations/update',
 } as const;
 
 export interface Reply {

@@ -352,6 +352,17 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
     userIds: list(uid),
     config: record({ inbox: fc.constantFrom('ALL', 'MINE', 'NONE'), email: fc.constantFrom('ALL', 'MINE', 'NONE') }),
   }),
+  organizationsAdd: record({
+    organizations: list(record({ organizationId: org, organizationName: fc.string({ maxLength: 20 }) })),
+  }),
+  organizationsGet: record({
+    organizationIds: list(org, 3, 0),
+    pageSize: fc.integer({ min: 1, max: 5 }).map(num),
+    pageToken: fc.constantFrom<Json>(null, 'garbage', 'eyJ0IjoxfQ', 'WzIsIngiLCJ5Il0'),
+  }),
+  organizationsUpdate: record({
+    organizations: list(record({ organizationId: org, organizationName: fc.string({ maxLength: 20 }) })),
+  }),
 };
 
 /** A whole request body as text: usually `{"data": ...}`, sometimes broken at the top or not JSON. */

@@ -98,14 +98,25 @@ DROP TABLE wide_counts;
 DELETE FROM schema_migrations WHERE version = 12;`);
 }
 
-/** The schema the previous release left (through migration 11), with the rows written since. */
+/** Before migration 13: organizations were only keys. */
+export async function beforeOrganizations(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('DROP TABLE organizations; DELETE FROM schema_migrations WHERE version = 13');
+}
+
+/** The schema the previous release left (through migration 12), with the rows written since. */
 export async function previousRelease(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeOrganizations(db);
+}
+
+/** The schema of the release before the inbox's whole life (through migration 11), with the rows written since. */
+export async function asOfMigration11(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await previousRelease(db);
   await beforeInboxLife(db);
 }
 
 /** The schema of the release before thread pages were held (through migration 9), with the rows written since. */
 export async function asOfMigration9(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
-  await previousRelease(db);
+  await asOfMigration11(db);
   await beforeDocumentVersions(db);
   await beforeCountIndex(db);
 }

@@ -6,11 +6,20 @@ import { describe, test } from 'node:test';
 import { tokenRecord } from '../../src/services/credentials.js';
 import { openStore } from '../../src/store/open-store.js';
 import { type AnnotationQuery, StoreUnavailableError, type Store } from '../../src/store/store.js';
-import { asOfMigration5, asOfMigration7, asOfMigration8, asOfMigration9, previousRelease } from '../helpers/previous-release.js';
+import {
+  asOfMigration11,
+  asOfMigration5,
+  asOfMigration7,
+  asOfMigration8,
+  asOfMigration9,
+  previousRelease,
+} from '../helpers/previous-release.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 import {
   T0,
   TA,
+  TB,
+  show,
   ORG,
   DOC,
   eq,
@@ -73,7 +82,47 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
   });
 
   storeTest(
-    'a database as the previous release left it (through migration 11) migrates forward: notifications get counts and read state',
+    'a database as the previous release left it (through migration 12) migrates forward: every organization it names gets a row',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.createTenant(tenant(TB, 'mk_b'), tokenRecord('mt_b', T0));
+      await store.upsertUsers(TA, 'by-users', { kind: 'document', id: DOC }, [{ userId: 'u1' }], T0);
+      await store.addAnnotations(TA, 'by-thread', DOC, [annotation('t1', [newComment(1, 'hello')])], T0);
+      await store.addNotification(TA, 'by-notification', notification('n1', { recipients: ['u1'] }));
+      await store.setNotificationSettings(TB, 'by-settings', [DOC], ['u1'], { inbox: 'ALL' });
+      await store.addNotification(TB, 'by-users', notification('n2', { recipients: ['u2'] }));
+      await previousRelease(db);
+      const started = Date.now();
+      await withSecondStore(db, async (reopened) => {
+        const listed = async (tenantId: string) =>
+          (await reopened.getOrganizations(tenantId, null, null, 100)).map((o) => [o.organizationId, o.name, o.disabled]);
+        eq(
+          await listed(TA),
+          [
+            ['by-notification', '', false],
+            ['by-thread', '', false],
+            ['by-users', '', false],
+          ],
+          "tenant a's organizations, from users and memberships, threads and notifications",
+        );
+        eq(
+          await listed(TB),
+          [
+            ['by-settings', '', false],
+            ['by-users', '', false],
+          ],
+          "tenant b's, from settings and notifications, apart from a's of the same name",
+        );
+        for (const o of await reopened.getOrganizations(TA, null, null, 100)) {
+          assert.ok(o.createdAt >= started - 1000 && o.createdAt === o.updatedAt, `made at the migration: ${show(o)}`);
+        }
+      });
+    },
+  );
+
+  storeTest(
+    'a database as the release before the inbox life left it (through migration 11) migrates forward: notifications get counts' +
+      ' and read state',
     async (store, db) => {
       await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
       await store.addNotification(TA, ORG, notification('n1', { recipients: ['u1', 'u2'] }));
@@ -81,7 +130,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await store.addNotification(TA, ORG, notification('n3', { recipients: ['u2'], timestamp: T0 + 2, documentId: null }));
       const page = (s: Store, userId: string) => s.getNotifications(TA, notificationQuery({ userId }));
       const before = { u1: await page(store, 'u1'), u2: await page(store, 'u2') };
-      await previousRelease(db);
+      await asOfMigration11(db);
       await withSecondStore(db, async (reopened) => {
         const count = async (userId: string, documentId: string | null = null) => {
           const c = await reopened.countNotifications(TA, ORG, userId, documentId);

@@ -209,6 +209,28 @@ describe('the typed client against the real server', () => {
     await rested();
   });
 
+  test('the organization operations (SPEC 12), with typed results', async () => {
+    await rested();
+    const added = await api.organizations.add({
+      organizations: [{ organizationId: 'o12-a', organizationName: 'A' }, { organizationId: 'o12-b' }],
+    });
+    assert.match(added.data['o12-a']!.id, /^[0-9a-f]{32}$/);
+    await api.users.add({ organizationId: 'o12-c', users: [{ userId: 'u' }] });
+    const renamed = await api.organizations.update({ organizations: [{ organizationId: 'o12-b', organizationName: 'B' }] });
+    assert.deepEqual(renamed.data['o12-b'], { success: true, id: 'o12-b', message: 'Updated Successfully' });
+    const page = await api.organizations.get({ organizationIds: ['o12-a', 'o12-b', 'o12-c'], pageSize: 2 });
+    assert.ok(page.pageToken, 'a third remains');
+    const all = await api.organizations.all({ organizationIds: ['o12-a', 'o12-b', 'o12-c', 'o12-none'], pageSize: 1 });
+    assert.deepEqual(
+      all.map((o) => [o.id, o.organizationName, o.disabled]),
+      [
+        ['o12-a', 'A', false],
+        ['o12-b', 'B', false],
+        ['o12-c', '', false],
+      ],
+    );
+  });
+
   test('a 429 without Retry-After (an annotation out of commentIds) is thrown at once, saying what to do', async () => {
     let calls = 0;
     const counting = new Marginalia({

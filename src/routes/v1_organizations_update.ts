@@ -1,0 +1,28 @@
+import { tenantOf } from '../http/auth.js';
+import { success } from '../http/envelope.js';
+import { then } from '../maybe.js';
+import type { App } from '../http/types.js';
+import { OrganizationsBody } from '../schemas/organizations.js';
+import { answers, OrganizationsResult } from '../schemas/responses.js';
+import type { Services } from '../services/context.js';
+import { updateOrganizations } from '../services/organizations.js';
+
+export const path = '/v1/organizations/update';
+
+export function register(app: App, services: Services): void {
+  app.post(
+    path,
+    {
+      schema: {
+        summary: 'Rename organizations that exist (SPEC 12)',
+        tags: ['organizations'],
+        body: OrganizationsBody(services.limits),
+        response: answers(OrganizationsResult),
+      },
+    },
+    (request) =>
+      then(updateOrganizations(services, tenantOf(request), request.body.data), (data) =>
+        success('Organization(s) updated successfully.', data),
+      ),
+  );
+}

@@ -1,0 +1,21 @@
+// The request data of organizations as objects (SPEC 12).
+import Type from 'typebox';
+import { Batch, Filter, Id, MAX_PAGE_SIZE, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
+
+const OrganizationIn = Type.Object({ organizationId: Id, organizationName: Opt(Name) });
+
+/** organizations/add and organizations/update. */
+export const OrganizationsBody = (limits: InputLimits) =>
+  RequestBody(Type.Object({ organizations: Batch(limits, OrganizationIn) }));
+export type OrganizationsData = DataOf<typeof OrganizationsBody>;
+
+export const OrganizationsGetBody = (limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      // None: every organization of the tenant.
+      organizationIds: Filter(limits, Id),
+      pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
+      pageToken: Opt(Type.String({ maxLength: 1024 })),
+    }),
+  );
+export type OrganizationsGetData = DataOf<typeof OrganizationsGetBody>;

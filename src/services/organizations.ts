@@ -1,0 +1,69 @@
+// Organizations as objects (SPEC 12): organizations/add, get and update.
+import { type Maybe, then } from '../maybe.js';
+import type { OrganizationsData, OrganizationsGetData } from '../schemas/organizations.js';
+import type { OrganizationRecord, OrganizationWrite } from '../store/store.js';
+import type { Caller, Services } from './context.js';
+import { internalOrganizationId } from './ids.js';
+import { asSet, decodeKeyToken, encodeKeyToken, filterDigest } from './page-token.js';
+import { filterList, keyedOutcomes, orNull, requireUnique } from './rules.js';
+
+const DEFAULT_PAGE_SIZE = 1000;
+
+const writes = (input: OrganizationsData): OrganizationWrite[] => {
+  requireUnique(input.organizations, (o) => o.organizationId, ['organizations'], 'organizationId');
+  return input.organizations.map((o) => ({ organizationId: o.organizationId, name: orNull(o.organizationName) }));
+};
+
+/** organizations/add: creates each organization, or renames it when given a name. */
+export function addOrganizations({ store, clock }: Services, caller: Caller, input: OrganizationsData) {
+  const entries = writes(input);
+  return then(store.addOrganizations(caller.id, entries, clock()), () =>
+    Object.fromEntries(
+      entries.map(({ organizationId: id }) => [
+        id,
+        { success: true, id: internalOrganizationId(caller.id, id), message: 'Added Successfully' },
+      ]),
+    ),
+  );
+}
+
+/** organizations/update: renames those that exist; the others are answered as not existing. */
+export function updateOrganizations({ store, clock }: Services, caller: Caller, input: OrganizationsData) {
+  const entries = writes(input);
+  return then(store.updateOrganizations(caller.id, entries, clock()), (updated) =>
+    keyedOutcomes(
+      entries.map((e) => e.organizationId),
+      [...updated],
+      (id, success) => ({ success, id, message: success ? 'Updated Successfully' : 'Organization does not exist' }),
+    ),
+  );
+}
+
+export interface OrganizationPage {
+  organizations: { id: string; organizationName: string; disabled: boolean; createdAt: number; lastUpdated: number }[];
+  nextPageToken: string | null;
+}
+
+const shown = (o: OrganizationRecord) => ({
+  id: o.organizationId,
+  organizationName: o.name,
+  disabled: o.disabled,
+  createdAt: o.createdAt,
+  lastUpdated: o.updatedAt,
+});
+
+/** organizations/get: by id or all, in id order, paged; unknown ids are left out. */
+export function getOrganizations({ store }: Services, caller: Caller, input: OrganizationsGetData): Maybe<OrganizationPage> {
+  const ids = filterList(input.organizationIds);
+  const digest = filterDigest(['organizations/get', asSet(ids)]);
+  const after = input.pageToken != null ? decodeKeyToken(input.pageToken, digest) : null;
+  const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
+  return then(store.getOrganizations(caller.id, ids, after, pageSize + 1), (rows) => {
+    const page = rows.slice(0, pageSize);
+    const last = page[page.length - 1];
+    return {
+      organizations: page.map(shown),
+      nextPageToken: rows.length > pageSize && last ? encodeKeyToken(last.organizationId, digest) : null,
+    };
+  });
+}
