@@ -218,9 +218,10 @@ describe('the typed client against the real server', () => {
     await api.users.add({ organizationId: 'o12-c', users: [{ userId: 'u' }] });
     const renamed = await api.organizations.update({ organizations: [{ organizationId: 'o12-b', organizationName: 'B' }] });
     assert.deepEqual(renamed.data['o12-b'], { success: true, id: 'o12-b', message: 'Updated Successfully' });
+    await rested();
     const page = await api.organizations.get({ organizationIds: ['o12-a', 'o12-b', 'o12-c'], pageSize: 2 });
     assert.ok(page.pageToken, 'a third remains');
-    const all = await api.organizations.all({ organizationIds: ['o12-a', 'o12-b', 'o12-c', 'o12-none'], pageSize: 1 });
+    const all = await api.organizations.all({ organizationIds: ['o12-a', 'o12-b', 'o12-c', 'o12-none'], pageSize: 2 });
     assert.deepEqual(
       all.map((o) => [o.id, o.organizationName, o.disabled]),
       [
@@ -229,6 +230,7 @@ describe('the typed client against the real server', () => {
         ['o12-c', '', false],
       ],
     );
+    await rested();
   });
 
   test('a 429 without Retry-After (an annotation out of commentIds) is thrown at once, saying what to do', async () => {
