@@ -103,6 +103,18 @@ export type Organization = OrganizationListResult['data'][number];
 
 export type { ErrorCode };
 
+/** Every entry of a paged read, following `pageToken` until none is given. */
+async function everyPage<T>(get: (pageToken: string | undefined) => Promise<{ data: T[]; pageToken?: string }>): Promise<T[]> {
+  const all: T[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = await get(pageToken);
+    all.push(...page.data);
+    pageToken = page.pageToken;
+  } while (pageToken);
+  return all;
+}
+
 /** An error answer of the service (or no answer at all: status UNAVAILABLE, httpStatus 0). */
 export class MarginaliaError extends Error {
   override readonly name = 'MarginaliaError';
@@ -198,16 +210,8 @@ export class Marginalia {
       this.call<NotificationAddedResult>('/v1/notifications/add', data, data.notificationId != null),
     get: (data: NotificationsGetData) => this.call<NotificationsResult>('/v1/notifications/get', data, true),
     /** Every page of a notifications/get, following pageToken. */
-    all: async (data: Omit<NotificationsGetData, 'pageToken'>): Promise<Notification[]> => {
-      const all: Notification[] = [];
-      let pageToken: string | undefined;
-      do {
-        const page = await this.notifications.get({ ...data, pageToken });
-        all.push(...page.data);
-        pageToken = page.pageToken;
-      } while (pageToken);
-      return all;
-    },
+    all: (data: Omit<NotificationsGetData, 'pageToken'>): Promise<Notification[]> =>
+      everyPage((pageToken) => this.notifications.get({ ...data, pageToken })),
     /** notifications/update: read and unread marks, and content; a repeat sets the same again. */
     update: (data: NotificationsUpdateData) => this.call<NotificationChangesResult>('/v1/notifications/update', data, true),
     /**
@@ -234,16 +238,8 @@ export class Marginalia {
     add: (data: OrganizationsData) => this.call<OrganizationsResult>('/v1/organizations/add', data, true),
     get: (data: OrganizationsGetData = {}) => this.call<OrganizationListResult>('/v1/organizations/get', data, true),
     /** Every page of an organizations/get, following pageToken. */
-    all: async (data: Omit<OrganizationsGetData, 'pageToken'> = {}): Promise<Organization[]> => {
-      const all: Organization[] = [];
-      let pageToken: string | undefined;
-      do {
-        const page = await this.organizations.get({ ...data, pageToken });
-        all.push(...page.data);
-        pageToken = page.pageToken;
-      } while (pageToken);
-      return all;
-    },
+    all: (data: Omit<OrganizationsGetData, 'pageToken'> = {}): Promise<Organization[]> =>
+      everyPage((pageToken) => this.organizations.get({ ...data, pageToken })),
     /** organizations/update: rename organizations that exist. */
     update: (data: OrganizationsData) => this.call<OrganizationsResult>('/v1/organizations/update', data, true),
   };

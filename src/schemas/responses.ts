@@ -202,12 +202,15 @@ export const NotificationConfigSetResult = Success(
 );
 
 /** organizations/add and update (SPEC 12): by organizationId. */
-export const OrganizationOutcome = Type.Object({
-  success: Type.Boolean(),
-  id: Type.String({ description: "add: the organization's internal id (32 lowercase hex); update: the organizationId" }),
-  message: Type.String(),
-});
-export const OrganizationsResult = Success(Type.Record(Type.String(), OrganizationOutcome, { description: 'By organizationId' }));
+export const OrganizationsResult = Success(
+  Type.Record(
+    Type.String(),
+    ItemOutcome(
+      Type.String({ description: "add: the organization's internal id (32 lowercase hex); update: the organizationId" }),
+    ),
+    { description: 'By organizationId' },
+  ),
+);
 
 export const Organization = Type.Object({
   id: Type.String({ description: 'The organizationId' }),

@@ -2,21 +2,7 @@
 // read marks, and changes and deletes of a thread's comments.
 import { storedComments, storedHead } from '../../answers/annotations.js';
 import { versionsOf } from '../select.js';
-import {
-  all,
-  arrays,
-  batch,
-  byKind,
-  first,
-  inList,
-  jsonOrNull,
-  list,
-  type Params,
-  type Query,
-  query,
-  run,
-  type Work,
-} from '../sql.js';
+import { all, arrays, batch, first, jsonOrNull, list, type Params, type Query, query, run, type Work } from '../sql.js';
 import { notifyOfComments } from '../notifications/fan-out.js';
 import type {
   AnnotationQuery,
