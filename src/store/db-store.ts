@@ -95,14 +95,6 @@ export class DbStore implements Store {
     return guarded(() => this.dialect.batchWrite(method, q), this.failed);
   }
 
-  /** A write that may name an organization for the first time: it exists from its first step on (SPEC 12). */
-  private writeIn<T>(method: string, tenantId: string, organizationId: string, work: () => Work<T>): Maybe<T> {
-    return this.write(method, function* () {
-      yield* organizations.touch(tenantId, organizationId);
-      return yield* work();
-    });
-  }
-
   private write<T>(method: string, work: () => Work<T>): Maybe<T> {
     this.refuseIfDamaged();
     return guarded(() => this.dialect.write(method, work), this.failed);
@@ -200,7 +192,7 @@ export class DbStore implements Store {
   // --- Users ---
 
   upsertUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<void> {
-    return this.writeIn('upsertUsers', tenantId, organizationId, () => users.upsert(tenantId, organizationId, scope, list, now));
+    return this.write('upsertUsers', () => users.upsert(tenantId, organizationId, scope, list, now));
   }
 
   updateUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<Set<string>> {
@@ -225,7 +217,7 @@ export class DbStore implements Store {
     now: number,
     notify = false,
   ): Maybe<Set<string>> {
-    return this.writeIn('addAnnotations', tenantId, organizationId, () =>
+    return this.write('addAnnotations', () =>
       comments.addAnnotations(tenantId, organizationId, documentId, annotations, now, notify),
     );
   }
@@ -303,9 +295,7 @@ export class DbStore implements Store {
   // --- Notifications ---
 
   addNotification(tenantId: string, organizationId: string, notification: NewNotification): Maybe<boolean> {
-    return this.writeIn('addNotification', tenantId, organizationId, () =>
-      notifications.add(tenantId, organizationId, notification),
-    );
+    return this.write('addNotification', () => notifications.add(tenantId, organizationId, notification));
   }
 
   getNotifications(tenantId: string, query: NotificationQuery): Maybe<StoredNotification[]> {
@@ -357,7 +347,7 @@ export class DbStore implements Store {
     userIds: readonly string[],
     setting: Partial<NotificationSetting>,
   ): Maybe<void> {
-    return this.writeIn('setNotificationSettings', tenantId, organizationId, () =>
+    return this.write('setNotificationSettings', () =>
       notifications.setSettings(tenantId, organizationId, documentIds, userIds, setting),
     );
   }

@@ -1,4 +1,5 @@
 // Store code for notifications, their recipients' inboxes, read state, counts and settings (SPEC 7, 11).
+import { touch as touchOrganization } from '../organizations/organizations.js';
 import { internalUserId } from '../../services/ids.js';
 import { versionsOf } from '../select.js';
 import { all, batch, inKeyOrder, list, type Query, query, run, type Work } from '../sql.js';
@@ -42,6 +43,8 @@ export function recipientsFrom(
 
 /** Returns false when the notificationId is taken in the organization. */
 export function* add(tenantId: string, organizationId: string, n: NewNotification): Work<boolean> {
+  // SPEC 12: the organization exists from the first write that names it (organizations.ts).
+  yield* touchOrganization(tenantId, organizationId);
   // What the notification row and each of its inbox rows hold alike.
   const shared = {
     tenantId,
@@ -297,6 +300,8 @@ export function* setSettings(
   userIds: readonly string[],
   setting: Partial<NotificationSetting>,
 ): Work<void> {
+  // SPEC 12: the organization exists from the first write that names it (organizations.ts).
+  yield* touchOrganization(tenantId, organizationId);
   const pairs = [...documentIds].sort().flatMap((documentId) => [...userIds].sort().map((userId) => ({ documentId, userId })));
   yield* batch(SQL.setSettings, { tenantId, organizationId, inbox: setting.inbox ?? null, email: setting.email ?? null }, pairs);
 }
