@@ -1,6 +1,8 @@
 // Organizations as objects (SPEC 12): organizations/add, get and update.
 import { type Maybe, then } from '../maybe.js';
+import type { Static } from 'typebox';
 import type { OrganizationsData, OrganizationsGetData } from '../schemas/organizations.js';
+import type { Organization } from '../schemas/responses.js';
 import type { OrganizationRecord, OrganizationWrite } from '../store/store.js';
 import type { Caller, Services } from './context.js';
 import { internalOrganizationId } from './ids.js';
@@ -40,11 +42,11 @@ export function updateOrganizations({ store, clock }: Services, caller: Caller, 
 }
 
 export interface OrganizationPage {
-  organizations: { id: string; organizationName: string; disabled: boolean; createdAt: number; lastUpdated: number }[];
+  organizations: Static<typeof Organization>[];
   nextPageToken: string | null;
 }
 
-const shown = (o: OrganizationRecord) => ({
+const shown = (o: OrganizationRecord): Static<typeof Organization> => ({
   id: o.organizationId,
   organizationName: o.name,
   disabled: o.disabled,

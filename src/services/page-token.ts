@@ -18,30 +18,34 @@ export function encodePageToken(cursor: NotificationCursor, digest: string): str
   return Buffer.from(JSON.stringify([1, cursor.timestamp, cursor.notificationId, digest])).toString('base64url');
 }
 
-export function decodePageToken(token: string, digest: string): NotificationCursor {
+const malformed = () => invalid(`${spell(['pageToken'])} is malformed.`);
+
+/** A storable id as a token may carry it: a token is not signed, and PostgreSQL refuses NUL. */
+const storableId = (v: unknown): v is string => typeof v === 'string' && !v.includes('\u0000') && v.isWellFormed();
+
+/**
+ * The members of a token of `version` after its version, digest last, checked against `digest`; every
+ * kind of token goes through here, so all are refused alike.
+ */
+function tokenMembers(token: string, version: number, digest: string): unknown[] {
   // Buffer.from skips characters outside the alphabet, so a token with junk added would still decode.
-  if (!/^[A-Za-z0-9_-]+$/.test(token)) throw invalid(`${spell(['pageToken'])} is malformed.`);
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) throw malformed();
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
-    throw invalid(`${spell(['pageToken'])} is malformed.`);
+    throw malformed();
   }
-  if (
-    !Array.isArray(parsed) ||
-    parsed.length !== 4 ||
-    parsed[0] !== 1 ||
-    !Number.isSafeInteger(parsed[1]) ||
-    typeof parsed[2] !== 'string' ||
-    // A token is not signed: one a caller made may hold an id no request could (PostgreSQL refuses NUL).
-    parsed[2].includes('\u0000') ||
-    !parsed[2].isWellFormed() ||
-    typeof parsed[3] !== 'string'
-  ) {
-    throw invalid(`${spell(['pageToken'])} is malformed.`);
-  }
-  if (parsed[3] !== digest) throw invalid(`${spell(['pageToken'])} was issued for other filters than these.`);
-  return { timestamp: parsed[1] as number, notificationId: parsed[2] as string };
+  if (!Array.isArray(parsed) || parsed[0] !== version || typeof parsed[parsed.length - 1] !== 'string') throw malformed();
+  if (parsed[parsed.length - 1] !== digest) throw invalid(`${spell(['pageToken'])} was issued for other filters than these.`);
+  return parsed.slice(1, -1);
+}
+
+export function decodePageToken(token: string, digest: string): NotificationCursor {
+  const members = tokenMembers(token, 1, digest);
+  const [timestamp, notificationId] = members;
+  if (members.length !== 2 || !Number.isSafeInteger(timestamp) || !storableId(notificationId)) throw malformed();
+  return { timestamp: timestamp as number, notificationId };
 }
 
 /**
@@ -53,25 +57,8 @@ export function encodeKeyToken(lastKey: string, digest: string): string {
 }
 
 export function decodeKeyToken(token: string, digest: string): string {
-  const malformed = () => invalid(`${spell(['pageToken'])} is malformed.`);
-  if (!/^[A-Za-z0-9_-]+$/.test(token)) throw malformed();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-  } catch {
-    throw malformed();
-  }
-  if (
-    !Array.isArray(parsed) ||
-    parsed.length !== 3 ||
-    parsed[0] !== 2 ||
-    typeof parsed[1] !== 'string' ||
-    parsed[1].includes('\u0000') ||
-    !parsed[1].isWellFormed() ||
-    typeof parsed[2] !== 'string'
-  ) {
-    throw malformed();
-  }
-  if (parsed[2] !== digest) throw invalid(`${spell(['pageToken'])} was issued for other filters than these.`);
-  return parsed[1];
+  const members = tokenMembers(token, 2, digest);
+  const [lastKey] = members;
+  if (members.length !== 1 || !storableId(lastKey)) throw malformed();
+  return lastKey;
 }

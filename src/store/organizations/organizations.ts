@@ -1,7 +1,7 @@
 // Organizations as objects (SPEC 12): made by organizations/add or by the first write that names one,
 // renamed, listed in id order.
 import { all, first, list, run, type Work } from '../sql.js';
-import type { OrganizationRecord } from '../store.js';
+import type { OrganizationRecord, OrganizationWrite } from '../store.js';
 import { ORGANIZATIONS_SQL as SQL } from './sql.js';
 
 /** The first step of every write that names an organization: it exists from then on. */
@@ -10,20 +10,12 @@ export function* touch(tenantId: string, organizationId: string): Work<void> {
 }
 
 /** organizations/add: each created, or renamed when given a name. */
-export function* add(
-  tenantId: string,
-  entries: readonly { organizationId: string; name: string | null }[],
-  now: number,
-): Work<void> {
+export function* add(tenantId: string, entries: readonly OrganizationWrite[], now: number): Work<void> {
   for (const e of entries) yield* run(SQL.add, { tenantId, organizationId: e.organizationId, name: e.name, now });
 }
 
 /** organizations/update: renames those that exist; answers which did. */
-export function* update(
-  tenantId: string,
-  entries: readonly { organizationId: string; name: string | null }[],
-  now: number,
-): Work<Set<string>> {
+export function* update(tenantId: string, entries: readonly OrganizationWrite[], now: number): Work<Set<string>> {
   const updated = new Set<string>();
   for (const e of entries) {
     if (yield* first(SQL.update, { tenantId, organizationId: e.organizationId, name: e.name, now }))
