@@ -1,5 +1,5 @@
 // Store code for comment annotations and their comments.
-import { touch as touchOrganization } from '../organizations/organizations.js';
+import { enter } from '../organizations/organizations.js';
 import { storedComments, storedHead } from '../../answers/annotations.js';
 import { assignCommentIds } from './comment-ids.js';
 import { headFrom } from './head.js';
@@ -121,8 +121,8 @@ export function* addAnnotations(
   now: number,
   notify = false,
 ): Work<Set<string>> {
-  // SPEC 12: the organization exists from the first write that names it (organizations.ts).
-  yield* touchOrganization(tenantId, organizationId);
+  // SPEC 12: the organization and the document exist from the first write that names them, and refuse when disabled.
+  yield* enter(tenantId, organizationId, documentId, true);
   const taken = new Set<string>();
   // The comments written, by annotation: the fan-out takes them in request order (threads are written in key order).
   const notified = new Map<string, WrittenComment[]>();

@@ -1,5 +1,5 @@
 // Store code for notifications, their recipients' inboxes, read state, counts and settings (SPEC 7, 11).
-import { touch as touchOrganization } from '../organizations/organizations.js';
+import { enter, enterDocument } from '../organizations/organizations.js';
 import { internalUserId } from '../../services/ids.js';
 import { versionsOf } from '../select.js';
 import { all, batch, inKeyOrder, list, type Query, query, run, type Work } from '../sql.js';
@@ -43,8 +43,8 @@ export function recipientsFrom(
 
 /** Returns false when the notificationId is taken in the organization. */
 export function* add(tenantId: string, organizationId: string, n: NewNotification): Work<boolean> {
-  // SPEC 12: the organization exists from the first write that names it (organizations.ts).
-  yield* touchOrganization(tenantId, organizationId);
+  // SPEC 12: the organization (and the document) exist from the first write that names them, and refuse when disabled.
+  yield* enter(tenantId, organizationId, n.documentId ?? null, true);
   // What the notification row and each of its inbox rows hold alike.
   const shared = {
     tenantId,
@@ -300,8 +300,9 @@ export function* setSettings(
   userIds: readonly string[],
   setting: Partial<NotificationSetting>,
 ): Work<void> {
-  // SPEC 12: the organization exists from the first write that names it (organizations.ts).
-  yield* touchOrganization(tenantId, organizationId);
+  // SPEC 12: the organization and each document exist from the first write that names them, and refuse when disabled.
+  yield* enter(tenantId, organizationId, null, true);
+  for (const documentId of [...documentIds].sort()) yield* enterDocument(tenantId, organizationId, documentId);
   const pairs = [...documentIds].sort().flatMap((documentId) => [...userIds].sort().map((userId) => ({ documentId, userId })));
   yield* batch(SQL.setSettings, { tenantId, organizationId, inbox: setting.inbox ?? null, email: setting.email ?? null }, pairs);
 }

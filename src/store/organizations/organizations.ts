@@ -1,13 +1,35 @@
 // Organizations as objects (SPEC 12): made by organizations/add or by the first write that names one,
 // renamed, listed in id order.
+import { ApiError } from '../../errors.js';
 import { all, first, list, run, type Work } from '../sql.js';
 import type { OrganizationRecord, OrganizationWrite } from '../store.js';
 import { ORGANIZATIONS_SQL as SQL } from './sql.js';
 
-/** The first step of every write that names an organization: it exists from then on. */
-export function* touch(tenantId: string, organizationId: string): Work<void> {
-  yield* run(SQL.touch, { tenantId, organizationId });
+/**
+ * The first step of every write under an organization (SPEC 12, SPEC 14.8): a disabled organization,
+ * or a disabled document the write names, refuses it with PERMISSION_DENIED; thrown, so the
+ * transaction writes nothing. With `create`, the organization and the document come into being.
+ */
+export function* enter(tenantId: string, organizationId: string, documentId: string | null, create: boolean): Work<void> {
+  const scope = { tenantId, organizationId, documentId };
+  if (!create) {
+    const refused = yield* all(SQL.disabled, scope);
+    if (refused.some((r) => r.what === 'organization')) throw disabledOrganization(organizationId);
+    if (refused.length) throw disabledDocument(documentId!);
+    return;
+  }
+  if ((yield* all(SQL.enterOrganization, scope)).some((r) => Boolean(r.disabled))) throw disabledOrganization(organizationId);
+  if (documentId !== null) yield* enterDocument(tenantId, organizationId, documentId);
 }
+
+/** enter's step for one more document of the write, after its organization's. */
+export function* enterDocument(tenantId: string, organizationId: string, documentId: string): Work<void> {
+  if ((yield* all(SQL.enterDocument, { tenantId, organizationId, documentId })).some((r) => Boolean(r.disabled)))
+    throw disabledDocument(documentId);
+}
+
+const disabledOrganization = (id: string) => new ApiError('PERMISSION_DENIED', `Organization ${id} is disabled.`);
+const disabledDocument = (id: string) => new ApiError('PERMISSION_DENIED', `Document ${id} is disabled.`);
 
 /** organizations/add: each created, or renamed when given a name. */
 export function* add(tenantId: string, entries: readonly OrganizationWrite[], now: number): Work<void> {

@@ -12,15 +12,45 @@ const COLUMNS = 'organization_id, name, disabled, created_at, updated_at';
 
 export const ORGANIZATIONS_SQL = {
   /**
-   * Any write that names an organization brings it into being (SPEC 12), with no name, at the
-   * database's time: the writes that name one do not all carry the service's (docs/decisions.md).
-   * (WHERE true: SQLite would read ON CONFLICT as a join's ON.)
+   * The first step of a write that may create: the organization comes into being (SPEC 12) with no
+   * name, at the database's time (the writes that name one do not all carry the service's; see
+   * docs/decisions.md), and a row answers when it is disabled. Folded into the statement every such
+   * write ran anyway, so the check costs no statement (docs/decisions.md, "Disabled"). SQLite: a
+   * conflict updates nothing unless the row is disabled, and RETURNING answers only rows written (a
+   * new one reads disabled = 0); WHERE true because SQLite would read ON CONFLICT as a join's ON.
+   * PostgreSQL: DO NOTHING, because DO UPDATE would lock the row for every write of the organization.
    */
-  touch: byKind(
-    'touchOrganization',
-    (kind) => `INSERT INTO organizations (tenant_id, organization_id, created_at, updated_at)
-     SELECT @tenantId, @organizationId, t.now, t.now FROM (SELECT ${DATABASE_NOW[kind]} AS now) t
-     WHERE true ON CONFLICT (tenant_id, organization_id) DO NOTHING`,
+  enterOrganization: byKind('enterOrganization', (kind) =>
+    kind === 'sqlite'
+      ? `INSERT INTO organizations (tenant_id, organization_id, created_at, updated_at)
+     SELECT @tenantId, @organizationId, t.now, t.now FROM (SELECT ${DATABASE_NOW.sqlite} AS now) t
+     WHERE true ON CONFLICT (tenant_id, organization_id) DO UPDATE SET disabled = organizations.disabled
+       WHERE organizations.disabled RETURNING disabled`
+      : `WITH made AS (INSERT INTO organizations (tenant_id, organization_id, created_at, updated_at)
+       SELECT @tenantId, @organizationId, t.now, t.now FROM (SELECT ${DATABASE_NOW.postgres} AS now) t
+       ON CONFLICT (tenant_id, organization_id) DO NOTHING)
+     SELECT disabled FROM organizations WHERE tenant_id = @tenantId AND organization_id = @organizationId AND disabled`,
+  ),
+  /** The same for a document the write names (after its organization's step). */
+  enterDocument: byKind('enterDocument', (kind) =>
+    kind === 'sqlite'
+      ? `INSERT INTO documents (tenant_id, organization_id, document_id, created_at, updated_at)
+     SELECT @tenantId, @organizationId, @documentId, t.now, t.now FROM (SELECT ${DATABASE_NOW.sqlite} AS now) t
+     WHERE true ON CONFLICT (tenant_id, organization_id, document_id) DO UPDATE SET disabled = documents.disabled
+       WHERE documents.disabled RETURNING disabled`
+      : `WITH made AS (INSERT INTO documents (tenant_id, organization_id, document_id, created_at, updated_at)
+       SELECT @tenantId, @organizationId, @documentId, t.now, t.now FROM (SELECT ${DATABASE_NOW.postgres} AS now) t
+       ON CONFLICT (tenant_id, organization_id, document_id) DO NOTHING)
+     SELECT disabled FROM documents
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId AND disabled`,
+  ),
+  /** The first step of a write that creates nothing: which of the organization and the document are disabled. */
+  disabled: byKind(
+    'disabledScope',
+    (kind) => `SELECT 'organization' AS what FROM organizations
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND disabled
+     UNION ALL SELECT 'document' FROM documents WHERE tenant_id = @tenantId AND organization_id = @organizationId
+       AND document_id = @documentId${kind === 'postgres' ? '::text' : ''} AND disabled`,
   ),
   /** organizations/add: creates, or renames when a name is given (no name leaves it as it was). */
   add: byKind(

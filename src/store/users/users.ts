@@ -1,5 +1,5 @@
 // Store code for user profiles and their memberships of documents and folders.
-import { touch as touchOrganization } from '../organizations/organizations.js';
+import { enter } from '../organizations/organizations.js';
 import { all, type BatchQuery, batchQuery, inKeyOrder, list, type Query, query, run, type Work } from '../sql.js';
 import type { Profile, Scope, UserWrite } from '../store.js';
 import { USERS_SQL as SQL } from './sql.js';
@@ -12,8 +12,8 @@ const fields = (u: UserWrite) => ({
 });
 
 export function* upsert(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Work<void> {
-  // SPEC 12: the organization exists from the first write that names it (organizations.ts).
-  yield* touchOrganization(tenantId, organizationId);
+  // SPEC 12: the organization (and a document scope) exists from the first write that names it, and refuses when disabled.
+  yield* enter(tenantId, organizationId, scope?.kind === 'document' ? scope.id : null, true);
   // First, as in every write to users: one lock order (the version row, then users in key order).
   yield* run(SQL.bumpProfileVersion, { tenantId, organizationId });
   for (const u of inKeyOrder(users, (x) => x.userId)) {
