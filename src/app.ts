@@ -23,7 +23,7 @@ import type { Store } from './store/store.js';
 
 export interface AppOptions {
   config: Pick<Config, 'bodyLimit' | 'rateLimit' | 'maxJsonDepth' | 'limits'> &
-    Partial<Pick<Config, 'http' | 'authFailureFloorMs' | 'profileCacheSize' | 'threadPageCacheMb'>>;
+    Partial<Pick<Config, 'http' | 'authFailureFloorMs' | 'profileCacheSize' | 'threadPageCacheMb' | 'erasureBatchSize'>>;
   store: Store;
   clock?: Clock;
   /** A pino logger; without one the app logs nothing (tests). */
@@ -95,6 +95,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
     limits: config.limits,
     profiles: new ProfileCache(store, config.profileCacheSize),
     threadPages: new ThreadPageCache(config.threadPageCacheMb),
+    erasureBatchSize: config.erasureBatchSize,
   };
   const limiter =
     rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;

@@ -3,12 +3,18 @@
 import { parseArgs } from 'node:util';
 import {
   CliError,
+  ORGS_LIST_USAGE,
+  USERS_ERASE_USAGE,
+  eraseRequest,
   keysCreate,
   keysList,
   keysRevoke,
   keysSetDisabled,
+  orgsList,
+  orgsListRequest,
   tokensCreate,
   tokensRevoke,
+  usersErase,
   type Io,
 } from './cli/commands.js';
 import { helpFor } from './cli/help.js';
@@ -18,7 +24,7 @@ import { serve } from './server.js';
 import { openStore } from './store/open-store.js';
 import { VERSION } from './version.js';
 
-const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens'];
+const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens', 'orgs', 'users'];
 
 async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | null> {
   const { positionals, values } = parseArgs({
@@ -28,6 +34,9 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
     options: {
       name: { type: 'string' },
       demo: { type: 'boolean' },
+      tenant: { type: 'string' },
+      org: { type: 'string', multiple: true },
+      user: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -52,7 +61,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
     return null;
   }
   const io: Io = { out: (line) => process.stdout.write(`${line}\n`) };
-  const action = commandFor(command, sub, rest, values.name, values.demo ?? false, config);
+  const action = commandFor(command, sub, rest, values, config);
   // An operator's command is not the place to read a whole SQLite file for damage: the server does that.
   const store = await openStore({ ...config, sqliteCheckAtStart: 'off' });
   try {
@@ -69,10 +78,10 @@ function commandFor(
   command: string,
   sub: string | undefined,
   args: string[],
-  name: string | undefined,
-  demo: boolean,
+  options: { name?: string; demo?: boolean; tenant?: string; org?: string[]; user?: string[] },
   config: Config,
 ): Action {
+  const { name, demo } = options;
   const need = (n: number, usage: string): string[] => {
     if (args.length !== n) throw new CliError(`usage: marginalia ${usage}`, 2);
     return args;
@@ -107,6 +116,16 @@ function commandFor(
     case 'tokens revoke': {
       const [apiKey, prefix] = need(2, 'tokens revoke <apiKey> <token-prefix>');
       return (store, io) => tokensRevoke(store, io, apiKey!, prefix!);
+    }
+    case 'orgs list': {
+      need(0, ORGS_LIST_USAGE);
+      const tenant = orgsListRequest(options);
+      return (store, io) => orgsList(store, io, tenant);
+    }
+    case 'users erase': {
+      need(0, USERS_ERASE_USAGE);
+      const request = eraseRequest(options);
+      return (store, io) => usersErase(store, io, request, config.erasureBatchSize);
     }
     default:
       throw new CliError(

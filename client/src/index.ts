@@ -29,8 +29,25 @@ import type {
   NotificationsReadData,
   NotificationsUpdateData,
 } from '../../src/schemas/notifications.js';
-import type { OrganizationsData, OrganizationsGetData } from '../../src/schemas/organizations.js';
-import type { UsersData } from '../../src/schemas/users.js';
+import type {
+  OrganizationIdsData,
+  OrganizationsData,
+  OrganizationsDisableData,
+  OrganizationsGetData,
+} from '../../src/schemas/organizations.js';
+import type {
+  DocumentsAccessData,
+  DocumentsAddData,
+  DocumentsDeleteData,
+  DocumentsDisableData,
+  DocumentsGetData,
+  DocumentsMoveData,
+  DocumentsUpdateData,
+} from '../../src/schemas/documents.js';
+import type { FoldersAccessData, FoldersData, FoldersDeleteData, FoldersGetData } from '../../src/schemas/folders.js';
+import type { UsersData, UsersDeleteData, UsersGetData } from '../../src/schemas/users.js';
+import type { GroupUsersAddData, GroupUsersDeleteData, UserGroupsAddData } from '../../src/schemas/groups.js';
+import type { UserDataDeleteData, UserDataGetData, UserDataStatusData } from '../../src/schemas/personal-data.js';
 import type {
   AnnotationChangesResult,
   AnnotationCountsResult,
@@ -49,6 +66,21 @@ import type {
   NotificationsResult,
   OrganizationListResult,
   OrganizationsResult,
+  MembersResult,
+  MembersDeletedResult,
+  UserGroupsResult,
+  GroupUsersResult,
+  UserDataResult,
+  ErasureResult,
+  ErasureStatusResult,
+  OrganizationsDeleteResult,
+  DisableStateResult,
+  AccessResult,
+  DocumentListResult,
+  DocumentsMovedResult,
+  DocumentsResult,
+  FolderListResult,
+  FoldersResult,
   UsersResult,
 } from '../../src/schemas/responses.js';
 
@@ -98,8 +130,26 @@ export type CommentChangesResult = ResultOf<typeof CommentChangesResult>;
 export type AnnotationCountsResult = ResultOf<typeof AnnotationCountsResult>;
 export type MarkedReadResult = ResultOf<typeof MarkedReadResult>;
 export type OrganizationsResult = ResultOf<typeof OrganizationsResult>;
+export type MembersResult = ResultOf<typeof MembersResult>;
+export type Member = MembersResult['data'][number];
+export type MembersDeletedResult = ResultOf<typeof MembersDeletedResult>;
+export type UserGroupsResult = ResultOf<typeof UserGroupsResult>;
+export type GroupUsersResult = ResultOf<typeof GroupUsersResult>;
+export type UserDataResult = ResultOf<typeof UserDataResult>;
+export type ErasureResult = ResultOf<typeof ErasureResult>;
+export type ErasureStatusResult = ResultOf<typeof ErasureStatusResult>;
+export type OrganizationsDeleteResult = ResultOf<typeof OrganizationsDeleteResult>;
+export type DisableStateResult = ResultOf<typeof DisableStateResult>;
 export type OrganizationListResult = ResultOf<typeof OrganizationListResult>;
 export type Organization = OrganizationListResult['data'][number];
+export type DocumentsResult = ResultOf<typeof DocumentsResult>;
+export type DocumentListResult = ResultOf<typeof DocumentListResult>;
+export type Document = DocumentListResult['data'][number];
+export type DocumentsMovedResult = ResultOf<typeof DocumentsMovedResult>;
+export type AccessResult = ResultOf<typeof AccessResult>;
+export type FoldersResult = ResultOf<typeof FoldersResult>;
+export type FolderListResult = ResultOf<typeof FolderListResult>;
+export type Folder = FolderListResult['data'][number];
 
 export type { ErrorCode };
 
@@ -158,6 +208,31 @@ export class Marginalia {
   readonly users = {
     add: (data: UsersData) => this.call<UsersResult>('/v1/users/add', data, true),
     update: (data: UsersData) => this.call<UsersResult>('/v1/users/update', data, true),
+    /** users/get: an organization's members (of a document, folder or groups), in userId order, paged. */
+    get: (data: UsersGetData) => this.call<MembersResult>('/v1/users/get', data, true),
+    /** Every page of a users/get, following pageToken. */
+    all: (data: Omit<UsersGetData, 'pageToken'>): Promise<Member[]> =>
+      everyPage((pageToken) => this.users.get({ ...data, pageToken })),
+    /** users/delete: a document's or folder's membership, or (without either) the profile and every membership. */
+    delete: (data: UsersDeleteData) => this.call<MembersDeletedResult>('/v1/users/delete', data, true),
+  };
+
+  readonly userGroups = {
+    /** organizations/usergroups/add: create groups, or rename them. */
+    add: (data: UserGroupsAddData) => this.call<UserGroupsResult>('/v1/organizations/usergroups/add', data, true),
+    /** organizations/usergroups/users/add: users into a group that exists. */
+    addUsers: (data: GroupUsersAddData) => this.call<GroupUsersResult>('/v1/organizations/usergroups/users/add', data, true),
+    /** organizations/usergroups/users/delete: users (or every user, `deleteAll`) out of a group. */
+    deleteUsers: (data: GroupUsersDeleteData) =>
+      this.call<GroupUsersResult>('/v1/organizations/usergroups/users/delete', data, true),
+  };
+
+  readonly personalData = {
+    /** users/data/get: one page of what a user wrote and received; follow `nextPageToken`. */
+    get: (data: UserDataGetData) => this.call<UserDataResult>('/v1/users/data/get', data, true),
+    /** users/data/delete: erase users' data, done before the answer; a repeat erases nothing more. */
+    delete: (data: UserDataDeleteData) => this.call<ErasureResult>('/v1/users/data/delete', data, true),
+    status: (data: UserDataStatusData) => this.call<ErasureStatusResult>('/v1/users/data/delete/status', data, true),
   };
 
   readonly comments = {
@@ -242,6 +317,39 @@ export class Marginalia {
       everyPage((pageToken) => this.organizations.get({ ...data, pageToken })),
     /** organizations/update: rename organizations that exist. */
     update: (data: OrganizationsData) => this.call<OrganizationsResult>('/v1/organizations/update', data, true),
+    /** organizations/delete: each organization with everything in it; a repeat answers "does not exist". */
+    delete: (data: OrganizationIdsData) => this.call<OrganizationsDeleteResult>('/v1/organizations/delete', data, true),
+    /** organizations/access/disablestate/update: refuse (or allow again) every write under them. */
+    setDisabled: (data: OrganizationsDisableData) =>
+      this.call<DisableStateResult>('/v1/organizations/access/disablestate/update', data, true),
+  };
+
+  readonly documents = {
+    /** documents/add: create documents, or rename them; `folderId` (which must exist) files them. */
+    add: (data: DocumentsAddData) => this.call<DocumentsResult>('/v1/organizations/documents/add', data, true),
+    get: (data: DocumentsGetData) => this.call<DocumentListResult>('/v1/organizations/documents/get', data, true),
+    /** Every page of a documents/get, following pageToken. */
+    all: (data: Omit<DocumentsGetData, 'pageToken'>): Promise<Document[]> =>
+      everyPage((pageToken) => this.documents.get({ ...data, pageToken })),
+    update: (data: DocumentsUpdateData) => this.call<DocumentsResult>('/v1/organizations/documents/update', data, true),
+    /** documents/delete: a repeat finds nothing more to delete. */
+    delete: (data: DocumentsDeleteData) => this.call<DocumentsResult>('/v1/organizations/documents/delete', data, true),
+    /** documents/move: into a folder that exists, or out of any with folderId "root". */
+    move: (data: DocumentsMoveData) => this.call<DocumentsMovedResult>('/v1/organizations/documents/move', data, true),
+    setAccess: (data: DocumentsAccessData) => this.call<AccessResult>('/v1/organizations/documents/access/update', data, true),
+    setDisabled: (data: DocumentsDisableData) =>
+      this.call<DisableStateResult>('/v1/organizations/documents/access/disablestate/update', data, true),
+  };
+
+  readonly folders = {
+    /** folders/add: create folders under a parent that exists (or one earlier in the same call), or at the top. */
+    add: (data: FoldersData) => this.call<FoldersResult>('/v1/organizations/folders/add', data, true),
+    /** folders/get: every folder flat; with folderId, that folder and its whole subtree in `subFolders`. */
+    get: (data: FoldersGetData) => this.call<FolderListResult>('/v1/organizations/folders/get', data, true),
+    /** folders/update: rename and move; parentFolderId "root" moves to the top. */
+    update: (data: FoldersData) => this.call<FoldersResult>('/v1/organizations/folders/update', data, true),
+    delete: (data: FoldersDeleteData) => this.call<FoldersResult>('/v1/organizations/folders/delete', data, true),
+    setAccess: (data: FoldersAccessData) => this.call<AccessResult>('/v1/organizations/folders/access/update', data, true),
   };
 
   private readonly options: Required<Omit<MarginaliaOptions, 'fetch'>> & { fetch: typeof fetch };

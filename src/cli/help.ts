@@ -16,10 +16,13 @@ Commands:
   keys enable <apiKey>                enable a disabled tenant again
   tokens create <apiKey>              add an auth token to a key; prints {"apiKey","authToken"}
   tokens revoke <apiKey> <prefix>     revoke the token that starts with <prefix>
+  orgs list [--tenant <t>]            list the tenant's organizations
+  users erase --user <id> ...         erase a user's personal data, as users/data/delete; prints {"jobId","tasksCount"}
 
 Options:
   -h, --help                          this help, or a command's: marginalia keys create --help
   -v, --version                       the version
+  --tenant <t>                        the tenant, by API key, tenant id or name (may be left out when there is only one)
 
 Settings come from the environment (DATABASE_URL, PORT, ...); see docs/configuration.md.
 Exit codes: 0 done, 1 failed (bad configuration, unknown key, database error), 2 wrong usage.`;
@@ -52,6 +55,19 @@ new demo tenant; nothing else is touched.`,
 
   tokens create <apiKey>             add an auth token to the key (rotation); prints {"apiKey","authToken"}
   tokens revoke <apiKey> <prefix>    revoke the active token that starts with <prefix> (4 characters or more)`,
+  orgs: `Usage: marginalia orgs list [--tenant <tenant>]
+
+Lists every organization of the tenant in id order, as a JSON array of
+{"id","name","disabled","createdAt","lastUpdated"} (times as ISO 8601). --tenant takes the tenant's API
+key, its id or its name (a name two tenants share is refused); it may be left out when the database
+holds one tenant only.`,
+  users: `Usage: marginalia users erase --user <userId> [--user ...] [--org <organizationId> ...] [--tenant <tenant>]
+
+Erases the users' personal data (profiles, memberships, comments, notifications) in each organization
+named with --org, or in every organization of the tenant without --org: the same as POST
+/v1/users/data/delete, in transactions of MARGINALIA_ERASURE_BATCH_SIZE rows (1000). Prints
+{"jobId","tasksCount"}; /v1/users/data/delete/status answers for the job. --tenant as for orgs list.
+A disabled or revoked tenant is not refused: erasure is a legal obligation.`,
 };
 
 /** The help for `command` (and its subcommand), or the general usage. */

@@ -4,6 +4,7 @@
 import { DEFAULT_AUTH_FAILURE_FLOOR_MS } from '../http/auth.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
+import { DEFAULT_ERASURE_BATCH_SIZE } from '../services/personal-data.js';
 import { DEFAULT_PROFILE_CACHE_SIZE } from '../services/profiles.js';
 import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
 import { integer, oneOf, type Setting, text } from './setting.js';
@@ -113,6 +114,14 @@ export const SETTINGS = {
     100_000_000,
     'User profiles each process keeps in memory for showing authors and action users (about 215 bytes ' +
       'each); past it, the organizations held longest are let go. A rename still shows at once. 0 reads them on every read.',
+  ),
+  erasureBatchSize: integer(
+    'MARGINALIA_ERASURE_BATCH_SIZE',
+    DEFAULT_ERASURE_BATCH_SIZE,
+    1,
+    1_000_000,
+    'Rows users/data/delete erases per transaction: each batch commits on its own, so erasing a user with ' +
+      'many comments never holds the write lock (SQLite) or row locks (PostgreSQL) for long. The answer comes after the last.',
   ),
   threadPageCacheMb: integer(
     'MARGINALIA_THREAD_PAGE_CACHE_MB',
@@ -275,6 +284,8 @@ export interface Config {
   profileCacheSize: number;
   /** Megabytes of thread pages each process keeps in memory (services/thread-pages.ts). */
   threadPageCacheMb: number;
+  /** Rows users/data/delete erases per transaction (store/personal-data/erasure.ts). */
+  erasureBatchSize: number;
   /** Shares rate-limit buckets among instances; null keeps them in each process. */
   redisUrl: string | null;
   redisTimeoutMs: number;
@@ -339,6 +350,7 @@ export function loadConfig(env: Env): ConfigResult {
       authFailureFloorMs: v.authFailureFloorMs,
       profileCacheSize: v.profileCacheSize,
       threadPageCacheMb: v.threadPageCacheMb,
+      erasureBatchSize: v.erasureBatchSize,
       redisUrl: v.redisUrl,
       redisTimeoutMs: v.redisTimeoutMs,
       shutdownTimeoutMs: v.shutdownTimeoutMs,

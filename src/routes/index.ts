@@ -19,11 +19,33 @@ import * as notificationsCount from './v1_notifications_count_get.js';
 import * as notificationsRead from './v1_notifications_read.js';
 import * as notificationConfigGet from './v1_notifications_config_get.js';
 import * as notificationConfigSet from './v1_notifications_config_set.js';
+import * as organizationsDisable from './v1_organizations_access_disablestate_update.js';
 import * as organizationsAdd from './v1_organizations_add.js';
+import * as organizationsDelete from './v1_organizations_delete.js';
 import * as organizationsGet from './v1_organizations_get.js';
 import * as organizationsUpdate from './v1_organizations_update.js';
+import * as documentsAdd from './v1_organizations_documents_add.js';
+import * as documentsGet from './v1_organizations_documents_get.js';
+import * as documentsUpdate from './v1_organizations_documents_update.js';
+import * as documentsDelete from './v1_organizations_documents_delete.js';
+import * as documentsMove from './v1_organizations_documents_move.js';
+import * as documentsAccess from './v1_organizations_documents_access_update.js';
+import * as documentsDisable from './v1_organizations_documents_access_disablestate_update.js';
+import * as foldersAdd from './v1_organizations_folders_add.js';
+import * as foldersGet from './v1_organizations_folders_get.js';
+import * as foldersUpdate from './v1_organizations_folders_update.js';
+import * as foldersDelete from './v1_organizations_folders_delete.js';
+import * as foldersAccess from './v1_organizations_folders_access_update.js';
 import * as usersAdd from './v1_users_add.js';
 import * as usersUpdate from './v1_users_update.js';
+import * as usersGet from './v1_users_get.js';
+import * as usersDelete from './v1_users_delete.js';
+import * as userGroupsAdd from './v1_organizations_usergroups_add.js';
+import * as groupUsersAdd from './v1_organizations_usergroups_users_add.js';
+import * as groupUsersDelete from './v1_organizations_usergroups_users_delete.js';
+import * as userDataGet from './v1_users_data_get.js';
+import * as userDataDelete from './v1_users_data_delete.js';
+import * as userDataStatus from './v1_users_data_delete_status.js';
 
 export interface Operation {
   path: string;
@@ -54,4 +76,26 @@ export const OPERATIONS: readonly Operation[] = [
   organizationsAdd,
   organizationsGet,
   organizationsUpdate,
+  usersGet,
+  usersDelete,
+  userGroupsAdd,
+  groupUsersAdd,
+  groupUsersDelete,
+  userDataGet,
+  userDataDelete,
+  userDataStatus,
+  documentsAdd,
+  documentsGet,
+  documentsUpdate,
+  documentsDelete,
+  documentsMove,
+  documentsAccess,
+  documentsDisable,
+  foldersAdd,
+  foldersGet,
+  foldersUpdate,
+  foldersDelete,
+  foldersAccess,
+  organizationsDelete,
+  organizationsDisable,
 ];

@@ -19,3 +19,12 @@ export const OrganizationsGetBody = (limits: InputLimits) =>
     }),
   );
 export type OrganizationsGetData = DataOf<typeof OrganizationsGetBody>;
+
+/** organizations/delete. */
+export const OrganizationIdsBody = (limits: InputLimits) => RequestBody(Type.Object({ organizationIds: Batch(limits, Id) }));
+export type OrganizationIdsData = DataOf<typeof OrganizationIdsBody>;
+
+/** organizations/access/disablestate/update. */
+export const OrganizationsDisableBody = (limits: InputLimits) =>
+  RequestBody(Type.Object({ organizationIds: Batch(limits, Id), disabled: Type.Boolean() }));
+export type OrganizationsDisableData = DataOf<typeof OrganizationsDisableBody>;

@@ -212,6 +212,20 @@ export const OrganizationsResult = Success(
   ),
 );
 
+/** organizations/delete (SPEC 12): by organizationId. */
+export const OrganizationsDeleteResult = Success(
+  Type.Record(Type.String(), ItemOutcome(Type.String({ description: 'The organizationId' })), {
+    description: 'By organizationId',
+  }),
+);
+
+/** The disable-state updates of organizations and documents (SPEC 12): by the caller's id. */
+export const DisableStateResult = Success(
+  Type.Record(Type.String(), Type.Object({ success: Type.Boolean(), disabled: Type.Boolean(), message: Type.String() }), {
+    description: 'By id; a missing one is created in that state',
+  }),
+);
+
 export const Organization = Type.Object({
   id: Type.String({ description: 'The organizationId' }),
   organizationName: Type.String({ description: '"" when never set' }),
@@ -222,4 +236,157 @@ export const Organization = Type.Object({
 export const OrganizationListResult = Success(
   Type.Array(Organization, { description: 'In organizationId order, paged; unknown ids are left out' }),
   { pageToken: Type.Optional(Type.String({ description: 'Present when more organizations remain' })) },
+);
+
+/** documents/add, update and delete (SPEC 12): by documentId; a document that does not exist is `code: "not-found"`. */
+export const DocumentsResult = Success(
+  Type.Record(
+    Type.String(),
+    Type.Object({
+      success: Type.Boolean(),
+      id: Type.String({ description: "add: the document's internal id (32 lowercase hex); else the documentId" }),
+      message: Type.String(),
+      code: Type.Optional(Type.Literal('not-found')),
+    }),
+    { description: 'By documentId' },
+  ),
+);
+
+const AccessType = Type.Union([Type.Literal('organizationPrivate'), Type.Literal('restricted'), Type.Literal('public')]);
+
+export const Document = Type.Object({
+  id: Type.String({ description: 'The documentId' }),
+  documentName: Type.String({ description: '"" when never set' }),
+  folderId: Type.Union([Type.String(), Type.Null()], { description: 'null: in no folder' }),
+  accessType: AccessType,
+  disabled: Type.Boolean(),
+  createdAt: Type.Integer({ description: 'ms since the epoch' }),
+  lastUpdated: Type.Integer({ description: 'ms since the epoch' }),
+});
+export const DocumentListResult = Success(
+  Type.Array(Document, { description: 'In documentId order, paged; unknown ids are left out' }),
+  { pageToken: Type.Optional(Type.String({ description: 'Present when more documents remain' })) },
+);
+export const DocumentsMovedResult = Success(Type.Null());
+
+/** documents/access/update and folders/access/update: by id. */
+export const AccessResult = Success(
+  Type.Record(
+    Type.String(),
+    Type.Object({
+      success: Type.Boolean(),
+      accessType: AccessType,
+      message: Type.String(),
+      code: Type.Optional(Type.Literal('not-found')),
+    }),
+    { description: 'By documentId or folderId' },
+  ),
+);
+
+/** folders/add, update and delete: by folderId. */
+export const FoldersResult = Success(
+  Type.Record(
+    Type.String(),
+    Type.Object({
+      success: Type.Boolean(),
+      id: Type.String({ description: 'The folderId' }),
+      message: Type.String(),
+      code: Type.Optional(Type.Literal('not-found')),
+    }),
+    { description: 'By folderId' },
+  ),
+);
+
+/** A folder as folders/get answers it; with a folderId, each carries its children (the whole subtree, nested). */
+export interface FolderAnswer {
+  folderId: string;
+  folderName: string;
+  organizationId: string;
+  parentFolderId: string;
+  accessType: 'organizationPrivate' | 'restricted' | 'public';
+  createdAt: number;
+  lastUpdated: number;
+  subFolders?: FolderAnswer[];
+}
+// Described flat: the nesting is documented, not spelled as a recursive schema (the answers do not drive serialization).
+export const FolderListResult = Success(
+  Type.Unsafe<FolderAnswer[]>({
+    type: 'array',
+    description:
+      'Without folderId: every folder, flat, in folderId order. With folderId: that folder, its `subFolders` ' +
+      '(each with its own) nesting the whole subtree. parentFolderId is "root" at the top.',
+    items: {
+      type: 'object',
+      required: ['folderId', 'folderName', 'organizationId', 'parentFolderId', 'accessType', 'createdAt', 'lastUpdated'],
+      properties: {
+        folderId: { type: 'string' },
+        folderName: { type: 'string', description: '"" when never set' },
+        organizationId: { type: 'string' },
+        parentFolderId: { type: 'string', description: '"root" at the top' },
+        accessType: { type: 'string', enum: ['organizationPrivate', 'restricted', 'public'] },
+        createdAt: { type: 'integer', description: 'ms since the epoch' },
+        lastUpdated: { type: 'integer', description: 'ms since the epoch' },
+        subFolders: { type: 'array', items: { type: 'object' }, description: 'With folderId: the children, nested the same way' },
+      },
+    },
+  }),
+);
+
+/** users/get (SPEC 12): members, in userId order. */
+export const Member = Type.Object({
+  userId: Type.String(),
+  name: Type.String({ description: '"" when never set' }),
+  email: Type.String({ description: '"" when never set' }),
+  photoUrl: Type.String({ description: '"" when never set' }),
+});
+export const MembersResult = Success(Type.Array(Member, { description: 'In userId order, paged; unknown ids are left out' }), {
+  pageToken: Type.Optional(Type.String({ description: 'Present when more users remain' })),
+});
+
+/** users/delete (SPEC 12): by userId, without an id. */
+export const MembersDeletedResult = Success(
+  Type.Record(Type.String(), Type.Object({ success: Type.Boolean(), message: Type.String() }), { description: 'By userId' }),
+);
+
+/** organizations/usergroups/add: by groupId, with the group's internal id. */
+export const UserGroupsResult = Success(
+  Type.Record(Type.String(), ItemOutcome(Type.String({ description: "The group's internal id: 32 lowercase hex" })), {
+    description: 'By groupId',
+  }),
+);
+
+/** organizations/usergroups/users/add and delete: by userId. */
+export const GroupUsersResult = Success(
+  Type.Record(
+    Type.String(),
+    Type.Object({ success: Type.Boolean(), organizationUserGroupId: Type.String(), message: Type.String() }),
+    { description: 'By userId' },
+  ),
+);
+
+/** users/data/get: a page of what the user wrote and received. */
+export const UserDataResult = Success(
+  Type.Object({
+    comments: Type.Array(Type.Intersect([Comment, Type.Object({ annotationId: Type.String(), documentId: Type.String() })]), {
+      description: 'The comments the user wrote, as comments/get shows them, at most 100 a page',
+    }),
+    notifications: Type.Array(Notification, {
+      description: 'Notifications the user acted in or is addressed in (organization-wide ones too), at most 100 a page',
+    }),
+  }),
+  { nextPageToken: Type.Optional(Type.String({ description: 'Present while more remain' })) },
+);
+
+/** users/data/delete: the erasure, done before the answer. */
+export const ErasureResult = Success(
+  Type.Object({ jobId: Type.String(), tasksCount: Type.Integer({ description: 'Batches (transactions) the erasure ran' }) }),
+);
+
+/** users/data/delete/status. */
+export const ErasureStatusResult = Success(
+  Type.Object({
+    isDeleteCompleted: Type.Boolean(),
+    tasksLeft: Type.Integer(),
+    lastTaskCompletedTime: Type.Integer({ description: 'ms since the epoch' }),
+  }),
 );

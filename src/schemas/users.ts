@@ -1,6 +1,18 @@
 // The request data shared by users/add and users/update (SPEC 5).
 import Type from 'typebox';
-import { Batch, Email, Id, Name, Opt, PhotoUrl, RequestBody, type InputLimits, type DataOf } from './common.js';
+import {
+  Batch,
+  Email,
+  Filter,
+  Id,
+  MAX_PAGE_SIZE,
+  Name,
+  Opt,
+  PhotoUrl,
+  RequestBody,
+  type InputLimits,
+  type DataOf,
+} from './common.js';
 
 export const UserIn = Type.Object({ userId: Id, name: Opt(Name), email: Opt(Email), photoUrl: Opt(PhotoUrl) });
 
@@ -15,3 +27,23 @@ export const UsersBody = (limits: InputLimits) =>
   );
 
 export type UsersData = DataOf<typeof UsersBody>;
+
+/** users/get (SPEC 12): members of the organization, of a document or folder, of groups. */
+export const UsersGetBody = (limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      organizationId: Id,
+      documentId: Opt(Id),
+      folderId: Opt(Id),
+      userIds: Filter(limits, Id),
+      organizationUserGroupIds: Filter(limits, Id),
+      pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
+      pageToken: Opt(Type.String({ maxLength: 1024 })),
+    }),
+  );
+export type UsersGetData = DataOf<typeof UsersGetBody>;
+
+/** users/delete (SPEC 12). */
+export const UsersDeleteBody = (limits: InputLimits) =>
+  RequestBody(Type.Object({ organizationId: Id, documentId: Opt(Id), folderId: Opt(Id), userIds: Batch(limits, Id) }));
+export type UsersDeleteData = DataOf<typeof UsersDeleteBody>;

@@ -14,6 +14,8 @@ export interface Services {
   profiles: ProfileCache;
   /** Pages of threads as last answered, held per document and version. */
   threadPages: ThreadPageCache;
+  /** Rows users/data/delete erases per transaction; absent: DEFAULT_ERASURE_BATCH_SIZE (services/personal-data.ts). */
+  erasureBatchSize?: number | undefined;
 }
 
 export type Caller = Pick<Tenant, 'id' | 'apiKey'>;

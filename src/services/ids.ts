@@ -15,6 +15,11 @@ export function internalOrganizationId(tenantId: string, organizationId: string)
   return sha256(JSON.stringify([tenantId, 'organization', organizationId]), 'hex').slice(0, 32);
 }
 
+/** SPEC 12: a document's internal id (documents/add), 32 lowercase hex characters, the same every time. */
+export function internalDocumentId(tenantId: string, organizationId: string, documentId: string): string {
+  return sha256(JSON.stringify([tenantId, 'document', organizationId, documentId]), 'hex').slice(0, 32);
+}
+
 /**
  * An RFC 9562 version 7 UUID: the time in milliseconds, then random bits. Rows keyed by ids the
  * service makes land next to the rows made just before them, at the right edge of each B-tree,
@@ -35,3 +40,11 @@ export const newNotificationId = (): string => timeOrderedUuid();
 
 export const newApiKey = (): string => `mk_${randomBytes(24).toString('base64url')}`;
 export const newAuthToken = (): string => `mt_${randomBytes(32).toString('base64url')}`;
+
+/** SPEC 12: an organization user group's internal id, 32 lowercase hex characters, the same every time. */
+export function internalGroupId(tenantId: string, organizationId: string, groupId: string): string {
+  return sha256(JSON.stringify([tenantId, 'group', organizationId, groupId]), 'hex').slice(0, 32);
+}
+
+/** users/data/delete's job: a string (SPEC 14.10), ordered by time. */
+export const newErasureJobId = (): string => timeOrderedUuid();

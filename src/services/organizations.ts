@@ -1,7 +1,12 @@
 // Organizations as objects (SPEC 12): organizations/add, get and update.
 import { type Maybe, then } from '../maybe.js';
 import type { Static } from 'typebox';
-import type { OrganizationsData, OrganizationsGetData } from '../schemas/organizations.js';
+import type {
+  OrganizationIdsData,
+  OrganizationsData,
+  OrganizationsDisableData,
+  OrganizationsGetData,
+} from '../schemas/organizations.js';
 import type { Organization } from '../schemas/responses.js';
 import type { OrganizationRecord, OrganizationWrite } from '../store/store.js';
 import type { Caller, Services } from './context.js';
@@ -68,4 +73,30 @@ export function getOrganizations({ store }: Services, caller: Caller, input: Org
       nextPageToken: rows.length > pageSize && last ? encodeKeyToken(last.organizationId, digest) : null,
     };
   });
+}
+
+/** organizations/access/disablestate/update: a missing organization is created in that state. */
+export function setOrganizationsDisabled({ store, clock }: Services, caller: Caller, input: OrganizationsDisableData) {
+  // A repeated id is the same request twice: answered once (the answer is keyed by id).
+  const ids = [...new Set(input.organizationIds)];
+  return then(store.setOrganizationsDisabled(caller.id, ids, input.disabled, clock()), () =>
+    Object.fromEntries(
+      ids.map((id) => [
+        id,
+        { success: true, disabled: input.disabled, message: 'Updated disable state for organization Successfully' },
+      ]),
+    ),
+  );
+}
+
+/** organizations/delete: everything in each organization goes; the others are answered as not existing. */
+export function deleteOrganizations({ store }: Services, caller: Caller, input: OrganizationIdsData) {
+  const ids = [...new Set(input.organizationIds)];
+  return then(store.deleteOrganizations(caller.id, ids), (deleted) =>
+    keyedOutcomes(ids, [...deleted], (id, success) => ({
+      success,
+      id,
+      message: success ? 'Deleted Successfully' : 'Organization does not exist',
+    })),
+  );
 }

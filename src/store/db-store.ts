@@ -13,6 +13,8 @@ import { type FaultListener, type LastingFault, StorageHealth, StoreUnavailableE
 import { migrate } from './migrations.js';
 import * as notifications from './notifications/notifications.js';
 import * as organizations from './organizations/organizations.js';
+import * as documents from './documents/documents.js';
+import * as folders from './folders/folders.js';
 import type { BatchQuery, Query, Work } from './sql.js';
 import type {
   AddCommentsResult,
@@ -37,6 +39,17 @@ import type {
   NotificationSetting,
   OrganizationRecord,
   OrganizationWrite,
+  ErasureJob,
+  MemberQuery,
+  UserDataCursor,
+  UserDataPage,
+  UserGroupWrite,
+  AccessType,
+  DocumentQuery,
+  DocumentRecord,
+  DocumentWrite,
+  FolderRecord,
+  FolderWrite,
   Recipient,
   Profile,
   Scope,
@@ -49,6 +62,10 @@ import type {
   UserWrite,
 } from './store.js';
 import * as users from './users/users.js';
+import * as members from './users/members.js';
+import * as groups from './groups/groups.js';
+import * as personalData from './personal-data/export.js';
+import * as erasure from './personal-data/erasure.js';
 
 export class DbStore implements Store {
   private readonly health: StorageHealth;
@@ -361,8 +378,169 @@ export class DbStore implements Store {
   updateOrganizations(tenantId: string, entries: readonly OrganizationWrite[], now: number): Maybe<Set<string>> {
     return this.write('updateOrganizations', () => organizations.update(tenantId, entries, now));
   }
+  setOrganizationsDisabled(tenantId: string, organizationIds: readonly string[], disabled: boolean, now: number): Maybe<void> {
+    return this.write('setOrganizationsDisabled', () => organizations.setDisabled(tenantId, organizationIds, disabled, now));
+  }
+
+  deleteOrganizations(tenantId: string, organizationIds: readonly string[]): Maybe<Set<string>> {
+    return this.write('deleteOrganizations', () => organizations.remove(tenantId, organizationIds));
+  }
 
   getOrganizations(tenantId: string, ids: string[] | null, after: string | null, limit: number): Maybe<OrganizationRecord[]> {
     return this.read('getOrganizations', () => organizations.page(tenantId, ids, after, limit));
+  }
+
+  // --- Members, user groups and personal data ---
+
+  getMembers(tenantId: string, q: MemberQuery): Maybe<Profile[]> {
+    return this.read('getMembers', () => members.members(tenantId, q));
+  }
+
+  deleteMembers(tenantId: string, organizationId: string, scope: Scope, userIds: string[]): Maybe<Set<string>> {
+    return this.write('deleteMembers', () => members.removeMembers(tenantId, organizationId, scope, userIds));
+  }
+
+  addUserGroups(tenantId: string, organizationId: string, list: readonly UserGroupWrite[], now: number): Maybe<void> {
+    return this.write('addUserGroups', () => groups.addGroups(tenantId, organizationId, list, now));
+  }
+
+  addGroupMembers(tenantId: string, organizationId: string, groupId: string, userIds: string[]): Maybe<boolean> {
+    return this.write('addGroupMembers', () => groups.addGroupMembers(tenantId, organizationId, groupId, userIds));
+  }
+
+  deleteGroupMembers(
+    tenantId: string,
+    organizationId: string,
+    groupId: string,
+    userIds: string[] | null,
+  ): Maybe<string[] | null> {
+    return this.write('deleteGroupMembers', () => groups.deleteGroupMembers(tenantId, organizationId, groupId, userIds));
+  }
+
+  getUserData(
+    tenantId: string,
+    organizationId: string,
+    userId: string,
+    cursor: UserDataCursor,
+    limit: number,
+  ): Maybe<UserDataPage> {
+    return this.read('getUserData', () => personalData.userData(tenantId, organizationId, userId, cursor, limit));
+  }
+
+  /**
+   * Each batch of each step is its own transaction, with a turn of the event loop between them, so
+   * other writers (and this process's requests, on SQLite) go on meanwhile (personal-data/erasure.ts).
+   */
+  async eraseUserData(
+    tenantId: string,
+    organizationIds: string[] | null,
+    userIds: string[],
+    batchSize: number,
+    job: { jobId: string; now: () => number },
+  ): Promise<number> {
+    const orgs = organizationIds ?? (await this.read('erasureOrganizations', () => erasure.organizationsOf(tenantId)));
+    let tasks = 0;
+    for (const organizationId of orgs) {
+      for (const userId of userIds) {
+        const scope = { tenantId, organizationId, userId };
+        for (const step of erasure.ERASURE_STEPS) {
+          let cursor: unknown = null;
+          for (;;) {
+            const at = cursor;
+            const result = await this.write('eraseUserData', () => step.run(scope, at, batchSize));
+            tasks++;
+            if (result.done) break;
+            cursor = result.cursor;
+            await new Promise<void>((resolve) => setImmediate(resolve));
+          }
+        }
+      }
+    }
+    await this.write('recordErasureJob', () => erasure.recordJob(tenantId, job.jobId, tasks, job.now()));
+    return tasks;
+  }
+
+  erasureJob(tenantId: string, jobId: string): Maybe<ErasureJob | null> {
+    return this.read('erasureJob', () => personalData.erasureJob(tenantId, jobId));
+  }
+
+  // --- Documents and folders ---
+
+  addDocuments(
+    tenantId: string,
+    organizationId: string,
+    folderId: string | null,
+    entries: readonly DocumentWrite[],
+    now: number,
+  ): Maybe<void> {
+    return this.write('addDocuments', () => documents.add(tenantId, organizationId, folderId, entries, now));
+  }
+
+  updateDocuments(tenantId: string, organizationId: string, entries: readonly DocumentWrite[], now: number): Maybe<Set<string>> {
+    return this.write('updateDocuments', () => documents.update(tenantId, organizationId, entries, now));
+  }
+
+  getDocuments(tenantId: string, query: DocumentQuery): Maybe<DocumentRecord[]> {
+    return this.read('getDocuments', () => documents.page(tenantId, query));
+  }
+
+  deleteDocuments(tenantId: string, organizationId: string, documentIds: readonly string[]): Maybe<Set<string>> {
+    return this.write('deleteDocuments', () => documents.remove(tenantId, organizationId, documentIds));
+  }
+
+  moveDocuments(
+    tenantId: string,
+    organizationId: string,
+    documentIds: readonly string[],
+    folderId: string | null,
+    now: number,
+  ): Maybe<void> {
+    return this.write('moveDocuments', () => documents.move(tenantId, organizationId, documentIds, folderId, now));
+  }
+
+  setDocumentAccess(
+    tenantId: string,
+    organizationId: string,
+    documentIds: readonly string[],
+    accessType: AccessType,
+    now: number,
+  ): Maybe<void> {
+    return this.write('setDocumentAccess', () => documents.setAccess(tenantId, organizationId, documentIds, accessType, now));
+  }
+
+  setDocumentsDisabled(
+    tenantId: string,
+    organizationId: string,
+    documentIds: readonly string[],
+    disabled: boolean,
+    now: number,
+  ): Maybe<void> {
+    return this.write('setDocumentsDisabled', () => documents.setDisabled(tenantId, organizationId, documentIds, disabled, now));
+  }
+
+  addFolders(tenantId: string, organizationId: string, entries: readonly FolderWrite[], now: number): Maybe<void> {
+    return this.write('addFolders', () => folders.add(tenantId, organizationId, entries, now));
+  }
+
+  updateFolders(tenantId: string, organizationId: string, entries: readonly FolderWrite[], now: number): Maybe<Set<string>> {
+    return this.write('updateFolders', () => folders.update(tenantId, organizationId, entries, now));
+  }
+
+  deleteFolders(tenantId: string, organizationId: string, folderIds: readonly string[], now: number): Maybe<Set<string>> {
+    return this.write('deleteFolders', () => folders.remove(tenantId, organizationId, folderIds, now));
+  }
+
+  setFolderAccess(
+    tenantId: string,
+    organizationId: string,
+    folderIds: readonly string[],
+    accessType: AccessType,
+    now: number,
+  ): Maybe<Set<string>> {
+    return this.write('setFolderAccess', () => folders.setAccess(tenantId, organizationId, folderIds, accessType, now));
+  }
+
+  getFolders(tenantId: string, organizationId: string): Maybe<FolderRecord[]> {
+    return this.read('getFolders', () => folders.listAll(tenantId, organizationId));
   }
 }

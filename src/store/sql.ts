@@ -133,10 +133,12 @@ export interface BatchQuery<T> {
   rows: readonly Params[];
   map(returned: Row[]): T;
   /**
-   * SQLite runs this once, with `params`, ahead of the rows in their transaction. PostgreSQL runs the
-   * batch as one statement without a transaction, so there `statement` does the same itself (a CTE).
+   * SQLite runs these once each, with `params`, ahead of the rows in their transaction, and the rows
+   * they return come first to `map` (which may throw: the transaction then writes nothing). PostgreSQL
+   * runs the batch as one statement without a transaction, so there `statement` does the same itself
+   * (CTEs) and returns those rows with its own.
    */
-  sqliteBefore?: Statement;
+  sqliteBefore?: readonly Statement[];
 }
 
 export const batchQuery = <T>(
@@ -144,7 +146,7 @@ export const batchQuery = <T>(
   params: Params,
   rows: readonly Params[],
   map: (returned: Row[]) => T,
-  sqliteBefore?: Statement,
+  sqliteBefore?: readonly Statement[],
 ): BatchQuery<T> => ({ statement, params, rows, map, sqliteBefore });
 
 /** A Query as store code, for where it runs among other steps (PostgreSQL runs every read so). */

@@ -66,6 +66,52 @@ export interface OrganizationWrite {
   name: string | null;
 }
 
+/** SPEC 12: who may see a document or folder; `organizationPrivate` unless set. */
+export type AccessType = 'organizationPrivate' | 'restricted' | 'public';
+
+/** A document as documents/get reads it (SPEC 12); `folderId` null: in no folder. */
+export interface DocumentRecord {
+  documentId: string;
+  name: string;
+  folderId: string | null;
+  accessType: AccessType;
+  disabled: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** documents/add and update: a document and its new name (null: keep the name it has). */
+export interface DocumentWrite {
+  documentId: string;
+  name: string | null;
+}
+
+/** documents/get's selection: ids (null: all) and folder (undefined: any, null: none), after an id. */
+export interface DocumentQuery {
+  organizationId: string;
+  documentIds: string[] | null;
+  folder: string | null | undefined;
+  after: string | null;
+  limit: number;
+}
+
+/** A folder as stored; `parentId` null: at the top. */
+export interface FolderRecord {
+  folderId: string;
+  name: string;
+  parentId: string | null;
+  accessType: AccessType;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** folders/add and update: name null keeps the name; parentId undefined keeps the place, null is the top. */
+export interface FolderWrite {
+  folderId: string;
+  name: string | null;
+  parentId: string | null | undefined;
+}
+
 /** An author or actor as the writer sent it; null where the writer left a field out. */
 export interface UserRef {
   userId: string;
@@ -491,6 +537,133 @@ export interface Store {
   updateOrganizations(tenantId: string, entries: readonly OrganizationWrite[], now: number): Maybe<Set<string>>;
   /** organizations/get: up to `limit` after the id `after`, by id (null: all), in id order. */
   getOrganizations(tenantId: string, ids: string[] | null, after: string | null, limit: number): Maybe<OrganizationRecord[]>;
+
+  // --- Members, user groups and personal data (SPEC 12) ---
+
+  /** users/get: members in userId order, at most `limit`. */
+  getMembers(tenantId: string, query: MemberQuery): Maybe<Profile[]>;
+  /** users/delete: with a scope, that membership; else profiles, memberships and group entries. Answers who was removed. */
+  deleteMembers(tenantId: string, organizationId: string, scope: Scope, userIds: string[]): Maybe<Set<string>>;
+  addUserGroups(tenantId: string, organizationId: string, groups: readonly UserGroupWrite[], now: number): Maybe<void>;
+  /** usergroups/users/add: false when the group does not exist. */
+  addGroupMembers(tenantId: string, organizationId: string, groupId: string, userIds: string[]): Maybe<boolean>;
+  /** usergroups/users/delete (userIds null: all); null when the group does not exist, else who left. */
+  deleteGroupMembers(tenantId: string, organizationId: string, groupId: string, userIds: string[] | null): Maybe<string[] | null>;
+  /** users/data/get: at most `limit` of each list after the cursor. */
+  getUserData(
+    tenantId: string,
+    organizationId: string,
+    userId: string,
+    cursor: UserDataCursor,
+    limit: number,
+  ): Maybe<UserDataPage>;
+  /**
+   * users/data/delete: every user's data in each organization (null: all of the tenant's), in
+   * transactions of at most `batchSize` rows each; records the job when done. Answers how many batches ran.
+   */
+  eraseUserData(
+    tenantId: string,
+    organizationIds: string[] | null,
+    userIds: string[],
+    batchSize: number,
+    job: { jobId: string; now: () => number },
+  ): Promise<number>;
+  erasureJob(tenantId: string, jobId: string): Maybe<ErasureJob | null>;
+
+  // --- Documents and folders (SPEC 12) ---
+
+  /** documents/add: creates each, renames it when named, places it in `folderId` (which must exist) when given. */
+  addDocuments(
+    tenantId: string,
+    organizationId: string,
+    folderId: string | null,
+    entries: readonly DocumentWrite[],
+    now: number,
+  ): Maybe<void>;
+  /** documents/update: renames those that exist; answers which did. */
+  updateDocuments(tenantId: string, organizationId: string, entries: readonly DocumentWrite[], now: number): Maybe<Set<string>>;
+  /** documents/get: up to `limit`, in id order. */
+  getDocuments(tenantId: string, query: DocumentQuery): Maybe<DocumentRecord[]>;
+  /** documents/delete: with everything in them; answers the ids that existed. */
+  deleteDocuments(tenantId: string, organizationId: string, documentIds: readonly string[]): Maybe<Set<string>>;
+  /** documents/move: into `folderId` (which must exist; null: no folder). */
+  moveDocuments(
+    tenantId: string,
+    organizationId: string,
+    documentIds: readonly string[],
+    folderId: string | null,
+    now: number,
+  ): Maybe<void>;
+  setDocumentAccess(
+    tenantId: string,
+    organizationId: string,
+    documentIds: readonly string[],
+    accessType: AccessType,
+    now: number,
+  ): Maybe<void>;
+  setDocumentsDisabled(
+    tenantId: string,
+    organizationId: string,
+    documentIds: readonly string[],
+    disabled: boolean,
+    now: number,
+  ): Maybe<void>;
+  /** folders/add: creates each under its parent (which must exist), or renames and moves one that exists. */
+  addFolders(tenantId: string, organizationId: string, entries: readonly FolderWrite[], now: number): Maybe<void>;
+  /** folders/update: renames and moves those that exist; answers which did. */
+  updateFolders(tenantId: string, organizationId: string, entries: readonly FolderWrite[], now: number): Maybe<Set<string>>;
+  /** folders/delete: with their subtrees, their documents left in no folder; answers the ids that existed. */
+  deleteFolders(tenantId: string, organizationId: string, folderIds: readonly string[], now: number): Maybe<Set<string>>;
+  /** folders/access/update: answers the ids that exist. */
+  setFolderAccess(
+    tenantId: string,
+    organizationId: string,
+    folderIds: readonly string[],
+    accessType: AccessType,
+    now: number,
+  ): Maybe<Set<string>>;
+  /** Every folder of the organization, in id order. */
+  getFolders(tenantId: string, organizationId: string): Maybe<FolderRecord[]>;
+  /** organizations/access/disablestate/update: a missing organization is created in that state. */
+  setOrganizationsDisabled(tenantId: string, organizationIds: readonly string[], disabled: boolean, now: number): Maybe<void>;
+  /** organizations/delete: everything in each, in one transaction; answers those that existed. */
+  deleteOrganizations(tenantId: string, organizationIds: readonly string[]): Maybe<Set<string>>;
+}
+
+/** users/get's selection (SPEC 12): each filter null for none. */
+export interface MemberQuery {
+  organizationId: string;
+  scope: Scope;
+  userIds: string[] | null;
+  /** Members of any of these groups. */
+  groupIds: string[] | null;
+  /** Users strictly after this userId (paging); null: from the first. */
+  after: string | null;
+  limit: number;
+}
+
+/** usergroups/add: a group and its name (null: keep the name it has). */
+export interface UserGroupWrite {
+  groupId: string;
+  name: string | null;
+}
+
+/** Where users/data/get's page starts in each list; null: that list is done. */
+export interface UserDataCursor {
+  comments: { documentId: string; annotationId: string; commentId: number } | null;
+  notifications: NotificationCursor | null;
+}
+
+/** A page of users/data/get: the user's comments (where each is) and the notifications they acted or are addressed in. */
+export interface UserDataPage {
+  comments: { documentId: string; annotationId: string; comment: StoredComment }[];
+  notifications: StoredNotification[];
+}
+
+/** users/data/delete/status: a finished erasure. */
+export interface ErasureJob {
+  tasksCount: number;
+  completedAt: number;
 }
 
 /** notifications/delete's selection: filters as in get. */

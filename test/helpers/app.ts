@@ -38,6 +38,28 @@ export const PATHS = {
   organizationsAdd: '/v1/organizations/add',
   organizationsGet: '/v1/organizations/get',
   organizationsUpdate: '/v1/organizations/update',
+  usersGet: '/v1/users/get',
+  usersDelete: '/v1/users/delete',
+  userGroupsAdd: '/v1/organizations/usergroups/add',
+  groupUsersAdd: '/v1/organizations/usergroups/users/add',
+  groupUsersDelete: '/v1/organizations/usergroups/users/delete',
+  userDataGet: '/v1/users/data/get',
+  userDataDelete: '/v1/users/data/delete',
+  userDataStatus: '/v1/users/data/delete/status',
+  documentsAdd: '/v1/organizations/documents/add',
+  documentsGet: '/v1/organizations/documents/get',
+  documentsUpdate: '/v1/organizations/documents/update',
+  documentsDelete: '/v1/organizations/documents/delete',
+  documentsMove: '/v1/organizations/documents/move',
+  documentsAccess: '/v1/organizations/documents/access/update',
+  documentsDisable: '/v1/organizations/documents/access/disablestate/update',
+  foldersAdd: '/v1/organizations/folders/add',
+  foldersGet: '/v1/organizations/folders/get',
+  foldersUpdate: '/v1/organizations/folders/update',
+  foldersDelete: '/v1/organizations/folders/delete',
+  foldersAccess: '/v1/organizations/folders/access/update',
+  organizationsDelete: '/v1/organizations/delete',
+  organizationsDisable: '/v1/organizations/access/disablestate/update',
 } as const;
 
 export interface Reply {
@@ -81,6 +103,8 @@ export interface TestAppOptions {
   maxJsonDepth?: number;
   limits?: Partial<InputLimits>;
   authFailureFloorMs?: number;
+  /** Rows users/data/delete erases per transaction. */
+  erasureBatchSize?: number;
 }
 
 /** The seed's example moment, 2024-06-20T09:53:42.258Z: where test clocks start. */
@@ -103,6 +127,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
       maxJsonDepth: options.maxJsonDepth ?? 32,
       limits: { ...DEFAULT_LIMITS, ...options.limits },
       ...(options.authFailureFloorMs !== undefined ? { authFailureFloorMs: options.authFailureFloorMs } : {}),
+      ...(options.erasureBatchSize !== undefined ? { erasureBatchSize: options.erasureBatchSize } : {}),
     },
     store,
     clock,

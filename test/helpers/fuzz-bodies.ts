@@ -363,6 +363,90 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   organizationsUpdate: record({
     organizations: list(record({ organizationId: org, organizationName: fc.string({ maxLength: 20 }) })),
   }),
+  usersGet: record({
+    organizationId: org,
+    documentId: fc.constantFrom<Json>(null, 'doc-1'),
+    userIds: list(uid, 3, 0),
+    organizationUserGroupIds: list(id('g'), 3, 0),
+    pageSize: fc.integer({ min: 1, max: 5 }).map(num),
+    pageToken: fc.constantFrom<Json>(null, 'garbage', 'WzIsIngiLCJ5Il0'),
+  }),
+  usersDelete: record({ organizationId: org, documentId: fc.constantFrom<Json>(null, 'doc-1'), userIds: list(uid) }),
+  userGroupsAdd: record({
+    organizationId: org,
+    organizationUserGroups: list(record({ groupId: id('g'), groupName: fc.string({ maxLength: 20 }) })),
+  }),
+  groupUsersAdd: record({ organizationId: org, organizationUserGroupId: id('g'), userIds: list(uid) }),
+  groupUsersDelete: record({
+    organizationId: org,
+    organizationUserGroupId: id('g'),
+    userIds: list(uid, 3, 0),
+    deleteAll: fc.constantFrom<Json>(null, true, false),
+  }),
+  userDataGet: record({
+    organizationId: org,
+    userId: uid,
+    pageToken: fc.constantFrom<Json>(null, 'garbage', 'WzIsInt9IiwieCJd'),
+  }),
+  userDataDelete: record({ userIds: list(uid), organizationIds: list(org, 3, 0) }),
+  userDataStatus: record({ jobId: fc.constantFrom<Json>('job-1', 'garbage') }),
+  documentsAdd: record({
+    organizationId: org,
+    folderId: fc.constantFrom<Json>(null, 'root', 'folder-1', 'folder-2'),
+    documents: list(record({ documentId: doc, documentName: fc.string({ maxLength: 20 }) })),
+  }),
+  documentsGet: record({
+    organizationId: org,
+    documentIds: list(doc, 3, 0),
+    folderId: fc.constantFrom<Json>(null, 'root', 'folder-1'),
+    pageSize: fc.integer({ min: 1, max: 5 }).map(num),
+    pageToken: fc.constantFrom<Json>(null, 'garbage', 'WzIsIngiLCJ5Il0'),
+  }),
+  documentsUpdate: record({
+    organizationId: org,
+    documents: list(record({ documentId: doc, documentName: fc.string({ maxLength: 20 }) })),
+  }),
+  documentsDelete: record({ organizationId: org, documentIds: list(doc) }),
+  documentsMove: record({
+    organizationId: org,
+    documentIds: list(doc),
+    folderId: fc.constantFrom<Json>('root', 'folder-1', 'folder-2'),
+  }),
+  documentsAccess: record({
+    organizationId: org,
+    documentIds: list(doc),
+    accessType: fc.constantFrom<Json>('organizationPrivate', 'restricted', 'public', 'secret'),
+  }),
+  documentsDisable: record({ organizationId: org, documentIds: list(doc), disabled: fc.constantFrom<Json>(true, false, 'yes') }),
+  foldersAdd: record({
+    organizationId: org,
+    folders: list(
+      record({
+        folderId: id('folder-'),
+        folderName: fc.string({ maxLength: 20 }),
+        parentFolderId: fc.constantFrom<Json>(null, 'root', 'folder-1', 'folder-2'),
+      }),
+    ),
+  }),
+  foldersGet: record({ organizationId: org, folderId: fc.constantFrom<Json>(null, 'folder-1', 'root') }),
+  foldersUpdate: record({
+    organizationId: org,
+    folders: list(
+      record({
+        folderId: id('folder-'),
+        folderName: fc.string({ maxLength: 20 }),
+        parentFolderId: fc.constantFrom<Json>(null, 'root', 'folder-1', 'folder-2', 'folder-3'),
+      }),
+    ),
+  }),
+  foldersDelete: record({ organizationId: org, folderIds: list(id('folder-')) }),
+  foldersAccess: record({
+    organizationId: org,
+    folderIds: list(id('folder-')),
+    accessType: fc.constantFrom<Json>('organizationPrivate', 'restricted', 'public', 'secret'),
+  }),
+  organizationsDelete: record({ organizationIds: list(org) }),
+  organizationsDisable: record({ organizationIds: list(org), disabled: fc.constantFrom<Json>(true, false, 'yes', num(1)) }),
 };
 
 /** A whole request body as text: usually `{"data": ...}`, sometimes broken at the top or not JSON. */

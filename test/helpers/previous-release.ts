@@ -103,14 +103,28 @@ export async function beforeOrganizations(db: Pick<FreshDatabase, 'exec'>): Prom
   await db.exec('DROP TABLE organizations; DELETE FROM schema_migrations WHERE version = 13');
 }
 
-/** The schema the previous release left (through migration 12), with the rows written since. */
+/** Before migrations 14 and 15: documents were only keys; folders, groups and erasures did not exist. */
+export async function beforeDocuments(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec(`DROP TABLE documents; DROP TABLE folders; DROP TABLE user_groups; DROP TABLE group_members;
+DROP TABLE erasure_jobs; DROP INDEX comments_by_author; DROP INDEX notifications_by_actor; DROP INDEX memberships_by_user;
+DROP INDEX annotation_reads_by_user; DROP INDEX notification_reads_by_user; DROP INDEX notification_settings_by_user;
+DELETE FROM schema_migrations WHERE version IN (14, 15);`);
+}
+
+/** The schema the previous release left (through migration 13), with the rows written since. */
 export async function previousRelease(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeDocuments(db);
+}
+
+/** The schema of the release before organizations were objects (through migration 12), with the rows written since. */
+export async function asOfMigration12(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await previousRelease(db);
   await beforeOrganizations(db);
 }
 
 /** The schema of the release before the inbox's whole life (through migration 11), with the rows written since. */
 export async function asOfMigration11(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
-  await previousRelease(db);
+  await asOfMigration12(db);
   await beforeInboxLife(db);
 }
 

@@ -36,6 +36,10 @@ export interface FreshDatabase {
   open(): Promise<Store>;
   /** Runs SQL on this database directly, around the store: for states no operation produces. */
   exec(sql: string): Promise<void>;
+  /** Reads rows directly, around the store: for checking what a table holds. */
+  query(sql: string): Promise<Record<string, unknown>[]>;
+  /** Every table of the schema and its text columns (migrations' bookkeeping left out). */
+  textColumns(): Promise<Map<string, string[]>>;
   drop(): Promise<void>;
 }
 
@@ -43,6 +47,8 @@ export function freshDatabase(kind: StoreKind = TEST_STORE, overrides: Record<st
   let env: Record<string, string>;
   let drop: () => Promise<void>;
   let exec: (sql: string) => Promise<void>;
+  let query: (sql: string) => Promise<Record<string, unknown>[]>;
+  let textColumns: () => Promise<Map<string, string[]>>;
   if (kind === 'postgres') {
     if (!PG_URL) throw new Error('no TEST_DATABASE_URL');
     const schema = `test_${process.pid}_${randomBytes(5).toString('hex')}`;
@@ -56,6 +62,16 @@ export function freshDatabase(kind: StoreKind = TEST_STORE, overrides: Record<st
         await c.query(sql);
       });
     };
+    query = (sql) =>
+      withPg(async (c) => {
+        await c.query(`SET search_path = "${schema}"`);
+        return (await c.query(sql)).rows;
+      });
+    textColumns = async () =>
+      columnsByTable(
+        await query(`SELECT table_name AS t, column_name AS c FROM information_schema.columns
+          WHERE table_schema = '${schema}' AND data_type IN ('text', 'character varying', 'jsonb', 'json')`),
+      );
   } else {
     const path = join(mkdtempSync(join(tmpdir(), 'marginalia-test-')), 'marginalia.db');
     env = { DATABASE_URL: `sqlite:${path}` };
@@ -68,11 +84,33 @@ export function freshDatabase(kind: StoreKind = TEST_STORE, overrides: Record<st
         db.close();
       }
     };
+    query = async (sql) => {
+      const db = new Database(path, { readonly: true });
+      try {
+        return db.prepare(sql).all() as Record<string, unknown>[];
+      } finally {
+        db.close();
+      }
+    };
+    textColumns = async () =>
+      columnsByTable(
+        await query(`SELECT m.name AS t, p.name AS c FROM sqlite_master m JOIN pragma_table_info(m.name) p
+          WHERE m.type = 'table' AND p.type IN ('TEXT', '')`),
+      );
   }
   env = { ...env, ...overrides };
   const loaded = loadConfig(env);
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
-  return { kind, env, config: loaded.config, open: () => openStore(loaded.config), exec, drop };
+  return { kind, env, config: loaded.config, open: () => openStore(loaded.config), exec, query, textColumns, drop };
+}
+
+function columnsByTable(rows: Record<string, unknown>[]): Map<string, string[]> {
+  const tables = new Map<string, string[]>();
+  for (const { t, c } of rows) {
+    if (t === 'schema_migrations') continue;
+    tables.set(String(t), [...(tables.get(String(t)) ?? []), String(c)]);
+  }
+  return tables;
 }
 
 /** A short-lived direct connection to the test PostgreSQL, for setup and inspection. */

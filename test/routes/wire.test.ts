@@ -684,7 +684,7 @@ describe('paths', () => {
   const unknown = [
     '/v1/nope',
     '/v1/users',
-    '/v1/users/delete',
+    '/v1/users/remove',
     '/v1/users/add/extra',
     '/v2/users/add',
     '/',

@@ -8,6 +8,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { type AnnotationQuery, StoreUnavailableError, type Store } from '../../src/store/store.js';
 import {
   asOfMigration11,
+  asOfMigration12,
   asOfMigration5,
   asOfMigration7,
   asOfMigration8,
@@ -82,7 +83,50 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
   });
 
   storeTest(
-    'a database as the previous release left it (through migration 12) migrates forward: every organization it names gets a row',
+    'a database as the previous release left it (through migration 13) migrates forward: every document it names gets a row',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.upsertUsers(TA, ORG, { kind: 'document', id: 'by-membership' }, [{ userId: 'u1' }], T0);
+      await store.upsertUsers(TA, ORG, { kind: 'folder', id: 'a-folder' }, [{ userId: 'u1' }], T0);
+      await store.addAnnotations(TA, ORG, 'by-thread', [annotation('t1', [newComment(1, 'hello')])], T0);
+      await store.addNotification(TA, ORG, notification('n1', { recipients: ['u1'], documentId: 'by-notification' }));
+      await store.addNotification(TA, ORG, notification('n2', { recipients: ['u1'], documentId: null }));
+      await store.setNotificationSettings(TA, 'other-org', ['by-settings'], ['u1'], { inbox: 'ALL' });
+      await previousRelease(db);
+      const started = Date.now();
+      await withSecondStore(db, async (reopened) => {
+        const listed = async (organizationId: string) =>
+          (
+            await reopened.getDocuments(TA, { organizationId, documentIds: null, folder: undefined, after: null, limit: 100 })
+          ).map((d) => [d.documentId, d.name, d.folderId, d.accessType, d.disabled]);
+        eq(
+          await listed(ORG),
+          [
+            ['by-membership', '', null, 'organizationPrivate', false],
+            ['by-notification', '', null, 'organizationPrivate', false],
+            ['by-thread', '', null, 'organizationPrivate', false],
+          ],
+          'documents from memberships, threads and notifications; a folder scope is no document',
+        );
+        eq(await listed('other-org'), [['by-settings', '', null, 'organizationPrivate', false]], 'from settings');
+        for (const d of await reopened.getDocuments(TA, {
+          organizationId: ORG,
+          documentIds: null,
+          folder: undefined,
+          after: null,
+          limit: 9,
+        }))
+          assert.ok(d.createdAt >= started - 1000 && d.createdAt === d.updatedAt, `made at the migration: ${show(d)}`);
+        // And writes go on: the new tables are there.
+        await reopened.setOrganizationsDisabled(TA, [ORG], true, T0);
+        await assert.rejects(async () => reopened.upsertUsers(TA, ORG, null, [{ userId: 'u2' }], T0), /is disabled/);
+      });
+    },
+  );
+
+  storeTest(
+    'a database as the release before organizations left it (through migration 12) migrates forward: every organization it names' +
+      ' gets a row',
     async (store, db) => {
       await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
       await store.createTenant(tenant(TB, 'mk_b'), tokenRecord('mt_b', T0));
@@ -91,7 +135,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await store.addNotification(TA, 'by-notification', notification('n1', { recipients: ['u1'] }));
       await store.setNotificationSettings(TB, 'by-settings', [DOC], ['u1'], { inbox: 'ALL' });
       await store.addNotification(TB, 'by-users', notification('n2', { recipients: ['u2'] }));
-      await previousRelease(db);
+      await asOfMigration12(db);
       const started = Date.now();
       await withSecondStore(db, async (reopened) => {
         const listed = async (tenantId: string) =>

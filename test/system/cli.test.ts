@@ -1,10 +1,14 @@
 // The operator CLI against a real SQLite file: output shapes, exit codes, and what each command changes.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
-import { authenticate, hashToken, tokenRecord } from '../../src/services/credentials.js';
+import { after, before, describe, test } from 'node:test';
+import { buildApp } from '../../src/app.js';
+import type { App } from '../../src/http/types.js';
+import { DEFAULT_LIMITS } from '../../src/schemas/common.js';
+import { authenticate, createTenant, hashToken, type IssuedCredentials, tokenRecord } from '../../src/services/credentials.js';
+import { PATHS, user } from '../helpers/app.js';
 import { cli, tempDir } from '../helpers/server-process.js';
-import { sqliteStore } from '../helpers/test-database.js';
+import { type FreshDatabase, freshDatabase, sqliteStore, STORE_KINDS } from '../helpers/test-database.js';
 import type { Store } from '../../src/store/store.js';
 
 function database() {
@@ -160,6 +164,8 @@ describe('help and version', () => {
       [['keys', '--help'], /keys create --name <name>/],
       [['keys', 'create', '--help'], /Usage: marginalia keys/],
       [['tokens', 'revoke', '--help'], /tokens revoke <apiKey> <prefix>/],
+      [['orgs', 'list', '--help'], /Usage: marginalia orgs list \[--tenant <tenant>\]/],
+      [['users', '--help'], /Usage: marginalia users erase --user <userId>/],
       [['help', 'tokens'], /Usage: marginalia tokens/],
       [['-h'], /Commands:/],
     ] as const) {
@@ -186,3 +192,189 @@ describe('help and version', () => {
     assert.match(r.stderr, /Usage: marginalia keys/);
   });
 });
+
+// orgs list and users erase on every database there is: the data is made and checked through the API
+// (an app in this process, on the database the CLI process writes), as a client would see it.
+for (const kind of STORE_KINDS) {
+  describe(`orgs list and users erase (${kind})`, () => {
+    let db: FreshDatabase;
+    let store: Store;
+    let app: App;
+    let alpha: IssuedCredentials;
+    let beta: IssuedCredentials;
+
+    const ok = async (creds: IssuedCredentials, path: string, data: unknown) => {
+      const res = await app.inject({
+        method: 'POST',
+        url: path,
+        headers: {
+          'content-type': 'application/json',
+          'x-service-api-key': creds.apiKey,
+          'x-service-auth-token': creds.authToken,
+        },
+        payload: JSON.stringify({ data }),
+      });
+      assert.equal(res.statusCode, 200, `${path}: ${res.body.slice(0, 500)}`);
+      return JSON.parse(res.body).result;
+    };
+    const userIds = async (creds: IssuedCredentials, organizationId: string) =>
+      (await ok(creds, PATHS.usersGet, { organizationId })).data.map((u: { userId: string }) => u.userId);
+    const texts = async (creds: IssuedCredentials, organizationId: string) =>
+      (await ok(creds, PATHS.commentsGet, { organizationId, documentId: 'doc', annotationId: 'thread' })).data.map(
+        (c: { commentText: string }) => c.commentText,
+      );
+    /** An organization with members ada and bob and one thread where both wrote. */
+    const populated = async (creds: IssuedCredentials, organizationId: string) => {
+      await ok(creds, PATHS.usersAdd, { organizationId, users: [user('ada'), user('bob')] });
+      const commentData = [
+        { commentHtml: '<p>by ada</p>', from: { userId: 'ada' } },
+        { commentHtml: '<p>by bob</p>', from: { userId: 'bob' } },
+      ];
+      await ok(creds, PATHS.annotationsAdd, {
+        organizationId,
+        documentId: 'doc',
+        commentAnnotations: [{ annotationId: 'thread', commentData }],
+      });
+    };
+
+    before(async () => {
+      db = freshDatabase(kind);
+      store = await db.open();
+      app = await buildApp({ config: { bodyLimit: 1_048_576, rateLimit: 0, maxJsonDepth: 32, limits: DEFAULT_LIMITS }, store });
+      await app.ready();
+      alpha = await createTenant(store, Date.now, 'alpha');
+      beta = await createTenant(store, Date.now, 'beta');
+    });
+    after(async () => {
+      await app.close();
+      await store.close();
+      await db.drop();
+    });
+
+    test('orgs list shows every organization of the chosen tenant only, by API key, id or name', async () => {
+      // More than one page of the CLI's reads (1000), so paging is exercised.
+      const ids = Array.from({ length: 1005 }, (_, i) => `org-${String(i).padStart(4, '0')}`);
+      await store.addOrganizations(
+        (await store.findCredentials(alpha.apiKey))!.tenant.id,
+        ids.map((organizationId) => ({ organizationId, name: null })),
+        Date.UTC(2024, 0, 1),
+      );
+      await ok(alpha, PATHS.organizationsAdd, { organizations: [{ organizationId: 'org-0001', organizationName: 'Acme' }] });
+      await ok(alpha, PATHS.organizationsDisable, { organizationIds: ['org-0002'], disabled: true });
+      await ok(beta, PATHS.organizationsAdd, { organizations: [{ organizationId: 'beta-only', organizationName: 'Beta' }] });
+
+      const r = cli(['orgs', 'list', '--tenant', alpha.apiKey], db.env);
+      assert.equal(r.code, 0, r.stderr);
+      const list = JSON.parse(r.stdout);
+      assert.deepEqual(
+        list.map((o: { id: string }) => o.id),
+        ids,
+        'all of them, in id order, none of the other tenant',
+      );
+      assert.deepEqual(Object.keys(list[1]), ['id', 'name', 'disabled', 'createdAt', 'lastUpdated']);
+      assert.equal(list[1].name, 'Acme');
+      assert.equal(list[0].createdAt, '2024-01-01T00:00:00.000Z');
+      assert.deepEqual(
+        list.filter((o: { disabled: boolean }) => o.disabled).map((o: { id: string }) => o.id),
+        ['org-0002'],
+      );
+
+      const byName = cli(['orgs', 'list', '--tenant', 'beta'], db.env);
+      assert.equal(byName.code, 0, byName.stderr);
+      assert.deepEqual(
+        JSON.parse(byName.stdout).map((o: { id: string; name: string }) => [o.id, o.name]),
+        [['beta-only', 'Beta']],
+      );
+      const tenantId = (await store.findCredentials(beta.apiKey))!.tenant.id;
+      assert.equal(cli(['orgs', 'list', '--tenant', tenantId], db.env).stdout, byName.stdout);
+    });
+
+    test("users erase removes the user's profile and comments in every organization, and nobody else's", async () => {
+      await populated(alpha, 'e1');
+      await populated(alpha, 'e2');
+      await populated(beta, 'e1');
+      const r = cli(['users', 'erase', '--user', 'ada', '--tenant', 'alpha'], db.env);
+      assert.equal(r.code, 0, r.stderr);
+      const job = JSON.parse(r.stdout);
+      assert.deepEqual(Object.keys(job), ['jobId', 'tasksCount']);
+      assert.ok(Number.isInteger(job.tasksCount) && job.tasksCount > 0, r.stdout);
+      const status = await ok(alpha, PATHS.userDataStatus, { jobId: job.jobId });
+      assert.equal(status.data.isDeleteCompleted, true, 'the API knows the job');
+      for (const org of ['e1', 'e2']) {
+        assert.deepEqual(await userIds(alpha, org), ['bob'], org);
+        assert.deepEqual(await texts(alpha, org), ['by bob'], org);
+      }
+      assert.deepEqual(await userIds(beta, 'e1'), ['ada', 'bob'], "the other tenant's ada is another person");
+      assert.deepEqual(await texts(beta, 'e1'), ['by ada', 'by bob']);
+    });
+
+    test('users erase with --org erases in those organizations only', async () => {
+      await populated(alpha, 'o1');
+      await populated(alpha, 'o2');
+      await populated(alpha, 'o3');
+      const r = cli(
+        ['users', 'erase', '--org', 'o1', '--org', 'o2', '--user', 'ada', '--user', 'nobody', '--tenant', alpha.apiKey],
+        db.env,
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(await userIds(alpha, 'o1'), ['bob']);
+      assert.deepEqual(await texts(alpha, 'o2'), ['by bob']);
+      assert.deepEqual(await userIds(alpha, 'o3'), ['ada', 'bob'], 'an organization not named is untouched');
+      assert.deepEqual(await texts(alpha, 'o3'), ['by ada', 'by bob']);
+    });
+
+    test('usage errors exit 2 and change nothing; an unknown tenant exits 1', async () => {
+      await populated(alpha, 'u1');
+      const noUser = cli(['users', 'erase', '--org', 'u1', '--tenant', 'alpha'], db.env);
+      assert.equal(noUser.code, 2, noUser.stderr);
+      assert.match(noUser.stderr, /usage: marginalia users erase --user <userId>/);
+      const emptyUser = cli(['users', 'erase', '--user', '', '--tenant', 'alpha'], db.env);
+      assert.equal(emptyUser.code, 2);
+      assert.match(emptyUser.stderr, /--user takes an id of 1 to 256 characters/);
+      const positional = cli(['users', 'erase', 'ada', '--tenant', 'alpha'], db.env);
+      assert.equal(positional.code, 2);
+      const filter = cli(['orgs', 'list', '--org', 'u1', '--tenant', 'alpha'], db.env);
+      assert.equal(filter.code, 2);
+      assert.match(filter.stderr, /usage: marginalia orgs list/);
+      const several = cli(['users', 'erase', '--user', 'ada'], db.env);
+      assert.equal(several.code, 2, 'two tenants and none named: no guessing whose data goes');
+      assert.match(several.stderr, /2 tenants; name one with --tenant/);
+      const unknown = cli(['orgs', 'list', '--tenant', 'mk_nope'], db.env);
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.stderr, /No tenant mk_nope/);
+      const unknownSub = cli(['orgs', 'bogus'], db.env);
+      assert.equal(unknownSub.code, 2);
+      assert.match(unknownSub.stderr, /Usage: marginalia orgs list/);
+      assert.deepEqual(await userIds(alpha, 'u1'), ['ada', 'bob'], 'nothing was erased');
+    });
+
+    test('without --tenant, the only tenant there is; none at all is an error', async () => {
+      const single = freshDatabase(kind);
+      try {
+        assert.equal(cli(['migrate'], single.env).code, 0);
+        const empty = cli(['orgs', 'list'], single.env);
+        assert.equal(empty.code, 1);
+        assert.match(empty.stderr, /No tenant yet/);
+        const s = await single.open();
+        try {
+          const creds = await createTenant(s, Date.now, 'only');
+          await s.addOrganizations(
+            (await s.findCredentials(creds.apiKey))!.tenant.id,
+            [{ organizationId: 'solo', name: 'Solo' }],
+            1,
+          );
+        } finally {
+          await s.close();
+        }
+        const r = cli(['orgs', 'list'], single.env);
+        assert.equal(r.code, 0, r.stderr);
+        assert.deepEqual(
+          JSON.parse(r.stdout).map((o: { id: string }) => o.id),
+          ['solo'],
+        );
+      } finally {
+        await single.drop();
+      }
+    });
+  });
+}

@@ -10,7 +10,7 @@ import { cli, firstStartCredentials, REPO, startServer, stopServer } from '../he
 import { freshDatabase, STORE_KINDS } from '../helpers/test-database.js';
 
 const SUITE = join(REPO, '..', 'shared', 'conformance', 'run.mjs');
-const SECTIONS = '10,11';
+const SECTIONS = '10,11,12';
 const skip = existsSync(SUITE) ? false : `the contract suite is not beside this clone (${SUITE})`;
 
 for (const kind of STORE_KINDS)

@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       pgConnectTimeoutMs: 2000,
       pgStatementTimeoutMs: 5000,
       workers: 1,
+      erasureBatchSize: 1000,
     });
   });
 
@@ -73,6 +74,7 @@ describe('loadConfig', () => {
       MARGINALIA_HTTP_REQUEST_TIMEOUT_MS: '2000',
       MARGINALIA_HTTP_KEEP_ALIVE_TIMEOUT_MS: '3000',
       MARGINALIA_HTTP_IDLE_TIMEOUT_MS: '4000',
+      MARGINALIA_ERASURE_BATCH_SIZE: '50',
     });
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.config, {
@@ -103,6 +105,7 @@ describe('loadConfig', () => {
       pgConnectTimeoutMs: 300,
       pgStatementTimeoutMs: 700,
       workers: 2,
+      erasureBatchSize: 50,
     });
   });
 

@@ -1,5 +1,5 @@
 // Store code for comment annotations and their comments.
-import { enter } from '../organizations/organizations.js';
+import { enter, refuseWhenDisabled } from '../organizations/organizations.js';
 import { storedComments, storedHead } from '../../answers/annotations.js';
 import { assignCommentIds } from './comment-ids.js';
 import { headFrom } from './head.js';
@@ -172,6 +172,7 @@ export function* addAnnotations(
 export function* addComments(thread: Thread, comments: CommentDraft[], now: number, notify = false): Work<AddCommentsResult> {
   const locked = (yield* arrays(SQL.lockAnnotation, thread))[0];
   if (!locked) return { kind: 'annotation_not_found' };
+  refuseWhenDisabled(locked[L.organizationDisabled], locked[L.documentDisabled], thread);
   const chosen = comments.flatMap((x) => (x.commentId === undefined ? [] : [x.commentId]));
   if (chosen.length > 0) {
     const taken = new Set(

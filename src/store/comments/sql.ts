@@ -53,6 +53,12 @@ const LOCKED_SELECT = {
   lastAt: 'a.last_comment_at',
   lastBy: 'a.last_comment_by',
   otherAt: 'a.last_other_at',
+  // SPEC 12: the thread's organization or document disabled refuses the write; read with the lock, so
+  // the check costs no statement.
+  organizationDisabled: `(SELECT o.disabled FROM organizations o WHERE o.tenant_id = a.tenant_id
+    AND o.organization_id = a.organization_id)`,
+  documentDisabled: `(SELECT d.disabled FROM documents d WHERE d.tenant_id = a.tenant_id
+    AND d.organization_id = a.organization_id AND d.document_id = a.document_id)`,
 } as const;
 /** Where each field sits in a locked thread's row. */
 export const L = positions(LOCKED_SELECT);

@@ -2,7 +2,7 @@
 // read marks, and changes and deletes of a thread's comments.
 import { storedComments, storedHead } from '../../answers/annotations.js';
 import { versionsOf } from '../select.js';
-import { all, arrays, batch, first, jsonOrNull, list, type Params, type Query, query, run, type Work } from '../sql.js';
+import { all, arrays, batch, jsonOrNull, list, type Params, type Query, query, run, type Work } from '../sql.js';
 import { notifyOfComments } from '../notifications/fan-out.js';
 import type {
   AnnotationQuery,
@@ -19,7 +19,8 @@ import type {
 import { commentFrom, inCreationOrder, mentionedIn, statusIdOf, type Thread } from './comments.js';
 import { latestOf } from './latest.js';
 import { headFrom } from './head.js';
-import { COMMENTS_SQL } from './sql.js';
+import { COMMENTS_SQL, L } from './sql.js';
+import { enter, refuseWhenDisabled } from '../organizations/organizations.js';
 import { P, THREADS_SQL as SQL, threadPageRead, W } from './threads-sql.js';
 
 /** A position before every thread of the (createdAt desc, annotationId desc) order: "from the newest". */
@@ -124,6 +125,7 @@ function changeParams(change: ThreadChange): Params {
 }
 
 export function* updateAnnotations(tenantId: string, f: ThreadFilters, change: ThreadChange, now: number): Work<string[]> {
+  yield* enter(tenantId, f.organizationId, f.documentId, false);
   const rows = yield* all(SQL.update, { ...filterParams(tenantId, f), ...changeParams(change), now });
   const ids = rows.map((r) => r.annotation_id as string);
   yield* renderThreads(tenantId, f.organizationId, f.documentId, ids);
@@ -132,6 +134,7 @@ export function* updateAnnotations(tenantId: string, f: ThreadFilters, change: T
 
 /** Deletes the matching threads, their comments and their read marks. */
 export function* deleteAnnotations(tenantId: string, f: ThreadFilters): Work<string[]> {
+  yield* enter(tenantId, f.organizationId, f.documentId, false);
   const ids = (yield* all(SQL.matching, filterParams(tenantId, f))).map((r) => r.annotation_id as string);
   if (ids.length === 0) return [];
   const these = { tenantId, organizationId: f.organizationId, documentId: f.documentId, annotationIds: list(ids) };
@@ -172,6 +175,7 @@ export function* markRead(
   annotationIds: string[] | null,
   now: number,
 ): Work<number> {
+  yield* enter(tenantId, organizationId, documentId, false);
   return yield* run(SQL.markRead, { tenantId, organizationId, documentId, userId, annotationIds: list(annotationIds), now });
 }
 
@@ -184,7 +188,10 @@ function* touched(thread: Thread, now: number): Work<void> {
 /** The thread, locked (PostgreSQL) so its comments change one writer at a time; false when it does not exist. */
 function* lockThread(tenantId: string, t: ThreadRef): Work<Thread | null> {
   const thread = { tenantId, organizationId: t.organizationId, documentId: t.documentId, annotationId: t.annotationId };
-  return (yield* first(COMMENTS_SQL.lockAnnotation, thread)) ? thread : null;
+  const locked = (yield* arrays(COMMENTS_SQL.lockAnnotation, thread))[0];
+  if (!locked) return null;
+  refuseWhenDisabled(locked[L.organizationDisabled], locked[L.documentDisabled], thread);
+  return thread;
 }
 
 export function* updateComments(

@@ -227,12 +227,14 @@ export class SqliteDialect implements Dialect {
   batchWrite<T>(method: string, q: BatchQuery<T>): T {
     this.snapshot.end();
     const run = () => {
-      if (q.sqliteBefore) {
-        const before = this.statement(q.sqliteBefore.sqlite, false);
-        before.stmt.run(bind(before.order, q.params));
-      }
+      const before = (q.sqliteBefore ?? []).flatMap((s) => {
+        const { stmt, order } = this.statement(s.sqlite, false);
+        if (stmt.reader) return stmt.all(bind(order, q.params)) as Row[];
+        stmt.run(bind(order, q.params));
+        return [];
+      });
       const { stmt, order } = this.statement(q.statement.sqlite, false);
-      return q.map(q.rows.flatMap((row) => stmt.all(bind(order, { ...q.params, ...row })) as Row[]));
+      return q.map([...before, ...q.rows.flatMap((row) => stmt.all(bind(order, { ...q.params, ...row })) as Row[])]);
     };
     return timed(this.onCall, method, () => this.guard(() => this.inTransaction.immediate(run))) as T;
   }

@@ -140,6 +140,7 @@ export function* change(
   changes: readonly NotificationChange[],
   render: (row: ChangeSource, change: NotificationChange) => { answer: string; row: ChangeSource },
 ): Work<Set<string>> {
+  yield* enter(tenantId, organizationId, null, false);
   const org = { tenantId, organizationId };
   const rows = yield* all(SQL.lockForChange, { ...org, ids: list(changes.map((c) => c.id)) });
   const found = new Map(rows.map((r) => [r.notification_id as string, sourceFrom(r, tenantId, organizationId)]));
@@ -229,6 +230,7 @@ function sourceFrom(r: Record<string, unknown>, tenantId: string, organizationId
 
 /** notifications/delete: the notifications named, or matched by the filters, for everyone. Answers the ids deleted. */
 export function* remove(tenantId: string, q: NotificationDeletion): Work<string[]> {
+  yield* enter(tenantId, q.organizationId, q.documentId ?? null, false);
   const org = { tenantId, organizationId: q.organizationId };
   const found = yield* selected(tenantId, q);
   const deleted = new Set<string>();
@@ -277,6 +279,7 @@ export function* markRead(
   documentId: string | null,
   ids: string[] | null,
 ): Work<number> {
+  yield* enter(tenantId, organizationId, documentId, false);
   const params = { tenantId, organizationId, userId: user.userId, internalId: user.internalId, documentId, ids: list(ids) };
   return (yield* run(SQL.readListed, params)) + (yield* run(SQL.readWide, params));
 }

@@ -1,9 +1,9 @@
 // Organizations as objects (SPEC 12): made by organizations/add or by the first write that names one,
 // renamed, listed in id order.
 import { ApiError } from '../../errors.js';
-import { all, first, list, run, type Work } from '../sql.js';
+import { all, first, list, type Row, run, type Work } from '../sql.js';
 import type { OrganizationRecord, OrganizationWrite } from '../store.js';
-import { ORGANIZATIONS_SQL as SQL } from './sql.js';
+import { DELETE_FROM, ORGANIZATION_TABLES, ORGANIZATIONS_SQL as SQL } from './sql.js';
 
 /**
  * The first step of every write under an organization (SPEC 12, SPEC 14.8): a disabled organization,
@@ -12,12 +12,7 @@ import { ORGANIZATIONS_SQL as SQL } from './sql.js';
  */
 export function* enter(tenantId: string, organizationId: string, documentId: string | null, create: boolean): Work<void> {
   const scope = { tenantId, organizationId, documentId };
-  if (!create) {
-    const refused = yield* all(SQL.disabled, scope);
-    if (refused.some((r) => r.what === 'organization')) throw disabledOrganization(organizationId);
-    if (refused.length) throw disabledDocument(documentId!);
-    return;
-  }
+  if (!create) return refuseListed(yield* all(SQL.disabled, scope), organizationId, documentId);
   if ((yield* all(SQL.enterOrganization, scope)).some((r) => Boolean(r.disabled))) throw disabledOrganization(organizationId);
   if (documentId !== null) yield* enterDocument(tenantId, organizationId, documentId);
 }
@@ -28,16 +23,46 @@ export function* enterDocument(tenantId: string, organizationId: string, documen
     throw disabledDocument(documentId);
 }
 
-const disabledOrganization = (id: string) => new ApiError('PERMISSION_DENIED', `Organization ${id} is disabled.`);
-const disabledDocument = (id: string) => new ApiError('PERMISSION_DENIED', `Document ${id} is disabled.`);
+/** Refuses when rows of DISABLED_IN_SCOPE (sql.ts) name the organization or the document. */
+export function refuseListed(rows: readonly Row[], organizationId: string, documentId: string | null): void {
+  if (rows.some((r) => r.what === 'organization')) throw disabledOrganization(organizationId);
+  if (documentId !== null && rows.some((r) => r.what === 'document')) throw disabledDocument(documentId);
+}
+
+/** For a write that read the disabled flags with a row it needed anyway (a locked thread). */
+export function refuseWhenDisabled(organizationDisabled: unknown, documentDisabled: unknown, at: ThreadScope): void {
+  if (organizationDisabled) throw disabledOrganization(at.organizationId);
+  if (documentDisabled) throw disabledDocument(at.documentId);
+}
+interface ThreadScope {
+  organizationId: string;
+  documentId: string;
+}
+
+export const disabledOrganization = (id: string) => new ApiError('PERMISSION_DENIED', `Organization ${id} is disabled.`);
+export const disabledDocument = (id: string) => new ApiError('PERMISSION_DENIED', `Document ${id} is disabled.`);
+
+/** A rename is a write under the organization: a disabled one refuses it (SPEC 14.8). */
+function* refuseDisabledAmong(tenantId: string, ids: readonly string[]): Work<void> {
+  const disabled = yield* first(SQL.disabledAmong, { tenantId, ids: list(ids) });
+  if (disabled) throw disabledOrganization(String(disabled.organization_id));
+}
 
 /** organizations/add: each created, or renamed when given a name. */
 export function* add(tenantId: string, entries: readonly OrganizationWrite[], now: number): Work<void> {
+  yield* refuseDisabledAmong(
+    tenantId,
+    entries.map((e) => e.organizationId),
+  );
   for (const e of entries) yield* run(SQL.add, { tenantId, organizationId: e.organizationId, name: e.name, now });
 }
 
 /** organizations/update: renames those that exist; answers which did. */
 export function* update(tenantId: string, entries: readonly OrganizationWrite[], now: number): Work<Set<string>> {
+  yield* refuseDisabledAmong(
+    tenantId,
+    entries.map((e) => e.organizationId),
+  );
   const updated = new Set<string>();
   for (const e of entries) {
     if (yield* first(SQL.update, { tenantId, organizationId: e.organizationId, name: e.name, now }))
@@ -56,4 +81,24 @@ export function* page(tenantId: string, ids: string[] | null, after: string | nu
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
   }));
+}
+
+/** organizations/access/disablestate/update: each set so, a missing one created so. */
+export function* setDisabled(tenantId: string, organizationIds: readonly string[], disabled: boolean, now: number): Work<void> {
+  for (const organizationId of [...organizationIds].sort())
+    yield* run(SQL.setDisabled, { tenantId, organizationId, disabled, now });
+}
+
+/** organizations/delete: everything in each organization, in one transaction; answers those that existed. */
+export function* remove(tenantId: string, organizationIds: readonly string[]): Work<Set<string>> {
+  const deleted = new Set<string>();
+  for (const organizationId of [...organizationIds].sort()) {
+    const at = { tenantId, organizationId };
+    // Its row first: on PostgreSQL that locks it before its data goes.
+    if (!(yield* first(SQL.deleteOrganization, at))) continue;
+    deleted.add(organizationId);
+    for (const table of ORGANIZATION_TABLES) yield* run(DELETE_FROM[table], at);
+    yield* run(SQL.moveProfileVersion, at);
+  }
+  return deleted;
 }

@@ -1,11 +1,18 @@
 // The statements of organizations as objects (SPEC 12), SQLite and PostgreSQL side by side.
-import { byKind, inList } from '../sql.js';
+import type { DatabaseKind } from '../dialect/dialect.js';
+import { byKind, inList, same, type Statement } from '../sql.js';
 
 /** The database's clock in integer milliseconds. */
 const DATABASE_NOW = {
   sqlite: "CAST(unixepoch('subsec') * 1000 AS INTEGER)",
   postgres: '(extract(epoch FROM clock_timestamp()) * 1000)::bigint',
 } as const;
+
+/** Which of the organization and the document (@documentId, may be null) are disabled: a row `what` for each. */
+export const DISABLED_IN_SCOPE = (kind: DatabaseKind) => `SELECT 'organization' AS what FROM organizations
+  WHERE tenant_id = @tenantId AND organization_id = @organizationId AND disabled
+  UNION ALL SELECT 'document' FROM documents WHERE tenant_id = @tenantId AND organization_id = @organizationId
+    AND document_id = @documentId${kind === 'postgres' ? '::text' : ''} AND disabled`;
 
 /** The columns an organization is read with, in the order organizations.ts maps them. */
 const COLUMNS = 'organization_id, name, disabled, created_at, updated_at';
@@ -45,13 +52,7 @@ export const ORGANIZATIONS_SQL = {
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId AND disabled`,
   ),
   /** The first step of a write that creates nothing: which of the organization and the document are disabled. */
-  disabled: byKind(
-    'disabledScope',
-    (kind) => `SELECT 'organization' AS what FROM organizations
-     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND disabled
-     UNION ALL SELECT 'document' FROM documents WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND document_id = @documentId${kind === 'postgres' ? '::text' : ''} AND disabled`,
-  ),
+  disabled: byKind('disabledScope', (kind) => DISABLED_IN_SCOPE(kind)),
   /** organizations/add: creates, or renames when a name is given (no name leaves it as it was). */
   add: byKind(
     'addOrganization',
@@ -67,6 +68,32 @@ export const ORGANIZATIONS_SQL = {
     (kind) => `UPDATE organizations SET name = coalesce(@name${kind === 'postgres' ? '::text' : ''}, name), updated_at = @now
      WHERE tenant_id = @tenantId AND organization_id = @organizationId RETURNING organization_id`,
   ),
+  /** The disabled organizations among @ids: a rename of one is a write under it (SPEC 14.8). */
+  disabledAmong: byKind(
+    'disabledOrganizations',
+    (kind) => `SELECT organization_id FROM organizations WHERE tenant_id = @tenantId AND ${inList(kind, 'organization_id', 'ids')}
+     AND disabled ORDER BY organization_id`,
+  ),
+  /** organizations/access/disablestate/update: a missing organization is created in that state. */
+  setDisabled: same(
+    'setOrganizationDisabled',
+    `INSERT INTO organizations (tenant_id, organization_id, disabled, created_at, updated_at)
+     VALUES (@tenantId, @organizationId, @disabled, @now, @now)
+     ON CONFLICT (tenant_id, organization_id) DO UPDATE SET disabled = excluded.disabled, updated_at = excluded.updated_at`,
+  ),
+  /** organizations/delete: its own row last, answering whether it was there. */
+  deleteOrganization: same(
+    'deleteOrganization',
+    'DELETE FROM organizations WHERE tenant_id = @tenantId AND organization_id = @organizationId RETURNING organization_id',
+  ),
+  /**
+   * The profile version moves instead of going: profiles held in memory are keyed by it (services/
+   * profiles.ts), so a version that went back to 1 could answer a held profile of the deleted one.
+   */
+  moveProfileVersion: same(
+    'moveOrganizationProfileVersion',
+    `UPDATE profile_versions SET version = version + 1 WHERE tenant_id = @tenantId AND organization_id = @organizationId`,
+  ),
   /** organizations/get: by id (or all), in id order, after the page token's id. */
   page: byKind(
     'organizationsPage',
@@ -76,3 +103,37 @@ export const ORGANIZATIONS_SQL = {
      ORDER BY organization_id LIMIT @limit`,
   ),
 };
+
+/**
+ * Every table that holds an organization's data, in the order organizations/delete empties them:
+ * children before what they hang on, the count tables after the rows their triggers count.
+ * document_versions stays, like profile_versions: deleting the threads moves each version (migration
+ * 11's triggers), and pages held in memory are keyed by it. A test reads the schema and fails when a
+ * table with an organization_id is in neither list.
+ */
+export const ORGANIZATION_TABLES = [
+  'annotation_reads',
+  'comments',
+  'annotations',
+  'notification_reads',
+  'inbox',
+  'notifications',
+  'notification_settings',
+  'inbox_counts',
+  'wide_counts',
+  'memberships',
+  'group_members',
+  'user_groups',
+  'users',
+  'documents',
+  'folders',
+] as const;
+/** The tables that keep an organization's rows after organizations/delete (see above). */
+export const ORGANIZATION_VERSIONS = ['profile_versions', 'document_versions'] as const;
+
+export const DELETE_FROM: Readonly<Record<(typeof ORGANIZATION_TABLES)[number], Statement>> = Object.fromEntries(
+  ORGANIZATION_TABLES.map((table) => [
+    table,
+    same(`deleteOrganization_${table}`, `DELETE FROM ${table} WHERE tenant_id = @tenantId AND organization_id = @organizationId`),
+  ]),
+) as Record<(typeof ORGANIZATION_TABLES)[number], Statement>;

@@ -1,4 +1,5 @@
 // The statements of user profiles and memberships, SQLite and PostgreSQL side by side.
+import { DISABLED_IN_SCOPE } from '../organizations/sql.js';
 import { same, sql } from '../sql.js';
 
 // A field given as NULL keeps its stored value: users/add and users/update change only what they name.
@@ -23,14 +24,20 @@ const BUMP_PROFILE_VERSION = `INSERT INTO profile_versions (tenant_id, organizat
 const updateUsers = (scoped: boolean) =>
   sql(scoped ? 'updateMembers' : 'updateUsers', {
     sqlite: `${UPDATE_USER}${scoped ? ` AND ${MEMBER('@userId')}` : ''} RETURNING user_id`,
-    postgres: `WITH bump AS (${BUMP_PROFILE_VERSION} RETURNING version)
-               UPDATE users u SET name = coalesce(x.name, u.name), email = coalesce(x.email, u.email),
+    // A disabled organization (or document scope) changes nothing and answers a row `what` (SPEC 12).
+    postgres: `WITH refused AS (${DISABLED_IN_SCOPE('postgres')}),
+               bump AS (INSERT INTO profile_versions (tenant_id, organization_id, version)
+                 SELECT @tenantId, @organizationId, 1 WHERE NOT EXISTS (SELECT 1 FROM refused)
+                 ON CONFLICT (tenant_id, organization_id) DO UPDATE SET version = profile_versions.version + 1
+                 RETURNING version),
+               changed AS (UPDATE users u SET name = coalesce(x.name, u.name), email = coalesce(x.email, u.email),
                  photo_url = coalesce(x.photo_url, u.photo_url), updated_at = @now
                FROM bump, unnest(@userId::text[], @name::text[], @email::text[], @photoUrl::text[])
                  AS x(user_id, name, email, photo_url)
                WHERE u.tenant_id = @tenantId AND u.organization_id = @organizationId AND u.user_id = x.user_id
                  ${scoped ? `AND ${MEMBER('x.user_id')}` : ''}
-               RETURNING u.user_id`,
+               RETURNING u.user_id)
+               SELECT user_id, NULL AS what FROM changed UNION ALL SELECT NULL, what FROM refused`,
   });
 
 export const USERS_SQL = {

@@ -1,5 +1,6 @@
 // Store code for user profiles and their memberships of documents and folders.
-import { enter } from '../organizations/organizations.js';
+import { enter, refuseListed } from '../organizations/organizations.js';
+import { ORGANIZATIONS_SQL } from '../organizations/sql.js';
 import { all, type BatchQuery, batchQuery, inKeyOrder, list, type Query, query, run, type Work } from '../sql.js';
 import type { Profile, Scope, UserWrite } from '../store.js';
 import { USERS_SQL as SQL } from './sql.js';
@@ -31,17 +32,21 @@ export function update(
   users: UserWrite[],
   now: number,
 ): BatchQuery<Set<string>> {
+  const documentId = scope?.kind === 'document' ? scope.id : null;
   const params = scope
-    ? { tenantId, organizationId, now, kind: scope.kind, scopeId: scope.id }
-    : { tenantId, organizationId, now };
+    ? { tenantId, organizationId, documentId, now, kind: scope.kind, scopeId: scope.id }
+    : { tenantId, organizationId, documentId, now };
   // Key order: two updates of the same users lock them in the same order.
   const rows = inKeyOrder(users, (x) => x.userId).map(fields);
   return batchQuery(
     scope ? SQL.updateMembers : SQL.updateUsers,
     params,
     rows,
-    (r) => new Set(r.map((x) => x.user_id as string)),
-    SQL.bumpProfileVersion,
+    (r) => {
+      refuseListed(r, organizationId, documentId);
+      return new Set(r.map((x) => x.user_id as string));
+    },
+    [ORGANIZATIONS_SQL.disabled, SQL.bumpProfileVersion],
   );
 }
 

@@ -1,0 +1,28 @@
+import { tenantOf } from '../http/auth.js';
+import { success } from '../http/envelope.js';
+import { then } from '../maybe.js';
+import type { App } from '../http/types.js';
+import { DocumentsMoveBody } from '../schemas/documents.js';
+import { answers, DocumentsMovedResult } from '../schemas/responses.js';
+import type { Services } from '../services/context.js';
+import { moveDocuments } from '../services/documents.js';
+
+export const path = '/v1/organizations/documents/move';
+
+export function register(app: App, services: Services): void {
+  app.post(
+    path,
+    {
+      schema: {
+        summary: 'Move documents into a folder that exists, or out of any with "root" (SPEC 12)',
+        tags: ['organizations'],
+        body: DocumentsMoveBody(services.limits),
+        response: answers(DocumentsMovedResult, [404]),
+      },
+    },
+    (request) =>
+      then(moveDocuments(services, tenantOf(request), request.body.data), (data) =>
+        success('Documents moved successfully.', data),
+      ),
+  );
+}

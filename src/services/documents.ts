@@ -1,0 +1,126 @@
+// Documents as objects (SPEC 12): organizations/documents/add, get, update, delete, move, and their
+// access type and disabled state.
+import type { Static } from 'typebox';
+import { type Maybe, then } from '../maybe.js';
+import type {
+  DocumentsAccessData,
+  DocumentsAddData,
+  DocumentsDeleteData,
+  DocumentsDisableData,
+  DocumentsGetData,
+  DocumentsMoveData,
+  DocumentsUpdateData,
+} from '../schemas/documents.js';
+import { ROOT } from '../schemas/folders.js';
+import type { Document } from '../schemas/responses.js';
+import type { DocumentRecord, DocumentWrite } from '../store/store.js';
+import type { Caller, Services } from './context.js';
+import { internalDocumentId } from './ids.js';
+import { asSet, decodeKeyToken, encodeKeyToken, filterDigest } from './page-token.js';
+import { filterList, keyedOutcomes, orNull, requireUnique } from './rules.js';
+
+const DEFAULT_PAGE_SIZE = 1000;
+
+/** A folder a request names: "root" is no folder. */
+const folderOf = (folderId: string): string | null => (folderId === ROOT ? null : folderId);
+
+/** Ids of a batch that acts on each once: repeats are harmless (the same write twice), so they are dropped. */
+const once = (ids: readonly string[]): string[] => [...new Set(ids)];
+
+const writes = (documents: DocumentsAddData['documents']): DocumentWrite[] => {
+  requireUnique(documents, (d) => d.documentId, ['documents'], 'documentId');
+  return documents.map((d) => ({ documentId: d.documentId, name: orNull(d.documentName) }));
+};
+
+const NOT_FOUND = { message: 'Document does not exist', code: 'not-found' as const };
+
+/** documents/add: creates each document (and its organization), renames it when named, files it when a folder is given. */
+export function addDocuments({ store, clock }: Services, caller: Caller, input: DocumentsAddData) {
+  const entries = writes(input.documents);
+  const folderId = input.folderId == null ? null : folderOf(input.folderId);
+  return then(store.addDocuments(caller.id, input.organizationId, folderId, entries, clock()), () =>
+    Object.fromEntries(
+      entries.map(({ documentId: id }) => [
+        id,
+        { success: true, id: internalDocumentId(caller.id, input.organizationId, id), message: 'Added Successfully' },
+      ]),
+    ),
+  );
+}
+
+/** documents/update: renames those that exist; the others are answered as not found. */
+export function updateDocuments({ store, clock }: Services, caller: Caller, input: DocumentsUpdateData) {
+  const entries = writes(input.documents);
+  return then(store.updateDocuments(caller.id, input.organizationId, entries, clock()), (updated) =>
+    keyedOutcomes(
+      entries.map((e) => e.documentId),
+      [...updated],
+      (id, success) => (success ? { success, id, message: 'Updated Successfully' } : { success, id, ...NOT_FOUND }),
+    ),
+  );
+}
+
+/** documents/delete: each that exists, with everything in it. */
+export function deleteDocuments({ store }: Services, caller: Caller, input: DocumentsDeleteData) {
+  const ids = once(input.documentIds);
+  return then(store.deleteDocuments(caller.id, input.organizationId, ids), (deleted) =>
+    keyedOutcomes(ids, [...deleted], (id, success) =>
+      success ? { success, id, message: 'Deleted Successfully' } : { success, id, ...NOT_FOUND },
+    ),
+  );
+}
+
+/** documents/move: into a folder that exists (else NOT_FOUND), or out of any with "root"; answers null. */
+export function moveDocuments({ store, clock }: Services, caller: Caller, input: DocumentsMoveData): Maybe<null> {
+  const ids = once(input.documentIds);
+  return then(store.moveDocuments(caller.id, input.organizationId, ids, folderOf(input.folderId), clock()), () => null);
+}
+
+export function setDocumentAccess({ store, clock }: Services, caller: Caller, input: DocumentsAccessData) {
+  const ids = once(input.documentIds);
+  const { accessType } = input;
+  return then(store.setDocumentAccess(caller.id, input.organizationId, ids, accessType, clock()), () =>
+    Object.fromEntries(ids.map((id) => [id, { success: true, accessType, message: 'Document access type updated.' }])),
+  );
+}
+
+export function setDocumentsDisabled({ store, clock }: Services, caller: Caller, input: DocumentsDisableData) {
+  const ids = once(input.documentIds);
+  const { disabled } = input;
+  return then(store.setDocumentsDisabled(caller.id, input.organizationId, ids, disabled, clock()), () =>
+    Object.fromEntries(ids.map((id) => [id, { success: true, disabled, message: 'Document disabled state updated.' }])),
+  );
+}
+
+export interface DocumentPage {
+  documents: Static<typeof Document>[];
+  nextPageToken: string | null;
+}
+
+const shown = (d: DocumentRecord): Static<typeof Document> => ({
+  id: d.documentId,
+  documentName: d.name,
+  folderId: d.folderId,
+  accessType: d.accessType,
+  disabled: d.disabled,
+  createdAt: d.createdAt,
+  lastUpdated: d.updatedAt,
+});
+
+/** documents/get: by ids and/or folder ("root": in no folder), in id order, paged; unknown ids are left out. */
+export function getDocuments({ store }: Services, caller: Caller, input: DocumentsGetData): Maybe<DocumentPage> {
+  const ids = filterList(input.documentIds);
+  const folder = input.folderId == null ? undefined : folderOf(input.folderId);
+  const digest = filterDigest(['documents/get', input.organizationId, asSet(ids), folder ?? (folder === null ? ROOT : null)]);
+  const after = input.pageToken != null ? decodeKeyToken(input.pageToken, digest) : null;
+  const limit = input.pageSize ?? DEFAULT_PAGE_SIZE;
+  const query = { organizationId: input.organizationId, documentIds: ids, folder, after, limit: limit + 1 };
+  return then(store.getDocuments(caller.id, query), (rows) => {
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      documents: page.map(shown),
+      nextPageToken: rows.length > limit && last ? encodeKeyToken(last.documentId, digest) : null,
+    };
+  });
+}

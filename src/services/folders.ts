@@ -1,0 +1,126 @@
+// Folders (SPEC 12): organizations/folders/add, get, update, delete and access/update. A subtree is
+// built without recursion, so a tree of any depth answers (SPEC: 50 levels and 10,000 folders).
+import { invalid } from '../errors.js';
+import { type Maybe, then } from '../maybe.js';
+import {
+  type FoldersAccessData,
+  type FoldersData,
+  type FoldersDeleteData,
+  type FoldersGetData,
+  ROOT,
+} from '../schemas/folders.js';
+import type { FolderAnswer } from '../schemas/responses.js';
+import type { FolderRecord, FolderWrite } from '../store/store.js';
+import type { Caller, Services } from './context.js';
+import { spell } from './member-path.js';
+import { keyedOutcomes, orNull, requireUnique } from './rules.js';
+
+const NOT_FOUND = { message: 'Folder does not exist', code: 'not-found' as const };
+
+/** The request's folders as writes: "root" is the top; a folder cannot be its own parent, nor be called "root". */
+function writes(input: FoldersData): FolderWrite[] {
+  requireUnique(input.folders, (f) => f.folderId, ['folders'], 'folderId');
+  return input.folders.map((f, i) => {
+    if (f.folderId === ROOT)
+      throw invalid(`${spell(['folders', i, 'folderId'])} cannot be "root": it names the top of the tree.`);
+    if (f.parentFolderId === f.folderId) {
+      throw invalid(`${spell(['folders', i, 'parentFolderId'])}: a folder cannot move under itself or its own subtree.`);
+    }
+    const parent = f.parentFolderId == null ? undefined : f.parentFolderId === ROOT ? null : f.parentFolderId;
+    return { folderId: f.folderId, name: orNull(f.folderName), parentId: parent };
+  });
+}
+
+const once = (ids: readonly string[]): string[] => [...new Set(ids)];
+
+/** folders/add: creates each under its parent (NOT_FOUND for an unknown one), or renames and moves one that exists. */
+export function addFolders({ store, clock }: Services, caller: Caller, input: FoldersData) {
+  const entries = writes(input);
+  return then(store.addFolders(caller.id, input.organizationId, entries, clock()), () =>
+    Object.fromEntries(entries.map(({ folderId: id }) => [id, { success: true, id, message: 'Folder added.' }])),
+  );
+}
+
+/** folders/update: renames and moves those that exist; a move under its own subtree is INVALID_ARGUMENT. */
+export function updateFolders({ store, clock }: Services, caller: Caller, input: FoldersData) {
+  const entries = writes(input);
+  return then(store.updateFolders(caller.id, input.organizationId, entries, clock()), (updated) =>
+    keyedOutcomes(
+      entries.map((e) => e.folderId),
+      [...updated],
+      (id, success) => (success ? { success, id, message: 'Folder Updated.' } : { success, id, ...NOT_FOUND }),
+    ),
+  );
+}
+
+/** folders/delete (extension): each with its subtree; their documents move to no folder. */
+export function deleteFolders({ store, clock }: Services, caller: Caller, input: FoldersDeleteData) {
+  const ids = once(input.folderIds);
+  return then(store.deleteFolders(caller.id, input.organizationId, ids, clock()), (deleted) =>
+    keyedOutcomes(ids, [...deleted], (id, success) =>
+      success ? { success, id, message: 'Folder deleted.' } : { success, id, ...NOT_FOUND },
+    ),
+  );
+}
+
+export function setFolderAccess({ store, clock }: Services, caller: Caller, input: FoldersAccessData) {
+  const ids = once(input.folderIds);
+  const { accessType } = input;
+  return then(store.setFolderAccess(caller.id, input.organizationId, ids, accessType, clock()), (done) =>
+    keyedOutcomes(ids, [...done], (_id, success) =>
+      success
+        ? { success, accessType, message: 'Folder access type updated.' }
+        : { success, accessType, message: NOT_FOUND.message, code: NOT_FOUND.code },
+    ),
+  );
+}
+
+const shown = (f: FolderRecord, organizationId: string): FolderAnswer => ({
+  folderId: f.folderId,
+  folderName: f.name,
+  organizationId,
+  parentFolderId: f.parentId ?? ROOT,
+  accessType: f.accessType,
+  createdAt: f.createdAt,
+  lastUpdated: f.updatedAt,
+});
+
+/**
+ * The folder with its whole subtree nested in `subFolders`, children in folderId order: each folder
+ * is made once and attached to its parent's list, walking down with a queue (no recursion).
+ */
+export function subtree(folders: readonly FolderRecord[], rootId: string, organizationId: string): FolderAnswer | null {
+  const root = folders.find((f) => f.folderId === rootId);
+  if (!root) return null;
+  const children = new Map<string, FolderRecord[]>();
+  for (const f of folders) {
+    if (f.parentId === null) continue;
+    const siblings = children.get(f.parentId);
+    if (siblings) siblings.push(f);
+    else children.set(f.parentId, [f]);
+  }
+  const top: FolderAnswer = { ...shown(root, organizationId), subFolders: [] };
+  const queue: FolderAnswer[] = [top];
+  const seen = new Set([rootId]);
+  for (let i = 0; i < queue.length; i++) {
+    const node = queue[i]!;
+    for (const child of children.get(node.folderId) ?? []) {
+      if (seen.has(child.folderId)) continue;
+      seen.add(child.folderId);
+      const made: FolderAnswer = { ...shown(child, organizationId), subFolders: [] };
+      node.subFolders!.push(made);
+      queue.push(made);
+    }
+  }
+  return top;
+}
+
+/** folders/get: every folder, flat; or, with folderId, that folder and its whole subtree ([] when it does not exist). */
+export function getFolders({ store }: Services, caller: Caller, input: FoldersGetData): Maybe<FolderAnswer[]> {
+  const { organizationId } = input;
+  return then(store.getFolders(caller.id, organizationId), (folders) => {
+    if (input.folderId == null) return folders.map((f) => shown(f, organizationId));
+    const tree = subtree(folders, input.folderId, organizationId);
+    return tree ? [tree] : [];
+  });
+}

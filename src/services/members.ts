@@ -1,0 +1,56 @@
+// users/get and users/delete (SPEC 12): an organization's members, and their removal.
+import type { Static } from 'typebox';
+import { type Maybe, then } from '../maybe.js';
+import type { Member } from '../schemas/responses.js';
+import type { UsersDeleteData, UsersGetData } from '../schemas/users.js';
+import type { Profile } from '../store/store.js';
+import type { Caller, Services } from './context.js';
+import { asSet, decodeKeyToken, encodeKeyToken, filterDigest } from './page-token.js';
+import { filterList, keyedOutcomes, scopeOf } from './rules.js';
+
+const DEFAULT_PAGE_SIZE = 1000;
+
+export interface MemberPage {
+  users: Static<typeof Member>[];
+  nextPageToken: string | null;
+}
+
+const shown = (p: Profile): Static<typeof Member> => ({
+  userId: p.userId,
+  name: p.name ?? '',
+  email: p.email ?? '',
+  photoUrl: p.photoUrl ?? '',
+});
+
+/** users/get: members (of a document, folder or groups, when named) in userId order, paged; unknown ids left out. */
+export function getMembers({ store }: Services, caller: Caller, input: UsersGetData): Maybe<MemberPage> {
+  const scope = scopeOf(input);
+  const userIds = filterList(input.userIds);
+  const groupIds = filterList(input.organizationUserGroupIds);
+  const digest = filterDigest(['users/get', input.organizationId, scope, asSet(userIds), asSet(groupIds)]);
+  const after = input.pageToken != null ? decodeKeyToken(input.pageToken, digest) : null;
+  const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
+  const read = store.getMembers(caller.id, {
+    organizationId: input.organizationId,
+    scope,
+    userIds,
+    groupIds,
+    after,
+    limit: pageSize + 1,
+  });
+  return then(read, (rows) => {
+    const page = rows.slice(0, pageSize);
+    const last = page[page.length - 1];
+    return { users: page.map(shown), nextPageToken: rows.length > pageSize && last ? encodeKeyToken(last.userId, digest) : null };
+  });
+}
+
+/** users/delete: with a document or folder only that membership goes; else the profile, every membership and group entry. */
+export function deleteMembers({ store }: Services, caller: Caller, input: UsersDeleteData) {
+  const scope = scopeOf(input);
+  return then(store.deleteMembers(caller.id, input.organizationId, scope, input.userIds), (removed) =>
+    keyedOutcomes(input.userIds, [], (userId) =>
+      removed.has(userId) ? { success: true, message: 'User removed.' } : { success: false, message: 'User does not exist.' },
+    ),
+  );
+}

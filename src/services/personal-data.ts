@@ -1,0 +1,131 @@
+// A user's personal data (SPEC 12): users/data/get reads what the user wrote and received in an
+// organization, a page at a time; users/data/delete erases it in every organization named (or all of
+// the tenant's), in bounded batches, before it answers; users/data/delete/status reads the job back.
+import { commentJson } from '../answers/comments.js';
+import { pageAnswer } from '../answers/notifications.js';
+import { resolvedAgainst } from '../answers/users.js';
+import { usersOf } from '../answers/comments.js';
+import { ApiError, invalid } from '../errors.js';
+import { type Maybe, then } from '../maybe.js';
+import type { UserDataDeleteData, UserDataGetData, UserDataStatusData } from '../schemas/personal-data.js';
+import type { UserDataCursor } from '../store/store.js';
+import type { Caller, Services } from './context.js';
+import { internalUserId, newErasureJobId } from './ids.js';
+import { spell } from './member-path.js';
+import { decodeKeyToken, encodeKeyToken, filterDigest } from './page-token.js';
+import { filterList } from './rules.js';
+
+/** SPEC 12: at most 100 of each list a page. */
+export const USER_DATA_PAGE_SIZE = 100;
+/** Rows erased per transaction unless MARGINALIA_ERASURE_BATCH_SIZE says otherwise. */
+export const DEFAULT_ERASURE_BATCH_SIZE = 1000;
+
+const FROM_START: UserDataCursor = {
+  comments: { documentId: '', annotationId: '', commentId: 0 },
+  notifications: { timestamp: Number.MAX_SAFE_INTEGER, notificationId: '' },
+};
+
+const malformed = () => invalid(`${spell(['pageToken'])} is malformed.`);
+
+/** A page token's cursor: both lists' positions as JSON inside a key token (page-token.ts checks the digest). */
+function cursorOf(token: string, digest: string): UserDataCursor {
+  let c: unknown;
+  try {
+    c = JSON.parse(decodeKeyToken(token, digest));
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    throw malformed();
+  }
+  const { comments: k, notifications: n } = (c ?? {}) as Partial<UserDataCursor>;
+  const validComments =
+    k === null ||
+    (typeof k === 'object' &&
+      k !== undefined &&
+      typeof k.documentId === 'string' &&
+      typeof k.annotationId === 'string' &&
+      Number.isSafeInteger(k.commentId));
+  const validNotifications =
+    n === null ||
+    (typeof n === 'object' && n !== undefined && Number.isSafeInteger(n.timestamp) && typeof n.notificationId === 'string');
+  if (!validComments || !validNotifications || (k === null && n === null)) throw malformed();
+  return { comments: k, notifications: n };
+}
+
+/** users/data/get's data as JSON text, and the token of the next page while either list has more. */
+export function getUserData(
+  { store, profiles }: Services,
+  caller: Caller,
+  input: UserDataGetData,
+): Maybe<{ dataJson: string; nextPageToken: string | null }> {
+  const { organizationId, userId } = input;
+  const digest = filterDigest(['users/data/get', organizationId, userId]);
+  const cursor = input.pageToken != null ? cursorOf(input.pageToken, digest) : FROM_START;
+  const limit = USER_DATA_PAGE_SIZE;
+  return then(store.getUserData(caller.id, organizationId, userId, cursor, limit + 1), (rows) => {
+    const comments = rows.comments.slice(0, limit);
+    const notifications = rows.notifications.slice(0, limit);
+    const lastComment = comments[comments.length - 1];
+    const lastNotification = notifications[notifications.length - 1];
+    const next: UserDataCursor = {
+      comments:
+        rows.comments.length > limit && lastComment
+          ? {
+              documentId: lastComment.documentId,
+              annotationId: lastComment.annotationId,
+              commentId: lastComment.comment.commentId,
+            }
+          : null,
+      notifications:
+        rows.notifications.length > limit && lastNotification
+          ? { timestamp: lastNotification.timestamp, notificationId: lastNotification.notificationId }
+          : null,
+    };
+    const nextPageToken = next.comments || next.notifications ? encodeKeyToken(JSON.stringify(next), digest) : null;
+    const answer = pageAnswer(caller, organizationId, notifications, (u) => internalUserId(caller.id, organizationId, u));
+    const read = [...comments.map((c) => c.comment), ...notifications];
+    const users = [
+      ...comments.flatMap((c) => usersOf(c.comment)),
+      ...notifications.map((n) => n.actionUser.userId),
+      ...answer.users,
+    ];
+    return then(profiles.forRows(caller.id, organizationId, read, users), (shown) => {
+      const user = resolvedAgainst(shown);
+      const commentsJson = comments.map(
+        (c) =>
+          `${commentJson(c.comment, user).slice(0, -1)},"annotationId":${JSON.stringify(c.annotationId)}` +
+          `,"documentId":${JSON.stringify(c.documentId)}}`,
+      );
+      return { dataJson: `{"comments":[${commentsJson.join(',')}],"notifications":${answer.render(shown)}}`, nextPageToken };
+    });
+  });
+}
+
+/**
+ * users/data/delete: the users' data in the organizations named (none: every organization of the
+ * tenant), erased before the answer, in transactions of at most `erasureBatchSize` rows. Not refused
+ * under a disabled organization: erasure is a legal obligation (docs/decisions.md).
+ */
+export async function deleteUserData(
+  { store, clock, erasureBatchSize }: Services,
+  caller: Caller,
+  input: UserDataDeleteData,
+): Promise<{ jobId: string; tasksCount: number }> {
+  const jobId = newErasureJobId();
+  const organizationIds = filterList(input.organizationIds);
+  const tasksCount = await store.eraseUserData(
+    caller.id,
+    organizationIds && [...new Set(organizationIds)],
+    [...new Set(input.userIds)],
+    erasureBatchSize ?? DEFAULT_ERASURE_BATCH_SIZE,
+    { jobId, now: clock },
+  );
+  return { jobId, tasksCount };
+}
+
+/** users/data/delete/status: every job is complete when it is answered; an unknown one is NOT_FOUND. */
+export function erasureStatus({ store }: Services, caller: Caller, input: UserDataStatusData) {
+  return then(store.erasureJob(caller.id, input.jobId), (job) => {
+    if (!job) throw new ApiError('NOT_FOUND', `Data deletion job ${input.jobId} does not exist.`);
+    return { isDeleteCompleted: true, tasksLeft: 0, lastTaskCompletedTime: job.completedAt };
+  });
+}

@@ -1,0 +1,94 @@
+// The statements of documents as objects (SPEC 12), SQLite and PostgreSQL side by side.
+import { byKind, inList } from '../sql.js';
+
+type Kind = 'sqlite' | 'postgres';
+
+/** A cast PostgreSQL needs where a parameter may be null (it cannot infer the type of a bare null). */
+const as = (kind: Kind, type: string) => (kind === 'postgres' ? `::${type}` : '');
+
+/** The columns a document is read with, in the order documents.ts maps them. */
+const COLUMNS = 'document_id, name, folder_id, access_type, disabled, created_at, updated_at';
+
+const DOCUMENT = 'tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId';
+
+/**
+ * A write that names a document brings it into being (SPEC 12), at the service's time: each upsert
+ * answers the row's disabled flag, so a disabled document refuses the write (documents.ts throws and
+ * the transaction writes nothing). `sets` is what an existing row takes.
+ */
+const upsert = (columns: string[], values: string[], sets: string) =>
+  `INSERT INTO documents (tenant_id, organization_id, document_id, ${columns.join(', ')}, created_at, updated_at)
+   VALUES (@tenantId, @organizationId, @documentId, ${values.join(', ')}, @now, @now)
+   ON CONFLICT (tenant_id, organization_id, document_id) DO UPDATE SET ${sets}
+   RETURNING disabled`;
+
+export const DOCUMENTS_SQL = {
+  /**
+   * documents/add: creates, renames when a name is given, and places the document in the folder when
+   * one is given (without one, an existing document stays where it is).
+   */
+  add: byKind('addDocument', (kind) =>
+    upsert(
+      ['name', 'folder_id'],
+      [`coalesce(@name${as(kind, 'text')}, '')`, `@folderId${as(kind, 'text')}`],
+      `name = coalesce(@name${as(kind, 'text')}, documents.name),
+       folder_id = coalesce(@folderId${as(kind, 'text')}, documents.folder_id),
+       updated_at = CASE WHEN @name${as(kind, 'text')} IS NULL AND @folderId${as(kind, 'text')} IS NULL
+         THEN documents.updated_at ELSE @now END`,
+    ),
+  ),
+  /** documents/move: into the folder (null: no folder). */
+  move: byKind('moveDocument', (kind) =>
+    upsert(['folder_id'], [`@folderId${as(kind, 'text')}`], `folder_id = @folderId${as(kind, 'text')}, updated_at = @now`),
+  ),
+  /** documents/access/update. */
+  access: byKind('setDocumentAccess', () =>
+    upsert(['access_type'], ['@accessType'], 'access_type = @accessType, updated_at = @now'),
+  ),
+  /** documents/access/disablestate/update: the one write a disabled document takes (SPEC 14.8). */
+  disable: byKind('setDocumentDisabled', (kind) =>
+    upsert(['disabled'], [`@disabled${as(kind, 'boolean')}`], `disabled = @disabled${as(kind, 'boolean')}, updated_at = @now`),
+  ),
+  /** documents/update: renames a document that exists; answers its disabled flag, or no row. */
+  rename: byKind(
+    'renameDocument',
+    (kind) => `UPDATE documents SET name = coalesce(@name${as(kind, 'text')}, name), updated_at = @now
+     WHERE ${DOCUMENT} RETURNING disabled`,
+  ),
+  /** documents/get: by ids and/or folder (folderMode 0: any, 1: no folder, 2: folderId), in id order, after the token's id. */
+  page: byKind(
+    'documentsPage',
+    (kind) => `SELECT ${COLUMNS} FROM documents
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND ${inList(kind, 'document_id', 'ids')}
+       AND (@folderMode${as(kind, 'int')} = 0 OR (@folderMode = 1 AND folder_id IS NULL)
+         OR (@folderMode = 2 AND folder_id = @folderId${as(kind, 'text')}))
+       AND (@after${as(kind, 'text')} IS NULL OR document_id > @after)
+     ORDER BY document_id LIMIT @limit`,
+  ),
+  /**
+   * documents/delete, first: the row goes (on PostgreSQL that locks it, so a write naming the
+   * document waits, then makes a new one after this commits).
+   */
+  remove: byKind('deleteDocument', () => `DELETE FROM documents WHERE ${DOCUMENT} RETURNING document_id`),
+  /** Then everything in it. The annotations' triggers move the document's version (migration 11). */
+  comments: byKind('deleteDocumentComments', () => `DELETE FROM comments WHERE ${DOCUMENT}`),
+  threadReads: byKind('deleteDocumentThreadReads', () => `DELETE FROM annotation_reads WHERE ${DOCUMENT}`),
+  threads: byKind('deleteDocumentThreads', () => `DELETE FROM annotations WHERE ${DOCUMENT}`),
+  notificationIds: byKind(
+    'documentNotificationIds',
+    (kind) => `SELECT notification_id FROM notifications WHERE ${DOCUMENT}
+     ORDER BY notification_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
+  ),
+  memberships: byKind(
+    'deleteDocumentMemberships',
+    () => `DELETE FROM memberships WHERE tenant_id = @tenantId AND organization_id = @organizationId
+       AND scope_kind = 'document' AND scope_id = @documentId`,
+  ),
+  settings: byKind('deleteDocumentSettings', () => `DELETE FROM notification_settings WHERE ${DOCUMENT}`),
+  /** Whether a folder exists (documents/add and move name one that must). */
+  folderExists: byKind(
+    'folderExists',
+    () => `SELECT 1 AS found FROM folders WHERE tenant_id = @tenantId AND organization_id = @organizationId
+       AND folder_id = @folderId`,
+  ),
+};

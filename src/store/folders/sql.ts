@@ -1,0 +1,64 @@
+// The statements of folders (SPEC 12), SQLite and PostgreSQL side by side. A folder's parent is NULL
+// at the top. Trees are walked in memory (folders.ts) from one read of the organization's folders, so
+// no statement recurses and no list is spelled out: lists are one JSON or array parameter.
+import { byKind, listValues } from '../sql.js';
+
+type Kind = 'sqlite' | 'postgres';
+const as = (kind: Kind, type: string) => (kind === 'postgres' ? `::${type}` : '');
+
+const ORGANIZATION = 'tenant_id = @tenantId AND organization_id = @organizationId';
+const FOLDER = `${ORGANIZATION} AND folder_id = @folderId`;
+
+export const FOLDERS_SQL = {
+  /**
+   * Folder writes of one organization run one at a time: a move checks the tree it reads, so two
+   * concurrent moves could otherwise each pass and together make a cycle. SQLite writes are serial
+   * already (IMMEDIATE transactions); PostgreSQL locks the organization's row.
+   */
+  lockTree: byKind(
+    'lockFolderTree',
+    (kind) => `SELECT 1 AS locked FROM organizations WHERE ${ORGANIZATION}${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
+  ),
+  /** Every folder of the organization, in id order: the tree, read once per operation. */
+  all: byKind(
+    'organizationFolders',
+    () => `SELECT folder_id, name, parent_id, access_type, created_at, updated_at FROM folders
+     WHERE ${ORGANIZATION} ORDER BY folder_id`,
+  ),
+  /** Every folder's parent: what a move or a delete walks. */
+  parents: byKind('folderParents', () => `SELECT folder_id, parent_id FROM folders WHERE ${ORGANIZATION}`),
+  insert: byKind(
+    'insertFolder',
+    (kind) => `INSERT INTO folders (tenant_id, organization_id, folder_id, name, parent_id, created_at, updated_at)
+     VALUES (@tenantId, @organizationId, @folderId, coalesce(@name${as(kind, 'text')}, ''), @parentId${as(kind, 'text')}, @now, @now)`,
+  ),
+  /** Renames (null: keeps the name) and, with moves set, moves under parentId (null: the top). */
+  change: byKind(
+    'changeFolder',
+    (kind) => `UPDATE folders SET name = coalesce(@name${as(kind, 'text')}, name),
+       parent_id = CASE WHEN @moves${as(kind, 'boolean')} THEN @parentId${as(kind, 'text')} ELSE parent_id END,
+       updated_at = @now
+     WHERE ${FOLDER}`,
+  ),
+  access: byKind(
+    'setFolderAccess',
+    () => `UPDATE folders SET access_type = @accessType, updated_at = @now WHERE ${FOLDER} RETURNING folder_id`,
+  ),
+  /** folders/delete: the folders of the subtrees, one list parameter. */
+  remove: byKind(
+    'deleteFolders',
+    (kind) => `DELETE FROM folders WHERE ${ORGANIZATION} AND folder_id IN (${listValues(kind, 'ids')})`,
+  ),
+  /** Their documents stay, in no folder. */
+  unfile: byKind(
+    'unfileDocuments',
+    (kind) => `UPDATE documents SET folder_id = NULL, updated_at = @now
+     WHERE ${ORGANIZATION} AND folder_id IN (${listValues(kind, 'ids')})`,
+  ),
+  /** Memberships of a deleted folder go with it (as a deleted document's do). */
+  memberships: byKind(
+    'deleteFolderMemberships',
+    (kind) => `DELETE FROM memberships WHERE ${ORGANIZATION} AND scope_kind = 'folder'
+       AND scope_id IN (${listValues(kind, 'ids')})`,
+  ),
+};

@@ -1,0 +1,34 @@
+// The statements of organization user groups (SPEC 12), SQLite and PostgreSQL side by side.
+import { byKind, listValues, same, sql } from '../sql.js';
+
+const GROUP = 'tenant_id = @tenantId AND organization_id = @organizationId AND group_id = @groupId';
+
+export const GROUPS_SQL = {
+  /** usergroups/add: creates, or renames when a name is given (no name leaves it as it was). */
+  add: byKind(
+    'addUserGroup',
+    (kind) => `INSERT INTO user_groups (tenant_id, organization_id, group_id, name, created_at, updated_at)
+     VALUES (@tenantId, @organizationId, @groupId, coalesce(@name${kind === 'postgres' ? '::text' : ''}, ''), @now, @now)
+     ON CONFLICT (tenant_id, organization_id, group_id) DO UPDATE SET
+       name = coalesce(@name, user_groups.name),
+       updated_at = CASE WHEN @name${kind === 'postgres' ? '::text' : ''} IS NULL THEN user_groups.updated_at ELSE @now END`,
+  ),
+  /** The group, locked on PostgreSQL so its entries change one writer at a time (and not beside its deletion). */
+  lock: byKind(
+    'lockUserGroup',
+    (kind) => `SELECT group_id FROM user_groups WHERE ${GROUP}${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
+  ),
+  /** A batch: SQLite once per user, PostgreSQL once with the userIds as an array. */
+  addMembers: sql('addGroupMembers', {
+    sqlite: `INSERT INTO group_members (tenant_id, organization_id, group_id, user_id)
+             VALUES (@tenantId, @organizationId, @groupId, @userId) ON CONFLICT DO NOTHING`,
+    postgres: `INSERT INTO group_members (tenant_id, organization_id, group_id, user_id)
+               SELECT @tenantId, @organizationId, @groupId, x.user_id FROM unnest(@userId::text[]) AS x(user_id)
+               ORDER BY x.user_id ON CONFLICT DO NOTHING`,
+  }),
+  deleteMembers: byKind(
+    'deleteGroupMembers',
+    (kind) => `DELETE FROM group_members WHERE ${GROUP} AND user_id IN (${listValues(kind, 'userIds')}) RETURNING user_id`,
+  ),
+  deleteAllMembers: same('deleteAllGroupMembers', `DELETE FROM group_members WHERE ${GROUP} RETURNING user_id`),
+};

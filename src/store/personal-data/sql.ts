@@ -1,0 +1,196 @@
+// The statements of users/data/get and users/data/delete (SPEC 12): one user's rows in an
+// organization, read a page at a time and erased a batch at a time. SQLite and PostgreSQL side by side.
+import { COMMENT_COLUMNS } from '../comments/sql.js';
+import type { DatabaseKind as Kind } from '../dialect/dialect.js';
+import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
+import { byKind, listValues, same, sql } from '../sql.js';
+
+const ORG = 'tenant_id = @tenantId AND organization_id = @organizationId';
+const cast = (kind: Kind, param: string, type: string) => (kind === 'postgres' ? `@${param}::${type}` : `@${param}`);
+
+/** A comment of the user's, as comments/get shows it, and where it is. */
+const COMMENT_SELECT = {
+  documentId: 'c.document_id',
+  annotationId: 'c.annotation_id',
+  ...COMMENT_COLUMNS,
+  profileVersion: PROFILE_VERSION,
+  credentialsVersion: CREDENTIALS_VERSION,
+} as const;
+export const UC = positions(COMMENT_SELECT);
+
+/** Who has read a notification (as notifications/get lays it over the answer): "[]" or null for nobody. */
+const readers = (kind: Kind) =>
+  kind === 'sqlite'
+    ? {
+        listedReaders: `(SELECT json_group_array(i.user_id) FROM inbox i WHERE i.tenant_id = n.tenant_id
+          AND i.organization_id = n.organization_id AND i.notification_id = n.notification_id AND i.unread = 0)`,
+        wideReaders: `(SELECT json_group_array(json_array(w.user_id, w.internal_id)) FROM notification_reads w
+          WHERE w.tenant_id = n.tenant_id AND w.organization_id = n.organization_id AND w.notification_id = n.notification_id)`,
+      }
+    : {
+        listedReaders: `(SELECT json_agg(i.user_id ORDER BY i.user_id)::text FROM inbox i WHERE i.tenant_id = n.tenant_id
+          AND i.organization_id = n.organization_id AND i.notification_id = n.notification_id AND NOT i.unread)`,
+        wideReaders: `(SELECT json_agg(json_build_array(w.user_id, w.internal_id) ORDER BY w.user_id)::text
+          FROM notification_reads w WHERE w.tenant_id = n.tenant_id AND w.organization_id = n.organization_id
+            AND w.notification_id = n.notification_id)`,
+      };
+
+const notificationSelect = (kind: Kind) =>
+  ({
+    notificationId: 'n.notification_id',
+    timestamp: 'n.timestamp',
+    actionUserId: 'n.action_user_id',
+    actionUserName: 'n.action_user_name',
+    actionUserEmail: 'n.action_user_email',
+    answer: 'n.answer',
+    ...readers(kind),
+    profileVersion: PROFILE_VERSION,
+    credentialsVersion: CREDENTIALS_VERSION,
+  }) as const;
+export const UN = positions(notificationSelect('sqlite'));
+
+/**
+ * The user's rows of a table keyed by (tenant, organization, ..., user), at most @limit of them (an
+ * erasure batch). SQLite probes the key of each row the subquery names; PostgreSQL is given the rows'
+ * ctids (a TID scan), where a key list could be planned as a scan of the table per row.
+ */
+const someOf = (table: string, keys: string) =>
+  byKind(`erase ${table}`, (kind) => {
+    const [rows, selected] = kind === 'sqlite' ? [`(${keys})`, keys] : ['ctid', 'ctid'];
+    return `DELETE FROM ${table} WHERE ${rows} IN (SELECT ${selected} FROM ${table} WHERE ${ORG} AND user_id = @userId LIMIT @limit)`;
+  });
+
+/** The next window of a scan in key order (erasure: rows that may name the user in their JSON). */
+const window = (kind: Kind, table: string, keys: string[], types: string[], columns: string) => {
+  const after = keys.map((k, i) => cast(kind, `after_${k}`, types[i]!)).join(', ');
+  return `SELECT ${keys.join(', ')}, ${columns} FROM ${table} WHERE ${ORG} AND (${keys.join(', ')}) > (${after})
+    ORDER BY ${keys.join(', ')} LIMIT @limit`;
+};
+
+/** The user's comments in key order (comments_by_author), up to and including the batch's last one. */
+const AUTHORED_UP_TO = (kind: Kind) => `${ORG} AND from_user_id = @userId
+  AND (document_id, annotation_id, comment_id) <= (${cast(kind, 'lastDocument', 'text')}, ${cast(kind, 'lastAnnotation', 'text')},
+    ${cast(kind, 'lastComment', 'int')})`;
+
+export const PERSONAL_DATA_SQL = {
+  // --- users/data/get ---
+  /** The user's comments in (document, thread, commentId) order after the page token's position. */
+  comments: byKind(
+    'userDataComments',
+    (kind) => `SELECT ${columnsOf(COMMENT_SELECT)} FROM comments c
+     WHERE c.tenant_id = @tenantId AND c.organization_id = @organizationId AND c.from_user_id = @userId
+       AND (c.document_id, c.annotation_id, c.comment_id)
+         > (${cast(kind, 'afterDocument', 'text')}, ${cast(kind, 'afterAnnotation', 'text')}, ${cast(kind, 'afterComment', 'int')})
+     ORDER BY c.document_id, c.annotation_id, c.comment_id LIMIT @limit`,
+  ),
+  /**
+   * The notifications the user acted in, is listed in, or receives as a member (organization-wide,
+   * SPEC 14.10), newest first after the page token's position.
+   */
+  notifications: byKind(
+    'userDataNotifications',
+    (kind) => `SELECT ${columnsOf(notificationSelect(kind))} FROM notifications n
+     WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId
+       AND (n.timestamp, n.notification_id) < (${cast(kind, 'afterTimestamp', 'bigint')}, ${cast(kind, 'afterId', 'text')})
+       AND (n.action_user_id = @userId
+         OR EXISTS (SELECT 1 FROM inbox i WHERE i.tenant_id = n.tenant_id AND i.organization_id = n.organization_id
+           AND i.notification_id = n.notification_id AND i.user_id = @userId)
+         OR (n.notify_all${kind === 'sqlite' ? ' = 1' : ''} AND EXISTS (SELECT 1 FROM users p WHERE p.tenant_id = n.tenant_id
+           AND p.organization_id = n.organization_id AND p.user_id = @userId)))
+     ORDER BY n.timestamp DESC, n.notification_id DESC LIMIT @limit`,
+  ),
+
+  // --- users/data/delete ---
+  organizations: same('erasureOrganizations', 'SELECT organization_id FROM organizations WHERE tenant_id = @tenantId ORDER BY 1'),
+  /** The keys of the user's next comments: a batch is a range of them, from the first to the last. */
+  nextAuthored: same(
+    'nextAuthoredComments',
+    `SELECT document_id, annotation_id, comment_id FROM comments WHERE ${ORG} AND from_user_id = @userId
+     ORDER BY document_id, annotation_id, comment_id LIMIT @limit`,
+  ),
+  /**
+   * The threads of the batch's range, locked in key order on PostgreSQL before their comments go (as
+   * every comment write locks its thread first: one lock order). Ranges, not key lists, throughout:
+   * PostgreSQL without fresh statistics planned a key list as a scan of the table per key.
+   */
+  lockThreadRange: byKind(
+    'lockThreadRange',
+    (kind) => `SELECT annotation_id FROM annotations WHERE ${ORG}
+       AND (document_id, annotation_id) >= (${cast(kind, 'firstDocument', 'text')}, ${cast(kind, 'firstAnnotation', 'text')})
+       AND (document_id, annotation_id) <= (${cast(kind, 'lastDocument', 'text')}, ${cast(kind, 'lastAnnotation', 'text')})
+     ORDER BY document_id, annotation_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
+  ),
+  deleteAuthored: byKind(
+    'deleteAuthoredComments',
+    (kind) => `DELETE FROM comments WHERE ${AUTHORED_UP_TO(kind)} RETURNING document_id, annotation_id`,
+  ),
+  /** Whether the user still has a comment in the thread (a batch may end in the middle of one). */
+  authoredIn: same(
+    'authoredIn',
+    `SELECT 1 AS one FROM comments WHERE ${ORG} AND document_id = @documentId AND annotation_id = @annotationId
+       AND from_user_id = @userId LIMIT 1`,
+  ),
+  /** Of the listed threads of a document, those left without a comment. */
+  emptyThreads: byKind(
+    'emptyThreads',
+    (kind) => `SELECT a.annotation_id FROM annotations a WHERE a.tenant_id = @tenantId AND a.organization_id = @organizationId
+       AND a.document_id = @documentId AND a.annotation_id IN (${listValues(kind, 'annotationIds')})
+       AND NOT EXISTS (SELECT 1 FROM comments c WHERE c.tenant_id = a.tenant_id AND c.organization_id = a.organization_id
+         AND c.document_id = a.document_id AND c.annotation_id = a.annotation_id)`,
+  ),
+  actedIn: same(
+    'actedInNotifications',
+    `SELECT notification_id FROM notifications WHERE ${ORG} AND action_user_id = @userId ORDER BY notification_id LIMIT @limit`,
+  ),
+  listing: same(
+    'notificationsListing',
+    `SELECT notification_id FROM inbox WHERE ${ORG} AND user_id = @userId ORDER BY notification_id LIMIT @limit`,
+  ),
+  deleteOwnInbox: byKind(
+    'deleteOwnInboxRows',
+    (kind) => `DELETE FROM inbox WHERE ${ORG} AND user_id = @userId AND notification_id IN (${listValues(kind, 'ids')})`,
+  ),
+  /** A notification's recipients and stored answer, without the erased user. */
+  changeRecipients: sql('changeRecipients', {
+    sqlite: `UPDATE notifications SET recipients = @recipients, answer = @answer WHERE ${ORG} AND notification_id = @notificationId`,
+    postgres: `UPDATE notifications n SET recipients = x.recipients, answer = x.answer
+               FROM unnest(@notificationId::text[], @recipients::text[], @answer::text[]) AS x(notification_id, recipients, answer)
+               WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.notification_id = x.notification_id`,
+  }),
+  changeInboxAnswers: sql('changeInboxAnswers', {
+    sqlite: `UPDATE inbox SET answer = @answer WHERE ${ORG} AND notification_id = @notificationId`,
+    postgres: `UPDATE inbox i SET answer = x.answer FROM unnest(@notificationId::text[], @answer::text[]) AS x(notification_id, answer)
+               WHERE i.tenant_id = @tenantId AND i.organization_id = @organizationId AND i.notification_id = x.notification_id`,
+  }),
+  notificationWindow: byKind('notificationWindow', (kind) =>
+    window(kind, 'notifications', ['notification_id'], ['text'], 'headline_data'),
+  ),
+  threadWindow: byKind('threadWindow', (kind) =>
+    window(kind, 'annotations', ['document_id', 'annotation_id'], ['text', 'text'], 'assigned_to'),
+  ),
+  commentWindow: byKind('commentWindow', (kind) =>
+    window(kind, 'comments', ['document_id', 'annotation_id', 'comment_id'], ['text', 'text', 'int'], 'tagged_user_contacts'),
+  ),
+  unassign: same(
+    'unassignThread',
+    `UPDATE annotations SET assigned_to = NULL WHERE ${ORG} AND document_id = @documentId
+    AND annotation_id = @annotationId`,
+  ),
+  retag: same(
+    'retagComment',
+    `UPDATE comments SET tagged_user_contacts = @tags WHERE ${ORG} AND document_id = @documentId
+       AND annotation_id = @annotationId AND comment_id = @commentId`,
+  ),
+  annotationReads: someOf('annotation_reads', 'tenant_id, organization_id, document_id, annotation_id, user_id'),
+  notificationReads: someOf('notification_reads', 'tenant_id, organization_id, notification_id, user_id'),
+  settings: someOf('notification_settings', 'tenant_id, organization_id, document_id, user_id'),
+  memberships: someOf('memberships', 'tenant_id, organization_id, scope_kind, scope_id, user_id'),
+  groupEntries: someOf('group_members', 'tenant_id, organization_id, group_id, user_id'),
+  counts: someOf('inbox_counts', 'tenant_id, organization_id, user_id, document_id'),
+  profile: same('eraseProfile', `DELETE FROM users WHERE ${ORG} AND user_id = @userId`),
+  recordJob: same(
+    'recordErasureJob',
+    'INSERT INTO erasure_jobs (tenant_id, job_id, tasks_count, completed_at) VALUES (@tenantId, @jobId, @tasksCount, @completedAt)',
+  ),
+  job: same('erasureJob', 'SELECT tasks_count, completed_at FROM erasure_jobs WHERE tenant_id = @tenantId AND job_id = @jobId'),
+};
