@@ -42,6 +42,19 @@ const updateUsers = (scoped: boolean) =>
 
 export const USERS_SQL = {
   bumpProfileVersion: same('bumpProfileVersion', BUMP_PROFILE_VERSION),
+  /**
+   * users/update's first step on SQLite: the bump, answering whether the organization (or the
+   * document scope, @documentId) is disabled, so the check costs no statement of its own (SPEC 12;
+   * the caller throws, and the transaction writes nothing). PostgreSQL's statement does both itself.
+   */
+  bumpUnlessDisabled: same(
+    'bumpProfileVersionUnlessDisabled',
+    `${BUMP_PROFILE_VERSION} RETURNING CASE
+       WHEN EXISTS (SELECT 1 FROM organizations o WHERE o.tenant_id = @tenantId AND o.organization_id = @organizationId
+         AND o.disabled) THEN 'organization'
+       WHEN EXISTS (SELECT 1 FROM documents d WHERE d.tenant_id = @tenantId AND d.organization_id = @organizationId
+         AND d.document_id = @documentId AND d.disabled) THEN 'document' END AS what`,
+  ),
   upsert: same(
     'upsertUser',
     `INSERT INTO users (tenant_id, organization_id, user_id, name, email, photo_url, created_at, updated_at)

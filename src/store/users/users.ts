@@ -1,6 +1,5 @@
 // Store code for user profiles and their memberships of documents and folders.
 import { enter, refuseListed } from '../organizations/organizations.js';
-import { ORGANIZATIONS_SQL } from '../organizations/sql.js';
 import { all, type BatchQuery, batchQuery, inKeyOrder, list, type Query, query, run, type Work } from '../sql.js';
 import type { Profile, Scope, UserWrite } from '../store.js';
 import { USERS_SQL as SQL } from './sql.js';
@@ -44,9 +43,9 @@ export function update(
     rows,
     (r) => {
       refuseListed(r, organizationId, documentId);
-      return new Set(r.map((x) => x.user_id as string));
+      return new Set(r.flatMap((x) => (x.user_id == null ? [] : [x.user_id as string])));
     },
-    [ORGANIZATIONS_SQL.disabled, SQL.bumpProfileVersion],
+    [SQL.bumpUnlessDisabled],
   );
 }
 
