@@ -23,7 +23,12 @@ import type { Store } from './store/store.js';
 
 export interface AppOptions {
   config: Pick<Config, 'bodyLimit' | 'rateLimit' | 'maxJsonDepth' | 'limits'> &
-    Partial<Pick<Config, 'http' | 'authFailureFloorMs' | 'profileCacheSize' | 'threadPageCacheMb' | 'erasureBatchSize'>>;
+    Partial<
+      Pick<
+        Config,
+        'http' | 'authFailureFloorMs' | 'profileCacheSize' | 'threadPageCacheMb' | 'erasureBatchSize' | 'maxFolderDepth'
+      >
+    >;
   store: Store;
   clock?: Clock;
   /** A pino logger; without one the app logs nothing (tests). */
@@ -96,6 +101,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
     profiles: new ProfileCache(store, config.profileCacheSize),
     threadPages: new ThreadPageCache(config.threadPageCacheMb),
     erasureBatchSize: config.erasureBatchSize,
+    maxFolderDepth: config.maxFolderDepth,
   };
   const limiter =
     rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;

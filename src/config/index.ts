@@ -4,6 +4,7 @@
 import { DEFAULT_AUTH_FAILURE_FLOOR_MS } from '../http/auth.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
+import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
 import { DEFAULT_ERASURE_BATCH_SIZE } from '../services/personal-data.js';
 import { DEFAULT_PROFILE_CACHE_SIZE } from '../services/profiles.js';
 import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
@@ -122,6 +123,14 @@ export const SETTINGS = {
     1_000_000,
     'Rows users/data/delete erases per transaction: each batch commits on its own, so erasing a user with ' +
       'many comments never holds the write lock (SQLite) or row locks (PostgreSQL) for long. The answer comes after the last.',
+  ),
+  maxFolderDepth: integer(
+    'MARGINALIA_MAX_FOLDER_DEPTH',
+    DEFAULT_MAX_FOLDER_DEPTH,
+    1,
+    MAX_FOLDER_DEPTH,
+    'Deepest a folder may be (a folder at the top is 1 deep): a folders/add or update that would make one deeper, ' +
+      `a moved folder's subtree included, gets 400. At most ${MAX_FOLDER_DEPTH}, so folders/get's nested subtree always serializes.`,
   ),
   threadPageCacheMb: integer(
     'MARGINALIA_THREAD_PAGE_CACHE_MB',
@@ -286,6 +295,8 @@ export interface Config {
   threadPageCacheMb: number;
   /** Rows users/data/delete erases per transaction (store/personal-data/erasure.ts). */
   erasureBatchSize: number;
+  /** How deep folders may be (services/folders.ts). */
+  maxFolderDepth: number;
   /** Shares rate-limit buckets among instances; null keeps them in each process. */
   redisUrl: string | null;
   redisTimeoutMs: number;
@@ -351,6 +362,7 @@ export function loadConfig(env: Env): ConfigResult {
       profileCacheSize: v.profileCacheSize,
       threadPageCacheMb: v.threadPageCacheMb,
       erasureBatchSize: v.erasureBatchSize,
+      maxFolderDepth: v.maxFolderDepth,
       redisUrl: v.redisUrl,
       redisTimeoutMs: v.redisTimeoutMs,
       shutdownTimeoutMs: v.shutdownTimeoutMs,

@@ -16,6 +16,8 @@ export interface Services {
   threadPages: ThreadPageCache;
   /** Rows users/data/delete erases per transaction; absent: DEFAULT_ERASURE_BATCH_SIZE (services/personal-data.ts). */
   erasureBatchSize?: number | undefined;
+  /** How deep folders may be (MARGINALIA_MAX_FOLDER_DEPTH); absent: DEFAULT_MAX_FOLDER_DEPTH (services/folders.ts). */
+  maxFolderDepth?: number | undefined;
 }
 
 export type Caller = Pick<Tenant, 'id' | 'apiKey'>;

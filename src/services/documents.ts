@@ -24,9 +24,6 @@ const DEFAULT_PAGE_SIZE = 1000;
 /** A folder a request names: "root" is no folder. */
 const folderOf = (folderId: string): string | null => (folderId === ROOT ? null : folderId);
 
-/** Ids of a batch that acts on each once: repeats are harmless (the same write twice), so they are dropped. */
-const once = (ids: readonly string[]): string[] => [...new Set(ids)];
-
 const writes = (documents: DocumentsAddData['documents']): DocumentWrite[] => {
   requireUnique(documents, (d) => d.documentId, ['documents'], 'documentId');
   return documents.map((d) => ({ documentId: d.documentId, name: orNull(d.documentName) }));
@@ -62,7 +59,7 @@ export function updateDocuments({ store, clock }: Services, caller: Caller, inpu
 
 /** documents/delete: each that exists, with everything in it. */
 export function deleteDocuments({ store }: Services, caller: Caller, input: DocumentsDeleteData) {
-  const ids = once(input.documentIds);
+  const ids = input.documentIds;
   return then(store.deleteDocuments(caller.id, input.organizationId, ids), (deleted) =>
     keyedOutcomes(ids, [...deleted], (id, success) =>
       success ? { success, id, message: 'Deleted Successfully' } : { success, id, ...NOT_FOUND },
@@ -72,12 +69,12 @@ export function deleteDocuments({ store }: Services, caller: Caller, input: Docu
 
 /** documents/move: into a folder that exists (else NOT_FOUND), or out of any with "root"; answers null. */
 export function moveDocuments({ store, clock }: Services, caller: Caller, input: DocumentsMoveData): Maybe<null> {
-  const ids = once(input.documentIds);
+  const ids = input.documentIds;
   return then(store.moveDocuments(caller.id, input.organizationId, ids, folderOf(input.folderId), clock()), () => null);
 }
 
 export function setDocumentAccess({ store, clock }: Services, caller: Caller, input: DocumentsAccessData) {
-  const ids = once(input.documentIds);
+  const ids = input.documentIds;
   const { accessType } = input;
   return then(store.setDocumentAccess(caller.id, input.organizationId, ids, accessType, clock()), () =>
     Object.fromEntries(ids.map((id) => [id, { success: true, accessType, message: 'Document access type updated.' }])),
@@ -85,7 +82,7 @@ export function setDocumentAccess({ store, clock }: Services, caller: Caller, in
 }
 
 export function setDocumentsDisabled({ store, clock }: Services, caller: Caller, input: DocumentsDisableData) {
-  const ids = once(input.documentIds);
+  const ids = input.documentIds;
   const { disabled } = input;
   return then(store.setDocumentsDisabled(caller.id, input.organizationId, ids, disabled, clock()), () =>
     Object.fromEntries(ids.map((id) => [id, { success: true, disabled, message: 'Document disabled state updated.' }])),

@@ -1,5 +1,6 @@
 // Folders (SPEC 12): organizations/folders/add, get, update, delete and access/update. A subtree is
-// built without recursion, so a tree of any depth answers (SPEC: 50 levels and 10,000 folders).
+// built without recursion (SPEC: 50 levels and 10,000 folders), and no folder is deeper than
+// MARGINALIA_MAX_FOLDER_DEPTH, so its nested answer always serializes.
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import {
@@ -10,12 +11,18 @@ import {
   ROOT,
 } from '../schemas/folders.js';
 import type { FolderAnswer } from '../schemas/responses.js';
+import { childrenOf, FOLDER_DEPTH_CEILING, type Parents, subtreeOf } from '../store/folders/tree.js';
 import type { FolderRecord, FolderWrite } from '../store/store.js';
 import type { Caller, Services } from './context.js';
 import { spell } from './member-path.js';
 import { keyedOutcomes, orNull, requireUnique } from './rules.js';
 
 const NOT_FOUND = { message: 'Folder does not exist', code: 'not-found' as const };
+
+/** How deep folders may be unless MARGINALIA_MAX_FOLDER_DEPTH says otherwise. */
+export const DEFAULT_MAX_FOLDER_DEPTH = 1000;
+/** The most MARGINALIA_MAX_FOLDER_DEPTH may say: the store refuses deeper folders whatever it says. */
+export const MAX_FOLDER_DEPTH = FOLDER_DEPTH_CEILING;
 
 /** The request's folders as writes: "root" is the top; a folder cannot be its own parent, nor be called "root". */
 function writes(input: FoldersData): FolderWrite[] {
@@ -31,20 +38,30 @@ function writes(input: FoldersData): FolderWrite[] {
   });
 }
 
-const once = (ids: readonly string[]): string[] => [...new Set(ids)];
+const parentsOf = (folders: readonly FolderRecord[]): Parents => new Map(folders.map((f) => [f.folderId, f.parentId]));
 
 /** folders/add: creates each under its parent (NOT_FOUND for an unknown one), or renames and moves one that exists. */
-export function addFolders({ store, clock }: Services, caller: Caller, input: FoldersData) {
+export function addFolders(services: Services, caller: Caller, input: FoldersData) {
+  const { store, clock } = services;
   const entries = writes(input);
-  return then(store.addFolders(caller.id, input.organizationId, entries, clock()), () =>
-    Object.fromEntries(entries.map(({ folderId: id }) => [id, { success: true, id, message: 'Folder added.' }])),
+  return then(
+    store.addFolders(caller.id, input.organizationId, entries, clock(), services.maxFolderDepth ?? DEFAULT_MAX_FOLDER_DEPTH),
+    () => Object.fromEntries(entries.map(({ folderId: id }) => [id, { success: true, id, message: 'Folder added.' }])),
   );
 }
 
 /** folders/update: renames and moves those that exist; a move under its own subtree is INVALID_ARGUMENT. */
-export function updateFolders({ store, clock }: Services, caller: Caller, input: FoldersData) {
+export function updateFolders(services: Services, caller: Caller, input: FoldersData) {
+  const { store, clock } = services;
   const entries = writes(input);
-  return then(store.updateFolders(caller.id, input.organizationId, entries, clock()), (updated) =>
+  const written = store.updateFolders(
+    caller.id,
+    input.organizationId,
+    entries,
+    clock(),
+    services.maxFolderDepth ?? DEFAULT_MAX_FOLDER_DEPTH,
+  );
+  return then(written, (updated) =>
     keyedOutcomes(
       entries.map((e) => e.folderId),
       [...updated],
@@ -55,7 +72,7 @@ export function updateFolders({ store, clock }: Services, caller: Caller, input:
 
 /** folders/delete (extension): each with its subtree; their documents move to no folder. */
 export function deleteFolders({ store, clock }: Services, caller: Caller, input: FoldersDeleteData) {
-  const ids = once(input.folderIds);
+  const ids = input.folderIds;
   return then(store.deleteFolders(caller.id, input.organizationId, ids, clock()), (deleted) =>
     keyedOutcomes(ids, [...deleted], (id, success) =>
       success ? { success, id, message: 'Folder deleted.' } : { success, id, ...NOT_FOUND },
@@ -64,7 +81,7 @@ export function deleteFolders({ store, clock }: Services, caller: Caller, input:
 }
 
 export function setFolderAccess({ store, clock }: Services, caller: Caller, input: FoldersAccessData) {
-  const ids = once(input.folderIds);
+  const ids = input.folderIds;
   const { accessType } = input;
   return then(store.setFolderAccess(caller.id, input.organizationId, ids, accessType, clock()), (done) =>
     keyedOutcomes(ids, [...done], (_id, success) =>
@@ -86,33 +103,20 @@ const shown = (f: FolderRecord, organizationId: string): FolderAnswer => ({
 });
 
 /**
- * The folder with its whole subtree nested in `subFolders`, children in folderId order: each folder
- * is made once and attached to its parent's list, walking down with a queue (no recursion).
+ * The folder with its whole subtree nested in `subFolders`, children in folderId order: each folder is
+ * made once, in the order of the walk (store/folders/tree.ts, no recursion), and attached to its parent.
  */
 export function subtree(folders: readonly FolderRecord[], rootId: string, organizationId: string): FolderAnswer | null {
-  const root = folders.find((f) => f.folderId === rootId);
-  if (!root) return null;
-  const children = new Map<string, FolderRecord[]>();
-  for (const f of folders) {
-    if (f.parentId === null) continue;
-    const siblings = children.get(f.parentId);
-    if (siblings) siblings.push(f);
-    else children.set(f.parentId, [f]);
+  const byId = new Map(folders.map((f) => [f.folderId, f]));
+  if (!byId.has(rootId)) return null;
+  const parents = parentsOf(folders);
+  const made = new Map<string, FolderAnswer>();
+  for (const id of subtreeOf(rootId, childrenOf(parents))) {
+    const node: FolderAnswer = { ...shown(byId.get(id)!, organizationId), subFolders: [] };
+    made.set(id, node);
+    if (id !== rootId) made.get(parents.get(id)!)!.subFolders!.push(node);
   }
-  const top: FolderAnswer = { ...shown(root, organizationId), subFolders: [] };
-  const queue: FolderAnswer[] = [top];
-  const seen = new Set([rootId]);
-  for (let i = 0; i < queue.length; i++) {
-    const node = queue[i]!;
-    for (const child of children.get(node.folderId) ?? []) {
-      if (seen.has(child.folderId)) continue;
-      seen.add(child.folderId);
-      const made: FolderAnswer = { ...shown(child, organizationId), subFolders: [] };
-      node.subFolders!.push(made);
-      queue.push(made);
-    }
-  }
-  return top;
+  return made.get(rootId)!;
 }
 
 /** folders/get: every folder, flat; or, with folderId, that folder and its whole subtree ([] when it does not exist). */

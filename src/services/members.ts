@@ -49,8 +49,8 @@ export function getMembers({ store }: Services, caller: Caller, input: UsersGetD
 export function deleteMembers({ store }: Services, caller: Caller, input: UsersDeleteData) {
   const scope = scopeOf(input);
   return then(store.deleteMembers(caller.id, input.organizationId, scope, input.userIds), (removed) =>
-    keyedOutcomes(input.userIds, [], (userId) =>
-      removed.has(userId) ? { success: true, message: 'User removed.' } : { success: false, message: 'User does not exist.' },
+    keyedOutcomes(input.userIds, [...removed], (_userId, success) =>
+      success ? { success: true, message: 'User removed.' } : { success: false, message: 'User does not exist.' },
     ),
   );
 }

@@ -2,8 +2,9 @@
 // the position of the last entry shown (a time and an id) and a digest of the operation and its
 // filters, so a token is only good for the query that issued it.
 import { invalid } from '../errors.js';
+import { MAX_COMMENT_ID } from '../schemas/common.js';
 import { spell } from './member-path.js';
-import type { NotificationCursor } from '../store/store.js';
+import type { NotificationCursor, UserDataCursor } from '../store/store.js';
 import { sha256 } from './sha256.js';
 
 /** A filter list as a set: its order and repeats do not make it another filter. */
@@ -61,4 +62,44 @@ export function decodeKeyToken(token: string, digest: string): string {
   const [lastKey] = members;
   if (members.length !== 1 || !storableId(lastKey)) throw malformed();
   return lastKey;
+}
+
+/** A commentId as a token may carry it: what PostgreSQL's integer column holds (1 to 2^31 - 1). */
+const storableCommentId = (v: unknown): v is number =>
+  Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_COMMENT_ID;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A users/data/get token (a key token whose key is the cursor as JSON): both lists' positions, each
+ * member checked as the other tokens' are, since anyone can write a token; anything else is malformed.
+ */
+export function decodeUserDataToken(token: string, digest: string): UserDataCursor {
+  const key = decodeKeyToken(token, digest);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(key);
+  } catch {
+    throw malformed();
+  }
+  if (!isRecord(parsed)) throw malformed();
+  const { comments: k, notifications: n } = parsed;
+  const comments =
+    k === null
+      ? null
+      : isRecord(k) && storableId(k.documentId) && storableId(k.annotationId) && storableCommentId(k.commentId)
+        ? { documentId: k.documentId, annotationId: k.annotationId, commentId: k.commentId }
+        : undefined;
+  const notifications =
+    n === null
+      ? null
+      : isRecord(n) && Number.isSafeInteger(n.timestamp) && storableId(n.notificationId)
+        ? { timestamp: n.timestamp as number, notificationId: n.notificationId }
+        : undefined;
+  if (comments === undefined || notifications === undefined || (comments === null && notifications === null)) throw malformed();
+  return { comments, notifications };
+}
+
+export function encodeUserDataToken(cursor: UserDataCursor, digest: string): string {
+  return encodeKeyToken(JSON.stringify(cursor), digest);
 }

@@ -5,14 +5,13 @@ import { commentJson } from '../answers/comments.js';
 import { pageAnswer } from '../answers/notifications.js';
 import { resolvedAgainst } from '../answers/users.js';
 import { usersOf } from '../answers/comments.js';
-import { ApiError, invalid } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type { UserDataDeleteData, UserDataGetData, UserDataStatusData } from '../schemas/personal-data.js';
 import type { UserDataCursor } from '../store/store.js';
 import type { Caller, Services } from './context.js';
 import { internalUserId, newErasureJobId } from './ids.js';
-import { spell } from './member-path.js';
-import { decodeKeyToken, encodeKeyToken, filterDigest } from './page-token.js';
+import { decodeUserDataToken, encodeUserDataToken, filterDigest } from './page-token.js';
 import { filterList } from './rules.js';
 
 /** SPEC 12: at most 100 of each list a page. */
@@ -25,32 +24,6 @@ const FROM_START: UserDataCursor = {
   notifications: { timestamp: Number.MAX_SAFE_INTEGER, notificationId: '' },
 };
 
-const malformed = () => invalid(`${spell(['pageToken'])} is malformed.`);
-
-/** A page token's cursor: both lists' positions as JSON inside a key token (page-token.ts checks the digest). */
-function cursorOf(token: string, digest: string): UserDataCursor {
-  let c: unknown;
-  try {
-    c = JSON.parse(decodeKeyToken(token, digest));
-  } catch (err) {
-    if (err instanceof ApiError) throw err;
-    throw malformed();
-  }
-  const { comments: k, notifications: n } = (c ?? {}) as Partial<UserDataCursor>;
-  const validComments =
-    k === null ||
-    (typeof k === 'object' &&
-      k !== undefined &&
-      typeof k.documentId === 'string' &&
-      typeof k.annotationId === 'string' &&
-      Number.isSafeInteger(k.commentId));
-  const validNotifications =
-    n === null ||
-    (typeof n === 'object' && n !== undefined && Number.isSafeInteger(n.timestamp) && typeof n.notificationId === 'string');
-  if (!validComments || !validNotifications || (k === null && n === null)) throw malformed();
-  return { comments: k, notifications: n };
-}
-
 /** users/data/get's data as JSON text, and the token of the next page while either list has more. */
 export function getUserData(
   { store, profiles }: Services,
@@ -59,7 +32,7 @@ export function getUserData(
 ): Maybe<{ dataJson: string; nextPageToken: string | null }> {
   const { organizationId, userId } = input;
   const digest = filterDigest(['users/data/get', organizationId, userId]);
-  const cursor = input.pageToken != null ? cursorOf(input.pageToken, digest) : FROM_START;
+  const cursor = input.pageToken != null ? decodeUserDataToken(input.pageToken, digest) : FROM_START;
   const limit = USER_DATA_PAGE_SIZE;
   return then(store.getUserData(caller.id, organizationId, userId, cursor, limit + 1), (rows) => {
     const comments = rows.comments.slice(0, limit);
@@ -80,7 +53,7 @@ export function getUserData(
           ? { timestamp: lastNotification.timestamp, notificationId: lastNotification.notificationId }
           : null,
     };
-    const nextPageToken = next.comments || next.notifications ? encodeKeyToken(JSON.stringify(next), digest) : null;
+    const nextPageToken = next.comments || next.notifications ? encodeUserDataToken(next, digest) : null;
     const answer = pageAnswer(caller, organizationId, notifications, (u) => internalUserId(caller.id, organizationId, u));
     const read = [...comments.map((c) => c.comment), ...notifications];
     const users = [

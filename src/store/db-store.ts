@@ -430,6 +430,9 @@ export class DbStore implements Store {
   /**
    * Each batch of each step is its own transaction, with a turn of the event loop between them, so
    * other writers (and this process's requests, on SQLite) go on meanwhile (personal-data/erasure.ts).
+   * Each step runs once per organization for all the users together; the steps that find rows by user
+   * run only for the users with a row of their own there (one read per organization finds them), so
+   * an organization where none has one costs only the scans of what may name a user in its JSON.
    */
   async eraseUserData(
     tenantId: string,
@@ -441,18 +444,18 @@ export class DbStore implements Store {
     const orgs = organizationIds ?? (await this.read('erasureOrganizations', () => erasure.organizationsOf(tenantId)));
     let tasks = 0;
     for (const organizationId of orgs) {
-      for (const userId of userIds) {
-        const scope = { tenantId, organizationId, userId };
-        for (const step of erasure.ERASURE_STEPS) {
-          let cursor: unknown = null;
-          for (;;) {
-            const at = cursor;
-            const result = await this.write('eraseUserData', () => step.run(scope, at, batchSize));
-            tasks++;
-            if (result.done) break;
-            cursor = result.cursor;
-            await new Promise<void>((resolve) => setImmediate(resolve));
-          }
+      const present = await this.read('erasureUsersWithRows', () => erasure.usersWithRows(tenantId, organizationId, userIds));
+      for (const step of erasure.ERASURE_STEPS) {
+        if (step.byUser && present.length === 0) continue;
+        const scope = { tenantId, organizationId, userIds: step.byUser ? present : userIds };
+        let cursor: unknown = null;
+        for (;;) {
+          const at = cursor;
+          const result = await this.write('eraseUserData', () => step.run(scope, at, batchSize));
+          tasks++;
+          if (result.done) break;
+          cursor = result.cursor;
+          await new Promise<void>((resolve) => setImmediate(resolve));
         }
       }
     }
@@ -518,12 +521,24 @@ export class DbStore implements Store {
     return this.write('setDocumentsDisabled', () => documents.setDisabled(tenantId, organizationId, documentIds, disabled, now));
   }
 
-  addFolders(tenantId: string, organizationId: string, entries: readonly FolderWrite[], now: number): Maybe<void> {
-    return this.write('addFolders', () => folders.add(tenantId, organizationId, entries, now));
+  addFolders(
+    tenantId: string,
+    organizationId: string,
+    entries: readonly FolderWrite[],
+    now: number,
+    maxDepth?: number,
+  ): Maybe<void> {
+    return this.write('addFolders', () => folders.add(tenantId, organizationId, entries, now, maxDepth));
   }
 
-  updateFolders(tenantId: string, organizationId: string, entries: readonly FolderWrite[], now: number): Maybe<Set<string>> {
-    return this.write('updateFolders', () => folders.update(tenantId, organizationId, entries, now));
+  updateFolders(
+    tenantId: string,
+    organizationId: string,
+    entries: readonly FolderWrite[],
+    now: number,
+    maxDepth?: number,
+  ): Maybe<Set<string>> {
+    return this.write('updateFolders', () => folders.update(tenantId, organizationId, entries, now, maxDepth));
   }
 
   deleteFolders(tenantId: string, organizationId: string, folderIds: readonly string[], now: number): Maybe<Set<string>> {

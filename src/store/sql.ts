@@ -58,6 +58,9 @@ export const inList = (kind: DatabaseKind, column: string, param: string, type =
 export const listValues = (kind: DatabaseKind, param: string, type = 'text'): string =>
   kind === 'sqlite' ? `SELECT value FROM json_each(@${param})` : `SELECT unnest(@${param}::${type}[])`;
 
+/** A cast PostgreSQL needs where a parameter may be null (it cannot infer a bare null's type); nothing on SQLite. */
+export const cast = (kind: DatabaseKind, type: string): string => (kind === 'postgres' ? `::${type}` : '');
+
 /** An optional scalar filter: null passes every row. */
 export const whenGiven = (kind: DatabaseKind, column: string, param: string, type = 'text'): string =>
   `(@${param}${kind === 'postgres' ? `::${type}` : ''} IS NULL OR ${column} = @${param})`;
@@ -190,3 +193,6 @@ export const jsonOrNull = (value: object | null | undefined): string | null => (
 export function inKeyOrder<T>(rows: readonly T[], key: (row: T) => string): T[] {
   return [...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
+
+/** Ids each once, in key order (as inKeyOrder): what a loop that writes one row per id walks. */
+export const idsInKeyOrder = (ids: readonly string[]): string[] => [...new Set(ids)].sort();

@@ -609,9 +609,21 @@ export interface Store {
     now: number,
   ): Maybe<void>;
   /** folders/add: creates each under its parent (which must exist), or renames and moves one that exists. */
-  addFolders(tenantId: string, organizationId: string, entries: readonly FolderWrite[], now: number): Maybe<void>;
+  addFolders(
+    tenantId: string,
+    organizationId: string,
+    entries: readonly FolderWrite[],
+    now: number,
+    maxDepth?: number,
+  ): Maybe<void>;
   /** folders/update: renames and moves those that exist; answers which did. */
-  updateFolders(tenantId: string, organizationId: string, entries: readonly FolderWrite[], now: number): Maybe<Set<string>>;
+  updateFolders(
+    tenantId: string,
+    organizationId: string,
+    entries: readonly FolderWrite[],
+    now: number,
+    maxDepth?: number,
+  ): Maybe<Set<string>>;
   /** folders/delete: with their subtrees, their documents left in no folder; answers the ids that existed. */
   deleteFolders(tenantId: string, organizationId: string, folderIds: readonly string[], now: number): Maybe<Set<string>>;
   /** folders/access/update: answers the ids that exist. */

@@ -105,6 +105,8 @@ export interface TestAppOptions {
   authFailureFloorMs?: number;
   /** Rows users/data/delete erases per transaction. */
   erasureBatchSize?: number;
+  /** How deep folders may be (MARGINALIA_MAX_FOLDER_DEPTH). */
+  maxFolderDepth?: number;
 }
 
 /** The seed's example moment, 2024-06-20T09:53:42.258Z: where test clocks start. */
@@ -128,6 +130,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
       limits: { ...DEFAULT_LIMITS, ...options.limits },
       ...(options.authFailureFloorMs !== undefined ? { authFailureFloorMs: options.authFailureFloorMs } : {}),
       ...(options.erasureBatchSize !== undefined ? { erasureBatchSize: options.erasureBatchSize } : {}),
+      ...(options.maxFolderDepth !== undefined ? { maxFolderDepth: options.maxFolderDepth } : {}),
     },
     store,
     clock,

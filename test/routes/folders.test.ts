@@ -1,9 +1,9 @@
 // Folders (SPEC 12): organizations/folders/add, get, update, delete and access/update, on the configured
 // database. Happy: a tree made in one request or several, read flat and as a subtree, renamed, moved
 // (to the top with "root"), deleted with its subtree (documents stay, in no folder), 50 levels deep.
-// Errors: the request rules, unknown parents (NOT_FOUND) and moves under a folder's own subtree
-// (INVALID_ARGUMENT), with nothing written. Security: credentials first, tenant isolation, disabled
-// organizations.
+// Errors: the request rules, unknown parents (NOT_FOUND), moves under a folder's own subtree and
+// folders deeper than MARGINALIA_MAX_FOLDER_DEPTH (INVALID_ARGUMENT), with nothing written. Security:
+// credentials first, tenant isolation, disabled organizations.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
@@ -332,6 +332,72 @@ describe('folders: errors', () => {
       assert.match(expectError(r, 400, 'INVALID_ARGUMENT', JSON.stringify(moves)), /parentFolderId/);
     }
     assert.deepEqual(await folders({ organizationId: o }), before1);
+  });
+});
+
+describe('folders: depth (MARGINALIA_MAX_FOLDER_DEPTH)', () => {
+  const LIMIT = 5;
+  let d: TestApp;
+  before(async () => {
+    d = await makeTestApp({ maxFolderDepth: LIMIT });
+  });
+  after(async () => d.close());
+  const list = async (org: string) => ((await d.a.ok(PATHS.foldersGet, { organizationId: org })) as any).data as any[];
+  /** A chain `prefix-1` > `prefix-2` > ... of `n` folders, the first under `parent` (absent: the top). */
+  const chain = (prefix: string, n: number, parent?: string) =>
+    Array.from({ length: n }, (_, i) => ({
+      folderId: `${prefix}-${i + 1}`,
+      ...(i > 0 ? { parentFolderId: `${prefix}-${i}` } : parent ? { parentFolderId: parent } : {}),
+    }));
+
+  test('folders as deep as the limit: added in one request, moved there with their subtree, read nested', async () => {
+    const org = uniq('org');
+    await d.a.ok(PATHS.foldersAdd, { organizationId: org, folders: [...chain('a', LIMIT), ...chain('b', 3)] });
+    const [top] = ((await d.a.ok(PATHS.foldersGet, { organizationId: org, folderId: 'a-1' })) as any).data;
+    let levels = 0;
+    for (let at = top; at; at = at.subFolders[0]) levels++;
+    assert.equal(levels, LIMIT);
+    // b-1 > b-2 > b-3 under a-2: b-3 is 2 + 3 = 5 deep.
+    await d.a.ok(PATHS.foldersUpdate, { organizationId: org, folders: [{ folderId: 'b-1', parentFolderId: 'a-2' }] });
+    assert.equal((await list(org)).find((f) => f.folderId === 'b-1').parentFolderId, 'a-2');
+  });
+
+  test('an add past the limit is INVALID_ARGUMENT naming the entry, and the request writes nothing', async () => {
+    const org = uniq('org');
+    await d.a.ok(PATHS.foldersAdd, { organizationId: org, folders: chain('a', LIMIT) });
+    const before1 = await list(org);
+    for (const entries of [
+      [{ folderId: 'x', parentFolderId: `a-${LIMIT}` }],
+      [{ folderId: 'a-1', folderName: 'renamed' }, { folderId: 'ok', parentFolderId: 'a-1' }, ...chain('c', LIMIT + 1)],
+    ]) {
+      const r = await d.a.post(PATHS.foldersAdd, { organizationId: org, folders: entries });
+      const message = expectError(r, 400, 'INVALID_ARGUMENT', JSON.stringify(entries));
+      assert.match(message, new RegExp(`data\\.folders\\[${entries.length - 1}\\]\\.parentFolderId`));
+      assert.match(message, new RegExp(`at most ${LIMIT} levels`));
+    }
+    assert.deepEqual(await list(org), before1);
+  });
+
+  test('moving a subtree past the limit is INVALID_ARGUMENT, by update and by add, and writes nothing', async () => {
+    const org = uniq('org');
+    await d.a.ok(PATHS.foldersAdd, { organizationId: org, folders: [...chain('a', 3), ...chain('b', 3), { folderId: 'c' }] });
+    const before1 = await list(org);
+    // b-1 under a-3: b-3 would be 3 + 3 = 6 deep; so would b-3 after b-1 goes under c, then c under a-2.
+    for (const moves of [
+      [{ folderId: 'b-1', parentFolderId: 'a-3' }],
+      [
+        { folderId: 'a-1', folderName: 'renamed' },
+        { folderId: 'b-1', parentFolderId: 'c' },
+        { folderId: 'c', parentFolderId: 'a-2' },
+      ],
+    ]) {
+      for (const path of [PATHS.foldersUpdate, PATHS.foldersAdd]) {
+        const r = await d.a.post(path, { organizationId: org, folders: moves });
+        const at = moves.length - 1;
+        assert.match(expectError(r, 400, 'INVALID_ARGUMENT', path), new RegExp(`data\\.folders\\[${at}\\]\\.parentFolderId`));
+      }
+    }
+    assert.deepEqual(await list(org), before1);
   });
 });
 

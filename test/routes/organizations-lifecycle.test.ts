@@ -156,6 +156,20 @@ describe('a disabled document: the writes that name it', () => {
       assert.equal(r.json.error.message, 'Document doc is disabled.', path);
     }
     assert.deepEqual(await everything(org), before, 'no refused write changed anything');
+    // Writes that reach its notifications by id are refused; by other filters they pass over them.
+    const byId: [string, Record<string, unknown>][] = [
+      [PATHS.notificationsUpdate, { organizationId: org, notifications: [{ id: 'n1', readByUserIds: ['v'] }] }],
+      [PATHS.notificationsRead, { organizationId: org, userId: 'v', notificationIds: ['n1'] }],
+      [PATHS.notificationsDelete, { organizationId: org, notificationIds: ['n1'] }],
+    ];
+    for (const [path, data] of byId) {
+      const r = await t.a.post(path, data);
+      expectError(r, 403, 'PERMISSION_DENIED', path);
+      assert.equal(r.json.error.message, 'Document doc is disabled.', path);
+    }
+    await t.a.ok(PATHS.notificationsRead, { organizationId: org, userId: 'v' });
+    await t.a.ok(PATHS.notificationsDelete, { organizationId: org, userId: 'v' });
+    assert.deepEqual(await everything(org), before, 'writes by filters passed over the disabled document');
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [user('w')] });
     await t.a.ok(PATHS.annotationsAdd, {
       organizationId: org,

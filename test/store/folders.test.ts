@@ -1,9 +1,11 @@
 // Folders in the store (SPEC 12) at the sizes the service must carry: 10,000 folders under one parent
-// and a chain 50 levels deep, with no recursion in JavaScript or SQL and lists bound as one parameter.
+// and a chain 50 levels deep, with no recursion in JavaScript or SQL and lists bound as one parameter;
+// and no chain deeper than FOLDER_DEPTH_CEILING, whose nested subtree still serializes.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { ApiError } from '../../src/errors.js';
 import { subtree } from '../../src/services/folders.js';
+import { FOLDER_DEPTH_CEILING } from '../../src/store/folders/tree.js';
 import { TEST_STORE } from '../helpers/test-database.js';
 import { ORG, T0, TA, TB, eq, storeTest } from '../helpers/store-fixtures.js';
 
@@ -83,4 +85,29 @@ describe(`${TEST_STORE} store: folders`, () => {
     eq([...(await store.deleteFolders(TA, ORG, [ids[0]!, ids[10]!], T0 + 3))].sort(), [ids[0], ids[10]], 'both trees');
     eq(await store.getFolders(TA, ORG), [], 'all gone');
   });
+
+  storeTest(
+    'no folder deeper than FOLDER_DEPTH_CEILING: a chain that deep serializes, one more level is refused',
+    async (store) => {
+      const ids = Array.from({ length: FOLDER_DEPTH_CEILING }, (_, i) => `d-${String(i).padStart(4, '0')}`);
+      await store.addFolders(
+        TA,
+        ORG,
+        ids.map((folderId, i) => ({ folderId, name: null, parentId: i ? ids[i - 1]! : null })),
+        T0,
+      );
+      const flat = await store.getFolders(TA, ORG);
+      eq(JSON.parse(JSON.stringify(subtree(flat, ids[0]!, ORG))).folderId, ids[0], 'the deepest subtree serializes');
+      await assert.rejects(
+        async () => store.addFolders(TA, ORG, [{ folderId: 'one-more', name: null, parentId: ids.at(-1)! }], T0 + 1),
+        refused('INVALID_ARGUMENT'),
+      );
+      await store.addFolders(TA, ORG, [{ folderId: 'side', name: null, parentId: null }], T0 + 1);
+      await assert.rejects(
+        async () => store.updateFolders(TA, ORG, [{ folderId: ids[0]!, name: null, parentId: 'side' }], T0 + 2),
+        refused('INVALID_ARGUMENT'),
+      );
+      eq((await store.getFolders(TA, ORG)).length, FOLDER_DEPTH_CEILING + 1, 'nothing more was written');
+    },
+  );
 });

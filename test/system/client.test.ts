@@ -233,6 +233,64 @@ describe('the typed client against the real server', () => {
     await rested();
   });
 
+  test('the rest of SPEC 12 through the client: disable state, documents, folders, members, groups, personal data, delete', async () => {
+    await rested();
+    const org = 'o12-life';
+    await api.folders.add({ organizationId: org, folders: [{ folderId: 'f', folderName: 'F' }] });
+    await api.documents.add({ organizationId: org, folderId: 'f', documents: [{ documentId: 'd', documentName: 'D' }] });
+    const docs = await api.documents.all({ organizationId: org, folderId: 'f' });
+    assert.deepEqual(
+      docs.map((d) => [d.id, d.documentName, d.folderId]),
+      [['d', 'D', 'f']],
+    );
+    await api.users.add({ organizationId: org, documentId: 'd', users: [{ userId: 'u', name: 'U' }, { userId: 'v' }] });
+    await api.userGroups.add({ organizationId: org, organizationUserGroups: [{ groupId: 'g', groupName: 'G' }] });
+    await rested();
+    await api.userGroups.addUsers({ organizationId: org, organizationUserGroupId: 'g', userIds: ['u'] });
+    const grouped = await api.users.all({ organizationId: org, organizationUserGroupIds: ['g'] });
+    assert.deepEqual(
+      grouped.map((m) => [m.userId, m.name]),
+      [['u', 'U']],
+    );
+    await api.comments.addAnnotations({
+      organizationId: org,
+      documentId: 'd',
+      commentAnnotations: [{ annotationId: 't', commentData: [{ commentText: 'mine', from: { userId: 'u' } }] }],
+    });
+    const mine = await api.personalData.get({ organizationId: org, userId: 'u' });
+    assert.deepEqual(
+      mine.data.comments.map((c) => c.commentText),
+      ['mine'],
+    );
+    await rested();
+    const off = await api.documents.setDisabled({ organizationId: org, documentIds: ['d'], disabled: true });
+    assert.equal(off.data.d!.disabled, true);
+    await assert.rejects(
+      api.comments.addAnnotations({
+        organizationId: org,
+        documentId: 'd',
+        commentAnnotations: [{ commentData: [{ commentText: 'x', from: { userId: 'u' } }] }],
+      }),
+      (err: MarginaliaError) => err.status === 'PERMISSION_DENIED' && err.message === 'Document d is disabled.',
+    );
+    const job = await api.personalData.delete({ userIds: ['u'], organizationIds: [org] });
+    const status = await api.personalData.status({ jobId: job.data.jobId });
+    assert.equal(status.data.isDeleteCompleted, true);
+    await rested();
+    assert.deepEqual(
+      (await api.users.all({ organizationId: org })).map((m) => m.userId),
+      ['v'],
+    );
+    const removed = await api.users.delete({ organizationId: org, userIds: ['v'] });
+    assert.equal(removed.data.v!.success, true);
+    const disabled = await api.organizations.setDisabled({ organizationIds: [org], disabled: true });
+    assert.equal(disabled.data[org]!.disabled, true);
+    const gone = await api.organizations.delete({ organizationIds: [org] });
+    assert.deepEqual(gone.data[org], { success: true, id: org, message: 'Deleted Successfully' });
+    assert.deepEqual(await api.folders.get({ organizationId: org }).then((r) => r.data), []);
+    await rested();
+  });
+
   test('a 429 without Retry-After (an annotation out of commentIds) is thrown at once, saying what to do', async () => {
     let calls = 0;
     const counting = new Marginalia({

@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       pgStatementTimeoutMs: 5000,
       workers: 1,
       erasureBatchSize: 1000,
+      maxFolderDepth: 1000,
     });
   });
 
@@ -75,6 +76,7 @@ describe('loadConfig', () => {
       MARGINALIA_HTTP_KEEP_ALIVE_TIMEOUT_MS: '3000',
       MARGINALIA_HTTP_IDLE_TIMEOUT_MS: '4000',
       MARGINALIA_ERASURE_BATCH_SIZE: '50',
+      MARGINALIA_MAX_FOLDER_DEPTH: '20',
     });
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.config, {
@@ -106,6 +108,7 @@ describe('loadConfig', () => {
       pgStatementTimeoutMs: 700,
       workers: 2,
       erasureBatchSize: 50,
+      maxFolderDepth: 20,
     });
   });
 

@@ -1,25 +1,39 @@
 // Documents as objects (SPEC 12): made by documents/add or by the first write that names one, renamed,
 // moved between folders, given an access type, disabled, listed in id order, deleted with all in them.
-import { ApiError } from '../../errors.js';
+import { missingFolder } from '../folders/tree.js';
 import { NOTIFICATIONS_SQL } from '../notifications/sql.js';
 import { disabledDocument, enter } from '../organizations/organizations.js';
-import { all, first, list, type Params, run, type Work } from '../sql.js';
+import { all, first, idsInKeyOrder, list, type Params, run, type Work } from '../sql.js';
 import type { AccessType, DocumentQuery, DocumentRecord, DocumentWrite } from '../store.js';
 import { DOCUMENTS_SQL as SQL } from './sql.js';
 
 /** How many notification ids one delete statement takes (the list is one parameter either way). */
 const NOTIFICATION_CHUNK = 1000;
 
-export const missingFolder = (id: string) => new ApiError('NOT_FOUND', `Folder ${id} does not exist.`);
-
-/** An upsert or update that answered a disabled row refuses the write: thrown, so nothing is written. */
-function* written(statement: (typeof SQL)[keyof typeof SQL], params: Params, documentId: string): Work<boolean> {
-  const row = yield* first(statement, params);
-  if (row?.disabled) throw disabledDocument(documentId);
-  return row !== undefined;
+/**
+ * One upsert or update per document, in key order (two writes naming the same documents lock their
+ * rows in the same order, so they cannot deadlock on PostgreSQL). A row that answers disabled refuses
+ * the write, named as the first such document of the request: thrown after the loop, so the
+ * transaction writes nothing. Answers the ids that had a row.
+ */
+function* writeEach(
+  statement: (typeof SQL)[keyof typeof SQL],
+  ids: readonly string[],
+  params: (documentId: string) => Params,
+): Work<Set<string>> {
+  const found = new Set<string>();
+  const disabled = new Set<string>();
+  for (const documentId of idsInKeyOrder(ids)) {
+    const row = yield* first(statement, params(documentId));
+    if (row) found.add(documentId);
+    if (row?.disabled) disabled.add(documentId);
+  }
+  const refused = ids.find((id) => disabled.has(id));
+  if (refused !== undefined) throw disabledDocument(refused);
+  return found;
 }
 
-/** The folder a write names must exist (NOT_FOUND otherwise); null: no folder. */
+/** The folder a write names must exist (NOT_FOUND otherwise), locked on PostgreSQL until the write commits; null: no folder. */
 export function* requireFolder(tenantId: string, organizationId: string, folderId: string | null): Work<void> {
   if (folderId !== null && !(yield* first(SQL.folderExists, { tenantId, organizationId, folderId })))
     throw missingFolder(folderId);
@@ -35,9 +49,15 @@ export function* add(
 ): Work<void> {
   yield* enter(tenantId, organizationId, null, true);
   yield* requireFolder(tenantId, organizationId, folderId);
-  for (const e of entries) {
-    yield* written(SQL.add, { tenantId, organizationId, documentId: e.documentId, name: e.name, folderId, now }, e.documentId);
-  }
+  const names = new Map(entries.map((e) => [e.documentId, e.name]));
+  yield* writeEach(SQL.add, [...names.keys()], (documentId) => ({
+    tenantId,
+    organizationId,
+    documentId,
+    name: names.get(documentId),
+    folderId,
+    now,
+  }));
 }
 
 /** documents/update: renames those that exist; answers which did. */
@@ -48,12 +68,14 @@ export function* update(
   now: number,
 ): Work<Set<string>> {
   yield* enter(tenantId, organizationId, null, false);
-  const updated = new Set<string>();
-  for (const e of entries) {
-    const params = { tenantId, organizationId, documentId: e.documentId, name: e.name, now };
-    if (yield* written(SQL.rename, params, e.documentId)) updated.add(e.documentId);
-  }
-  return updated;
+  const names = new Map(entries.map((e) => [e.documentId, e.name]));
+  return yield* writeEach(SQL.rename, [...names.keys()], (documentId) => ({
+    tenantId,
+    organizationId,
+    documentId,
+    name: names.get(documentId),
+    now,
+  }));
 }
 
 /** documents/move: into an existing folder (null: out of any); a document not yet known comes into being there. */
@@ -66,7 +88,7 @@ export function* move(
 ): Work<void> {
   yield* enter(tenantId, organizationId, null, false);
   yield* requireFolder(tenantId, organizationId, folderId);
-  for (const documentId of ids) yield* written(SQL.move, { tenantId, organizationId, documentId, folderId, now }, documentId);
+  yield* writeEach(SQL.move, ids, (documentId) => ({ tenantId, organizationId, documentId, folderId, now }));
 }
 
 /** documents/access/update: a document not yet known comes into being with that access type. */
@@ -78,7 +100,7 @@ export function* setAccess(
   now: number,
 ): Work<void> {
   yield* enter(tenantId, organizationId, null, false);
-  for (const documentId of ids) yield* written(SQL.access, { tenantId, organizationId, documentId, accessType, now }, documentId);
+  yield* writeEach(SQL.access, ids, (documentId) => ({ tenantId, organizationId, documentId, accessType, now }));
 }
 
 /**
@@ -93,7 +115,7 @@ export function* setDisabled(
   now: number,
 ): Work<void> {
   yield* enter(tenantId, organizationId, null, true);
-  for (const documentId of ids) yield* run(SQL.disable, { tenantId, organizationId, documentId, disabled, now });
+  for (const documentId of idsInKeyOrder(ids)) yield* run(SQL.disable, { tenantId, organizationId, documentId, disabled, now });
 }
 
 /**
@@ -106,13 +128,16 @@ export function* setDisabled(
 export function* remove(tenantId: string, organizationId: string, ids: readonly string[]): Work<Set<string>> {
   yield* enter(tenantId, organizationId, null, false);
   const deleted = new Set<string>();
-  for (const documentId of ids) {
+  for (const documentId of idsInKeyOrder(ids)) {
     const at = { tenantId, organizationId, documentId };
     if (!(yield* first(SQL.remove, at))) continue;
     deleted.add(documentId);
+    // Threads before their comments and read marks, notifications before their inbox rows and marks:
+    // the order writers lock them in on PostgreSQL, so a concurrent comment waits for the deletion
+    // (then finds no thread) instead of adding a comment this would miss.
+    yield* run(SQL.threads, at);
     yield* run(SQL.comments, at);
     yield* run(SQL.threadReads, at);
-    yield* run(SQL.threads, at);
     const notificationIds = (yield* all(SQL.notificationIds, at)).map((r) => r.notification_id as string);
     const org = { tenantId, organizationId };
     for (let i = 0; i < notificationIds.length; i += NOTIFICATION_CHUNK) {

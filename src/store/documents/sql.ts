@@ -1,10 +1,5 @@
 // The statements of documents as objects (SPEC 12), SQLite and PostgreSQL side by side.
-import { byKind, inList } from '../sql.js';
-
-type Kind = 'sqlite' | 'postgres';
-
-/** A cast PostgreSQL needs where a parameter may be null (it cannot infer the type of a bare null). */
-const as = (kind: Kind, type: string) => (kind === 'postgres' ? `::${type}` : '');
+import { byKind, cast, inList } from '../sql.js';
 
 /** The columns a document is read with, in the order documents.ts maps them. */
 const COLUMNS = 'document_id, name, folder_id, access_type, disabled, created_at, updated_at';
@@ -30,16 +25,16 @@ export const DOCUMENTS_SQL = {
   add: byKind('addDocument', (kind) =>
     upsert(
       ['name', 'folder_id'],
-      [`coalesce(@name${as(kind, 'text')}, '')`, `@folderId${as(kind, 'text')}`],
-      `name = coalesce(@name${as(kind, 'text')}, documents.name),
-       folder_id = coalesce(@folderId${as(kind, 'text')}, documents.folder_id),
-       updated_at = CASE WHEN @name${as(kind, 'text')} IS NULL AND @folderId${as(kind, 'text')} IS NULL
+      [`coalesce(@name${cast(kind, 'text')}, '')`, `@folderId${cast(kind, 'text')}`],
+      `name = coalesce(@name${cast(kind, 'text')}, documents.name),
+       folder_id = coalesce(@folderId${cast(kind, 'text')}, documents.folder_id),
+       updated_at = CASE WHEN @name${cast(kind, 'text')} IS NULL AND @folderId${cast(kind, 'text')} IS NULL
          THEN documents.updated_at ELSE @now END`,
     ),
   ),
   /** documents/move: into the folder (null: no folder). */
   move: byKind('moveDocument', (kind) =>
-    upsert(['folder_id'], [`@folderId${as(kind, 'text')}`], `folder_id = @folderId${as(kind, 'text')}, updated_at = @now`),
+    upsert(['folder_id'], [`@folderId${cast(kind, 'text')}`], `folder_id = @folderId${cast(kind, 'text')}, updated_at = @now`),
   ),
   /** documents/access/update. */
   access: byKind('setDocumentAccess', () =>
@@ -47,12 +42,16 @@ export const DOCUMENTS_SQL = {
   ),
   /** documents/access/disablestate/update: the one write a disabled document takes (SPEC 14.8). */
   disable: byKind('setDocumentDisabled', (kind) =>
-    upsert(['disabled'], [`@disabled${as(kind, 'boolean')}`], `disabled = @disabled${as(kind, 'boolean')}, updated_at = @now`),
+    upsert(
+      ['disabled'],
+      [`@disabled${cast(kind, 'boolean')}`],
+      `disabled = @disabled${cast(kind, 'boolean')}, updated_at = @now`,
+    ),
   ),
   /** documents/update: renames a document that exists; answers its disabled flag, or no row. */
   rename: byKind(
     'renameDocument',
-    (kind) => `UPDATE documents SET name = coalesce(@name${as(kind, 'text')}, name), updated_at = @now
+    (kind) => `UPDATE documents SET name = coalesce(@name${cast(kind, 'text')}, name), updated_at = @now
      WHERE ${DOCUMENT} RETURNING disabled`,
   ),
   /** documents/get: by ids and/or folder (folderMode 0: any, 1: no folder, 2: folderId), in id order, after the token's id. */
@@ -60,14 +59,15 @@ export const DOCUMENTS_SQL = {
     'documentsPage',
     (kind) => `SELECT ${COLUMNS} FROM documents
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND ${inList(kind, 'document_id', 'ids')}
-       AND (@folderMode${as(kind, 'int')} = 0 OR (@folderMode = 1 AND folder_id IS NULL)
-         OR (@folderMode = 2 AND folder_id = @folderId${as(kind, 'text')}))
-       AND (@after${as(kind, 'text')} IS NULL OR document_id > @after)
+       AND (@folderMode${cast(kind, 'int')} = 0 OR (@folderMode = 1 AND folder_id IS NULL)
+         OR (@folderMode = 2 AND folder_id = @folderId${cast(kind, 'text')}))
+       AND (@after${cast(kind, 'text')} IS NULL OR document_id > @after)
      ORDER BY document_id LIMIT @limit`,
   ),
   /**
-   * documents/delete, first: the row goes (on PostgreSQL that locks it, so a write naming the
-   * document waits, then makes a new one after this commits).
+   * documents/delete, first: the row goes. On PostgreSQL that locks it, so a write that inserts the
+   * document's row (the upserts above) waits, then makes a new one after this commits; writes that
+   * only name the document in other tables do not wait for it.
    */
   remove: byKind('deleteDocument', () => `DELETE FROM documents WHERE ${DOCUMENT} RETURNING document_id`),
   /** Then everything in it. The annotations' triggers move the document's version (migration 11). */
@@ -85,10 +85,15 @@ export const DOCUMENTS_SQL = {
        AND scope_kind = 'document' AND scope_id = @documentId`,
   ),
   settings: byKind('deleteDocumentSettings', () => `DELETE FROM notification_settings WHERE ${DOCUMENT}`),
-  /** Whether a folder exists (documents/add and move name one that must). */
+  /**
+   * Whether a folder exists (documents/add and move name one that must). On PostgreSQL the row is
+   * locked until the write commits, so a folders/delete (which deletes its folders before it moves
+   * their documents out) waits for it, or it waits for the delete and finds no folder: no document is
+   * left in a folder that is gone. SQLite writes one transaction at a time.
+   */
   folderExists: byKind(
     'folderExists',
-    () => `SELECT 1 AS found FROM folders WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND folder_id = @folderId`,
+    (kind) => `SELECT 1 AS found FROM folders WHERE tenant_id = @tenantId AND organization_id = @organizationId
+       AND folder_id = @folderId${kind === 'postgres' ? ' FOR KEY SHARE' : ''}`,
   ),
 };

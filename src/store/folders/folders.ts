@@ -1,14 +1,12 @@
 // Folders (SPEC 12): a tree per organization, made by folders/add, renamed and moved by folders/update,
 // deleted with their subtrees (their documents stay, in no folder). Each write reads the tree's parents
-// once and walks it in memory (tree.ts), so depth and width cost no recursion anywhere.
-import { ApiError, invalid } from '../../errors.js';
+// once, checks its entries against it in memory (tree.ts: no recursion, a bounded depth), then writes
+// the rows in key order.
 import { enter } from '../organizations/organizations.js';
-import { all, first, list, run, type Work } from '../sql.js';
+import { all, first, idsInKeyOrder, inKeyOrder, list, run, type Work } from '../sql.js';
 import type { AccessType, FolderRecord, FolderWrite } from '../store.js';
 import { FOLDERS_SQL as SQL } from './sql.js';
-import { childrenOf, isWithin, type Parents, subtreeOf } from './tree.js';
-
-const missingParent = (id: string) => new ApiError('NOT_FOUND', `Folder ${id} does not exist.`);
+import { childrenOf, FOLDER_DEPTH_CEILING, type FolderChange, type Parents, planned, subtreeOf } from './tree.js';
 
 /** The tree's parents, after locking the organization's folders for this write. */
 function* lockedTree(tenantId: string, organizationId: string): Work<Parents> {
@@ -17,77 +15,51 @@ function* lockedTree(tenantId: string, organizationId: string): Work<Parents> {
   return new Map(rows.map((r) => [String(r.folder_id), r.parent_id === null ? null : String(r.parent_id)]));
 }
 
-/**
- * A folder's new parent, checked: it must exist (NOT_FOUND), and must not be the folder or lie in its
- * subtree (INVALID_ARGUMENT, naming the entry's member). null: the top.
- */
-function checkedParent(parents: Parents, e: FolderWrite, index: number, exists: boolean): string | null {
-  const parent = e.parentId ?? null;
-  if (parent === null) return null;
-  if (!parents.has(parent)) throw missingParent(parent);
-  if (exists && isWithin(parent, e.folderId, parents)) {
-    throw invalid(
-      `data.folders[${index}].parentFolderId: folder ${parent} is ${parent === e.folderId ? '' : 'inside '}folder ` +
-        `${e.folderId}; a folder cannot move under itself or its own subtree.`,
-    );
+/** The rows of a checked write, in key order: each made, or renamed and (with `moves`) moved. */
+function* written(tenantId: string, organizationId: string, changes: readonly FolderChange[], now: number): Work<void> {
+  for (const c of inKeyOrder(changes, (c) => c.folderId)) {
+    const at = { tenantId, organizationId, folderId: c.folderId, name: c.name, parentId: c.parentId, now };
+    yield* run(c.creates ? SQL.insert : SQL.change, c.creates ? at : { ...at, moves: c.moves });
   }
-  return parent;
-}
-
-/** Renames and moves one folder that exists, keeping `parents` up to date for the entries after it. */
-function* change(
-  tenantId: string,
-  organizationId: string,
-  parents: Parents,
-  e: FolderWrite,
-  index: number,
-  now: number,
-): Work<void> {
-  const moves = e.parentId !== undefined;
-  const parentId = moves ? checkedParent(parents, e, index, true) : null;
-  yield* run(SQL.change, { tenantId, organizationId, folderId: e.folderId, name: e.name, moves, parentId, now });
-  if (moves) parents.set(e.folderId, parentId);
 }
 
 /**
  * folders/add: each folder created under its parent (which exists, or was added earlier in the same
- * request); one that exists already is renamed and moved as folders/update would.
+ * request); one that exists already is renamed and moved as folders/update would. No folder may end up
+ * deeper than `maxDepth` (at most FOLDER_DEPTH_CEILING).
  */
-export function* add(tenantId: string, organizationId: string, entries: readonly FolderWrite[], now: number): Work<void> {
+export function* add(
+  tenantId: string,
+  organizationId: string,
+  entries: readonly FolderWrite[],
+  now: number,
+  maxDepth = FOLDER_DEPTH_CEILING,
+): Work<void> {
   yield* enter(tenantId, organizationId, null, true);
-  const parents = yield* lockedTree(tenantId, organizationId);
-  for (const [index, e] of entries.entries()) {
-    if (parents.has(e.folderId)) {
-      yield* change(tenantId, organizationId, parents, e, index, now);
-      continue;
-    }
-    const parentId = checkedParent(parents, e, index, false);
-    yield* run(SQL.insert, { tenantId, organizationId, folderId: e.folderId, name: e.name, parentId, now });
-    parents.set(e.folderId, parentId);
-  }
+  const changes = planned(yield* lockedTree(tenantId, organizationId), entries, true, maxDepth);
+  yield* written(tenantId, organizationId, changes, now);
 }
 
-/** folders/update: renames and moves those that exist; answers which did. */
+/** folders/update: renames and moves those that exist, within `maxDepth` as add; answers which did. */
 export function* update(
   tenantId: string,
   organizationId: string,
   entries: readonly FolderWrite[],
   now: number,
+  maxDepth = FOLDER_DEPTH_CEILING,
 ): Work<Set<string>> {
   yield* enter(tenantId, organizationId, null, false);
-  const parents = yield* lockedTree(tenantId, organizationId);
-  const updated = new Set<string>();
-  for (const [index, e] of entries.entries()) {
-    if (!parents.has(e.folderId)) continue;
-    yield* change(tenantId, organizationId, parents, e, index, now);
-    updated.add(e.folderId);
-  }
-  return updated;
+  const changes = planned(yield* lockedTree(tenantId, organizationId), entries, false, maxDepth);
+  yield* written(tenantId, organizationId, changes, now);
+  return new Set(changes.map((c) => c.folderId));
 }
 
 /**
  * folders/delete: each folder that exists with its whole subtree, in one statement whatever its size;
- * their documents move to no folder, their memberships go. Answers the ids asked for that existed.
+ * their memberships go, and then their documents move to no folder: the folders go first, so a
+ * documents/add or move into one of them (which locks the folder's row, documents/sql.ts) either
+ * committed before, and is moved out here, or waits and finds no folder. Answers the ids asked for
+ * that existed.
  */
 export function* remove(tenantId: string, organizationId: string, ids: readonly string[], now: number): Work<Set<string>> {
   yield* enter(tenantId, organizationId, null, false);
@@ -101,9 +73,9 @@ export function* remove(tenantId: string, organizationId: string, ids: readonly 
   }
   if (doomed.size > 0) {
     const these = { tenantId, organizationId, ids: list([...doomed]), now };
-    yield* run(SQL.unfile, these);
-    yield* run(SQL.memberships, these);
     yield* run(SQL.remove, these);
+    yield* run(SQL.memberships, these);
+    yield* run(SQL.unfile, these);
   }
   return found;
 }
@@ -118,7 +90,7 @@ export function* setAccess(
 ): Work<Set<string>> {
   yield* enter(tenantId, organizationId, null, false);
   const done = new Set<string>();
-  for (const folderId of ids) {
+  for (const folderId of idsInKeyOrder(ids)) {
     if (yield* first(SQL.access, { tenantId, organizationId, folderId, accessType, now })) done.add(folderId);
   }
   return done;

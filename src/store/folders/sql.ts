@@ -1,10 +1,7 @@
 // The statements of folders (SPEC 12), SQLite and PostgreSQL side by side. A folder's parent is NULL
 // at the top. Trees are walked in memory (folders.ts) from one read of the organization's folders, so
 // no statement recurses and no list is spelled out: lists are one JSON or array parameter.
-import { byKind, listValues } from '../sql.js';
-
-type Kind = 'sqlite' | 'postgres';
-const as = (kind: Kind, type: string) => (kind === 'postgres' ? `::${type}` : '');
+import { byKind, cast, inList } from '../sql.js';
 
 const ORGANIZATION = 'tenant_id = @tenantId AND organization_id = @organizationId';
 const FOLDER = `${ORGANIZATION} AND folder_id = @folderId`;
@@ -30,13 +27,13 @@ export const FOLDERS_SQL = {
   insert: byKind(
     'insertFolder',
     (kind) => `INSERT INTO folders (tenant_id, organization_id, folder_id, name, parent_id, created_at, updated_at)
-     VALUES (@tenantId, @organizationId, @folderId, coalesce(@name${as(kind, 'text')}, ''), @parentId${as(kind, 'text')}, @now, @now)`,
+     VALUES (@tenantId, @organizationId, @folderId, coalesce(@name${cast(kind, 'text')}, ''), @parentId${cast(kind, 'text')}, @now, @now)`,
   ),
   /** Renames (null: keeps the name) and, with moves set, moves under parentId (null: the top). */
   change: byKind(
     'changeFolder',
-    (kind) => `UPDATE folders SET name = coalesce(@name${as(kind, 'text')}, name),
-       parent_id = CASE WHEN @moves${as(kind, 'boolean')} THEN @parentId${as(kind, 'text')} ELSE parent_id END,
+    (kind) => `UPDATE folders SET name = coalesce(@name${cast(kind, 'text')}, name),
+       parent_id = CASE WHEN @moves${cast(kind, 'boolean')} THEN @parentId${cast(kind, 'text')} ELSE parent_id END,
        updated_at = @now
      WHERE ${FOLDER}`,
   ),
@@ -44,21 +41,18 @@ export const FOLDERS_SQL = {
     'setFolderAccess',
     () => `UPDATE folders SET access_type = @accessType, updated_at = @now WHERE ${FOLDER} RETURNING folder_id`,
   ),
-  /** folders/delete: the folders of the subtrees, one list parameter. */
-  remove: byKind(
-    'deleteFolders',
-    (kind) => `DELETE FROM folders WHERE ${ORGANIZATION} AND folder_id IN (${listValues(kind, 'ids')})`,
-  ),
-  /** Their documents stay, in no folder. */
+  /** folders/delete: the folders of the subtrees, one list parameter (first: see documents/sql.ts folderExists). */
+  remove: byKind('deleteFolders', (kind) => `DELETE FROM folders WHERE ${ORGANIZATION} AND ${inList(kind, 'folder_id', 'ids')}`),
+  /** Then their documents move out: they stay, in no folder. */
   unfile: byKind(
     'unfileDocuments',
     (kind) => `UPDATE documents SET folder_id = NULL, updated_at = @now
-     WHERE ${ORGANIZATION} AND folder_id IN (${listValues(kind, 'ids')})`,
+     WHERE ${ORGANIZATION} AND ${inList(kind, 'folder_id', 'ids')}`,
   ),
   /** Memberships of a deleted folder go with it (as a deleted document's do). */
   memberships: byKind(
     'deleteFolderMemberships',
     (kind) => `DELETE FROM memberships WHERE ${ORGANIZATION} AND scope_kind = 'folder'
-       AND scope_id IN (${listValues(kind, 'ids')})`,
+       AND ${inList(kind, 'scope_id', 'ids')}`,
   ),
 };

@@ -1,5 +1,5 @@
 // Store code for notifications, their recipients' inboxes, read state, counts and settings (SPEC 7, 11).
-import { enter, enterDocument } from '../organizations/organizations.js';
+import { disabledDocument, enter, enterDocument } from '../organizations/organizations.js';
 import { internalUserId } from '../../services/ids.js';
 import { versionsOf } from '../select.js';
 import { all, batch, inKeyOrder, list, type Query, query, run, type Work } from '../sql.js';
@@ -143,6 +143,8 @@ export function* change(
   yield* enter(tenantId, organizationId, null, false);
   const org = { tenantId, organizationId };
   const rows = yield* all(SQL.lockForChange, { ...org, ids: list(changes.map((c) => c.id)) });
+  const refused = rows.find((r) => Boolean(r.document_disabled));
+  if (refused) throw disabledDocument(String(refused.document_id));
   const found = new Map(rows.map((r) => [r.notification_id as string, sourceFrom(r, tenantId, organizationId)]));
   const contentRows: Record<string, unknown>[] = [];
   for (const c of changes) {
@@ -228,11 +230,29 @@ function sourceFrom(r: Record<string, unknown>, tenantId: string, organizationId
   };
 }
 
+/**
+ * SPEC 14.8 for writes that reach notifications by id or by filters rather than by their document:
+ * named ids in a disabled document refuse the write; found by other filters, they are passed over.
+ */
+function* outsideDisabledDocuments(tenantId: string, organizationId: string, ids: string[], named: boolean): Work<string[]> {
+  if (ids.length === 0) return ids;
+  const disabled = yield* all(SQL.inDisabledDocuments, { tenantId, organizationId, ids: list(ids) });
+  if (disabled.length === 0) return ids;
+  if (named) throw disabledDocument(String(disabled[0]!.document_id));
+  const skipped = new Set(disabled.map((r) => r.notification_id as string));
+  return ids.filter((id) => !skipped.has(id));
+}
+
 /** notifications/delete: the notifications named, or matched by the filters, for everyone. Answers the ids deleted. */
 export function* remove(tenantId: string, q: NotificationDeletion): Work<string[]> {
   yield* enter(tenantId, q.organizationId, q.documentId ?? null, false);
   const org = { tenantId, organizationId: q.organizationId };
-  const found = yield* selected(tenantId, q);
+  const found = yield* outsideDisabledDocuments(
+    tenantId,
+    q.organizationId,
+    yield* selected(tenantId, q),
+    q.notificationIds !== null,
+  );
   const deleted = new Set<string>();
   for (let i = 0; i < found.length; i += 1000) {
     const ids = list(found.slice(i, i + 1000));
@@ -280,6 +300,8 @@ export function* markRead(
   ids: string[] | null,
 ): Work<number> {
   yield* enter(tenantId, organizationId, documentId, false);
+  // Named by id, one in a disabled document refuses the write; by filters, those are passed over (in the statements).
+  if (ids !== null) yield* outsideDisabledDocuments(tenantId, organizationId, ids, true);
   const params = { tenantId, organizationId, userId: user.userId, internalId: user.internalId, documentId, ids: list(ids) };
   return (yield* run(SQL.readListed, params)) + (yield* run(SQL.readWide, params));
 }

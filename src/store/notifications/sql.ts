@@ -89,6 +89,10 @@ const WIDE_UNREAD = wideRead(false);
  */
 const LOCK_NOTIFICATION = 'FOR KEY SHARE OF n';
 
+/** Whether the row's document (`alias`.document_id; none for a notification without one) is disabled (SPEC 14.8). */
+const IN_DISABLED_DOCUMENT = (alias: string) => `EXISTS (SELECT 1 FROM documents dd WHERE dd.tenant_id = ${alias}.tenant_id
+  AND dd.organization_id = ${alias}.organization_id AND dd.document_id = ${alias}.document_id AND dd.disabled)`;
+
 export const NOTIFICATIONS_SQL = {
   insert: same(
     'insertNotification',
@@ -115,8 +119,10 @@ export const NOTIFICATIONS_SQL = {
   /** What notifications/update renders a changed answer from; locks the rows on PostgreSQL. */
   lockForChange: byKind(
     'lockNotificationsForChange',
+    // document_disabled: a notification of a disabled document refuses the change (SPEC 14.8), read with the lock.
     (kind) => `SELECT notification_id, document_id, location_id, action_user_id, action_user_name, action_user_email,
-       headline_template, headline_data, body_message, source_data, timestamp, recipients, source, notify_all
+       headline_template, headline_data, body_message, source_data, timestamp, recipients, source, notify_all,
+       ${IN_DISABLED_DOCUMENT('notifications')} AS document_disabled
      FROM notifications WHERE tenant_id = @tenantId AND organization_id = @organizationId
        AND notification_id IN (${listValues(kind, 'ids')})
      ORDER BY notification_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
@@ -218,6 +224,13 @@ export const NOTIFICATIONS_SQL = {
        AND notification_id IN (${listValues(kind, 'ids')})
      RETURNING notification_id`,
   ),
+  /** The documents, disabled, of the notifications @ids (SPEC 14.8): a write must not change those. */
+  inDisabledDocuments: byKind(
+    'notificationsInDisabledDocuments',
+    (kind) => `SELECT n.notification_id, n.document_id FROM notifications n
+     WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.notification_id IN (${listValues(kind, 'ids')})
+       AND ${IN_DISABLED_DOCUMENT('n')} ORDER BY n.notification_id`,
+  ),
   /** notifications/delete by ids alone: those that exist. */
   idsNamed: byKind(
     'notificationIdsNamed',
@@ -255,7 +268,7 @@ export const NOTIFICATIONS_SQL = {
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
        AND unread = ${kind === 'sqlite' ? '1' : 'true'}
        AND ${whenGiven(kind, 'document_id', 'documentId')}
-       AND ${inList(kind, 'notification_id', 'ids')}`,
+       AND ${inList(kind, 'notification_id', 'ids')} AND NOT ${IN_DISABLED_DOCUMENT('inbox')}`,
   ),
   /** notifications/read: the organization-wide notifications that match and that a member has not read. */
   readWide: byKind(
@@ -265,7 +278,7 @@ export const NOTIFICATIONS_SQL = {
      FROM notifications n${kind === 'sqlite' ? ' INDEXED BY notifications_wide' : ''}
      WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.notify_all = ${kind === 'sqlite' ? '1' : 'true'}
        AND ${whenGiven(kind, 'n.document_id', 'documentId')}
-       AND ${inList(kind, 'n.notification_id', 'ids')}
+       AND ${inList(kind, 'n.notification_id', 'ids')} AND NOT ${IN_DISABLED_DOCUMENT('n')}
        AND ${IS_MEMBER} AND ${LISTS_NOT} AND ${WIDE_UNREAD}
      ${kind === 'postgres' ? `ORDER BY n.notification_id ${LOCK_NOTIFICATION}` : 'AND true'}
      ON CONFLICT DO NOTHING`,

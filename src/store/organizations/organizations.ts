@@ -1,7 +1,7 @@
 // Organizations as objects (SPEC 12): made by organizations/add or by the first write that names one,
 // renamed, listed in id order.
 import { ApiError } from '../../errors.js';
-import { all, first, list, type Row, run, type Work } from '../sql.js';
+import { all, first, inKeyOrder, list, type Row, run, type Work } from '../sql.js';
 import type { OrganizationRecord, OrganizationWrite } from '../store.js';
 import { DELETE_FROM, ORGANIZATION_TABLES, ORGANIZATIONS_SQL as SQL } from './sql.js';
 
@@ -54,7 +54,9 @@ export function* add(tenantId: string, entries: readonly OrganizationWrite[], no
     tenantId,
     entries.map((e) => e.organizationId),
   );
-  for (const e of entries) yield* run(SQL.add, { tenantId, organizationId: e.organizationId, name: e.name, now });
+  // Key order: two requests naming the same organizations lock them in the same order.
+  for (const e of inKeyOrder(entries, (x) => x.organizationId))
+    yield* run(SQL.add, { tenantId, organizationId: e.organizationId, name: e.name, now });
 }
 
 /** organizations/update: renames those that exist; answers which did. */
@@ -64,7 +66,7 @@ export function* update(tenantId: string, entries: readonly OrganizationWrite[],
     entries.map((e) => e.organizationId),
   );
   const updated = new Set<string>();
-  for (const e of entries) {
+  for (const e of inKeyOrder(entries, (x) => x.organizationId)) {
     if (yield* first(SQL.update, { tenantId, organizationId: e.organizationId, name: e.name, now }))
       updated.add(e.organizationId);
   }
@@ -94,11 +96,12 @@ export function* remove(tenantId: string, organizationIds: readonly string[]): W
   const deleted = new Set<string>();
   for (const organizationId of [...organizationIds].sort()) {
     const at = { tenantId, organizationId };
-    // Its row first: on PostgreSQL that locks it before its data goes.
+    // Its row first: on PostgreSQL that locks it before its data goes. Then the profile version, as
+    // every users write takes it before the users rows (one lock order).
     if (!(yield* first(SQL.deleteOrganization, at))) continue;
     deleted.add(organizationId);
-    for (const table of ORGANIZATION_TABLES) yield* run(DELETE_FROM[table], at);
     yield* run(SQL.moveProfileVersion, at);
+    for (const table of ORGANIZATION_TABLES) yield* run(DELETE_FROM[table], at);
   }
   return deleted;
 }

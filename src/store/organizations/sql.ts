@@ -81,7 +81,7 @@ export const ORGANIZATIONS_SQL = {
      VALUES (@tenantId, @organizationId, @disabled, @now, @now)
      ON CONFLICT (tenant_id, organization_id) DO UPDATE SET disabled = excluded.disabled, updated_at = excluded.updated_at`,
   ),
-  /** organizations/delete: its own row last, answering whether it was there. */
+  /** organizations/delete: its own row first (locked on PostgreSQL), answering whether it was there. */
   deleteOrganization: same(
     'deleteOrganization',
     'DELETE FROM organizations WHERE tenant_id = @tenantId AND organization_id = @organizationId RETURNING organization_id',
@@ -105,19 +105,22 @@ export const ORGANIZATIONS_SQL = {
 };
 
 /**
- * Every table that holds an organization's data, in the order organizations/delete empties them:
- * children before what they hang on, the count tables after the rows their triggers count.
+ * Every table that holds an organization's data, in the order organizations/delete empties them: on
+ * PostgreSQL each parent before what hangs on it, the order in which writers lock them (a thread
+ * before its comments and read marks, a notification before its inbox rows and read marks), so a
+ * writer waits for the deletion instead of adding a child it would miss or meeting it in a deadlock;
+ * the count tables after the rows their triggers count.
  * document_versions stays, like profile_versions: deleting the threads moves each version (migration
  * 11's triggers), and pages held in memory are keyed by it. A test reads the schema and fails when a
  * table with an organization_id is in neither list.
  */
 export const ORGANIZATION_TABLES = [
-  'annotation_reads',
-  'comments',
   'annotations',
-  'notification_reads',
-  'inbox',
+  'comments',
+  'annotation_reads',
   'notifications',
+  'inbox',
+  'notification_reads',
   'notification_settings',
   'inbox_counts',
   'wide_counts',

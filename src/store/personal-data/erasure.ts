@@ -1,22 +1,25 @@
-// Store code of users/data/delete (SPEC 12): one user's data in one organization, erased in bounded
-// batches. Each step below is one batch: db-store runs it as its own transaction, again and again
-// until it says it is done, so erasing a user with 100,000 comments never holds a write transaction
-// (SQLite) or row locks (PostgreSQL) for long. Order matters: comments and notifications first (their
-// triggers move the user's counters), the profile and the counters last.
+// Store code of users/data/delete (SPEC 12): the data of every user of a request in one organization,
+// erased in bounded batches. Each step below is one batch for all the users at once: db-store runs it
+// as its own transaction, again and again until it says it is done, so erasing a user with 100,000
+// comments never holds a write transaction (SQLite) or row locks (PostgreSQL) for long, and erasing
+// 1,000 users costs about as many batches as their rows fill, not 1,000 times the steps. Order
+// matters: comments and notifications first (their triggers move the users' counters), the profiles
+// and the counters last. On PostgreSQL every step that changes a thread or its comments locks the
+// threads first, in key order, as every comment write does.
 import { storedNotificationAnswer } from '../../answers/notifications.js';
 import { renderThreads } from '../comments/threads.js';
 import { THREADS_SQL } from '../comments/threads-sql.js';
 import { recipientsFrom, recipientsJson } from '../notifications/notifications.js';
 import { NOTIFICATIONS_SQL } from '../notifications/sql.js';
-import { all, batch, list, type Row, run, type Work } from '../sql.js';
+import { all, batch, inKeyOrder, list, type Row, run, type Work } from '../sql.js';
 import { USERS_SQL } from '../users/sql.js';
 import { PERSONAL_DATA_SQL as SQL } from './sql.js';
 
-/** Whose data, where. */
+/** Whose data, where: the users erased (for a step by user, those with a row of their own there). */
 export interface ErasureScope {
   tenantId: string;
   organizationId: string;
-  userId: string;
+  userIds: readonly string[];
 }
 
 /** A step's answer: done, or the position its next batch starts from (null for steps that need none). */
@@ -24,20 +27,37 @@ export type StepResult = { done: true } | { done: false; cursor: unknown };
 
 export interface ErasureStep {
   name: string;
+  /**
+   * Finds its rows through the users' own rows (by-user indexes), so it has nothing to do in an
+   * organization where none of the users has a row. The others scan the organization's rows that may
+   * name a user in their JSON, which a user can be named in without a row of their own there.
+   */
+  byUser: boolean;
   run(scope: ErasureScope, cursor: unknown, limit: number): Work<StepResult>;
 }
 
+const orgOf = ({ tenantId, organizationId }: ErasureScope) => ({ tenantId, organizationId });
+
 const next = (done: boolean, cursor: unknown = null): StepResult => (done ? { done: true } : { done: false, cursor });
+
+/** Threads grouped by document, each list without repeats, documents and threads in key order. */
+function byDocument(threads: readonly [string, string][]): [string, string[]][] {
+  const grouped = new Map<string, Set<string>>();
+  for (const [documentId, annotationId] of threads)
+    grouped.set(documentId, (grouped.get(documentId) ?? new Set()).add(annotationId));
+  return inKeyOrder([...grouped], ([d]) => d).map(([d, ids]) => [d, inKeyOrder([...ids], (a) => a)]);
+}
+
+/** Locks the threads on PostgreSQL, in key order, before their comments or columns change (a no-op on SQLite). */
+function* lockThreads(scope: ErasureScope, threads: readonly [string, string][]): Work<void> {
+  for (const [documentId, annotationIds] of byDocument(threads)) {
+    yield* all(SQL.lockThreads, { ...orgOf(scope), documentId, annotationIds: list(annotationIds) });
+  }
+}
 
 /** Renders the threads again (grouped by document): their comments changed. */
 function* rendered(scope: ErasureScope, threads: readonly [string, string][]): Work<void> {
-  const byDocument = new Map<string, string[]>();
-  for (const [documentId, annotationId] of threads) {
-    const ids = byDocument.get(documentId) ?? [];
-    if (!ids.includes(annotationId)) ids.push(annotationId);
-    byDocument.set(documentId, ids);
-  }
-  for (const [documentId, annotationIds] of byDocument) {
+  for (const [documentId, annotationIds] of byDocument(threads)) {
     yield* renderThreads(scope.tenantId, scope.organizationId, documentId, annotationIds);
   }
 }
@@ -45,45 +65,70 @@ function* rendered(scope: ErasureScope, threads: readonly [string, string][]): W
 const threadKey = (r: Row): [string, string] => [r.document_id as string, r.annotation_id as string];
 
 /**
- * The user's comments, a batch at a time in key order. A thread left without comments goes, with its
- * read marks (it would show nothing but an empty list); the others are rendered again. A batch can end
- * inside a thread: that one is rendered by the batch that deletes its last comment by the user, so a
- * thread of 100,000 comments is rendered once, not once per batch.
+ * The users' comments, a batch at a time: each user's in key order (comments_by_author), user after
+ * user until the batch is full. A thread left without comments goes, with its read marks (it would
+ * show nothing but an empty list); the others are rendered again. A batch can end inside a thread:
+ * that one is rendered by the batch that deletes its last comment by the user, so a thread of 100,000
+ * comments is rendered once, not once per batch.
  */
 function* authoredComments(scope: ErasureScope, _cursor: unknown, limit: number): Work<StepResult> {
-  const keys = yield* all(SQL.nextAuthored, { ...scope, limit });
-  const [first, end] = [keys[0], keys[keys.length - 1]];
-  if (!first || !end) return next(true);
-  const range = {
-    ...scope,
-    firstDocument: first.document_id,
-    firstAnnotation: first.annotation_id,
-    lastDocument: end.document_id,
-    lastAnnotation: end.annotation_id,
-    lastComment: Number(end.comment_id),
-  };
-  yield* all(SQL.lockThreadRange, range);
-  const deleted = (yield* all(SQL.deleteAuthored, range)).map(threadKey);
-  if (deleted.length === 0) return next(true);
-  const last = deleted.reduce((a, b) => (a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]) ? b : a));
-  const lastUnfinished = (yield* all(SQL.authoredIn, { ...scope, documentId: last[0], annotationId: last[1] })).length > 0;
-  const touched = deleted.filter(([d, a]) => !(lastUnfinished && d === last[0] && a === last[1]));
-  const byDocument = new Map<string, Set<string>>();
-  for (const [d, a] of touched) byDocument.set(d, (byDocument.get(d) ?? new Set()).add(a));
-  const toRender: [string, string][] = [];
-  for (const [documentId, ids] of byDocument) {
-    const thread = { tenantId: scope.tenantId, organizationId: scope.organizationId, documentId };
-    const empty = (yield* all(SQL.emptyThreads, { ...thread, annotationIds: list([...ids]) })).map(
-      (r) => r.annotation_id as string,
-    );
-    if (empty.length > 0) {
-      yield* run(THREADS_SQL.cascadeReads, { ...thread, annotationIds: list(empty) });
-      yield* run(THREADS_SQL.deleteThreads, { ...thread, annotationIds: list(empty) });
+  const org = orgOf(scope);
+  const authors = inKeyOrder(
+    (yield* all(SQL.authors, { ...org, userIds: list(scope.userIds) })).map((r) => r.user_id as string),
+    (u) => u,
+  );
+  // Each user's share of the batch: the keys of their next comments, up to what the batch has left.
+  const ranges: { userId: string; keys: Row[]; wanted: number }[] = [];
+  let taken = 0;
+  for (const userId of authors) {
+    if (taken >= limit) break;
+    const wanted = limit - taken;
+    const keys = yield* all(SQL.nextAuthored, { ...org, userId, limit: wanted });
+    if (keys.length === 0) continue;
+    ranges.push({ userId, keys, wanted });
+    taken += keys.length;
+  }
+  if (taken === 0) return next(true);
+  // Only the threads the users' comments of the batch are in, all of them before any comment goes.
+  yield* lockThreads(
+    scope,
+    ranges.flatMap((r) => r.keys.map(threadKey)),
+  );
+  const touched: [string, string][] = [];
+  const unfinished = new Set<string>();
+  for (const { userId, keys, wanted } of ranges) {
+    const end = keys[keys.length - 1]!;
+    const range = {
+      ...org,
+      userId,
+      lastDocument: end.document_id,
+      lastAnnotation: end.annotation_id,
+      lastComment: Number(end.comment_id),
+    };
+    touched.push(...(yield* all(SQL.deleteAuthored, range)).map(threadKey));
+    // The thread of the user's last comment of the batch (its last row, in the database's key order)
+    // is left for a later batch to render if the user still has comments in it.
+    if (keys.length === wanted) {
+      const [documentId, annotationId] = threadKey(end);
+      if ((yield* all(SQL.authoredIn, { ...org, userId, documentId, annotationId })).length > 0) {
+        unfinished.add(JSON.stringify([documentId, annotationId]));
+      }
     }
-    for (const a of ids) if (!empty.includes(a)) toRender.push([documentId, a]);
+  }
+  const toRender: [string, string][] = [];
+  for (const [documentId, ids] of byDocument(touched.filter((t) => !unfinished.has(JSON.stringify(t))))) {
+    const thread = { ...org, documentId };
+    const empty = new Set(
+      (yield* all(SQL.emptyThreads, { ...thread, annotationIds: list(ids) })).map((r) => r.annotation_id as string),
+    );
+    if (empty.size > 0) {
+      yield* run(THREADS_SQL.cascadeReads, { ...thread, annotationIds: list([...empty]) });
+      yield* run(THREADS_SQL.deleteThreads, { ...thread, annotationIds: list([...empty]) });
+    }
+    for (const a of ids) if (!empty.has(a)) toRender.push([documentId, a]);
   }
   yield* rendered(scope, toRender);
-  return next(keys.length < limit);
+  return next(taken < limit);
 }
 
 /** Deletes notifications for everyone, with their inbox rows and read marks (as notifications/delete does). */
@@ -96,29 +141,39 @@ function* deleteNotifications(scope: ErasureScope, ids: string[]): Work<void> {
   yield* run(NOTIFICATIONS_SQL.deleteReads, params);
 }
 
-/** The notifications the user acted in: gone for everyone. */
+/** The notifications the users acted in: gone for everyone. */
 function* actedIn(scope: ErasureScope, _cursor: unknown, limit: number): Work<StepResult> {
-  const ids = (yield* all(SQL.actedIn, { ...scope, limit })).map((r) => r.notification_id as string);
-  yield* deleteNotifications(scope, ids);
-  return next(ids.length < limit);
+  const found = yield* all(SQL.actedIn, { ...orgOf(scope), userIds: list(scope.userIds), limit });
+  yield* deleteNotifications(
+    scope,
+    inKeyOrder(
+      found.map((r) => r.notification_id as string),
+      (id) => id,
+    ),
+  );
+  return next(found.length < limit);
 }
 
 /**
- * The notifications that list the user: their entry goes from the recipients and from the stored
- * answers (their own inbox row and every other recipient's). One that listed nobody else, and is not
- * organization-wide, was addressed to the user alone and goes.
+ * The notifications that list the users: their entries go from the recipients and from the stored
+ * answers (their own inbox rows and every other recipient's). One that listed nobody else, and is not
+ * organization-wide, was addressed to them alone and goes.
  */
 function* listedIn(scope: ErasureScope, _cursor: unknown, limit: number): Work<StepResult> {
-  const { tenantId, organizationId, userId } = scope;
-  const ids = (yield* all(SQL.listing, { ...scope, limit })).map((r) => r.notification_id as string);
-  if (ids.length === 0) return next(true);
+  const { tenantId, organizationId } = scope;
   const org = { tenantId, organizationId };
+  const users = { ...org, userIds: list(scope.userIds) };
+  const found = yield* all(SQL.listing, { ...users, limit });
+  if (found.length === 0) return next(true);
+  // A notification listing several of the users is found once per user: its ids once each.
+  const ids = inKeyOrder([...new Set(found.map((r) => r.notification_id as string))], (id) => id);
+  const erased = new Set(scope.userIds);
   const rows = yield* all(NOTIFICATIONS_SQL.lockForChange, { ...org, ids: list(ids) });
   const alone: string[] = [];
   const changed: Record<string, unknown>[] = [];
   for (const r of rows) {
     const recipients = recipientsFrom(r.recipients as string, tenantId, organizationId)
-      .filter((x) => x.userId !== userId)
+      .filter((x) => !erased.has(x.userId))
       .map(({ userId: u, internalId }) => ({ userId: u, internalId }));
     if (recipients.length === 0 && !r.notify_all) {
       alone.push(r.notification_id as string);
@@ -139,7 +194,7 @@ function* listedIn(scope: ErasureScope, _cursor: unknown, limit: number): Work<S
     });
     changed.push({ notificationId: r.notification_id, recipients: recipientsJson(recipients), answer });
   }
-  yield* run(SQL.deleteOwnInbox, { ...scope, ids: list(ids) });
+  yield* run(SQL.deleteOwnInbox, { ...users, ids: list(ids) });
   yield* deleteNotifications(scope, alone);
   yield* batch(SQL.changeRecipients, org, changed);
   yield* batch(
@@ -147,35 +202,47 @@ function* listedIn(scope: ErasureScope, _cursor: unknown, limit: number): Work<S
     org,
     changed.map(({ notificationId, answer }) => ({ notificationId, answer })),
   );
-  return next(ids.length < limit);
+  return next(found.length < limit);
 }
 
-/** SPEC 7: a template value that is an object with the user's userId shows the user. */
-function namesUser(headlineData: string, userId: string): boolean {
+/** SPEC 7: a template value that is an object with a user's userId shows the user. */
+function namesAny(headlineData: string, userIds: ReadonlySet<string>): boolean {
   if (!headlineData.includes('"userId"')) return false;
   const data = JSON.parse(headlineData) as Record<string, unknown>;
-  return Object.values(data).some((v) => typeof v === 'object' && v !== null && (v as { userId?: unknown }).userId === userId);
+  return Object.values(data).some((v) => {
+    const userId = typeof v === 'object' && v !== null ? (v as { userId?: unknown }).userId : undefined;
+    return typeof userId === 'string' && userIds.has(userId);
+  });
 }
 
-/** Notifications whose template data shows the user (about them, as the ones they acted in): gone for everyone. */
+/**
+ * Notifications whose template data shows one of the users (about them, as the ones they acted in):
+ * gone for everyone. One walk of the organization's notifications for all the users.
+ */
 function* namedInTemplates(scope: ErasureScope, cursor: unknown, limit: number): Work<StepResult> {
   const after = (cursor as string | null) ?? '';
-  const rows = yield* all(SQL.notificationWindow, { ...scope, after_notification_id: after, limit });
-  const named = rows.filter((r) => namesUser(r.headline_data as string, scope.userId)).map((r) => r.notification_id as string);
+  const erased = new Set(scope.userIds);
+  const rows = yield* all(SQL.notificationWindow, { ...orgOf(scope), after_notification_id: after, limit });
+  const named = rows.filter((r) => namesAny(r.headline_data as string, erased)).map((r) => r.notification_id as string);
   yield* deleteNotifications(scope, named);
   return next(rows.length < limit, rows[rows.length - 1]?.notification_id);
 }
 
-/** Threads assigned to the user: unassigned, and rendered again. */
+/** Threads assigned to one of the users: unassigned (their threads locked first), and rendered again. */
 function* assignedThreads(scope: ErasureScope, cursor: unknown, limit: number): Work<StepResult> {
   const [d, a] = (cursor as [string, string] | null) ?? ['', ''];
-  const rows = yield* all(SQL.threadWindow, { ...scope, after_document_id: d, after_annotation_id: a, limit });
+  const org = orgOf(scope);
+  const erased = new Set(scope.userIds);
+  const rows = yield* all(SQL.threadWindow, { ...org, after_document_id: d, after_annotation_id: a, limit });
   const assigned = rows
-    .filter(
-      (r) => r.assigned_to !== null && (JSON.parse(r.assigned_to as string) as { userId?: unknown }).userId === scope.userId,
-    )
+    .filter((r) => {
+      if (r.assigned_to === null) return false;
+      const userId = (JSON.parse(r.assigned_to as string) as { userId?: unknown }).userId;
+      return typeof userId === 'string' && erased.has(userId);
+    })
     .map(threadKey);
-  for (const [documentId, annotationId] of assigned) yield* run(SQL.unassign, { ...scope, documentId, annotationId });
+  yield* lockThreads(scope, assigned);
+  for (const [documentId, annotationId] of assigned) yield* run(SQL.unassign, { ...org, documentId, annotationId });
   yield* rendered(scope, assigned);
   const last = rows[rows.length - 1];
   return next(rows.length < limit, last ? threadKey(last) : null);
@@ -186,62 +253,80 @@ interface Tag {
   contact?: { userId?: unknown };
 }
 
-/** Other users' comments that tag the user: the tag goes (with its text and contact), and the threads are rendered again. */
+/**
+ * Other users' comments that tag one of the users: the tag goes (with its text and contact), and the
+ * threads are rendered again; the threads are locked before any of their comments changes.
+ */
 function* taggedComments(scope: ErasureScope, cursor: unknown, limit: number): Work<StepResult> {
   const [d, a, c] = (cursor as [string, string, number] | null) ?? ['', '', 0];
+  const org = orgOf(scope);
+  const erased = new Set(scope.userIds);
   const rows = yield* all(SQL.commentWindow, {
-    ...scope,
+    ...org,
     after_document_id: d,
     after_annotation_id: a,
     after_comment_id: c,
     limit,
   });
-  const touched: [string, string][] = [];
+  const retagged: { row: Row; kept: Tag[] }[] = [];
   for (const r of rows) {
-    if (r.tagged_user_contacts === null || !(r.tagged_user_contacts as string).includes(JSON.stringify(scope.userId))) continue;
+    if (r.tagged_user_contacts === null || !(r.tagged_user_contacts as string).includes('"userId"')) continue;
     const tags = JSON.parse(r.tagged_user_contacts as string) as Tag[];
-    const kept = tags.filter((t) => t.userId !== scope.userId && t.contact?.userId !== scope.userId);
-    if (kept.length === tags.length) continue;
-    const key = { documentId: r.document_id, annotationId: r.annotation_id, commentId: Number(r.comment_id) };
+    const kept = tags.filter(
+      (t) => !erased.has(t.userId) && !(typeof t.contact?.userId === 'string' && erased.has(t.contact.userId)),
+    );
+    if (kept.length < tags.length) retagged.push({ row: r, kept });
+  }
+  const touched = retagged.map(({ row }) => threadKey(row));
+  yield* lockThreads(scope, touched);
+  for (const { row, kept } of retagged) {
+    const key = { documentId: row.document_id, annotationId: row.annotation_id, commentId: Number(row.comment_id) };
     // None left reads as never set (SPEC 14.1: shown only when set).
-    yield* run(SQL.retag, { ...scope, ...key, tags: kept.length > 0 ? JSON.stringify(kept) : null });
-    touched.push(threadKey(r));
+    yield* run(SQL.retag, { ...org, ...key, tags: kept.length > 0 ? JSON.stringify(kept) : null });
   }
   yield* rendered(scope, touched);
   const last = rows[rows.length - 1];
   return next(rows.length < limit, last ? [last.document_id, last.annotation_id, Number(last.comment_id)] : null);
 }
 
-/** A table's rows of the user, a batch at a time. */
+/** A table's rows of the users, a batch at a time. */
 const rowsOf = (statement: (typeof SQL)['annotationReads']) =>
   function* (scope: ErasureScope, _cursor: unknown, limit: number): Work<StepResult> {
-    return next((yield* run(statement, { ...scope, limit })) < limit);
+    return next((yield* run(statement, { ...orgOf(scope), userIds: list(scope.userIds), limit })) < limit);
   };
 
-/** The profile, last: first in its transaction the version bump, as in every write to users. */
-function* profile(scope: ErasureScope): Work<StepResult> {
-  yield* run(USERS_SQL.bumpProfileVersion, { tenantId: scope.tenantId, organizationId: scope.organizationId });
-  yield* run(SQL.profile, { ...scope });
-  return next(true);
+/** The profiles, last: first in each transaction the version bump, as in every write to users. */
+function* profiles(scope: ErasureScope, _cursor: unknown, limit: number): Work<StepResult> {
+  yield* run(USERS_SQL.bumpProfileVersion, orgOf(scope));
+  return next((yield* run(SQL.profiles, { ...orgOf(scope), userIds: list(scope.userIds), limit })) < limit);
 }
 
-/** Every step of one user's erasure in one organization, in the order they run. */
+/** Every step of the users' erasure in one organization, in the order they run. */
 export const ERASURE_STEPS: readonly ErasureStep[] = [
-  { name: 'comments', run: authoredComments },
-  { name: 'notifications acted in', run: actedIn },
-  { name: 'recipient entries', run: listedIn },
-  { name: 'notifications naming the user', run: namedInTemplates },
-  { name: 'assigned threads', run: assignedThreads },
-  { name: 'tags', run: taggedComments },
-  { name: 'thread read marks', run: rowsOf(SQL.annotationReads) },
-  { name: 'notification read marks', run: rowsOf(SQL.notificationReads) },
-  { name: 'settings', run: rowsOf(SQL.settings) },
-  { name: 'memberships', run: rowsOf(SQL.memberships) },
-  { name: 'group entries', run: rowsOf(SQL.groupEntries) },
-  // After every inbox and read row of the user went (their triggers write these counters).
-  { name: 'counters', run: rowsOf(SQL.counts) },
-  { name: 'profile', run: profile },
+  { name: 'comments', byUser: true, run: authoredComments },
+  { name: 'notifications acted in', byUser: true, run: actedIn },
+  { name: 'recipient entries', byUser: true, run: listedIn },
+  { name: 'notifications naming the users', byUser: false, run: namedInTemplates },
+  { name: 'assigned threads', byUser: false, run: assignedThreads },
+  { name: 'tags', byUser: false, run: taggedComments },
+  { name: 'thread read marks', byUser: true, run: rowsOf(SQL.annotationReads) },
+  { name: 'notification read marks', byUser: true, run: rowsOf(SQL.notificationReads) },
+  { name: 'settings', byUser: true, run: rowsOf(SQL.settings) },
+  { name: 'memberships', byUser: true, run: rowsOf(SQL.memberships) },
+  { name: 'group entries', byUser: true, run: rowsOf(SQL.groupEntries) },
+  // After every inbox and read row of the users went (their triggers write these counters).
+  { name: 'counters', byUser: true, run: rowsOf(SQL.counts) },
+  { name: 'profiles', byUser: true, run: profiles },
 ];
+
+/** Of the users, those with a row of their own in the organization (one probe per user and table). */
+export function* usersWithRows(tenantId: string, organizationId: string, userIds: readonly string[]): Work<string[]> {
+  const rows = yield* all(SQL.usersWithRows, { tenantId, organizationId, userIds: list(userIds) });
+  return inKeyOrder(
+    rows.map((r) => r.user_id as string),
+    (u) => u,
+  );
+}
 
 /** The organizations of the tenant (users/data/delete without organizationIds). */
 export function* organizationsOf(tenantId: string): Work<string[]> {

@@ -49,16 +49,51 @@ const notificationSelect = (kind: Kind) =>
   }) as const;
 export const UN = positions(notificationSelect('sqlite'));
 
+/** The erased users' rows of a column: `column IN (the list)`; an empty list matches nothing. */
+const ofUsers = (kind: Kind, column: string) => `${column} IN (${listValues(kind, 'userIds')})`;
+
 /**
- * The user's rows of a table keyed by (tenant, organization, ..., user), at most @limit of them (an
- * erasure batch). SQLite probes the key of each row the subquery names; PostgreSQL is given the rows'
- * ctids (a TID scan), where a key list could be planned as a scan of the table per row.
+ * The erased users' rows of a table keyed by (tenant, organization, ..., user), at most @limit of them
+ * (an erasure batch), in no particular order (each batch deletes what it found). SQLite probes the key
+ * of each row the subquery names; PostgreSQL is given the rows' ctids (a TID scan), where a key list
+ * could be planned as a scan of the table per row.
  */
 const someOf = (table: string, keys: string) =>
   byKind(`erase ${table}`, (kind) => {
     const [rows, selected] = kind === 'sqlite' ? [`(${keys})`, keys] : ['ctid', 'ctid'];
-    return `DELETE FROM ${table} WHERE ${rows} IN (SELECT ${selected} FROM ${table} WHERE ${ORG} AND user_id = @userId LIMIT @limit)`;
+    return `DELETE FROM ${table} WHERE ${rows} IN (SELECT ${selected} FROM ${table} WHERE ${ORG} AND ${ofUsers(kind, 'user_id')}
+      LIMIT @limit)`;
   });
+
+/**
+ * Which of the listed users have a row of their own in the organization (the indexes by user of
+ * migration 15, the primary keys of users, inbox on SQLite and inbox_counts): one probe per user and
+ * table, each stopping at the first row.
+ */
+const HELD_BY_USER: [table: string, column: string][] = [
+  ['users', 'user_id'],
+  ['comments', 'from_user_id'],
+  ['notifications', 'action_user_id'],
+  ['inbox', 'user_id'],
+  ['memberships', 'user_id'],
+  ['group_members', 'user_id'],
+  ['annotation_reads', 'user_id'],
+  ['notification_reads', 'user_id'],
+  ['notification_settings', 'user_id'],
+  ['inbox_counts', 'user_id'],
+];
+const heldBy = (column: string, tables: readonly (readonly [string, string])[]) =>
+  tables
+    .map(
+      ([table, col]) => `EXISTS (SELECT 1 FROM ${table} t WHERE t.tenant_id = @tenantId AND t.organization_id = @organizationId
+        AND t.${col} = ${column})`,
+    )
+    .join('\n      OR ');
+/** The listed users (@userIds) of whom one of `tables` holds a row in the organization. */
+const usersWithRows = (kind: Kind, tables: readonly (readonly [string, string])[]) =>
+  kind === 'sqlite'
+    ? `SELECT u.value AS user_id FROM json_each(@userIds) u WHERE ${heldBy('u.value', tables)}`
+    : `SELECT u.user_id FROM unnest(@userIds::text[]) AS u(user_id) WHERE ${heldBy('u.user_id', tables)}`;
 
 /** The next window of a scan in key order (erasure: rows that may name the user in their JSON). */
 const window = (kind: Kind, table: string, keys: string[], types: string[], columns: string) => {
@@ -85,41 +120,57 @@ export const PERSONAL_DATA_SQL = {
   ),
   /**
    * The notifications the user acted in, is listed in, or receives as a member (organization-wide,
-   * SPEC 14.10), newest first after the page token's position.
+   * SPEC 14.10), newest first after the page token's position: a union of three walks of at most
+   * @limit each, the user's inbox (by user, newest first), the organization-wide ones (notifications_wide)
+   * and the ones they acted in (notifications_by_actor: only their own rows are ordered), instead of
+   * one walk of every notification of the organization.
    */
-  notifications: byKind(
-    'userDataNotifications',
-    (kind) => `SELECT ${columnsOf(notificationSelect(kind))} FROM notifications n
+  notifications: byKind('userDataNotifications', (kind) => {
+    const after = `(${cast(kind, 'afterTimestamp', 'bigint')}, ${cast(kind, 'afterId', 'text')})`;
+    const walk = (alias: string, from: string, where: string) => `SELECT notification_id FROM (SELECT ${alias}.notification_id
+        FROM ${from} ${alias} WHERE ${alias}.tenant_id = @tenantId AND ${alias}.organization_id = @organizationId AND ${where}
+          AND (${alias}.timestamp, ${alias}.notification_id) < ${after}
+        ORDER BY ${alias}.timestamp DESC, ${alias}.notification_id DESC LIMIT @limit) ${alias}_walk`;
+    const member = `EXISTS (SELECT 1 FROM users p WHERE p.tenant_id = @tenantId AND p.organization_id = @organizationId
+          AND p.user_id = @userId)`;
+    return `SELECT ${columnsOf(notificationSelect(kind))} FROM notifications n
      WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId
-       AND (n.timestamp, n.notification_id) < (${cast(kind, 'afterTimestamp', 'bigint')}, ${cast(kind, 'afterId', 'text')})
-       AND (n.action_user_id = @userId
-         OR EXISTS (SELECT 1 FROM inbox i WHERE i.tenant_id = n.tenant_id AND i.organization_id = n.organization_id
-           AND i.notification_id = n.notification_id AND i.user_id = @userId)
-         OR (n.notify_all${kind === 'sqlite' ? ' = 1' : ''} AND EXISTS (SELECT 1 FROM users p WHERE p.tenant_id = n.tenant_id
-           AND p.organization_id = n.organization_id AND p.user_id = @userId)))
-     ORDER BY n.timestamp DESC, n.notification_id DESC LIMIT @limit`,
-  ),
+       AND (n.timestamp, n.notification_id) < ${after}
+       AND n.notification_id IN (
+         ${walk('i', 'inbox', 'i.user_id = @userId')}
+         UNION ${walk('w', 'notifications', `w.notify_all${kind === 'sqlite' ? ' = 1' : ''} AND ${member}`)}
+         UNION ${walk('a', 'notifications', 'a.action_user_id = @userId')})
+     ORDER BY n.timestamp DESC, n.notification_id DESC LIMIT @limit`;
+  }),
 
   // --- users/data/delete ---
   organizations: same('erasureOrganizations', 'SELECT organization_id FROM organizations WHERE tenant_id = @tenantId ORDER BY 1'),
-  /** The keys of the user's next comments: a batch is a range of them, from the first to the last. */
+  /** Of the users erased, those with any row of their own in the organization (the others' steps are skipped). */
+  usersWithRows: byKind('erasureUsersWithRows', (kind) => usersWithRows(kind, HELD_BY_USER)),
+  /** Of the users erased, those with a comment left in the organization. */
+  authors: byKind('erasureAuthors', (kind) => usersWithRows(kind, [['comments', 'from_user_id']])),
+  /** The keys of one user's next comments (comments_by_author): a batch is a range of them, from the first to the last. */
   nextAuthored: same(
     'nextAuthoredComments',
     `SELECT document_id, annotation_id, comment_id FROM comments WHERE ${ORG} AND from_user_id = @userId
      ORDER BY document_id, annotation_id, comment_id LIMIT @limit`,
   ),
   /**
-   * The threads of the batch's range, locked in key order on PostgreSQL before their comments go (as
-   * every comment write locks its thread first: one lock order). Ranges, not key lists, throughout:
-   * PostgreSQL without fresh statistics planned a key list as a scan of the table per key.
+   * A document's listed threads, locked in key order on PostgreSQL before their comments or their own
+   * columns change (as every comment write locks its thread first: one lock order). SQLite runs one
+   * write at a time: nothing to lock, so there the statement reads nothing.
    */
-  lockThreadRange: byKind(
-    'lockThreadRange',
-    (kind) => `SELECT annotation_id FROM annotations WHERE ${ORG}
-       AND (document_id, annotation_id) >= (${cast(kind, 'firstDocument', 'text')}, ${cast(kind, 'firstAnnotation', 'text')})
-       AND (document_id, annotation_id) <= (${cast(kind, 'lastDocument', 'text')}, ${cast(kind, 'lastAnnotation', 'text')})
-     ORDER BY document_id, annotation_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
+  lockThreads: byKind('erasureLockThreads', (kind) =>
+    kind === 'sqlite'
+      ? 'SELECT NULL AS annotation_id WHERE 0'
+      : `SELECT annotation_id FROM annotations WHERE ${ORG} AND document_id = @documentId
+         AND annotation_id IN (${listValues(kind, 'annotationIds')}) ORDER BY annotation_id FOR UPDATE`,
   ),
+  /**
+   * One user's comments up to and including the batch's last one (the earlier ones went in earlier
+   * batches). A range, not a key list: PostgreSQL without fresh statistics planned a key list as a
+   * scan of the table per key.
+   */
   deleteAuthored: byKind(
     'deleteAuthoredComments',
     (kind) => `DELETE FROM comments WHERE ${AUTHORED_UP_TO(kind)} RETURNING document_id, annotation_id`,
@@ -138,17 +189,21 @@ export const PERSONAL_DATA_SQL = {
        AND NOT EXISTS (SELECT 1 FROM comments c WHERE c.tenant_id = a.tenant_id AND c.organization_id = a.organization_id
          AND c.document_id = a.document_id AND c.annotation_id = a.annotation_id)`,
   ),
-  actedIn: same(
+  // Neither needs an order: each batch deletes (or unlists) what it found, so the next finds the rest;
+  // with several users an order would sort all their rows on every batch (PostgreSQL 15 does not read
+  // an index in order under an IN list on a column after the first).
+  actedIn: byKind(
     'actedInNotifications',
-    `SELECT notification_id FROM notifications WHERE ${ORG} AND action_user_id = @userId ORDER BY notification_id LIMIT @limit`,
+    (kind) => `SELECT notification_id FROM notifications WHERE ${ORG} AND ${ofUsers(kind, 'action_user_id')} LIMIT @limit`,
   ),
-  listing: same(
+  listing: byKind(
     'notificationsListing',
-    `SELECT notification_id FROM inbox WHERE ${ORG} AND user_id = @userId ORDER BY notification_id LIMIT @limit`,
+    (kind) => `SELECT notification_id FROM inbox WHERE ${ORG} AND ${ofUsers(kind, 'user_id')} LIMIT @limit`,
   ),
   deleteOwnInbox: byKind(
     'deleteOwnInboxRows',
-    (kind) => `DELETE FROM inbox WHERE ${ORG} AND user_id = @userId AND notification_id IN (${listValues(kind, 'ids')})`,
+    (kind) =>
+      `DELETE FROM inbox WHERE ${ORG} AND ${ofUsers(kind, 'user_id')} AND notification_id IN (${listValues(kind, 'ids')})`,
   ),
   /** A notification's recipients and stored answer, without the erased user. */
   changeRecipients: sql('changeRecipients', {
@@ -187,7 +242,7 @@ export const PERSONAL_DATA_SQL = {
   memberships: someOf('memberships', 'tenant_id, organization_id, scope_kind, scope_id, user_id'),
   groupEntries: someOf('group_members', 'tenant_id, organization_id, group_id, user_id'),
   counts: someOf('inbox_counts', 'tenant_id, organization_id, user_id, document_id'),
-  profile: same('eraseProfile', `DELETE FROM users WHERE ${ORG} AND user_id = @userId`),
+  profiles: someOf('users', 'tenant_id, organization_id, user_id'),
   recordJob: same(
     'recordErasureJob',
     'INSERT INTO erasure_jobs (tenant_id, job_id, tasks_count, completed_at) VALUES (@tenantId, @jobId, @tasksCount, @completedAt)',
