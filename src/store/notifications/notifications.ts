@@ -77,6 +77,20 @@ export function* add(tenantId: string, organizationId: string, n: NewNotificatio
   return true;
 }
 
+type NotificationPositions = Pick<
+  typeof N,
+  | 'notificationId'
+  | 'timestamp'
+  | 'actionUserId'
+  | 'actionUserName'
+  | 'actionUserEmail'
+  | 'answer'
+  | 'listedReaders'
+  | 'wideReaders'
+  | 'profileVersion'
+  | 'credentialsVersion'
+>;
+
 /** "[]" (SQLite) and null (PostgreSQL) both say nobody. */
 const noneIn = (readers: unknown): boolean => readers === null || readers === '[]';
 
@@ -89,18 +103,19 @@ function readersOf(listed: unknown, wide: unknown): [string, string | null][] | 
   ];
 }
 
-function notificationFrom(r: unknown[]): StoredNotification {
+/** A notification read's row (positions `at`: the notification read's own, or another read's with the same fields). */
+export function notificationFrom(r: unknown[], at: NotificationPositions = N): StoredNotification {
   return {
-    notificationId: r[N.notificationId] as string,
-    timestamp: Number(r[N.timestamp]),
+    notificationId: r[at.notificationId] as string,
+    timestamp: Number(r[at.timestamp]),
     actionUser: {
-      userId: r[N.actionUserId] as string,
-      name: r[N.actionUserName] as string | null,
-      email: r[N.actionUserEmail] as string | null,
+      userId: r[at.actionUserId] as string,
+      name: r[at.actionUserName] as string | null,
+      email: r[at.actionUserEmail] as string | null,
     },
-    ...versionsOf(r, N),
-    answer: r[N.answer] as string,
-    readers: readersOf(r[N.listedReaders], r[N.wideReaders]),
+    ...versionsOf(r, at),
+    answer: r[at.answer] as string,
+    readers: readersOf(r[at.listedReaders], r[at.wideReaders]),
   };
 }
 
@@ -127,7 +142,7 @@ export function read(tenantId: string, q: NotificationQuery): Query<StoredNotifi
     afterId: after.notificationId,
     limit: q.limit,
   };
-  return query(statement, params, true, (rows) => (rows as unknown[][]).map(notificationFrom));
+  return query(statement, params, true, (rows) => (rows as unknown[][]).map((r) => notificationFrom(r)));
 }
 
 /**

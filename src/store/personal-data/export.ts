@@ -1,36 +1,9 @@
 // Store code of users/data/get (SPEC 12): a page of what one user wrote and received in an organization.
 import { commentFrom } from '../comments/comments.js';
+import { notificationFrom } from '../notifications/notifications.js';
 import { all, arrays, type Work } from '../sql.js';
-import type { StoredNotification, UserDataCursor, UserDataPage } from '../store.js';
-import { versionsOf } from '../select.js';
+import type { UserDataCursor, UserDataPage } from '../store.js';
 import { PERSONAL_DATA_SQL as SQL, UC, UN } from './sql.js';
-
-/** "[]" (SQLite) and null (PostgreSQL) both say nobody. */
-const noneIn = (readers: unknown): boolean => readers === null || readers === '[]';
-
-/** The read marks of a row, as notifications/get lays them over its stored answer. */
-function readersOf(listed: unknown, wide: unknown): [string, string | null][] | null {
-  if (noneIn(listed) && noneIn(wide)) return null;
-  return [
-    ...(noneIn(listed) ? [] : (JSON.parse(listed as string) as string[]).map((u): [string, null] => [u, null])),
-    ...(noneIn(wide) ? [] : (JSON.parse(wide as string) as [string, string][])),
-  ];
-}
-
-function notificationFrom(r: unknown[]): StoredNotification {
-  return {
-    notificationId: r[UN.notificationId] as string,
-    timestamp: Number(r[UN.timestamp]),
-    actionUser: {
-      userId: r[UN.actionUserId] as string,
-      name: r[UN.actionUserName] as string | null,
-      email: r[UN.actionUserEmail] as string | null,
-    },
-    ...versionsOf(r, UN),
-    answer: r[UN.answer] as string,
-    readers: readersOf(r[UN.listedReaders], r[UN.wideReaders]),
-  };
-}
 
 /**
  * Up to `limit` comments and `limit` notifications after the cursor's positions (a list whose cursor
@@ -61,7 +34,7 @@ export function* userData(
         ...scope,
         afterTimestamp: cursor.notifications.timestamp,
         afterId: cursor.notifications.notificationId,
-      })).map(notificationFrom)
+      })).map((r) => notificationFrom(r, UN))
     : [];
   return { comments, notifications };
 }
