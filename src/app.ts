@@ -7,6 +7,7 @@ import type { Config } from './config/index.js';
 import { ApiError } from './errors.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { registerAuth } from './http/auth.js';
+import { registerCors } from './http/cors.js';
 import { Connections, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions } from './http/connections.js';
 import { createMetrics, registerMetrics, registerMetricsRoute } from './http/metrics.js';
 import { errorBody, errorHandler } from './http/error-handler.js';
@@ -26,7 +27,15 @@ export interface AppOptions {
     Partial<
       Pick<
         Config,
-        'http' | 'authFailureFloorMs' | 'profileCacheSize' | 'threadPageCacheMb' | 'erasureBatchSize' | 'maxFolderDepth'
+        | 'http'
+        | 'authFailureFloorMs'
+        | 'profileCacheSize'
+        | 'threadPageCacheMb'
+        | 'erasureBatchSize'
+        | 'maxFolderDepth'
+        | 'corsOrigins'
+        | 'apiKeyHeaders'
+        | 'authTokenHeaders'
       >
     >;
   store: Store;
@@ -90,6 +99,13 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
 
   // First: its onRoute hook gives every route added after it its metrics.
   registerMetrics(app, metrics);
+  // Browsers (SPEC 13): a root onRequest hook that answers preflights ahead of routing and of auth.
+  const aliases = { apiKey: config.apiKeyHeaders ?? [], authToken: config.authTokenHeaders ?? [] };
+  await registerCors(app, {
+    origins: config.corsOrigins ?? [],
+    apiKeyHeaders: aliases.apiKey,
+    authTokenHeaders: aliases.authToken,
+  });
   await registerApiDocs(app);
   registerMetricsRoute(app, metrics);
   registerOperational(app, store);
@@ -106,7 +122,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
   const limiter =
     rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;
   await app.register(async (scope: App) => {
-    registerAuth(scope, store, limiter, config.authFailureFloorMs);
+    registerAuth(scope, store, limiter, config.authFailureFloorMs, aliases);
     for (const op of OPERATIONS) op.register(scope, services);
   });
 

@@ -12,7 +12,12 @@ import { openStore, type StoreListeners } from './store/open-store.js';
 import type { LastingFault, Store } from './store/store.js';
 
 /** The service's JSON logger; `destination` is for tests (stdout otherwise). */
-export function makeLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
+export function makeLogger(
+  config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'apiKeyHeaders' | 'authTokenHeaders'>>,
+  destination?: DestinationStream,
+): Logger {
+  // Their aliases carry credentials too (MARGINALIA_API_KEY_HEADERS, MARGINALIA_AUTH_TOKEN_HEADERS).
+  const aliases = [...(config.apiKeyHeaders ?? []), ...(config.authTokenHeaders ?? [])];
   return pino(
     {
       level: config.logLevel,
@@ -23,6 +28,7 @@ export function makeLogger(config: Pick<Config, 'logLevel'>, destination?: Desti
           `req.headers["${AUTH_TOKEN_HEADER}"]`,
           `headers["${API_KEY_HEADER}"]`,
           `headers["${AUTH_TOKEN_HEADER}"]`,
+          ...aliases.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`]),
         ],
         censor: '[redacted]',
       },

@@ -48,6 +48,7 @@ import type { FoldersAccessData, FoldersData, FoldersDeleteData, FoldersGetData 
 import type { UsersData, UsersDeleteData, UsersGetData } from '../../src/schemas/users.js';
 import type { GroupUsersAddData, GroupUsersDeleteData, UserGroupsAddData } from '../../src/schemas/groups.js';
 import type { UserDataDeleteData, UserDataGetData, UserDataStatusData } from '../../src/schemas/personal-data.js';
+import type { AuthTokenData } from '../../src/schemas/auth.js';
 import type {
   AnnotationChangesResult,
   AnnotationCountsResult,
@@ -76,6 +77,7 @@ import type {
   OrganizationsDeleteResult,
   DisableStateResult,
   AccessResult,
+  AuthTokenResult,
   DocumentListResult,
   DocumentsMovedResult,
   DocumentsResult,
@@ -89,6 +91,7 @@ type ResultOf<S extends TSchema> = Static<S> extends { result: infer R } ? R : n
 
 /** The `data` member each operation takes: the types the service validates against. */
 export type {
+  AuthTokenData,
   AnnotationsAddData,
   AnnotationsCountData,
   AnnotationsDeleteData,
@@ -148,6 +151,7 @@ export type Document = DocumentListResult['data'][number];
 export type DocumentsMovedResult = ResultOf<typeof DocumentsMovedResult>;
 export type AccessResult = ResultOf<typeof AccessResult>;
 export type FoldersResult = ResultOf<typeof FoldersResult>;
+export type AuthTokenResult = ResultOf<typeof AuthTokenResult>;
 export type FolderListResult = ResultOf<typeof FolderListResult>;
 export type Folder = FolderListResult['data'][number];
 
@@ -350,6 +354,11 @@ export class Marginalia {
     update: (data: FoldersData) => this.call<FoldersResult>('/v1/organizations/folders/update', data, true),
     delete: (data: FoldersDeleteData) => this.call<FoldersResult>('/v1/organizations/folders/delete', data, true),
     setAccess: (data: FoldersAccessData) => this.call<AccessResult>('/v1/organizations/folders/access/update', data, true),
+  };
+
+  readonly auth = {
+    /** auth/token/get: a signed end-user token (JWT, 48 hours) for a user's browser to open the event stream with. */
+    token: (data: AuthTokenData) => this.call<AuthTokenResult>('/v1/auth/token/get', data, true),
   };
 
   private readonly options: Required<Omit<MarginaliaOptions, 'fetch'>> & { fetch: typeof fetch };

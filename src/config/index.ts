@@ -1,7 +1,7 @@
 // Every setting of the service, declared once in SETTINGS and read from an environment object in one
 // place, validated at once: a bad deployment fails at start with every problem named, instead of at
 // the first request. docs/configuration.md's table is written from the same declarations.
-import { DEFAULT_AUTH_FAILURE_FLOOR_MS } from '../http/auth.js';
+import { API_KEY_HEADER, AUTH_TOKEN_HEADER, DEFAULT_AUTH_FAILURE_FLOOR_MS } from '../http/auth.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
@@ -23,6 +23,59 @@ export type SqliteCheck = 'quick' | 'full' | 'off';
 /** What a header value can carry safely and what we accept as a credential. */
 const CREDENTIAL_SHAPE = /^[\x21-\x7e]{1,256}$/;
 const MS_MAX = 3_600_000;
+
+/** An HTTP header name (RFC 9110 token), lower-cased. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]{1,64}$/;
+
+/**
+ * A comma list (spaces around entries ignored, empty entries dropped); `item` returns an entry's value
+ * or why it is refused. Every refused entry is named.
+ */
+function commaList(
+  name: string,
+  meaning: string,
+  item: (entry: string) => { value: string } | { error: string },
+): Setting<readonly string[]> {
+  return {
+    name,
+    default: [],
+    shownDefault: '(none)',
+    meaning,
+    parse: (raw) => {
+      const values: string[] = [];
+      const problems: string[] = [];
+      for (const entry of raw.split(',').map((e) => e.trim())) {
+        if (entry === '') continue;
+        const parsed = item(entry);
+        if ('error' in parsed) problems.push(parsed.error);
+        else if (!values.includes(parsed.value)) values.push(parsed.value);
+      }
+      return problems.length > 0 ? { error: `${name}: ${problems.join(' ')}` } : { value: values };
+    },
+  };
+}
+
+/** A browser origin as the Origin header carries it: http(s)://host[:port], nothing after. */
+function corsOrigin(entry: string): { value: string } | { error: string } {
+  if (entry === '*' || entry === 'null')
+    return { error: `"${entry}" is not allowed: list each origin (e.g. https://app.example.com).` };
+  let url: URL | null = null;
+  try {
+    if (/^https?:\/\/[^/?#@\s]+$/i.test(entry)) url = new URL(entry);
+  } catch {
+    url = null;
+  }
+  if (url === null || url.origin === 'null')
+    return { error: `"${entry}" is not an origin (http:// or https://, a host, an optional port, no path).` };
+  return { value: url.origin };
+}
+
+function headerName(entry: string): { value: string } | { error: string } {
+  const value = entry.toLowerCase();
+  return HEADER_NAME.test(value)
+    ? { value }
+    : { error: `"${entry}" is not a header name (letters, digits and !#$%&'*+-.^_\`|~; at most 64).` };
+}
 
 /** Every setting, in the order the reference lists them. */
 export const SETTINGS = {
@@ -107,6 +160,25 @@ export const SETTINGS = {
     10_000,
     'A 401 for an unknown key or a wrong token is answered no sooner than this after the check began, so its ' +
       'timing cannot tell which keys exist (and guessing is slower). Correct credentials never wait. 0 turns it off.',
+  ),
+  apiKeyHeaders: commaList(
+    'MARGINALIA_API_KEY_HEADERS',
+    'Comma list of further header names that carry the API key, for callers written against another service; ' +
+      '`x-service-api-key` is read first, then these in order.',
+    headerName,
+  ),
+  authTokenHeaders: commaList(
+    'MARGINALIA_AUTH_TOKEN_HEADERS',
+    'Comma list of further header names that carry the auth token; `x-service-auth-token` is read first, then ' +
+      'these in order.',
+    headerName,
+  ),
+  corsOrigins: commaList(
+    'MARGINALIA_CORS_ORIGINS',
+    'Comma list of browser origins (`https://app.example.com`, `http://localhost:3000`) allowed to call the API: ' +
+      'their CORS preflights are answered and their answers carry `Access-Control-Allow-Origin`. `*` is refused. ' +
+      'Unset, no CORS headers are sent.',
+    corsOrigin,
   ),
   profileCacheSize: integer(
     'MARGINALIA_PROFILE_CACHE_SIZE',
@@ -289,6 +361,11 @@ export interface Config {
   limits: InputLimits;
   /** A 401 for a wrong key or token takes at least this long, so its timing tells nothing. */
   authFailureFloorMs: number;
+  /** Further header names carrying the API key and the auth token, read after SPEC 2's (http/auth.ts). */
+  apiKeyHeaders: readonly string[];
+  authTokenHeaders: readonly string[];
+  /** Browser origins answered with CORS headers (http/cors.ts); empty sends none. */
+  corsOrigins: readonly string[];
   /** Profiles each process keeps in memory (services/profiles.ts). */
   profileCacheSize: number;
   /** Megabytes of thread pages each process keeps in memory (services/thread-pages.ts). */
@@ -345,6 +422,13 @@ export function loadConfig(env: Env): ConfigResult {
         '(the headers are part of the request).',
     );
   }
+  // One header cannot carry both credentials.
+  for (const clash of v.apiKeyHeaders.filter((h) => h === AUTH_TOKEN_HEADER || v.authTokenHeaders.includes(h))) {
+    errors.push(`MARGINALIA_API_KEY_HEADERS names "${clash}", which carries the auth token.`);
+  }
+  if (v.authTokenHeaders.includes(API_KEY_HEADER)) {
+    errors.push(`MARGINALIA_AUTH_TOKEN_HEADERS names "${API_KEY_HEADER}", which carries the API key.`);
+  }
   if (errors.length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -359,6 +443,9 @@ export function loadConfig(env: Env): ConfigResult {
       limits: { maxBatch: v.maxBatch, maxTextLength: v.maxTextLength, maxMarksPerRequest: v.maxMarksPerRequest },
       rateLimit: v.rateLimit,
       authFailureFloorMs: v.authFailureFloorMs,
+      apiKeyHeaders: v.apiKeyHeaders,
+      authTokenHeaders: v.authTokenHeaders,
+      corsOrigins: v.corsOrigins,
       profileCacheSize: v.profileCacheSize,
       threadPageCacheMb: v.threadPageCacheMb,
       erasureBatchSize: v.erasureBatchSize,

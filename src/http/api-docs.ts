@@ -41,6 +41,7 @@ export async function registerApiDocs(app: App): Promise<void> {
         { name: 'comments', description: 'Comment annotations (threads) on documents' },
         { name: 'notifications', description: 'In-app notifications' },
         { name: 'organizations', description: 'Organizations as objects: names and disable state' },
+        { name: 'auth', description: 'End-user tokens for browsers (the event stream)' },
         { name: 'operational', description: 'Health and readiness; no credentials' },
       ],
     },

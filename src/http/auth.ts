@@ -30,6 +30,11 @@ declare module 'fastify' {
      * confirmedBy: it may be admitted from the auth cache.
      */
     confirmsCredentials?: boolean;
+    /**
+     * The route also takes the credentials as `data.apiKey` and `data.authToken` when both headers are
+     * absent (SPEC 13, auth/token/get only): checked in preValidation, once the body is parsed.
+     */
+    credentialsInBody?: boolean;
   }
 }
 
@@ -41,9 +46,34 @@ export function confirmedBy(request: FastifyRequest, seen: number | undefined): 
 export const API_KEY_HEADER = 'x-service-api-key';
 export const AUTH_TOKEN_HEADER = 'x-service-auth-token';
 
-function header(request: FastifyRequest, name: string): string {
-  const value = request.headers[name];
-  if (typeof value !== 'string' || value === '') throw new ApiError('UNAUTHENTICATED', `Missing header ${name}.`);
+/** Further names a credential header may come under (MARGINALIA_API_KEY_HEADERS, MARGINALIA_AUTH_TOKEN_HEADERS). */
+export interface HeaderAliases {
+  apiKey: readonly string[];
+  authToken: readonly string[];
+}
+
+/** The first non-empty of `names` (SPEC 2's header, then its aliases); missing, the 401 names SPEC 2's. */
+function header(request: FastifyRequest, names: readonly string[]): string {
+  for (let i = 0; i < names.length; i++) {
+    const value = request.headers[names[i]!];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  throw new ApiError('UNAUTHENTICATED', `Missing header ${names[0]}.`);
+}
+
+/** No credential header is there under any of its names (an empty one counts as absent). */
+function headersAbsent(request: FastifyRequest, names: readonly string[]): boolean {
+  for (let i = 0; i < names.length; i++) if (request.headers[names[i]!]) return false;
+  return true;
+}
+
+/** A credential taken from the body's `data` (credentialsInBody routes, both headers absent). */
+function bodyMember(request: FastifyRequest, name: 'apiKey' | 'authToken', headerName: string): string {
+  const data = (request.body as { data?: unknown } | null | undefined)?.data;
+  const value =
+    data !== null && typeof data === 'object' && Object.hasOwn(data, name) ? (data as Record<string, unknown>)[name] : undefined;
+  if (typeof value !== 'string' || value === '')
+    throw new ApiError('UNAUTHENTICATED', `Missing header ${headerName} (or data.${name}).`);
   return value;
 }
 
@@ -67,7 +97,12 @@ export function registerAuth(
   store: Store,
   limiter: RateLimit | null,
   failureFloorMs = DEFAULT_AUTH_FAILURE_FLOOR_MS,
+  aliases: HeaderAliases = { apiKey: [], authToken: [] },
 ): void {
+  // Built once: with no aliases each is one name, read as before.
+  const apiKeyHeaders = [API_KEY_HEADER, ...aliases.apiKey];
+  const authTokenHeaders = [AUTH_TOKEN_HEADER, ...aliases.authToken];
+  const credentialHeaders = [...apiKeyHeaders, ...authTokenHeaders];
   app.decorateRequest('tenant', null);
   app.decorateRequest('unconfirmedVersion', null);
   const cache = new AuthCache();
@@ -106,16 +141,63 @@ export function registerAuth(
   // Callback style and synchronous on SQLite (a cached tenant is one version read): an async hook
   // would cost every request a promise and a microtask.
   app.addHook('onRequest', (request, reply, done) => {
+    // routeOptions is a getter that builds an object: read once.
+    const config = request.routeOptions.config;
+    if (config.credentialsInBody && headersAbsent(request, credentialHeaders)) {
+      deferred.add(request);
+      return done();
+    }
     let apiKey: string;
     let authToken: string;
     try {
-      apiKey = header(request, API_KEY_HEADER);
-      authToken = header(request, AUTH_TOKEN_HEADER);
+      apiKey = header(request, apiKeyHeaders);
+      authToken = header(request, authTokenHeaders);
     } catch (err) {
       return done(err as Error);
     }
+    check(request, reply, apiKey, authToken, done, config.confirmsCredentials);
+  });
+
+  // Requests of a credentialsInBody route that came without both headers: their check waits for the
+  // body. Anything that fails before it (a body that does not parse, is too large, is not JSON) is
+  // answered 401, as a request with no credentials: a 401 still comes before every other answer.
+  const deferred = new WeakSet<FastifyRequest>();
+  const fromBody = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (!deferred.delete(request)) return done();
+    let apiKey: string;
+    let authToken: string;
+    try {
+      apiKey = bodyMember(request, 'apiKey', API_KEY_HEADER);
+      authToken = bodyMember(request, 'authToken', AUTH_TOKEN_HEADER);
+    } catch (err) {
+      return done(err as Error);
+    }
+    check(request, reply, apiKey, authToken, done, request.routeOptions.config.confirmsCredentials);
+  };
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.credentialsInBody) return;
+    const before = route.preValidation;
+    route.preValidation = [fromBody, ...(before === undefined ? [] : Array.isArray(before) ? before : [before])];
+    const inherited = app.errorHandler;
+    route.errorHandler = (err, request, reply) =>
+      inherited(
+        deferred.delete(request) ? new ApiError('UNAUTHENTICATED', `Missing header ${API_KEY_HEADER}.`) : err,
+        request,
+        reply,
+      );
+  });
+
+  /** The check of a key and token, however they came; `done` once the request is admitted or refused. */
+  const check = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    apiKey: string,
+    authToken: string,
+    done: HookHandlerDoneFunction,
+    confirmsCredentials: boolean | undefined,
+  ) => {
     const tokenHash = hashToken(authToken);
-    if (request.routeOptions.config.confirmsCredentials) {
+    if (confirmsCredentials) {
       const held = cache.held(apiKey, tokenHash);
       if (held) {
         request.unconfirmedVersion = held.version;
@@ -135,7 +217,7 @@ export function registerAuth(
         (err) => refused(err, started, done),
       );
     } else admitted(request, reply, tenant, done);
-  });
+  };
   // An answer made under credentials the database has not confirmed waits for it to check them; if they
   // no longer hold, the caller gets the 401 (or 403) instead, like any request after the change.
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -150,8 +232,7 @@ export function registerAuth(
     const refuseAfterFloor = (err: unknown) => afterFloor(err, started, refuse);
     let checked: Maybe<Tenant>;
     try {
-      const { [API_KEY_HEADER]: apiKey, [AUTH_TOKEN_HEADER]: authToken } = request.headers as Record<string, string>;
-      checked = authenticateHashed(store, apiKey!, hashToken(authToken!), cache);
+      checked = authenticateHashed(store, header(request, apiKeyHeaders), hashToken(header(request, authTokenHeaders)), cache);
     } catch (err) {
       return refuseAfterFloor(err);
     }

@@ -46,6 +46,7 @@ import * as groupUsersDelete from './v1_organizations_usergroups_users_delete.js
 import * as userDataGet from './v1_users_data_get.js';
 import * as userDataDelete from './v1_users_data_delete.js';
 import * as userDataStatus from './v1_users_data_delete_status.js';
+import * as authTokenGet from './v1_auth_token_get.js';
 
 export interface Operation {
   path: string;
@@ -98,4 +99,5 @@ export const OPERATIONS: readonly Operation[] = [
   foldersAccess,
   organizationsDelete,
   organizationsDisable,
+  authTokenGet,
 ];

@@ -201,6 +201,13 @@ export const NotificationConfigSetResult = Success(
   ),
 );
 
+/** auth/token/get (SPEC 13): a signed end-user token. */
+export const AuthTokenResult = Success(
+  Type.Object({
+    token: Type.String({ description: 'A JWT (HS256) for the user, valid 48 hours: for GET /v1/events from a browser' }),
+  }),
+);
+
 /** organizations/add and update (SPEC 12): by organizationId. */
 export const OrganizationsResult = Success(
   Type.Record(

@@ -13,6 +13,7 @@ import { type FaultListener, type LastingFault, StorageHealth, StoreUnavailableE
 import { migrate } from './migrations.js';
 import * as notifications from './notifications/notifications.js';
 import * as organizations from './organizations/organizations.js';
+import * as signingKeys from './signing-keys/signing-keys.js';
 import * as documents from './documents/documents.js';
 import * as folders from './folders/folders.js';
 import type { BatchQuery, Query, Work } from './sql.js';
@@ -59,6 +60,7 @@ import type {
   Tenant,
   TenantListing,
   TokenRecord,
+  SigningKey,
   UserWrite,
 } from './store.js';
 import * as users from './users/users.js';
@@ -192,6 +194,14 @@ export class DbStore implements Store {
 
   setTenantDisabled(apiKey: string, disabled: boolean): Maybe<boolean> {
     return this.write('setTenantDisabled', () => credentials.setTenantDisabled(apiKey, disabled));
+  }
+
+  findSigningKey(tenantId: string): Maybe<SigningKey | null> {
+    return this.read('findSigningKey', () => signingKeys.find(tenantId));
+  }
+
+  ensureSigningKey(tenantId: string, candidate: SigningKey): Maybe<SigningKey> {
+    return this.write('ensureSigningKey', () => signingKeys.ensure(tenantId, candidate));
   }
 
   addToken(tenantId: string, token: TokenRecord): Maybe<void> {

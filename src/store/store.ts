@@ -33,6 +33,13 @@ export interface Credentials {
   activeTokenHashes: string[];
 }
 
+/** A tenant's secret for signing end-user tokens (SPEC 13); `secret` is 32 random bytes as hex. */
+export interface SigningKey {
+  kid: string;
+  secret: string;
+  createdAt: number;
+}
+
 /** Membership scope of users/add and users/update besides the organization itself. */
 export type Scope = { kind: 'document' | 'folder'; id: string } | null;
 
@@ -427,6 +434,10 @@ export interface Store {
   addToken(tenantId: string, token: TokenRecord): Maybe<void>;
   listTokens(tenantId: string): Maybe<(TokenRecord & { revoked: boolean })[]>;
   revokeToken(tenantId: string, tokenHash: string, at: number): Maybe<boolean>;
+  /** The tenant's end-user token signing key, null when it has none yet. */
+  findSigningKey(tenantId: string): Maybe<SigningKey | null>;
+  /** Stores `candidate` as the tenant's signing key unless it has one; answers the key it has. */
+  ensureSigningKey(tenantId: string, candidate: SigningKey): Maybe<SigningKey>;
 
   // Users.
   upsertUsers(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Maybe<void>;

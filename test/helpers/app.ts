@@ -60,6 +60,7 @@ export const PATHS = {
   foldersAccess: '/v1/organizations/folders/access/update',
   organizationsDelete: '/v1/organizations/delete',
   organizationsDisable: '/v1/organizations/access/disablestate/update',
+  authTokenGet: '/v1/auth/token/get',
 } as const;
 
 export interface Reply {
@@ -107,6 +108,8 @@ export interface TestAppOptions {
   erasureBatchSize?: number;
   /** How deep folders may be (MARGINALIA_MAX_FOLDER_DEPTH). */
   maxFolderDepth?: number;
+  /** Any other settings of the app (e.g. corsOrigins, apiKeyHeaders), over the ones above. */
+  config?: Partial<AppOptions['config']>;
 }
 
 /** The seed's example moment, 2024-06-20T09:53:42.258Z: where test clocks start. */
@@ -131,6 +134,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
       ...(options.authFailureFloorMs !== undefined ? { authFailureFloorMs: options.authFailureFloorMs } : {}),
       ...(options.erasureBatchSize !== undefined ? { erasureBatchSize: options.erasureBatchSize } : {}),
       ...(options.maxFolderDepth !== undefined ? { maxFolderDepth: options.maxFolderDepth } : {}),
+      ...options.config,
     },
     store,
     clock,

@@ -447,6 +447,18 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   }),
   organizationsDelete: record({ organizationIds: list(org) }),
   organizationsDisable: record({ organizationIds: list(org), disabled: fc.constantFrom<Json>(true, false, 'yes', num(1)) }),
+  // The fuzzed requests carry header credentials, so body credentials (wrong ones here) are ignored.
+  authTokenGet: record({
+    userId: uid,
+    userProperties: record({
+      organizationId: org,
+      email: fc.constantFrom<Json>('a@b.c', '', 'x@y', null),
+      name: fc.string({ maxLength: 20 }),
+      isAdmin: fc.constantFrom<Json>(true, false, null, 'yes'),
+    }),
+    apiKey: fc.constantFrom<Json>('not-a-key', ''),
+    authToken: fc.constantFrom<Json>('not-a-token', ''),
+  }),
 };
 
 /** A whole request body as text: usually `{"data": ...}`, sometimes broken at the top or not JSON. */

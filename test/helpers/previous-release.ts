@@ -111,8 +111,14 @@ DROP INDEX annotation_reads_by_user; DROP INDEX notification_reads_by_user; DROP
 DELETE FROM schema_migrations WHERE version IN (14, 15);`);
 }
 
+/** Before migration 16: no tenant had a secret to sign end-user tokens with. */
+export async function beforeSigningKeys(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('DROP TABLE tenant_signing_keys; DELETE FROM schema_migrations WHERE version = 16');
+}
+
 /** The schema the previous release left (through migration 13), with the rows written since. */
 export async function previousRelease(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeSigningKeys(db);
   await beforeDocuments(db);
 }
 

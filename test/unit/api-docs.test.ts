@@ -53,6 +53,8 @@ describe('/openapi.json and /docs', () => {
         data.organizations?.items.properties.organizationId ??
         data.organizationIds?.anyOf?.[0].items ??
         data.organizationIds?.items ??
+        // auth/token/get names it among the user's properties (SPEC 13).
+        data.userProperties?.properties.organizationId ??
         // users/data/delete/status names only its job (an id of the same limits).
         data.jobId;
       assert.equal(organizationId?.maxLength, 256, `${path}: the validation limits are there`);

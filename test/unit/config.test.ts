@@ -19,6 +19,9 @@ describe('loadConfig', () => {
       limits: { maxBatch: 1000, maxTextLength: 100_000, maxMarksPerRequest: 10_000 },
       rateLimit: 1000,
       authFailureFloorMs: 5,
+      apiKeyHeaders: [],
+      authTokenHeaders: [],
+      corsOrigins: [],
       profileCacheSize: 100_000,
       threadPageCacheMb: 64,
       redisUrl: null,
@@ -77,6 +80,9 @@ describe('loadConfig', () => {
       MARGINALIA_HTTP_IDLE_TIMEOUT_MS: '4000',
       MARGINALIA_ERASURE_BATCH_SIZE: '50',
       MARGINALIA_MAX_FOLDER_DEPTH: '20',
+      MARGINALIA_API_KEY_HEADERS: 'X-Api-Key, apikey,',
+      MARGINALIA_AUTH_TOKEN_HEADERS: 'x-auth-token',
+      MARGINALIA_CORS_ORIGINS: 'https://App.Example.com:443, http://localhost:3000,https://app.example.com',
     });
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.config, {
@@ -90,6 +96,9 @@ describe('loadConfig', () => {
       limits: { maxBatch: 5000, maxTextLength: 2000, maxMarksPerRequest: 10_000 },
       rateLimit: 0,
       authFailureFloorMs: 0,
+      apiKeyHeaders: ['x-api-key', 'apikey'],
+      authTokenHeaders: ['x-auth-token'],
+      corsOrigins: ['https://app.example.com', 'http://localhost:3000'],
       profileCacheSize: 500,
       threadPageCacheMb: 3,
       redisUrl: 'redis://:pw@cache:6379/2',
@@ -146,6 +155,9 @@ describe('loadConfig', () => {
       MARGINALIA_HTTP_IDLE_TIMEOUT_MS: '1e3',
       MARGINALIA_SQLITE_CHECK_AT_START: 'sometimes',
       MARGINALIA_AUTH_FAILURE_FLOOR_MS: '10001',
+      MARGINALIA_CORS_ORIGINS: '*',
+      MARGINALIA_API_KEY_HEADERS: 'x key',
+      MARGINALIA_AUTH_TOKEN_HEADERS: 'x:token',
     });
     assert.ok(!r.ok);
     const names = [
@@ -173,6 +185,9 @@ describe('loadConfig', () => {
       'MARGINALIA_HTTP_IDLE_TIMEOUT_MS',
       'MARGINALIA_SQLITE_CHECK_AT_START',
       'MARGINALIA_AUTH_FAILURE_FLOOR_MS',
+      'MARGINALIA_CORS_ORIGINS',
+      'MARGINALIA_API_KEY_HEADERS',
+      'MARGINALIA_AUTH_TOKEN_HEADERS',
     ];
     for (const name of names)
       assert.ok(
@@ -180,6 +195,50 @@ describe('loadConfig', () => {
         `${name} missing from ${JSON.stringify(r.errors)}`,
       );
     assert.ok(!r.errors.join().includes('hunter2'), 'a Redis password never appears in an error');
+  });
+
+  test('CORS origins are http(s) origins listed one by one; every bad entry is named', () => {
+    for (const bad of [
+      '*',
+      'null',
+      'app.example.com',
+      'https://app.example.com/',
+      'https://app.example.com/path',
+      'ftp://x.org',
+      'https://u:p@x.org',
+      'https://x.org?q',
+      'https://x.org:99999',
+    ]) {
+      const r = loadConfig({ MARGINALIA_CORS_ORIGINS: `https://ok.example.com, ${bad}` });
+      assert.ok(
+        !r.ok && r.errors.length === 1 && r.errors[0]!.includes('MARGINALIA_CORS_ORIGINS'),
+        `${bad}: ${JSON.stringify(r)}`,
+      );
+      assert.ok(r.errors[0]!.includes(`"${bad}"`), `${bad} is named: ${r.errors[0]}`);
+    }
+    const two = loadConfig({ MARGINALIA_CORS_ORIGINS: '*,https://a.org/x' });
+    assert.ok(!two.ok && two.errors[0]!.includes('"*"') && two.errors[0]!.includes('"https://a.org/x"'), JSON.stringify(two));
+    const some = loadConfig({ MARGINALIA_CORS_ORIGINS: ' , ' });
+    assert.ok(some.ok && some.config.corsOrigins.length === 0);
+  });
+
+  test('credential header aliases are header names, and one header cannot carry both credentials', () => {
+    for (const bad of ['x api key', 'x-key:', 'ключ', '(x)', 'x'.repeat(65)]) {
+      const r = loadConfig({ MARGINALIA_API_KEY_HEADERS: bad, MARGINALIA_AUTH_TOKEN_HEADERS: `ok,${bad}` });
+      assert.ok(!r.ok && r.errors.length === 2, `${bad}: ${JSON.stringify(r)}`);
+      assert.ok(
+        r.errors.some((e) => e.includes('MARGINALIA_API_KEY_HEADERS')) &&
+          r.errors.some((e) => e.includes('MARGINALIA_AUTH_TOKEN_HEADERS')),
+      );
+    }
+    for (const env of [
+      { MARGINALIA_API_KEY_HEADERS: 'x-both', MARGINALIA_AUTH_TOKEN_HEADERS: 'X-Both' },
+      { MARGINALIA_API_KEY_HEADERS: 'x-service-auth-token' },
+      { MARGINALIA_AUTH_TOKEN_HEADERS: 'x-service-api-key' },
+    ]) {
+      const r = loadConfig(env);
+      assert.ok(!r.ok && r.errors.length === 1, `${JSON.stringify(env)}: ${JSON.stringify(r)}`);
+    }
   });
 
   test('the headers timeout cannot be longer than the request timeout it is part of', () => {

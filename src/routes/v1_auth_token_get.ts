@@ -1,0 +1,27 @@
+import { tenantOf } from '../http/auth.js';
+import { success } from '../http/envelope.js';
+import type { App } from '../http/types.js';
+import { AuthTokenBody } from '../schemas/auth.js';
+import { AuthTokenResult, answers } from '../schemas/responses.js';
+import type { Services } from '../services/context.js';
+import { issueEndUserToken } from '../services/end-user-tokens.js';
+
+export const path = '/v1/auth/token/get';
+
+export function register(app: App, services: Services): void {
+  app.post(
+    path,
+    {
+      // SPEC 13: the credentials may also come as data.apiKey and data.authToken when both headers are absent.
+      config: { credentialsInBody: true },
+      schema: {
+        summary: 'Issue a signed end-user token (JWT, 48 hours) for the event stream (SPEC 13)',
+        tags: ['auth'],
+        body: AuthTokenBody(services.limits),
+        response: answers(AuthTokenResult),
+      },
+    },
+    async (request) =>
+      success('Token generated successfully.', await issueEndUserToken(services, tenantOf(request), request.body.data)),
+  );
+}

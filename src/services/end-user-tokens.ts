@@ -1,0 +1,138 @@
+// End-user tokens (SPEC 13): auth/token/get signs a JWT for one user of one organization of the
+// tenant, and the event stream verifies it. Each tenant signs with its own secret (HMAC-SHA256, 32
+// random bytes made on first use and stored: a hash of it could not sign), held in memory per process
+// once read. A token names its tenant (`tid`) and its key (`kid` in the header, for a later rotation);
+// the verifier looks the secret up by `tid` and only then verifies, so a token claiming tenant B but
+// signed with A's secret fails like any tampered one.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import { ApiError } from '../errors.js';
+import type { AuthTokenData } from '../schemas/auth.js';
+import type { SigningKey, Store } from '../store/store.js';
+import type { Caller, Services } from './context.js';
+
+/** How long an end-user token is valid. */
+export const END_USER_TOKEN_TTL_SECONDS = 48 * 60 * 60;
+const ALGORITHM = 'HS256';
+/** The one answer to every token that does not check out: it tells nothing of why. */
+const INVALID = 'The end-user token is invalid or expired.';
+
+/** What a verified token says. */
+export interface EndUserClaims {
+  tenantId: string;
+  userId: string;
+  organizationId: string;
+  email?: string;
+  name?: string;
+  isAdmin?: boolean;
+  /** Seconds since the epoch. */
+  issuedAt: number;
+  expiresAt: number;
+  tokenId: string;
+}
+
+interface HeldKey {
+  kid: string;
+  secret: Uint8Array;
+}
+
+/** Keys read or made by this process, per store (tests run several) and tenant. A key never changes once made. */
+const held = new WeakMap<Store, Map<string, HeldKey>>();
+
+const heldOf = (store: Store): Map<string, HeldKey> => {
+  let keys = held.get(store);
+  if (!keys) {
+    keys = new Map();
+    held.set(store, keys);
+  }
+  return keys;
+};
+
+const hold = (store: Store, tenantId: string, key: SigningKey): HeldKey => {
+  const k = { kid: key.kid, secret: Buffer.from(key.secret, 'hex') };
+  heldOf(store).set(tenantId, k);
+  return k;
+};
+
+/** The tenant's key, made (32 random bytes) and stored on first use. */
+async function keyToSign({ store, clock }: Services, tenantId: string): Promise<HeldKey> {
+  const known = heldOf(store).get(tenantId);
+  if (known) return known;
+  const found = await store.findSigningKey(tenantId);
+  if (found) return hold(store, tenantId, found);
+  const candidate = { kid: randomBytes(8).toString('hex'), secret: randomBytes(32).toString('hex'), createdAt: clock() };
+  return hold(store, tenantId, await store.ensureSigningKey(tenantId, candidate));
+}
+
+/** The tenant's key, or null when it has none (it never issued a token, or does not exist). */
+async function keyToVerify(store: Store, tenantId: string): Promise<HeldKey | null> {
+  const known = heldOf(store).get(tenantId);
+  if (known) return known;
+  const found = await store.findSigningKey(tenantId);
+  return found ? hold(store, tenantId, found) : null;
+}
+
+/** auth/token/get: a token for `userId` in the organization, with the properties given. */
+export async function issueEndUserToken(services: Services, caller: Caller, input: AuthTokenData): Promise<{ token: string }> {
+  const key = await keyToSign(services, caller.id);
+  const { organizationId, email, name, isAdmin } = input.userProperties;
+  const claims: Record<string, unknown> = { tid: caller.id, org: organizationId };
+  if (email != null) claims.email = email;
+  if (name != null) claims.name = name;
+  if (isAdmin != null) claims.isAdmin = isAdmin;
+  const now = Math.floor(services.clock() / 1000);
+  const token = await new SignJWT(claims)
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT', kid: key.kid })
+    .setSubject(input.userId)
+    .setIssuedAt(now)
+    .setExpirationTime(now + END_USER_TOKEN_TTL_SECONDS)
+    .setJti(randomUUID())
+    .sign(key.secret);
+  return { token };
+}
+
+const invalid = () => new ApiError('UNAUTHENTICATED', INVALID);
+const str = (v: unknown): v is string => typeof v === 'string' && v !== '';
+
+/**
+ * The claims of a token auth/token/get issued, after checking its signature under the secret of the
+ * tenant it names, its algorithm (HS256 only) and its lifetime (by the services' clock). Every failure
+ * is UNAUTHENTICATED with one message.
+ */
+export async function verifyEndUserToken({ store, clock }: Services, token: string): Promise<EndUserClaims> {
+  let tenantId: unknown;
+  let kid: unknown;
+  try {
+    tenantId = decodeJwt(token).tid;
+    kid = decodeProtectedHeader(token).kid;
+  } catch {
+    throw invalid();
+  }
+  if (!str(tenantId)) throw invalid();
+  const key = await keyToVerify(store, tenantId);
+  if (!key || kid !== key.kid) throw invalid();
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, key.secret, {
+      algorithms: [ALGORITHM],
+      currentDate: new Date(clock()),
+      requiredClaims: ['sub', 'iat', 'exp', 'jti'],
+    }));
+  } catch {
+    throw invalid();
+  }
+  const { sub, org, tid, email, name, isAdmin, iat, exp, jti } = payload;
+  if (tid !== tenantId || !str(sub) || !str(org) || typeof iat !== 'number' || typeof exp !== 'number' || !str(jti))
+    throw invalid();
+  return {
+    tenantId,
+    userId: sub,
+    organizationId: org,
+    ...(typeof email === 'string' ? { email } : {}),
+    ...(typeof name === 'string' ? { name } : {}),
+    ...(typeof isAdmin === 'boolean' ? { isAdmin } : {}),
+    issuedAt: iat,
+    expiresAt: exp,
+    tokenId: jti,
+  };
+}

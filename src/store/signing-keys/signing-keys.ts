@@ -1,0 +1,17 @@
+// Store code for the tenants' end-user token signing keys (SPEC 13): one per tenant, made on first use.
+import { first, type Row, run, type Work } from '../sql.js';
+import type { SigningKey } from '../store.js';
+import { SIGNING_KEYS_SQL as SQL } from './sql.js';
+
+const keyFrom = (r: Row): SigningKey => ({ kid: r.kid as string, secret: r.secret as string, createdAt: Number(r.created_at) });
+
+export function* find(tenantId: string): Work<SigningKey | null> {
+  const row = yield* first(SQL.byTenant, { tenantId });
+  return row ? keyFrom(row) : null;
+}
+
+/** The tenant's key: `candidate` when it has none yet, else the one it has (made first, here or by another process). */
+export function* ensure(tenantId: string, candidate: SigningKey): Work<SigningKey> {
+  yield* run(SQL.insert, { tenantId, ...candidate });
+  return (yield* find(tenantId))!;
+}
