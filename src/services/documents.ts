@@ -16,10 +16,8 @@ import type { Document } from '../schemas/responses.js';
 import type { DocumentRecord, DocumentWrite } from '../store/store.js';
 import type { Caller, Services } from './context.js';
 import { internalDocumentId } from './ids.js';
-import { asSet, decodeKeyToken, encodeKeyToken, filterDigest } from './page-token.js';
+import { asSet, filterDigest, keyPaged } from './page-token.js';
 import { filterList, keyedOutcomes, orNull, requireUnique } from './rules.js';
-
-const DEFAULT_PAGE_SIZE = 1000;
 
 /** A folder a request names: "root" is no folder. */
 const folderOf = (folderId: string): string | null => (folderId === ROOT ? null : folderId);
@@ -109,15 +107,13 @@ export function getDocuments({ store }: Services, caller: Caller, input: Documen
   const ids = filterList(input.documentIds);
   const folder = input.folderId == null ? undefined : folderOf(input.folderId);
   const digest = filterDigest(['documents/get', input.organizationId, asSet(ids), folder ?? (folder === null ? ROOT : null)]);
-  const after = input.pageToken != null ? decodeKeyToken(input.pageToken, digest) : null;
-  const limit = input.pageSize ?? DEFAULT_PAGE_SIZE;
-  const query = { organizationId: input.organizationId, documentIds: ids, folder, after, limit: limit + 1 };
-  return then(store.getDocuments(caller.id, query), (rows) => {
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
+  const read = (after: string | null, limit: number) =>
+    store.getDocuments(caller.id, { organizationId: input.organizationId, documentIds: ids, folder, after, limit });
+  return then(
+    keyPaged(input, digest, read, (d) => d.documentId),
+    ({ page, nextPageToken }) => ({
       documents: page.map(shown),
-      nextPageToken: rows.length > limit && last ? encodeKeyToken(last.documentId, digest) : null,
-    };
-  });
+      nextPageToken,
+    }),
+  );
 }

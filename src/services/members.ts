@@ -5,10 +5,8 @@ import type { Member } from '../schemas/responses.js';
 import type { UsersDeleteData, UsersGetData } from '../schemas/users.js';
 import type { Profile } from '../store/store.js';
 import type { Caller, Services } from './context.js';
-import { asSet, decodeKeyToken, encodeKeyToken, filterDigest } from './page-token.js';
+import { asSet, filterDigest, keyPaged } from './page-token.js';
 import { filterList, keyedOutcomes, scopeOf } from './rules.js';
-
-const DEFAULT_PAGE_SIZE = 1000;
 
 export interface MemberPage {
   users: Static<typeof Member>[];
@@ -28,21 +26,15 @@ export function getMembers({ store }: Services, caller: Caller, input: UsersGetD
   const userIds = filterList(input.userIds);
   const groupIds = filterList(input.organizationUserGroupIds);
   const digest = filterDigest(['users/get', input.organizationId, scope, asSet(userIds), asSet(groupIds)]);
-  const after = input.pageToken != null ? decodeKeyToken(input.pageToken, digest) : null;
-  const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
-  const read = store.getMembers(caller.id, {
-    organizationId: input.organizationId,
-    scope,
-    userIds,
-    groupIds,
-    after,
-    limit: pageSize + 1,
-  });
-  return then(read, (rows) => {
-    const page = rows.slice(0, pageSize);
-    const last = page[page.length - 1];
-    return { users: page.map(shown), nextPageToken: rows.length > pageSize && last ? encodeKeyToken(last.userId, digest) : null };
-  });
+  const read = (after: string | null, limit: number) =>
+    store.getMembers(caller.id, { organizationId: input.organizationId, scope, userIds, groupIds, after, limit });
+  return then(
+    keyPaged(input, digest, read, (u) => u.userId),
+    ({ page, nextPageToken }) => ({
+      users: page.map(shown),
+      nextPageToken,
+    }),
+  );
 }
 
 /** users/delete: with a document or folder only that membership goes; else the profile, every membership and group entry. */

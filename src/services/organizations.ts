@@ -11,10 +11,8 @@ import type { Organization } from '../schemas/responses.js';
 import type { OrganizationRecord, OrganizationWrite } from '../store/store.js';
 import type { Caller, Services } from './context.js';
 import { internalOrganizationId } from './ids.js';
-import { asSet, decodeKeyToken, encodeKeyToken, filterDigest } from './page-token.js';
+import { asSet, filterDigest, keyPaged } from './page-token.js';
 import { filterList, keyedOutcomes, orNull, requireUnique } from './rules.js';
-
-const DEFAULT_PAGE_SIZE = 1000;
 
 const writes = (input: OrganizationsData): OrganizationWrite[] => {
   requireUnique(input.organizations, (o) => o.organizationId, ['organizations'], 'organizationId');
@@ -63,16 +61,14 @@ const shown = (o: OrganizationRecord): Static<typeof Organization> => ({
 export function getOrganizations({ store }: Services, caller: Caller, input: OrganizationsGetData): Maybe<OrganizationPage> {
   const ids = filterList(input.organizationIds);
   const digest = filterDigest(['organizations/get', asSet(ids)]);
-  const after = input.pageToken != null ? decodeKeyToken(input.pageToken, digest) : null;
-  const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
-  return then(store.getOrganizations(caller.id, ids, after, pageSize + 1), (rows) => {
-    const page = rows.slice(0, pageSize);
-    const last = page[page.length - 1];
-    return {
+  const read = (after: string | null, limit: number) => store.getOrganizations(caller.id, ids, after, limit);
+  return then(
+    keyPaged(input, digest, read, (o) => o.organizationId),
+    ({ page, nextPageToken }) => ({
       organizations: page.map(shown),
-      nextPageToken: rows.length > pageSize && last ? encodeKeyToken(last.organizationId, digest) : null,
-    };
-  });
+      nextPageToken,
+    }),
+  );
 }
 
 /** organizations/access/disablestate/update: a missing organization is created in that state. */

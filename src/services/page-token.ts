@@ -2,10 +2,14 @@
 // the position of the last entry shown (a time and an id) and a digest of the operation and its
 // filters, so a token is only good for the query that issued it.
 import { invalid } from '../errors.js';
+import { type Maybe, then } from '../maybe.js';
 import { MAX_COMMENT_ID } from '../schemas/common.js';
 import { spell } from './member-path.js';
 import type { NotificationCursor, UserDataCursor } from '../store/store.js';
 import { sha256 } from './sha256.js';
+
+/** pageSize when a paged read names none (SPEC 1's reads, organizations, documents and users alike). */
+export const DEFAULT_PAGE_SIZE = 1000;
 
 /** A filter list as a set: its order and repeats do not make it another filter. */
 export const asSet = (list: readonly string[] | null): string[] | null => (list ? [...new Set(list)].sort() : null);
@@ -62,6 +66,25 @@ export function decodeKeyToken(token: string, digest: string): string {
   const [lastKey] = members;
   if (members.length !== 1 || !storableId(lastKey)) throw malformed();
   return lastKey;
+}
+
+/**
+ * A read in key order, paged by key: `read` is asked for one row more than the page, which says
+ * whether another page follows; the next token holds the page's last key and the filters' digest.
+ */
+export function keyPaged<R>(
+  input: { pageSize?: number | null; pageToken?: string | null },
+  digest: string,
+  read: (after: string | null, limit: number) => Maybe<R[]>,
+  keyOf: (row: R) => string,
+): Maybe<{ page: R[]; nextPageToken: string | null }> {
+  const after = input.pageToken != null ? decodeKeyToken(input.pageToken, digest) : null;
+  const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
+  return then(read(after, pageSize + 1), (rows) => {
+    const page = rows.slice(0, pageSize);
+    const last = page[page.length - 1];
+    return { page, nextPageToken: rows.length > pageSize && last ? encodeKeyToken(keyOf(last), digest) : null };
+  });
 }
 
 /** A commentId as a token may carry it: what PostgreSQL's integer column holds (1 to 2^31 - 1). */

@@ -1,5 +1,5 @@
 // The statements of organization user groups (SPEC 12), SQLite and PostgreSQL side by side.
-import { byKind, listValues, same, sql } from '../sql.js';
+import { byKind, cast, listValues, same, sql } from '../sql.js';
 
 const GROUP = 'tenant_id = @tenantId AND organization_id = @organizationId AND group_id = @groupId';
 
@@ -8,10 +8,10 @@ export const GROUPS_SQL = {
   add: byKind(
     'addUserGroup',
     (kind) => `INSERT INTO user_groups (tenant_id, organization_id, group_id, name, created_at, updated_at)
-     VALUES (@tenantId, @organizationId, @groupId, coalesce(@name${kind === 'postgres' ? '::text' : ''}, ''), @now, @now)
+     VALUES (@tenantId, @organizationId, @groupId, coalesce(@name${cast(kind, 'text')}, ''), @now, @now)
      ON CONFLICT (tenant_id, organization_id, group_id) DO UPDATE SET
        name = coalesce(@name, user_groups.name),
-       updated_at = CASE WHEN @name${kind === 'postgres' ? '::text' : ''} IS NULL THEN user_groups.updated_at ELSE @now END`,
+       updated_at = CASE WHEN @name${cast(kind, 'text')} IS NULL THEN user_groups.updated_at ELSE @now END`,
   ),
   /** The group, locked on PostgreSQL so its entries change one writer at a time (and not beside its deletion). */
   lock: byKind(

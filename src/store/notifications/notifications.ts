@@ -221,7 +221,8 @@ export function* change(
   return new Set(found.keys());
 }
 
-function sourceFrom(r: Record<string, unknown>, tenantId: string, organizationId: string): ChangeSource {
+/** A row of lockForChange as the notification it is. */
+export function sourceFrom(r: Record<string, unknown>, tenantId: string, organizationId: string): ChangeSource {
   return {
     notificationId: r.notification_id as string,
     documentId: r.document_id as string | null,

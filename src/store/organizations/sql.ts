@@ -1,6 +1,6 @@
 // The statements of organizations as objects (SPEC 12), SQLite and PostgreSQL side by side.
 import type { DatabaseKind } from '../dialect/dialect.js';
-import { byKind, inList, same, type Statement } from '../sql.js';
+import { byKind, cast, inList, same, type Statement } from '../sql.js';
 
 /** The database's clock in integer milliseconds. */
 const DATABASE_NOW = {
@@ -12,7 +12,7 @@ const DATABASE_NOW = {
 export const DISABLED_IN_SCOPE = (kind: DatabaseKind) => `SELECT 'organization' AS what FROM organizations
   WHERE tenant_id = @tenantId AND organization_id = @organizationId AND disabled
   UNION ALL SELECT 'document' FROM documents WHERE tenant_id = @tenantId AND organization_id = @organizationId
-    AND document_id = @documentId${kind === 'postgres' ? '::text' : ''} AND disabled`;
+    AND document_id = @documentId${cast(kind, 'text')} AND disabled`;
 
 /** The columns an organization is read with, in the order organizations.ts maps them. */
 const COLUMNS = 'organization_id, name, disabled, created_at, updated_at';
@@ -57,15 +57,15 @@ export const ORGANIZATIONS_SQL = {
   add: byKind(
     'addOrganization',
     (kind) => `INSERT INTO organizations (tenant_id, organization_id, name, created_at, updated_at)
-     VALUES (@tenantId, @organizationId, coalesce(@name${kind === 'postgres' ? '::text' : ''}, ''), @now, @now)
+     VALUES (@tenantId, @organizationId, coalesce(@name${cast(kind, 'text')}, ''), @now, @now)
      ON CONFLICT (tenant_id, organization_id) DO UPDATE SET
        name = coalesce(@name, organizations.name),
-       updated_at = CASE WHEN @name${kind === 'postgres' ? '::text' : ''} IS NULL THEN organizations.updated_at ELSE @now END`,
+       updated_at = CASE WHEN @name${cast(kind, 'text')} IS NULL THEN organizations.updated_at ELSE @now END`,
   ),
   /** organizations/update: renames an organization that exists; answers whether it did. */
   update: byKind(
     'updateOrganization',
-    (kind) => `UPDATE organizations SET name = coalesce(@name${kind === 'postgres' ? '::text' : ''}, name), updated_at = @now
+    (kind) => `UPDATE organizations SET name = coalesce(@name${cast(kind, 'text')}, name), updated_at = @now
      WHERE tenant_id = @tenantId AND organization_id = @organizationId RETURNING organization_id`,
   ),
   /** The disabled organizations among @ids: a rename of one is a write under it (SPEC 14.8). */
@@ -99,7 +99,7 @@ export const ORGANIZATIONS_SQL = {
     'organizationsPage',
     (kind) => `SELECT ${COLUMNS} FROM organizations
      WHERE tenant_id = @tenantId AND ${inList(kind, 'organization_id', 'ids')}
-       AND (@after${kind === 'postgres' ? '::text' : ''} IS NULL OR organization_id > @after)
+       AND (@after${cast(kind, 'text')} IS NULL OR organization_id > @after)
      ORDER BY organization_id LIMIT @limit`,
   ),
 };

@@ -9,7 +9,7 @@
 import { storedNotificationAnswer } from '../../answers/notifications.js';
 import { renderThreads } from '../comments/threads.js';
 import { THREADS_SQL } from '../comments/threads-sql.js';
-import { recipientsFrom, recipientsJson } from '../notifications/notifications.js';
+import { recipientsJson, sourceFrom } from '../notifications/notifications.js';
 import { NOTIFICATIONS_SQL } from '../notifications/sql.js';
 import { all, batch, inKeyOrder, list, type Row, run, type Work } from '../sql.js';
 import { USERS_SQL } from '../users/sql.js';
@@ -172,27 +172,15 @@ function* listedIn(scope: ErasureScope, _cursor: unknown, limit: number): Work<S
   const alone: string[] = [];
   const changed: Record<string, unknown>[] = [];
   for (const r of rows) {
-    const recipients = recipientsFrom(r.recipients as string, tenantId, organizationId)
-      .filter((x) => !erased.has(x.userId))
-      .map(({ userId: u, internalId }) => ({ userId: u, internalId }));
-    if (recipients.length === 0 && !r.notify_all) {
-      alone.push(r.notification_id as string);
+    const notification = sourceFrom(r, tenantId, organizationId);
+    const recipients = notification.recipients.filter((x) => !erased.has(x.userId));
+    if (recipients.length === 0 && !notification.notifyAll) {
+      alone.push(notification.notificationId);
       continue;
     }
-    const answer = storedNotificationAnswer({
-      notificationId: r.notification_id as string,
-      documentId: r.document_id as string | null,
-      locationId: r.location_id as string | null,
-      headlineTemplate: r.headline_template as string,
-      headlineData: r.headline_data as string,
-      sourceData: r.source_data as string,
-      bodyMessage: r.body_message as string,
-      timestamp: Number(r.timestamp),
-      // Stored answers keep every listed recipient unread; reads lay the marks over them.
-      recipients: recipients.map((x) => ({ ...x, unread: true })),
-      source: r.source as string,
-    });
-    changed.push({ notificationId: r.notification_id, recipients: recipientsJson(recipients), answer });
+    // Stored answers keep every listed recipient unread; reads lay the marks over them.
+    const answer = storedNotificationAnswer({ ...notification, recipients: recipients.map((x) => ({ ...x, unread: true })) });
+    changed.push({ notificationId: notification.notificationId, recipients: recipientsJson(recipients), answer });
   }
   yield* run(SQL.deleteOwnInbox, { ...users, ids: list(ids) });
   yield* deleteNotifications(scope, alone);

@@ -3,10 +3,11 @@
 import { COMMENT_COLUMNS } from '../comments/sql.js';
 import type { DatabaseKind as Kind } from '../dialect/dialect.js';
 import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
-import { byKind, listValues, same, sql } from '../sql.js';
+import { byKind, cast, listValues, same, sql } from '../sql.js';
 
 const ORG = 'tenant_id = @tenantId AND organization_id = @organizationId';
-const cast = (kind: Kind, param: string, type: string) => (kind === 'postgres' ? `@${param}::${type}` : `@${param}`);
+/** A parameter, typed on PostgreSQL (where a row comparison needs its types). */
+const typed = (kind: Kind, param: string, type: string): string => `@${param}${cast(kind, type)}`;
 
 /** A comment of the user's, as comments/get shows it, and where it is. */
 const COMMENT_SELECT = {
@@ -97,15 +98,15 @@ const usersWithRows = (kind: Kind, tables: readonly (readonly [string, string])[
 
 /** The next window of a scan in key order (erasure: rows that may name the user in their JSON). */
 const window = (kind: Kind, table: string, keys: string[], types: string[], columns: string) => {
-  const after = keys.map((k, i) => cast(kind, `after_${k}`, types[i]!)).join(', ');
+  const after = keys.map((k, i) => typed(kind, `after_${k}`, types[i]!)).join(', ');
   return `SELECT ${keys.join(', ')}, ${columns} FROM ${table} WHERE ${ORG} AND (${keys.join(', ')}) > (${after})
     ORDER BY ${keys.join(', ')} LIMIT @limit`;
 };
 
 /** The user's comments in key order (comments_by_author), up to and including the batch's last one. */
 const AUTHORED_UP_TO = (kind: Kind) => `${ORG} AND from_user_id = @userId
-  AND (document_id, annotation_id, comment_id) <= (${cast(kind, 'lastDocument', 'text')}, ${cast(kind, 'lastAnnotation', 'text')},
-    ${cast(kind, 'lastComment', 'int')})`;
+  AND (document_id, annotation_id, comment_id) <= (${typed(kind, 'lastDocument', 'text')}, ${typed(kind, 'lastAnnotation', 'text')},
+    ${typed(kind, 'lastComment', 'int')})`;
 
 export const PERSONAL_DATA_SQL = {
   // --- users/data/get ---
@@ -115,7 +116,7 @@ export const PERSONAL_DATA_SQL = {
     (kind) => `SELECT ${columnsOf(COMMENT_SELECT)} FROM comments c
      WHERE c.tenant_id = @tenantId AND c.organization_id = @organizationId AND c.from_user_id = @userId
        AND (c.document_id, c.annotation_id, c.comment_id)
-         > (${cast(kind, 'afterDocument', 'text')}, ${cast(kind, 'afterAnnotation', 'text')}, ${cast(kind, 'afterComment', 'int')})
+         > (${typed(kind, 'afterDocument', 'text')}, ${typed(kind, 'afterAnnotation', 'text')}, ${typed(kind, 'afterComment', 'int')})
      ORDER BY c.document_id, c.annotation_id, c.comment_id LIMIT @limit`,
   ),
   /**
@@ -126,7 +127,7 @@ export const PERSONAL_DATA_SQL = {
    * one walk of every notification of the organization.
    */
   notifications: byKind('userDataNotifications', (kind) => {
-    const after = `(${cast(kind, 'afterTimestamp', 'bigint')}, ${cast(kind, 'afterId', 'text')})`;
+    const after = `(${typed(kind, 'afterTimestamp', 'bigint')}, ${typed(kind, 'afterId', 'text')})`;
     const walk = (alias: string, from: string, where: string) => `SELECT notification_id FROM (SELECT ${alias}.notification_id
         FROM ${from} ${alias} WHERE ${alias}.tenant_id = @tenantId AND ${alias}.organization_id = @organizationId AND ${where}
           AND (${alias}.timestamp, ${alias}.notification_id) < ${after}

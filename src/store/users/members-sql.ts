@@ -1,6 +1,6 @@
 // The statements of users/get and users/delete (SPEC 12): an organization's members, by scope and
 // group, and their removal. SQLite and PostgreSQL side by side.
-import { byKind, inList, listValues } from '../sql.js';
+import { byKind, cast, inList, listValues } from '../sql.js';
 
 const USERS_OF_ORG = 'u.tenant_id = @tenantId AND u.organization_id = @organizationId';
 
@@ -13,11 +13,11 @@ export const MEMBERS_SQL = {
     'membersPage',
     (kind) => `SELECT u.user_id, u.name, u.email, u.photo_url FROM users u
      WHERE ${USERS_OF_ORG} AND ${inList(kind, 'u.user_id', 'userIds')}
-       AND (@after${kind === 'postgres' ? '::text' : ''} IS NULL OR u.user_id > @after)
-       AND (@scopeKind${kind === 'postgres' ? '::text' : ''} IS NULL OR EXISTS (SELECT 1 FROM memberships m
+       AND (@after${cast(kind, 'text')} IS NULL OR u.user_id > @after)
+       AND (@scopeKind${cast(kind, 'text')} IS NULL OR EXISTS (SELECT 1 FROM memberships m
          WHERE m.tenant_id = u.tenant_id AND m.organization_id = u.organization_id AND m.scope_kind = @scopeKind
            AND m.scope_id = @scopeId AND m.user_id = u.user_id))
-       AND (@groupIds${kind === 'postgres' ? '::text[]' : ''} IS NULL OR EXISTS (SELECT 1 FROM group_members g
+       AND (@groupIds${cast(kind, 'text[]')} IS NULL OR EXISTS (SELECT 1 FROM group_members g
          WHERE g.tenant_id = u.tenant_id AND g.organization_id = u.organization_id
            AND g.group_id IN (${listValues(kind, 'groupIds')}) AND g.user_id = u.user_id))
      ORDER BY u.user_id LIMIT @limit`,
