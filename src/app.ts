@@ -18,6 +18,8 @@ import { requestIdOf } from './http/request-id.js';
 import type { App } from './http/types.js';
 import { registerOperational } from './routes/operational.js';
 import { OPERATIONS } from './routes/index.js';
+import * as events_ from './routes/v1_events.js';
+import { EventHub } from './events/hub.js';
 import { ProfileCache } from './services/profiles.js';
 import { ThreadPageCache } from './services/thread-pages.js';
 import type { Store } from './store/store.js';
@@ -36,6 +38,11 @@ export interface AppOptions {
         | 'corsOrigins'
         | 'apiKeyHeaders'
         | 'authTokenHeaders'
+        | 'eventPollMs'
+        | 'eventHeartbeatMs'
+        | 'eventStreamBufferKb'
+        | 'eventStreamsMax'
+        | 'webhookAllowPrivate'
       >
     >;
   store: Store;
@@ -44,9 +51,14 @@ export interface AppOptions {
   logger?: FastifyBaseLogger;
   /** The rate limiter (server.ts passes the Redis-shared one); by default one in this process. */
   rateLimiter?: RateLimit | null;
+  /**
+   * The process's event tails (server.ts passes one that other instances' notices also wake); by default
+   * one that this store's own writes wake.
+   */
+  events?: EventHub;
 }
 
-export async function buildApp({ config, store, clock = systemClock, logger, rateLimiter }: AppOptions): Promise<App> {
+export async function buildApp({ config, store, clock = systemClock, logger, rateLimiter, events }: AppOptions): Promise<App> {
   const metrics = createMetrics(store);
   const timeouts = config.http ?? DEFAULT_HTTP_TIMEOUTS;
   const connections = new Connections(timeouts.requestTimeoutMs);
@@ -118,12 +130,27 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
     threadPages: new ThreadPageCache(config.threadPageCacheMb),
     erasureBatchSize: config.erasureBatchSize,
     maxFolderDepth: config.maxFolderDepth,
+    webhookAllowPrivate: config.webhookAllowPrivate,
   };
   const limiter =
     rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;
+  const hub = events ?? new EventHub(store, { pollMs: config.eventPollMs ?? 1000 });
+  if (!events) store.onEvents?.((tenantId, lastId) => (tenantId === null ? hub.wakeAll() : hub.wake(tenantId, lastId)));
+  // Streams never finish by themselves: shutdown ends them, and each client resumes elsewhere.
+  app.addHook('preClose', (done) => {
+    hub.close('The server is shutting down; reconnect with Last-Event-ID to resume.');
+    done();
+  });
+  const streams = {
+    hub,
+    heartbeatMs: config.eventHeartbeatMs ?? 15_000,
+    bufferBytes: (config.eventStreamBufferKb ?? 1024) * 1024,
+    maxStreams: config.eventStreamsMax ?? 10_000,
+  };
   await app.register(async (scope: App) => {
     registerAuth(scope, store, limiter, config.authFailureFloorMs, aliases);
     for (const op of OPERATIONS) op.register(scope, services);
+    events_.register(scope, services, streams);
   });
 
   // Any other method on an operation path is 405 with Allow: POST.
@@ -135,6 +162,17 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
       .send(
         errorBody(new ApiError('INVALID_ARGUMENT', `${request.method} is not allowed on ${request.routeOptions.url}; use POST.`)),
       );
+  app.route({
+    method: app.supportedMethods.filter((m) => m !== 'GET'),
+    url: events_.path,
+    schema: { hide: true },
+    onRequest: async (request, reply) =>
+      reply
+        .code(405)
+        .header('allow', 'GET')
+        .send(errorBody(new ApiError('INVALID_ARGUMENT', `${request.method} is not allowed on ${events_.path}; use GET.`))),
+    handler: async () => {},
+  });
   for (const op of OPERATIONS) {
     app.route({
       method: otherMethods,

@@ -18,13 +18,25 @@ import {
   type Io,
 } from './cli/commands.js';
 import { helpFor } from './cli/help.js';
+import {
+  WEBHOOKS_ADD_USAGE,
+  WEBHOOKS_DELETE_USAGE,
+  WEBHOOKS_DELIVERIES_USAGE,
+  WEBHOOKS_LIST_USAGE,
+  webhookAddRequest,
+  webhookIdOption,
+  webhooksAdd,
+  webhooksDelete,
+  webhooksDeliveries,
+  webhooksList,
+} from './cli/webhooks.js';
 import { seedDemo } from './cli/seed.js';
 import { loadConfig, type Config } from './config/index.js';
 import { serve } from './server.js';
 import { openStore } from './store/open-store.js';
 import { VERSION } from './version.js';
 
-const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens', 'orgs', 'users'];
+const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens', 'orgs', 'users', 'webhooks'];
 
 async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | null> {
   const { positionals, values } = parseArgs({
@@ -37,6 +49,10 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
       tenant: { type: 'string' },
       org: { type: 'string', multiple: true },
       user: { type: 'string', multiple: true },
+      url: { type: 'string' },
+      events: { type: 'string' },
+      description: { type: 'string' },
+      id: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -78,7 +94,17 @@ function commandFor(
   command: string,
   sub: string | undefined,
   args: string[],
-  options: { name?: string; demo?: boolean; tenant?: string; org?: string[]; user?: string[] },
+  options: {
+    name?: string;
+    demo?: boolean;
+    tenant?: string;
+    org?: string[];
+    user?: string[];
+    url?: string;
+    events?: string;
+    description?: string;
+    id?: string;
+  },
   config: Config,
 ): Action {
   const { name, demo } = options;
@@ -126,6 +152,24 @@ function commandFor(
       need(0, USERS_ERASE_USAGE);
       const request = eraseRequest(options);
       return (store, io) => usersErase(store, io, request, config.erasureBatchSize);
+    }
+    case 'webhooks add': {
+      need(0, WEBHOOKS_ADD_USAGE);
+      const request = webhookAddRequest(options);
+      return (store, io) => webhooksAdd(store, io, request, config.webhookAllowPrivate);
+    }
+    case 'webhooks list':
+      need(0, WEBHOOKS_LIST_USAGE);
+      return (store, io) => webhooksList(store, io, options.tenant);
+    case 'webhooks delete': {
+      need(0, WEBHOOKS_DELETE_USAGE);
+      const id = webhookIdOption(options, WEBHOOKS_DELETE_USAGE);
+      return (store, io) => webhooksDelete(store, io, options.tenant, id);
+    }
+    case 'webhooks deliveries': {
+      need(0, WEBHOOKS_DELIVERIES_USAGE);
+      const id = webhookIdOption(options, WEBHOOKS_DELIVERIES_USAGE);
+      return (store, io) => webhooksDeliveries(store, io, options.tenant, id);
     }
     default:
       throw new CliError(

@@ -7,6 +7,10 @@ import { systemClock } from './clock.js';
 import { redactUrl, type Config } from './config/index.js';
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER } from './http/auth.js';
 import { SharedRateLimiter } from './http/shared-rate-limiter.js';
+import { EventHub } from './events/hub.js';
+import { connectNotices, relayNotices } from './events/notices.js';
+import { startPruner } from './events/pruner.js';
+import { WebhookWorker } from './webhooks/worker.js';
 import { createFirstTenant, ensureBootstrapCredentials } from './services/credentials.js';
 import { openStore, type StoreListeners } from './store/open-store.js';
 import type { LastingFault, Store } from './store/store.js';
@@ -61,13 +65,36 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream): Prom
     if (await rateLimiter.connect()) logger.info({ redis }, 'rate limit shared through Redis');
     else logger.warn({ redis }, 'rate limit: Redis does not answer; each instance applies the limit on its own until it does');
   }
-  const app = await buildApp({ config, store, logger, rateLimiter });
+  const events = new EventHub(store, {
+    pollMs: config.eventPollMs,
+    onError: (err) => logger.warn({ err }, 'event streams: reading the outbox failed; trying again at the next notice'),
+  });
+  const notices = connectNotices(store, events, { redisUrl: config.redisUrl, logger });
+  const pruner = startPruner(store, {
+    retentionHours: config.eventRetentionHours,
+    onError: (err) => logger.warn({ err }, 'event outbox: pruning failed; trying again later'),
+  });
+  const app = await buildApp({ config, store, logger, rateLimiter, events });
+  // Webhook deliveries (SPEC 13): every serving process runs the worker; claims keep them apart.
+  const webhooks = new WebhookWorker({
+    store,
+    log: logger,
+    allowPrivate: config.webhookAllowPrivate,
+    timeoutMs: config.webhookTimeoutMs,
+    retryScheduleMs: config.webhookRetrySchedule,
+    concurrency: config.webhookConcurrency,
+    pollMs: config.webhookPollMs,
+    retentionHours: config.eventRetentionHours,
+  });
   onStopSignal(logger, config.shutdownTimeoutMs, async () => {
-    await app.close();
+    await Promise.all([app.close(), webhooks.stop()]);
+    await notices.close();
+    await pruner.stop();
     await rateLimiter?.close();
     await store.close();
   });
   await app.listen({ port: config.port, host: config.host });
+  webhooks.start();
 }
 
 /** The database as logs name it: the SQLite path, or the PostgreSQL URL without its password. */
@@ -139,6 +166,8 @@ async function runPrimary(config: Config, logger: Logger, stderr: NodeJS.Writabl
     logger.error({ pid: worker.process.pid, code, signal }, 'worker died; starting another');
     fork();
   });
+  // Sibling workers on one SQLite file hear of each other's events through here (events/notices.ts).
+  relayNotices();
   for (let i = 0; i < config.workers; i++) fork();
   logger.info({ workers: config.workers }, 'workers started');
   onStopSignal(logger, config.shutdownTimeoutMs, async () => {

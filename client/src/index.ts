@@ -4,7 +4,8 @@
 // declarations). Every call POSTs {"data": ...} with both credential headers and returns the
 // `result` envelope; an error answer becomes a MarginaliaError carrying its status and message.
 // 429 and 503 are retried with exponential backoff, waiting at least what Retry-After asks; a 429
-// without Retry-After is permanent and thrown at once.
+// without Retry-After is permanent and thrown at once. `events.subscribe` reads the live event stream
+// (GET /v1/events) as an async iterator that resumes by itself (events.ts).
 import type { Static, TSchema } from 'typebox';
 import type {
   AnnotationsAddData,
@@ -49,6 +50,8 @@ import type { UsersData, UsersDeleteData, UsersGetData } from '../../src/schemas
 import type { GroupUsersAddData, GroupUsersDeleteData, UserGroupsAddData } from '../../src/schemas/groups.js';
 import type { UserDataDeleteData, UserDataGetData, UserDataStatusData } from '../../src/schemas/personal-data.js';
 import type { AuthTokenData } from '../../src/schemas/auth.js';
+import type { WebhookDeliveriesGetData, WebhookIdData, WebhooksAddData, WebhooksGetData } from '../../src/schemas/webhooks.js';
+import { type EventSubscription, type SubscribeOptions, Subscription } from './events.js';
 import type {
   AnnotationChangesResult,
   AnnotationCountsResult,
@@ -84,7 +87,20 @@ import type {
   FolderListResult,
   FoldersResult,
   UsersResult,
+  WebhookAddedResult,
+  WebhookAttemptListResult,
+  WebhookDeletedResult,
+  WebhookListResult,
 } from '../../src/schemas/responses.js';
+
+export {
+  EVENT_TYPES,
+  type EventFamily,
+  type EventSubscription,
+  type EventType,
+  type MarginaliaEvent,
+  type SubscribeOptions,
+} from './events.js';
 
 /** The `result` member an operation answers with. */
 type ResultOf<S extends TSchema> = Static<S> extends { result: infer R } ? R : never;
@@ -111,6 +127,10 @@ export type {
   NotificationsReadData,
   NotificationsUpdateData,
   UsersData,
+  WebhookDeliveriesGetData,
+  WebhookIdData,
+  WebhooksAddData,
+  WebhooksGetData,
 };
 
 export type UsersResult = ResultOf<typeof UsersResult>;
@@ -154,6 +174,12 @@ export type FoldersResult = ResultOf<typeof FoldersResult>;
 export type AuthTokenResult = ResultOf<typeof AuthTokenResult>;
 export type FolderListResult = ResultOf<typeof FolderListResult>;
 export type Folder = FolderListResult['data'][number];
+export type WebhookAddedResult = ResultOf<typeof WebhookAddedResult>;
+export type WebhookListResult = ResultOf<typeof WebhookListResult>;
+export type Webhook = WebhookListResult['data'][number];
+export type WebhookDeletedResult = ResultOf<typeof WebhookDeletedResult>;
+export type WebhookAttemptListResult = ResultOf<typeof WebhookAttemptListResult>;
+export type WebhookAttempt = WebhookAttemptListResult['data'][number];
 
 export type { ErrorCode };
 
@@ -359,6 +385,44 @@ export class Marginalia {
   readonly auth = {
     /** auth/token/get: a signed end-user token (JWT, 48 hours) for a user's browser to open the event stream with. */
     token: (data: AuthTokenData) => this.call<AuthTokenResult>('/v1/auth/token/get', data, true),
+  };
+
+  readonly events = {
+    /**
+     * GET /v1/events: the tenant's events as they commit (or, with `token`, an end-user token's share),
+     * as an async iterator. It reconnects by itself after a dropped connection or the server's `close`,
+     * resuming with Last-Event-ID, and ends when `signal` aborts or the loop stops (break, return()).
+     * A refusal that waiting does not end (400, 401, 403) is thrown as a MarginaliaError by the loop.
+     *
+     *     for await (const event of api.events.subscribe({ organizationId: 'acme', types: ['comment.*'] }))
+     *       console.log(event.id, event.type, event.data);
+     */
+    subscribe: (options: SubscribeOptions = {}): EventSubscription =>
+      new Subscription(
+        {
+          baseUrl: this.options.baseUrl,
+          fetch: this.options.fetch,
+          serverHeaders: () => ({ 'x-service-api-key': this.options.apiKey, 'x-service-auth-token': this.options.authToken }),
+          error: (status, message, httpStatus, requestId) => new MarginaliaError(status, message, httpStatus, requestId),
+          statusOfHttp,
+        },
+        options,
+      ),
+  };
+
+  readonly webhooks = {
+    /** webhooks/add: events are POSTed to `url`, signed; the answer's `secret` (whsec_...) is shown only here. */
+    add: (data: WebhooksAddData) => this.call<WebhookAddedResult>('/v1/webhooks/add', data, false),
+    /** webhooks/get: the tenant's webhooks, without their secrets. */
+    get: (data: WebhooksGetData = {}) => this.call<WebhookListResult>('/v1/webhooks/get', data, true),
+    /** webhooks/delete: no more deliveries to it. */
+    delete: (data: WebhookIdData) => this.call<WebhookDeletedResult>('/v1/webhooks/delete', data, true),
+    /** webhooks/deliveries/get: a webhook's last delivery attempts, newest first, a page at a time. */
+    deliveries: (data: WebhookDeliveriesGetData) =>
+      this.call<WebhookAttemptListResult>('/v1/webhooks/deliveries/get', data, true),
+    /** Every page of a webhooks/deliveries/get, following pageToken (newest first). */
+    allDeliveries: (data: Omit<WebhookDeliveriesGetData, 'pageToken'>): Promise<WebhookAttempt[]> =>
+      everyPage((pageToken) => this.webhooks.deliveries({ ...data, pageToken })),
   };
 
   private readonly options: Required<Omit<MarginaliaOptions, 'fetch'>> & { fetch: typeof fetch };

@@ -97,6 +97,45 @@ function shownUser(slot: string, profiles: Profiles): string {
   return `{"email":${email},"name":${name},"userId":${id}}`;
 }
 
+/** A stored thread as JSON text: its slots written by `fill`, and `key` (JSON text) as metadata's apiKey. */
+function threadJson(r: StoredText, fill: (slot: string) => string, key: string): string {
+  // The head's pieces around its three gaps; its tail may hold the assignee's slot.
+  const h = r.head;
+  const g1 = h.indexOf(GAP);
+  const g2 = h.indexOf(GAP, g1 + 1);
+  const g3 = h.indexOf(GAP, g2 + 1);
+  const tail = h.slice(g3 + 1);
+  // The thread's author is its first comment's: the first slot of its comments.
+  const first = r.comments.indexOf(SLOT);
+  const from = first === -1 ? 'null' : fill(r.comments.slice(first + 1, r.comments.indexOf(END, first)));
+  return h.slice(0, g1) + from + h.slice(g1 + 1, g2) + filled(r.comments, fill) + h.slice(g2 + 1, g3) + key + filled(tail, fill);
+}
+
+const NO_PROFILES: Profiles = new Map();
+/** metadata's apiKey member as the head holds it, up to the gap for the key. */
+const API_KEY_MEMBER = '"apiKey":';
+/** What a thread's JSON text holds where the head's apiKey gap was, when the key is left out. */
+const NO_KEY = '\u0005';
+
+/**
+ * A stored thread as events show it (SPEC 13): as commentannotations/get shows it, with every user as
+ * its writer gave them (no profiles: an event says what was written) and metadata without the API key,
+ * which an event must not carry (streams reach browsers).
+ */
+export function eventThreadJson(r: Pick<StoredThreadAnswer, 'head' | 'comments'>): string {
+  const text = threadJson({ annotationId: '', ...r }, (slot) => shownUser(slot, NO_PROFILES), NO_KEY);
+  return text.replace(`${API_KEY_MEMBER}${NO_KEY},`, '');
+}
+
+/**
+ * New comments of a thread as events show them (SPEC 13): each as comments/get shows it, users as their
+ * writer gave them, with its annotationId; from their stored text (storedComments), as appended.
+ */
+export function eventCommentsOf(stored: string, annotationId: string): string[] {
+  const comments = JSON.parse(`[${filled(stored, (slot) => shownUser(slot, NO_PROFILES))}]`) as object[];
+  return comments.map((c) => JSON.stringify({ ...c, annotationId }));
+}
+
 /**
  * A page of stored threads: `users` are the users they show (walked only when profiles must be
  * loaded: an organization held whole needs no list), and `render` writes the page as JSON text for a
@@ -127,20 +166,7 @@ export function threadPage(rows: readonly StoredText[]) {
         }
         return user;
       };
-      const one = (r: StoredText) => {
-        // The head's pieces around its three gaps; its tail may hold the assignee's slot.
-        const h = r.head;
-        const g1 = h.indexOf(GAP);
-        const g2 = h.indexOf(GAP, g1 + 1);
-        const g3 = h.indexOf(GAP, g2 + 1);
-        const tail = h.slice(g3 + 1);
-        // The thread's author is its first comment's: the first slot of its comments.
-        const first = r.comments.indexOf(SLOT);
-        const from = first === -1 ? 'null' : fill(r.comments.slice(first + 1, r.comments.indexOf(END, first)));
-        return (
-          h.slice(0, g1) + from + h.slice(g1 + 1, g2) + filled(r.comments, fill) + h.slice(g2 + 1, g3) + key + filled(tail, fill)
-        );
-      };
+      const one = (r: StoredText) => threadJson(r, fill, key);
       if (!annotationIds) return `[${rows.map(one).join(',')}]`;
       const byId = new Map(rows.map((r) => [r.annotationId, r]));
       return `[${annotationIds

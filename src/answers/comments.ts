@@ -4,6 +4,7 @@
 // caller's `user`: resolved against the organization's profiles for comments/get (services/profiles.ts),
 // or as a slot that a read fills, for the answers threads keep (answers/thread-answers.ts).
 import type { CommentFacts, StoredComment, TaggedContact, UserRef } from '../store/store.js';
+import { userJson } from './users.js';
 
 const json = JSON.stringify;
 
@@ -49,3 +50,10 @@ export function commentsJson(stored: readonly StoredComment[], commentIds: reado
     })
     .join(',')}]`;
 }
+
+/**
+ * A comment as events show it (SPEC 13): as comments/get shows it, with its users as their writer gave
+ * them (no profiles: an event says what was written), and its annotationId.
+ */
+export const eventCommentJson = (c: CommentFacts, annotationId: string): string =>
+  `${commentJson(c, (ref) => userJson(ref, undefined)).slice(0, -1)},"annotationId":${json(annotationId)}}`;

@@ -198,3 +198,18 @@ export function pageAnswer(
     },
   };
 }
+
+/**
+ * A notification as events show it (SPEC 13): as a read shows it, with the users as their writer gave
+ * them (no profiles: an event says what was written) and without the reader's API key, which an event
+ * must not carry (streams reach browsers).
+ */
+export function eventNotificationJson(n: Pick<StoredNotification, 'answer' | 'actionUser'>, organizationId: string): string {
+  const pieces = piecesOf(n.answer);
+  const slots = pieces[5] ? (JSON.parse(pieces[5]) as SlotUser[]) : NO_SLOTS;
+  const none = new Map<string, Profile | undefined>();
+  return (
+    `${pieces[0]},"actionUser":${userJson(n.actionUser, undefined)}${pieces[1]}` +
+    `${templateDataJson(pieces[2]!, slots, none)},"metadata":{"organizationId":${json(organizationId)}${pieces[3]}${pieces[4]}`
+  );
+}

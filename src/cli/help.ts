@@ -18,6 +18,10 @@ Commands:
   tokens revoke <apiKey> <prefix>     revoke the token that starts with <prefix>
   orgs list [--tenant <t>]            list the tenant's organizations
   users erase --user <id> ...         erase a user's personal data, as users/data/delete; prints {"jobId","tasksCount"}
+  webhooks add --url <url> ...        add a webhook; prints {"webhookId","secret"} (the secret only here)
+  webhooks list                       list the tenant's webhooks (never their secrets)
+  webhooks delete --id <webhookId>    delete a webhook and its pending deliveries
+  webhooks deliveries --id <id>       a webhook's last delivery attempts, newest first
 
 Options:
   -h, --help                          this help, or a command's: marginalia keys create --help
@@ -68,6 +72,21 @@ named with --org, or in every organization of the tenant without --org: the same
 /v1/users/data/delete, in transactions of MARGINALIA_ERASURE_BATCH_SIZE rows (1000). Prints
 {"jobId","tasksCount"}; /v1/users/data/delete/status answers for the job. --tenant as for orgs list.
 A disabled or revoked tenant is not refused: erasure is a legal obligation.`,
+  webhooks: `Usage: marginalia webhooks <add|list|delete|deliveries> ... [--tenant <tenant>]
+
+  webhooks add --url <url> [--events <type,...>] [--description <text>]
+      add a webhook, as POST /v1/webhooks/add: every event of the tenant (or those of --events: types
+      such as comment.add, or every type of a kind such as comment.*) is POSTed to <url>, signed with
+      the Standard Webhooks scheme. Prints {"webhookId","secret"}; the secret is not shown again.
+      URLs on loopback, private or link-local addresses are refused unless
+      MARGINALIA_WEBHOOK_ALLOW_PRIVATE=1.
+  webhooks list                     the tenant's webhooks as JSON (never their secrets)
+  webhooks delete --id <webhookId>  delete the webhook; its pending deliveries are not made
+  webhooks deliveries --id <webhookId>
+      the webhook's last 100 delivery attempts, newest first: event, attempt number, status
+      (delivered, retrying, failed), response code, error, time
+
+--tenant as for orgs list. Deliveries are made by the running server (marginalia serve).`,
 };
 
 /** The help for `command` (and its subcommand), or the general usage. */

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.
 import { DEFAULT_ERASURE_BATCH_SIZE } from '../services/personal-data.js';
 import { DEFAULT_PROFILE_CACHE_SIZE } from '../services/profiles.js';
 import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../webhooks/schedule.js';
 import { integer, oneOf, type Setting, text } from './setting.js';
 
 export { settingsTable } from './setting.js';
@@ -75,6 +76,41 @@ function headerName(entry: string): { value: string } | { error: string } {
   return HEADER_NAME.test(value)
     ? { value }
     : { error: `"${entry}" is not a header name (letters, digits and !#$%&'*+-.^_\`|~; at most 64).` };
+}
+
+/** On or off: 1, true, yes, on / 0, false, no, off (any case). */
+function flag(name: string, meaning: string): Setting<boolean> {
+  return {
+    name,
+    default: false,
+    shownDefault: '`0`',
+    meaning,
+    parse: (raw) => {
+      const word = raw.trim().toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(word)) return { value: true };
+      if (['0', 'false', 'no', 'off'].includes(word)) return { value: false };
+      return { error: `${name} must be 1 or 0 (or true/false, yes/no, on/off), got "${raw}".` };
+    },
+  };
+}
+
+/** A comma list of durations in seconds (decimals allowed), as milliseconds. */
+function secondsList(name: string, fallback: readonly number[], most: number, meaning: string): Setting<readonly number[]> {
+  return {
+    name,
+    default: fallback.map((s) => s * 1000),
+    shownDefault: `\`${fallback.join(',')}\``,
+    meaning,
+    parse: (raw) => {
+      const entries = raw.split(',').map((e) => e.trim());
+      const bad = entries.filter((e) => !/^\d{1,7}(\.\d{1,3})?$/.test(e));
+      if (bad.length > 0 || entries.length > most)
+        return {
+          error: `${name} must be a comma list of at most ${most} durations in seconds (e.g. 5,300,1800), got "${raw}".`,
+        };
+      return { value: entries.map((e) => Math.round(Number(e) * 1000)) };
+    },
+  };
 }
 
 /** Every setting, in the order the reference lists them. */
@@ -204,6 +240,80 @@ export const SETTINGS = {
     'Deepest a folder may be (a folder at the top is 1 deep): a folders/add or update that would make one deeper, ' +
       `a moved folder's subtree included, gets 400. At most ${MAX_FOLDER_DEPTH}, so folders/get's nested subtree always serializes.`,
   ),
+  eventRetentionHours: integer(
+    'MARGINALIA_EVENT_RETENTION_HOURS',
+    72,
+    1,
+    24 * 365,
+    'Hours the event outbox keeps each event (SPEC 13): a stream can resume with Last-Event-ID within it, and ' +
+      'webhook deliveries and their attempts are kept as long. Older ones are deleted in the background, a batch at a time.',
+  ),
+  eventPollMs: integer(
+    'MARGINALIA_EVENT_POLL_MS',
+    1000,
+    50,
+    60_000,
+    'How often each process reads the outbox of the tenants it streams to, besides being told of new events ' +
+      '(its own writes at once, other instances through PostgreSQL LISTEN/NOTIFY or Redis): the bound on how late an ' +
+      'event reaches a stream if a notice is lost.',
+  ),
+  eventHeartbeatMs: integer(
+    'MARGINALIA_EVENT_HEARTBEAT_MS',
+    15_000,
+    100,
+    600_000,
+    'How often an idle event stream (GET /v1/events) gets a comment line, so proxies and clients know it is alive.',
+  ),
+  eventStreamBufferKb: integer(
+    'MARGINALIA_EVENT_STREAM_BUFFER_KB',
+    1024,
+    16,
+    1_048_576,
+    'Kilobytes of events a stream may have waiting for a slow client; past it the stream is closed with a last ' +
+      'message saying so, and the client resumes with Last-Event-ID. Bounds the memory a slow consumer can take.',
+  ),
+  eventStreamsMax: integer(
+    'MARGINALIA_EVENT_STREAMS_MAX',
+    10_000,
+    0,
+    1_000_000,
+    'Event streams each process keeps open at once; past it a new one gets 503 with Retry-After. 0 turns streaming off.',
+  ),
+  webhookAllowPrivate: flag(
+    'MARGINALIA_WEBHOOK_ALLOW_PRIVATE',
+    '`1` lets webhooks go to loopback, private (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), link-local and ' +
+      'other internal addresses, at webhooks/add and at every connection. Off, such URLs are refused (SSRF guard): ' +
+      'turn it on only where every tenant may reach your internal network (tests, a single-tenant installation).',
+  ),
+  webhookTimeoutMs: integer(
+    'MARGINALIA_WEBHOOK_TIMEOUT_MS',
+    15_000,
+    100,
+    300_000,
+    'A webhook delivery is made when its receiver answers 2xx within this; no answer in time is a failed attempt, retried.',
+  ),
+  webhookRetrySchedule: secondsList(
+    'MARGINALIA_WEBHOOK_RETRY_SCHEDULE',
+    DEFAULT_RETRY_SCHEDULE_SECONDS,
+    100,
+    'Seconds before each retry of a failed webhook delivery, a comma list: after the last, the delivery has failed ' +
+      "and its organization's next delivery goes on. The default is SPEC 13's: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.",
+  ),
+  webhookConcurrency: integer(
+    'MARGINALIA_WEBHOOK_CONCURRENCY',
+    16,
+    1,
+    10_000,
+    'Webhook deliveries each process makes at once (one at a time per webhook and organization, in event order).',
+  ),
+  webhookPollMs: integer(
+    'MARGINALIA_WEBHOOK_POLL_MS',
+    250,
+    10,
+    60_000,
+    'How often each process looks for new events to deliver to webhooks and for deliveries due (an idle look is one ' +
+      'small read); the most an event waits before its delivery starts.',
+  ),
   threadPageCacheMb: integer(
     'MARGINALIA_THREAD_PAGE_CACHE_MB',
     DEFAULT_THREAD_PAGE_CACHE_MB,
@@ -216,8 +326,9 @@ export const SETTINGS = {
   redisUrl: text(
     'MARGINALIA_REDIS_URL',
     null,
-    '`redis://...`: share the rate limit of each API key among all instances through this Redis. Unset, each ' +
-      'process limits on its own.',
+    '`redis://...`: share the rate limit of each API key among all instances through this Redis, and tell every ' +
+      "instance of each write's events at once (event streams). Unset, each process limits on its own, and instances " +
+      'hear of events through PostgreSQL LISTEN/NOTIFY (or, on SQLite, within MARGINALIA_EVENT_POLL_MS).',
     (raw) =>
       /^rediss?:\/\/./.test(raw) ? null : `MARGINALIA_REDIS_URL must start with redis:// or rediss://, got "${redactUrl(raw)}".`,
   ),
@@ -374,6 +485,18 @@ export interface Config {
   erasureBatchSize: number;
   /** How deep folders may be (services/folders.ts). */
   maxFolderDepth: number;
+  /** The event outbox and its streams (SPEC 13; events/). */
+  eventRetentionHours: number;
+  eventPollMs: number;
+  eventHeartbeatMs: number;
+  eventStreamBufferKb: number;
+  eventStreamsMax: number;
+  /** Webhooks (SPEC 13; webhooks/): the SSRF guard off, the attempt's time limit, retries (ms), deliveries at once, polling. */
+  webhookAllowPrivate: boolean;
+  webhookTimeoutMs: number;
+  webhookRetrySchedule: readonly number[];
+  webhookConcurrency: number;
+  webhookPollMs: number;
   /** Shares rate-limit buckets among instances; null keeps them in each process. */
   redisUrl: string | null;
   redisTimeoutMs: number;
@@ -450,6 +573,16 @@ export function loadConfig(env: Env): ConfigResult {
       threadPageCacheMb: v.threadPageCacheMb,
       erasureBatchSize: v.erasureBatchSize,
       maxFolderDepth: v.maxFolderDepth,
+      eventRetentionHours: v.eventRetentionHours,
+      eventPollMs: v.eventPollMs,
+      eventHeartbeatMs: v.eventHeartbeatMs,
+      eventStreamBufferKb: v.eventStreamBufferKb,
+      eventStreamsMax: v.eventStreamsMax,
+      webhookAllowPrivate: v.webhookAllowPrivate,
+      webhookTimeoutMs: v.webhookTimeoutMs,
+      webhookRetrySchedule: v.webhookRetrySchedule,
+      webhookConcurrency: v.webhookConcurrency,
+      webhookPollMs: v.webhookPollMs,
       redisUrl: v.redisUrl,
       redisTimeoutMs: v.redisTimeoutMs,
       shutdownTimeoutMs: v.shutdownTimeoutMs,

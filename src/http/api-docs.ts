@@ -4,6 +4,7 @@
 // closed network). Registered before the routes, whose schemas it collects as they are added.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import Type from 'typebox';
 import { ErrorBody } from '../schemas/responses.js';
 import { VERSION } from '../version.js';
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER } from './auth.js';
@@ -11,6 +12,80 @@ import type { App } from './types.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
+
+/** The security scheme of an end-user token (auth/token/get), which only GET /v1/events accepts. */
+export const END_USER_TOKEN_SCHEME = 'endUserToken';
+
+const errorAnswer = (description: string) =>
+  Type.Unsafe<{ error: { message: string; status: string } }>({ $ref: 'ErrorBody#', description });
+
+const EXAMPLE_EVENT =
+  '{"id":42,"type":"comment.add","timestamp":1795254822258,"organizationId":"acme","documentId":"spec",' +
+  '"data":{"annotationId":"t1","commentId":2,"commentText":"Yes.",...}}';
+
+/**
+ * What /openapi.json says of GET /v1/events (SPEC 13; docs/events.md), spread into that route's schema:
+ * its credentials (the server headers, or an end-user token), the stream's message format as the 200
+ * answer of type text/event-stream, the Last-Event-ID header and the errors it answers before the
+ * stream starts. The route sends its messages itself (reply.hijack), so none of this serializes.
+ */
+export const EVENT_STREAM_DOC = {
+  description:
+    "A Server-Sent Events stream of the tenant's events, as they commit (docs/events.md). Credentials: the server headers " +
+    '(`x-service-api-key` and `x-service-auth-token`, or their configured aliases), or an end-user token from ' +
+    '`POST /v1/auth/token/get` as `Authorization: Bearer <token>` or the `token` query parameter (the way for a ' +
+    "browser's `EventSource`). A token's stream carries only its user's share, in its own organization: the " +
+    'notification events addressed to the user, and the thread and comment events of documents the user may access.\n\n' +
+    'Filters: `organizationId`, `documentId`, and `types`, a comma list of event types (`comment.add`) or families ' +
+    '(`comment.*`). To resume after a dropped connection, send the last id received as the `Last-Event-ID` header (an ' +
+    '`EventSource` does so by itself) or the `lastEventId` parameter: the events after it are read from the outbox ' +
+    '(kept MARGINALIA_EVENT_RETENTION_HOURS, default 72), then the stream goes on live.',
+  security: [{ apiKey: [], authToken: [] }, { [END_USER_TOKEN_SCHEME]: [] }] as Record<string, string[]>[],
+  headers: Type.Object({
+    'last-event-id': Type.Optional(
+      Type.String({ description: 'Resume after this event id (a whole number); wins over the lastEventId parameter.' }),
+    ),
+  }),
+  response: {
+    200: {
+      description:
+        'The stream (`text/event-stream`), open until the client leaves or the server ends it. It starts with ' +
+        '`retry: 1000` and a comment line `: open` once the stream is subscribed. Each event is one message: ' +
+        '`id: <event id>` and `data: <the event as JSON>`, with no `event:` field (so `EventSource.onmessage` sees ' +
+        'every one). The event is `{id, type, timestamp, organizationId, documentId?, data}`: ids are integers that ' +
+        'increase per tenant in commit order, `timestamp` is in ms, `documentId` is there when the event concerns a ' +
+        'document, and `data` is the object as a read shows it (its ids, for a delete). An idle stream gets a comment ' +
+        'line `: heartbeat` every MARGINALIA_EVENT_HEARTBEAT_MS (15 s). The server may end the stream with a last ' +
+        'message `event: close` and `data: {"reason": "...", "lastEventId": N}` (a client reading more slowly than ' +
+        'events come, past MARGINALIA_EVENT_STREAM_BUFFER_KB unread; or a shutdown): reconnect with ' +
+        '`Last-Event-ID: N` to resume.',
+      content: {
+        'text/event-stream': {
+          schema: Type.String({
+            description: 'Messages separated by a blank line',
+            examples: [`id: 42\ndata: ${EXAMPLE_EVENT}\n\n: heartbeat\n\n`],
+          }),
+        },
+      },
+    },
+    400: errorAnswer(
+      'INVALID_ARGUMENT: a query parameter out of its limits or not one of these, `types` naming something that is not ' +
+        'an event type or family, or a Last-Event-ID that is not a whole number',
+    ),
+    401: errorAnswer(
+      'UNAUTHENTICATED: neither the credential headers nor a token, unknown, wrong or revoked credentials, or a token ' +
+        'that is invalid or expired (48 hours)',
+    ),
+    403: errorAnswer('PERMISSION_DENIED: the tenant is disabled'),
+    405: errorAnswer('INVALID_ARGUMENT: a method other than GET (with Allow: GET)'),
+    429: errorAnswer('RESOURCE_EXHAUSTED: over the rate limit of the API key (with Retry-After)'),
+    500: errorAnswer('INTERNAL: a bug; the message carries the request id'),
+    503: errorAnswer(
+      'UNAVAILABLE: this instance has MARGINALIA_EVENT_STREAMS_MAX streams open (with Retry-After; 0 turns streaming ' +
+        'off), the database cannot be reached, or the server is shutting down',
+    ),
+  },
+};
 
 export async function registerApiDocs(app: App): Promise<void> {
   app.addSchema(ErrorBody);
@@ -26,12 +101,20 @@ export async function registerApiDocs(app: App): Promise<void> {
         version: VERSION,
         description:
           'Users, comment threads on documents, and in-app notifications for many tenants. Every operation is a POST ' +
-          'of `{"data": {...}}` with both credential headers; answers are `{"result": {...}}` or `{"error": {...}}`.',
+          'of `{"data": {...}}` with both credential headers; answers are `{"result": {...}}` or `{"error": {...}}`. ' +
+          'Every write also records events: streamed live by `GET /v1/events` (Server-Sent Events), and delivered to ' +
+          'webhooks.',
       },
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: "The tenant's API key" },
           authToken: { type: 'apiKey', in: 'header', name: AUTH_TOKEN_HEADER, description: "One of the key's auth tokens" },
+          [END_USER_TOKEN_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'An end-user token (POST /v1/auth/token/get); GET /v1/events only, also as its `token` parameter',
+          },
         },
       },
       // Both headers together: one requirement object naming the two schemes.
@@ -42,6 +125,8 @@ export async function registerApiDocs(app: App): Promise<void> {
         { name: 'notifications', description: 'In-app notifications' },
         { name: 'organizations', description: 'Organizations as objects: names and disable state' },
         { name: 'auth', description: 'End-user tokens for browsers (the event stream)' },
+        { name: 'events', description: 'The live stream of events (Server-Sent Events); docs/events.md' },
+        { name: 'webhooks', description: 'Webhooks: events POSTed to your URLs, signed (Standard Webhooks); docs/events.md' },
         { name: 'operational', description: 'Health and readiness; no credentials' },
       ],
     },

@@ -35,6 +35,11 @@ declare module 'fastify' {
      * absent (SPEC 13, auth/token/get only): checked in preValidation, once the body is parsed.
      */
     credentialsInBody?: boolean;
+    /**
+     * The route also admits an end-user token (SPEC 13, GET /v1/events) when both credential headers are
+     * absent: it is let through here with no tenant, and the route verifies the token itself.
+     */
+    endUserToken?: boolean;
   }
 }
 
@@ -147,6 +152,7 @@ export function registerAuth(
       deferred.add(request);
       return done();
     }
+    if (config.endUserToken && headersAbsent(request, credentialHeaders)) return done();
     let apiKey: string;
     let authToken: string;
     try {

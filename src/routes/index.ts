@@ -47,6 +47,10 @@ import * as userDataGet from './v1_users_data_get.js';
 import * as userDataDelete from './v1_users_data_delete.js';
 import * as userDataStatus from './v1_users_data_delete_status.js';
 import * as authTokenGet from './v1_auth_token_get.js';
+import * as webhooksAdd from './v1_webhooks_add.js';
+import * as webhooksGet from './v1_webhooks_get.js';
+import * as webhooksDelete from './v1_webhooks_delete.js';
+import * as webhookDeliveriesGet from './v1_webhooks_deliveries_get.js';
 
 export interface Operation {
   path: string;
@@ -100,4 +104,8 @@ export const OPERATIONS: readonly Operation[] = [
   organizationsDelete,
   organizationsDisable,
   authTokenGet,
+  webhooksAdd,
+  webhooksGet,
+  webhooksDelete,
+  webhookDeliveriesGet,
 ];

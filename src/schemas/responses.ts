@@ -397,3 +397,45 @@ export const ErasureStatusResult = Success(
     lastTaskCompletedTime: Type.Integer({ description: 'ms since the epoch' }),
   }),
 );
+
+/** webhooks/add (SPEC 13): the secret is shown here once, and never again. */
+export const WebhookAddedResult = Success(
+  Type.Object({
+    webhookId: Type.String(),
+    secret: Type.String({ description: 'whsec_ and the signing key in base64 (Standard Webhooks); shown only here' }),
+  }),
+);
+
+export const Webhook = Type.Object({
+  webhookId: Type.String(),
+  url: Type.String(),
+  events: Type.Optional(
+    Type.Array(Type.String(), { description: 'The event types and patterns it is sent; absent: every event' }),
+  ),
+  description: Type.Optional(Type.String({ description: 'Absent when never given' })),
+  createdAt: Type.Integer({ description: 'ms since the epoch' }),
+});
+/** webhooks/get: without their secrets. */
+export const WebhookListResult = Success(Type.Array(Webhook, { description: 'In the order they were added' }));
+
+/** webhooks/delete. */
+export const WebhookDeletedResult = Success(Type.Null());
+
+export const WebhookAttempt = Type.Object({
+  eventId: Type.Integer({
+    description: "The event's id (its body's `id`; the webhook-id header is evt_<webhook id hex>_<eventId>)",
+  }),
+  eventType: Type.String(),
+  attempt: Type.Integer({ description: '1 for the first attempt at this event' }),
+  status: Type.Union([Type.Literal('delivered'), Type.Literal('retrying'), Type.Literal('failed')], {
+    description: 'delivered: a 2xx in time; retrying: failed, tried again later; failed: the last attempt failed',
+  }),
+  responseCode: Type.Optional(Type.Integer({ description: "The receiver's HTTP status; absent when it did not answer" })),
+  error: Type.Optional(Type.String({ description: 'Why the attempt failed; absent when it was delivered' })),
+  durationMs: Type.Integer(),
+  attemptedAt: Type.Integer({ description: 'ms since the epoch' }),
+});
+/** webhooks/deliveries/get: the last attempts, newest first, paged. */
+export const WebhookAttemptListResult = Success(Type.Array(WebhookAttempt, { description: 'Newest first' }), {
+  pageToken: Type.Optional(Type.String({ description: 'Present when older attempts remain' })),
+});

@@ -1,6 +1,7 @@
 // Documents as objects (SPEC 12): organizations/documents/add, get, update, delete, move, and their
 // access type and disabled state.
 import type { Static } from 'typebox';
+import { shownDocument } from '../answers/objects.js';
 import { type Maybe, then } from '../maybe.js';
 import type {
   DocumentsAccessData,
@@ -13,7 +14,7 @@ import type {
 } from '../schemas/documents.js';
 import { ROOT } from '../schemas/folders.js';
 import type { Document } from '../schemas/responses.js';
-import type { DocumentRecord, DocumentWrite } from '../store/store.js';
+import type { DocumentWrite } from '../store/store.js';
 import type { Caller, Services } from './context.js';
 import { internalDocumentId } from './ids.js';
 import { asSet, filterDigest, keyPaged } from './page-token.js';
@@ -92,16 +93,6 @@ export interface DocumentPage {
   nextPageToken: string | null;
 }
 
-const shown = (d: DocumentRecord): Static<typeof Document> => ({
-  id: d.documentId,
-  documentName: d.name,
-  folderId: d.folderId,
-  accessType: d.accessType,
-  disabled: d.disabled,
-  createdAt: d.createdAt,
-  lastUpdated: d.updatedAt,
-});
-
 /** documents/get: by ids and/or folder ("root": in no folder), in id order, paged; unknown ids are left out. */
 export function getDocuments({ store }: Services, caller: Caller, input: DocumentsGetData): Maybe<DocumentPage> {
   const ids = filterList(input.documentIds);
@@ -112,7 +103,7 @@ export function getDocuments({ store }: Services, caller: Caller, input: Documen
   return then(
     keyPaged(input, digest, read, (d) => d.documentId),
     ({ page, nextPageToken }) => ({
-      documents: page.map(shown),
+      documents: page.map(shownDocument),
       nextPageToken,
     }),
   );

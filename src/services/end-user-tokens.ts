@@ -64,12 +64,13 @@ async function keyToSign({ store, clock }: Services, tenantId: string): Promise<
   return hold(store, tenantId, await store.ensureSigningKey(tenantId, candidate));
 }
 
-/** The tenant's key, or null when it has none (it never issued a token, or does not exist). */
+/**
+ * The tenant's key, or null when it has none (it never issued a token, or does not exist) or the
+ * tenant is disabled or revoked: read each time (a stream opens once), so a revocation holds at once.
+ */
 async function keyToVerify(store: Store, tenantId: string): Promise<HeldKey | null> {
-  const known = heldOf(store).get(tenantId);
-  if (known) return known;
   const found = await store.findSigningKey(tenantId);
-  return found ? hold(store, tenantId, found) : null;
+  return found && !found.tenantRefused ? hold(store, tenantId, found) : null;
 }
 
 /** auth/token/get: a token for `userId` in the organization, with the properties given. */

@@ -1,6 +1,7 @@
 // Folders (SPEC 12): organizations/folders/add, get, update, delete and access/update. A subtree is
 // built without recursion (SPEC: 50 levels and 10,000 folders), and no folder is deeper than
 // MARGINALIA_MAX_FOLDER_DEPTH, so its nested answer always serializes.
+import { shownFolder } from '../answers/objects.js';
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import {
@@ -92,16 +93,6 @@ export function setFolderAccess({ store, clock }: Services, caller: Caller, inpu
   );
 }
 
-const shown = (f: FolderRecord, organizationId: string): FolderAnswer => ({
-  folderId: f.folderId,
-  folderName: f.name,
-  organizationId,
-  parentFolderId: f.parentId ?? ROOT,
-  accessType: f.accessType,
-  createdAt: f.createdAt,
-  lastUpdated: f.updatedAt,
-});
-
 /**
  * The folder with its whole subtree nested in `subFolders`, children in folderId order: each folder is
  * made once, in the order of the walk (store/folders/tree.ts, no recursion), and attached to its parent.
@@ -112,7 +103,7 @@ export function subtree(folders: readonly FolderRecord[], rootId: string, organi
   const parents = parentsOf(folders);
   const made = new Map<string, FolderAnswer>();
   for (const id of subtreeOf(rootId, childrenOf(parents))) {
-    const node: FolderAnswer = { ...shown(byId.get(id)!, organizationId), subFolders: [] };
+    const node: FolderAnswer = { ...shownFolder(byId.get(id)!, organizationId), subFolders: [] };
     made.set(id, node);
     if (id !== rootId) made.get(parents.get(id)!)!.subFolders!.push(node);
   }
@@ -123,7 +114,7 @@ export function subtree(folders: readonly FolderRecord[], rootId: string, organi
 export function getFolders({ store }: Services, caller: Caller, input: FoldersGetData): Maybe<FolderAnswer[]> {
   const { organizationId } = input;
   return then(store.getFolders(caller.id, organizationId), (folders) => {
-    if (input.folderId == null) return folders.map((f) => shown(f, organizationId));
+    if (input.folderId == null) return folders.map((f) => shownFolder(f, organizationId));
     const tree = subtree(folders, input.folderId, organizationId);
     return tree ? [tree] : [];
   });

@@ -1,9 +1,9 @@
 // users/get and users/delete (SPEC 12): an organization's members, and their removal.
 import type { Static } from 'typebox';
+import { shownMember } from '../answers/objects.js';
 import { type Maybe, then } from '../maybe.js';
 import type { Member } from '../schemas/responses.js';
 import type { UsersDeleteData, UsersGetData } from '../schemas/users.js';
-import type { Profile } from '../store/store.js';
 import type { Caller, Services } from './context.js';
 import { asSet, filterDigest, keyPaged } from './page-token.js';
 import { filterList, keyedOutcomes, scopeOf } from './rules.js';
@@ -12,13 +12,6 @@ export interface MemberPage {
   users: Static<typeof Member>[];
   nextPageToken: string | null;
 }
-
-const shown = (p: Profile): Static<typeof Member> => ({
-  userId: p.userId,
-  name: p.name ?? '',
-  email: p.email ?? '',
-  photoUrl: p.photoUrl ?? '',
-});
 
 /** users/get: members (of a document, folder or groups, when named) in userId order, paged; unknown ids left out. */
 export function getMembers({ store }: Services, caller: Caller, input: UsersGetData): Maybe<MemberPage> {
@@ -31,7 +24,7 @@ export function getMembers({ store }: Services, caller: Caller, input: UsersGetD
   return then(
     keyPaged(input, digest, read, (u) => u.userId),
     ({ page, nextPageToken }) => ({
-      users: page.map(shown),
+      users: page.map(shownMember),
       nextPageToken,
     }),
   );

@@ -1,4 +1,5 @@
 // Organizations as objects (SPEC 12): organizations/add, get and update.
+import { shownOrganization } from '../answers/objects.js';
 import { type Maybe, then } from '../maybe.js';
 import type { Static } from 'typebox';
 import type {
@@ -8,7 +9,7 @@ import type {
   OrganizationsGetData,
 } from '../schemas/organizations.js';
 import type { Organization } from '../schemas/responses.js';
-import type { OrganizationRecord, OrganizationWrite } from '../store/store.js';
+import type { OrganizationWrite } from '../store/store.js';
 import type { Caller, Services } from './context.js';
 import { internalOrganizationId } from './ids.js';
 import { asSet, filterDigest, keyPaged } from './page-token.js';
@@ -49,14 +50,6 @@ export interface OrganizationPage {
   nextPageToken: string | null;
 }
 
-const shown = (o: OrganizationRecord): Static<typeof Organization> => ({
-  id: o.organizationId,
-  organizationName: o.name,
-  disabled: o.disabled,
-  createdAt: o.createdAt,
-  lastUpdated: o.updatedAt,
-});
-
 /** organizations/get: by id or all, in id order, paged; unknown ids are left out. */
 export function getOrganizations({ store }: Services, caller: Caller, input: OrganizationsGetData): Maybe<OrganizationPage> {
   const ids = filterList(input.organizationIds);
@@ -65,7 +58,7 @@ export function getOrganizations({ store }: Services, caller: Caller, input: Org
   return then(
     keyPaged(input, digest, read, (o) => o.organizationId),
     ({ page, nextPageToken }) => ({
-      organizations: page.map(shown),
+      organizations: page.map(shownOrganization),
       nextPageToken,
     }),
   );

@@ -4,19 +4,24 @@
 // getting through ends a "writes refused" one (a caller's write may change no row, and so prove
 // nothing); and a damaged file takes no more writes, not even migrations (writing to it can spread
 // the damage).
-import { guarded, type Maybe } from '../maybe.js';
+import { guarded, type Maybe, then } from '../maybe.js';
 import * as comments from './comments/comments.js';
 import * as threads from './comments/threads.js';
 import * as credentials from './credentials/credentials.js';
 import type { CallListener, Dialect } from './dialect/dialect.js';
 import { type FaultListener, type LastingFault, StorageHealth, StoreUnavailableError } from './health.js';
+import * as outbox from './events/outbox.js';
+import { EVENTS_CHANNEL } from './events/sql.js';
+import * as access from './events/access.js';
+import type { Audience, EventDraft } from './events/outbox.js';
+import * as events from './events/kinds.js';
 import { migrate } from './migrations.js';
 import * as notifications from './notifications/notifications.js';
 import * as organizations from './organizations/organizations.js';
 import * as signingKeys from './signing-keys/signing-keys.js';
 import * as documents from './documents/documents.js';
 import * as folders from './folders/folders.js';
-import type { BatchQuery, Query, Work } from './sql.js';
+import { all, type BatchQuery, type Query, type Row, run, type Work } from './sql.js';
 import type {
   AddCommentsResult,
   AnnotationQuery,
@@ -55,6 +60,9 @@ import type {
   Profile,
   Scope,
   Store,
+  EventListener,
+  StoredEvent,
+  StreamAccess,
   StoredComment,
   StoredNotification,
   Tenant,
@@ -68,6 +76,17 @@ import * as members from './users/members.js';
 import * as groups from './groups/groups.js';
 import * as personalData from './personal-data/export.js';
 import * as erasure from './personal-data/erasure.js';
+import * as webhooks from './webhooks/webhooks.js';
+import * as deliveries from './webhooks/deliveries.js';
+import type {
+  ClaimedDelivery,
+  DeliveryOutcome,
+  DispatchLimits,
+  NewWebhook,
+  WebhookAttemptRecord,
+  WebhookQueueKey,
+  WebhookRecord,
+} from './webhooks/types.js';
 
 export class DbStore implements Store {
   private readonly health: StorageHealth;
@@ -117,6 +136,63 @@ export class DbStore implements Store {
   private write<T>(method: string, work: () => Work<T>): Maybe<T> {
     this.refuseIfDamaged();
     return guarded(() => this.dialect.write(method, work), this.failed);
+  }
+
+  private eventListener: EventListener | null = null;
+
+  /**
+   * A write and its events, in one transaction (the outbox, SPEC 13): `events` sees the write's
+   * result (and may read what the write left, in the same transaction). Once it has committed, the
+   * listener hears of the tenant's new last id (the process's live streams).
+   */
+  private emitting<T>(
+    method: string,
+    tenantId: string,
+    now: number,
+    work: () => Work<T>,
+    events: (result: T) => Work<readonly EventDraft[]>,
+  ): Maybe<T> {
+    let last = 0;
+    const written = this.write(method, function* () {
+      const result = yield* work();
+      last = yield* outbox.record(tenantId, yield* events(result), now);
+      return result;
+    });
+    return then(written, (result) => {
+      if (last > 0) this.eventListener?.(tenantId, last);
+      return result;
+    });
+  }
+
+  private listening = false;
+
+  onEvents(listener: EventListener | null): void {
+    this.eventListener = listener;
+    // PostgreSQL: every instance's commits too (the NOTIFY of takeEventIds), on a connection of its own.
+    if (listener && !this.listening && this.dialect.listen) {
+      this.listening = true;
+      this.dialect.listen(EVENTS_CHANNEL, (payload) => {
+        if (payload === null) return this.eventListener?.(null, 0);
+        const space = payload.indexOf(' ');
+        if (space > 0) this.eventListener?.(payload.slice(0, space), Number(payload.slice(space + 1)));
+      });
+    }
+  }
+
+  eventsAfter(tenantId: string, afterId: number, limit: number): Maybe<StoredEvent[]> {
+    return this.read('eventsAfter', () => outbox.after(tenantId, afterId, limit));
+  }
+
+  lastEventId(tenantId: string): Maybe<number> {
+    return this.read('lastEventId', () => outbox.lastId(tenantId));
+  }
+
+  pruneEvents(before: number, limit: number): Maybe<number> {
+    return this.write('pruneEvents', () => outbox.prune(before, limit));
+  }
+
+  streamAccess(tenantId: string, organizationId: string, documentId: string, userId: string): Maybe<StreamAccess> {
+    return this.read('streamAccess', () => access.streamAccess(tenantId, organizationId, documentId, userId));
   }
 
   observeCalls(listener: CallListener | null): void {
@@ -219,11 +295,61 @@ export class DbStore implements Store {
   // --- Users ---
 
   upsertUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<void> {
-    return this.write('upsertUsers', () => users.upsert(tenantId, organizationId, scope, list, now));
+    return this.emitting(
+      'upsertUsers',
+      tenantId,
+      now,
+      () => users.upsert(tenantId, organizationId, scope, list, now),
+      () =>
+        events.usersWritten(
+          'user.add',
+          tenantId,
+          organizationId,
+          scope,
+          list.map((u) => u.userId),
+        ),
+    );
   }
 
   updateUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<Set<string>> {
-    return this.batchWrite('updateUsers', users.update(tenantId, organizationId, scope, list, now));
+    // One statement on PostgreSQL still, but now in a transaction with its events (batched, below).
+    const q = users.update(tenantId, organizationId, scope, list, now);
+    return this.emitting(
+      'updateUsers',
+      tenantId,
+      now,
+      () => this.batched(q),
+      (updated) =>
+        events.usersWritten(
+          'user.update',
+          tenantId,
+          organizationId,
+          scope,
+          list.map((u) => u.userId).filter((id) => updated.has(id)),
+        ),
+    );
+  }
+
+  /**
+   * A batch write (sql.ts: BatchQuery) as store code, for a transaction that does more: on SQLite its
+   * `sqliteBefore` statements and then the statement once per row, as batchWrite runs them; on
+   * PostgreSQL the one statement with each column an array.
+   */
+  private batched<T>(q: BatchQuery<T>): Work<T> {
+    const kind = this.dialect.kind;
+    return (function* () {
+      if (kind === 'postgres') {
+        const columns = Object.fromEntries(Object.keys(q.rows[0] ?? {}).map((k) => [k, q.rows.map((row) => row[k] ?? null)]));
+        return q.map(yield* all(q.statement, { ...q.params, ...columns }));
+      }
+      const returned: Row[] = [];
+      for (const s of q.sqliteBefore ?? []) {
+        if (/\bRETURNING\b/i.test(s.sqlite.text)) returned.push(...(yield* all(s, q.params)));
+        else yield* run(s, q.params);
+      }
+      for (const row of q.rows) returned.push(...(yield* all(q.statement, { ...q.params, ...row })));
+      return q.map(returned);
+    })();
   }
 
   findProfiles(tenantId: string, organizationId: string, userIds: string[]): Maybe<Map<string, Profile>> {
@@ -244,8 +370,25 @@ export class DbStore implements Store {
     now: number,
     notify = false,
   ): Maybe<Set<string>> {
-    return this.write('addAnnotations', () =>
-      comments.addAnnotations(tenantId, organizationId, documentId, annotations, now, notify),
+    let seen = new events.Seen();
+    return this.emitting(
+      'addAnnotations',
+      tenantId,
+      now,
+      () => {
+        seen = new events.Seen();
+        return events.watched(comments.addAnnotations(tenantId, organizationId, documentId, annotations, now, notify), seen);
+      },
+      () =>
+        events.made([
+          ...events.threadsAdded(
+            organizationId,
+            documentId,
+            annotations.map((a) => a.annotationId),
+            seen,
+          ),
+          ...events.notificationsSeen(organizationId, seen),
+        ]),
     );
   }
 
@@ -259,7 +402,22 @@ export class DbStore implements Store {
     notify = false,
   ): Maybe<AddCommentsResult> {
     const thread = { tenantId, organizationId, documentId, annotationId };
-    return this.write('addComments', () => comments.addComments(thread, drafts, now, notify));
+    let seen = new events.Seen();
+    return this.emitting(
+      'addComments',
+      tenantId,
+      now,
+      () => {
+        seen = new events.Seen();
+        return events.watched(comments.addComments(thread, drafts, now, notify), seen);
+      },
+      (result) =>
+        events.made(
+          result.kind === 'added'
+            ? [...events.commentsAdded(organizationId, documentId, seen), ...events.notificationsSeen(organizationId, seen)]
+            : [],
+        ),
+    );
   }
 
   getComments(tenantId: string, query: CommentQuery): Maybe<StoredComment[]> {
@@ -271,11 +429,28 @@ export class DbStore implements Store {
   }
 
   updateAnnotations(tenantId: string, filters: ThreadFilters, change: ThreadChange, now: number): Maybe<string[]> {
-    return this.write('updateAnnotations', () => threads.updateAnnotations(tenantId, filters, change, now));
+    // A status named: the threads' statuses before, so that a status_change is told only where it changed.
+    let before: Map<string, string> | null = null;
+    return this.emitting(
+      'updateAnnotations',
+      tenantId,
+      now,
+      function* () {
+        before = change.status ? yield* events.threadStatuses(tenantId, filters) : null;
+        return yield* threads.updateAnnotations(tenantId, filters, change, now);
+      },
+      (ids) => events.threadsUpdated(tenantId, filters, ids, before),
+    );
   }
 
   deleteAnnotations(tenantId: string, filters: ThreadFilters): Maybe<string[]> {
-    return this.write('deleteAnnotations', () => threads.deleteAnnotations(tenantId, filters));
+    return this.emitting(
+      'deleteAnnotations',
+      tenantId,
+      Date.now(),
+      () => threads.deleteAnnotations(tenantId, filters),
+      (ids) => events.made(events.threadsDeleted(filters.organizationId, filters.documentId, ids)),
+    );
   }
 
   documentVersions(tenantId: string, organizationId: string, documentId: string): Maybe<DocumentVersions> {
@@ -300,8 +475,12 @@ export class DbStore implements Store {
     annotationIds: string[] | null,
     now: number,
   ): Maybe<number> {
-    return this.write('markAnnotationsRead', () =>
-      threads.markRead(tenantId, organizationId, documentId, userId, annotationIds, now),
+    return this.emitting(
+      'markAnnotationsRead',
+      tenantId,
+      now,
+      () => threads.markRead(tenantId, organizationId, documentId, userId, annotationIds, now),
+      (read) => events.made(read > 0 ? [events.threadsRead(organizationId, documentId, userId, annotationIds)] : []),
     );
   }
 
@@ -312,17 +491,45 @@ export class DbStore implements Store {
     change: CommentChange,
     now: number,
   ): Maybe<number[] | null> {
-    return this.write('updateComments', () => threads.updateComments(tenantId, thread, commentIds, change, now));
+    let seen = new events.Seen();
+    return this.emitting(
+      'updateComments',
+      tenantId,
+      now,
+      () => {
+        seen = new events.Seen();
+        return events.watched(threads.updateComments(tenantId, thread, commentIds, change, now), seen);
+      },
+      function* (changed) {
+        if (!changed) return [];
+        return [
+          ...(yield* events.commentsUpdated(tenantId, thread, changed)),
+          ...events.notificationsSeen(thread.organizationId, seen),
+        ];
+      },
+    );
   }
 
   deleteComments(tenantId: string, thread: ThreadRef, commentIds: number[] | null, now: number): Maybe<number[] | null> {
-    return this.write('deleteComments', () => threads.deleteComments(tenantId, thread, commentIds, now));
+    return this.emitting(
+      'deleteComments',
+      tenantId,
+      now,
+      () => threads.deleteComments(tenantId, thread, commentIds, now),
+      (deleted) => events.made(deleted ? events.commentsDeleted(thread, deleted) : []),
+    );
   }
 
   // --- Notifications ---
 
   addNotification(tenantId: string, organizationId: string, notification: NewNotification): Maybe<boolean> {
-    return this.write('addNotification', () => notifications.add(tenantId, organizationId, notification));
+    return this.emitting(
+      'addNotification',
+      tenantId,
+      notification.timestamp,
+      () => notifications.add(tenantId, organizationId, notification),
+      (added) => events.made(added ? [events.notificationAdded(organizationId, notification)] : []),
+    );
   }
 
   getNotifications(tenantId: string, query: NotificationQuery): Maybe<StoredNotification[]> {
@@ -335,11 +542,38 @@ export class DbStore implements Store {
     changes: readonly NotificationChange[],
     render: (row: ChangeSource, change: NotificationChange) => { answer: string; row: ChangeSource },
   ): Maybe<Set<string>> {
-    return this.write('changeNotifications', () => notifications.change(tenantId, organizationId, changes, render));
+    // What render made of each notification whose content changed: their events carry the new answer.
+    let rendered: events.RenderedChanges = new Map();
+    return this.emitting(
+      'changeNotifications',
+      tenantId,
+      Date.now(),
+      () => {
+        const made: events.RenderedChanges = new Map();
+        rendered = made;
+        return notifications.change(tenantId, organizationId, changes, (row, change) => {
+          const out = render(row, change);
+          made.set(change.id, out);
+          return out;
+        });
+      },
+      (found) => events.made(events.notificationsChanged(organizationId, changes, rendered, found)),
+    );
   }
 
   deleteNotifications(tenantId: string, query: NotificationDeletion): Maybe<string[]> {
-    return this.write('deleteNotifications', () => notifications.remove(tenantId, query));
+    // Whom each was addressed to, read first: the delete leaves nothing to read it from.
+    let audiences = new Map<string, Audience>();
+    return this.emitting(
+      'deleteNotifications',
+      tenantId,
+      Date.now(),
+      function* () {
+        audiences = yield* events.deletionAudiences(tenantId, query);
+        return yield* notifications.remove(tenantId, query);
+      },
+      (deleted) => events.made(events.notificationsDeleted(query.organizationId, deleted, audiences)),
+    );
   }
 
   countNotifications(tenantId: string, organizationId: string, userId: string, documentId: string | null): Maybe<InboxCount> {
@@ -353,8 +587,12 @@ export class DbStore implements Store {
     documentId: string | null,
     notificationIds: string[] | null,
   ): Maybe<number> {
-    return this.write('markNotificationsRead', () =>
-      notifications.markRead(tenantId, organizationId, user, documentId, notificationIds),
+    return this.emitting(
+      'markNotificationsRead',
+      tenantId,
+      Date.now(),
+      () => notifications.markRead(tenantId, organizationId, user, documentId, notificationIds),
+      (read) => events.made(read > 0 ? [events.notificationsRead(organizationId, user.userId, documentId, notificationIds)] : []),
     );
   }
 
@@ -374,26 +612,61 @@ export class DbStore implements Store {
     userIds: readonly string[],
     setting: Partial<NotificationSetting>,
   ): Maybe<void> {
-    return this.write('setNotificationSettings', () =>
-      notifications.setSettings(tenantId, organizationId, documentIds, userIds, setting),
+    return this.emitting(
+      'setNotificationSettings',
+      tenantId,
+      Date.now(),
+      () => notifications.setSettings(tenantId, organizationId, documentIds, userIds, setting),
+      () => events.made(events.settingsSet(organizationId, documentIds, userIds, setting)),
     );
   }
 
   // --- Organizations ---
 
   addOrganizations(tenantId: string, entries: readonly OrganizationWrite[], now: number): Maybe<void> {
-    return this.write('addOrganizations', () => organizations.add(tenantId, entries, now));
+    const ids = entries.map((e) => e.organizationId);
+    return this.emitting(
+      'addOrganizations',
+      tenantId,
+      now,
+      () => organizations.add(tenantId, entries, now),
+      () => events.organizationsWritten('organization.add', tenantId, ids),
+    );
   }
 
   updateOrganizations(tenantId: string, entries: readonly OrganizationWrite[], now: number): Maybe<Set<string>> {
-    return this.write('updateOrganizations', () => organizations.update(tenantId, entries, now));
+    const ids = entries.map((e) => e.organizationId);
+    return this.emitting(
+      'updateOrganizations',
+      tenantId,
+      now,
+      () => organizations.update(tenantId, entries, now),
+      (updated) =>
+        events.organizationsWritten(
+          'organization.update',
+          tenantId,
+          ids.filter((id) => updated.has(id)),
+        ),
+    );
   }
   setOrganizationsDisabled(tenantId: string, organizationIds: readonly string[], disabled: boolean, now: number): Maybe<void> {
-    return this.write('setOrganizationsDisabled', () => organizations.setDisabled(tenantId, organizationIds, disabled, now));
+    return this.emitting(
+      'setOrganizationsDisabled',
+      tenantId,
+      now,
+      () => organizations.setDisabled(tenantId, organizationIds, disabled, now),
+      () => events.organizationsWritten('organization.update', tenantId, organizationIds),
+    );
   }
 
   deleteOrganizations(tenantId: string, organizationIds: readonly string[]): Maybe<Set<string>> {
-    return this.write('deleteOrganizations', () => organizations.remove(tenantId, organizationIds));
+    return this.emitting(
+      'deleteOrganizations',
+      tenantId,
+      Date.now(),
+      () => organizations.remove(tenantId, organizationIds),
+      (deleted) => events.made(events.organizationsDeleted(organizationIds.filter((id) => deleted.has(id)))),
+    );
   }
 
   getOrganizations(tenantId: string, ids: string[] | null, after: string | null, limit: number): Maybe<OrganizationRecord[]> {
@@ -407,15 +680,43 @@ export class DbStore implements Store {
   }
 
   deleteMembers(tenantId: string, organizationId: string, scope: Scope, userIds: string[]): Maybe<Set<string>> {
-    return this.write('deleteMembers', () => members.removeMembers(tenantId, organizationId, scope, userIds));
+    return this.emitting(
+      'deleteMembers',
+      tenantId,
+      Date.now(),
+      () => members.removeMembers(tenantId, organizationId, scope, userIds),
+      (removed) =>
+        events.made(
+          events.usersDeleted(
+            organizationId,
+            scope,
+            [...new Set(userIds)].filter((id) => removed.has(id)),
+          ),
+        ),
+    );
   }
 
   addUserGroups(tenantId: string, organizationId: string, list: readonly UserGroupWrite[], now: number): Maybe<void> {
-    return this.write('addUserGroups', () => groups.addGroups(tenantId, organizationId, list, now));
+    return this.emitting(
+      'addUserGroups',
+      tenantId,
+      now,
+      () => groups.addGroups(tenantId, organizationId, list, now),
+      () => events.made(events.groupsAdded(organizationId, list)),
+    );
   }
 
   addGroupMembers(tenantId: string, organizationId: string, groupId: string, userIds: string[]): Maybe<boolean> {
-    return this.write('addGroupMembers', () => groups.addGroupMembers(tenantId, organizationId, groupId, userIds));
+    return this.emitting(
+      'addGroupMembers',
+      tenantId,
+      Date.now(),
+      () => groups.addGroupMembers(tenantId, organizationId, groupId, userIds),
+      (found) =>
+        events.made(
+          found ? events.groupMembersChanged('organization.usergroup_users_add', organizationId, groupId, userIds) : [],
+        ),
+    );
   }
 
   deleteGroupMembers(
@@ -424,7 +725,16 @@ export class DbStore implements Store {
     groupId: string,
     userIds: string[] | null,
   ): Maybe<string[] | null> {
-    return this.write('deleteGroupMembers', () => groups.deleteGroupMembers(tenantId, organizationId, groupId, userIds));
+    return this.emitting(
+      'deleteGroupMembers',
+      tenantId,
+      Date.now(),
+      () => groups.deleteGroupMembers(tenantId, organizationId, groupId, userIds),
+      (removed) =>
+        events.made(
+          removed ? events.groupMembersChanged('organization.usergroup_users_delete', organizationId, groupId, removed) : [],
+        ),
+    );
   }
 
   getUserData(
@@ -453,22 +763,30 @@ export class DbStore implements Store {
   ): Promise<number> {
     const orgs = organizationIds ?? (await this.read('erasureOrganizations', () => erasure.organizationsOf(tenantId)));
     let tasks = 0;
+    /** A step's batches, each its own transaction, until it is done. */
+    const batches = async (step: (cursor: unknown) => Work<erasure.StepResult>) => {
+      let cursor: unknown = null;
+      for (;;) {
+        const at = cursor;
+        const result = await this.write('eraseUserData', () => step(at));
+        tasks++;
+        if (result.done) break;
+        cursor = result.cursor;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    };
     for (const organizationId of orgs) {
       const present = await this.read('erasureUsersWithRows', () => erasure.usersWithRows(tenantId, organizationId, userIds));
       for (const step of erasure.ERASURE_STEPS) {
         if (step.byUser && present.length === 0) continue;
         const scope = { tenantId, organizationId, userIds: step.byUser ? present : userIds };
-        let cursor: unknown = null;
-        for (;;) {
-          const at = cursor;
-          const result = await this.write('eraseUserData', () => step.run(scope, at, batchSize));
-          tasks++;
-          if (result.done) break;
-          cursor = result.cursor;
-          await new Promise<void>((resolve) => setImmediate(resolve));
-        }
+        await batches((at) => step.run(scope, at, batchSize));
       }
     }
+    // Then the tenant's history, once for every organization: the events and deliveries naming the users
+    // go, and the erasure records none of its own (an erasure leaves no trace, docs/decisions.md).
+    const history = { tenantId, organizationIds: organizationIds ? new Set(organizationIds) : null, userIds };
+    for (const step of erasure.HISTORY_STEPS) await batches((at) => step.run(history, at, batchSize));
     await this.write('recordErasureJob', () => erasure.recordJob(tenantId, job.jobId, tasks, job.now()));
     return tasks;
   }
@@ -486,11 +804,35 @@ export class DbStore implements Store {
     entries: readonly DocumentWrite[],
     now: number,
   ): Maybe<void> {
-    return this.write('addDocuments', () => documents.add(tenantId, organizationId, folderId, entries, now));
+    return this.emitting(
+      'addDocuments',
+      tenantId,
+      now,
+      () => documents.add(tenantId, organizationId, folderId, entries, now),
+      () =>
+        events.documentsWritten(
+          'document.add',
+          tenantId,
+          organizationId,
+          entries.map((e) => e.documentId),
+        ),
+    );
   }
 
   updateDocuments(tenantId: string, organizationId: string, entries: readonly DocumentWrite[], now: number): Maybe<Set<string>> {
-    return this.write('updateDocuments', () => documents.update(tenantId, organizationId, entries, now));
+    return this.emitting(
+      'updateDocuments',
+      tenantId,
+      now,
+      () => documents.update(tenantId, organizationId, entries, now),
+      (updated) =>
+        events.documentsWritten(
+          'document.update',
+          tenantId,
+          organizationId,
+          entries.map((e) => e.documentId).filter((id) => updated.has(id)),
+        ),
+    );
   }
 
   getDocuments(tenantId: string, query: DocumentQuery): Maybe<DocumentRecord[]> {
@@ -498,7 +840,19 @@ export class DbStore implements Store {
   }
 
   deleteDocuments(tenantId: string, organizationId: string, documentIds: readonly string[]): Maybe<Set<string>> {
-    return this.write('deleteDocuments', () => documents.remove(tenantId, organizationId, documentIds));
+    return this.emitting(
+      'deleteDocuments',
+      tenantId,
+      Date.now(),
+      () => documents.remove(tenantId, organizationId, documentIds),
+      (deleted) =>
+        events.made(
+          events.documentsDeleted(
+            organizationId,
+            [...new Set(documentIds)].filter((id) => deleted.has(id)),
+          ),
+        ),
+    );
   }
 
   moveDocuments(
@@ -508,7 +862,13 @@ export class DbStore implements Store {
     folderId: string | null,
     now: number,
   ): Maybe<void> {
-    return this.write('moveDocuments', () => documents.move(tenantId, organizationId, documentIds, folderId, now));
+    return this.emitting(
+      'moveDocuments',
+      tenantId,
+      now,
+      () => documents.move(tenantId, organizationId, documentIds, folderId, now),
+      () => events.documentsWritten('document.update', tenantId, organizationId, documentIds),
+    );
   }
 
   setDocumentAccess(
@@ -518,7 +878,13 @@ export class DbStore implements Store {
     accessType: AccessType,
     now: number,
   ): Maybe<void> {
-    return this.write('setDocumentAccess', () => documents.setAccess(tenantId, organizationId, documentIds, accessType, now));
+    return this.emitting(
+      'setDocumentAccess',
+      tenantId,
+      now,
+      () => documents.setAccess(tenantId, organizationId, documentIds, accessType, now),
+      () => events.documentsWritten('document.update', tenantId, organizationId, documentIds),
+    );
   }
 
   setDocumentsDisabled(
@@ -528,7 +894,13 @@ export class DbStore implements Store {
     disabled: boolean,
     now: number,
   ): Maybe<void> {
-    return this.write('setDocumentsDisabled', () => documents.setDisabled(tenantId, organizationId, documentIds, disabled, now));
+    return this.emitting(
+      'setDocumentsDisabled',
+      tenantId,
+      now,
+      () => documents.setDisabled(tenantId, organizationId, documentIds, disabled, now),
+      () => events.documentsWritten('document.update', tenantId, organizationId, documentIds),
+    );
   }
 
   addFolders(
@@ -538,7 +910,19 @@ export class DbStore implements Store {
     now: number,
     maxDepth?: number,
   ): Maybe<void> {
-    return this.write('addFolders', () => folders.add(tenantId, organizationId, entries, now, maxDepth));
+    return this.emitting(
+      'addFolders',
+      tenantId,
+      now,
+      () => folders.add(tenantId, organizationId, entries, now, maxDepth),
+      () =>
+        events.foldersWritten(
+          'folder.add',
+          tenantId,
+          organizationId,
+          entries.map((e) => e.folderId),
+        ),
+    );
   }
 
   updateFolders(
@@ -548,11 +932,34 @@ export class DbStore implements Store {
     now: number,
     maxDepth?: number,
   ): Maybe<Set<string>> {
-    return this.write('updateFolders', () => folders.update(tenantId, organizationId, entries, now, maxDepth));
+    return this.emitting(
+      'updateFolders',
+      tenantId,
+      now,
+      () => folders.update(tenantId, organizationId, entries, now, maxDepth),
+      (updated) =>
+        events.foldersWritten(
+          'folder.update',
+          tenantId,
+          organizationId,
+          entries.map((e) => e.folderId).filter((id) => updated.has(id)),
+        ),
+    );
   }
 
   deleteFolders(tenantId: string, organizationId: string, folderIds: readonly string[], now: number): Maybe<Set<string>> {
-    return this.write('deleteFolders', () => folders.remove(tenantId, organizationId, folderIds, now));
+    // Every folder that goes, the subfolders of those named included, as the delete's statement names them.
+    let seen = new events.Seen();
+    return this.emitting(
+      'deleteFolders',
+      tenantId,
+      now,
+      () => {
+        seen = new events.Seen();
+        return events.watched(folders.remove(tenantId, organizationId, folderIds, now), seen);
+      },
+      () => events.made(events.foldersDeleted(organizationId, seen)),
+    );
   }
 
   setFolderAccess(
@@ -562,10 +969,69 @@ export class DbStore implements Store {
     accessType: AccessType,
     now: number,
   ): Maybe<Set<string>> {
-    return this.write('setFolderAccess', () => folders.setAccess(tenantId, organizationId, folderIds, accessType, now));
+    return this.emitting(
+      'setFolderAccess',
+      tenantId,
+      now,
+      () => folders.setAccess(tenantId, organizationId, folderIds, accessType, now),
+      (done) =>
+        events.foldersWritten(
+          'folder.update',
+          tenantId,
+          organizationId,
+          folderIds.filter((id) => done.has(id)),
+        ),
+    );
   }
 
   getFolders(tenantId: string, organizationId: string): Maybe<FolderRecord[]> {
     return this.read('getFolders', () => folders.listAll(tenantId, organizationId));
+  }
+
+  // --- Webhooks ---
+
+  addWebhook(tenantId: string, webhook: NewWebhook, most: number): Maybe<'added' | 'too_many'> {
+    return this.write('addWebhook', () => webhooks.add(tenantId, webhook, most));
+  }
+
+  getWebhooks(tenantId: string): Maybe<WebhookRecord[]> {
+    return this.read('getWebhooks', () => webhooks.list(tenantId));
+  }
+
+  deleteWebhook(tenantId: string, webhookId: string): Maybe<boolean> {
+    return this.write('deleteWebhook', () => webhooks.remove(tenantId, webhookId));
+  }
+
+  getWebhookAttempts(
+    tenantId: string,
+    webhookId: string,
+    before: number | null,
+    limit: number,
+  ): Maybe<WebhookAttemptRecord[] | null> {
+    return this.read('getWebhookAttempts', () => webhooks.attempts(tenantId, webhookId, before, limit));
+  }
+
+  webhookWork(now: number): Maybe<{ behind: boolean; due: boolean }> {
+    return this.read('webhookWork', () => deliveries.work(now));
+  }
+
+  dispatchWebhookEvents(now: number, limits: DispatchLimits): Maybe<{ made: number; more: boolean }> {
+    return this.write('dispatchWebhookEvents', () => deliveries.dispatch(now, limits));
+  }
+
+  claimWebhookDeliveries(claimer: string, now: number, until: number, limit: number): Maybe<ClaimedDelivery[]> {
+    return this.write('claimWebhookDeliveries', () => deliveries.claim(claimer, now, until, limit));
+  }
+
+  finishWebhookDelivery(claimer: string, delivery: ClaimedDelivery, outcome: DeliveryOutcome): Maybe<void> {
+    return this.write('finishWebhookDelivery', () => deliveries.finish(claimer, delivery, outcome));
+  }
+
+  releaseWebhookDeliveries(claimer: string, keys: readonly WebhookQueueKey[], at: number): Maybe<void> {
+    return this.write('releaseWebhookDeliveries', () => deliveries.release(claimer, keys, at));
+  }
+
+  pruneWebhookDeliveries(before: number, limit: number): Maybe<number> {
+    return this.write('pruneWebhookDeliveries', () => deliveries.prune(before, limit));
   }
 }

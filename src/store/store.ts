@@ -38,6 +38,8 @@ export interface SigningKey {
   kid: string;
   secret: string;
   createdAt: number;
+  /** As read: whether its tenant is disabled or revoked (its tokens then verify no more). */
+  tenantRefused?: boolean;
 }
 
 /** Membership scope of users/add and users/update besides the organization itself. */
@@ -404,6 +406,13 @@ export interface CommentQuery {
   commentIds: number[] | null;
 }
 
+/** A tenant's new last event id; a null tenant: notices may have been missed (any tenant may have new events). */
+export type EventListener = (tenantId: string | null, lastId: number) => void;
+export type { EventDraft, StoredEvent } from './events/outbox.js';
+import type { StoredEvent } from './events/outbox.js';
+import type { StreamAccess } from './events/access.js';
+export type { StreamAccess } from './events/access.js';
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   /** Brings the schema up to date; safe to call from several processes at once. */
@@ -438,6 +447,21 @@ export interface Store {
   findSigningKey(tenantId: string): Maybe<SigningKey | null>;
   /** Stores `candidate` as the tenant's signing key unless it has one; answers the key it has. */
   ensureSigningKey(tenantId: string, candidate: SigningKey): Maybe<SigningKey>;
+
+  // The event outbox (SPEC 13): every write below records its events in its own transaction.
+  /**
+   * Called after each write that recorded events has committed, with the tenant and its last event id:
+   * this process's writes, and on PostgreSQL every instance's (LISTEN/NOTIFY).
+   */
+  onEvents?(listener: EventListener | null): void;
+  /** The tenant's events after `afterId`, in id order, at most `limit`. */
+  eventsAfter(tenantId: string, afterId: number, limit: number): Maybe<StoredEvent[]>;
+  /** The tenant's last event id (0: none yet). */
+  lastEventId(tenantId: string): Maybe<number>;
+  /** Deletes up to `limit` events recorded before `before` (ms); answers how many went. */
+  pruneEvents(before: number, limit: number): Maybe<number>;
+  /** What an end-user token's stream may carry of the organization and document (events/access.ts). */
+  streamAccess(tenantId: string, organizationId: string, documentId: string, userId: string): Maybe<StreamAccess>;
 
   // Users.
   upsertUsers(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Maybe<void>;
@@ -651,7 +675,47 @@ export interface Store {
   setOrganizationsDisabled(tenantId: string, organizationIds: readonly string[], disabled: boolean, now: number): Maybe<void>;
   /** organizations/delete: everything in each, in one transaction; answers those that existed. */
   deleteOrganizations(tenantId: string, organizationIds: readonly string[]): Maybe<Set<string>>;
+
+  // --- Webhooks (SPEC 13; store/webhooks/) ---
+
+  /** webhooks/add: the cursor starts at the tenant's last event; 'too_many' when it has `most` already. */
+  addWebhook(tenantId: string, webhook: NewWebhook, most: number): Maybe<'added' | 'too_many'>;
+  /** webhooks/get: the tenant's webhooks in the order they were made, without their secrets. */
+  getWebhooks(tenantId: string): Maybe<WebhookRecord[]>;
+  /** webhooks/delete: with its queues and pending deliveries; false when it does not exist. */
+  deleteWebhook(tenantId: string, webhookId: string): Maybe<boolean>;
+  /** webhooks/deliveries/get: attempts newest first, before the attempt id `before`; null when the webhook does not exist. */
+  getWebhookAttempts(
+    tenantId: string,
+    webhookId: string,
+    before: number | null,
+    limit: number,
+  ): Maybe<WebhookAttemptRecord[] | null>;
+  // The delivery worker's (src/webhooks/worker.ts), across tenants: each row carries its own.
+  /** Whether there are events to dispatch or deliveries due: a read. */
+  webhookWork(now: number): Maybe<{ behind: boolean; due: boolean }>;
+  /** Turns new events into deliveries, within the limits; answers how many and whether more may wait. */
+  dispatchWebhookEvents(now: number, limits: DispatchLimits): Maybe<{ made: number; more: boolean }>;
+  /** Claims up to `limit` deliveries (the oldest pending of their webhook and organization) until `until`. */
+  claimWebhookDeliveries(claimer: string, now: number, until: number, limit: number): Maybe<ClaimedDelivery[]>;
+  /** Logs the attempt and ends or reschedules the delivery while its claim is still `claimer`'s. */
+  finishWebhookDelivery(claimer: string, delivery: ClaimedDelivery, outcome: DeliveryOutcome): Maybe<void>;
+  /** Hands back claims of `claimer`, due at `at`. */
+  releaseWebhookDeliveries(claimer: string, keys: readonly WebhookQueueKey[], at: number): Maybe<void>;
+  /** Deletes up to `limit` finished deliveries and attempts from before `before`; answers the larger count. */
+  pruneWebhookDeliveries(before: number, limit: number): Maybe<number>;
 }
+
+import type {
+  ClaimedDelivery,
+  DeliveryOutcome,
+  DispatchLimits,
+  NewWebhook,
+  WebhookAttemptRecord,
+  WebhookQueueKey,
+  WebhookRecord,
+} from './webhooks/types.js';
+export type * from './webhooks/types.js';
 
 /** users/get's selection (SPEC 12): each filter null for none. */
 export interface MemberQuery {

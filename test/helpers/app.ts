@@ -61,6 +61,10 @@ export const PATHS = {
   organizationsDelete: '/v1/organizations/delete',
   organizationsDisable: '/v1/organizations/access/disablestate/update',
   authTokenGet: '/v1/auth/token/get',
+  webhooksAdd: '/v1/webhooks/add',
+  webhooksGet: '/v1/webhooks/get',
+  webhooksDelete: '/v1/webhooks/delete',
+  webhookDeliveriesGet: '/v1/webhooks/deliveries/get',
 } as const;
 
 export interface Reply {

@@ -459,6 +459,31 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
     apiKey: fc.constantFrom<Json>('not-a-key', ''),
     authToken: fc.constantFrom<Json>('not-a-token', ''),
   }),
+  // Hosts are addresses (no DNS lookup): documentation ranges, which the guard takes and nothing answers,
+  // and internal ones, which it refuses.
+  webhooksAdd: record({
+    url: fc.constantFrom<Json>(
+      'https://203.0.113.7/hook',
+      'http://198.51.100.1:8080/x?y=1',
+      'http://[2001:db8::1]/h',
+      'http://127.0.0.1/',
+      'http://10.0.0.1/',
+      'http://[::ffff:169.254.169.254]/',
+      'ftp://203.0.113.7/',
+      'not a url',
+      'https://u:p@203.0.113.7/',
+    ),
+    events: list(fc.constantFrom<Json>('comment.add', 'comment.*', 'notification.read', 'comments.add', '*', 'user.'), 3, 0),
+    description: fc.string({ maxLength: 20 }),
+  }),
+  // It takes no members: an unknown one is ignored (SPEC 1).
+  webhooksGet: record({ organizationId: org }),
+  webhooksDelete: record({ webhookId: id('wh_') }),
+  webhookDeliveriesGet: record({
+    webhookId: id('wh_'),
+    pageSize: fc.integer({ min: 1, max: 5 }).map(num),
+    pageToken: fc.constantFrom<Json>(null, 'garbage', 'WzIsIjEiLCJ4Il0', 'WzIsIngiLCJ5Il0'),
+  }),
 };
 
 /** A whole request body as text: usually `{"data": ...}`, sometimes broken at the top or not JSON. */

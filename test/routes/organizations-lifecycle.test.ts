@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, makeTestApp, notificationData, PATHS, type TestApp, user } from '../helpers/app.js';
 import { badCredentialCases, expectBadCredentials, expectMissingCredentials } from '../helpers/security.js';
-import { ORGANIZATION_TABLES, ORGANIZATION_VERSIONS } from '../../src/store/organizations/sql.js';
+import { ORGANIZATION_HISTORY, ORGANIZATION_TABLES, ORGANIZATION_VERSIONS } from '../../src/store/organizations/sql.js';
 
 let t: TestApp;
 before(async () => {
@@ -196,13 +196,16 @@ describe('organizations/delete: happy paths', () => {
     const named = [...tables].filter(([, columns]) => columns.includes('organization_id')).map(([table]) => table);
     assert.deepEqual(
       named.filter((x) => !(ORGANIZATION_TABLES as readonly string[]).includes(x)).sort(),
-      ['organizations', ...ORGANIZATION_VERSIONS].sort(),
+      ['organizations', ...ORGANIZATION_VERSIONS, ...ORGANIZATION_HISTORY].sort(),
       'every table that names an organization is emptied by organizations/delete, or listed as kept',
     );
     for (const table of [...ORGANIZATION_TABLES, 'organizations']) {
       const left = await t.db.query(`SELECT count(*) AS n FROM ${table} WHERE organization_id = '${org}'`);
       assert.equal(Number(left[0]!.n), 0, `${table} keeps rows of the deleted organization`);
     }
+    const history = await t.db.query(`SELECT type FROM events WHERE organization_id = '${org}' ORDER BY id`);
+    assert.ok(history.length > 1, 'the outbox keeps what happened in the organization');
+    assert.equal(history[history.length - 1]!.type, 'organization.delete', 'and records its deletion last');
     const kept = await everything(other);
     kept.config[0].config = { inbox: 'MINE', email: 'MINE' };
     assert.equal(kept.threads.length, 1, 'another organization keeps its threads');

@@ -208,6 +208,11 @@ describe('personal data: happy paths', () => {
         .ok(PATHS.notificationsUpdate, { organizationId: o, notifications: [{ id: 'both', readBy: [id] }] })
         .catch(() => null);
     }
+    // Webhook deliveries carry events' bodies (migration 17): one owed for each event, as a webhook would hold them.
+    await t.db.exec(`INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, organization_id, event_type, body, status,
+        created_at)
+      SELECT tenant_id, 'wh-erasure', id, organization_id, type, body, 'pending', created_at FROM events
+      WHERE tenant_id = '${tenantId}' AND organization_id IN ('${org}', '${org2}')`);
     const needles = [id, name, email, internalUserId(tenantId, org, id), internalUserId(tenantId, org2, id)];
     const holding = async () => {
       const found: string[] = [];
@@ -222,7 +227,17 @@ describe('personal data: happy paths', () => {
       return found;
     };
     const before = await holding();
-    for (const table of ['users', 'memberships', 'group_members', 'comments', 'annotations', 'notifications', 'inbox']) {
+    for (const table of [
+      'users',
+      'memberships',
+      'group_members',
+      'comments',
+      'annotations',
+      'notifications',
+      'inbox',
+      'events',
+      'webhook_deliveries',
+    ]) {
       assert.ok(
         before.some((f) => f.startsWith(`${table}.`)),
         `the fixture puts the user in ${table}: ${before.join('; ')}`,
@@ -230,7 +245,11 @@ describe('personal data: happy paths', () => {
     }
     await t.a.ok(PATHS.userDataDelete, { userIds: [id] });
     assert.deepEqual(await holding(), []);
-    // What others wrote stays.
+    // What others wrote stays, and so does the history that does not name the user.
+    for (const table of ['events', 'webhook_deliveries']) {
+      const kept = await t.db.query(`SELECT count(*) AS n FROM ${table} WHERE organization_id = '${org}'`);
+      assert.ok(Number(kept[0]!.n) > 0, `${table}: what does not name the user stays`);
+    }
     assert.deepEqual(await texts(org, 'd', 'theirs'), ['hello', 'hey @you']);
     const [theirs] = (await t.a.ok(PATHS.annotationsGet, { organizationId: org, documentId: 'd', annotationIds: ['theirs'] }))
       .data;

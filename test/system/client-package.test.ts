@@ -20,7 +20,18 @@ const wrong: number = r.data;
 const e = new MarginaliaError('NOT_FOUND', 'm', 404, null);
 // @ts-expect-error statuses are the SPEC's codes
 const bad: MarginaliaError['status'] = 'NOPE';
-export { name, wrong, e, bad };
+for await (const event of api.events.subscribe({ organizationId: 'o', types: ['comment.*', 'notification.add'] })) {
+  const id: number = event.id;
+  // @ts-expect-error the type is one of the event types, not any string
+  const type: 'nope' = event.type;
+  console.log(type, id, event.data);
+  break;
+}
+// @ts-expect-error types are event types or families
+api.events.subscribe({ types: ['comment.nope'] });
+const hook = await api.webhooks.add({ url: 'https://example.com/hook', events: ['comment.*'] });
+const secret: string = hook.data.secret;
+export { name, wrong, e, bad, secret };
 `;
 
 test('the packed client installs into another project and its types hold there', { timeout: 180_000 }, () => {

@@ -65,21 +65,38 @@ describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
       );
     // Each operation once, as the POST it is (the 405 answers for other methods are not operations).
     assert.equal(await page.locator('.opblock-post').count(), OPERATIONS.length);
-    assert.equal(await page.locator('.opblock').count(), OPERATIONS.length + 3, 'the operations and /healthz, /readyz, /metrics');
+    assert.ok(
+      paths.some((p) => p.replace(/\u200b/g, '') === '/v1/events'),
+      'the event stream is listed',
+    );
+    assert.equal(
+      await page.locator('.opblock').count(),
+      OPERATIONS.length + 4,
+      'the operations, the event stream (GET /v1/events) and /healthz, /readyz, /metrics',
+    );
     assert.deepEqual(external, [], 'no request left the server');
   });
 
   test('a request sent from the "Try it out" panel with the credentials from "Authorize" answers 200', async () => {
     await page.click('button.authorize');
     const inputs = page.locator('.modal-ux .auth-container input');
-    assert.equal(await inputs.count(), 2, 'one input per credential header');
+    assert.equal(await inputs.count(), 3, 'one input per credential header, and one for an end-user token (the stream)');
     const forms = page.locator('.modal-ux .auth-container');
-    for (let i = 0; i < 2; i++) {
+    let filled = 0;
+    for (let i = 0; i < 3; i++) {
       const form = forms.nth(i);
       const text = await form.innerText();
-      await form.locator('input').fill(text.includes('x-service-auth-token') ? creds.authToken : creds.apiKey);
+      const value = text.includes('x-service-auth-token')
+        ? creds.authToken
+        : text.includes('x-service-api-key')
+          ? creds.apiKey
+          : null;
+      if (value === null) continue;
+      await form.locator('input').fill(value);
       await form.locator('button.authorize').click();
+      filled++;
     }
+    assert.equal(filled, 2, 'both credential headers');
     await page.click('.modal-ux button.btn-done');
 
     const block = page.locator('#operations-notifications-post_v1_notifications_get');

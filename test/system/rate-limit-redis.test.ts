@@ -9,26 +9,8 @@ import { Redis } from 'ioredis';
 import { SharedRateLimiter } from '../../src/http/shared-rate-limiter.js';
 import { createKey, post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { CuttableProxy } from '../helpers/tcp-proxy.js';
+import { NEEDS_REDIS, REDIS_URL } from '../helpers/redis.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
-
-const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-
-async function redisAnswers(): Promise<boolean> {
-  const r = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
-  r.on('error', () => {});
-  try {
-    await r.connect();
-    return (await r.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    r.disconnect();
-  }
-}
-const NEEDS_REDIS = (await redisAnswers()) ? false : `no Redis answers at ${REDIS_URL} (set TEST_REDIS_URL)`;
-// CI has a Redis: there, its absence is a failure, not a reason to skip.
-if (NEEDS_REDIS && process.env.MARGINALIA_TEST_REQUIRE_REDIS)
-  throw new Error(`MARGINALIA_TEST_REQUIRE_REDIS is set, but ${NEEDS_REDIS}`);
 
 interface LogLine {
   level: string;

@@ -9,6 +9,9 @@ import { after, before, describe, test } from 'node:test';
 import { makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
 import { REPO } from '../helpers/server-process.js';
 
+/** The one GET under /v1: the event stream (SPEC 13). */
+const STREAM = '/v1/events';
+
 describe('/openapi.json and /docs', () => {
   let t: TestApp;
   let doc: any;
@@ -28,6 +31,13 @@ describe('/openapi.json and /docs', () => {
     assert.deepEqual(doc.components.securitySchemes, {
       apiKey: { type: 'apiKey', in: 'header', name: 'x-service-api-key', description: "The tenant's API key" },
       authToken: { type: 'apiKey', in: 'header', name: 'x-service-auth-token', description: "One of the key's auth tokens" },
+      // GET /v1/events alone takes it (below).
+      endUserToken: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'An end-user token (POST /v1/auth/token/get); GET /v1/events only, also as its `token` parameter',
+      },
     });
     assert.deepEqual(doc.security, [{ apiKey: [], authToken: [] }]);
   });
@@ -36,7 +46,7 @@ describe('/openapi.json and /docs', () => {
     const operations = Object.values(PATHS);
     assert.deepEqual(
       Object.keys(doc.paths)
-        .filter((p) => p.startsWith('/v1/'))
+        .filter((p) => p.startsWith('/v1/') && p !== STREAM)
         .sort(),
       [...operations].sort(),
     );
@@ -57,7 +67,10 @@ describe('/openapi.json and /docs', () => {
         data.userProperties?.properties.organizationId ??
         // users/data/delete/status names only its job (an id of the same limits).
         data.jobId;
-      assert.equal(organizationId?.maxLength, 256, `${path}: the validation limits are there`);
+      // Webhooks belong to the tenant, not to an organization (SPEC 13): their id carries the limits.
+      if (path.startsWith('/v1/webhooks/'))
+        assert.ok(path === PATHS.webhooksGet || data.url?.maxLength || data.webhookId?.maxLength, path);
+      else assert.equal(organizationId?.maxLength, 256, `${path}: the validation limits are there`);
       for (const code of ['200', '400', '401', '403', '405', '413', '429', '500', '503'])
         assert.ok(op.responses[code], `${path} answers ${code}`);
       for (const [code, answer] of Object.entries<any>(op.responses)) {
@@ -86,6 +99,46 @@ describe('/openapi.json and /docs', () => {
         'INTERNAL',
         'UNAVAILABLE',
       ],
+    );
+  });
+
+  test('GET /v1/events is described: filters, both kinds of credentials, the text/event-stream it answers, its errors', () => {
+    assert.deepEqual(Object.keys(doc.paths[STREAM]), ['get'], 'a GET, not an operation');
+    const op = doc.paths[STREAM].get;
+    assert.ok(op.summary);
+    assert.match(op.description, /Server-Sent Events/);
+    assert.match(op.description, /Authorization: Bearer <token>/);
+    assert.deepEqual(op.security, [{ apiKey: [], authToken: [] }, { endUserToken: [] }], 'server headers, or a token');
+    const params = Object.fromEntries(op.parameters.map((p: any) => [`${p.in} ${p.name}`, p]));
+    for (const name of ['organizationId', 'documentId', 'types', 'token', 'lastEventId'])
+      assert.equal(params[`query ${name}`]?.required, false, `the ${name} parameter`);
+    assert.equal(params['query organizationId'].schema.maxLength, 256, 'with its limits');
+    assert.ok(params['header last-event-id'], 'Last-Event-ID resumes');
+    assert.deepEqual(Object.keys(op.responses['200'].content), ['text/event-stream']);
+    const format = op.responses['200'].description;
+    for (const part of [
+      'id: <event id>',
+      'data: <the event as JSON>',
+      'no `event:` field',
+      '{id, type, timestamp, organizationId, documentId?, data}',
+      ': heartbeat',
+      'event: close',
+      '"lastEventId": N',
+      'Last-Event-ID',
+    ])
+      assert.ok(format.includes(part), `the message format names ${part}`);
+    for (const code of ['400', '401', '403', '405', '429', '500', '503']) {
+      assert.deepEqual(
+        op.responses[code]?.content['application/json'].schema,
+        { $ref: '#/components/schemas/ErrorBody' },
+        `${STREAM} answers ${code} in the envelope`,
+      );
+    }
+    assert.match(op.responses['503'].description, /MARGINALIA_EVENT_STREAMS_MAX/);
+    assert.match(op.responses['405'].description, /Allow: GET/);
+    assert.ok(
+      doc.tags.some((t: any) => t.name === 'events'),
+      'its tag',
     );
   });
 

@@ -41,6 +41,16 @@ describe('loadConfig', () => {
       workers: 1,
       erasureBatchSize: 1000,
       maxFolderDepth: 1000,
+      eventRetentionHours: 72,
+      eventPollMs: 1000,
+      eventHeartbeatMs: 15_000,
+      eventStreamBufferKb: 1024,
+      eventStreamsMax: 10_000,
+      webhookAllowPrivate: false,
+      webhookTimeoutMs: 15_000,
+      webhookRetrySchedule: [5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      webhookConcurrency: 16,
+      webhookPollMs: 250,
     });
   });
 
@@ -80,9 +90,19 @@ describe('loadConfig', () => {
       MARGINALIA_HTTP_IDLE_TIMEOUT_MS: '4000',
       MARGINALIA_ERASURE_BATCH_SIZE: '50',
       MARGINALIA_MAX_FOLDER_DEPTH: '20',
+      MARGINALIA_EVENT_RETENTION_HOURS: '24',
+      MARGINALIA_EVENT_POLL_MS: '500',
+      MARGINALIA_EVENT_HEARTBEAT_MS: '5000',
+      MARGINALIA_EVENT_STREAM_BUFFER_KB: '64',
+      MARGINALIA_EVENT_STREAMS_MAX: '100',
       MARGINALIA_API_KEY_HEADERS: 'X-Api-Key, apikey,',
       MARGINALIA_AUTH_TOKEN_HEADERS: 'x-auth-token',
       MARGINALIA_CORS_ORIGINS: 'https://App.Example.com:443, http://localhost:3000,https://app.example.com',
+      MARGINALIA_WEBHOOK_ALLOW_PRIVATE: '1',
+      MARGINALIA_WEBHOOK_TIMEOUT_MS: '2000',
+      MARGINALIA_WEBHOOK_RETRY_SCHEDULE: '0.5, 1,30',
+      MARGINALIA_WEBHOOK_CONCURRENCY: '4',
+      MARGINALIA_WEBHOOK_POLL_MS: '50',
     });
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.config, {
@@ -118,6 +138,16 @@ describe('loadConfig', () => {
       workers: 2,
       erasureBatchSize: 50,
       maxFolderDepth: 20,
+      eventRetentionHours: 24,
+      eventPollMs: 500,
+      eventHeartbeatMs: 5000,
+      eventStreamBufferKb: 64,
+      eventStreamsMax: 100,
+      webhookAllowPrivate: true,
+      webhookTimeoutMs: 2000,
+      webhookRetrySchedule: [500, 1000, 30_000],
+      webhookConcurrency: 4,
+      webhookPollMs: 50,
     });
   });
 
@@ -158,6 +188,11 @@ describe('loadConfig', () => {
       MARGINALIA_CORS_ORIGINS: '*',
       MARGINALIA_API_KEY_HEADERS: 'x key',
       MARGINALIA_AUTH_TOKEN_HEADERS: 'x:token',
+      MARGINALIA_WEBHOOK_ALLOW_PRIVATE: 'maybe',
+      MARGINALIA_WEBHOOK_TIMEOUT_MS: '50',
+      MARGINALIA_WEBHOOK_RETRY_SCHEDULE: '5,5m',
+      MARGINALIA_WEBHOOK_CONCURRENCY: '0',
+      MARGINALIA_WEBHOOK_POLL_MS: 'often',
     });
     assert.ok(!r.ok);
     const names = [
@@ -188,6 +223,11 @@ describe('loadConfig', () => {
       'MARGINALIA_CORS_ORIGINS',
       'MARGINALIA_API_KEY_HEADERS',
       'MARGINALIA_AUTH_TOKEN_HEADERS',
+      'MARGINALIA_WEBHOOK_ALLOW_PRIVATE',
+      'MARGINALIA_WEBHOOK_TIMEOUT_MS',
+      'MARGINALIA_WEBHOOK_RETRY_SCHEDULE',
+      'MARGINALIA_WEBHOOK_CONCURRENCY',
+      'MARGINALIA_WEBHOOK_POLL_MS',
     ];
     for (const name of names)
       assert.ok(
@@ -238,6 +278,19 @@ describe('loadConfig', () => {
     ]) {
       const r = loadConfig(env);
       assert.ok(!r.ok && r.errors.length === 1, `${JSON.stringify(env)}: ${JSON.stringify(r)}`);
+    }
+  });
+
+  test('webhook settings: the guard is a flag, the retry schedule a comma list of seconds', () => {
+    for (const on of ['1', 'true', 'YES', 'on'])
+      assert.equal((loadConfig({ MARGINALIA_WEBHOOK_ALLOW_PRIVATE: on }) as any).config.webhookAllowPrivate, true, on);
+    for (const off of ['0', 'false', 'No', 'off'])
+      assert.equal((loadConfig({ MARGINALIA_WEBHOOK_ALLOW_PRIVATE: off }) as any).config.webhookAllowPrivate, false, off);
+    const one = loadConfig({ MARGINALIA_WEBHOOK_RETRY_SCHEDULE: '0.25' });
+    assert.ok(one.ok && one.config.webhookRetrySchedule.length === 1 && one.config.webhookRetrySchedule[0] === 250);
+    for (const bad of ['5,,5', '-1', '1e3', '5;6', Array(101).fill('1').join(',')]) {
+      const r = loadConfig({ MARGINALIA_WEBHOOK_RETRY_SCHEDULE: bad });
+      assert.ok(!r.ok && r.errors.length === 1 && r.errors[0]!.includes('MARGINALIA_WEBHOOK_RETRY_SCHEDULE'), bad);
     }
   });
 

@@ -19,6 +19,8 @@
 //   connection plans once.
 // - Read snapshots: SQLite's reads of one turn of the event loop share one read transaction, ended
 //   before any write (sqlite.ts, ReadSnapshot); on PostgreSQL each statement reads committed data.
+// - Notices between processes: PostgreSQL has LISTEN/NOTIFY (a NOTIFY inside a transaction is sent
+//   when it commits), SQLite has nothing of the kind: `listen` exists only on PostgreSQL.
 // - Timing: every store call passes through read(), query(), write() or batchWrite(), which time it
 //   for /metrics.
 import { type Maybe, guarded } from '../../maybe.js';
@@ -57,6 +59,11 @@ export interface Dialect {
   poolStats?(): { total: number; idle: number; waiting: number };
   /** Where every call's timing goes (the app's metrics); null until someone listens. */
   onCall: CallListener | null;
+  /**
+   * Hears the channel's notices (PostgreSQL LISTEN) on a connection of its own, kept open: after it is
+   * lost and made again, `onNotice(null)` says notices may have been missed meanwhile.
+   */
+  listen?(channel: string, onNotice: (payload: string | null) => void): void;
 }
 
 /** Runs fn and tells the listener how long it took; synchronously when fn answers synchronously. */

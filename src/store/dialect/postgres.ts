@@ -307,7 +307,42 @@ export class PostgresDialect implements Dialect {
     await this.pool.query('SELECT 1');
   }
 
+  private listener: pg.Client | null = null;
+  private closing = false;
+
+  listen(channel: string, onNotice: (payload: string | null) => void): void {
+    const connect = (again: boolean) => {
+      if (this.closing) return;
+      const client = new pg.Client({
+        connectionString: this.options.url,
+        connectionTimeoutMillis: this.options.connectTimeoutMs,
+        keepAlive: true,
+      });
+      this.listener = client;
+      let lost = false;
+      const retry = (err?: Error) => {
+        if (lost || this.closing) return;
+        lost = true;
+        if (err) this.options.onConnectionLost?.(err);
+        client.end().catch(() => {});
+        setTimeout(() => connect(true), 1000).unref();
+      };
+      client.on('error', retry);
+      client.on('end', () => retry());
+      client.on('notification', (n) => onNotice(n.payload ?? ''));
+      client
+        .connect()
+        .then(() => client.query(`LISTEN ${quoteIdent(channel)}`))
+        .then(() => {
+          if (again) onNotice(null);
+        }, retry);
+    };
+    connect(false);
+  }
+
   async close(): Promise<void> {
+    this.closing = true;
+    await this.listener?.end().catch(() => {});
     await this.pool.end();
   }
 

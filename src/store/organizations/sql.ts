@@ -133,6 +133,15 @@ export const ORGANIZATION_TABLES = [
 ] as const;
 /** The tables that keep an organization's rows after organizations/delete (see above). */
 export const ORGANIZATION_VERSIONS = ['profile_versions', 'document_versions'] as const;
+/**
+ * The tables of what happened (migration 17), which keep a deleted organization's rows too: the event
+ * outbox is a log, not the organization's data, and retention prunes it (MARGINALIA_EVENT_RETENTION_HOURS);
+ * streams resuming after an id, and webhooks owed its events, must still find them (a delivery's
+ * queue row goes with its deliveries), and the organization.delete event itself is recorded under the
+ * organization after its rows went. An erasure of a user's personal data deletes the events and
+ * deliveries that name them (personal-data/erasure.ts).
+ */
+export const ORGANIZATION_HISTORY = ['events', 'webhook_deliveries', 'webhook_queues'] as const;
 
 export const DELETE_FROM: Readonly<Record<(typeof ORGANIZATION_TABLES)[number], Statement>> = Object.fromEntries(
   ORGANIZATION_TABLES.map((table) => [

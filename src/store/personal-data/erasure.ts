@@ -7,6 +7,7 @@
 // and the counters last. On PostgreSQL every step that changes a thread or its comments locks the
 // threads first, in key order, as every comment write does.
 import { storedNotificationAnswer } from '../../answers/notifications.js';
+import { internalUserId } from '../../services/ids.js';
 import { renderThreads } from '../comments/threads.js';
 import { THREADS_SQL } from '../comments/threads-sql.js';
 import { recipientsJson, sourceFrom } from '../notifications/notifications.js';
@@ -305,6 +306,78 @@ export const ERASURE_STEPS: readonly ErasureStep[] = [
   // After every inbox and read row of the users went (their triggers write these counters).
   { name: 'counters', byUser: true, run: rowsOf(SQL.counts) },
   { name: 'profiles', byUser: true, run: profiles },
+];
+
+/** Whose history, where: the users erased, in the organizations named (null: every one of the tenant's). */
+export interface HistoryScope {
+  tenantId: string;
+  organizationIds: ReadonlySet<string> | null;
+  userIds: readonly string[];
+}
+
+/**
+ * A step over the tenant's history (migration 17: the events and the webhook deliveries that carry
+ * them), run once per erasure for every organization at once: those tables are walked by tenant, so a
+ * walk per organization would read the tenant's history once per organization.
+ */
+export interface HistoryStep {
+  name: string;
+  run(scope: HistoryScope, cursor: unknown, limit: number): Work<StepResult>;
+}
+
+/** What names a user in an event's JSON text, by organization: their userId and their internal id, as JSON strings. */
+const needlesOf = new WeakMap<HistoryScope, Map<string, string[]>>();
+
+/**
+ * Whether an event of the organization (its body, its audience) names one of the users. Every user an
+ * event shows is an object with its userId, or a userId in a list or a map (notifyUsersByUserId, beside
+ * the internal ids of notifyUsers), so an event that shows their name or email shows their userId too.
+ */
+function names(scope: HistoryScope, organizationId: string, texts: readonly unknown[]): boolean {
+  if (scope.organizationIds && !scope.organizationIds.has(organizationId)) return false;
+  let byOrganization = needlesOf.get(scope);
+  if (!byOrganization) {
+    byOrganization = new Map();
+    needlesOf.set(scope, byOrganization);
+  }
+  let needles = byOrganization.get(organizationId);
+  if (!needles) {
+    needles = scope.userIds.flatMap((u) => [
+      JSON.stringify(u),
+      JSON.stringify(internalUserId(scope.tenantId, organizationId, u)),
+    ]);
+    byOrganization.set(organizationId, needles);
+  }
+  return texts.some((t) => typeof t === 'string' && needles.some((n) => t.includes(n)));
+}
+
+/** Events that name one of the users: they go whole (an erasure leaves no trace, docs/decisions.md). */
+function* namingEvents(scope: HistoryScope, cursor: unknown, limit: number): Work<StepResult> {
+  const { tenantId } = scope;
+  const rows = yield* all(SQL.eventWindow, { tenantId, after: (cursor as number | null) ?? 0, limit });
+  const named = rows.filter((r) => names(scope, r.organization_id as string, [r.body, r.audience])).map((r) => Number(r.id));
+  if (named.length > 0) yield* run(SQL.deleteEvents, { tenantId, ids: list(named) });
+  const last = rows[rows.length - 1];
+  return next(rows.length < limit, last ? Number(last.id) : null);
+}
+
+/** Webhook deliveries whose event names one of the users, whatever their state: none is sent again, none is listed. */
+function* namingDeliveries(scope: HistoryScope, cursor: unknown, limit: number): Work<StepResult> {
+  const { tenantId } = scope;
+  const [afterWebhook, afterEvent] = (cursor as [string, number] | null) ?? ['', 0];
+  const rows = yield* all(SQL.deliveryWindow, { tenantId, afterWebhook, afterEvent, limit });
+  const named = rows
+    .filter((r) => names(scope, r.organization_id as string, [r.body]))
+    .map((r) => ({ webhookId: r.webhook_id as string, eventId: Number(r.event_id) }));
+  yield* batch(SQL.deleteDeliveries, { tenantId }, named);
+  const last = rows[rows.length - 1];
+  return next(rows.length < limit, last ? [last.webhook_id, Number(last.event_id)] : null);
+}
+
+/** The steps over the tenant's history, after every organization's steps. */
+export const HISTORY_STEPS: readonly HistoryStep[] = [
+  { name: 'events', run: namingEvents },
+  { name: 'webhook deliveries', run: namingDeliveries },
 ];
 
 /** Of the users, those with a row of their own in the organization (one probe per user and table). */

@@ -244,6 +244,29 @@ export const PERSONAL_DATA_SQL = {
   groupEntries: someOf('group_members', 'tenant_id, organization_id, group_id, user_id'),
   counts: someOf('inbox_counts', 'tenant_id, organization_id, user_id, document_id'),
   profiles: someOf('users', 'tenant_id, organization_id, user_id'),
+  // The history of what happened (migration 17), walked once per erasure for the whole tenant: an event
+  // or a webhook delivery (whose body is an event) that names an erased user goes whole.
+  /** The tenant's next window of events, in id order. */
+  eventWindow: byKind(
+    'erasureEventWindow',
+    (kind) => `SELECT id, organization_id, audience, body FROM events
+     WHERE tenant_id = @tenantId AND id > ${typed(kind, 'after', 'bigint')} ORDER BY id LIMIT @limit`,
+  ),
+  deleteEvents: byKind(
+    'erasureDeleteEvents',
+    (kind) => `DELETE FROM events WHERE tenant_id = @tenantId AND id IN (${listValues(kind, 'ids', 'bigint')})`,
+  ),
+  /** The tenant's next window of webhook deliveries, in key order. */
+  deliveryWindow: byKind('erasureDeliveryWindow', (kind) => {
+    const after = `(${typed(kind, 'afterWebhook', 'text')}, ${typed(kind, 'afterEvent', 'bigint')})`;
+    return `SELECT webhook_id, event_id, organization_id, body FROM webhook_deliveries
+     WHERE tenant_id = @tenantId AND (webhook_id, event_id) > ${after} ORDER BY webhook_id, event_id LIMIT @limit`;
+  }),
+  deleteDeliveries: sql('erasureDeleteDeliveries', {
+    sqlite: 'DELETE FROM webhook_deliveries WHERE tenant_id = @tenantId AND webhook_id = @webhookId AND event_id = @eventId',
+    postgres: `DELETE FROM webhook_deliveries d USING unnest(@webhookId::text[], @eventId::bigint[]) AS x(webhook_id, event_id)
+               WHERE d.tenant_id = @tenantId AND d.webhook_id = x.webhook_id AND d.event_id = x.event_id`,
+  }),
   recordJob: same(
     'recordErasureJob',
     'INSERT INTO erasure_jobs (tenant_id, job_id, tasks_count, completed_at) VALUES (@tenantId, @jobId, @tasksCount, @completedAt)',

@@ -3,7 +3,12 @@ import { first, type Row, run, type Work } from '../sql.js';
 import type { SigningKey } from '../store.js';
 import { SIGNING_KEYS_SQL as SQL } from './sql.js';
 
-const keyFrom = (r: Row): SigningKey => ({ kid: r.kid as string, secret: r.secret as string, createdAt: Number(r.created_at) });
+const keyFrom = (r: Row): SigningKey => ({
+  kid: r.kid as string,
+  secret: r.secret as string,
+  createdAt: Number(r.created_at),
+  tenantRefused: Boolean(r.refused),
+});
 
 export function* find(tenantId: string): Work<SigningKey | null> {
   const row = yield* first(SQL.byTenant, { tenantId });

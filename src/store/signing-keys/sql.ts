@@ -1,8 +1,14 @@
 // The statements of the tenants' end-user token signing keys (SPEC 13), SQLite and PostgreSQL side by side.
-import { same } from '../sql.js';
+import { byKind, same } from '../sql.js';
 
 export const SIGNING_KEYS_SQL = {
-  byTenant: same('signingKeyByTenant', 'SELECT kid, secret, created_at FROM tenant_signing_keys WHERE tenant_id = @tenantId'),
+  /** With its tenant's state: a disabled or revoked tenant's tokens are refused. */
+  byTenant: byKind(
+    'signingKeyByTenant',
+    (kind) => `SELECT k.kid, k.secret, k.created_at,
+       (${kind === 'sqlite' ? 't.disabled <> 0' : 't.disabled'} OR t.revoked_at IS NOT NULL) AS refused
+     FROM tenant_signing_keys k JOIN tenants t ON t.id = k.tenant_id WHERE k.tenant_id = @tenantId`,
+  ),
   /** The first key of a tenant; one made at the same time elsewhere wins, and is read back. */
   insert: same(
     'insertSigningKey',

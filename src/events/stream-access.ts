@@ -1,0 +1,84 @@
+// What an end-user token's stream carries (SPEC 13): of the token's organization only, the events of
+// notifications addressed to its user (listed, or organization-wide while the user has a profile there)
+// and of threads and comments in documents the user may access (store/events/access.ts). Answers are
+// held per stream and let go whenever an event that can change them passes by (users, documents,
+// folders, groups and the organization itself): the tail hands every event of the tenant to `saw`, in
+// order, so a change of access applies from the next event on, on every instance. A users/data/delete
+// records no event (it leaves no trace), so answers are also let go after HELD_MS: an erased user's
+// stream loses its access within that.
+import type { StoredEvent, Store, StreamAccess } from '../store/store.js';
+import type { StreamScope } from './stream.js';
+
+/** Families whose events can change who may see what. */
+const CHANGES_ACCESS = ['user.', 'document.', 'folder.', 'organization.'];
+/**
+ * A notification's events a user's stream carries. Not notification.config_set: its data lists every
+ * user the settings were set for, which is the server's business.
+ */
+const NOTIFICATION = new Set([
+  'notification.add',
+  'notification.update',
+  'notification.delete',
+  'notification.read',
+  'notification.unread',
+]);
+/** How long an access answer is held at most (see above). */
+export const HELD_MS = 30_000;
+const THREAD = ['comment_annotation.', 'comment.'];
+
+export class EndUserScope implements StreamScope {
+  private readonly held = new Map<string, StreamAccess | Promise<StreamAccess>>();
+  private heldSince = Date.now();
+
+  constructor(
+    private readonly store: Store,
+    private readonly tenantId: string,
+    private readonly organizationId: string,
+    private readonly userId: string,
+  ) {}
+
+  saw(event: StoredEvent): void {
+    const changes = event.organizationId === this.organizationId && CHANGES_ACCESS.some((f) => event.type.startsWith(f));
+    if (changes || Date.now() - this.heldSince > HELD_MS) {
+      this.held.clear();
+      this.heldSince = Date.now();
+    }
+  }
+
+  allows(event: StoredEvent): boolean | Promise<boolean> {
+    if (event.organizationId !== this.organizationId) return false;
+    if (NOTIFICATION.has(event.type)) {
+      const audience = event.audience;
+      if (!audience) return false;
+      if (audience.users.includes(this.userId)) return true;
+      return audience.wide ? this.accessTo(event.documentId ?? '', (a) => a.member) : false;
+    }
+    if (THREAD.some((f) => event.type.startsWith(f)) && event.documentId !== null) {
+      return this.accessTo(event.documentId, (a) => a.document);
+    }
+    return false;
+  }
+
+  private accessTo(documentId: string, pick: (a: StreamAccess) => boolean): boolean | Promise<boolean> {
+    let access = this.held.get(documentId);
+    if (!access) {
+      const read = this.store.streamAccess(this.tenantId, this.organizationId, documentId, this.userId);
+      access =
+        read instanceof Promise
+          ? read.then(
+              (a) => {
+                this.held.set(documentId, a);
+                return a;
+              },
+              (err: unknown) => {
+                // A failed read is not held: the next event asks again.
+                this.held.delete(documentId);
+                throw err;
+              },
+            )
+          : read;
+      this.held.set(documentId, access);
+    }
+    return access instanceof Promise ? access.then(pick) : pick(access);
+  }
+}

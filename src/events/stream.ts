@@ -1,0 +1,148 @@
+// One Server-Sent Events stream of GET /v1/events (SPEC 13): the events its filters and its scope let
+// through, each as `id: <event id>` and `data: <the event's JSON>` (no `event:` field, so a browser's
+// EventSource.onmessage sees every one; the type is in the data). A comment line every heartbeat keeps
+// proxies and clients from taking an idle stream for a dead one. What the client has not read yet
+// stays in the socket's buffer; past `bufferBytes` the stream is closed with a last `event: close`
+// naming the last id sent, and the client resumes from it (EventSource does so by itself).
+import type { ServerResponse } from 'node:http';
+import type { StoredEvent } from '../store/store.js';
+import type { Subscriber } from './hub.js';
+
+/** The stream's filters (query parameters); null: no filter. */
+export interface StreamFilters {
+  organizationId: string | null;
+  documentId: string | null;
+  /** Exact types, and families given as `family.*`. */
+  types: TypeFilter | null;
+}
+
+export class TypeFilter {
+  private readonly exact = new Set<string>();
+  private readonly families = new Set<string>();
+
+  constructor(types: readonly string[]) {
+    for (const t of types) {
+      if (t.endsWith('.*')) this.families.add(t.slice(0, -1));
+      else this.exact.add(t);
+    }
+  }
+
+  matches(type: string): boolean {
+    if (this.exact.has(type)) return true;
+    for (const family of this.families) if (type.startsWith(family)) return true;
+    return false;
+  }
+}
+
+/** What an end-user token lets a stream carry (events/stream-access.ts). */
+export interface StreamScope {
+  saw(event: StoredEvent): void;
+  allows(event: StoredEvent): boolean | Promise<boolean>;
+}
+
+export interface StreamOptions {
+  bufferBytes: number;
+  heartbeatMs: number;
+  /** Called once, when the stream ends for whatever reason. */
+  onEnd: () => void;
+}
+
+/**
+ * An event as sent, made once for every stream it goes to: encoding ~1 kB of text per stream and
+ * event was most of a fan-out's cost to 1,000 streams.
+ */
+const frames = new WeakMap<StoredEvent, Buffer>();
+function frameOf(event: StoredEvent): Buffer {
+  let frame = frames.get(event);
+  if (!frame) {
+    frame = Buffer.from(`id: ${event.id}\ndata: ${event.body}\n\n`);
+    frames.set(event, frame);
+  }
+  return frame;
+}
+
+export class EventStream implements Subscriber {
+  cursor = 0;
+  private ended = false;
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(
+    readonly tenantId: string,
+    private readonly res: ServerResponse,
+    private readonly filters: StreamFilters,
+    private readonly scope: StreamScope | null,
+    private readonly options: StreamOptions,
+  ) {
+    // With its id: a filtered stream's resume point moves past the events it skipped.
+    this.heartbeat = setInterval(() => this.write(`id: ${this.cursor}\n: heartbeat\n\n`), options.heartbeatMs);
+    this.heartbeat.unref();
+    res.on('close', () => this.finish());
+  }
+
+  saw(event: StoredEvent): void {
+    this.scope?.saw(event);
+  }
+
+  wants(event: StoredEvent): boolean | Promise<boolean> {
+    const f = this.filters;
+    if (f.organizationId !== null && event.organizationId !== f.organizationId) return false;
+    if (f.documentId !== null && event.documentId !== f.documentId) return false;
+    if (f.types !== null && !f.types.matches(event.type)) return false;
+    return this.scope ? this.scope.allows(event) : true;
+  }
+
+  hold(): void {
+    this.res.cork();
+  }
+
+  flush(): void {
+    this.res.uncork();
+  }
+
+  send(event: StoredEvent, live: boolean): boolean {
+    if (this.ended) return false;
+    if (!this.res.writableEnded) this.res.write(frameOf(event));
+    if (live && this.res.writableLength > this.options.bufferBytes) {
+      this.end(
+        `The client reads events more slowly than they come: ${this.options.bufferBytes} bytes wait unread. ` +
+          'Reconnect with Last-Event-ID to resume.',
+      );
+      return false;
+    }
+    return true;
+  }
+
+  drained(): Promise<void> | null {
+    if (this.ended || !this.res.writableNeedDrain) return null;
+    return new Promise((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
+  }
+
+  /** A last `close` event (with the last id sent, to resume from), then the end of the response. */
+  end(reason: string): void {
+    if (this.ended) return;
+    this.write(`event: close\ndata: ${JSON.stringify({ reason, lastEventId: this.cursor })}\n\n`);
+    this.res.end();
+    this.finish();
+    // A client that reads nothing would keep the socket (and its buffer) open: let it go.
+    setTimeout(() => this.res.destroy(), 5_000).unref();
+  }
+
+  private write(text: string): void {
+    if (!this.ended && !this.res.writableEnded) this.res.write(text);
+  }
+
+  private finish(): void {
+    if (this.ended) return;
+    this.ended = true;
+    clearInterval(this.heartbeat);
+    this.options.onEnd();
+  }
+}

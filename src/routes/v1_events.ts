@@ -1,0 +1,137 @@
+// GET /v1/events (SPEC 13): the tenant's events as Server-Sent Events, with the server credentials,
+// or an end-user token's share of them (its organization, its notifications, the threads it may see).
+// Filters: organizationId, documentId, types (a comma list; `family.*` for a family). Last-Event-ID (the
+// header a reconnecting EventSource sends, or the lastEventId parameter) resumes from the outbox.
+import { Type } from 'typebox';
+import { ApiError, invalid } from '../errors.js';
+import { API_KEY_HEADER } from '../http/auth.js';
+import { EVENT_STREAM_DOC } from '../http/api-docs.js';
+import { EVENT_CATEGORIES, EVENT_TYPE_PATTERN } from '../schemas/webhooks.js';
+import type { App } from '../http/types.js';
+import type { EventHub } from '../events/hub.js';
+import { EndUserScope } from '../events/stream-access.js';
+import { EventStream, type StreamFilters, TypeFilter } from '../events/stream.js';
+import type { Services } from '../services/context.js';
+import { verifyEndUserToken } from '../services/end-user-tokens.js';
+
+export const path = '/v1/events';
+
+export interface StreamSettings {
+  hub: EventHub;
+  heartbeatMs: number;
+  bufferBytes: number;
+  maxStreams: number;
+}
+
+const ID = Type.String({ minLength: 1, maxLength: 256 });
+
+/**
+ * The query. Unknown parameters are let through untouched (SPEC 1's rule for unknown members; a
+ * cache-busting `_=` must not break a stream); lastEventId is read by `resumeAfter`, which says what is
+ * wrong with a bad one.
+ */
+export const EventsQuery = Type.Object({
+  organizationId: Type.Optional(ID),
+  documentId: Type.Optional(ID),
+  types: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 4096, description: 'Comma list of types; `family.*` for a family.' }),
+  ),
+  token: Type.Optional(Type.String({ minLength: 1, maxLength: 8192, description: 'An end-user token (auth/token/get).' })),
+  lastEventId: Type.Optional(Type.String({ maxLength: 64, description: 'Resume after this event id.' })),
+});
+
+/** The same grammar as a webhook's `events`: a type of one of SPEC 13's families, or the whole family. */
+const TYPE = new RegExp(EVENT_TYPE_PATTERN);
+
+function typesOf(raw: string | undefined): TypeFilter | null {
+  if (raw === undefined) return null;
+  const types = raw.split(',').map((t) => t.trim());
+  const bad = types.find((t) => !TYPE.test(t));
+  if (bad !== undefined) {
+    throw invalid(
+      `types lists "${bad.slice(0, 80)}", which is not an event type (such as comment.add) or family (comment.*) ` +
+        `of ${EVENT_CATEGORIES.join(', ')}.`,
+    );
+  }
+  return new TypeFilter(types);
+}
+
+function resumeAfter(header: string | string[] | undefined, query: string | undefined): number | null {
+  const raw = typeof header === 'string' ? header : query;
+  if (raw === undefined) return null;
+  if (!/^[0-9]{1,15}$/.test(raw)) throw invalid(`Last-Event-ID must be an event id (a whole number), got "${raw.slice(0, 40)}".`);
+  return Number(raw);
+}
+
+const bearer = (auth: string | undefined): string | undefined => {
+  const m = auth === undefined ? null : /^Bearer\s+(\S+)$/i.exec(auth);
+  return m ? m[1] : undefined;
+};
+
+/** What an end-user token let in: its tenant and its share (set before validation, so a 401 comes first). */
+const endUsers = new WeakMap<object, { tenantId: string; organizationId: string; userId: string }>();
+
+export function register(app: App, services: Services, settings: StreamSettings): void {
+  app.get(
+    path,
+    {
+      config: { endUserToken: true },
+      // Without server credentials, the token is checked before the query is (SPEC 1: a 401 comes first).
+      preValidation: async (request) => {
+        if (request.tenant) return;
+        const token = bearer(request.headers.authorization) ?? (request.query as { token?: unknown }).token;
+        if (typeof token !== 'string') throw new ApiError('UNAUTHENTICATED', `Missing header ${API_KEY_HEADER}.`);
+        const claims = await verifyEndUserToken(services, token);
+        endUsers.set(request, claims);
+      },
+      schema: {
+        summary: 'Stream the tenant’s events as Server-Sent Events (SPEC 13)',
+        tags: ['events'],
+        querystring: EventsQuery,
+        // Credentials, the message format (a text/event-stream 200), Last-Event-ID, the errors: /openapi.json.
+        ...EVENT_STREAM_DOC,
+      },
+    },
+    async (request, reply) => {
+      const q = request.query;
+      let tenantId: string;
+      let scope: EndUserScope | null = null;
+      let organizationId = q.organizationId ?? null;
+      if (request.tenant) tenantId = request.tenant.id;
+      else {
+        const claims = endUsers.get(request)!;
+        tenantId = claims.tenantId;
+        scope = new EndUserScope(services.store, tenantId, claims.organizationId, claims.userId);
+        // A token sees its own organization only; another one asked for shows nothing.
+        organizationId ??= claims.organizationId;
+      }
+      const filters: StreamFilters = { organizationId, documentId: q.documentId ?? null, types: typesOf(q.types) };
+      const after = resumeAfter(request.headers['last-event-id'], q.lastEventId);
+      const { hub } = settings;
+      if (hub.size >= settings.maxStreams) {
+        throw new ApiError('UNAVAILABLE', 'This instance has as many event streams open as it may; retry shortly.', {
+          headers: { 'retry-after': '5' },
+        });
+      }
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string | string[] | number>),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        'x-accel-buffering': 'no',
+      });
+      // The server's suggestion to EventSource for a reconnect after a dropped connection.
+      res.write('retry: 1000\n\n');
+      const stream = new EventStream(tenantId, res, filters, scope, {
+        bufferBytes: settings.bufferBytes,
+        heartbeatMs: settings.heartbeatMs,
+        onEnd: () => hub.unsubscribe(stream),
+      });
+      await hub.subscribe(stream, after);
+      // Subscribed: from here no event is missed. The id tells the client where it stands, so that a
+      // reconnect before its first event resumes from here (EventSource keeps an id without data).
+      res.write(`id: ${stream.cursor}\n\n: open\n\n`);
+    },
+  );
+}

@@ -1,0 +1,58 @@
+// The request data of webhooks (SPEC 13): webhooks/add, get, delete and deliveries/get.
+import Type from 'typebox';
+import { Id, MAX_PAGE_SIZE, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
+
+/** What an event's type starts with (SPEC 13): a webhook may name a type, or every type of one of these (`comment.*`). */
+export const EVENT_CATEGORIES = [
+  'comment_annotation',
+  'comment',
+  'notification',
+  'user',
+  'organization',
+  'document',
+  'folder',
+] as const;
+
+export const EVENT_TYPE_PATTERN = `^(${EVENT_CATEGORIES.join('|')})\\.([a-z_]{1,64}|\\*)$`;
+
+/** Most event types and patterns one webhook names. */
+export const MAX_WEBHOOK_EVENT_TYPES = 100;
+
+export const WebhookUrl = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'An http:// or https:// URL',
+});
+
+export const EventTypeName = Type.String({
+  pattern: EVENT_TYPE_PATTERN,
+  description: `an event type (comment.add) or every type of a kind (comment.*); kinds: ${EVENT_CATEGORIES.join(', ')}`,
+});
+
+export const WebhooksAddBody = (_limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      url: WebhookUrl,
+      // None or empty: every event (SPEC 1, an empty filter is no filter).
+      events: Opt(Type.Array(EventTypeName, { maxItems: MAX_WEBHOOK_EVENT_TYPES })),
+      description: Opt(Type.String({ maxLength: 1024 })),
+    }),
+  );
+export type WebhooksAddData = DataOf<typeof WebhooksAddBody>;
+
+/** webhooks/get: the tenant's webhooks (no members; `data` may be empty). */
+export const WebhooksGetBody = (_limits: InputLimits) => RequestBody(Type.Object({}));
+export type WebhooksGetData = DataOf<typeof WebhooksGetBody>;
+
+export const WebhookIdBody = (_limits: InputLimits) => RequestBody(Type.Object({ webhookId: Id }));
+export type WebhookIdData = DataOf<typeof WebhookIdBody>;
+
+export const WebhookDeliveriesGetBody = (_limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      webhookId: Id,
+      pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
+      pageToken: Opt(Type.String({ maxLength: 1024 })),
+    }),
+  );
+export type WebhookDeliveriesGetData = DataOf<typeof WebhookDeliveriesGetBody>;

@@ -1,0 +1,149 @@
+// Webhooks (SPEC 13): webhooks/add, get, delete and deliveries/get, and the same for the CLI. The
+// delivery itself is src/webhooks/worker.ts.
+import { randomBytes } from 'node:crypto';
+import type { Static } from 'typebox';
+import type { Clock } from '../clock.js';
+import { ApiError, invalid } from '../errors.js';
+import { type Maybe, then } from '../maybe.js';
+import type { Webhook, WebhookAttempt } from '../schemas/responses.js';
+import type { WebhookDeliveriesGetData, WebhookIdData, WebhooksAddData } from '../schemas/webhooks.js';
+import type { Store, WebhookAttemptRecord, WebhookRecord } from '../store/store.js';
+import { refusedHost, type Resolver } from '../webhooks/ssrf.js';
+import type { Caller } from './context.js';
+import { spell } from './member-path.js';
+import { decodeKeyToken, filterDigest, keyPaged } from './page-token.js';
+import { filterList, orNull } from './rules.js';
+
+/** Most webhooks a tenant may have: each one multiplies the deliveries of every event. */
+export const MAX_WEBHOOKS_PER_TENANT = 100;
+
+/** What the webhook operations need: the HTTP services and the CLI both give it. */
+export interface WebhookServices {
+  store: Store;
+  clock: Clock;
+  /** MARGINALIA_WEBHOOK_ALLOW_PRIVATE: URLs on loopback, private and link-local addresses are allowed. Absent: refused. */
+  webhookAllowPrivate?: boolean | undefined;
+  /** How host names are resolved for the SSRF guard (tests); absent: the system's resolver. */
+  resolveHost?: Resolver | undefined;
+}
+
+export const newWebhookId = (): string => `wh_${randomBytes(16).toString('hex')}`;
+/** Standard Webhooks: `whsec_` and the key in base64; 32 random bytes. */
+export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
+const notFound = (webhookId: string) => new ApiError('NOT_FOUND', `Webhook ${webhookId} does not exist.`);
+
+/** The URL, checked: http or https, a host, no user name or password (webhooks/get shows the URL). */
+export function webhookUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw invalid(`${spell(['url'])} must be an http:// or https:// URL.`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '')
+    throw invalid(`${spell(['url'])} must be an http:// or https:// URL.`);
+  if (url.username !== '' || url.password !== '')
+    throw invalid(`${spell(['url'])} must not carry a user name or password; put a token in its path or query instead.`);
+  return url;
+}
+
+/** Refuses a URL whose host is (or resolves to) a loopback, private, link-local or other internal address, unless allowed. */
+export async function guardUrl(services: Pick<WebhookServices, 'webhookAllowPrivate' | 'resolveHost'>, url: URL): Promise<void> {
+  if (services.webhookAllowPrivate) return;
+  const refused = await refusedHost(url, services.resolveHost);
+  if (refused)
+    throw invalid(
+      `${spell(['url'])}: ${refused}. Webhooks are not sent to loopback, private, link-local or other internal ` +
+        'addresses (the server setting MARGINALIA_WEBHOOK_ALLOW_PRIVATE=1 allows them).',
+    );
+}
+
+/** webhooks/add: answers the new webhook's id and its secret, which is shown only here. */
+export async function addWebhook(
+  services: WebhookServices,
+  caller: Caller,
+  input: WebhooksAddData,
+): Promise<{ webhookId: string; secret: string }> {
+  const url = webhookUrl(input.url);
+  await guardUrl(services, url);
+  const types = filterList(input.events);
+  const webhook = {
+    webhookId: newWebhookId(),
+    url: input.url,
+    description: orNull(input.description),
+    eventTypes: types === null ? null : [...new Set(types)],
+    secret: newWebhookSecret(),
+    createdAt: services.clock(),
+  };
+  if ((await services.store.addWebhook(caller.id, webhook, MAX_WEBHOOKS_PER_TENANT)) === 'too_many')
+    throw new ApiError(
+      'RESOURCE_EXHAUSTED',
+      `The tenant has ${MAX_WEBHOOKS_PER_TENANT} webhooks, the most it may have; delete one before adding another.`,
+    );
+  return { webhookId: webhook.webhookId, secret: webhook.secret };
+}
+
+const shown = (w: WebhookRecord): Static<typeof Webhook> => ({
+  webhookId: w.webhookId,
+  url: w.url,
+  ...(w.eventTypes !== null ? { events: w.eventTypes } : {}),
+  ...(w.description !== null ? { description: w.description } : {}),
+  createdAt: w.createdAt,
+});
+
+/** webhooks/get: every webhook of the tenant, never a secret. */
+export function getWebhooks({ store }: Pick<WebhookServices, 'store'>, caller: Caller): Maybe<Static<typeof Webhook>[]> {
+  return then(store.getWebhooks(caller.id), (list) => list.map(shown));
+}
+
+/** webhooks/delete: its pending deliveries go with it; an unknown webhook is NOT_FOUND. */
+export function deleteWebhook({ store }: Pick<WebhookServices, 'store'>, caller: Caller, input: WebhookIdData): Maybe<null> {
+  return then(store.deleteWebhook(caller.id, input.webhookId), (deleted) => {
+    if (!deleted) throw notFound(input.webhookId);
+    return null;
+  });
+}
+
+const attemptShown = (a: WebhookAttemptRecord): Static<typeof WebhookAttempt> => ({
+  eventId: a.eventId,
+  eventType: a.eventType,
+  attempt: a.attempt,
+  status: a.status,
+  ...(a.responseCode !== null ? { responseCode: a.responseCode } : {}),
+  ...(a.error !== null ? { error: a.error } : {}),
+  durationMs: a.durationMs,
+  attemptedAt: a.attemptedAt,
+});
+
+export interface WebhookAttemptPage {
+  attempts: Static<typeof WebhookAttempt>[];
+  nextPageToken: string | null;
+}
+
+/** The attempt id a page token names: a positive integer, or the token is malformed. */
+function attemptKey(key: string): number {
+  const id = Number(key);
+  if (!/^[1-9]\d{0,15}$/.test(key) || !Number.isSafeInteger(id)) throw invalid(`${spell(['pageToken'])} is malformed.`);
+  return id;
+}
+
+/** webhooks/deliveries/get: the webhook's last attempts, newest first, paged; an unknown webhook is NOT_FOUND. */
+export function getWebhookDeliveries(
+  { store }: Pick<WebhookServices, 'store'>,
+  caller: Caller,
+  input: WebhookDeliveriesGetData,
+): Maybe<WebhookAttemptPage> {
+  const digest = filterDigest(['webhooks/deliveries/get', input.webhookId]);
+  // The token is read here first, so a malformed one is refused before the webhook is looked up.
+  if (input.pageToken != null) attemptKey(decodeKeyToken(input.pageToken, digest));
+  const read = (after: string | null, limit: number) =>
+    then(store.getWebhookAttempts(caller.id, input.webhookId, after === null ? null : attemptKey(after), limit), (rows) => {
+      if (rows === null) throw notFound(input.webhookId);
+      return rows;
+    });
+  return then(
+    keyPaged(input, digest, read, (a) => String(a.id)),
+    ({ page, nextPageToken }) => ({ attempts: page.map(attemptShown), nextPageToken }),
+  );
+}

@@ -1,0 +1,79 @@
+// Store code of the event outbox (SPEC 13): a write's events are recorded in its own transaction, so
+// nothing is announced that was not committed and nothing committed goes unannounced
+// (docs/events.md). Ids increase per tenant in commit order (migration 17).
+import { all, arrays, batch, first, run, type Work } from '../sql.js';
+import { EVENTS_SQL as SQL } from './sql.js';
+
+/** An event as a write describes it; the outbox gives it its id and time. */
+export interface EventDraft {
+  type: string;
+  organizationId: string;
+  documentId: string | null;
+  /** The event's `data` as JSON text. */
+  data: string;
+  /** A notification's addressees (notification.* events): what an end-user token's stream may carry. */
+  audience?: Audience;
+}
+
+/** Who a notification is addressed to: the users it lists, and everyone of the organization when `wide`. */
+export interface Audience {
+  users: readonly string[];
+  wide: boolean;
+}
+
+/** An event as the outbox holds it: `body` is the JSON text sent to streams and webhooks. */
+export interface StoredEvent {
+  id: number;
+  type: string;
+  organizationId: string;
+  documentId: string | null;
+  audience: Audience | null;
+  body: string;
+}
+
+const json = JSON.stringify;
+
+/** The event as sent: `{id, type, timestamp, organizationId, documentId?, data}` (SPEC 13). */
+export const eventBody = (id: number, at: number, e: EventDraft): string =>
+  `{"id":${id},"type":${json(e.type)},"timestamp":${at},"organizationId":${json(e.organizationId)}` +
+  `${e.documentId !== null ? `,"documentId":${json(e.documentId)}` : ''},"data":${e.data}}`;
+
+/** Records the events; answers the last id given (0 when there were none). */
+export function* record(tenantId: string, drafts: readonly EventDraft[], now: number): Work<number> {
+  if (drafts.length === 0) return 0;
+  const taken = (yield* first<{ last_id: unknown }>(SQL.takeIds, { tenantId, count: drafts.length }))!;
+  const last = Number(taken.last_id);
+  const firstId = last - drafts.length + 1;
+  const rows = drafts.map((e, i) => ({
+    id: firstId + i,
+    type: e.type,
+    organizationId: e.organizationId,
+    documentId: e.documentId,
+    audience: e.audience ? JSON.stringify(e.audience) : null,
+    body: eventBody(firstId + i, now, e),
+  }));
+  yield* batch(SQL.insert, { tenantId, createdAt: now }, rows);
+  return last;
+}
+
+export function* after(tenantId: string, afterId: number, limit: number): Work<StoredEvent[]> {
+  const rows = yield* arrays(SQL.after, { tenantId, after: afterId, limit });
+  return rows.map((r) => ({
+    id: Number(r[0]),
+    type: r[1] as string,
+    organizationId: r[2] as string,
+    documentId: (r[3] as string | null) ?? null,
+    audience: r[4] == null ? null : (JSON.parse(r[4] as string) as Audience),
+    body: r[5] as string,
+  }));
+}
+
+export function* lastId(tenantId: string): Work<number> {
+  const row = (yield* all<{ last_id: unknown }>(SQL.lastId, { tenantId }))[0];
+  return row ? Number(row.last_id) : 0;
+}
+
+/** Deletes up to `limit` events older than `before`; answers how many went. */
+export function* prune(before: number, limit: number): Work<number> {
+  return yield* run(SQL.prune, { before, limit });
+}

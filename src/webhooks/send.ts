@@ -1,0 +1,154 @@
+// One attempt at a delivery: the event's body POSTed to the webhook's URL, signed with the Standard
+// Webhooks scheme (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256 of
+// "<id>.<timestamp>.<body>" with the webhook's secret), on kept-alive connections, within a time
+// limit. A 2xx answer is a delivery; anything else (another status, no answer in time, a refused
+// address, a network error) is a failed attempt, with why.
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import type { ClaimedDelivery } from '../store/store.js';
+import { VERSION } from '../version.js';
+import { guardedLookup, hostOf, refusedAddress } from './ssrf.js';
+
+export interface SendOptions {
+  timeoutMs: number;
+  /** MARGINALIA_WEBHOOK_ALLOW_PRIVATE: no SSRF guard at connection time. */
+  allowPrivate: boolean;
+  agents: Agents;
+  /** Aborts the attempt (shutdown): the result is then `aborted`. */
+  signal?: AbortSignal;
+}
+
+export interface SendResult {
+  ok: boolean;
+  /** The attempt was given up by this process (shutdown), not answered: it is neither a success nor a failure. */
+  aborted: boolean;
+  responseCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface Agents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
+/** Keep-alive agents for the receivers, at most `sockets` connections to each. */
+export function makeAgents(sockets: number): Agents {
+  const options = { keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets, scheduling: 'lifo' as const };
+  return { http: new http.Agent(options), https: new https.Agent(options) };
+}
+
+/**
+ * The message id of an event's deliveries to one webhook: the same on every attempt, so a receiver can
+ * tell a retry from a new event. Event ids are per tenant: the webhook's own id (random, 32 hex) in it
+ * keeps two tenants' events apart at a receiver that serves both.
+ */
+export const messageId = (webhookId: string, eventId: number): string => `evt_${webhookId.replace(/^wh_/, '')}_${eventId}`;
+
+/** The three Standard Webhooks headers for a body sent now. */
+export function signatureHeaders(
+  secret: string,
+  webhookId: string,
+  eventId: number,
+  body: string,
+  now: number,
+): Record<string, string> {
+  const id = messageId(webhookId, eventId);
+  const timestamp = new Date(now);
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(now / 1000)),
+    'webhook-signature': new Webhook(secret).sign(id, timestamp, body),
+  };
+}
+
+const MAX_ERROR_LENGTH = 500;
+const describe = (err: unknown): string => {
+  const e = err as { code?: unknown; message?: unknown };
+  const text =
+    typeof e.code === 'string' && !String(e.message).includes(e.code) ? `${e.code}: ${String(e.message)}` : String(e.message);
+  return text.slice(0, MAX_ERROR_LENGTH);
+};
+
+/** Makes one attempt; never rejects. */
+export function send(delivery: ClaimedDelivery, now: number, options: SendOptions): Promise<SendResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const failed = (error: string, responseCode: number | null = null): SendResult => ({
+    ok: false,
+    aborted: options.signal?.aborted ?? false,
+    responseCode,
+    error,
+    durationMs: elapsed(),
+  });
+  let url: URL;
+  try {
+    url = new URL(delivery.url);
+  } catch {
+    return Promise.resolve(failed('the URL does not parse'));
+  }
+  // A name is checked as it is resolved (guardedLookup); an address in the URL is never looked up.
+  const host = hostOf(url);
+  if (!options.allowPrivate && isIP(host) !== 0) {
+    const kind = refusedAddress(host);
+    if (kind) return Promise.resolve(failed(`refused: ${host} is a ${kind} address`));
+  }
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(delivery.body)),
+    'user-agent': `Marginalia-Webhooks/${VERSION}`,
+    ...signatureHeaders(delivery.secret, delivery.webhookId, delivery.eventId, delivery.body, now),
+  };
+  const attempt = (retried: boolean): Promise<SendResult> =>
+    new Promise((resolve) => {
+      let settled = false;
+      const settle = (result: SendResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        resolve(result);
+      };
+      const secure = url.protocol === 'https:';
+      const request = (secure ? https : http).request(url, {
+        method: 'POST',
+        headers,
+        agent: secure ? options.agents.https : options.agents.http,
+        ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
+      });
+      const timer = setTimeout(
+        () => request.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+        Math.max(0, options.timeoutMs - elapsed()),
+      );
+      const onAbort = () => request.destroy(Object.assign(new Error('the server is stopping'), { code: 'EABORTED' }));
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      request.on('response', (response) => {
+        const code = response.statusCode ?? 0;
+        // The answer's body is read and dropped, so the connection can be used again; one that does not
+        // end in time is closed.
+        const drain = setTimeout(() => response.destroy(), options.timeoutMs);
+        response.on('close', () => clearTimeout(drain));
+        response.on('error', () => {});
+        response.resume();
+        if (code >= 200 && code < 300)
+          settle({ ok: true, aborted: false, responseCode: code, error: null, durationMs: elapsed() });
+        else settle(failed(code >= 300 && code < 400 ? `HTTP ${code} (redirects are not followed)` : `HTTP ${code}`, code));
+      });
+      request.on('error', (err: NodeJS.ErrnoException) => {
+        if (settled) return;
+        // A kept-alive connection the receiver closed as this request went out: once more, on a new one.
+        if (!retried && request.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
+          settled = true;
+          clearTimeout(timer);
+          options.signal?.removeEventListener('abort', onAbort);
+          resolve(attempt(true));
+          return;
+        }
+        settle(failed(describe(err)));
+      });
+      request.end(delivery.body);
+    });
+  return attempt(false);
+}

@@ -1,0 +1,269 @@
+// The webhook delivery worker (SPEC 13), one per serving process. Every MARGINALIA_WEBHOOK_POLL_MS it
+// asks the store whether there is work (a read: an idle worker takes no lock), then:
+//
+// - dispatches: the events after each webhook's cursor become deliveries (its types only), in bounded
+//   batches, each a transaction holding the webhook's row;
+// - claims: the oldest pending delivery of each (webhook, organization) that is due, under a lease
+//   in this instance's name, as many as it has room for (MARGINALIA_WEBHOOK_CONCURRENCY). Claims are
+//   exclusive (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite: its write transaction), so several
+//   instances or workers share the work and each delivery is made by one of them; a crashed
+//   instance's claims come back when their lease ends;
+// - delivers: one signed POST each (send.ts), then finishes it in the store: delivered, retried later
+//   on the schedule (MARGINALIA_WEBHOOK_RETRY_SCHEDULE), or failed for good, after which that
+//   organization's next delivery goes on. Each attempt is logged (webhook_attempts).
+//
+// A finished delivery wakes the worker at once, so an organization's deliveries follow each other
+// without waiting for the next poll. Finished deliveries and attempts older than
+// MARGINALIA_EVENT_RETENTION_HOURS are pruned a batch at a time. On stop, deliveries under way get a
+// moment to end; the others are aborted and their claims handed back, due at once.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Clock } from '../clock.js';
+import { systemClock } from '../clock.js';
+import type { ClaimedDelivery, DeliveryOutcome, Store, WebhookQueueKey } from '../store/store.js';
+import { type Agents, makeAgents, send } from './send.js';
+import { leaseMs } from './schedule.js';
+
+/** What the worker logs through (a pino logger fits). */
+export interface WorkerLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
+}
+
+export interface WorkerOptions {
+  store: Store;
+  clock?: Clock;
+  log?: WorkerLog;
+  /** MARGINALIA_WEBHOOK_ALLOW_PRIVATE. */
+  allowPrivate: boolean;
+  /** A 2xx must come within this (MARGINALIA_WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Milliseconds before each retry (MARGINALIA_WEBHOOK_RETRY_SCHEDULE); its length is the number of retries. */
+  retryScheduleMs: readonly number[];
+  /** Deliveries under way at once in this process (MARGINALIA_WEBHOOK_CONCURRENCY). */
+  concurrency: number;
+  /** How often the store is asked for work (MARGINALIA_WEBHOOK_POLL_MS). */
+  pollMs: number;
+  /** Finished deliveries and attempts older than this are pruned (MARGINALIA_EVENT_RETENTION_HOURS). */
+  retentionHours: number;
+  /** How long a stopping worker lets deliveries under way end before it aborts them. */
+  drainMs?: number;
+}
+
+/** Webhooks per dispatch transaction, and events read for each. */
+const DISPATCH_LIMITS = { webhooks: 10, events: 200 };
+/** Dispatch transactions one poll runs at most, before it lets deliveries go out. */
+const DISPATCH_ROUNDS = 20;
+const PRUNE_BATCH = 1000;
+const PRUNE_EVERY_MS = 60_000;
+
+const keyOf = (k: WebhookQueueKey): string => `${k.tenantId}\u0000${k.webhookId}\u0000${k.organizationId}`;
+
+const silent: WorkerLog = { info: () => {}, warn: () => {}, debug: () => {} };
+
+interface InFlight {
+  delivery: ClaimedDelivery;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export class WebhookWorker {
+  /** The name claims are made in: unique per process and start. */
+  readonly instanceId = `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  private readonly clock: Clock;
+  private readonly log: WorkerLog;
+  private readonly agents: Agents;
+  private readonly inFlight = new Map<string, InFlight>();
+  private poll: NodeJS.Timeout | null = null;
+  private pruneTimer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private pruning: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  /** A run failed and has not succeeded since: said once, not every poll. */
+  private failing = false;
+
+  constructor(private readonly options: WorkerOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.log = options.log ?? silent;
+    this.agents = makeAgents(options.concurrency);
+  }
+
+  start(): this {
+    if (this.stopped) return this;
+    this.poll = setInterval(() => this.wake(), this.options.pollMs);
+    this.poll.unref();
+    this.pruneTimer = setInterval(() => this.prune(), PRUNE_EVERY_MS);
+    this.pruneTimer.unref();
+    this.wake();
+    this.prune();
+    return this;
+  }
+
+  /** Looks for work now (after a finished delivery, or on the poll); a run under way runs once more after. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.run()
+      .then(
+        () => {
+          if (this.failing) this.log.info({}, 'webhooks: the store answers again; deliveries go on');
+          this.failing = false;
+        },
+        (err: unknown) => {
+          if (!this.failing) this.log.warn({ err }, 'webhooks: dispatching or claiming deliveries failed; trying again');
+          this.failing = true;
+        },
+      )
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private async run(): Promise<void> {
+    const { store } = this.options;
+    const work = await store.webhookWork(this.clock());
+    if (work.behind) {
+      for (let round = 0; round < DISPATCH_ROUNDS && !this.stopped; round++) {
+        const { made, more } = await store.dispatchWebhookEvents(this.clock(), DISPATCH_LIMITS);
+        if (made > 0) this.log.debug({ deliveries: made }, 'webhooks: events dispatched');
+        if (!more) break;
+      }
+    }
+    const room = this.options.concurrency - this.inFlight.size;
+    if ((work.due || work.behind) && room > 0 && !this.stopped) {
+      const now = this.clock();
+      const claimed = await store.claimWebhookDeliveries(this.instanceId, now, now + leaseMs(this.options.timeoutMs), room);
+      for (const delivery of claimed) this.deliver(delivery);
+      // As many as there was room for: more may be due.
+      if (claimed.length === room) this.again = true;
+    }
+  }
+
+  private deliver(delivery: ClaimedDelivery): void {
+    const controller = new AbortController();
+    const key = keyOf(delivery);
+    const attemptedAt = this.clock();
+    const done = send(delivery, attemptedAt, {
+      timeoutMs: this.options.timeoutMs,
+      allowPrivate: this.options.allowPrivate,
+      agents: this.agents,
+      signal: controller.signal,
+    })
+      .then(async (result) => {
+        // Aborted by stop(): its claim is handed back there, and the attempt is not counted.
+        if (result.aborted) return;
+        const outcome = this.outcome(delivery, attemptedAt, result);
+        this.log.debug(
+          {
+            webhookId: delivery.webhookId,
+            eventId: delivery.eventId,
+            attempt: delivery.attempt,
+            status: outcome.status,
+            error: outcome.error,
+          },
+          'webhooks: delivery attempt',
+        );
+        if (outcome.status === 'failed')
+          this.log.warn(
+            { webhookId: delivery.webhookId, eventId: delivery.eventId, attempts: delivery.attempt, error: outcome.error },
+            'webhooks: a delivery failed for good; the next of its organization goes on',
+          );
+        await this.options.store.finishWebhookDelivery(this.instanceId, delivery, outcome);
+      })
+      .catch((err: unknown) => {
+        // The attempt is not recorded: its lease runs out and it is made again (at least once).
+        this.log.warn({ err, webhookId: delivery.webhookId, eventId: delivery.eventId }, 'webhooks: recording an attempt failed');
+      })
+      .finally(() => {
+        this.inFlight.delete(key);
+        this.wake();
+      });
+    this.inFlight.set(key, { delivery, controller, done });
+  }
+
+  private outcome(
+    delivery: ClaimedDelivery,
+    attemptedAt: number,
+    result: { ok: boolean; responseCode: number | null; error: string | null; durationMs: number },
+  ): DeliveryOutcome {
+    const base = { attemptedAt, responseCode: result.responseCode, error: result.error, durationMs: result.durationMs };
+    if (result.ok) return { ...base, status: 'delivered', retryAt: null };
+    const delay = this.options.retryScheduleMs[delivery.attempt - 1];
+    if (delay === undefined) return { ...base, status: 'failed', retryAt: null };
+    return { ...base, status: 'retrying', retryAt: attemptedAt + result.durationMs + delay };
+  }
+
+  /** Prunes finished deliveries and attempts past retention, a batch per transaction. */
+  private prune(): void {
+    if (this.pruning || this.stopped) return;
+    const before = this.clock() - this.options.retentionHours * 3_600_000;
+    this.pruning = (async () => {
+      for (;;) {
+        if (this.stopped) return;
+        const n = await this.options.store.pruneWebhookDeliveries(before, PRUNE_BATCH);
+        if (n < PRUNE_BATCH) return;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    })()
+      .catch((err: unknown) => this.log.warn({ err }, 'webhooks: pruning old deliveries failed; trying again later'))
+      .finally(() => {
+        this.pruning = null;
+      });
+  }
+
+  /** Deliveries under way now (tests, metrics). */
+  get active(): number {
+    return this.inFlight.size;
+  }
+
+  /**
+   * Stops claiming; lets deliveries under way end for up to `drainMs`, aborts the rest and hands
+   * their claims back (due at once, for the next instance or the next start). Resolves when nothing
+   * of the worker's is left running.
+   */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.poll) clearInterval(this.poll);
+    if (this.pruneTimer) clearInterval(this.pruneTimer);
+    await this.running;
+    await this.pruning;
+    const drain = this.options.drainMs ?? 3000;
+    const pending = () => [...this.inFlight.values()].map((f) => f.done);
+    if (this.inFlight.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled(pending()),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, drain);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    const left = [...this.inFlight.values()];
+    if (left.length > 0) {
+      for (const f of left) f.controller.abort();
+      await Promise.allSettled(left.map((f) => f.done));
+      try {
+        await this.options.store.releaseWebhookDeliveries(
+          this.instanceId,
+          left.map((f) => f.delivery),
+          this.clock(),
+        );
+      } catch (err) {
+        this.log.warn({ err }, 'webhooks: handing back unfinished deliveries failed; they are taken over when their lease ends');
+      }
+    }
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+}

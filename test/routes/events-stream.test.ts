@@ -1,0 +1,312 @@
+// GET /v1/events (SPEC 13), over real HTTP on the configured database: a stream with the server
+// credentials sees the tenant's events as they commit, filtered by organization, document and types;
+// Last-Event-ID resumes from the outbox; an idle stream gets heartbeats; a client that stops reading is
+// cut off with a reason it can resume from. An end-user token's stream carries only its user's
+// notifications and the threads of documents the user may access. Errors: credentials first (401),
+// then bad filters (400); other methods 405. Security: tenants never see each other's events.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { createTenant } from '../../src/services/credentials.js';
+import { expectError, makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
+import { openStream, type SseStream } from '../helpers/sse.js';
+import { uniq } from '../helpers/threads.js';
+
+let t: TestApp;
+let base: string;
+const open: SseStream[] = [];
+
+before(async () => {
+  t = await makeTestApp({ config: { eventHeartbeatMs: 150, eventStreamBufferKb: 16 } });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+});
+after(async () => {
+  for (const s of open) s.close();
+  await t.close();
+});
+
+const credsOf = (c: TestApp['a']) => ({ 'x-service-api-key': c.creds.apiKey, 'x-service-auth-token': c.creds.authToken });
+
+async function stream(query = '', headers: Record<string, string> = credsOf(t.a)): Promise<SseStream> {
+  const s = await openStream(`${base}/v1/events${query}`, headers);
+  open.push(s);
+  return s;
+}
+
+const notify = (c: TestApp['a'], org: string, over: Record<string, unknown> = {}) =>
+  c.ok(PATHS.notificationsAdd, {
+    organizationId: org,
+    actionUser: { userId: 'actor', name: 'Actor' },
+    displayHeadlineMessageTemplate: 'Hello {user}',
+    notifyUsers: [{ userId: 'reader' }],
+    ...over,
+  });
+
+const parsed = (m: { data: string }) => JSON.parse(m.data);
+
+describe('GET /v1/events: happy paths', () => {
+  test('a write shows on an open stream as {id, type, timestamp, organizationId, documentId, data}', async () => {
+    const org = uniq('org');
+    const s = await stream();
+    assert.equal(s.status, 200, s.body);
+    assert.match(String(s.headers['content-type']), /^text\/event-stream/);
+    assert.equal(s.headers['cache-control'], 'no-cache, no-transform');
+    const r = await notify(t.a, org, { documentId: 'doc-1', notificationId: 'n-1' });
+    assert.equal(r.data.id, 'n-1');
+    const m = await s.next();
+    const e = parsed(m);
+    assert.equal(m.id, String(e.id));
+    assert.equal(m.event, undefined, 'no event field: EventSource.onmessage sees every event');
+    assert.deepEqual(Object.keys(e), ['id', 'type', 'timestamp', 'organizationId', 'documentId', 'data']);
+    assert.equal(e.type, 'notification.add');
+    assert.equal(e.organizationId, org);
+    assert.equal(e.documentId, 'doc-1');
+    assert.equal(typeof e.timestamp, 'number');
+    assert.equal(e.data.id, 'n-1');
+    assert.deepEqual(e.data.notifyUsersByUserId, { reader: true });
+    assert.deepEqual(e.data.actionUser, { email: '', name: 'Actor', userId: 'actor' });
+    assert.ok(!m.data.includes(t.a.creds.apiKey), 'an event never carries the API key');
+  });
+
+  test('the stream opens with the id it stands at, so a reconnect before any event resumes from there', async () => {
+    const org = uniq('org');
+    await notify(t.a, org);
+    const s = await stream(`?organizationId=${org}`);
+    await s.within(50);
+    const live = await stream(`?organizationId=${org}`);
+    await notify(t.a, org, { notificationId: 'after-open' });
+    const event = parsed(await live.next());
+    const opened = /^id: (\d+)$/m.exec(s.raw)?.[1];
+    assert.equal(Number(opened), event.id - 1, `the open names the last id before it: ${s.raw.slice(0, 200)}`);
+    const resumed = await stream(`?organizationId=${org}&lastEventId=${opened}`);
+    assert.equal(parsed(await resumed.next()).data.id, 'after-open');
+  });
+
+  test('a Last-Event-ID past the last id resumes from now (a restored database must not hide events)', async () => {
+    const org = uniq('org');
+    const s = await stream(`?organizationId=${org}&lastEventId=999999999`);
+    await notify(t.a, org, { notificationId: 'seen' });
+    assert.equal(parsed(await s.next()).data.id, 'seen');
+  });
+
+  test('ids increase by one per event, in commit order', async () => {
+    const org = uniq('org');
+    const s = await stream(`?organizationId=${org}`);
+    for (let i = 0; i < 5; i++) await notify(t.a, org);
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) ids.push(parsed(await s.next()).id);
+    for (let i = 1; i < ids.length; i++) assert.equal(ids[i], ids[i - 1]! + 1, `ids ${ids}`);
+  });
+
+  test('filters: organizationId, documentId, and types (exact, or a family with .*)', async () => {
+    const [org, other] = [uniq('org'), uniq('org')];
+    const byOrg = await stream(`?organizationId=${org}`);
+    const byDoc = await stream(`?organizationId=${org}&documentId=d2`);
+    const byType = await stream(`?organizationId=${org}&types=notification.delete,user.*`);
+    await notify(t.a, other, { documentId: 'd2' });
+    await notify(t.a, org, { documentId: 'd1', notificationId: 'x1' });
+    await notify(t.a, org, { documentId: 'd2', notificationId: 'x2' });
+    await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'u-1', name: 'U' }] });
+    assert.equal(parsed(await byOrg.next()).data.id, 'x1');
+    assert.equal(parsed(await byOrg.next()).data.id, 'x2');
+    assert.equal(parsed(await byDoc.next()).data.id, 'x2');
+    const first = parsed(await byType.next());
+    assert.ok(first.type.startsWith('user.'), first.type);
+    assert.deepEqual(await byDoc.within(200), [], 'nothing of another document');
+  });
+
+  test('Last-Event-ID (header or lastEventId) resumes after that id, from the outbox, then goes on live', async () => {
+    const org = uniq('org');
+    const live = await stream(`?organizationId=${org}`);
+    for (const id of ['r1', 'r2', 'r3']) await notify(t.a, org, { notificationId: id });
+    const firstId = parsed(await live.next()).id;
+    const byHeader = await stream(`?organizationId=${org}`, { ...credsOf(t.a), 'last-event-id': String(firstId) });
+    assert.equal(parsed(await byHeader.next()).data.id, 'r2');
+    assert.equal(parsed(await byHeader.next()).data.id, 'r3');
+    const byQuery = await stream(`?organizationId=${org}&lastEventId=${firstId + 1}`);
+    assert.equal(parsed(await byQuery.next()).data.id, 'r3');
+    await notify(t.a, org, { notificationId: 'r4' });
+    assert.equal(parsed(await byHeader.next()).data.id, 'r4');
+    assert.equal(parsed(await byQuery.next()).data.id, 'r4');
+  });
+
+  test('a resume over more events than one read holds gets every one, in order, with no duplicates', async () => {
+    const org = uniq('org');
+    const live = await stream(`?organizationId=${org}`);
+    await notify(t.a, org, { notificationId: 'start' });
+    const start = parsed(await live.next()).id;
+    for (let i = 0; i < 1200; i++) await notify(t.a, org, { notificationId: `m${i}` });
+    const s = await stream(`?organizationId=${org}&lastEventId=${start}`);
+    for (let i = 0; i < 1200; i++) assert.equal(parsed(await s.next()).data.id, `m${i}`);
+    await notify(t.a, org, { notificationId: 'after' });
+    assert.equal(parsed(await s.next()).data.id, 'after');
+    assert.deepEqual(await s.within(100), []);
+  });
+
+  test('an idle stream gets a heartbeat comment every MARGINALIA_EVENT_HEARTBEAT_MS', async () => {
+    const s = await stream(`?organizationId=${uniq('org')}`);
+    await s.within(400);
+    assert.ok(s.comments.filter((c) => c === 'heartbeat').length >= 2, `comments: ${s.comments}`);
+  });
+
+  test('a client that stops reading is cut off with a close event naming the last id sent; it resumes from it', async () => {
+    const org = uniq('org');
+    const url = new URL(`${base}/v1/events?organizationId=${org}`);
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get(url, { headers: credsOf(t.a) }, resolve).on('error', reject),
+    );
+    res.pause();
+    const big = 'x'.repeat(60_000);
+    for (let i = 0; i < 200; i++) await notify(t.a, org, { displayBodyMessage: big, notificationId: `big${i}` });
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (c: string) => (text += c));
+    res.resume();
+    await new Promise((resolve) => res.on('end', resolve));
+    const last = text.trimEnd().split('\n\n').pop()!;
+    assert.match(last, /^event: close\ndata: /, last.slice(0, 200));
+    const close = JSON.parse(last.slice(last.indexOf('data: ') + 6));
+    assert.match(close.reason, /more slowly/);
+    const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    assert.ok(ids.length < 200, `cut off before the end (${ids.length} sent)`);
+    assert.equal(close.lastEventId, ids[ids.length - 1]);
+    const resumed = await stream(`?organizationId=${org}&lastEventId=${close.lastEventId}`);
+    assert.equal(parsed(await resumed.next()).id, close.lastEventId + 1);
+  });
+});
+
+describe('GET /v1/events: errors', () => {
+  test('without credentials 401; wrong credentials 401', async () => {
+    const none = await stream('', {});
+    assert.equal(none.status, 401, none.body);
+    assert.equal(JSON.parse(none.body).error.status, 'UNAUTHENTICATED');
+    const wrong = await stream('', { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': 'mt_wrong' });
+    assert.equal(wrong.status, 401, wrong.body);
+  });
+
+  test('credentials come first: without them a bad query is still 401', async () => {
+    const s = await stream('?types=nope&lastEventId=x', {});
+    assert.equal(s.status, 401, s.body);
+  });
+
+  test('a bad types list or Last-Event-ID is INVALID_ARGUMENT; unknown parameters are let through', async () => {
+    const busted = await stream('?_=1700000000&color=red');
+    assert.equal(busted.status, 200, busted.body);
+    for (const q of ['?types=Comment.Add', '?types=comment', '?types=widget.add', '?lastEventId=abc', '?lastEventId=-1']) {
+      const s = await stream(q);
+      assert.equal(s.status, 400, `${q}: ${s.body}`);
+      assert.equal(JSON.parse(s.body).error.status, 'INVALID_ARGUMENT', q);
+    }
+    const s = await stream('', { ...credsOf(t.a), 'last-event-id': 'x1' });
+    assert.equal(s.status, 400, s.body);
+  });
+
+  test('POST is 405 with Allow: GET', async () => {
+    const r = await t.request('/v1/events', { body: { data: {} } });
+    expectError(r, 405, 'INVALID_ARGUMENT');
+    assert.equal(r.headers.allow, 'GET');
+  });
+});
+
+describe('GET /v1/events: security', () => {
+  test("a tenant's stream never carries another tenant's events", async () => {
+    const org = uniq('org');
+    const b = await stream(`?organizationId=${org}`, credsOf(t.b));
+    await notify(t.a, org);
+    assert.deepEqual(await b.within(300), []);
+    await notify(t.b, org, { notificationId: 'mine' });
+    assert.equal(parsed(await b.next()).data.id, 'mine');
+  });
+
+  const tokenFor = async (c: TestApp['a'], userId: string, organizationId: string) =>
+    (await c.ok(PATHS.authTokenGet, { userId, userProperties: { organizationId } })).data.token as string;
+
+  test("an end-user token's stream: its own notifications (listed, or organization-wide as a member) and nothing else", async () => {
+    const org = uniq('org');
+    await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'member' }] });
+    const member = await stream('', { authorization: `Bearer ${await tokenFor(t.a, 'member', org)}` });
+    const stranger = await stream(`?token=${await tokenFor(t.a, 'stranger', org)}`, {});
+    const elsewhere = await stream('', { authorization: `Bearer ${await tokenFor(t.a, 'member', uniq('org'))}` });
+    await notify(t.a, org, { notifyUsers: [{ userId: 'someone' }], notificationId: 'not-theirs' });
+    await notify(t.a, org, { notifyUsers: [{ userId: 'member' }], notificationId: 'listed' });
+    await notify(t.a, org, { notifyUsers: [{ userId: 'stranger' }], notificationId: 'to-stranger' });
+    await notify(t.a, org, { notifyUsers: undefined, notifyAll: true, notificationId: 'wide' });
+    await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'other-user' }] });
+    assert.deepEqual(
+      [parsed(await member.next()).data.id, parsed(await member.next()).data.id],
+      ['listed', 'wide'],
+      'the member: listed and organization-wide',
+    );
+    assert.equal(parsed(await stranger.next()).data.id, 'to-stranger');
+    assert.deepEqual(await stranger.within(200), [], 'no profile: no organization-wide notification, no user events');
+    assert.deepEqual(await member.within(100), []);
+    assert.deepEqual(await elsewhere.within(100), [], 'another organization sees nothing');
+    // Settings name every user they were set for: the server's business, not a user's stream's.
+    const config = { organizationId: org, documentIds: ['d'], userIds: ['member', 'other-user'], config: { inbox: 'ALL' } };
+    await t.a.ok(PATHS.notificationsConfigSet, config);
+    await t.a.ok(PATHS.notificationsRead, { organizationId: org, userId: 'member', notificationIds: ['listed'] });
+    const read = parsed(await member.next());
+    assert.deepEqual([read.type, read.data.userId], ['notification.read', 'member'], 'its own read marks, not the settings');
+  });
+
+  test("an end-user token's stream: threads of public, organizationPrivate and restricted documents by access", async () => {
+    const org = uniq('org');
+    await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'member' }] });
+    await t.a.ok(PATHS.usersAdd, { organizationId: org, documentId: 'restricted', users: [{ userId: 'listed' }] });
+    await t.a.ok(PATHS.documentsAdd, {
+      organizationId: org,
+      documents: [{ documentId: 'public' }, { documentId: 'restricted' }],
+    });
+    await t.a.ok(PATHS.documentsAccess, { organizationId: org, documentIds: ['public'], accessType: 'public' });
+    await t.a.ok(PATHS.documentsAccess, { organizationId: org, documentIds: ['restricted'], accessType: 'restricted' });
+    const as = async (user: string) => stream(`?token=${await tokenFor(t.a, user, org)}&types=comment_annotation.add`, {});
+    const [member, listed, stranger] = [await as('member'), await as('listed'), await as('stranger')];
+    const thread = (documentId: string) =>
+      t.a.ok(PATHS.annotationsAdd, {
+        organizationId: org,
+        documentId,
+        commentAnnotations: [{ annotationId: uniq(documentId), commentData: [{ commentText: 'hi', from: { userId: 'w' } }] }],
+      });
+    for (const d of ['public', 'private', 'restricted']) await thread(d);
+    const seen = async (s: SseStream) => (await s.within(400)).map((m) => parsed(m).documentId);
+    assert.deepEqual(await seen(member), ['public', 'private'], 'a member: public and organizationPrivate');
+    assert.deepEqual(await seen(listed), ['public', 'private', 'restricted'], 'a member of the restricted document: all three');
+    assert.deepEqual(await seen(stranger), ['public'], 'no profile: public only');
+    // Access changes apply from the next event: the stranger joins the organization.
+    await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'stranger' }] });
+    await thread('private');
+    assert.deepEqual(await seen(stranger), ['private']);
+  });
+
+  test("a tampered, unsigned or malformed token is 401; another tenant's token streams only its own tenant", async () => {
+    const org = uniq('org');
+    const token = await tokenFor(t.a, 'u', org);
+    const [head, body, sig] = token.split('.');
+    const claims = JSON.parse(Buffer.from(body!, 'base64url').toString());
+    const tampered = `${head}.${Buffer.from(JSON.stringify({ ...claims, sub: 'admin' })).toString('base64url')}.${sig}`;
+    for (const bad of [tampered, `${head}.${body}.`, 'not-a-token']) {
+      const s = await stream('', { authorization: `Bearer ${bad}` });
+      assert.equal(s.status, 401, s.body);
+      assert.equal(JSON.parse(s.body).error.status, 'UNAUTHENTICATED');
+    }
+    // A revoked or disabled tenant's tokens verify no more.
+    const c = await createTenant(t.store, () => Date.now(), 'tenant-c');
+    const cCaller = { creds: c } as TestApp['a'];
+    const cToken = (
+      await t.request(PATHS.authTokenGet, {
+        body: { data: { userId: 'u', userProperties: { organizationId: org } } },
+        headers: credsOf(cCaller),
+      })
+    ).json.result.data.token as string;
+    assert.equal((await stream('', { authorization: `Bearer ${cToken}` })).status, 200, 'before the revocation');
+    await t.store.revokeTenant(c.apiKey, Date.now());
+    const refused = await stream('', { authorization: `Bearer ${cToken}` });
+    assert.equal(refused.status, 401, refused.body);
+    // B's token names B: it streams B's events only, never A's.
+    const bToken = await tokenFor(t.b, 'u', org);
+    const s = await stream('', { authorization: `Bearer ${bToken}` });
+    await notify(t.a, org, { notifyUsers: [{ userId: 'u' }] });
+    assert.deepEqual(await s.within(300), []);
+  });
+});

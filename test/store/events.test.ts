@@ -1,0 +1,114 @@
+// The event outbox in the store (SPEC 13), on the configured database: a write's events are recorded
+// with it, with ids that increase by one per tenant (concurrent writers included) and are separate per
+// tenant; a write that changes nothing records nothing; reads page by id; pruning deletes what is older
+// than a time, a batch at a time; and streamAccess answers SPEC 13's access rules.
+import { describe } from 'node:test';
+import { pruneEvents } from '../../src/events/pruner.js';
+import type { Store } from '../../src/store/store.js';
+import { TEST_STORE } from '../helpers/test-database.js';
+import { eq, notification, ORG, show, storeTest, T0, TA, TB } from '../helpers/store-fixtures.js';
+
+const ids = async (store: Store, tenant: string, after = 0, limit = 1000) =>
+  (await store.eventsAfter(tenant, after, limit)).map((e) => e.id);
+
+describe(`${TEST_STORE} store: the event outbox`, () => {
+  storeTest('each tenant has its own ids, from 1, one per event; lastEventId follows', async (store) => {
+    for (const id of ['a1', 'a2', 'a3']) await store.addNotification(TA, ORG, notification(id));
+    for (const id of ['b1', 'b2']) await store.addNotification(TB, ORG, notification(id));
+    eq(await ids(store, TA), [1, 2, 3], 'tenant A');
+    eq(await ids(store, TB), [1, 2], 'tenant B');
+    eq(await store.lastEventId(TA), 3, 'last id of A');
+    eq(await store.lastEventId('nobody'), 0, 'a tenant with no events');
+    eq(await ids(store, TA, 1, 1), [2], 'after 1, one at most');
+  });
+
+  storeTest(
+    'an event is {id, type, timestamp, organizationId, documentId, data}, with the audience kept beside it',
+    async (store) => {
+      await store.addNotification(TA, ORG, notification('n1', { recipients: ['u1', 'u2'] }));
+      const [e] = await store.eventsAfter(TA, 0, 10);
+      const body = JSON.parse(e!.body);
+      eq(Object.keys(body), ['id', 'type', 'timestamp', 'organizationId', 'documentId', 'data'], 'members in order');
+      eq(
+        [body.id, body.type, body.timestamp, body.organizationId, body.documentId],
+        [1, 'notification.add', T0, ORG, 'doc-1'],
+        'head',
+      );
+      eq(body.data.id, 'n1', 'data is the notification');
+      eq(body.data.metadata, { organizationId: ORG, documentId: 'doc-1' }, 'metadata without an API key');
+      eq([e!.type, e!.organizationId, e!.documentId], ['notification.add', ORG, 'doc-1'], 'columns');
+      eq(e!.audience, { users: ['u1', 'u2'], wide: false }, 'audience');
+    },
+  );
+
+  storeTest('a write that changes nothing records nothing', async (store) => {
+    eq(await store.addNotification(TA, ORG, notification('same')), true, 'first');
+    eq(await store.addNotification(TA, ORG, notification('same')), false, 'again: it exists');
+    eq(await ids(store, TA), [1], 'one event');
+  });
+
+  storeTest('concurrent writers of one tenant get every id once, with no gap', async (store) => {
+    await Promise.all(Array.from({ length: 40 }, (_, i) => store.addNotification(TA, ORG, notification(`c${i}`))));
+    eq(
+      await ids(store, TA),
+      Array.from({ length: 40 }, (_, i) => i + 1),
+      'ids 1..40',
+    );
+    const named = (await store.eventsAfter(TA, 0, 100)).map((e) => JSON.parse(e.body).data.id).sort();
+    eq(named, Array.from({ length: 40 }, (_, i) => `c${i}`).sort(), 'one event per write');
+  });
+
+  storeTest('pruning deletes the events recorded before a time, a batch at a time, and no other', async (store) => {
+    for (let i = 0; i < 7; i++) await store.addNotification(TA, ORG, notification(`old${i}`, { timestamp: T0 + i }));
+    await store.addNotification(TB, ORG, notification('old-b', { timestamp: T0 }));
+    await store.addNotification(TA, ORG, notification('new', { timestamp: T0 + 1000 }));
+    eq(await store.pruneEvents(T0 + 5, 2), 2, 'a batch is at most its limit');
+    eq(await pruneEvents(store, T0 + 5, 2), 4, 'the rest, batch after batch');
+    eq(await ids(store, TA), [6, 7, 8], 'A keeps what is not older');
+    eq(await ids(store, TB), [], 'B had one old event');
+    eq(await store.lastEventId(TA), 8, 'ids go on after pruning');
+    await store.addNotification(TA, ORG, notification('next', { timestamp: T0 + 2000 }));
+    eq(await ids(store, TA), [6, 7, 8, 9], 'the next id');
+  });
+
+  storeTest(
+    'streamAccess: public to all of the organization, organizationPrivate to its users, restricted to its members',
+    async (store) => {
+      const now = T0;
+      await store.upsertUsers(TA, ORG, null, [{ userId: 'member' }], now);
+      await store.upsertUsers(TA, ORG, { kind: 'document', id: 'restricted' }, [{ userId: 'listed' }], now);
+      await store.addFolders(TA, ORG, [{ folderId: 'f', name: 'F', parentId: null }], now);
+      await store.upsertUsers(TA, ORG, { kind: 'folder', id: 'f' }, [{ userId: 'in-folder' }], now);
+      await store.addDocuments(
+        TA,
+        ORG,
+        null,
+        [
+          { documentId: 'public', name: null },
+          { documentId: 'restricted', name: null },
+        ],
+        now,
+      );
+      await store.addDocuments(TA, ORG, 'f', [{ documentId: 'filed', name: null }], now);
+      await store.setDocumentAccess(TA, ORG, ['public'], 'public', now);
+      await store.setDocumentAccess(TA, ORG, ['restricted', 'filed'], 'restricted', now);
+      const cases: [string, string, boolean, boolean][] = [
+        // user, document, member, may see the document
+        ['member', 'public', true, true],
+        ['member', 'unknown-doc', true, true],
+        ['member', 'restricted', true, false],
+        ['listed', 'restricted', true, true],
+        ['in-folder', 'filed', true, true],
+        ['in-folder', 'restricted', true, false],
+        ['stranger', 'public', false, true],
+        ['stranger', 'unknown-doc', false, false],
+        ['stranger', 'filed', false, false],
+      ];
+      for (const [user, doc, member, document] of cases) {
+        const got = await store.streamAccess(TA, ORG, doc, user);
+        eq(got, { member, document }, `${user} on ${doc}: ${show(got)}`);
+      }
+      eq(await store.streamAccess(TB, ORG, 'public', 'member'), { member: false, document: false }, 'another tenant');
+    },
+  );
+});
