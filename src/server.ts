@@ -84,7 +84,6 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream): Prom
     retryScheduleMs: config.webhookRetrySchedule,
     concurrency: config.webhookConcurrency,
     pollMs: config.webhookPollMs,
-    retentionHours: config.eventRetentionHours,
   });
   onStopSignal(logger, config.shutdownTimeoutMs, async () => {
     await Promise.all([app.close(), webhooks.stop()]);

@@ -326,7 +326,10 @@ export class Subscription implements EventSubscription {
                 this.options.onOpen?.();
               }
             } else if (block.kind === 'id') {
-              this.advance(block.id);
+              // The id a stream opens with is where the server placed it: authoritative, even below
+              // ours (a restored database resumes from its last id, and what comes after must not be skipped).
+              if (!opened && WHOLE.test(block.id)) this.lastEventId = Number(block.id);
+              else this.advance(block.id);
             } else if (block.event === 'close') {
               // The server ends the stream (a slow reader, a shutdown), naming where to resume.
               const said = parseJson(block.data) as { lastEventId?: unknown } | undefined;

@@ -28,6 +28,8 @@ export interface Subscriber {
   saw?(event: StoredEvent): void;
   /** Closes the stream, telling the client why (it can resume from its last id). */
   end(reason: string): void;
+  /** False once it has ended. */
+  readonly open: boolean;
 }
 
 interface Tail {
@@ -60,6 +62,7 @@ export class EventHub {
   private readonly poll: NodeJS.Timeout | null;
   private readonly onError: (err: unknown) => void;
   private closed = false;
+  private closedFor = '';
 
   constructor(
     private readonly store: Store,
@@ -81,21 +84,39 @@ export class EventHub {
 
   /**
    * Adds a stream. `after`: resume after this id (Last-Event-ID); null: from now on. Resolves once it
-   * is placed (its catch-up, if any, goes on by itself).
+   * is placed (its catch-up, if any, goes on by itself); rejects when the outbox cannot be read.
    */
   async subscribe(sub: Subscriber, after: number | null): Promise<void> {
-    const tail = this.tailOf(sub.tenantId);
-    await tail.ready;
-    // An id past the tenant's last (a restored database, another deployment's id) resumes from now:
-    // waiting for ids to pass it would hide events.
-    if (after === null || after >= tail.cursor) {
-      sub.cursor = tail.cursor;
-      tail.live.add(sub);
+    for (;;) {
+      if (this.closed) return sub.end(this.closedFor);
+      const tail = this.tailOf(sub.tenantId);
+      try {
+        await tail.ready;
+      } catch (err) {
+        // Not held: the next stream of the tenant reads again.
+        if (this.tails.get(sub.tenantId) === tail) this.tails.delete(sub.tenantId);
+        throw err;
+      }
+      let start = after;
+      // The tail may lag behind the database (another instance's write not heard of yet): an id past
+      // it is checked there, so a client that saw it elsewhere does not get it again. An id past the
+      // tenant's last (a restored database) resumes from now: waiting for ids to pass it would hide events.
+      if (start !== null && start > tail.cursor) start = Math.min(start, await this.store.lastEventId(sub.tenantId));
+      // Its tail was let go meanwhile (the tenant's last other stream closed): start again on a new one.
+      if (this.tails.get(sub.tenantId) !== tail) continue;
+      if (this.closed) return sub.end(this.closedFor);
+      if (!sub.open) return;
+      if (start === null || start >= tail.cursor) {
+        sub.cursor = start ?? tail.cursor;
+        tail.live.add(sub);
+        if (start !== null && start > tail.cursor) this.read(sub.tenantId, tail);
+        return;
+      }
+      sub.cursor = start;
+      tail.catchingUp.add(sub);
+      void this.catchUp(tail, sub);
       return;
     }
-    sub.cursor = after;
-    tail.catchingUp.add(sub);
-    void this.catchUp(tail, sub);
   }
 
   unsubscribe(sub: Subscriber): void {
@@ -120,6 +141,7 @@ export class EventHub {
   /** Ends every stream (shutdown: each client resumes elsewhere from its last id) and stops reading. */
   close(reason: string): void {
     this.closed = true;
+    this.closedFor = reason;
     if (this.poll) clearInterval(this.poll);
     const streams = [...this.tails.values()].flatMap((t) => [...t.live, ...t.catchingUp]);
     this.tails.clear();
@@ -224,6 +246,7 @@ export class EventHub {
   private async catchUp(tail: Tail, sub: Subscriber): Promise<void> {
     try {
       while (tail.catchingUp.has(sub) && !this.closed) {
+        const target = tail.cursor;
         const events = await this.store.eventsAfter(sub.tenantId, sub.cursor, this.batch);
         for (const event of events) {
           if (!tail.catchingUp.has(sub)) return;
@@ -232,10 +255,15 @@ export class EventHub {
           const room = sub.drained();
           if (room) await room;
         }
-        // Synchronously with this check, nothing else runs: the tail hands it the next event.
-        if (events.length < this.batch && sub.cursor >= tail.cursor) {
-          if (tail.catchingUp.delete(sub)) tail.live.add(sub);
-          return;
+        if (events.length < this.batch) {
+          // Read to the end: every event up to `target` that still exists has been handed on; ids
+          // past the last one read were pruned or erased, so the stream stands at `target` now.
+          sub.cursor = Math.max(sub.cursor, target);
+          // Synchronously with this check, nothing else runs: the tail hands it the next event.
+          if (sub.cursor >= tail.cursor) {
+            if (tail.catchingUp.delete(sub)) tail.live.add(sub);
+            return;
+          }
         }
       }
     } catch (err) {

@@ -1,19 +1,36 @@
-// Retention of the event outbox (MARGINALIA_EVENT_RETENTION_HOURS): every few minutes, events older
-// than that are deleted a batch at a time, each batch its own short transaction with a turn of the
-// event loop between them, so pruning never holds the write lock (SQLite) or many row locks for long.
+// Retention (MARGINALIA_EVENT_RETENTION_HOURS): every few minutes, events older than that, and webhook
+// deliveries finished and attempts made before it, are deleted a batch at a time, each batch its own
+// short transaction with a turn of the event loop between them, so pruning never holds the write lock
+// (SQLite) or many row locks for long.
 import type { Store } from '../store/store.js';
 
 export const PRUNE_BATCH = 1000;
 
-/** Deletes every event recorded before `before`, a batch at a time; answers how many went. */
-export async function pruneEvents(store: Store, before: number, batch = PRUNE_BATCH): Promise<number> {
+type PruneStep = (store: Store, before: number, limit: number) => number | Promise<number>;
+
+/** Deletes every row `step` prunes from before `before`, a batch at a time; answers how many went. */
+async function inBatches(store: Store, step: PruneStep, before: number, batch: number): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = await store.pruneEvents(before, batch);
+    const n = await step(store, before, batch);
     total += n;
     if (n < batch) return total;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
+}
+
+const OUTBOX: PruneStep = (s, before, n) => s.pruneEvents(before, n);
+const DELIVERIES: PruneStep = (s, before, n) => s.pruneWebhookDeliveries(before, n);
+
+/** Deletes every event recorded before `before`, a batch at a time; answers how many went. */
+export const pruneEvents = (store: Store, before: number, batch = PRUNE_BATCH): Promise<number> =>
+  inBatches(store, OUTBOX, before, batch);
+
+/** What retention deletes, in turn: the outbox, then the webhooks' finished deliveries and attempts. */
+const STEPS: readonly PruneStep[] = [OUTBOX, DELIVERIES];
+
+async function pruneAll(store: Store, before: number): Promise<void> {
+  for (const step of STEPS) await inBatches(store, step, before, PRUNE_BATCH);
 }
 
 export interface Pruner {
@@ -28,7 +45,7 @@ export function startPruner(
   let running: Promise<unknown> | null = null;
   const tick = () => {
     if (running) return;
-    running = pruneEvents(store, now() - options.retentionHours * 3_600_000)
+    running = pruneAll(store, now() - options.retentionHours * 3_600_000)
       .catch(options.onError ?? (() => {}))
       .finally(() => (running = null));
   };

@@ -54,6 +54,8 @@ export class EndUserScope implements StreamScope {
       return audience.wide ? this.accessTo(event.documentId ?? '', (a) => a.member) : false;
     }
     if (THREAD.some((f) => event.type.startsWith(f)) && event.documentId !== null) {
+      // A thread event meant for some users only (one user's read marks) goes to them alone.
+      if (event.audience && !event.audience.users.includes(this.userId)) return false;
       return this.accessTo(event.documentId, (a) => a.document);
     }
     return false;

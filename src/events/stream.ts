@@ -6,6 +6,7 @@
 // naming the last id sent, and the client resumes from it (EventSource does so by itself).
 import type { ServerResponse } from 'node:http';
 import type { StoredEvent } from '../store/store.js';
+import type { TypeFilter } from '../store/events/type-filter.js';
 import type { Subscriber } from './hub.js';
 
 /** The stream's filters (query parameters); null: no filter. */
@@ -14,24 +15,6 @@ export interface StreamFilters {
   documentId: string | null;
   /** Exact types, and families given as `family.*`. */
   types: TypeFilter | null;
-}
-
-export class TypeFilter {
-  private readonly exact = new Set<string>();
-  private readonly families = new Set<string>();
-
-  constructor(types: readonly string[]) {
-    for (const t of types) {
-      if (t.endsWith('.*')) this.families.add(t.slice(0, -1));
-      else this.exact.add(t);
-    }
-  }
-
-  matches(type: string): boolean {
-    if (this.exact.has(type)) return true;
-    for (const family of this.families) if (type.startsWith(family)) return true;
-    return false;
-  }
 }
 
 /** What an end-user token lets a stream carry (events/stream-access.ts). */
@@ -77,6 +60,10 @@ export class EventStream implements Subscriber {
     this.heartbeat = setInterval(() => this.write(`id: ${this.cursor}\n: heartbeat\n\n`), options.heartbeatMs);
     this.heartbeat.unref();
     res.on('close', () => this.finish());
+  }
+
+  get open(): boolean {
+    return !this.ended;
   }
 
   saw(event: StoredEvent): void {
@@ -125,10 +112,13 @@ export class EventStream implements Subscriber {
     });
   }
 
-  /** A last `close` event (with the last id sent, to resume from), then the end of the response. */
-  end(reason: string): void {
+  /**
+   * A last `close` event (with the last id sent, to resume from; null: none known, the client resumes
+   * from what it has), then the end of the response.
+   */
+  end(reason: string, lastEventId: number | null = this.cursor): void {
     if (this.ended) return;
-    this.write(`event: close\ndata: ${JSON.stringify({ reason, lastEventId: this.cursor })}\n\n`);
+    this.write(`event: close\ndata: ${JSON.stringify(lastEventId === null ? { reason } : { reason, lastEventId })}\n\n`);
     this.res.end();
     this.finish();
     // A client that reads nothing would keep the socket (and its buffer) open: let it go.

@@ -10,7 +10,8 @@ import { EVENT_CATEGORIES, EVENT_TYPE_PATTERN } from '../schemas/webhooks.js';
 import type { App } from '../http/types.js';
 import type { EventHub } from '../events/hub.js';
 import { EndUserScope } from '../events/stream-access.js';
-import { EventStream, type StreamFilters, TypeFilter } from '../events/stream.js';
+import { EventStream, type StreamFilters } from '../events/stream.js';
+import { TypeFilter } from '../store/events/type-filter.js';
 import type { Services } from '../services/context.js';
 import { verifyEndUserToken } from '../services/end-user-tokens.js';
 
@@ -128,7 +129,14 @@ export function register(app: App, services: Services, settings: StreamSettings)
         heartbeatMs: settings.heartbeatMs,
         onEnd: () => hub.unsubscribe(stream),
       });
-      await hub.subscribe(stream, after);
+      try {
+        await hub.subscribe(stream, after);
+      } catch (err) {
+        // The 200 is out: the stream ends with a reason, and the client resumes from where it asked.
+        request.log.warn({ err }, 'event stream: the outbox could not be read');
+        return stream.end('The stream could not read the event outbox; reconnect with Last-Event-ID to resume.', after);
+      }
+      if (!stream.open) return;
       // Subscribed: from here no event is missed. The id tells the client where it stands, so that a
       // reconnect before its first event resumes from here (EventSource keeps an id without data).
       res.write(`id: ${stream.cursor}\n\n: open\n\n`);

@@ -22,6 +22,8 @@ const RANGES: readonly [AddressClass, string, number, 'ipv4' | 'ipv6'][] = [
   ['private', 'fc00::', 7, 'ipv6'],
   // Site-local, deprecated (RFC 3879) but still routed privately where it is used.
   ['private', 'fec0::', 10, 'ipv6'],
+  // Local-use NAT64 (RFC 8215): translated by the operator's own gateway, into whatever it serves.
+  ['private', '64:ff9b:1::', 48, 'ipv6'],
   ['link-local', '169.254.0.0', 16, 'ipv4'],
   ['link-local', 'fe80::', 10, 'ipv6'],
   ['multicast', '224.0.0.0', 4, 'ipv4'],

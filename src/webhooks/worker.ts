@@ -13,9 +13,9 @@
 //   organization's next delivery goes on. Each attempt is logged (webhook_attempts).
 //
 // A finished delivery wakes the worker at once, so an organization's deliveries follow each other
-// without waiting for the next poll. Finished deliveries and attempts older than
-// MARGINALIA_EVENT_RETENTION_HOURS are pruned a batch at a time. On stop, deliveries under way get a
-// moment to end; the others are aborted and their claims handed back, due at once.
+// without waiting for the next poll (retention of finished deliveries and attempts: events/pruner.ts).
+// On stop, deliveries under way get a moment to end; the others are aborted and their claims handed
+// back, due at once.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Clock } from '../clock.js';
@@ -45,8 +45,6 @@ export interface WorkerOptions {
   concurrency: number;
   /** How often the store is asked for work (MARGINALIA_WEBHOOK_POLL_MS). */
   pollMs: number;
-  /** Finished deliveries and attempts older than this are pruned (MARGINALIA_EVENT_RETENTION_HOURS). */
-  retentionHours: number;
   /** How long a stopping worker lets deliveries under way end before it aborts them. */
   drainMs?: number;
 }
@@ -55,8 +53,6 @@ export interface WorkerOptions {
 const DISPATCH_LIMITS = { webhooks: 10, events: 200 };
 /** Dispatch transactions one poll runs at most, before it lets deliveries go out. */
 const DISPATCH_ROUNDS = 20;
-const PRUNE_BATCH = 1000;
-const PRUNE_EVERY_MS = 60_000;
 
 const keyOf = (k: WebhookQueueKey): string => `${k.tenantId}\u0000${k.webhookId}\u0000${k.organizationId}`;
 
@@ -76,9 +72,7 @@ export class WebhookWorker {
   private readonly agents: Agents;
   private readonly inFlight = new Map<string, InFlight>();
   private poll: NodeJS.Timeout | null = null;
-  private pruneTimer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
-  private pruning: Promise<void> | null = null;
   private again = false;
   private stopped = false;
   /** A run failed and has not succeeded since: said once, not every poll. */
@@ -94,10 +88,7 @@ export class WebhookWorker {
     if (this.stopped) return this;
     this.poll = setInterval(() => this.wake(), this.options.pollMs);
     this.poll.unref();
-    this.pruneTimer = setInterval(() => this.prune(), PRUNE_EVERY_MS);
-    this.pruneTimer.unref();
     this.wake();
-    this.prune();
     return this;
   }
 
@@ -142,7 +133,12 @@ export class WebhookWorker {
     if ((work.due || work.behind) && room > 0 && !this.stopped) {
       const now = this.clock();
       const claimed = await store.claimWebhookDeliveries(this.instanceId, now, now + leaseMs(this.options.timeoutMs), room);
-      for (const delivery of claimed) this.deliver(delivery);
+      for (const delivery of claimed) {
+        // Claimed again by this instance while its attempt is still under way (the lease ran out during
+        // a stall): that attempt finishes it; a second one would run beside it, out of order.
+        if (this.inFlight.has(keyOf(delivery))) continue;
+        this.deliver(delivery);
+      }
       // As many as there was room for: more may be due.
       if (claimed.length === room) this.again = true;
     }
@@ -202,24 +198,6 @@ export class WebhookWorker {
     return { ...base, status: 'retrying', retryAt: attemptedAt + result.durationMs + delay };
   }
 
-  /** Prunes finished deliveries and attempts past retention, a batch per transaction. */
-  private prune(): void {
-    if (this.pruning || this.stopped) return;
-    const before = this.clock() - this.options.retentionHours * 3_600_000;
-    this.pruning = (async () => {
-      for (;;) {
-        if (this.stopped) return;
-        const n = await this.options.store.pruneWebhookDeliveries(before, PRUNE_BATCH);
-        if (n < PRUNE_BATCH) return;
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-    })()
-      .catch((err: unknown) => this.log.warn({ err }, 'webhooks: pruning old deliveries failed; trying again later'))
-      .finally(() => {
-        this.pruning = null;
-      });
-  }
-
   /** Deliveries under way now (tests, metrics). */
   get active(): number {
     return this.inFlight.size;
@@ -234,9 +212,7 @@ export class WebhookWorker {
     if (this.stopped) return;
     this.stopped = true;
     if (this.poll) clearInterval(this.poll);
-    if (this.pruneTimer) clearInterval(this.pruneTimer);
     await this.running;
-    await this.pruning;
     const drain = this.options.drainMs ?? 3000;
     const pending = () => [...this.inFlight.values()].map((f) => f.done);
     if (this.inFlight.size > 0) {

@@ -279,6 +279,21 @@ describe('GET /v1/events: security', () => {
     assert.deepEqual(await seen(stranger), ['private']);
   });
 
+  test("a user's read marks of threads reach that user's stream only", async () => {
+    const org = uniq('org');
+    await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'reader' }, { userId: 'other' }] });
+    await t.a.ok(PATHS.annotationsAdd, {
+      organizationId: org,
+      documentId: 'd',
+      commentAnnotations: [{ annotationId: 'a', commentData: [{ commentText: 'hi', from: { userId: 'w' } }] }],
+    });
+    const as = async (user: string) => stream(`?token=${await tokenFor(t.a, user, org)}&types=comment_annotation.read`, {});
+    const [reader, other] = [await as('reader'), await as('other')];
+    await t.a.ok(PATHS.annotationsRead, { organizationId: org, documentId: 'd', userId: 'reader' });
+    assert.equal(parsed(await reader.next()).data.userId, 'reader');
+    assert.deepEqual(await other.within(200), [], "another user's read marks are not theirs to see");
+  });
+
   test("a tampered, unsigned or malformed token is 401; another tenant's token streams only its own tenant", async () => {
     const org = uniq('org');
     const token = await tokenFor(t.a, 'u', org);

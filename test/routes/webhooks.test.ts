@@ -247,7 +247,6 @@ describe('webhooks: delivery (the worker, in this process)', () => {
       retryScheduleMs,
       concurrency: 4,
       pollMs: 20,
-      retentionHours: 72,
     }).start();
   };
   const stopWorker = async () => {
@@ -444,7 +443,6 @@ describe('webhooks: delivery (the worker, in this process)', () => {
       retryScheduleMs: [],
       concurrency: 1,
       pollMs: 20,
-      retentionHours: 72,
     }).start();
     await notify(uniq('org'), 2);
     await receiver.until(() => receiver.received.length === 1, 10_000, 'one attempt');
@@ -470,7 +468,6 @@ describe('webhooks: delivery (the worker, in this process)', () => {
       retryScheduleMs: [],
       concurrency: 1,
       pollMs: 20,
-      retentionHours: 72,
     }).start();
     await notify(uniq('org'), 1);
     const deadline = Date.now() + 10_000;

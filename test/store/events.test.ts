@@ -3,7 +3,7 @@
 // tenant; a write that changes nothing records nothing; reads page by id; pruning deletes what is older
 // than a time, a batch at a time; and streamAccess answers SPEC 13's access rules.
 import { describe } from 'node:test';
-import { pruneEvents } from '../../src/events/pruner.js';
+import { pruneEvents, startPruner } from '../../src/events/pruner.js';
 import type { Store } from '../../src/store/store.js';
 import { TEST_STORE } from '../helpers/test-database.js';
 import { eq, notification, ORG, show, storeTest, T0, TA, TB } from '../helpers/store-fixtures.js';
@@ -56,6 +56,14 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
     );
     const named = (await store.eventsAfter(TA, 0, 100)).map((e) => JSON.parse(e.body).data.id).sort();
     eq(named, Array.from({ length: 40 }, (_, i) => `c${i}`).sort(), 'one event per write');
+  });
+
+  storeTest('the background pruner deletes what is older than the retention, and stops', async (store) => {
+    await store.addNotification(TA, ORG, notification('aged', { timestamp: T0 }));
+    await store.addNotification(TA, ORG, notification('fresh', { timestamp: T0 + 2 * 3_600_000 }));
+    const pruner = startPruner(store, { retentionHours: 1, now: () => T0 + 2 * 3_600_000 });
+    await pruner.stop();
+    eq(await ids(store, TA), [2], 'the event older than an hour went');
   });
 
   storeTest('pruning deletes the events recorded before a time, a batch at a time, and no other', async (store) => {

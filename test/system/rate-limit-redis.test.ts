@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { Redis } from 'ioredis';
 import { SharedRateLimiter } from '../../src/http/shared-rate-limiter.js';
 import { createKey, post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { CuttableProxy } from '../helpers/tcp-proxy.js';

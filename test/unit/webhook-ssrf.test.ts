@@ -22,6 +22,7 @@ const CLASSES: Record<AddressClass, string[]> = {
     'fc00::1',
     'fd12:3456:789a::1',
     'fec0::1',
+    '64:ff9b:1::1',
     '::ffff:10.0.0.1',
     '::ffff:192.168.1.1',
     '64:ff9b::10.0.0.1',

@@ -349,13 +349,16 @@ export const threadsRead = (
   documentId: string,
   userId: string,
   annotationIds: readonly string[] | null,
-): EventDraft =>
-  draft(
+): EventDraft => ({
+  ...draft(
     'comment_annotation.read',
     organizationId,
     documentId,
     json(annotationIds ? { userId, annotationIds: once(annotationIds) } : { userId, all: true }),
-  );
+  ),
+  // One user's read marks: an end-user stream carries them to that user only.
+  audience: { users: [userId], wide: false },
+});
 
 /** comments/add: the comments appended, from their stored answers. */
 export const commentsAdded = (organizationId: string, documentId: string, seen: Seen): EventDraft[] =>

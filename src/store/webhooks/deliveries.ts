@@ -9,19 +9,10 @@
 // another instance holds (FOR UPDATE SKIP LOCKED on PostgreSQL); the dispatch and a finish both lock
 // the queue's row, so a finish that finds no successor and deletes the queue cannot miss deliveries a
 // concurrent dispatch adds (sql.ts, upsertQueues).
+import { TypeFilter } from '../events/type-filter.js';
 import { all, arrays, batch, first, list, run, type Work } from '../sql.js';
 import { DELIVERIES_SQL as SQL } from './sql.js';
 import type { ClaimedDelivery, DeliveryOutcome, DispatchLimits, WebhookQueueKey } from './types.js';
-
-/** Whether an event type is among a webhook's types and patterns (`comment.*`: every comment event); null: all. */
-export function wantsType(patterns: readonly string[] | null, type: string): boolean {
-  if (patterns === null) return true;
-  for (const p of patterns) {
-    if (p === type) return true;
-    if (p.endsWith('.*') && type.startsWith(p.slice(0, -1))) return true;
-  }
-  return false;
-}
 
 /** Whether there is anything to dispatch or deliver now: a read, so an idle worker takes no lock. */
 export function* work(now: number): Work<{ behind: boolean; due: boolean }> {
@@ -39,12 +30,13 @@ export function* dispatch(now: number, limits: DispatchLimits): Work<{ made: num
   let made = 0;
   let more = behind.length === limits.webhooks;
   for (const [tenantId, webhookId, cursor, types, lastId] of behind) {
-    const patterns = types == null ? null : (JSON.parse(types as string) as string[]);
+    // null: every type.
+    const wanted = types == null ? null : new TypeFilter(JSON.parse(types as string) as string[]);
     const events = yield* arrays(SQL.eventsAfter, { tenantId, after: Number(cursor), limit: limits.events });
     // None after the cursor though the counter is ahead: they were pruned (retention) before dispatch.
     const next = events.length > 0 ? Number(events[events.length - 1]![0]) : Number(lastId);
     if (events.length === limits.events) more = true;
-    const chosen = events.filter((e) => wantsType(patterns, e[1] as string));
+    const chosen = wanted ? events.filter((e) => wanted.matches(e[1] as string)) : events;
     if (chosen.length > 0) {
       made += yield* run(SQL.insertDeliveries, {
         tenantId,

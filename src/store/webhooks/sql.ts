@@ -10,8 +10,6 @@ const QUEUE = 'tenant_id = @tenantId AND webhook_id = @webhookId AND organizatio
 
 export const WEBHOOKS_SQL = {
   countOfTenant: same('countWebhooks', 'SELECT count(*) AS n FROM webhooks WHERE tenant_id = @tenantId'),
-  /** Where a new webhook's cursor starts: the tenant's last event (it is told of what comes after). */
-  lastEventId: same('webhookStartCursor', 'SELECT last_id FROM event_counters WHERE tenant_id = @tenantId'),
   insert: same(
     'insertWebhook',
     `INSERT INTO webhooks (tenant_id, id, url, description, event_types, secret, created_at, event_cursor)

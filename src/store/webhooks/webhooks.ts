@@ -1,5 +1,6 @@
 // Store code of webhooks/add, get, delete and deliveries/get (SPEC 13). A new webhook's cursor starts
 // at its tenant's last event: it is sent what happens after it was made, not the outbox's history.
+import { lastId } from '../events/outbox.js';
 import { arrays, first, run, type Work } from '../sql.js';
 import { WEBHOOKS_SQL as SQL } from './sql.js';
 import type { NewWebhook, WebhookAttemptRecord, WebhookAttemptStatus, WebhookRecord } from './types.js';
@@ -8,7 +9,7 @@ import type { NewWebhook, WebhookAttemptRecord, WebhookAttemptStatus, WebhookRec
 export function* add(tenantId: string, webhook: NewWebhook, most: number): Work<'added' | 'too_many'> {
   const count = Number((yield* first<{ n: unknown }>(SQL.countOfTenant, { tenantId }))?.n ?? 0);
   if (count >= most) return 'too_many';
-  const last = yield* first<{ last_id: unknown }>(SQL.lastEventId, { tenantId });
+  const cursor = yield* lastId(tenantId);
   yield* run(SQL.insert, {
     tenantId,
     webhookId: webhook.webhookId,
@@ -17,7 +18,7 @@ export function* add(tenantId: string, webhook: NewWebhook, most: number): Work<
     eventTypes: webhook.eventTypes === null ? null : JSON.stringify(webhook.eventTypes),
     secret: webhook.secret,
     createdAt: webhook.createdAt,
-    cursor: last ? Number(last.last_id) : 0,
+    cursor,
   });
   return 'added';
 }

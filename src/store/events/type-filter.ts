@@ -1,0 +1,19 @@
+// Which event types a stream's `types` or a webhook's `events` name (SPEC 13): exact types
+// (`comment.add`) and families (`comment.*`: every type of that family). One matcher for both.
+export class TypeFilter {
+  private readonly exact = new Set<string>();
+  private readonly families: string[] = [];
+
+  constructor(types: readonly string[]) {
+    for (const t of types) {
+      if (t.endsWith('.*')) this.families.push(t.slice(0, -1));
+      else this.exact.add(t);
+    }
+  }
+
+  matches(type: string): boolean {
+    if (this.exact.has(type)) return true;
+    for (const family of this.families) if (type.startsWith(family)) return true;
+    return false;
+  }
+}
