@@ -14,17 +14,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { post, REPO, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
+import { post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
+import { ARTIFACTS, CHROMIUM, NEEDS_BROWSER } from '../helpers/browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const NEEDS_BROWSER = existsSync(CHROMIUM)
-  ? false
-  : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
-if (NEEDS_BROWSER && process.env.MARGINALIA_TEST_REQUIRE_BROWSER)
-  throw new Error(`MARGINALIA_TEST_REQUIRE_BROWSER is set, but ${NEEDS_BROWSER}`);
-
-const ARTIFACTS = join(REPO, 'test-artifacts');
 const creds = { apiKey: 'events-browser-key', authToken: 'events-browser-token-0123456789' };
 const ORG = 'browser-org';
 const USER = 'browser-user';

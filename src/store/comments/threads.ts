@@ -26,7 +26,8 @@ import { P, THREADS_SQL as SQL, threadPageRead, W } from './threads-sql.js';
 /** A position before every thread of the (createdAt desc, annotationId desc) order: "from the newest". */
 const FROM_NEWEST = { createdAt: Number.MAX_SAFE_INTEGER, annotationId: '' };
 
-const filterParams = (tenantId: string, f: ThreadFilters): Params => ({
+/** A ThreadFilters as the parameters of the statements that select by it. */
+export const filterParams = (tenantId: string, f: ThreadFilters): Params => ({
   tenantId,
   organizationId: f.organizationId,
   documentId: f.documentId,

@@ -14,7 +14,7 @@ import { shownDocument, shownFolder, shownMember, shownOrganization } from '../.
 import { comments as commentsRead } from '../comments/comments.js';
 import { COMMENTS_SQL } from '../comments/sql.js';
 import { THREADS_SQL } from '../comments/threads-sql.js';
-import { annotations } from '../comments/threads.js';
+import { annotations, filterParams } from '../comments/threads.js';
 import { page as documentsPage } from '../documents/documents.js';
 import { listAll as allFolders } from '../folders/folders.js';
 import { FOLDERS_SQL } from '../folders/sql.js';
@@ -306,15 +306,7 @@ const statusOf = (t: { head: string }): string =>
  * so that none changes before the update, which then reports the threads whose status it changed.
  */
 export function* threadStatuses(tenantId: string, f: ThreadFilters): Work<Map<string, string>> {
-  const rows = yield* all(THREADS_SQL.matching, {
-    tenantId,
-    organizationId: f.organizationId,
-    documentId: f.documentId,
-    annotationIds: list(f.annotationIds),
-    locationIds: list(f.locationIds),
-    userIds: list(f.userIds),
-    statusIds: list(f.statusIds),
-  });
+  const rows = yield* all(THREADS_SQL.matching, filterParams(tenantId, f));
   const ids = rows.map((r) => r.annotation_id as string);
   const stored = yield* storedThreads(tenantId, f.organizationId, f.documentId, ids);
   return new Map([...stored].map(([id, t]) => [id, statusOf(t)]));
