@@ -110,7 +110,9 @@ export function firstStartCredentials(stderr: string): { apiKey: string; authTok
 
 /** Runs the CLI to completion. */
 export function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: REPO, env: childEnv(env), encoding: 'utf8' });
+  // A CLI that never ends fails its test in a minute instead of holding the whole run.
+  const r = spawnSync(process.execPath, [MAIN, ...args], { cwd: REPO, env: childEnv(env), encoding: 'utf8', timeout: 60_000 });
+  if (r.error) throw new Error(`marginalia ${args.join(' ')}: ${r.error.message}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
