@@ -10,6 +10,7 @@ import { SharedRateLimiter } from './http/shared-rate-limiter.js';
 import { EventHub } from './events/hub.js';
 import { connectNotices, relayNotices } from './events/notices.js';
 import { startPruner } from './events/pruner.js';
+import { startDraftSweep } from './events/sweep.js';
 import { WebhookWorker } from './webhooks/worker.js';
 import { createFirstTenant, ensureBootstrapCredentials } from './services/credentials.js';
 import { openStore, type StoreListeners } from './store/open-store.js';
@@ -74,6 +75,10 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream): Prom
     retentionHours: config.eventRetentionHours,
     onError: (err) => logger.warn({ err }, 'event outbox: pruning failed; trying again later'),
   });
+  const sweep = startDraftSweep(store, {
+    everyMs: config.eventPollMs,
+    onError: (err) => logger.warn({ err }, 'event outbox: numbering left drafts failed; trying again later'),
+  });
   const app = await buildApp({ config, store, logger, rateLimiter, events });
   // Webhook deliveries (SPEC 13): every serving process runs the worker; claims keep them apart.
   const webhooks = new WebhookWorker({
@@ -88,7 +93,7 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream): Prom
   onStopSignal(logger, config.shutdownTimeoutMs, async () => {
     await Promise.all([app.close(), webhooks.stop()]);
     await notices.close();
-    await pruner.stop();
+    await Promise.all([pruner.stop(), sweep.stop()]);
     await rateLimiter?.close();
     await store.close();
   });

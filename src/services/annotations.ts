@@ -149,12 +149,12 @@ export function updateAnnotations(
 
 /** commentannotations/delete (SPEC 10.5): the matching threads, with their comments. */
 export function deleteAnnotations(
-  { store }: Services,
+  { store, clock }: Services,
   caller: Caller,
   input: AnnotationsDeleteData,
 ): Maybe<Record<string, ThreadOutcome>> {
   const filters = filtersOf(input);
-  return then(store.deleteAnnotations(caller.id, filters), (done) =>
+  return then(store.deleteAnnotations(caller.id, filters, clock()), (done) =>
     itemOutcomes(filters.annotationIds, done, threadMessages('Deleted Successfully')),
   );
 }

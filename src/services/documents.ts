@@ -57,9 +57,9 @@ export function updateDocuments({ store, clock }: Services, caller: Caller, inpu
 }
 
 /** documents/delete: each that exists, with everything in it. */
-export function deleteDocuments({ store }: Services, caller: Caller, input: DocumentsDeleteData) {
+export function deleteDocuments({ store, clock }: Services, caller: Caller, input: DocumentsDeleteData) {
   const ids = input.documentIds;
-  return then(store.deleteDocuments(caller.id, input.organizationId, ids), (deleted) =>
+  return then(store.deleteDocuments(caller.id, input.organizationId, ids, clock()), (deleted) =>
     keyedOutcomes(ids, [...deleted], (id, success) =>
       success ? { success, id, message: 'Deleted Successfully' } : { success, id, ...NOT_FOUND },
     ),

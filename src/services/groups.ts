@@ -37,9 +37,9 @@ const entries = (userIds: readonly string[], groupId: string, message: string) =
  * memberships of documents, a group can be filled before its users arrive; users/get shows the
  * members that have one). Adding a user twice keeps one entry.
  */
-export function addGroupUsers({ store }: Services, caller: Caller, input: GroupUsersAddData) {
+export function addGroupUsers({ store, clock }: Services, caller: Caller, input: GroupUsersAddData) {
   const groupId = input.organizationUserGroupId;
-  return then(store.addGroupMembers(caller.id, input.organizationId, groupId, input.userIds), (found) => {
+  return then(store.addGroupMembers(caller.id, input.organizationId, groupId, input.userIds, clock()), (found) => {
     if (!found) throw noGroup(input.organizationId, groupId);
     return entries(input.userIds, groupId, 'User added to organization user group.');
   });
@@ -50,13 +50,13 @@ export function addGroupUsers({ store }: Services, caller: Caller, input: GroupU
  * answered). A user not in the group is answered as removed too: afterwards they are not in it. An
  * unknown group is NOT_FOUND, as for users/add.
  */
-export function deleteGroupUsers({ store }: Services, caller: Caller, input: GroupUsersDeleteData) {
+export function deleteGroupUsers({ store, clock }: Services, caller: Caller, input: GroupUsersDeleteData) {
   const groupId = input.organizationUserGroupId;
   const listed = input.userIds ?? [];
   if (input.deleteAll !== true && listed.length === 0)
     throw invalid(`${spell(['userIds'])} lists nobody and ${spell(['deleteAll'])} is not true: nothing to delete.`);
   const userIds = input.deleteAll === true ? null : listed;
-  return then(store.deleteGroupMembers(caller.id, input.organizationId, groupId, userIds), (removed) => {
+  return then(store.deleteGroupMembers(caller.id, input.organizationId, groupId, userIds, clock()), (removed) => {
     if (!removed) throw noGroup(input.organizationId, groupId);
     return entries([...new Set([...listed, ...removed])], groupId, 'User deleted from organization user group.');
   });

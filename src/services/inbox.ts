@@ -21,7 +21,7 @@ const DELETED = { success: true, message: 'Notification deleted.' } as const;
 const NOT_DELETED = { success: false, message: 'Failed to delete notification.' } as const;
 
 /** notifications/update (SPEC 11.3): content changes and read marks, all in one transaction. */
-export function updateNotifications({ store, limits }: Services, caller: Caller, input: NotificationsUpdateData) {
+export function updateNotifications({ store, limits, clock }: Services, caller: Caller, input: NotificationsUpdateData) {
   const org = input.organizationId;
   const marks = input.notifications.reduce((n, x) => n + (x.readByUserIds?.length ?? 0) + (x.unreadByUserIds?.length ?? 0), 0);
   if (marks > limits.maxMarksPerRequest) {
@@ -65,7 +65,7 @@ export function updateNotifications({ store, limits }: Services, caller: Caller,
     });
     return { answer, row: changed };
   };
-  return then(store.changeNotifications(caller.id, org, changes, render), (found) =>
+  return then(store.changeNotifications(caller.id, org, changes, render, clock()), (found) =>
     keyedOutcomes(
       changes.map((c) => c.id),
       [...found],
@@ -75,7 +75,7 @@ export function updateNotifications({ store, limits }: Services, caller: Caller,
 }
 
 /** notifications/delete (SPEC 11.4): what the filters match, for everyone. */
-export function deleteNotifications({ store }: Services, caller: Caller, input: NotificationsDeleteData) {
+export function deleteNotifications({ store, clock }: Services, caller: Caller, input: NotificationsDeleteData) {
   const notificationIds = filterList(input.notificationIds);
   const filtered = input.documentId != null || input.locationId != null || input.userId != null;
   if (!filtered && notificationIds === null) {
@@ -90,7 +90,7 @@ export function deleteNotifications({ store }: Services, caller: Caller, input: 
     userId: orNull(input.userId),
     notificationIds,
   };
-  return then(store.deleteNotifications(caller.id, deletion), (deleted) =>
+  return then(store.deleteNotifications(caller.id, deletion, clock()), (deleted) =>
     keyedOutcomes(notificationIds, deleted, (_id, success) => (success ? DELETED : NOT_DELETED)),
   );
 }
@@ -109,7 +109,7 @@ export function countNotifications({ store }: Services, caller: Caller, input: N
 
 /** notifications/read (SPEC 11.5): marks what matches read by the user; answers how many were newly marked. */
 export function markNotificationsRead(
-  { store }: Services,
+  { store, clock }: Services,
   caller: Caller,
   input: NotificationsReadData,
 ): Maybe<{ read: number }> {
@@ -121,6 +121,7 @@ export function markNotificationsRead(
       user,
       orNull(input.documentId),
       filterList(input.notificationIds),
+      clock(),
     ),
     (read) => ({ read }),
   );

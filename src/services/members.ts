@@ -31,9 +31,9 @@ export function getMembers({ store }: Services, caller: Caller, input: UsersGetD
 }
 
 /** users/delete: with a document or folder only that membership goes; else the profile, every membership and group entry. */
-export function deleteMembers({ store }: Services, caller: Caller, input: UsersDeleteData) {
+export function deleteMembers({ store, clock }: Services, caller: Caller, input: UsersDeleteData) {
   const scope = scopeOf(input);
-  return then(store.deleteMembers(caller.id, input.organizationId, scope, input.userIds), (removed) =>
+  return then(store.deleteMembers(caller.id, input.organizationId, scope, input.userIds, clock()), (removed) =>
     keyedOutcomes(input.userIds, [...removed], (_userId, success) =>
       success ? { success: true, message: 'User removed.' } : { success: false, message: 'User does not exist.' },
     ),

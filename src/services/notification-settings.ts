@@ -11,7 +11,7 @@ import { spell } from './member-path.js';
 export const DEFAULT_SETTING: NotificationSetting = { inbox: 'MINE', email: 'MINE' };
 
 /** One entry per document, in the order asked; a document asked twice is answered once. */
-export function getNotificationConfig({ store }: Services, caller: Caller, input: NotificationConfigGetData) {
+export function getNotificationConfig({ store, clock }: Services, caller: Caller, input: NotificationConfigGetData) {
   const documentIds = [...new Set(input.documentIds)];
   return then(store.notificationSettings(caller.id, input.organizationId, input.userId, documentIds), (set) =>
     documentIds.map((documentId) => {
@@ -26,7 +26,7 @@ export function getNotificationConfig({ store }: Services, caller: Caller, input
 
 /** Sets every (document, user) pair in one transaction; answers by userId with the last document. */
 export function setNotificationConfig(
-  { store, limits }: Services,
+  { store, limits, clock }: Services,
   caller: Caller,
   input: NotificationConfigSetData,
 ): Maybe<object> {
@@ -46,7 +46,7 @@ export function setNotificationConfig(
     );
   }
   const lastDocument = input.documentIds[input.documentIds.length - 1]!;
-  return then(store.setNotificationSettings(caller.id, input.organizationId, documentIds, userIds, setting), () =>
+  return then(store.setNotificationSettings(caller.id, input.organizationId, documentIds, userIds, setting, clock()), () =>
     Object.fromEntries(
       userIds.map((userId) => [
         userId,

@@ -79,9 +79,9 @@ export function setOrganizationsDisabled({ store, clock }: Services, caller: Cal
 }
 
 /** organizations/delete: everything in each organization goes; the others are answered as not existing. */
-export function deleteOrganizations({ store }: Services, caller: Caller, input: OrganizationIdsData) {
+export function deleteOrganizations({ store, clock }: Services, caller: Caller, input: OrganizationIdsData) {
   const ids = [...new Set(input.organizationIds)];
-  return then(store.deleteOrganizations(caller.id, ids), (deleted) =>
+  return then(store.deleteOrganizations(caller.id, ids, clock()), (deleted) =>
     keyedOutcomes(ids, [...deleted], (id, success) => ({
       success,
       id,

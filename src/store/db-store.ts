@@ -142,8 +142,10 @@ export class DbStore implements Store {
 
   /**
    * A write and its events, in one transaction (the outbox, SPEC 13): `events` sees the write's
-   * result (and may read what the write left, in the same transaction). Once it has committed, the
-   * listener hears of the tenant's new last id (the process's live streams).
+   * result (and may read what the write left, in the same transaction). SQLite numbers the events in
+   * the transaction; PostgreSQL leaves them as drafts and numbers them once the write has committed
+   * (migration 18), before the write answers, so its events are in the outbox when its caller hears of
+   * it. Then the listener hears of the tenant's new last id (the process's live streams).
    */
   private emitting<T>(
     method: string,
@@ -153,22 +155,66 @@ export class DbStore implements Store {
     events: (result: T) => Work<readonly EventDraft[]>,
   ): Maybe<T> {
     let last = 0;
+    let drafted = false;
+    const numbersInWrite = !this.dialect.writesSideBySide;
     const written = this.write(method, function* () {
       const result = yield* work();
-      last = yield* outbox.record(tenantId, yield* events(result), now);
+      const drafts = yield* events(result);
+      if (numbersInWrite) last = yield* outbox.record(tenantId, drafts, now);
+      else drafted = yield* outbox.draft(tenantId, drafts, now);
       return result;
     });
     return then(written, (result) => {
+      if (drafted) return this.numbered(tenantId).then(() => result);
       if (last > 0) this.eventListener?.(tenantId, last);
       return result;
     });
+  }
+
+  /**
+   * PostgreSQL: numbers the tenant's drafts, one numbering at a time per tenant in this process: a
+   * write that commits while one runs waits for the next, which numbers every draft committed by then
+   * (so under load one numbering serves many writes). A numbering that fails is not the write's
+   * failure (the write has committed): its drafts are numbered by the tenant's next write or by the
+   * sweep, and the write answers as it would have.
+   */
+  private readonly numberings = new Map<string, { done: Promise<void>; next: Promise<void> | null }>();
+
+  private numbered(tenantId: string): Promise<void> {
+    const running = this.numberings.get(tenantId);
+    if (!running) return this.numberNow(tenantId);
+    running.next ??= running.done.then(() => this.numberNow(tenantId));
+    return running.next;
+  }
+
+  private numberNow(tenantId: string): Promise<void> {
+    const numbering: { done: Promise<void>; next: Promise<void> | null } = { done: Promise.resolve(), next: null };
+    numbering.done = Promise.resolve(this.read('sequenceEvents', () => outbox.sequence(tenantId))).then(
+      (last) => {
+        if (this.numberings.get(tenantId) === numbering) this.numberings.delete(tenantId);
+        if (last > 0) this.eventListener?.(tenantId, last);
+      },
+      () => {
+        if (this.numberings.get(tenantId) === numbering) this.numberings.delete(tenantId);
+      },
+    );
+    this.numberings.set(tenantId, numbering);
+    return numbering.done;
+  }
+
+  /** Numbers drafts written before `before` that their writers left (a process stopped between commit and numbering). */
+  async numberLeftDrafts(before: number): Promise<number> {
+    if (!this.dialect.writesSideBySide) return 0;
+    const tenants = await this.read('draftedTenants', () => outbox.draftedTenants(before));
+    for (const tenantId of tenants) await this.numbered(tenantId);
+    return tenants.length;
   }
 
   private listening = false;
 
   onEvents(listener: EventListener | null): void {
     this.eventListener = listener;
-    // PostgreSQL: every instance's commits too (the NOTIFY of takeEventIds), on a connection of its own.
+    // PostgreSQL: every instance's commits too (the NOTIFY of sequence_events), on a connection of its own.
     if (listener && !this.listening && this.dialect.listen) {
       this.listening = true;
       this.dialect.listen(EVENTS_CHANNEL, (payload) => {
@@ -443,11 +489,11 @@ export class DbStore implements Store {
     );
   }
 
-  deleteAnnotations(tenantId: string, filters: ThreadFilters): Maybe<string[]> {
+  deleteAnnotations(tenantId: string, filters: ThreadFilters, now: number): Maybe<string[]> {
     return this.emitting(
       'deleteAnnotations',
       tenantId,
-      Date.now(),
+      now,
       () => threads.deleteAnnotations(tenantId, filters),
       (ids) => events.made(events.threadsDeleted(filters.organizationId, filters.documentId, ids)),
     );
@@ -541,13 +587,14 @@ export class DbStore implements Store {
     organizationId: string,
     changes: readonly NotificationChange[],
     render: (row: ChangeSource, change: NotificationChange) => { answer: string; row: ChangeSource },
+    now: number,
   ): Maybe<Set<string>> {
     // What render made of each notification whose content changed: their events carry the new answer.
     let rendered: events.RenderedChanges = new Map();
     return this.emitting(
       'changeNotifications',
       tenantId,
-      Date.now(),
+      now,
       () => {
         const made: events.RenderedChanges = new Map();
         rendered = made;
@@ -561,13 +608,13 @@ export class DbStore implements Store {
     );
   }
 
-  deleteNotifications(tenantId: string, query: NotificationDeletion): Maybe<string[]> {
+  deleteNotifications(tenantId: string, query: NotificationDeletion, now: number): Maybe<string[]> {
     // Whom each was addressed to, read first: the delete leaves nothing to read it from.
     let audiences = new Map<string, Audience>();
     return this.emitting(
       'deleteNotifications',
       tenantId,
-      Date.now(),
+      now,
       function* () {
         audiences = yield* events.deletionAudiences(tenantId, query);
         return yield* notifications.remove(tenantId, query);
@@ -586,11 +633,12 @@ export class DbStore implements Store {
     user: Recipient,
     documentId: string | null,
     notificationIds: string[] | null,
+    now: number,
   ): Maybe<number> {
     return this.emitting(
       'markNotificationsRead',
       tenantId,
-      Date.now(),
+      now,
       () => notifications.markRead(tenantId, organizationId, user, documentId, notificationIds),
       (read) => events.made(read > 0 ? [events.notificationsRead(organizationId, user.userId, documentId, notificationIds)] : []),
     );
@@ -611,11 +659,12 @@ export class DbStore implements Store {
     documentIds: readonly string[],
     userIds: readonly string[],
     setting: Partial<NotificationSetting>,
+    now: number,
   ): Maybe<void> {
     return this.emitting(
       'setNotificationSettings',
       tenantId,
-      Date.now(),
+      now,
       () => notifications.setSettings(tenantId, organizationId, documentIds, userIds, setting),
       () => events.made(events.settingsSet(organizationId, documentIds, userIds, setting)),
     );
@@ -659,11 +708,11 @@ export class DbStore implements Store {
     );
   }
 
-  deleteOrganizations(tenantId: string, organizationIds: readonly string[]): Maybe<Set<string>> {
+  deleteOrganizations(tenantId: string, organizationIds: readonly string[], now: number): Maybe<Set<string>> {
     return this.emitting(
       'deleteOrganizations',
       tenantId,
-      Date.now(),
+      now,
       () => organizations.remove(tenantId, organizationIds),
       (deleted) => events.made(events.organizationsDeleted(organizationIds.filter((id) => deleted.has(id)))),
     );
@@ -679,11 +728,11 @@ export class DbStore implements Store {
     return this.read('getMembers', () => members.members(tenantId, q));
   }
 
-  deleteMembers(tenantId: string, organizationId: string, scope: Scope, userIds: string[]): Maybe<Set<string>> {
+  deleteMembers(tenantId: string, organizationId: string, scope: Scope, userIds: string[], now: number): Maybe<Set<string>> {
     return this.emitting(
       'deleteMembers',
       tenantId,
-      Date.now(),
+      now,
       () => members.removeMembers(tenantId, organizationId, scope, userIds),
       (removed) =>
         events.made(
@@ -706,11 +755,11 @@ export class DbStore implements Store {
     );
   }
 
-  addGroupMembers(tenantId: string, organizationId: string, groupId: string, userIds: string[]): Maybe<boolean> {
+  addGroupMembers(tenantId: string, organizationId: string, groupId: string, userIds: string[], now: number): Maybe<boolean> {
     return this.emitting(
       'addGroupMembers',
       tenantId,
-      Date.now(),
+      now,
       () => groups.addGroupMembers(tenantId, organizationId, groupId, userIds),
       (found) =>
         events.made(
@@ -724,11 +773,12 @@ export class DbStore implements Store {
     organizationId: string,
     groupId: string,
     userIds: string[] | null,
+    now: number,
   ): Maybe<string[] | null> {
     return this.emitting(
       'deleteGroupMembers',
       tenantId,
-      Date.now(),
+      now,
       () => groups.deleteGroupMembers(tenantId, organizationId, groupId, userIds),
       (removed) =>
         events.made(
@@ -839,11 +889,11 @@ export class DbStore implements Store {
     return this.read('getDocuments', () => documents.page(tenantId, query));
   }
 
-  deleteDocuments(tenantId: string, organizationId: string, documentIds: readonly string[]): Maybe<Set<string>> {
+  deleteDocuments(tenantId: string, organizationId: string, documentIds: readonly string[], now: number): Maybe<Set<string>> {
     return this.emitting(
       'deleteDocuments',
       tenantId,
-      Date.now(),
+      now,
       () => documents.remove(tenantId, organizationId, documentIds),
       (deleted) =>
         events.made(

@@ -26,6 +26,15 @@ export function sql(name: string, text: { sqlite: string; postgres: string }): S
 /** A statement whose text is the same on both databases. */
 export const same = (name: string, text: string): Statement => sql(name, { sqlite: text, postgres: text });
 
+/**
+ * A statement one database alone runs, where the other does the work another way (the outbox's event
+ * ids, dialect.ts). The other side's text names the table it lacks, so running it there fails at once.
+ */
+export const postgresOnly = (name: string, text: string): Statement =>
+  sql(name, { sqlite: `SELECT '${name}' FROM runs_on_postgresql_only`, postgres: text });
+export const sqliteOnly = (name: string, text: string): Statement =>
+  sql(name, { sqlite: text, postgres: `SELECT '${name}' FROM runs_on_sqlite_only` });
+
 /** A statement written once, with the few words that differ asked of `kind` (the helpers below). */
 export const byKind = (name: string, make: (kind: DatabaseKind) => string): Statement =>
   sql(name, { sqlite: make('sqlite'), postgres: make('postgres') });

@@ -460,6 +460,11 @@ export interface Store {
   lastEventId(tenantId: string): Maybe<number>;
   /** Deletes up to `limit` events recorded before `before` (ms); answers how many went. */
   pruneEvents(before: number, limit: number): Maybe<number>;
+  /**
+   * Numbers events their writers left as drafts before `before` (PostgreSQL, migration 18: a process
+   * that stopped between a write's commit and its numbering); answers how many tenants had some.
+   */
+  numberLeftDrafts(before: number): Promise<number>;
   /** What an end-user token's stream may carry of the organization and document (events/access.ts). */
   streamAccess(tenantId: string, organizationId: string, documentId: string, userId: string): Maybe<StreamAccess>;
 
@@ -497,7 +502,7 @@ export interface Store {
   /** Changes the threads the filters match, with lastUpdated = now; returns their ids. */
   updateAnnotations(tenantId: string, filters: ThreadFilters, change: ThreadChange, now: number): Maybe<string[]>;
   /** Deletes the threads the filters match, with their comments and read marks; returns their ids. */
-  deleteAnnotations(tenantId: string, filters: ThreadFilters): Maybe<string[]>;
+  deleteAnnotations(tenantId: string, filters: ThreadFilters, now: number): Maybe<string[]>;
   /** The versions a page of the document's threads would be read under now (services/thread-pages.ts). */
   documentVersions(tenantId: string, organizationId: string, documentId: string): Maybe<DocumentVersions>;
   /** Counts by document, for documentIds as given (without repeats): every one is in the answer. */
@@ -538,9 +543,10 @@ export interface Store {
     organizationId: string,
     changes: readonly NotificationChange[],
     render: (row: ChangeSource, change: NotificationChange) => { answer: string; row: ChangeSource },
+    now: number,
   ): Maybe<Set<string>>;
   /** Deletes the notifications named or matched, for everyone; answers the ids deleted. */
-  deleteNotifications(tenantId: string, query: NotificationDeletion): Maybe<string[]>;
+  deleteNotifications(tenantId: string, query: NotificationDeletion, now: number): Maybe<string[]>;
   countNotifications(tenantId: string, organizationId: string, userId: string, documentId: string | null): Maybe<InboxCount>;
   /** notifications/read: answers how many were newly marked read. */
   markNotificationsRead(
@@ -549,6 +555,7 @@ export interface Store {
     user: Recipient,
     documentId: string | null,
     notificationIds: string[] | null,
+    now: number,
   ): Maybe<number>;
   notificationSettings(
     tenantId: string,
@@ -562,6 +569,7 @@ export interface Store {
     documentIds: readonly string[],
     userIds: readonly string[],
     setting: Partial<NotificationSetting>,
+    now: number,
   ): Maybe<void>;
 
   // --- Organizations (SPEC 12) ---
@@ -578,12 +586,18 @@ export interface Store {
   /** users/get: members in userId order, at most `limit`. */
   getMembers(tenantId: string, query: MemberQuery): Maybe<Profile[]>;
   /** users/delete: with a scope, that membership; else profiles, memberships and group entries. Answers who was removed. */
-  deleteMembers(tenantId: string, organizationId: string, scope: Scope, userIds: string[]): Maybe<Set<string>>;
+  deleteMembers(tenantId: string, organizationId: string, scope: Scope, userIds: string[], now: number): Maybe<Set<string>>;
   addUserGroups(tenantId: string, organizationId: string, groups: readonly UserGroupWrite[], now: number): Maybe<void>;
   /** usergroups/users/add: false when the group does not exist. */
-  addGroupMembers(tenantId: string, organizationId: string, groupId: string, userIds: string[]): Maybe<boolean>;
+  addGroupMembers(tenantId: string, organizationId: string, groupId: string, userIds: string[], now: number): Maybe<boolean>;
   /** usergroups/users/delete (userIds null: all); null when the group does not exist, else who left. */
-  deleteGroupMembers(tenantId: string, organizationId: string, groupId: string, userIds: string[] | null): Maybe<string[] | null>;
+  deleteGroupMembers(
+    tenantId: string,
+    organizationId: string,
+    groupId: string,
+    userIds: string[] | null,
+    now: number,
+  ): Maybe<string[] | null>;
   /** users/data/get: at most `limit` of each list after the cursor. */
   getUserData(
     tenantId: string,
@@ -620,7 +634,7 @@ export interface Store {
   /** documents/get: up to `limit`, in id order. */
   getDocuments(tenantId: string, query: DocumentQuery): Maybe<DocumentRecord[]>;
   /** documents/delete: with everything in them; answers the ids that existed. */
-  deleteDocuments(tenantId: string, organizationId: string, documentIds: readonly string[]): Maybe<Set<string>>;
+  deleteDocuments(tenantId: string, organizationId: string, documentIds: readonly string[], now: number): Maybe<Set<string>>;
   /** documents/move: into `folderId` (which must exist; null: no folder). */
   moveDocuments(
     tenantId: string,
@@ -674,7 +688,7 @@ export interface Store {
   /** organizations/access/disablestate/update: a missing organization is created in that state. */
   setOrganizationsDisabled(tenantId: string, organizationIds: readonly string[], disabled: boolean, now: number): Maybe<void>;
   /** organizations/delete: everything in each, in one transaction; answers those that existed. */
-  deleteOrganizations(tenantId: string, organizationIds: readonly string[]): Maybe<Set<string>>;
+  deleteOrganizations(tenantId: string, organizationIds: readonly string[], now: number): Maybe<Set<string>>;
 
   // --- Webhooks (SPEC 13; store/webhooks/) ---
 

@@ -116,6 +116,15 @@ export async function beforeSigningKeys(db: Pick<FreshDatabase, 'exec'>): Promis
   await db.exec('DROP TABLE tenant_signing_keys; DELETE FROM schema_migrations WHERE version = 16');
 }
 
+/** Before migration 18: PostgreSQL writes numbered their events themselves; there were no drafts. */
+export async function beforeEventDrafts(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const drafts =
+    db.kind === 'postgres'
+      ? 'DROP FUNCTION sequence_events(text); DROP TABLE event_drafts; DROP SEQUENCE event_draft_writes;'
+      : '';
+  await db.exec(`${drafts} DELETE FROM schema_migrations WHERE version = 18`);
+}
+
 /** The schema the previous release left (through migration 13), with the rows written since. */
 export async function previousRelease(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
   await beforeSigningKeys(db);

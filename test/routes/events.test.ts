@@ -70,7 +70,10 @@ async function recorded(write: () => Promise<unknown>, tenant = () => tenantA): 
   now += 1;
   const from = await t.store.lastEventId(tenant());
   await write();
-  return eventsAfter(tenant(), from);
+  const events = await eventsAfter(tenant(), from);
+  // Every write's events carry the services' clock (the one clock), whatever the write.
+  for (const e of events) assert.equal(e.timestamp, now, `${e.type}: the clock's time`);
+  return events;
 }
 
 const typesOf = (events: readonly Recorded[]) => events.map((e) => e.type);

@@ -196,7 +196,7 @@ describe('organizations/delete: happy paths', () => {
     const named = [...tables].filter(([, columns]) => columns.includes('organization_id')).map(([table]) => table);
     assert.deepEqual(
       named.filter((x) => !(ORGANIZATION_TABLES as readonly string[]).includes(x)).sort(),
-      ['organizations', ...ORGANIZATION_VERSIONS, ...ORGANIZATION_HISTORY].sort(),
+      ['organizations', ...ORGANIZATION_VERSIONS, ...ORGANIZATION_HISTORY.filter((x) => tables.has(x))].sort(),
       'every table that names an organization is emptied by organizations/delete, or listed as kept',
     );
     for (const table of [...ORGANIZATION_TABLES, 'organizations']) {

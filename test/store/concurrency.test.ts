@@ -209,7 +209,7 @@ describe(`${TEST_STORE} store: concurrency`, () => {
     await store.addAnnotations(TA, ORG, DOC, [annotation('gone', [newComment(1, 'x', 'v')])], T0);
     if (db.kind === 'sqlite') {
       // One writer at a time: the mark runs wholly before or after the delete.
-      eq(await store.deleteAnnotations(TA, { ...annotationQuery(), annotationIds: ['gone'] }), ['gone'], 'deleted');
+      eq(await store.deleteAnnotations(TA, { ...annotationQuery(), annotationIds: ['gone'] }, T0), ['gone'], 'deleted');
       eq(await store.markAnnotationsRead(TA, ORG, DOC, 'u', null, T0 + 1), 0, 'nothing left to mark');
       return;
     }
@@ -239,8 +239,8 @@ describe(`${TEST_STORE} store: concurrency`, () => {
         eq(await q("SELECT count(*) AS n FROM notification_reads WHERE notification_id = 'wide'"), 0, 'read marks left');
       if (db.kind === 'sqlite') {
         // One writer at a time: the mark runs wholly before or after the delete.
-        eq(await store.deleteNotifications(TA, { ...notificationQuery({}), notificationIds: ['wide'] }), ['wide'], 'deleted');
-        eq(await store.markNotificationsRead(TA, ORG, member, null, null), 0, 'nothing left to mark');
+        eq(await store.deleteNotifications(TA, { ...notificationQuery({}), notificationIds: ['wide'] }, T0), ['wide'], 'deleted');
+        eq(await store.markNotificationsRead(TA, ORG, member, null, null, T0), 0, 'nothing left to mark');
         const count = await store.countNotifications(TA, ORG, 'm', null);
         eq([count.total, count.unread, count.wideRead], [0, 0, 0], 'counts');
         return;
@@ -251,7 +251,7 @@ describe(`${TEST_STORE} store: concurrency`, () => {
         await c.query('BEGIN');
         // The delete's first statement, held open: the mark must wait for it, then find no notification.
         await c.query("DELETE FROM notifications WHERE notification_id = 'wide'");
-        const marking = store.markNotificationsRead(TA, ORG, member, null, null);
+        const marking = store.markNotificationsRead(TA, ORG, member, null, null, T0);
         await new Promise((r) => setTimeout(r, 200));
         await c.query("DELETE FROM notification_reads WHERE notification_id = 'wide'");
         await c.query('COMMIT');

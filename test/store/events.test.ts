@@ -3,9 +3,11 @@
 // tenant; a write that changes nothing records nothing; reads page by id; pruning deletes what is older
 // than a time, a batch at a time; and streamAccess answers SPEC 13's access rules.
 import { describe } from 'node:test';
+import pg from 'pg';
 import { pruneEvents, startPruner } from '../../src/events/pruner.js';
+import { DRAFT_GRACE_MS, startDraftSweep } from '../../src/events/sweep.js';
 import type { Store } from '../../src/store/store.js';
-import { TEST_STORE } from '../helpers/test-database.js';
+import { type FreshDatabase, TEST_STORE } from '../helpers/test-database.js';
 import { eq, notification, ORG, show, storeTest, T0, TA, TB } from '../helpers/store-fixtures.js';
 
 const ids = async (store: Store, tenant: string, after = 0, limit = 1000) =>
@@ -119,4 +121,110 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
       eq(await store.streamAccess(TB, ORG, 'public', 'member'), { member: false, document: false }, 'another tenant');
     },
   );
+
+  // PostgreSQL numbers a write's events after its commit (migration 18). What a write leaves when its
+  // process stops between the two: its drafts, made here as a write makes them.
+  if (TEST_STORE === 'postgres') {
+    const draftsOf = (at: number, users: string[]) => `
+      INSERT INTO event_drafts (tenant_id, write_id, position, type, organization_id, document_id, created_at, audience, body_rest)
+      SELECT '${TA}', w.id, p, 'notification.add', '${ORG}', NULL, ${at}, '{"users":${JSON.stringify(users)},"wide":false}',
+        ',"type":"notification.add","timestamp":${at},"organizationId":"${ORG}","data":{"write":' || w.id || ',"n":' || p || '}}'
+      FROM (SELECT nextval('event_draft_writes') AS id) w, generate_series(1, 2) p`;
+    const bodies = async (store: Store) => (await store.eventsAfter(TA, 0, 100)).map((e) => JSON.parse(e.body));
+
+    storeTest('PostgreSQL: drafts a stopped writer left are numbered by the next write, in write order', async (store, db) => {
+      await db.exec(draftsOf(T0, ['u1']));
+      await db.exec(draftsOf(T0, ['u1']));
+      await store.addNotification(TA, ORG, notification('after'));
+      const events = await bodies(store);
+      eq(
+        events.map((e) => e.id),
+        [1, 2, 3, 4, 5],
+        'the drafts first, then the write',
+      );
+      const [w1, w2] = [events[0].data.write, events[2].data.write];
+      eq(
+        events.slice(0, 4).map((e) => [e.data.write, e.data.n]),
+        [
+          [w1, 1],
+          [w1, 2],
+          [w2, 1],
+          [w2, 2],
+        ],
+        'each write whole, in the order the writes drafted',
+      );
+      eq(events[4].data.id, 'after', 'the write last');
+      eq(Object.keys(events[0]), ['id', 'type', 'timestamp', 'organizationId', 'data'], 'a numbered draft is an event');
+      eq((await db.query('SELECT count(*)::int AS n FROM event_drafts'))[0]!.n, 0, 'no draft left');
+    });
+
+    storeTest('PostgreSQL: the sweep numbers drafts older than the grace, and the listener hears of them', async (store, db) => {
+      const heard: [string | null, number][] = [];
+      store.onEvents?.((tenantId, last) => heard.push([tenantId, last]));
+      await db.exec(draftsOf(Date.now(), ['u1']));
+      eq(await store.numberLeftDrafts(Date.now() - DRAFT_GRACE_MS), 0, 'a draft within the grace is its writer’s');
+      eq(await store.lastEventId(TA), 0, 'not numbered yet');
+      const sweep = startDraftSweep(store, { everyMs: 20, now: () => Date.now() + DRAFT_GRACE_MS + 1 });
+      try {
+        for (let i = 0; i < 250 && (await store.lastEventId(TA)) < 2; i++) await new Promise((r) => setTimeout(r, 20));
+      } finally {
+        await sweep.stop();
+      }
+      eq(await ids(store, TA), [1, 2], 'numbered');
+      for (let i = 0; i < 100 && !heard.some(([t, l]) => t === TA && l === 2); i++) await new Promise((r) => setTimeout(r, 20));
+      eq(
+        heard.some(([t, l]) => t === TA && l === 2),
+        true,
+        `the listener heard of the new last id: ${show(heard)}`,
+      );
+    });
+
+    storeTest(
+      'PostgreSQL: a tenant’s write goes by another’s open transaction, which is numbered after its commit',
+      async (store, db) => {
+        const other = await rawClient(db);
+        try {
+          await other.query('BEGIN');
+          await other.query(draftsOf(T0, ['u1']));
+          await store.addNotification(TA, ORG, notification('first-to-commit'));
+          eq(await ids(store, TA), [1], 'the committed write is numbered; the open one is not seen');
+          await other.query('COMMIT');
+          await store.addNotification(TA, ORG, notification('next'));
+          eq(
+            (await bodies(store)).map((e) => [e.id, e.data.id ?? 'draft']),
+            [
+              [1, 'first-to-commit'],
+              [2, 'draft'],
+              [3, 'draft'],
+              [4, 'next'],
+            ],
+            'ids in commit order',
+          );
+        } finally {
+          await other.end();
+        }
+      },
+    );
+
+    storeTest('PostgreSQL: an erasure numbers the drafts before it reads the history, and erases them', async (store, db) => {
+      await db.exec(draftsOf(T0, ['erased']));
+      await store.addNotification(TA, ORG, notification('kept', { recipients: ['u2'] }));
+      await db.exec(draftsOf(T0, ['erased']));
+      await store.eraseUserData(TA, null, ['erased'], 100, { jobId: 'job-1', now: () => T0 });
+      eq(
+        (await bodies(store)).map((e) => e.data.id),
+        ['kept'],
+        'no event names the erased user',
+      );
+      eq((await db.query('SELECT count(*)::int AS n FROM event_drafts'))[0]!.n, 0, 'no draft left');
+    });
+  }
 });
+
+/** A connection of its own to the test schema (a transaction the store does not see). */
+async function rawClient(db: FreshDatabase): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: db.env.DATABASE_URL });
+  await client.connect();
+  await client.query(`SET search_path = "${db.env.MARGINALIA_PG_SCHEMA}"`);
+  return client;
+}

@@ -13,6 +13,7 @@ import {
   asOfMigration7,
   asOfMigration8,
   asOfMigration9,
+  beforeEventDrafts,
   previousRelease,
 } from '../helpers/previous-release.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
@@ -91,7 +92,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await store.addAnnotations(TA, ORG, 'by-thread', [annotation('t1', [newComment(1, 'hello')])], T0);
       await store.addNotification(TA, ORG, notification('n1', { recipients: ['u1'], documentId: 'by-notification' }));
       await store.addNotification(TA, ORG, notification('n2', { recipients: ['u1'], documentId: null }));
-      await store.setNotificationSettings(TA, 'other-org', ['by-settings'], ['u1'], { inbox: 'ALL' });
+      await store.setNotificationSettings(TA, 'other-org', ['by-settings'], ['u1'], { inbox: 'ALL' }, T0);
       await previousRelease(db);
       const started = Date.now();
       await withSecondStore(db, async (reopened) => {
@@ -133,7 +134,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await store.upsertUsers(TA, 'by-users', { kind: 'document', id: DOC }, [{ userId: 'u1' }], T0);
       await store.addAnnotations(TA, 'by-thread', DOC, [annotation('t1', [newComment(1, 'hello')])], T0);
       await store.addNotification(TA, 'by-notification', notification('n1', { recipients: ['u1'] }));
-      await store.setNotificationSettings(TB, 'by-settings', [DOC], ['u1'], { inbox: 'ALL' });
+      await store.setNotificationSettings(TB, 'by-settings', [DOC], ['u1'], { inbox: 'ALL' }, T0);
       await store.addNotification(TB, 'by-users', notification('n2', { recipients: ['u2'] }));
       await asOfMigration12(db);
       const started = Date.now();
@@ -194,8 +195,34 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         eq(await count('u1'), { total: 2, unread: 1 }, 'a hand-made mark is counted');
         const [n1] = await reopened.getNotifications(TA, notificationQuery({ userId: 'u2', notificationIds: ['n1'] }));
         eq(n1?.readers, [['u1', null]], "u1's mark shows in n1's read state for every reader");
-        eq(await reopened.markNotificationsRead(TA, ORG, { userId: 'u2', internalId: 'id-of-u2' }, null, null), 2, 'read all');
+        eq(
+          await reopened.markNotificationsRead(TA, ORG, { userId: 'u2', internalId: 'id-of-u2' }, null, null, T0),
+          2,
+          'read all',
+        );
         eq(await count('u2'), { total: 2, unread: 0 }, 'u2 read everything');
+      });
+    },
+  );
+
+  storeTest(
+    'a database as the events release left it (through migration 17) migrates forward: its events stay, ids go on',
+    async (store, db) => {
+      for (const id of ['n1', 'n2']) await store.addNotification(TA, ORG, notification(id));
+      await beforeEventDrafts(db);
+      await withSecondStore(db, async (reopened) => {
+        await reopened.addNotification(TA, ORG, notification('n3'));
+        const events = await reopened.eventsAfter(TA, 0, 10);
+        eq(
+          events.map((e) => [e.id, JSON.parse(e.body).data.id]),
+          [
+            [1, 'n1'],
+            [2, 'n2'],
+            [3, 'n3'],
+          ],
+          'the events of before, then the next id',
+        );
+        eq(await reopened.lastEventId(TA), 3, 'the counter went on');
       });
     },
   );

@@ -19,6 +19,9 @@
 //   connection plans once.
 // - Read snapshots: SQLite's reads of one turn of the event loop share one read transaction, ended
 //   before any write (sqlite.ts, ReadSnapshot); on PostgreSQL each statement reads committed data.
+// - Event ids (the outbox, SPEC 13): SQLite runs one write at a time, so a write numbers its events
+//   itself; PostgreSQL runs a tenant's writes side by side, so a write leaves drafts and a short call
+//   after its commit numbers them (`writesSideBySide`; migration 18).
 // - Notices between processes: PostgreSQL has LISTEN/NOTIFY (a NOTIFY inside a transaction is sent
 //   when it commits), SQLite has nothing of the kind: `listen` exists only on PostgreSQL.
 // - Timing: every store call passes through read(), query(), write() or batchWrite(), which time it
@@ -33,6 +36,8 @@ export type CallListener = (method: string, seconds: number, outcome: 'ok' | 'er
 
 export interface Dialect {
   readonly kind: DatabaseKind;
+  /** Whether writes run side by side (PostgreSQL) rather than one at a time (SQLite's write lock). */
+  readonly writesSideBySide: boolean;
   /**
    * A read: its steps outside a write transaction (PostgreSQL: each statement is its own consistent
    * snapshot; SQLite: the turn's shared one). SQLite answers synchronously, PostgreSQL with a promise

@@ -133,6 +133,7 @@ function batchParams(params: Params, rows: readonly Params[]): Params {
 
 export class PostgresDialect implements Dialect {
   readonly kind = 'postgres' as const;
+  readonly writesSideBySide = true;
   onCall: CallListener | null = null;
   private readonly pool: pg.Pool;
 

@@ -120,6 +120,7 @@ function bind(order: readonly string[], params: Params): unknown[] {
 
 export class SqliteDialect implements Dialect {
   readonly kind = 'sqlite' as const;
+  readonly writesSideBySide = false;
   onCall: CallListener | null = null;
   private readonly db: Database.Database;
   /** Prepared statements by name: rows as objects, and rows as arrays (raw mode). */

@@ -1,6 +1,7 @@
 // Store code of the event outbox (SPEC 13): a write's events are recorded in its own transaction, so
 // nothing is announced that was not committed and nothing committed goes unannounced
-// (docs/events.md). Ids increase per tenant in commit order (migration 17).
+// (docs/events.md). Ids increase per tenant in commit order: SQLite takes them in the write
+// (migration 17), PostgreSQL numbers a write's drafts right after its commit (migration 18).
 import { all, arrays, batch, first, run, type Work } from '../sql.js';
 import { EVENTS_SQL as SQL } from './sql.js';
 
@@ -33,12 +34,20 @@ export interface StoredEvent {
 
 const json = JSON.stringify;
 
-/** The event as sent: `{id, type, timestamp, organizationId, documentId?, data}` (SPEC 13). */
-export const eventBody = (id: number, at: number, e: EventDraft): string =>
-  `{"id":${id},"type":${json(e.type)},"timestamp":${at},"organizationId":${json(e.organizationId)}` +
+/** The event as sent after its id: `,"type":..., "data":...}` (SPEC 13); eventBody puts the id before it. */
+const bodyRest = (at: number, e: EventDraft): string =>
+  `,"type":${json(e.type)},"timestamp":${at},"organizationId":${json(e.organizationId)}` +
   `${e.documentId !== null ? `,"documentId":${json(e.documentId)}` : ''},"data":${e.data}}`;
 
-/** Records the events; answers the last id given (0 when there were none). */
+/** The event as sent: `{id, type, timestamp, organizationId, documentId?, data}` (SPEC 13). */
+export const eventBody = (id: number, at: number, e: EventDraft): string => `{"id":${id}${bodyRest(at, e)}`;
+
+const audienceText = (e: EventDraft): string | null => (e.audience ? JSON.stringify(e.audience) : null);
+
+/**
+ * SQLite: records the events with their ids, inside the writing transaction (writes run one at a time,
+ * so ids commit in order); answers the last id given (0 when there were none).
+ */
 export function* record(tenantId: string, drafts: readonly EventDraft[], now: number): Work<number> {
   if (drafts.length === 0) return 0;
   const taken = (yield* first<{ last_id: unknown }>(SQL.takeIds, { tenantId, count: drafts.length }))!;
@@ -49,11 +58,40 @@ export function* record(tenantId: string, drafts: readonly EventDraft[], now: nu
     type: e.type,
     organizationId: e.organizationId,
     documentId: e.documentId,
-    audience: e.audience ? JSON.stringify(e.audience) : null,
+    audience: audienceText(e),
     body: eventBody(firstId + i, now, e),
   }));
   yield* batch(SQL.insert, { tenantId, createdAt: now }, rows);
   return last;
+}
+
+/**
+ * PostgreSQL: records the events as drafts, without ids and without taking the tenant's counter, so a
+ * tenant's writes run side by side; sequence() numbers them after the commit (migration 18). Answers
+ * whether there were any.
+ */
+export function* draft(tenantId: string, drafts: readonly EventDraft[], now: number): Work<boolean> {
+  if (drafts.length === 0) return false;
+  const rows = drafts.map((e) => ({
+    type: e.type,
+    organizationId: e.organizationId,
+    documentId: e.documentId,
+    audience: audienceText(e),
+    bodyRest: bodyRest(now, e),
+  }));
+  yield* batch(SQL.insertDrafts, { tenantId, createdAt: now }, rows);
+  return true;
+}
+
+/** Numbers the tenant's committed drafts; answers its last event id (migration 18). */
+export function* sequence(tenantId: string): Work<number> {
+  const row = (yield* first<{ last_id: unknown }>(SQL.sequence, { tenantId }))!;
+  return Number(row.last_id);
+}
+
+/** PostgreSQL: the tenants with drafts written before `before`, which their writers did not number. */
+export function* draftedTenants(before: number): Work<string[]> {
+  return (yield* all<{ tenant_id: string }>(SQL.draftedTenants, { before })).map((r) => r.tenant_id);
 }
 
 export function* after(tenantId: string, afterId: number, limit: number): Work<StoredEvent[]> {

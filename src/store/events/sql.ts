@@ -1,31 +1,51 @@
 // The statements of the event outbox (SPEC 13), SQLite and PostgreSQL side by side.
-import { byKind, cast, same, sql } from '../sql.js';
+import { byKind, cast, postgresOnly, same, sql, sqliteOnly } from '../sql.js';
 
-/** The PostgreSQL channel every write's commit is announced on (payload: "<tenantId> <lastId>"). */
+/**
+ * The PostgreSQL channel every numbering of events is announced on (payload: "<tenantId> <lastId>"):
+ * sequence_events sends it (migration 18, which names it itself).
+ */
 export const EVENTS_CHANNEL = 'marginalia_events';
 
 export const EVENTS_SQL = {
   /**
-   * Takes `count` ids after the tenant's last one. The counter row is locked until commit, and it is
-   * the last thing a write takes, so the tenant's ids commit in order (migration 17). PostgreSQL
-   * announces the commit in the same statement (NOTIFY is sent only if the transaction commits).
+   * SQLite: takes `count` ids after the tenant's last one, inside the writing transaction (SQLite runs
+   * one write at a time, so ids commit in order). PostgreSQL numbers drafts instead (below).
    */
-  takeIds: sql('takeEventIds', {
-    sqlite: `INSERT INTO event_counters (tenant_id, last_id) VALUES (@tenantId, @count)
-             ON CONFLICT (tenant_id) DO UPDATE SET last_id = last_id + @count RETURNING last_id`,
-    postgres: `WITH c AS (
-                 INSERT INTO event_counters AS e (tenant_id, last_id) VALUES (@tenantId, @count::bigint)
-                 ON CONFLICT (tenant_id) DO UPDATE SET last_id = e.last_id + @count::bigint RETURNING last_id)
-               SELECT last_id, pg_notify('${EVENTS_CHANNEL}', @tenantId::text || ' ' || last_id) AS announced FROM c`,
+  takeIds: sqliteOnly(
+    'takeEventIds',
+    `INSERT INTO event_counters (tenant_id, last_id) VALUES (@tenantId, @count)
+     ON CONFLICT (tenant_id) DO UPDATE SET last_id = last_id + @count RETURNING last_id`,
+  ),
+  insert: sqliteOnly(
+    'insertEvents',
+    `INSERT INTO events (tenant_id, id, type, organization_id, document_id, created_at, audience, body)
+     VALUES (@tenantId, @id, @type, @organizationId, @documentId, @createdAt, @audience, @body)`,
+  ),
+  /**
+   * PostgreSQL: the write's events as drafts, without ids, under one write_id (their order among the
+   * tenant's writes); sequence_events numbers them after the commit (migration 18).
+   */
+  insertDrafts: postgresOnly(
+    'insertEventDrafts',
+    `INSERT INTO event_drafts (tenant_id, write_id, position, type, organization_id, document_id, created_at, audience,
+       body_rest)
+     SELECT @tenantId, w.id, r.position, r.type, r.organization_id, r.document_id, @createdAt::bigint, r.audience,
+       r.body_rest
+     FROM (SELECT nextval('event_draft_writes') AS id) w,
+       unnest(@type::text[], @organizationId::text[], @documentId::text[], @audience::text[], @bodyRest::text[])
+         WITH ORDINALITY AS r(type, organization_id, document_id, audience, body_rest, position)`,
+  ),
+  /**
+   * Numbers the tenant's committed drafts (migration 18) and answers its last id. SQLite has no drafts:
+   * it numbers events as it records them.
+   */
+  sequence: sql('sequenceEvents', {
+    sqlite: `SELECT coalesce((SELECT last_id FROM event_counters WHERE tenant_id = @tenantId), 0) AS last_id`,
+    postgres: 'SELECT sequence_events(@tenantId) AS last_id',
   }),
-  insert: sql('insertEvents', {
-    sqlite: `INSERT INTO events (tenant_id, id, type, organization_id, document_id, created_at, audience, body)
-             VALUES (@tenantId, @id, @type, @organizationId, @documentId, @createdAt, @audience, @body)`,
-    postgres: `INSERT INTO events (tenant_id, id, type, organization_id, document_id, created_at, audience, body)
-               SELECT @tenantId, r.id, r.type, r.organization_id, r.document_id, @createdAt::bigint, r.audience, r.body
-               FROM unnest(@id::bigint[], @type::text[], @organizationId::text[], @documentId::text[], @audience::text[],
-                 @body::text[]) AS r(id, type, organization_id, document_id, audience, body)`,
-  }),
+  /** PostgreSQL: the tenants with drafts written before `before` (left by a writer that stopped before numbering them). */
+  draftedTenants: postgresOnly('draftedTenants', 'SELECT DISTINCT tenant_id FROM event_drafts WHERE created_at < @before'),
   /** A tenant's events after an id, in id order (the stream's resume and its tail). */
   after: byKind(
     'eventsAfter',

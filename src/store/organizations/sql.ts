@@ -139,9 +139,10 @@ export const ORGANIZATION_VERSIONS = ['profile_versions', 'document_versions'] a
  * streams resuming after an id, and webhooks owed its events, must still find them (a delivery's
  * queue row goes with its deliveries), and the organization.delete event itself is recorded under the
  * organization after its rows went. An erasure of a user's personal data deletes the events and
- * deliveries that name them (personal-data/erasure.ts).
+ * deliveries that name them (personal-data/erasure.ts). PostgreSQL's event_drafts (migration 18) are
+ * events not numbered yet, so they are kept alike (SQLite has no such table).
  */
-export const ORGANIZATION_HISTORY = ['events', 'webhook_deliveries', 'webhook_queues'] as const;
+export const ORGANIZATION_HISTORY = ['events', 'webhook_deliveries', 'webhook_queues', 'event_drafts'] as const;
 
 export const DELETE_FROM: Readonly<Record<(typeof ORGANIZATION_TABLES)[number], Statement>> = Object.fromEntries(
   ORGANIZATION_TABLES.map((table) => [

@@ -10,6 +10,7 @@ import { storedNotificationAnswer } from '../../answers/notifications.js';
 import { internalUserId } from '../../services/ids.js';
 import { renderThreads } from '../comments/threads.js';
 import { THREADS_SQL } from '../comments/threads-sql.js';
+import { sequence as sequenceEvents } from '../events/outbox.js';
 import { recipientsJson, sourceFrom } from '../notifications/notifications.js';
 import { NOTIFICATIONS_SQL } from '../notifications/sql.js';
 import { all, batch, inKeyOrder, list, type Row, run, type Work } from '../sql.js';
@@ -354,6 +355,8 @@ function names(scope: HistoryScope, organizationId: string, texts: readonly unkn
 /** Events that name one of the users: they go whole (an erasure leaves no trace, docs/decisions.md). */
 function* namingEvents(scope: HistoryScope, cursor: unknown, limit: number): Work<StepResult> {
   const { tenantId } = scope;
+  // PostgreSQL: drafts committed before the erasure are numbered first, so the walk sees them (migration 18).
+  if (cursor == null) yield* sequenceEvents(tenantId);
   const rows = yield* all(SQL.eventWindow, { tenantId, after: (cursor as number | null) ?? 0, limit });
   const named = rows.filter((r) => names(scope, r.organization_id as string, [r.body, r.audience])).map((r) => Number(r.id));
   if (named.length > 0) yield* run(SQL.deleteEvents, { tenantId, ids: list(named) });
