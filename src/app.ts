@@ -19,6 +19,7 @@ import type { App } from './http/types.js';
 import { registerOperational } from './routes/operational.js';
 import { OPERATIONS } from './routes/index.js';
 import * as events_ from './routes/v1_events.js';
+import { CredentialWatch } from './events/credential-watch.js';
 import { EventHub } from './events/hub.js';
 import { ProfileCache } from './services/profiles.js';
 import { ThreadPageCache } from './services/thread-pages.js';
@@ -136,13 +137,20 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
     rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;
   const hub = events ?? new EventHub(store, { pollMs: config.eventPollMs ?? 1000 });
   if (!events) store.onEvents?.((tenantId, lastId) => (tenantId === null ? hub.wakeAll() : hub.wake(tenantId, lastId)));
+  const credentials = new CredentialWatch(store, {
+    everyMs: config.eventPollMs ?? 1000,
+    onError: (err) => app.log.warn({ err }, 'event streams: checking their credentials failed; trying again later'),
+  });
   // Streams never finish by themselves: shutdown ends them, and each client resumes elsewhere.
   app.addHook('preClose', (done) => {
+    credentials.stop();
     hub.close('The server is shutting down; reconnect with Last-Event-ID to resume.');
+    if (!events) store.onEvents?.(null);
     done();
   });
   const streams = {
     hub,
+    credentials,
     heartbeatMs: config.eventHeartbeatMs ?? 15_000,
     bufferBytes: (config.eventStreamBufferKb ?? 1024) * 1024,
     maxStreams: config.eventStreamsMax ?? 10_000,

@@ -211,11 +211,16 @@ export class EventHub {
       for (const sub of held) sub.hold?.();
       try {
         for (const event of events) {
+          // Synchronous unless a stream must read (an end-user token's access): no promise per stream.
+          // The streams that must read do so side by side, and each has the event before the next.
+          let reading: Promise<void>[] | null = null;
           for (const sub of tail.live) {
-            // Synchronous unless the stream must read (an end-user token's access): no promise per stream.
             const handed = this.hand(tail, sub, event);
-            if (handed) await handed;
+            if (!handed) continue;
+            reading ??= [];
+            reading.push(handed);
           }
+          if (reading) await Promise.all(reading);
           tail.cursor = event.id;
         }
       } finally {
@@ -230,7 +235,18 @@ export class EventHub {
     if (event.id <= sub.cursor) return;
     sub.saw?.(event);
     const wanted = sub.wants(event);
-    if (wanted instanceof Promise) return wanted.then((w) => this.deliver(tail, sub, event, w, live));
+    if (wanted instanceof Promise) {
+      // A stream whose access cannot be read ends (it resumes from its last id); the others go on.
+      return wanted.then(
+        (w) => this.deliver(tail, sub, event, w, live),
+        (err: unknown) => {
+          this.onError(err);
+          tail.live.delete(sub);
+          tail.catchingUp.delete(sub);
+          sub.end('The stream could not read what its token may see; reconnect with Last-Event-ID to resume.');
+        },
+      );
+    }
     this.deliver(tail, sub, event, wanted, live);
   }
 

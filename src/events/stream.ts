@@ -45,21 +45,37 @@ function frameOf(event: StoredEvent): Buffer {
 }
 
 export class EventStream implements Subscriber {
-  cursor = 0;
+  /** The last id handed to the stream; until the hub places it, where the client asked to resume (0: from now). */
+  cursor: number;
+  private placed = false;
   private ended = false;
-  private readonly heartbeat: NodeJS.Timeout;
+  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(
     readonly tenantId: string,
     private readonly res: ServerResponse,
     private readonly filters: StreamFilters,
     private readonly scope: StreamScope | null,
+    /** Where the client asked to resume (Last-Event-ID); null: from now. */
+    private readonly after: number | null,
     private readonly options: StreamOptions,
   ) {
-    // With its id: a filtered stream's resume point moves past the events it skipped.
-    this.heartbeat = setInterval(() => this.write(`id: ${this.cursor}\n: heartbeat\n\n`), options.heartbeatMs);
-    this.heartbeat.unref();
+    this.cursor = after ?? 0;
     res.on('close', () => this.finish());
+  }
+
+  /**
+   * Placed by the hub: from here no event is missed. The id tells the client where it stands, so that
+   * a reconnect before its first event resumes from here (EventSource keeps an id without data); the
+   * heartbeat carries it on, so a filtered stream's resume point moves past the events it skipped.
+   * Before this, no id is sent: the stream's place is not known yet.
+   */
+  opened(): void {
+    if (this.ended) return;
+    this.placed = true;
+    this.write(`id: ${this.cursor}\n\n: open\n\n`);
+    this.heartbeat = setInterval(() => this.write(`id: ${this.cursor}\n: heartbeat\n\n`), this.options.heartbeatMs);
+    this.heartbeat.unref();
   }
 
   get open(): boolean {
@@ -113,10 +129,11 @@ export class EventStream implements Subscriber {
   }
 
   /**
-   * A last `close` event (with the last id sent, to resume from; null: none known, the client resumes
-   * from what it has), then the end of the response.
+   * A last `close` event (with the last id sent, to resume from; before the stream was placed, where
+   * the client asked to resume; null: none known, the client resumes from what it has), then the end
+   * of the response.
    */
-  end(reason: string, lastEventId: number | null = this.cursor): void {
+  end(reason: string, lastEventId: number | null = this.placed ? this.cursor : this.after): void {
     if (this.ended) return;
     this.write(`event: close\ndata: ${JSON.stringify(lastEventId === null ? { reason } : { reason, lastEventId })}\n\n`);
     this.res.end();
@@ -132,7 +149,7 @@ export class EventStream implements Subscriber {
   private finish(): void {
     if (this.ended) return;
     this.ended = true;
-    clearInterval(this.heartbeat);
+    if (this.heartbeat) clearInterval(this.heartbeat);
     this.options.onEnd();
   }
 }

@@ -58,6 +58,10 @@ export interface HeaderAliases {
 }
 
 /** The first non-empty of `names` (SPEC 2's header, then its aliases); missing, the 401 names SPEC 2's. */
+/** The server credentials a request of an endUserToken route (a stream) came with, its token hashed. */
+const streamCredentials = new WeakMap<FastifyRequest, { apiKey: string; tokenHash: string }>();
+export const serverCredentialsOf = (request: FastifyRequest) => streamCredentials.get(request);
+
 function header(request: FastifyRequest, names: readonly string[]): string {
   for (let i = 0; i < names.length; i++) {
     const value = request.headers[names[i]!];
@@ -161,6 +165,8 @@ export function registerAuth(
     } catch (err) {
       return done(err as Error);
     }
+    // A stream checks its credentials again while it is open (events/credential-watch.ts).
+    if (config.endUserToken) streamCredentials.set(request, { apiKey, tokenHash: hashToken(authToken) });
     check(request, reply, apiKey, authToken, done, config.confirmsCredentials);
   });
 

@@ -4,21 +4,24 @@
 // header a reconnecting EventSource sends, or the lastEventId parameter) resumes from the outbox.
 import { Type } from 'typebox';
 import { ApiError, invalid } from '../errors.js';
-import { API_KEY_HEADER } from '../http/auth.js';
+import { API_KEY_HEADER, serverCredentialsOf } from '../http/auth.js';
 import { EVENT_STREAM_DOC } from '../http/api-docs.js';
 import { EVENT_CATEGORIES, EVENT_TYPE_PATTERN } from '../schemas/webhooks.js';
 import type { App } from '../http/types.js';
+import type { CredentialWatch } from '../events/credential-watch.js';
 import type { EventHub } from '../events/hub.js';
 import { EndUserScope } from '../events/stream-access.js';
 import { EventStream, type StreamFilters } from '../events/stream.js';
 import { TypeFilter } from '../store/events/type-filter.js';
 import type { Services } from '../services/context.js';
-import { verifyEndUserToken } from '../services/end-user-tokens.js';
+import { checkTokenTenant, verifyEndUserToken } from '../services/end-user-tokens.js';
+import { authenticateHashed } from '../services/credentials.js';
 
 export const path = '/v1/events';
 
 export interface StreamSettings {
   hub: EventHub;
+  credentials: CredentialWatch;
   heartbeatMs: number;
   bufferBytes: number;
   maxStreams: number;
@@ -124,22 +127,31 @@ export function register(app: App, services: Services, settings: StreamSettings)
       });
       // The server's suggestion to EventSource for a reconnect after a dropped connection.
       res.write('retry: 1000\n\n');
-      const stream = new EventStream(tenantId, res, filters, scope, {
+      let unwatch = () => {};
+      const stream = new EventStream(tenantId, res, filters, scope, after, {
         bufferBytes: settings.bufferBytes,
         heartbeatMs: settings.heartbeatMs,
-        onEnd: () => hub.unsubscribe(stream),
+        onEnd: () => {
+          hub.unsubscribe(stream);
+          unwatch();
+        },
       });
       try {
         await hub.subscribe(stream, after);
       } catch (err) {
         // The 200 is out: the stream ends with a reason, and the client resumes from where it asked.
         request.log.warn({ err }, 'event stream: the outbox could not be read');
-        return stream.end('The stream could not read the event outbox; reconnect with Last-Event-ID to resume.', after);
+        return stream.end('The stream could not read the event outbox; reconnect with Last-Event-ID to resume.');
       }
-      if (!stream.open) return;
-      // Subscribed: from here no event is missed. The id tells the client where it stands, so that a
-      // reconnect before its first event resumes from here (EventSource keeps an id without data).
-      res.write(`id: ${stream.cursor}\n\n: open\n\n`);
+      stream.opened();
+      // While it is open, a revoked key or token, or a disabled tenant, ends it (events/credential-watch.ts).
+      const server = serverCredentialsOf(request);
+      unwatch = settings.credentials.watch(
+        stream,
+        request.tenant && server
+          ? () => authenticateHashed(services.store, server.apiKey, server.tokenHash)
+          : () => checkTokenTenant(services.store, tenantId),
+      );
     },
   );
 }

@@ -73,6 +73,11 @@ async function keyToVerify(store: Store, tenantId: string): Promise<HeldKey | nu
   return found && !found.tenantRefused ? hold(store, tenantId, found) : null;
 }
 
+/** An open token stream's check (events/credential-watch.ts): its tenant still takes tokens, or 401. */
+export async function checkTokenTenant(store: Store, tenantId: string): Promise<void> {
+  if (!(await keyToVerify(store, tenantId))) throw invalid();
+}
+
 /** auth/token/get: a token for `userId` in the organization, with the properties given. */
 export async function issueEndUserToken(services: Services, caller: Caller, input: AuthTokenData): Promise<{ token: string }> {
   const key = await keyToSign(services, caller.id);

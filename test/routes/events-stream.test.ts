@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { createTenant } from '../../src/services/credentials.js';
+import { EventStream } from '../../src/events/stream.js';
+import { createTenant, hashToken } from '../../src/services/credentials.js';
 import { expectError, makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
 import { openStream, type SseStream } from '../helpers/sse.js';
 import { uniq } from '../helpers/threads.js';
@@ -17,7 +18,7 @@ let base: string;
 const open: SseStream[] = [];
 
 before(async () => {
-  t = await makeTestApp({ config: { eventHeartbeatMs: 150, eventStreamBufferKb: 16 } });
+  t = await makeTestApp({ config: { eventHeartbeatMs: 150, eventStreamBufferKb: 16, eventPollMs: 100 } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
 });
@@ -44,6 +45,9 @@ const notify = (c: TestApp['a'], org: string, over: Record<string, unknown> = {}
   });
 
 const parsed = (m: { data: string }) => JSON.parse(m.data);
+
+const tokenFor = async (c: TestApp['a'], userId: string, organizationId: string) =>
+  (await c.ok(PATHS.authTokenGet, { userId, userProperties: { organizationId } })).data.token as string;
 
 describe('GET /v1/events: happy paths', () => {
   test('a write shows on an open stream as {id, type, timestamp, organizationId, documentId, data}', async () => {
@@ -176,6 +180,82 @@ describe('GET /v1/events: happy paths', () => {
   });
 });
 
+describe('GET /v1/events: credentials withdrawn while a stream is open', () => {
+  const closeOf = async (s: SseStream) => {
+    const m = await s.next(5_000);
+    assert.equal(m.event, 'close', m.data);
+    return JSON.parse(m.data);
+  };
+
+  test('a revoked token of the server credentials ends the stream, without an id to resume from', async () => {
+    const d = await createTenant(t.store, () => Date.now(), uniq('tenant-d'));
+    const s = await stream('', { 'x-service-api-key': d.apiKey, 'x-service-auth-token': d.authToken });
+    assert.equal(s.status, 200, s.body);
+    const other = await stream();
+    const { tenant } = (await t.store.findCredentials(d.apiKey))!;
+    await t.store.revokeToken(tenant.id, hashToken(d.authToken), Date.now());
+    const close = await closeOf(s);
+    assert.match(close.reason, /no longer accepted/);
+    assert.equal(close.lastEventId, undefined, 'not an invitation to resume');
+    assert.equal(other.ended, false, "another tenant's stream goes on");
+  });
+
+  test("a disabled tenant's token stream ends; its token opens no new one (401)", async () => {
+    const org = uniq('org');
+    const e = await createTenant(t.store, () => Date.now(), uniq('tenant-e'));
+    const eToken = (
+      await t.request(PATHS.authTokenGet, {
+        body: { data: { userId: 'u', userProperties: { organizationId: org } } },
+        headers: credsOf({ creds: e } as TestApp['a']),
+      })
+    ).json.result.data.token as string;
+    const s = await stream('', { authorization: `Bearer ${eToken}` });
+    assert.equal(s.status, 200, s.body);
+    await t.store.setTenantDisabled(e.apiKey, true);
+    assert.match((await closeOf(s)).reason, /no longer accepted/);
+    const refused = await stream('', { authorization: `Bearer ${eToken}` });
+    assert.equal(refused.status, 401, refused.body);
+  });
+
+  test('a token alone is no server credential: a /v1 POST with only a Bearer token is 401', async () => {
+    const token = await tokenFor(t.a, 'u', uniq('org'));
+    const r = await t.request(PATHS.notificationsAdd, {
+      body: { data: { organizationId: 'o', notifyUsers: [{ userId: 'u' }] } },
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(r.status, 401, JSON.stringify(r.json));
+  });
+});
+
+describe('an event stream before the hub places it', () => {
+  // Subscribing waits on the database; a heartbeat or a shutdown in that time must not tell the
+  // client it stands at id 0 (EventSource would keep it, and the next reconnect replay everything).
+  test('sends no id before it is placed, and closes naming the id the client asked to resume from', async () => {
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const s = new EventStream('tenant', res, { organizationId: null, documentId: null, types: null }, null, 41, {
+        bufferBytes: 1024,
+        heartbeatMs: 10,
+        onEnd: () => {},
+      });
+      setTimeout(() => s.end('shutting down'), 80);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const s = await openStream(`http://127.0.0.1:${port}/`);
+      const close = await s.next();
+      assert.equal(close.event, 'close');
+      assert.deepEqual(JSON.parse(close.data), { reason: 'shutting down', lastEventId: 41 });
+      assert.doesNotMatch(s.raw, /^id:/m, 'no id, and no heartbeat, before the stream is placed');
+      s.close();
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
 describe('GET /v1/events: errors', () => {
   test('without credentials 401; wrong credentials 401', async () => {
     const none = await stream('', {});
@@ -218,9 +298,6 @@ describe('GET /v1/events: security', () => {
     await notify(t.b, org, { notificationId: 'mine' });
     assert.equal(parsed(await b.next()).data.id, 'mine');
   });
-
-  const tokenFor = async (c: TestApp['a'], userId: string, organizationId: string) =>
-    (await c.ok(PATHS.authTokenGet, { userId, userProperties: { organizationId } })).data.token as string;
 
   test("an end-user token's stream: its own notifications (listed, or organization-wide as a member) and nothing else", async () => {
     const org = uniq('org');
