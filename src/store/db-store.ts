@@ -88,6 +88,8 @@ import type {
   WebhookRecord,
 } from './webhooks/types.js';
 
+const isList = (made: readonly EventDraft[] | Work<readonly EventDraft[]>): made is readonly EventDraft[] => Array.isArray(made);
+
 export class DbStore implements Store {
   private readonly health: StorageHealth;
 
@@ -152,14 +154,16 @@ export class DbStore implements Store {
     tenantId: string,
     now: number,
     work: () => Work<T>,
-    events: (result: T) => Work<readonly EventDraft[]>,
+    events: (result: T) => readonly EventDraft[] | Work<readonly EventDraft[]>,
   ): Maybe<T> {
     let last = 0;
     let drafted = false;
     const numbersInWrite = !this.dialect.writesSideBySide;
     const written = this.write(method, function* () {
       const result = yield* work();
-      const drafts = yield* events(result);
+      const made = events(result);
+      // Events made from the result alone come as a list; those that read first, as store code.
+      const drafts = isList(made) ? made : yield* made;
       if (numbersInWrite) last = yield* outbox.record(tenantId, drafts, now);
       else drafted = yield* outbox.draft(tenantId, drafts, now);
       return result;
@@ -169,6 +173,31 @@ export class DbStore implements Store {
       if (last > 0) this.eventListener?.(tenantId, last);
       return result;
     });
+  }
+
+  /**
+   * emitting, for a write whose events are made from what its store code saw (events.Seen): a new
+   * Seen for every run of the work, as PostgreSQL runs it again after a serialization failure (a
+   * Seen kept from the failed run would record its events twice).
+   */
+  private emittingSeen<T>(
+    method: string,
+    tenantId: string,
+    now: number,
+    work: () => Work<T>,
+    describe: (result: T, seen: events.Seen) => readonly EventDraft[] | Work<readonly EventDraft[]>,
+  ): Maybe<T> {
+    let seen = new events.Seen();
+    return this.emitting(
+      method,
+      tenantId,
+      now,
+      () => {
+        seen = new events.Seen();
+        return events.watched(work(), seen);
+      },
+      (result) => describe(result, seen),
+    );
   }
 
   /**
@@ -416,25 +445,20 @@ export class DbStore implements Store {
     now: number,
     notify = false,
   ): Maybe<Set<string>> {
-    let seen = new events.Seen();
-    return this.emitting(
+    return this.emittingSeen(
       'addAnnotations',
       tenantId,
       now,
-      () => {
-        seen = new events.Seen();
-        return events.watched(comments.addAnnotations(tenantId, organizationId, documentId, annotations, now, notify), seen);
-      },
-      () =>
-        events.made([
-          ...events.threadsAdded(
-            organizationId,
-            documentId,
-            annotations.map((a) => a.annotationId),
-            seen,
-          ),
-          ...events.notificationsSeen(organizationId, seen),
-        ]),
+      () => comments.addAnnotations(tenantId, organizationId, documentId, annotations, now, notify),
+      (_, seen) => [
+        ...events.threadsAdded(
+          organizationId,
+          documentId,
+          annotations.map((a) => a.annotationId),
+          seen,
+        ),
+        ...events.notificationsSeen(organizationId, seen),
+      ],
     );
   }
 
@@ -448,21 +472,15 @@ export class DbStore implements Store {
     notify = false,
   ): Maybe<AddCommentsResult> {
     const thread = { tenantId, organizationId, documentId, annotationId };
-    let seen = new events.Seen();
-    return this.emitting(
+    return this.emittingSeen(
       'addComments',
       tenantId,
       now,
-      () => {
-        seen = new events.Seen();
-        return events.watched(comments.addComments(thread, drafts, now, notify), seen);
-      },
-      (result) =>
-        events.made(
-          result.kind === 'added'
-            ? [...events.commentsAdded(organizationId, documentId, seen), ...events.notificationsSeen(organizationId, seen)]
-            : [],
-        ),
+      () => comments.addComments(thread, drafts, now, notify),
+      (result, seen) =>
+        result.kind === 'added'
+          ? [...events.commentsAdded(organizationId, documentId, seen), ...events.notificationsSeen(organizationId, seen)]
+          : [],
     );
   }
 
@@ -495,7 +513,7 @@ export class DbStore implements Store {
       tenantId,
       now,
       () => threads.deleteAnnotations(tenantId, filters),
-      (ids) => events.made(events.threadsDeleted(filters.organizationId, filters.documentId, ids)),
+      (ids) => events.threadsDeleted(filters.organizationId, filters.documentId, ids),
     );
   }
 
@@ -526,7 +544,7 @@ export class DbStore implements Store {
       tenantId,
       now,
       () => threads.markRead(tenantId, organizationId, documentId, userId, annotationIds, now),
-      (read) => events.made(read > 0 ? [events.threadsRead(organizationId, documentId, userId, annotationIds)] : []),
+      (read) => (read > 0 ? [events.threadsRead(organizationId, documentId, userId, annotationIds)] : []),
     );
   }
 
@@ -537,16 +555,12 @@ export class DbStore implements Store {
     change: CommentChange,
     now: number,
   ): Maybe<number[] | null> {
-    let seen = new events.Seen();
-    return this.emitting(
+    return this.emittingSeen(
       'updateComments',
       tenantId,
       now,
-      () => {
-        seen = new events.Seen();
-        return events.watched(threads.updateComments(tenantId, thread, commentIds, change, now), seen);
-      },
-      function* (changed) {
+      () => threads.updateComments(tenantId, thread, commentIds, change, now),
+      function* (changed, seen) {
         if (!changed) return [];
         return [
           ...(yield* events.commentsUpdated(tenantId, thread, changed)),
@@ -562,7 +576,7 @@ export class DbStore implements Store {
       tenantId,
       now,
       () => threads.deleteComments(tenantId, thread, commentIds, now),
-      (deleted) => events.made(deleted ? events.commentsDeleted(thread, deleted) : []),
+      (deleted) => (deleted ? events.commentsDeleted(thread, deleted) : []),
     );
   }
 
@@ -574,7 +588,7 @@ export class DbStore implements Store {
       tenantId,
       notification.timestamp,
       () => notifications.add(tenantId, organizationId, notification),
-      (added) => events.made(added ? [events.notificationAdded(organizationId, notification)] : []),
+      (added) => (added ? [events.notificationAdded(organizationId, notification)] : []),
     );
   }
 
@@ -604,7 +618,7 @@ export class DbStore implements Store {
           return out;
         });
       },
-      (found) => events.made(events.notificationsChanged(organizationId, changes, rendered, found)),
+      (found) => events.notificationsChanged(organizationId, changes, rendered, found),
     );
   }
 
@@ -619,7 +633,7 @@ export class DbStore implements Store {
         audiences = yield* events.deletionAudiences(tenantId, query);
         return yield* notifications.remove(tenantId, query);
       },
-      (deleted) => events.made(events.notificationsDeleted(query.organizationId, deleted, audiences)),
+      (deleted) => events.notificationsDeleted(query.organizationId, deleted, audiences),
     );
   }
 
@@ -640,7 +654,7 @@ export class DbStore implements Store {
       tenantId,
       now,
       () => notifications.markRead(tenantId, organizationId, user, documentId, notificationIds),
-      (read) => events.made(read > 0 ? [events.notificationsRead(organizationId, user.userId, documentId, notificationIds)] : []),
+      (read) => (read > 0 ? [events.notificationsRead(organizationId, user.userId, documentId, notificationIds)] : []),
     );
   }
 
@@ -666,7 +680,7 @@ export class DbStore implements Store {
       tenantId,
       now,
       () => notifications.setSettings(tenantId, organizationId, documentIds, userIds, setting),
-      () => events.made(events.settingsSet(organizationId, documentIds, userIds, setting)),
+      () => events.settingsSet(organizationId, documentIds, userIds, setting),
     );
   }
 
@@ -714,7 +728,7 @@ export class DbStore implements Store {
       tenantId,
       now,
       () => organizations.remove(tenantId, organizationIds),
-      (deleted) => events.made(events.organizationsDeleted(organizationIds.filter((id) => deleted.has(id)))),
+      (deleted) => events.organizationsDeleted(organizationIds.filter((id) => deleted.has(id))),
     );
   }
 
@@ -735,12 +749,10 @@ export class DbStore implements Store {
       now,
       () => members.removeMembers(tenantId, organizationId, scope, userIds),
       (removed) =>
-        events.made(
-          events.usersDeleted(
-            organizationId,
-            scope,
-            [...new Set(userIds)].filter((id) => removed.has(id)),
-          ),
+        events.usersDeleted(
+          organizationId,
+          scope,
+          [...new Set(userIds)].filter((id) => removed.has(id)),
         ),
     );
   }
@@ -751,7 +763,7 @@ export class DbStore implements Store {
       tenantId,
       now,
       () => groups.addGroups(tenantId, organizationId, list, now),
-      () => events.made(events.groupsAdded(organizationId, list)),
+      () => events.groupsAdded(organizationId, list),
     );
   }
 
@@ -761,10 +773,7 @@ export class DbStore implements Store {
       tenantId,
       now,
       () => groups.addGroupMembers(tenantId, organizationId, groupId, userIds),
-      (found) =>
-        events.made(
-          found ? events.groupMembersChanged('organization.usergroup_users_add', organizationId, groupId, userIds) : [],
-        ),
+      (found) => (found ? events.groupMembersChanged('organization.usergroup_users_add', organizationId, groupId, userIds) : []),
     );
   }
 
@@ -781,9 +790,7 @@ export class DbStore implements Store {
       now,
       () => groups.deleteGroupMembers(tenantId, organizationId, groupId, userIds),
       (removed) =>
-        events.made(
-          removed ? events.groupMembersChanged('organization.usergroup_users_delete', organizationId, groupId, removed) : [],
-        ),
+        removed ? events.groupMembersChanged('organization.usergroup_users_delete', organizationId, groupId, removed) : [],
     );
   }
 
@@ -896,11 +903,9 @@ export class DbStore implements Store {
       now,
       () => documents.remove(tenantId, organizationId, documentIds),
       (deleted) =>
-        events.made(
-          events.documentsDeleted(
-            organizationId,
-            [...new Set(documentIds)].filter((id) => deleted.has(id)),
-          ),
+        events.documentsDeleted(
+          organizationId,
+          [...new Set(documentIds)].filter((id) => deleted.has(id)),
         ),
     );
   }
@@ -999,16 +1004,12 @@ export class DbStore implements Store {
 
   deleteFolders(tenantId: string, organizationId: string, folderIds: readonly string[], now: number): Maybe<Set<string>> {
     // Every folder that goes, the subfolders of those named included, as the delete's statement names them.
-    let seen = new events.Seen();
-    return this.emitting(
+    return this.emittingSeen(
       'deleteFolders',
       tenantId,
       now,
-      () => {
-        seen = new events.Seen();
-        return events.watched(folders.remove(tenantId, organizationId, folderIds, now), seen);
-      },
-      () => events.made(events.foldersDeleted(organizationId, seen)),
+      () => folders.remove(tenantId, organizationId, folderIds, now),
+      (_, seen) => events.foldersDeleted(organizationId, seen),
     );
   }
 

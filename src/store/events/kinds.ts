@@ -79,12 +79,6 @@ const draft = (
   audience?: Audience,
 ): EventDraft => (audience ? { type, organizationId, documentId, data, audience } : { type, organizationId, documentId, data });
 
-/** Events made from what a write answered, with nothing to read: as the store code `emitting` runs after it. */
-// biome-ignore lint/correctness/useYield: store code that reads nothing yields no step.
-export function* made(drafts: readonly EventDraft[]): Work<readonly EventDraft[]> {
-  return drafts;
-}
-
 /** How many ids one read-back statement takes (a list parameter), as the writes' own chunks. */
 const CHUNK = 1000;
 const chunks = <T>(items: readonly T[]): T[][] => {
