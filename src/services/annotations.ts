@@ -14,11 +14,8 @@ import { userRef } from './comments.js';
 import type { ThreadPageAnswer } from './thread-pages.js';
 import type { Caller, Services } from './context.js';
 import { spell } from './member-path.js';
-import { asSet, decodePageToken, encodePageToken, filterDigest } from './page-token.js';
+import { asSet, decodePageToken, DEFAULT_PAGE_SIZE, encodePageToken, filterDigest } from './page-token.js';
 import { filterList, type ItemOutcome, itemOutcomes, orNull } from './rules.js';
-
-/** SPEC 10.3: pageSize defaults to 1000. */
-const DEFAULT_PAGE_SIZE = 1000;
 
 const filtersOf = (input: AnnotationsDeleteData & { statusIds?: string[] | null }): ThreadFilters => ({
   organizationId: input.organizationId,

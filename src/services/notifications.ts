@@ -5,12 +5,10 @@ import type { NotificationsAddData, NotificationsGetData } from '../schemas/noti
 import type { Caller, Services } from './context.js';
 import { internalUserId, newNotificationId } from './ids.js';
 import { newNotificationAnswer, pageAnswer } from '../answers/notifications.js';
-import { asSet, decodePageToken, encodePageToken, filterDigest } from './page-token.js';
+import { asSet, decodePageToken, DEFAULT_PAGE_SIZE, encodePageToken, filterDigest } from './page-token.js';
 import { spell } from './member-path.js';
 import type { Profiles } from './profiles.js';
 import { filterList, orNull } from './rules.js';
-
-export const DEFAULT_PAGE_SIZE = 1000;
 
 type AddNotificationInput = NotificationsAddData;
 type GetNotificationsInput = NotificationsGetData;

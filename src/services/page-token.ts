@@ -1,6 +1,7 @@
-// Paging of notifications/get (SPEC 7) and commentannotations/get (SPEC 10.3): an opaque token holding
-// the position of the last entry shown (a time and an id) and a digest of the operation and its
-// filters, so a token is only good for the query that issued it.
+// Paging of every paged read (notifications/get, SPEC 7; commentannotations/get, SPEC 10.3; the
+// organizations, documents, users, webhooks and deliveries reads): an opaque token holding the position
+// of the last entry shown (a time and an id, or a key) and a digest of the operation and its filters,
+// so a token is only good for the query that issued it.
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import { MAX_COMMENT_ID } from '../schemas/common.js';

@@ -2,7 +2,7 @@
 // network. Addresses that are loopback, private (RFC 1918, carrier-grade NAT 100.64/10, unique local
 // fc00::/7), link-local, unspecified, multicast or reserved are refused, whether written as IPv4, as
 // IPv6, or as IPv4 inside IPv6 (mapped ::ffff:a.b.c.d, compatible ::a.b.c.d, NAT64 64:ff9b::/96, 6to4
-// 2002::/16). The check runs at webhooks/add (every address the host resolves to) and again each time
+// 2002::/16, Teredo 2001::/32). The check runs at webhooks/add (every address the host resolves to) and again each time
 // a connection is made (`guardedLookup`, http.request's `lookup`), so a name that resolves elsewhere
 // later (DNS rebinding) is refused then. MARGINALIA_WEBHOOK_ALLOW_PRIVATE=1 turns the guard off.
 import dns from 'node:dns';
@@ -30,6 +30,10 @@ const RANGES: readonly [AddressClass, string, number, 'ipv4' | 'ipv6'][] = [
   ['multicast', 'ff00::', 8, 'ipv6'],
   // 240/4 (future use) and the broadcast address; ::/96 is IPv4-compatible IPv6, deprecated (RFC 4291).
   ['reserved', '240.0.0.0', 4, 'ipv4'],
+  // IETF protocol assignments (RFC 6890: DS-Lite's B4/AFTR among them), and the network-device
+  // benchmarking range (RFC 2544), which some operators route inside their own networks.
+  ['reserved', '192.0.0.0', 24, 'ipv4'],
+  ['reserved', '198.18.0.0', 15, 'ipv4'],
   ['reserved', '::', 96, 'ipv6'],
 ];
 
@@ -59,12 +63,16 @@ function groupsOf(address: string): number[] | null {
 
 const ipv4Of = (hi: number, lo: number): string => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
 
-/** The IPv4 address carried inside an IPv6 one by NAT64 (64:ff9b::/96) or 6to4 (2002::/16); null when none. */
+/**
+ * The IPv4 address carried inside an IPv6 one by NAT64 (64:ff9b::/96), 6to4 (2002::/16) or Teredo
+ * (2001::/32, the client's address in the last 32 bits, inverted); null when none.
+ */
 function embeddedIpv4(address: string): string | null {
   const g = groupsOf(address);
   if (!g) return null;
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return ipv4Of(g[6]!, g[7]!);
   if (g[0] === 0x2002) return ipv4Of(g[1]!, g[2]!);
+  if (g[0] === 0x2001 && g[1] === 0) return ipv4Of(~g[6]! & 0xffff, ~g[7]! & 0xffff);
   return null;
 }
 

@@ -3,6 +3,8 @@
 // an update is the object as the corresponding read shows it (with users as written and no API key;
 // docs/decisions.md, "Events of every write"). A refused write records nothing; ids go up by one per
 // event, per tenant; no event carries an API key; users/data/delete leaves no event naming the user.
+import { EVENT_TYPES } from '../../src/store/events/kinds.js';
+import { EVENT_CATEGORIES } from '../../src/schemas/webhooks.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, makeTestApp, PATHS, T0, type TestApp, user } from '../helpers/app.js';
@@ -95,6 +97,13 @@ const threadsOf = (org: string, documentId: string, annotationIds?: string[]) =>
 async function addThreads(org: string, documentId: string, commentAnnotations: unknown[], extra = {}) {
   return recorded(() => t.a.ok(PATHS.annotationsAdd, { organizationId: org, documentId, commentAnnotations, ...extra }));
 }
+
+describe('event types', () => {
+  test('every family a filter or a webhook names (EVENT_CATEGORIES) is a family of the recorded types, and back', () => {
+    const families = [...new Set(EVENT_TYPES.map((type) => type.slice(0, type.indexOf('.'))))].sort();
+    assert.deepEqual([...EVENT_CATEGORIES].sort(), families);
+  });
+});
 
 describe('events: users', () => {
   test('users/add: user.add per user, as users/get shows it; with a document, under the document', async () => {

@@ -9,7 +9,17 @@ import { type AddressClass, guardedLookup, refusedAddress, refusedHost } from '.
 
 const CLASSES: Record<AddressClass, string[]> = {
   unspecified: ['0.0.0.0', '0.1.2.3', '::', '::ffff:0.0.0.0'],
-  loopback: ['127.0.0.1', '127.255.255.254', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::FFFF:127.0.0.2'],
+  loopback: [
+    '127.0.0.1',
+    '127.255.255.254',
+    '::1',
+    '0:0:0:0:0:0:0:1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::FFFF:127.0.0.2',
+    // Teredo, whose client address is the last 32 bits inverted: 127.0.0.1.
+    '2001:0:4136:e378:8000:63bf:80ff:fffe',
+  ],
   private: [
     '10.0.0.1',
     '10.255.255.255',
@@ -38,7 +48,17 @@ const CLASSES: Record<AddressClass, string[]> = {
     '64:ff9b::a9fe:a9fe',
   ],
   multicast: ['224.0.0.1', '239.255.255.250', 'ff02::1', 'ff05::1:3', '::ffff:224.0.0.251'],
-  reserved: ['240.0.0.1', '255.255.255.255', '::10.0.0.1', '::8.8.8.8', 'not an address', ''],
+  reserved: [
+    '240.0.0.1',
+    '255.255.255.255',
+    '::10.0.0.1',
+    '::8.8.8.8',
+    '192.0.0.8',
+    '198.18.0.1',
+    '198.19.255.255',
+    'not an address',
+    '',
+  ],
 };
 
 const PUBLIC = [
@@ -57,6 +77,10 @@ const PUBLIC = [
   '::ffff:8.8.8.8',
   '64:ff9b::8.8.8.8',
   '2002:0808:0808::1',
+  '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+  '192.0.1.1',
+  '198.17.255.255',
+  '198.20.0.0',
   'fbff::1',
   'fe7f::1',
 ];
@@ -67,7 +91,7 @@ describe('refusedAddress', () => {
       for (const a of addresses) assert.equal(refusedAddress(a), kind, a);
     });
 
-  test('public addresses, IPv4 and IPv6, also inside IPv6 (mapped, NAT64, 6to4), pass', () => {
+  test('public addresses, IPv4 and IPv6, also inside IPv6 (mapped, NAT64, 6to4, Teredo), pass', () => {
     for (const a of PUBLIC) assert.equal(refusedAddress(a), null, a);
   });
 });

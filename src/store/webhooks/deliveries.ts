@@ -92,6 +92,10 @@ export function* claim(claimer: string, now: number, until: number, limit: numbe
 export function* finish(claimer: string, delivery: ClaimedDelivery, outcome: DeliveryOutcome): Work<void> {
   const key = { tenantId: delivery.tenantId, webhookId: delivery.webhookId, organizationId: delivery.organizationId };
   const queue = yield* first<{ claimed_by: unknown }>(SQL.lockQueue, key);
+  // No queue: the webhook was deleted while the attempt ran (webhooks/deliveries/get can no longer
+  // read its log, so a row would only wait for retention), or another instance took the lease and
+  // finished the queue.
+  if (!queue) return;
   yield* run(SQL.logAttempt, {
     tenantId: delivery.tenantId,
     webhookId: delivery.webhookId,
@@ -104,7 +108,7 @@ export function* finish(claimer: string, delivery: ClaimedDelivery, outcome: Del
     error: outcome.error,
     durationMs: outcome.durationMs,
   });
-  if (!queue || queue.claimed_by !== claimer) return;
+  if (queue.claimed_by !== claimer) return;
   const row = { ...key, eventId: delivery.eventId, attempts: delivery.attempt };
   const finishedAt = outcome.attemptedAt + outcome.durationMs;
   if (outcome.status === 'retrying') {
