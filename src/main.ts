@@ -18,23 +18,17 @@ import {
   type Io,
 } from './cli/commands.js';
 import { helpFor } from './cli/help.js';
-import {
-  WEBHOOKS_ADD_USAGE,
-  WEBHOOKS_DELETE_USAGE,
-  WEBHOOKS_DELIVERIES_USAGE,
-  WEBHOOKS_LIST_USAGE,
-  webhookAddRequest,
-  webhookIdOption,
-  webhooksAdd,
-  webhooksDelete,
-  webhooksDeliveries,
-  webhooksList,
-} from './cli/webhooks.js';
-import { seedDemo } from './cli/seed.js';
-import { loadConfig, type Config } from './config/index.js';
-import { serve } from './server.js';
-import { openStore } from './store/open-store.js';
+import type { Config } from './config/index.js';
+import type { Store } from './store/store.js';
 import { VERSION } from './version.js';
+
+// Modules that only some commands need are imported when one of them runs (`await import`): the
+// server (Fastify, pino and every route: some 800 files), the configuration and the store (TypeBox,
+// the drivers), the webhook and seed services. Imported here, they made every command, even
+// --version, take one to three seconds to start, and gave V8 more code to optimize in background
+// jobs that Node waits for as the process exits (NodePlatform::DrainTasks, where a deadlock in Node
+// itself, nodejs/node#54918, is the likely cause of a CLI run that once hung after its work).
+const webhooks = () => import('./cli/webhooks.js');
 
 const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens', 'orgs', 'users', 'webhooks'];
 
@@ -66,6 +60,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
     process.stdout.write(`${helpFor(command === 'help' ? sub : positionals[0])}\n`);
     return 0;
   }
+  const { loadConfig } = await import('./config/index.js');
   const loaded = loadConfig(env);
   if (!loaded.ok) {
     process.stderr.write(`marginalia: invalid configuration:\n${loaded.errors.map((e) => `  - ${e}\n`).join('')}`);
@@ -73,12 +68,14 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
   }
   const config = loaded.config;
   if (command === 'serve') {
+    const { serve } = await import('./server.js');
     await serve(config, process.stderr);
     return null;
   }
   const io: Io = { out: (line) => process.stdout.write(`${line}\n`) };
-  const action = commandFor(command, sub, rest, values, config);
+  const action = await commandFor(command, sub, rest, values, config);
   // An operator's command is not the place to read a whole SQLite file for damage: the server does that.
+  const { openStore } = await import('./store/open-store.js');
   const store = await openStore({ ...config, sqliteCheckAtStart: 'off' });
   try {
     await action(store, io);
@@ -88,9 +85,9 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
   return 0;
 }
 
-type Action = (store: Awaited<ReturnType<typeof openStore>>, io: Io) => Promise<void>;
+type Action = (store: Store, io: Io) => Promise<void>;
 
-function commandFor(
+async function commandFor(
   command: string,
   sub: string | undefined,
   args: string[],
@@ -106,7 +103,7 @@ function commandFor(
     id?: string;
   },
   config: Config,
-): Action {
+): Promise<Action> {
   const { name, demo } = options;
   const need = (n: number, usage: string): string[] => {
     if (args.length !== n) throw new CliError(`usage: marginalia ${usage}`, 2);
@@ -118,7 +115,7 @@ function commandFor(
       return async () => {};
     case 'seed':
       if (!demo) throw new CliError(`usage: marginalia seed --demo\n\n${helpFor('seed')}`, 2);
-      return (store, io) => seedDemo(store, io, config);
+      return async (store, io) => (await import('./cli/seed.js')).seedDemo(store, io, config);
     case 'keys create':
       need(0, 'keys create --name <name>');
       if (!name) throw new CliError('usage: marginalia keys create --name <name>', 2);
@@ -154,22 +151,27 @@ function commandFor(
       return (store, io) => usersErase(store, io, request, config.erasureBatchSize);
     }
     case 'webhooks add': {
-      need(0, WEBHOOKS_ADD_USAGE);
-      const request = webhookAddRequest(options);
-      return (store, io) => webhooksAdd(store, io, request, config.webhookAllowPrivate);
+      const w = await webhooks();
+      need(0, w.WEBHOOKS_ADD_USAGE);
+      const request = w.webhookAddRequest(options);
+      return (store, io) => w.webhooksAdd(store, io, request, config.webhookAllowPrivate);
     }
-    case 'webhooks list':
-      need(0, WEBHOOKS_LIST_USAGE);
-      return (store, io) => webhooksList(store, io, options.tenant);
+    case 'webhooks list': {
+      const w = await webhooks();
+      need(0, w.WEBHOOKS_LIST_USAGE);
+      return (store, io) => w.webhooksList(store, io, options.tenant);
+    }
     case 'webhooks delete': {
-      need(0, WEBHOOKS_DELETE_USAGE);
-      const id = webhookIdOption(options, WEBHOOKS_DELETE_USAGE);
-      return (store, io) => webhooksDelete(store, io, options.tenant, id);
+      const w = await webhooks();
+      need(0, w.WEBHOOKS_DELETE_USAGE);
+      const id = w.webhookIdOption(options, w.WEBHOOKS_DELETE_USAGE);
+      return (store, io) => w.webhooksDelete(store, io, options.tenant, id);
     }
     case 'webhooks deliveries': {
-      need(0, WEBHOOKS_DELIVERIES_USAGE);
-      const id = webhookIdOption(options, WEBHOOKS_DELIVERIES_USAGE);
-      return (store, io) => webhooksDeliveries(store, io, options.tenant, id);
+      const w = await webhooks();
+      need(0, w.WEBHOOKS_DELIVERIES_USAGE);
+      const id = w.webhookIdOption(options, w.WEBHOOKS_DELIVERIES_USAGE);
+      return (store, io) => w.webhooksDeliveries(store, io, options.tenant, id);
     }
     default:
       throw new CliError(

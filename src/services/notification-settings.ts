@@ -11,7 +11,7 @@ import { spell } from './member-path.js';
 export const DEFAULT_SETTING: NotificationSetting = { inbox: 'MINE', email: 'MINE' };
 
 /** One entry per document, in the order asked; a document asked twice is answered once. */
-export function getNotificationConfig({ store, clock }: Services, caller: Caller, input: NotificationConfigGetData) {
+export function getNotificationConfig({ store }: Services, caller: Caller, input: NotificationConfigGetData) {
   const documentIds = [...new Set(input.documentIds)];
   return then(store.notificationSettings(caller.id, input.organizationId, input.userId, documentIds), (set) =>
     documentIds.map((documentId) => {

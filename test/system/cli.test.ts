@@ -1,5 +1,7 @@
 // The operator CLI against a real SQLite file: output shapes, exit codes, and what each command changes.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
@@ -7,7 +9,7 @@ import type { App } from '../../src/http/types.js';
 import { DEFAULT_LIMITS } from '../../src/schemas/common.js';
 import { authenticate, createTenant, hashToken, type IssuedCredentials, tokenRecord } from '../../src/services/credentials.js';
 import { PATHS, user } from '../helpers/app.js';
-import { cli, tempDir } from '../helpers/server-process.js';
+import { cli, MAIN, REPO, tempDir } from '../helpers/server-process.js';
 import { type FreshDatabase, freshDatabase, sqliteStore, STORE_KINDS } from '../helpers/test-database.js';
 import type { Store } from '../../src/store/store.js';
 
@@ -190,6 +192,43 @@ describe('help and version', () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /unknown command "keys bogus"/);
     assert.match(r.stderr, /Usage: marginalia keys/);
+  });
+});
+
+// A command imports what it runs and no more (src/main.ts): the server's modules (Fastify, pino and
+// its thread-stream, ioredis, every route) made each command, even --version, take seconds to start.
+describe('what a command loads', () => {
+  /** The packages (under node_modules) a CLI run loaded through require, which is how CommonJS packages load. */
+  function packagesLoaded(args: string[], env: Record<string, string>): Set<string> {
+    const dir = tempDir();
+    const probe = join(dir, 'probe.mjs');
+    const out = join(dir, 'loaded.json');
+    writeFileSync(
+      probe,
+      "import { writeFileSync } from 'node:fs';\nimport { createRequire } from 'node:module';\n" +
+        'const cache = createRequire(import.meta.url).cache;\n' +
+        `process.on('exit', () => writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(cache))));\n`,
+    );
+    const r = spawnSync(process.execPath, ['--import', probe, MAIN, ...args], {
+      cwd: REPO,
+      env: { PATH: process.env.PATH, ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(r.status, 0, `${args.join(' ')}: ${r.stderr}`);
+    const files = JSON.parse(readFileSync(out, 'utf8')) as string[];
+    return new Set(files.map((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1]).filter((p) => p !== undefined));
+  }
+
+  test('--version loads no package at all', () => {
+    assert.deepEqual([...packagesLoaded(['--version'], {})], []);
+  });
+
+  test('a store command loads its database driver, and nothing of the server', () => {
+    const loaded = packagesLoaded(['keys', 'list'], database().env);
+    assert.ok(loaded.has('better-sqlite3'), [...loaded].join(' '));
+    for (const serverOnly of ['fastify', 'pino', 'thread-stream', 'ioredis', 'prom-client', 'sanitize-html'])
+      assert.ok(!loaded.has(serverOnly), `keys list loaded ${serverOnly}`);
   });
 });
 
