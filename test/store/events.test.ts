@@ -131,6 +131,8 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
         ',"type":"notification.add","timestamp":${at},"organizationId":"${ORG}","data":{"write":' || w.id || ',"n":' || p || '}}'
       FROM (SELECT nextval('event_draft_writes') AS id) w, generate_series(1, 2) p`;
     const bodies = async (store: Store) => (await store.eventsAfter(TA, 0, 100)).map((e) => JSON.parse(e.body));
+    const draftsLeft = async (db: FreshDatabase) =>
+      (await db.query('SELECT count(*)::int AS n FROM event_drafts'))[0]!.n as number;
 
     storeTest('PostgreSQL: drafts a stopped writer left are numbered by the next write, in write order', async (store, db) => {
       await db.exec(draftsOf(T0, ['u1']));
@@ -202,6 +204,33 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
           );
         } finally {
           await other.end();
+        }
+      },
+    );
+
+    storeTest(
+      'PostgreSQL: a write commits without waiting for the counter; it is numbered once the counter is free',
+      async (store, db) => {
+        await store.addNotification(TA, ORG, notification('first'));
+        const holder = await rawClient(db);
+        try {
+          await holder.query('BEGIN');
+          await holder.query(`SELECT last_id FROM event_counters WHERE tenant_id = '${TA}' FOR UPDATE`);
+          let answered = false;
+          const writing = Promise.resolve(store.addNotification(TA, ORG, notification('second'))).then(() => (answered = true));
+          let drafts = 0;
+          for (let i = 0; i < 100 && drafts === 0; i++) {
+            await new Promise((r) => setTimeout(r, 20));
+            drafts = await draftsLeft(db);
+          }
+          eq(drafts, 1, 'the write committed its draft while another held the counter');
+          eq(answered, false, 'it answers only once its events are numbered');
+          await holder.query('COMMIT');
+          await writing;
+          eq(await ids(store, TA), [1, 2], 'numbered after the holder let go');
+          eq(await draftsLeft(db), 0, 'no draft left');
+        } finally {
+          await holder.end();
         }
       },
     );
