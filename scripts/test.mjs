@@ -2,8 +2,11 @@
 // `npm test` (after the build). The folder says where a test file runs:
 //   test/unit/ and test/system/  once (system tests start real processes and cover each database
 //                                 there is themselves);
-//   test/routes/ and test/store/ on SQLite, then again on PostgreSQL when TEST_DATABASE_URL is set.
-// Ends with one line of totals over every run; exits non-zero if anything failed.
+//   test/routes/ and test/store/ on SQLite, and again on PostgreSQL when TEST_DATABASE_URL is set.
+// Every run of every file is one job in one queue, the longest first, run MARGINALIA_TEST_CONCURRENCY
+// at a time (default 2): the runs share the machine instead of each ending in a tail where one file
+// runs alone. Each file's TAP output is printed whole when it ends, under a line naming it, its run and
+// its time. Ends with the slowest files and one line of totals; exits non-zero if anything failed.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import pg from 'pg';
@@ -15,6 +18,39 @@ const filesIn = (folder) =>
     .map((f) => `test/${folder}/${f}`);
 const ONCE = [...filesIn('unit'), ...filesIn('system')];
 const EACH_DATABASE = [...filesIn('routes'), ...filesIn('store')];
+
+const CONCURRENCY = Number(process.env.MARGINALIA_TEST_CONCURRENCY || 2);
+/** Only the runs whose `<run>:<file>` matches, e.g. `postgres:test/routes/` or `e2e` (for trying a change). */
+const ONLY = process.env.MARGINALIA_TEST_ONLY ? new RegExp(process.env.MARGINALIA_TEST_ONLY) : null;
+/** A file still running after this is killed (with the servers it started) and counted as failed. */
+const FILE_LIMIT_MS = Number(process.env.MARGINALIA_TEST_FILE_LIMIT_S || 600) * 1000;
+
+// About how many seconds each file takes on an otherwise idle 2-core machine: the longest start first, so
+// no long file starts last. Only the order depends on these, never what runs. Files not listed count by
+// their folder.
+const SECONDS = {
+  'once:test/system/e2e.test.ts': 60,
+  'once:test/system/webhooks.test.ts': 55,
+  'once:test/system/cli.test.ts': 45,
+  'once:test/system/events-instances.test.ts': 35,
+  'once:test/system/docs-browser.test.ts': 25,
+  'once:test/system/faults-postgres.test.ts': 20,
+  'once:test/system/durability.test.ts': 20,
+  'once:test/system/instances.test.ts': 18,
+  'once:test/system/conformance.test.ts': 15,
+  'once:test/system/faults-http.test.ts': 15,
+  'postgres:test/routes/fuzz.test.ts': 70,
+  'sqlite:test/routes/fuzz.test.ts': 60,
+  'postgres:test/routes/personal-data.test.ts': 30,
+  'postgres:test/routes/bounds.test.ts': 30,
+  'postgres:test/routes/events-stream.test.ts': 20,
+  'postgres:test/routes/isolation.test.ts': 16,
+  'sqlite:test/routes/bounds.test.ts': 15,
+  'sqlite:test/routes/events-stream.test.ts': 12,
+};
+const BY_FOLDER = { unit: 1, system: 12, routes: 5, store: 5 };
+const expected = (job) =>
+  SECONDS[`${job.label}:${job.file}`] ?? BY_FOLDER[job.file.split('/')[1]] * (job.label === 'postgres' ? 1.5 : 1);
 
 /** Test schemas are named test_<pid>_<random>; a killed run leaves its own behind. Drop those of dead processes. */
 async function dropAbandonedSchemas(url) {
@@ -44,40 +80,97 @@ function isAlive(pid) {
   }
 }
 
-function run(label, list, env) {
-  console.log(`\n# ===== ${label}: ${list.length} files =====`);
+const running = new Set();
+
+/** Runs one test file in a process of its own, in a process group of its own so a kill takes its servers too. */
+function runFile(job) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', '--test-concurrency=2', ...list], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=tap', job.file], {
+      env: { ...process.env, ...job.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
-    const counts = { pass: 0, fail: 0, skipped: 0 };
-    let tail = '';
+    running.add(child);
+    let out = '';
+    let err = '';
     child.stdout.on('data', (chunk) => {
-      process.stdout.write(chunk);
-      tail = (tail + chunk).slice(-4096);
+      out += chunk;
     });
-    child.on('close', (code) => {
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+    });
+    let timedOut = false;
+    const limit = setTimeout(() => {
+      timedOut = true;
+      killGroup(child, 'SIGKILL');
+    }, FILE_LIMIT_MS);
+    child.on('close', (code, signal) => {
+      clearTimeout(limit);
+      running.delete(child);
+      const seconds = (performance.now() - started) / 1000;
+      const counts = { pass: 0, fail: 0, skipped: 0 };
+      const tail = out.slice(-4096);
       for (const key of Object.keys(counts)) {
         const m = new RegExp(`^# ${key} (\\d+)$`, 'm').exec(tail);
         counts[key] = m ? Number(m[1]) : 0;
       }
-      if (code !== 0 && counts.fail === 0) counts.fail = 1; // a crash with no failing test still fails the run
-      resolve(counts);
+      // A crash, a kill or an exit code with no failing test still fails the run.
+      const bad = code !== 0 || signal !== null;
+      if (bad && counts.fail === 0) counts.fail = 1;
+      const how = timedOut ? `, killed after ${FILE_LIMIT_MS / 1000} s` : bad ? `, exit ${code ?? signal}` : '';
+      console.log(`\n# ===== ${job.file} (${job.label}): ${seconds.toFixed(1)} s${how} =====`);
+      process.stdout.write(out);
+      if (err.trim()) console.log(err.trimEnd().replace(/^/gm, '# '));
+      resolve({ ...job, seconds, counts });
     });
   });
 }
 
-if (process.env.TEST_DATABASE_URL) await dropAbandonedSchemas(process.env.TEST_DATABASE_URL);
-const totals = [
-  await run('unit and system (once)', ONCE, {}),
-  await run('routes and store on SQLite', EACH_DATABASE, { MARGINALIA_TEST_STORE: 'sqlite' }),
-];
-if (process.env.TEST_DATABASE_URL) {
-  totals.push(await run('routes and store on PostgreSQL', EACH_DATABASE, { MARGINALIA_TEST_STORE: 'postgres' }));
-} else {
-  console.log('\n# PostgreSQL runs skipped: TEST_DATABASE_URL is not set.');
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
 }
-const sum = (k) => totals.reduce((n, t) => n + t[k], 0);
+
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    for (const child of running) killGroup(child, 'SIGKILL');
+    process.exit(130);
+  });
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+if (pgUrl) await dropAbandonedSchemas(pgUrl);
+const jobs = [
+  ...ONCE.map((file) => ({ file, label: 'once', env: {} })),
+  ...EACH_DATABASE.map((file) => ({ file, label: 'sqlite', env: { MARGINALIA_TEST_STORE: 'sqlite' } })),
+  ...(pgUrl ? EACH_DATABASE.map((file) => ({ file, label: 'postgres', env: { MARGINALIA_TEST_STORE: 'postgres' } })) : []),
+]
+  .filter((job) => !ONLY || ONLY.test(`${job.label}:${job.file}`))
+  .sort((a, b) => expected(b) - expected(a));
+const runs = (label) => jobs.filter((job) => job.label === label).length;
+console.log(
+  `# ${jobs.length} runs of test files, ${CONCURRENCY} at a time: ${runs('once')} once, ${runs('sqlite')} on SQLite, ` +
+    `${runs('postgres')} on PostgreSQL`,
+);
+if (!pgUrl) console.log('# PostgreSQL runs skipped: TEST_DATABASE_URL is not set.');
+
+const started = performance.now();
+const results = [];
+let next = 0;
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    while (next < jobs.length) results.push(await runFile(jobs[next++]));
+  }),
+);
+
+console.log('\n# slowest files:');
+for (const r of [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 15))
+  console.log(`#   ${r.seconds.toFixed(1).padStart(6)} s  ${r.file} (${r.label})`);
+for (const r of results.filter((r) => r.counts.fail > 0)) console.log(`# FAILED: ${r.file} (${r.label})`);
+console.log(`# wall time ${((performance.now() - started) / 1000).toFixed(0)} s`);
+const sum = (k) => results.reduce((n, r) => n + r.counts[k], 0);
 console.log(`\ntotal: ${sum('pass')} passed, ${sum('fail')} failed, ${sum('skipped')} skipped`);
 process.exit(sum('fail') > 0 ? 1 : 0);

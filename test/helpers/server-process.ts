@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -40,6 +41,22 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, PORT: '0', ...extra };
 }
 
+/** Every server started here that has not ended yet. */
+const live = new Set<ChildProcess>();
+
+// A failed test (or a failed start of a second server) can leave a server running, and its pipes would
+// keep this file's process, and with it the whole run, alive. Whatever still runs a few seconds after
+// the file's last test and its own cleanup is killed. (Only in a test file: benches use these helpers too.)
+if (/\.test\.[cm]?[jt]s$/.test(process.argv[1] ?? ''))
+  after(() => {
+    setTimeout(() => {
+      for (const proc of live) {
+        console.error(`# killed a server still running after the last test: ${proc.spawnargs.join(' ')}`);
+        kill({ proc }, 'SIGKILL');
+      }
+    }, 5000).unref();
+  });
+
 export async function startServer(opts: StartOptions): Promise<ServerProcess> {
   const env = childEnv(opts.env);
   const proc = opts.viaNpm
@@ -55,12 +72,16 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
   });
   // 'close', not 'exit': under npm the server child holds the pipes, so this waits for the server itself.
   const exited = new Promise<number | string>((resolve) => proc.on('close', (code, signal) => resolve(code ?? signal ?? -1)));
+  live.add(proc);
+  void exited.then(() => live.delete(proc));
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`server did not start in time.\nstdout: ${out}\nstderr: ${err}`)),
-      opts.timeoutMs ?? 30_000,
-    );
+    const timer = setTimeout(() => {
+      reject(new Error(`server did not start in time.\nstdout: ${out}\nstderr: ${err}`));
+      // Nobody will stop a server that never said it listens: killed here, or its pipes would keep this
+      // test file's process (and with it the whole run) alive after the failure.
+      kill({ proc }, 'SIGKILL');
+    }, opts.timeoutMs ?? 30_000);
     const check = () => {
       const m = /Server listening at (http:\/\/[\d.]+:\d+)/.exec(out);
       if (m) {
@@ -89,15 +110,18 @@ export function logEntries(s: ServerProcess): Record<string, any>[] {
 
 /** Stops a server (its whole process group when started through npm) and waits for it to end. */
 export async function stopServer(s: ServerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string> {
-  if (s.proc.exitCode === null && s.proc.signalCode === null) {
-    try {
-      if (s.proc.spawnargs[0] === 'npm') process.kill(-s.proc.pid!, signal);
-      else s.proc.kill(signal);
-    } catch {
-      // already gone
-    }
-  }
+  kill(s, signal);
   return s.exited;
+}
+
+function kill(s: Pick<ServerProcess, 'proc'>, signal: NodeJS.Signals): void {
+  if (s.proc.exitCode !== null || s.proc.signalCode !== null) return;
+  try {
+    if (s.proc.spawnargs[0] === 'npm') process.kill(-s.proc.pid!, signal);
+    else s.proc.kill(signal);
+  } catch {
+    // already gone
+  }
 }
 
 /** The credentials a first start prints on stderr. */

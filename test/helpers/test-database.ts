@@ -53,20 +53,50 @@ export function freshDatabase(kind: StoreKind = TEST_STORE, overrides: Record<st
     if (!PG_URL) throw new Error('no TEST_DATABASE_URL');
     const schema = `test_${process.pid}_${randomBytes(5).toString('hex')}`;
     env = { DATABASE_URL: PG_URL, MARGINALIA_PG_SCHEMA: schema };
+    // One connection of the test's own for its direct SQL, opened on first use (a test may run hundreds of
+    // statements: a connection each cost more than the statements), and closed after a moment unused, so
+    // a test that never drops its database cannot hold its file's process open.
+    let session: Promise<pg.Client> | null = null;
+    let idle: NodeJS.Timeout | undefined;
+    const close = async () => {
+      clearTimeout(idle);
+      const closing = session;
+      session = null;
+      if (closing) await closing.then((c) => c.end()).catch(() => {});
+    };
+    let active = 0;
+    const onSession = async <T>(fn: (c: pg.Client) => Promise<T>): Promise<T> => {
+      clearTimeout(idle);
+      active++;
+      if (!session) {
+        const c = new pg.Client({ connectionString: PG_URL });
+        const opening: Promise<pg.Client> = c
+          .connect()
+          .then(() => c.query(`SET search_path = "${schema}"`))
+          .then(() => c)
+          .catch((err) => {
+            if (session === opening) session = null;
+            throw err;
+          });
+        // A connection cut under it (a test may terminate backends): the next statement opens another.
+        c.on('error', () => {
+          if (session === opening) void close();
+        });
+        session = opening;
+      }
+      const opened = session;
+      try {
+        return await fn(await opened);
+      } finally {
+        if (--active === 0 && session === opened) idle = setTimeout(() => void close(), 1000);
+      }
+    };
     drop = async () => {
+      await close();
       await withPg((c) => c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
     };
-    exec = async (sql) => {
-      await withPg(async (c) => {
-        await c.query(`SET search_path = "${schema}"`);
-        await c.query(sql);
-      });
-    };
-    query = (sql) =>
-      withPg(async (c) => {
-        await c.query(`SET search_path = "${schema}"`);
-        return (await c.query(sql)).rows;
-      });
+    exec = (sql) => onSession(async (c) => void (await c.query(sql)));
+    query = (sql) => onSession(async (c) => (await c.query(sql)).rows);
     textColumns = async () =>
       columnsByTable(
         await query(`SELECT table_name AS t, column_name AS c FROM information_schema.columns

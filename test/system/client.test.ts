@@ -11,27 +11,30 @@ const creds = { apiKey: 'client-test-key', authToken: 'client-test-token-0123456
 
 describe('the typed client against the real server', () => {
   let db: FreshDatabase;
+  let limitedDb: FreshDatabase;
   let server: ServerProcess;
+  /** The same service at a rate of 2/s (burst 4), so the 429 path can be reached on purpose. */
+  let limited: ServerProcess;
   let api: Marginalia;
 
   before(async () => {
     db = freshDatabase();
-    // A rate of 2/s (burst 4), so the 429 path can be reached on purpose.
-    server = await startServer({
-      env: { ...db.env, MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken, MARGINALIA_RATE_LIMIT: '2' },
-    });
+    limitedDb = freshDatabase();
+    const env = { MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken };
+    // The operations run at the default rate, which they never reach, so none of them waits for a bucket;
+    // the limited server is fresh for the one test that spends its bucket.
+    [server, limited] = await Promise.all([
+      startServer({ env: { ...db.env, ...env } }),
+      startServer({ env: { ...limitedDb.env, ...env, MARGINALIA_RATE_LIMIT: '2' } }),
+    ]);
     api = new Marginalia({ baseUrl: `${server.url}/`, ...creds });
   });
   after(async () => {
-    if (server) await stopServer(server);
-    await db?.drop();
+    await Promise.all([server && stopServer(server), limited && stopServer(limited)]);
+    await Promise.all([db?.drop(), limitedDb?.drop()]);
   });
 
-  /** Waits until the key's bucket is full again (2/s, burst 4). */
-  const rested = () => new Promise((r) => setTimeout(r, 2100));
-
   test('every thread operation (SPEC 10), with typed results', async () => {
-    await rested();
     const where = { organizationId: 'o10', documentId: 'd' };
     await api.comments.addAnnotations({
       ...where,
@@ -52,7 +55,6 @@ describe('the typed client against the real server', () => {
       all.map((t) => t.annotationId),
       ['t3', 't2', 't1'],
     );
-    await rested();
     const resolved = await api.comments.updateAnnotations({
       ...where,
       annotationIds: ['t1'],
@@ -69,11 +71,9 @@ describe('the typed client against the real server', () => {
     assert.deepEqual((await api.comments.countAnnotations({ ...where, documentIds: ['d'], userId: 'u2' })).data, {
       d: { total: 3, unread: 3 },
     });
-    await rested();
     assert.deepEqual((await api.comments.markRead({ ...where, userId: 'u2', annotationIds: ['t1', 't2'] })).data, { read: 2 });
     assert.equal((await api.comments.delete({ ...where, annotationId: 't2' })).data['1']!.success, true);
     assert.equal((await api.comments.deleteAnnotations({ ...where, annotationIds: ['t3'] })).data.t3!.success, true);
-    await rested();
     const [t1, t2, t3] = (await api.comments.getAnnotations({ ...where, annotationIds: ['t1', 't2', 't3'] })).data;
     assert.deepEqual(
       [t1?.status, t1?.comments[0]?.commentText, t1?.comments[0]?.status],
@@ -102,7 +102,6 @@ describe('the typed client against the real server', () => {
       ).data,
       [2],
     );
-    await rested();
     const thread = await api.comments.get({ organizationId: 'o', documentId: 'd', annotationId: 'a', commentIds: [2, 9] });
     assert.equal(thread.data[0]!.commentText, 'second');
     assert.equal(thread.data[1], null);
@@ -123,7 +122,6 @@ describe('the typed client against the real server', () => {
       displayHeadlineMessageTemplate: 'hi',
       notifyUsers: [{ userId: 'u2' }],
     });
-    await rested();
     const page = await api.notifications.get({ organizationId: 'o', userId: 'u2', pageSize: 1 });
     assert.equal(page.data.length, 1);
     assert.equal(typeof page.pageToken, 'string');
@@ -132,11 +130,9 @@ describe('the typed client against the real server', () => {
       'n2',
     ]);
     assert.equal((await api.users.update({ organizationId: 'o', users: [{ userId: 'nobody' }] })).data.nobody!.success, false);
-    await rested();
   });
 
   test('every notification operation (SPEC 11), with typed results', async () => {
-    await rested();
     const org = { organizationId: 'o11' };
     await api.users.add({ ...org, documentId: 'd', users: ['u1', 'u2', 'u3'].map((userId) => ({ userId })) });
     const base = { ...org, actionUser: { userId: 'u1' }, displayHeadlineMessageTemplate: 'hi' };
@@ -144,7 +140,6 @@ describe('the typed client against the real server', () => {
     // No notifyUsers: the whole organization (notifyAll defaults to true).
     await api.notifications.add({ ...base, notificationId: 'n2' });
     assert.deepEqual((await api.notifications.count({ ...org, userId: 'u2' })).data, { total: 2, unread: 2 });
-    await rested();
     assert.deepEqual((await api.notifications.markRead({ ...org, userId: 'u2', notificationIds: ['n2'] })).data, { read: 1 });
     assert.deepEqual((await api.notifications.markRead({ ...org, userId: 'u2', notificationIds: ['n2'] })).data, { read: 0 });
     const read = await api.notifications.get({ ...org, userId: 'u2', unread: false });
@@ -163,7 +158,6 @@ describe('the typed client against the real server', () => {
       n1: { success: true, message: 'Notification updated.' },
       n9: { success: false, message: 'Failed to update notification.' },
     });
-    await rested();
     assert.deepEqual((await api.notifications.count({ ...org, userId: 'u2' })).data, { total: 2, unread: 0 });
     const never = await api.notifications.getConfig({ ...org, documentIds: ['d'], userId: 'u3' });
     assert.deepEqual(never.data, [
@@ -177,7 +171,6 @@ describe('the typed client against the real server', () => {
       inbox: 'ALL',
       email: 'MINE',
     });
-    await rested();
     // A comment with triggerNotification: u2 is mentioned, u3 (a member set to ALL) hears of it too.
     await api.comments.addAnnotations({
       ...org,
@@ -202,15 +195,12 @@ describe('the typed client against the real server', () => {
       n1: { success: true, message: 'Notification deleted.' },
       n9: { success: false, message: 'Failed to delete notification.' },
     });
-    await rested();
     const byDocument = await api.notifications.delete({ ...org, documentId: 'd' });
     assert.deepEqual(Object.keys(byDocument.data).sort(), [mention!.id, member!.id].sort());
     assert.deepEqual((await api.notifications.count({ ...org, userId: 'u2' })).data, { total: 1, unread: 0 });
-    await rested();
   });
 
   test('the organization operations (SPEC 12), with typed results', async () => {
-    await rested();
     const added = await api.organizations.add({
       organizations: [{ organizationId: 'o12-a', organizationName: 'A' }, { organizationId: 'o12-b' }],
     });
@@ -218,7 +208,6 @@ describe('the typed client against the real server', () => {
     await api.users.add({ organizationId: 'o12-c', users: [{ userId: 'u' }] });
     const renamed = await api.organizations.update({ organizations: [{ organizationId: 'o12-b', organizationName: 'B' }] });
     assert.deepEqual(renamed.data['o12-b'], { success: true, id: 'o12-b', message: 'Updated Successfully' });
-    await rested();
     const page = await api.organizations.get({ organizationIds: ['o12-a', 'o12-b', 'o12-c'], pageSize: 2 });
     assert.ok(page.pageToken, 'a third remains');
     const all = await api.organizations.all({ organizationIds: ['o12-a', 'o12-b', 'o12-c', 'o12-none'], pageSize: 2 });
@@ -230,11 +219,9 @@ describe('the typed client against the real server', () => {
         ['o12-c', '', false],
       ],
     );
-    await rested();
   });
 
   test('the rest of SPEC 12 through the client: disable state, documents, folders, members, groups, personal data, delete', async () => {
-    await rested();
     const org = 'o12-life';
     await api.folders.add({ organizationId: org, folders: [{ folderId: 'f', folderName: 'F' }] });
     await api.documents.add({ organizationId: org, folderId: 'f', documents: [{ documentId: 'd', documentName: 'D' }] });
@@ -245,7 +232,6 @@ describe('the typed client against the real server', () => {
     );
     await api.users.add({ organizationId: org, documentId: 'd', users: [{ userId: 'u', name: 'U' }, { userId: 'v' }] });
     await api.userGroups.add({ organizationId: org, organizationUserGroups: [{ groupId: 'g', groupName: 'G' }] });
-    await rested();
     await api.userGroups.addUsers({ organizationId: org, organizationUserGroupId: 'g', userIds: ['u'] });
     const grouped = await api.users.all({ organizationId: org, organizationUserGroupIds: ['g'] });
     assert.deepEqual(
@@ -262,7 +248,6 @@ describe('the typed client against the real server', () => {
       mine.data.comments.map((c) => c.commentText),
       ['mine'],
     );
-    await rested();
     const off = await api.documents.setDisabled({ organizationId: org, documentIds: ['d'], disabled: true });
     assert.equal(off.data.d!.disabled, true);
     await assert.rejects(
@@ -276,7 +261,6 @@ describe('the typed client against the real server', () => {
     const job = await api.personalData.delete({ userIds: ['u'], organizationIds: [org] });
     const status = await api.personalData.status({ jobId: job.data.jobId });
     assert.equal(status.data.isDeleteCompleted, true);
-    await rested();
     assert.deepEqual(
       (await api.users.all({ organizationId: org })).map((m) => m.userId),
       ['v'],
@@ -288,7 +272,6 @@ describe('the typed client against the real server', () => {
     const gone = await api.organizations.delete({ organizationIds: [org] });
     assert.deepEqual(gone.data[org], { success: true, id: org, message: 'Deleted Successfully' });
     assert.deepEqual(await api.folders.get({ organizationId: org }).then((r) => r.data), []);
-    await rested();
   });
 
   test('a 429 without Retry-After (an annotation out of commentIds) is thrown at once, saying what to do', async () => {
@@ -328,7 +311,6 @@ describe('the typed client against the real server', () => {
     assert.equal(refused.httpStatus, 429);
     assert.match(refused.message, /Retrying will not help: give each new comment a free commentId/);
     assert.equal(calls, 1, 'not retried');
-    await rested();
   });
 
   test('an error answer is a MarginaliaError with its status, message, HTTP status and request id', async () => {
@@ -358,13 +340,12 @@ describe('the typed client against the real server', () => {
       new Marginalia({ baseUrl: 'http://127.0.0.1:1', ...creds }).users.add({ organizationId: 'o', users: [{ userId: 'x' }] }),
       { name: 'MarginaliaError', status: 'UNAVAILABLE', httpStatus: 0 },
     );
-    await rested();
   });
 
   test('a 429 is retried after at least Retry-After, then succeeds; with no retries it is RESOURCE_EXHAUSTED', async () => {
     const read = (client: Marginalia) => client.notifications.get({ organizationId: 'o', documentId: 'd' });
     // Without retries, the first 429 is the caller's, as a typed error: drain the bucket until it comes.
-    const once = new Marginalia({ baseUrl: server.url, ...creds, retries: 0 });
+    const once = new Marginalia({ baseUrl: limited.url, ...creds, retries: 0 });
     let refused: unknown;
     for (let i = 0; i < 10 && !refused; i++)
       refused = await read(once).then(
@@ -377,10 +358,9 @@ describe('the typed client against the real server', () => {
     // At once (the next token is 500 ms away at 2/s), a retrying client meets a 429 with Retry-After: 1,
     // waits it out, and succeeds.
     const started = Date.now();
-    const r = await read(new Marginalia({ baseUrl: server.url, ...creds, backoffMs: 1 }));
+    const r = await read(new Marginalia({ baseUrl: limited.url, ...creds, backoffMs: 1 }));
     assert.equal(r.status, 'success');
     assert.ok(Date.now() - started >= 900, `waited ${Date.now() - started} ms: Retry-After is 1 s`);
-    await rested();
   });
 });
 

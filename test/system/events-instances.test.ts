@@ -22,16 +22,22 @@ after(async () => {
 
 async function servers(db: FreshDatabase, count: number, env: Record<string, string>): Promise<ServerProcess[]> {
   const all = { ...db.env, MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken, LOG_LEVEL: 'info', ...env };
-  // One first (it migrates and makes the tenant), then the others.
-  const first = await startServer({ env: all });
-  const rest = await Promise.all(Array.from({ length: count - 1 }, () => startServer({ env: all })));
-  const list = [first, ...rest];
+  const list: ServerProcess[] = [];
+  // Stopped even when a later one fails to start.
   cleanups.push(async () => {
     await Promise.all(list.map((s) => stopServer(s)));
     // A database may serve two rounds of servers (the shutdown test): dropped once.
     await db.drop().catch(() => {});
   });
-  return list;
+  const start = async () => {
+    const s = await startServer({ env: all });
+    list.push(s);
+    return s;
+  };
+  // One first (it migrates and makes the tenant), then the others.
+  const first = await start();
+  const rest = await Promise.all(Array.from({ length: count - 1 }, start));
+  return [first, ...rest];
 }
 
 async function streams(url: string, n: number, org: string): Promise<SseStream[]> {
