@@ -97,6 +97,12 @@ export class EventHub {
         if (this.tails.get(sub.tenantId) === tail) this.tails.delete(sub.tenantId);
         throw err;
       }
+      // From now: first what this process has been told of (a write that answered before this stream
+      // opened is behind it, not ahead). One read at most, so a busy tenant does not hold the stream.
+      if (after === null) {
+        if (tail.scheduled) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (tail.reading) await tail.reading.catch(() => {});
+      }
       let start = after;
       // The tail may lag behind the database (another instance's write not heard of yet): an id past
       // it is checked there, so a client that saw it elsewhere does not get it again. An id past the
