@@ -98,10 +98,11 @@ export class EventHub {
         throw err;
       }
       // From now: first what this process has been told of (a write that answered before this stream
-      // opened is behind it, not ahead). One read at most, so a busy tenant does not hold the stream.
-      if (after === null) {
-        if (tail.scheduled) await new Promise<void>((resolve) => setImmediate(resolve));
+      // opened is behind it, not ahead): the read under way, and the one it runs again for a notice
+      // that came meanwhile. A few turns at most, so a busy tenant does not hold the stream.
+      for (let turns = 0; after === null && turns < 3 && (tail.scheduled || tail.reading); turns++) {
         if (tail.reading) await tail.reading.catch(() => {});
+        else await new Promise<void>((resolve) => setImmediate(resolve));
       }
       let start = after;
       // The tail may lag behind the database (another instance's write not heard of yet): an id past
