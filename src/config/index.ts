@@ -438,6 +438,15 @@ export const SETTINGS = {
       : `MARGINALIA_PG_SCHEMA must be a lowercase identifier (a-z, 0-9, _; at most 63), got "${raw}".`,
   ),
   pgPoolSize: integer('MARGINALIA_PG_POOL_SIZE', 10, 1, 1000, 'PostgreSQL connections per process.'),
+  pgEventPoolSize: integer(
+    'MARGINALIA_PG_EVENT_POOL_SIZE',
+    2,
+    1,
+    100,
+    'PostgreSQL connections per process kept for numbering the events of committed writes (besides ' +
+      'MARGINALIA_PG_POOL_SIZE): each write waits for its numbering, which must not queue behind the requests ' +
+      'waiting for a connection of the pool.',
+  ),
   pgConnectTimeoutMs: integer(
     'MARGINALIA_PG_CONNECT_TIMEOUT_MS',
     2000,
@@ -511,6 +520,7 @@ export interface Config {
   sqliteMmapMb: number;
   pgSchema: string;
   pgPoolSize: number;
+  pgEventPoolSize: number;
   pgConnectTimeoutMs: number;
   pgStatementTimeoutMs: number;
   /** Worker processes serving one port (node:cluster); 1 serves from this process. */
@@ -600,6 +610,7 @@ export function loadConfig(env: Env): ConfigResult {
       sqliteMmapMb: v.sqliteMmapMb,
       pgSchema: v.pgSchema,
       pgPoolSize: v.pgPoolSize,
+      pgEventPoolSize: v.pgEventPoolSize,
       pgConnectTimeoutMs: v.pgConnectTimeoutMs,
       pgStatementTimeoutMs: v.pgStatementTimeoutMs,
       workers: v.workers,

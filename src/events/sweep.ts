@@ -1,7 +1,7 @@
-// PostgreSQL numbers a write's events right after its commit (migration 18). A process that stops
-// between the two leaves drafts: the tenant's next write numbers them, and this sweep does when no
-// write comes, every MARGINALIA_EVENT_POLL_MS (the bound it already sets on a lost notice). SQLite has
-// no drafts: there the sweep asks nothing of the database.
+// PostgreSQL numbers a write's events right after its commit (migrations 18, 19). A process that
+// stops between the two, or a numbering that fails, leaves drafts: this sweep numbers them, every
+// MARGINALIA_EVENT_POLL_MS (the bound it already sets on a lost notice). SQLite has no drafts: there
+// the sweep asks nothing of the database.
 import type { Store } from '../store/store.js';
 
 /** Drafts younger than this are their writers' to number (each does within milliseconds of its commit). */

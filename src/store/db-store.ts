@@ -90,6 +90,12 @@ import type {
 
 const isList = (made: readonly EventDraft[] | Work<readonly EventDraft[]>): made is readonly EventDraft[] => Array.isArray(made);
 
+/** A numbering of a tenant's drafts under way, and the one that waits for it (with the writes it serves). */
+interface Numbering {
+  done: Promise<void>;
+  next: { writes: number[] | null; done: Promise<void> } | null;
+}
+
 export class DbStore implements Store {
   private readonly health: StorageHealth;
 
@@ -157,7 +163,7 @@ export class DbStore implements Store {
     events: (result: T) => readonly EventDraft[] | Work<readonly EventDraft[]>,
   ): Maybe<T> {
     let last = 0;
-    let drafted = false;
+    let writeId = 0;
     const numbersInWrite = !this.dialect.writesSideBySide;
     const written = this.write(method, function* () {
       const result = yield* work();
@@ -165,11 +171,11 @@ export class DbStore implements Store {
       // Events made from the result alone come as a list; those that read first, as store code.
       const drafts = isList(made) ? made : yield* made;
       if (numbersInWrite) last = yield* outbox.record(tenantId, drafts, now);
-      else drafted = yield* outbox.draft(tenantId, drafts, now);
+      else writeId = yield* outbox.draft(tenantId, drafts, now);
       return result;
     });
     return then(written, (result) => {
-      if (drafted) return this.numbered(tenantId).then(() => result);
+      if (writeId > 0) return this.numbered(tenantId, writeId).then(() => result);
       if (last > 0) this.eventListener?.(tenantId, last);
       return result;
     });
@@ -201,31 +207,38 @@ export class DbStore implements Store {
   }
 
   /**
-   * PostgreSQL: numbers the tenant's drafts, one numbering at a time per tenant in this process: a
-   * write that commits while one runs waits for the next, which numbers every draft committed by then
-   * (so under load one numbering serves many writes). A numbering that fails is not the write's
-   * failure (the write has committed): its drafts are numbered by the tenant's next write or by the
-   * sweep, and the write answers as it would have.
+   * PostgreSQL: numbers drafts of the tenant, one numbering at a time per tenant in this process: a
+   * write that commits while one runs joins the next, which numbers the drafts of every write that
+   * joined it (so under load one numbering serves many writes). `writeId` null: every draft of the
+   * tenant (drafts a stopped writer left). A numbering that fails is not the write's failure (the
+   * write has committed): its drafts are numbered by the sweep, and the write answers as it would have.
    */
-  private readonly numberings = new Map<string, { done: Promise<void>; next: Promise<void> | null }>();
+  private readonly numberings = new Map<string, Numbering>();
 
-  private numbered(tenantId: string): Promise<void> {
+  private numbered(tenantId: string, writeId: number | null): Promise<void> {
     const running = this.numberings.get(tenantId);
-    if (!running) return this.numberNow(tenantId);
-    running.next ??= running.done.then(() => this.numberNow(tenantId));
-    return running.next;
+    if (!running) return this.numberNow(tenantId, writeId === null ? null : [writeId]);
+    if (!running.next) {
+      const next = { writes: [] as number[] | null, done: Promise.resolve() };
+      next.done = running.done.then(() => this.numberNow(tenantId, next.writes));
+      running.next = next;
+    }
+    if (writeId === null) running.next.writes = null;
+    else running.next.writes?.push(writeId);
+    return running.next.done;
   }
 
-  private numberNow(tenantId: string): Promise<void> {
-    const numbering: { done: Promise<void>; next: Promise<void> | null } = { done: Promise.resolve(), next: null };
-    numbering.done = Promise.resolve(this.read('sequenceEvents', () => outbox.sequence(tenantId))).then(
+  private numberNow(tenantId: string, writes: number[] | null): Promise<void> {
+    const numbering: Numbering = { done: Promise.resolve(), next: null };
+    const forget = () => {
+      if (this.numberings.get(tenantId) === numbering) this.numberings.delete(tenantId);
+    };
+    numbering.done = Promise.resolve(this.dialect.aside('sequenceEvents', () => outbox.sequence(tenantId, writes))).then(
       (last) => {
-        if (this.numberings.get(tenantId) === numbering) this.numberings.delete(tenantId);
+        forget();
         if (last > 0) this.eventListener?.(tenantId, last);
       },
-      () => {
-        if (this.numberings.get(tenantId) === numbering) this.numberings.delete(tenantId);
-      },
+      forget,
     );
     this.numberings.set(tenantId, numbering);
     return numbering.done;
@@ -235,7 +248,7 @@ export class DbStore implements Store {
   async numberLeftDrafts(before: number): Promise<number> {
     if (!this.dialect.writesSideBySide) return 0;
     const tenants = await this.read('draftedTenants', () => outbox.draftedTenants(before));
-    for (const tenantId of tenants) await this.numbered(tenantId);
+    for (const tenantId of tenants) await this.numbered(tenantId, null);
     return tenants.length;
   }
 

@@ -17,6 +17,7 @@ export type StoreConfig = Pick<
   | 'sqliteMmapMb'
   | 'pgSchema'
   | 'pgPoolSize'
+  | 'pgEventPoolSize'
   | 'pgConnectTimeoutMs'
   | 'pgStatementTimeoutMs'
 >;
@@ -39,6 +40,7 @@ export async function openStore(config: StoreConfig, listeners: StoreListeners =
           url: db.url,
           schema: config.pgSchema,
           poolSize: config.pgPoolSize,
+          eventPoolSize: config.pgEventPoolSize,
           connectTimeoutMs: config.pgConnectTimeoutMs,
           statementTimeoutMs: config.pgStatementTimeoutMs,
           onConnectionLost: listeners.onConnectionLost,

@@ -462,7 +462,8 @@ export interface Store {
   pruneEvents(before: number, limit: number): Maybe<number>;
   /**
    * Numbers events their writers left as drafts before `before` (PostgreSQL, migration 18: a process
-   * that stopped between a write's commit and its numbering); answers how many tenants had some.
+   * that stopped between a write's commit and its numbering, or a numbering that failed); answers how
+   * many tenants had some.
    */
   numberLeftDrafts(before: number): Promise<number>;
   /** What an end-user token's stream may carry of the organization and document (events/access.ts). */

@@ -1,5 +1,6 @@
 // Takes a database back to the schema an earlier release left, rows included, so a test can check that
 // the migrations after it carry those rows forward. Each step undoes one migration, newest first.
+import { MIGRATIONS } from '../../src/store/migrations.js';
 import type { FreshDatabase } from './test-database.js';
 
 /**
@@ -116,8 +117,23 @@ export async function beforeSigningKeys(db: Pick<FreshDatabase, 'exec'>): Promis
   await db.exec('DROP TABLE tenant_signing_keys; DELETE FROM schema_migrations WHERE version = 16');
 }
 
+/**
+ * Before migration 19: PostgreSQL's numbering took every draft of the tenant (migration 18's
+ * sequence_events, taken from its own text), and drafts were keyed by tenant first.
+ */
+export async function beforeNumberingByWrite(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  if (db.kind === 'postgres') {
+    const m18 = MIGRATIONS.find((m) => m.version === 18)!.postgres;
+    await db.exec(`DROP FUNCTION sequence_events(text, bigint[]);
+ALTER TABLE event_drafts DROP CONSTRAINT event_drafts_pkey, ADD PRIMARY KEY (tenant_id, write_id, position);
+${m18.slice(m18.indexOf('CREATE FUNCTION'))}`);
+  }
+  await db.exec('DELETE FROM schema_migrations WHERE version = 19');
+}
+
 /** Before migration 18: PostgreSQL writes numbered their events themselves; there were no drafts. */
 export async function beforeEventDrafts(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeNumberingByWrite(db);
   const drafts =
     db.kind === 'postgres'
       ? 'DROP FUNCTION sequence_events(text); DROP TABLE event_drafts; DROP SEQUENCE event_draft_writes;'

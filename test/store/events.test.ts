@@ -134,31 +134,41 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
     const draftsLeft = async (db: FreshDatabase) =>
       (await db.query('SELECT count(*)::int AS n FROM event_drafts'))[0]!.n as number;
 
-    storeTest('PostgreSQL: drafts a stopped writer left are numbered by the next write, in write order', async (store, db) => {
-      await db.exec(draftsOf(T0, ['u1']));
-      await db.exec(draftsOf(T0, ['u1']));
-      await store.addNotification(TA, ORG, notification('after'));
-      const events = await bodies(store);
-      eq(
-        events.map((e) => e.id),
-        [1, 2, 3, 4, 5],
-        'the drafts first, then the write',
-      );
-      const [w1, w2] = [events[0].data.write, events[2].data.write];
-      eq(
-        events.slice(0, 4).map((e) => [e.data.write, e.data.n]),
-        [
-          [w1, 1],
-          [w1, 2],
-          [w2, 1],
-          [w2, 2],
-        ],
-        'each write whole, in the order the writes drafted',
-      );
-      eq(events[4].data.id, 'after', 'the write last');
-      eq(Object.keys(events[0]), ['id', 'type', 'timestamp', 'organizationId', 'data'], 'a numbered draft is an event');
-      eq((await db.query('SELECT count(*)::int AS n FROM event_drafts'))[0]!.n, 0, 'no draft left');
-    });
+    storeTest(
+      'PostgreSQL: a write numbers its own drafts; those a stopped writer left wait for the sweep, in write order',
+      async (store, db) => {
+        await db.exec(draftsOf(T0, ['u1']));
+        await db.exec(draftsOf(T0, ['u1']));
+        await store.addNotification(TA, ORG, notification('after'));
+        eq(
+          (await bodies(store)).map((e) => [e.id, e.data.id]),
+          [[1, 'after']],
+          'the write is numbered; the left drafts are not its',
+        );
+        eq(await draftsLeft(db), 4, 'the left drafts wait');
+        eq(await store.numberLeftDrafts(T0 + 1), 1, 'the sweep finds one tenant');
+        const events = await bodies(store);
+        eq(
+          events.map((e) => e.id),
+          [1, 2, 3, 4, 5],
+          'numbered after the write',
+        );
+        const [w1, w2] = [events[1].data.write, events[3].data.write];
+        eq(w1 < w2, true, 'in the order the writes drafted');
+        eq(
+          events.slice(1).map((e) => [e.data.write, e.data.n]),
+          [
+            [w1, 1],
+            [w1, 2],
+            [w2, 1],
+            [w2, 2],
+          ],
+          'each write whole, in the order the writes drafted',
+        );
+        eq(Object.keys(events[1]), ['id', 'type', 'timestamp', 'organizationId', 'data'], 'a numbered draft is an event');
+        eq(await draftsLeft(db), 0, 'no draft left');
+      },
+    );
 
     storeTest('PostgreSQL: the sweep numbers drafts older than the grace, and the listener hears of them', async (store, db) => {
       const heard: [string | null, number][] = [];
@@ -191,6 +201,7 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
           await store.addNotification(TA, ORG, notification('first-to-commit'));
           eq(await ids(store, TA), [1], 'the committed write is numbered; the open one is not seen');
           await other.query('COMMIT');
+          await store.numberLeftDrafts(T0 + 1);
           await store.addNotification(TA, ORG, notification('next'));
           eq(
             (await bodies(store)).map((e) => [e.id, e.data.id ?? 'draft']),
@@ -200,7 +211,7 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
               [3, 'draft'],
               [4, 'next'],
             ],
-            'ids in commit order',
+            'ids in the order of the numberings',
           );
         } finally {
           await other.end();

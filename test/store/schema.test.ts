@@ -14,6 +14,7 @@ import {
   asOfMigration8,
   asOfMigration9,
   beforeEventDrafts,
+  beforeNumberingByWrite,
   previousRelease,
 } from '../helpers/previous-release.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
@@ -201,6 +202,36 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
           'read all',
         );
         eq(await count('u2'), { total: 2, unread: 0 }, 'u2 read everything');
+      });
+    },
+  );
+
+  storeTest(
+    'a database as the release before left it (through migration 18) migrates forward: drafts left are numbered, ids go on',
+    async (store, db) => {
+      await store.addNotification(TA, ORG, notification('n1'));
+      await beforeNumberingByWrite(db);
+      if (db.kind === 'postgres') {
+        // What a writer of that release left when it stopped between its commit and the numbering.
+        await db.exec(`INSERT INTO event_drafts (tenant_id, write_id, position, type, organization_id, document_id, created_at,
+            audience, body_rest)
+          SELECT '${TA}', nextval('event_draft_writes'), 1, 'notification.add', '${ORG}', NULL, ${T0}, NULL,
+            ',"type":"notification.add","timestamp":${T0},"organizationId":"${ORG}","data":{"id":"left"}}'`);
+      }
+      await withSecondStore(db, async (reopened) => {
+        await reopened.numberLeftDrafts(Date.now() + 60_000);
+        await reopened.addNotification(TA, ORG, notification('n2'));
+        const events = await reopened.eventsAfter(TA, 0, 10);
+        eq(
+          events.map((e) => JSON.parse(e.body).data.id),
+          db.kind === 'postgres' ? ['n1', 'left', 'n2'] : ['n1', 'n2'],
+          'the events of before, the left draft numbered, then the next write',
+        );
+        eq(
+          events.map((e) => e.id),
+          events.map((_, i) => i + 1),
+          'ids go on without a gap',
+        );
       });
     },
   );

@@ -21,7 +21,8 @@
 //   before any write (sqlite.ts, ReadSnapshot); on PostgreSQL each statement reads committed data.
 // - Event ids (the outbox, SPEC 13): SQLite runs one write at a time, so a write numbers its events
 //   itself; PostgreSQL runs a tenant's writes side by side, so a write leaves drafts and a short call
-//   after its commit numbers them (`writesSideBySide`; migration 18).
+//   after its commit numbers them (`writesSideBySide`; migrations 18, 19), on connections of its own
+//   (`aside`).
 // - Notices between processes: PostgreSQL has LISTEN/NOTIFY (a NOTIFY inside a transaction is sent
 //   when it commits), SQLite has nothing of the kind: `listen` exists only on PostgreSQL.
 // - Timing: every store call passes through read(), query(), write() or batchWrite(), which time it
@@ -44,6 +45,12 @@ export interface Dialect {
    * (see maybe.ts).
    */
   read<T>(method: string, work: () => Work<T>): Maybe<T>;
+  /**
+   * A read, or a call that commits on its own (the numbering of events after a write: migration 18),
+   * on connections kept for it where there is a pool (PostgreSQL): every write of a tenant waits for
+   * such a call, which must not queue behind the requests waiting for the pool. SQLite: read().
+   */
+  aside<T>(method: string, work: () => Work<T>): Maybe<T>;
   /** A read of one statement (sql.ts: Query), run as directly as the database allows. */
   query<T>(method: string, q: Query<T>): Maybe<T>;
   /** A write of one statement over many rows (sql.ts: BatchQuery), atomic. */

@@ -21,6 +21,8 @@ export interface PostgresOptions {
   url: string;
   schema: string;
   poolSize: number;
+  /** Connections kept for numbering events (MARGINALIA_PG_EVENT_POOL_SIZE). */
+  eventPoolSize: number;
   connectTimeoutMs: number;
   statementTimeoutMs: number;
   /** Where errors of lost connections are reported (idle or checked out: they must not crash the process). */
@@ -131,27 +133,36 @@ function batchParams(params: Params, rows: readonly Params[]): Params {
   return { ...params, ...columns };
 }
 
+function makePool(options: PostgresOptions, max: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    // The server cancels a statement past the timeout; the client gives up a little later on a
+    // connection that went silent (a cut network sends no error at all).
+    statement_timeout: options.statementTimeoutMs,
+    query_timeout: options.statementTimeoutMs + options.connectTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    options: `-c search_path=${quoteIdent(options.schema)}`,
+    types,
+  });
+  pool.on('error', (err) => options.onConnectionLost?.(err));
+  return pool;
+}
+
 export class PostgresDialect implements Dialect {
   readonly kind = 'postgres' as const;
   readonly writesSideBySide = true;
   onCall: CallListener | null = null;
   private readonly pool: pg.Pool;
 
+  /** Connections kept for numbering events (aside()), so a numbering never queues behind the pool's waiters. */
+  private readonly eventPool: pg.Pool;
+
   constructor(private readonly options: PostgresOptions) {
-    this.pool = new pg.Pool({
-      connectionString: options.url,
-      max: options.poolSize,
-      connectionTimeoutMillis: options.connectTimeoutMs,
-      // The server cancels a statement past the timeout; the client gives up a little later on a
-      // connection that went silent (a cut network sends no error at all).
-      statement_timeout: options.statementTimeoutMs,
-      query_timeout: options.statementTimeoutMs + options.connectTimeoutMs,
-      idleTimeoutMillis: 30_000,
-      keepAlive: true,
-      options: `-c search_path=${quoteIdent(options.schema)}`,
-      types,
-    });
-    this.pool.on('error', (err) => options.onConnectionLost?.(err));
+    this.pool = makePool(options, options.poolSize);
+    this.eventPool = makePool(options, options.eventPoolSize);
   }
 
   private async step(db: Queryable, s: Step): Promise<unknown> {
@@ -181,9 +192,17 @@ export class PostgresDialect implements Dialect {
   }
 
   read<T>(method: string, work: () => Work<T>): Promise<T> {
+    return this.readOn(this.pool, method, work);
+  }
+
+  aside<T>(method: string, work: () => Work<T>): Promise<T> {
+    return this.readOn(this.eventPool, method, work);
+  }
+
+  private readOn<T>(pool: pg.Pool, method: string, work: () => Work<T>): Promise<T> {
     return timed<T>(this.onCall, method, async () => {
       try {
-        return await this.drive(this.pool, work());
+        return await this.drive(pool, work());
       } catch (err) {
         throw classifyPostgres(err);
       }
@@ -344,7 +363,7 @@ export class PostgresDialect implements Dialect {
   async close(): Promise<void> {
     this.closing = true;
     await this.listener?.end().catch(() => {});
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.eventPool.end()]);
   }
 
   poolStats(): { total: number; idle: number; waiting: number } {

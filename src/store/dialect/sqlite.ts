@@ -200,6 +200,11 @@ export class SqliteDialect implements Dialect {
     }
   }
 
+  /** No pool to queue behind: a read. */
+  aside<T>(method: string, work: () => Work<T>): T {
+    return this.read(method, work);
+  }
+
   read<T>(method: string, work: () => Work<T>): T {
     return timed(this.onCall, method, () =>
       this.guard(() => {

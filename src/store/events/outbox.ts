@@ -2,7 +2,7 @@
 // nothing is announced that was not committed and nothing committed goes unannounced
 // (docs/events.md). Ids increase per tenant in commit order: SQLite takes them in the write
 // (migration 17), PostgreSQL numbers a write's drafts right after its commit (migration 18).
-import { all, arrays, batch, first, run, type Work } from '../sql.js';
+import { all, arrays, batch, first, list, run, type Work } from '../sql.js';
 import { EVENTS_SQL as SQL } from './sql.js';
 
 /** An event as a write describes it; the outbox gives it its id and time. */
@@ -67,25 +67,29 @@ export function* record(tenantId: string, drafts: readonly EventDraft[], now: nu
 
 /**
  * PostgreSQL: records the events as drafts, without ids and without taking the tenant's counter, so a
- * tenant's writes run side by side; sequence() numbers them after the commit (migration 18). Answers
- * whether there were any.
+ * tenant's writes run side by side; sequence() numbers them after the commit (migrations 18, 19).
+ * Answers the drafts' write_id, which their numbering is given (0 when there were none).
  */
-export function* draft(tenantId: string, drafts: readonly EventDraft[], now: number): Work<boolean> {
-  if (drafts.length === 0) return false;
-  const rows = drafts.map((e) => ({
-    type: e.type,
-    organizationId: e.organizationId,
-    documentId: e.documentId,
-    audience: audienceText(e),
-    bodyRest: bodyRest(now, e),
-  }));
-  yield* batch(SQL.insertDrafts, { tenantId, createdAt: now }, rows);
-  return true;
+export function* draft(tenantId: string, drafts: readonly EventDraft[], now: number): Work<number> {
+  if (drafts.length === 0) return 0;
+  const row = yield* first<{ write_id: unknown }>(SQL.insertDrafts, {
+    tenantId,
+    createdAt: now,
+    type: list(drafts.map((e) => e.type)),
+    organizationId: list(drafts.map((e) => e.organizationId)),
+    documentId: list(drafts.map((e) => e.documentId)),
+    audience: list(drafts.map(audienceText)),
+    bodyRest: list(drafts.map((e) => bodyRest(now, e))),
+  });
+  return Number(row!.write_id);
 }
 
-/** Numbers the tenant's committed drafts; answers its last event id (migration 18). */
-export function* sequence(tenantId: string): Work<number> {
-  const row = (yield* first<{ last_id: unknown }>(SQL.sequence, { tenantId }))!;
+/**
+ * Numbers committed drafts of the tenant and answers its last event id: the drafts of the writes
+ * given (their write_ids), or with null every one (the sweep, an erasure). Migration 19.
+ */
+export function* sequence(tenantId: string, writes: readonly number[] | null): Work<number> {
+  const row = (yield* first<{ last_id: unknown }>(SQL.sequence, { tenantId, writes: list(writes) }))!;
   return Number(row.last_id);
 }
 

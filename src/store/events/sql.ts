@@ -24,7 +24,7 @@ export const EVENTS_SQL = {
   ),
   /**
    * PostgreSQL: the write's events as drafts, without ids, under one write_id (their order among the
-   * tenant's writes); sequence_events numbers them after the commit (migration 18).
+   * tenant's writes), which it answers; sequence_events numbers them after the commit (migrations 18, 19).
    */
   insertDrafts: postgresOnly(
     'insertEventDrafts',
@@ -34,15 +34,17 @@ export const EVENTS_SQL = {
        r.body_rest
      FROM (SELECT nextval('event_draft_writes') AS id) w,
        unnest(@type::text[], @organizationId::text[], @documentId::text[], @audience::text[], @bodyRest::text[])
-         WITH ORDINALITY AS r(type, organization_id, document_id, audience, body_rest, position)`,
+         WITH ORDINALITY AS r(type, organization_id, document_id, audience, body_rest, position)
+     RETURNING write_id`,
   ),
   /**
-   * Numbers the tenant's committed drafts (migration 18) and answers its last id. SQLite has no drafts:
+   * Numbers the tenant's committed drafts, those of the writes given (@writes, their write_ids) or with
+   * null all of them (migration 19), and answers its last id. SQLite has no drafts:
    * it numbers events as it records them.
    */
   sequence: sql('sequenceEvents', {
     sqlite: `SELECT coalesce((SELECT last_id FROM event_counters WHERE tenant_id = @tenantId), 0) AS last_id`,
-    postgres: 'SELECT sequence_events(@tenantId) AS last_id',
+    postgres: 'SELECT sequence_events(@tenantId, @writes::bigint[]) AS last_id',
   }),
   /** PostgreSQL: the tenants with drafts written before `before` (left by a writer that stopped before numbering them). */
   draftedTenants: postgresOnly('draftedTenants', 'SELECT DISTINCT tenant_id FROM event_drafts WHERE created_at < @before'),
