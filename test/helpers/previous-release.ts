@@ -117,11 +117,23 @@ export async function beforeSigningKeys(db: Pick<FreshDatabase, 'exec'>): Promis
   await db.exec('DROP TABLE tenant_signing_keys; DELETE FROM schema_migrations WHERE version = 16');
 }
 
+/** Before migration 20: PostgreSQL compressed every large answer with its default, pglz. */
+export async function beforeLz4(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  if (db.kind === 'postgres') {
+    await db.exec(`ALTER TABLE inbox ALTER COLUMN answer SET COMPRESSION default;
+ALTER TABLE notifications ALTER COLUMN answer SET COMPRESSION default, ALTER COLUMN recipients SET COMPRESSION default;
+ALTER TABLE events ALTER COLUMN body SET COMPRESSION default;
+ALTER TABLE event_drafts ALTER COLUMN body_rest SET COMPRESSION default;`);
+  }
+  await db.exec('DELETE FROM schema_migrations WHERE version = 20');
+}
+
 /**
  * Before migration 19: PostgreSQL's numbering took every draft of the tenant (migration 18's
  * sequence_events, taken from its own text), and drafts were keyed by tenant first.
  */
 export async function beforeNumberingByWrite(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeLz4(db);
   if (db.kind === 'postgres') {
     const m18 = MIGRATIONS.find((m) => m.version === 18)!.postgres;
     await db.exec(`DROP FUNCTION sequence_events(text, bigint[]);

@@ -14,6 +14,7 @@ import {
   asOfMigration8,
   asOfMigration9,
   beforeEventDrafts,
+  beforeLz4,
   beforeNumberingByWrite,
   previousRelease,
 } from '../helpers/previous-release.js';
@@ -202,6 +203,44 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
           'read all',
         );
         eq(await count('u2'), { total: 2, unread: 0 }, 'u2 read everything');
+      });
+    },
+  );
+
+  storeTest(
+    'a database through migration 19 migrates forward: large answers compress with lz4 (PostgreSQL), old rows read as before',
+    async (store, db) => {
+      const many = Array.from({ length: 300 }, (_, i) => `reader-${i}`);
+      await store.addNotification(TA, ORG, notification('before', { recipients: many }));
+      await beforeLz4(db);
+      await withSecondStore(db, async (reopened) => {
+        await reopened.addNotification(TA, ORG, notification('after', { recipients: many }));
+        for (const id of ['before', 'after']) {
+          const [n] = await reopened.getNotifications(TA, notificationQuery({ userId: 'reader-299', notificationIds: [id] }));
+          eq(n?.notificationId, id, `${id}: reads back`);
+          eq(
+            (n!.answer.match(/":true/g) ?? []).length,
+            2 * many.length,
+            `${id}: notifyUsers and notifyUsersByUserId name everyone`,
+          );
+        }
+        if (db.kind === 'postgres') {
+          const rows = await db.query(`SELECT a.attrelid::regclass::text AS t, a.attname AS c, a.attcompression AS m
+            FROM pg_attribute a WHERE (a.attrelid::regclass::text, a.attname) IN
+              (('inbox', 'answer'), ('notifications', 'answer'), ('notifications', 'recipients'), ('events', 'body'),
+               ('event_drafts', 'body_rest')) ORDER BY 1, 2`);
+          eq(
+            rows.map((r) => `${r.t}.${r.c} ${r.m}`),
+            [
+              'event_drafts.body_rest l',
+              'events.body l',
+              'inbox.answer l',
+              'notifications.answer l',
+              'notifications.recipients l',
+            ],
+            'lz4 on every large text',
+          );
+        }
       });
     },
   );
