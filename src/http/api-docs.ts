@@ -53,7 +53,7 @@ export const EVENT_STREAM_DOC = {
         '`retry: 1000` and a comment line `: open` once the stream is subscribed. Each event is one message: ' +
         '`id: <event id>` and `data: <the event as JSON>`, with no `event:` field (so `EventSource.onmessage` sees ' +
         'every one). The event is `{id, type, timestamp, organizationId, documentId?, data}`: ids are integers that ' +
-        'increase per tenant in commit order, `timestamp` is in ms, `documentId` is there when the event concerns a ' +
+        'increase per tenant and commit in order, `timestamp` is in ms, `documentId` is there when the event concerns a ' +
         'document, and `data` is the object as a read shows it (its ids, for a delete). An idle stream gets a comment ' +
         'line `: heartbeat` every MARGINALIA_EVENT_HEARTBEAT_MS (15 s). The server may end the stream with a last ' +
         'message `event: close` and `data: {"reason": "...", "lastEventId": N}` (a client reading more slowly than ' +

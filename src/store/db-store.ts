@@ -216,6 +216,7 @@ export class DbStore implements Store {
   private readonly numberings = new Map<string, Numbering>();
 
   private numbered(tenantId: string, writeId: number | null): Promise<void> {
+    if (this.numberAll.delete(tenantId)) writeId = null;
     const running = this.numberings.get(tenantId);
     if (!running) return this.numberNow(tenantId, writeId === null ? null : [writeId]);
     if (!running.next) {
@@ -230,19 +231,27 @@ export class DbStore implements Store {
 
   private numberNow(tenantId: string, writes: number[] | null): Promise<void> {
     const numbering: Numbering = { done: Promise.resolve(), next: null };
-    const forget = () => {
+    const sequence = (only: number[] | null) =>
+      Promise.resolve(guarded(() => this.dialect.aside('sequenceEvents', () => outbox.sequence(tenantId, only)), this.failed));
+    const numbered = (last: number) => {
       if (this.numberings.get(tenantId) === numbering) this.numberings.delete(tenantId);
+      if (last > 0) this.eventListener?.(tenantId, last);
     };
-    numbering.done = Promise.resolve(this.dialect.aside('sequenceEvents', () => outbox.sequence(tenantId, writes))).then(
-      (last) => {
-        forget();
-        if (last > 0) this.eventListener?.(tenantId, last);
-      },
-      forget,
-    );
+    // A failed numbering is tried once more, over every draft of the tenant: its writes then answer
+    // numbered, so a write made after their answer (on any instance) is numbered after them. If that
+    // fails too (the database is gone), the tenant's next numbering here takes every draft as well.
+    numbering.done = sequence(writes)
+      .catch(() => sequence(null))
+      .then(numbered, () => {
+        this.numberAll.add(tenantId);
+        numbered(0);
+      });
     this.numberings.set(tenantId, numbering);
     return numbering.done;
   }
+
+  /** Tenants whose last numbering here failed: the next takes every draft, not only its writes'. */
+  private readonly numberAll = new Set<string>();
 
   /** Numbers drafts written before `before` that their writers left (a process stopped between commit and numbering). */
   async numberLeftDrafts(before: number): Promise<number> {

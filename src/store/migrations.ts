@@ -1125,11 +1125,13 @@ $$;
     // of the writes it serves (their process waits for it) and takes exactly those by key, at a cost
     // that does not grow; drafts are keyed by write_id for it. Without write_ids (the sweep, an erasure:
     // rare) it takes every draft of the tenant as before. Ids still commit in the order numberings take
-    // the counter. The counter row is made only when missing, rather than tried on every call.
+    // the counter. The counter row is made only when missing, rather than tried on every call. The
+    // one-argument form stays, numbering every draft, for instances of the release before during a
+    // rolling upgrade. Without write_ids the numbering reads the whole (small) drafts table: drafts
+    // live for milliseconds, and that path is the sweep's and an erasure's, not a write's.
     sqlite: '-- PostgreSQL only: SQLite numbers events inside the writing transaction.',
     postgres: `
 ALTER TABLE event_drafts DROP CONSTRAINT event_drafts_pkey, ADD PRIMARY KEY (write_id, position);
-DROP FUNCTION sequence_events(text);
 CREATE FUNCTION sequence_events(tenant text, writes bigint[]) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
   last bigint;
@@ -1159,6 +1161,9 @@ BEGIN
   RETURN last + added;
 END
 $$;
+-- Instances not yet upgraded (a rolling upgrade) still call the one-argument form: every draft.
+CREATE OR REPLACE FUNCTION sequence_events(tenant text) RETURNS bigint LANGUAGE sql
+  AS $$ SELECT sequence_events(tenant, NULL::bigint[]) $$;
 `,
   },
   {

@@ -136,7 +136,7 @@ export async function beforeNumberingByWrite(db: Pick<FreshDatabase, 'kind' | 'e
   await beforeLz4(db);
   if (db.kind === 'postgres') {
     const m18 = MIGRATIONS.find((m) => m.version === 18)!.postgres;
-    await db.exec(`DROP FUNCTION sequence_events(text, bigint[]);
+    await db.exec(`DROP FUNCTION sequence_events(text); DROP FUNCTION sequence_events(text, bigint[]);
 ALTER TABLE event_drafts DROP CONSTRAINT event_drafts_pkey, ADD PRIMARY KEY (tenant_id, write_id, position);
 ${m18.slice(m18.indexOf('CREATE FUNCTION'))}`);
   }

@@ -211,8 +211,8 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
     'a database through migration 19 migrates forward: large answers compress with lz4 (PostgreSQL), old rows read as before',
     async (store, db) => {
       const many = Array.from({ length: 300 }, (_, i) => `reader-${i}`);
-      await store.addNotification(TA, ORG, notification('before', { recipients: many }));
       await beforeLz4(db);
+      await store.addNotification(TA, ORG, notification('before', { recipients: many }));
       await withSecondStore(db, async (reopened) => {
         await reopened.addNotification(TA, ORG, notification('after', { recipients: many }));
         for (const id of ['before', 'after']) {
@@ -224,23 +224,17 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
             `${id}: notifyUsers and notifyUsersByUserId name everyone`,
           );
         }
-        if (db.kind === 'postgres') {
-          const rows = await db.query(`SELECT a.attrelid::regclass::text AS t, a.attname AS c, a.attcompression AS m
-            FROM pg_attribute a WHERE (a.attrelid::regclass::text, a.attname) IN
-              (('inbox', 'answer'), ('notifications', 'answer'), ('notifications', 'recipients'), ('events', 'body'),
-               ('event_drafts', 'body_rest')) ORDER BY 1, 2`);
-          eq(
-            rows.map((r) => `${r.t}.${r.c} ${r.m}`),
-            [
-              'event_drafts.body_rest l',
-              'events.body l',
-              'inbox.answer l',
-              'notifications.answer l',
-              'notifications.recipients l',
-            ],
-            'lz4 on every large text',
-          );
-        }
+        if (db.kind !== 'postgres') return;
+        const [{ lz4 }] = (await db.query(
+          `SELECT 'lz4' = ANY (enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`,
+        )) as [{ lz4: boolean }];
+        const methods = await db.query(`SELECT notification_id AS id, pg_column_compression(answer) AS m FROM inbox
+          WHERE tenant_id = '${TA}' AND user_id = 'reader-299' ORDER BY notification_id DESC`);
+        eq(
+          methods.map((r) => `${r.id} ${r.m}`),
+          ['before pglz', `after ${lz4 ? 'lz4' : 'pglz'}`],
+          'the row written before keeps pglz; a new one takes lz4 where the server has it',
+        );
       });
     },
   );
@@ -258,7 +252,9 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
             ',"type":"notification.add","timestamp":${T0},"organizationId":"${ORG}","data":{"id":"left"}}'`);
       }
       await withSecondStore(db, async (reopened) => {
-        await reopened.numberLeftDrafts(Date.now() + 60_000);
+        // An instance of that release, still running during a rolling upgrade, numbers as it did.
+        if (db.kind === 'postgres')
+          eq(Number((await db.query(`SELECT sequence_events('${TA}') AS last`))[0]!.last), 2, 'numbered the old way');
         await reopened.addNotification(TA, ORG, notification('n2'));
         const events = await reopened.eventsAfter(TA, 0, 10);
         eq(

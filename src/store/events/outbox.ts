@@ -1,6 +1,6 @@
 // Store code of the event outbox (SPEC 13): a write's events are recorded in its own transaction, so
 // nothing is announced that was not committed and nothing committed goes unannounced
-// (docs/events.md). Ids increase per tenant in commit order: SQLite takes them in the write
+// (docs/events.md). Ids increase per tenant and commit in order: SQLite takes them in the write
 // (migration 17), PostgreSQL numbers a write's drafts right after its commit (migration 18).
 import { all, arrays, batch, first, list, run, type Work } from '../sql.js';
 import { EVENTS_SQL as SQL } from './sql.js';

@@ -28,14 +28,16 @@ export const EVENTS_SQL = {
    */
   insertDrafts: postgresOnly(
     'insertEventDrafts',
-    `INSERT INTO event_drafts (tenant_id, write_id, position, type, organization_id, document_id, created_at, audience,
-       body_rest)
-     SELECT @tenantId, w.id, r.position, r.type, r.organization_id, r.document_id, @createdAt::bigint, r.audience,
-       r.body_rest
-     FROM (SELECT nextval('event_draft_writes') AS id) w,
-       unnest(@type::text[], @organizationId::text[], @documentId::text[], @audience::text[], @bodyRest::text[])
-         WITH ORDINALITY AS r(type, organization_id, document_id, audience, body_rest, position)
-     RETURNING write_id`,
+    `WITH drafted AS (
+       INSERT INTO event_drafts (tenant_id, write_id, position, type, organization_id, document_id, created_at, audience,
+         body_rest)
+       SELECT @tenantId, w.id, r.position, r.type, r.organization_id, r.document_id, @createdAt::bigint, r.audience,
+         r.body_rest
+       FROM (SELECT nextval('event_draft_writes') AS id) w,
+         unnest(@type::text[], @organizationId::text[], @documentId::text[], @audience::text[], @bodyRest::text[])
+           WITH ORDINALITY AS r(type, organization_id, document_id, audience, body_rest, position)
+       RETURNING write_id)
+     SELECT min(write_id) AS write_id FROM drafted`,
   ),
   /**
    * Numbers the tenant's committed drafts, those of the writes given (@writes, their write_ids) or with
