@@ -36,7 +36,7 @@ describe('loadConfig', () => {
       sqliteMmapMb: 0,
       pgSchema: 'public',
       pgPoolSize: 10,
-      pgEventPoolSize: 2,
+      pgEventPoolSize: 0,
       pgConnectTimeoutMs: 2000,
       pgStatementTimeoutMs: 5000,
       workers: 1,

@@ -21,8 +21,7 @@
 //   before any write (sqlite.ts, ReadSnapshot); on PostgreSQL each statement reads committed data.
 // - Event ids (the outbox, SPEC 13): SQLite runs one write at a time, so a write numbers its events
 //   itself; PostgreSQL runs a tenant's writes side by side, so a write leaves drafts and a short call
-//   after its commit numbers them (`writesSideBySide`; migrations 18, 19), on connections of its own
-//   (`aside`).
+//   after its commit numbers them (`writesSideBySide`; migrations 18, 19; `aside`).
 // - Notices between processes: PostgreSQL has LISTEN/NOTIFY (a NOTIFY inside a transaction is sent
 //   when it commits), SQLite has nothing of the kind: `listen` exists only on PostgreSQL.
 // - Timing: every store call passes through read(), query(), write() or batchWrite(), which time it
@@ -47,8 +46,7 @@ export interface Dialect {
   read<T>(method: string, work: () => Work<T>): Maybe<T>;
   /**
    * A read, or a call that commits on its own (the numbering of events after a write: migration 18),
-   * on connections kept for it where there is a pool (PostgreSQL): every write of a tenant waits for
-   * such a call, which must not queue behind the requests waiting for the pool. SQLite: read().
+   * on the connections MARGINALIA_PG_EVENT_POOL_SIZE keeps for it (PostgreSQL), else like read().
    */
   aside<T>(method: string, work: () => Work<T>): Maybe<T>;
   /** A read of one statement (sql.ts: Query), run as directly as the database allows. */

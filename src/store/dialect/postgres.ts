@@ -157,12 +157,12 @@ export class PostgresDialect implements Dialect {
   onCall: CallListener | null = null;
   private readonly pool: pg.Pool;
 
-  /** Connections kept for numbering events (aside()), so a numbering never queues behind the pool's waiters. */
-  private readonly eventPool: pg.Pool;
+  /** Connections kept for numbering events (aside()); null (MARGINALIA_PG_EVENT_POOL_SIZE 0): the request pool's. */
+  private readonly eventPool: pg.Pool | null;
 
   constructor(private readonly options: PostgresOptions) {
     this.pool = makePool(options, options.poolSize);
-    this.eventPool = makePool(options, options.eventPoolSize);
+    this.eventPool = options.eventPoolSize > 0 ? makePool(options, options.eventPoolSize) : null;
   }
 
   private async step(db: Queryable, s: Step): Promise<unknown> {
@@ -196,7 +196,7 @@ export class PostgresDialect implements Dialect {
   }
 
   aside<T>(method: string, work: () => Work<T>): Promise<T> {
-    return this.readOn(this.eventPool, method, work);
+    return this.readOn(this.eventPool ?? this.pool, method, work);
   }
 
   private readOn<T>(pool: pg.Pool, method: string, work: () => Work<T>): Promise<T> {
@@ -363,7 +363,7 @@ export class PostgresDialect implements Dialect {
   async close(): Promise<void> {
     this.closing = true;
     await this.listener?.end().catch(() => {});
-    await Promise.all([this.pool.end(), this.eventPool.end()]);
+    await Promise.all([this.pool.end(), this.eventPool?.end()]);
   }
 
   poolStats(): { total: number; idle: number; waiting: number } {
