@@ -211,7 +211,7 @@ export class DbStore implements Store {
    * write that commits while one runs joins the next, which numbers the drafts of every write that
    * joined it (so under load one numbering serves many writes). `writeId` null: every draft of the
    * tenant (drafts a stopped writer left). A numbering that fails is not the write's failure (the
-   * write has committed): its drafts are numbered by the sweep, and the write answers as it would have.
+   * write has committed): numberNow tries again over every draft, and the write answers as it would have.
    */
   private readonly numberings = new Map<string, Numbering>();
 

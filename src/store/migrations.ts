@@ -1128,7 +1128,9 @@ $$;
     // the counter. The counter row is made only when missing, rather than tried on every call. The
     // one-argument form stays, numbering every draft, for instances of the release before during a
     // rolling upgrade. Without write_ids the numbering reads the whole (small) drafts table: drafts
-    // live for milliseconds, and that path is the sweep's and an erasure's, not a write's.
+    // live for milliseconds, and that path is the sweep's and an erasure's, not a write's. The two
+    // paths are two statements, not one with `writes IS NULL OR ...`: plpgsql keeps a generic plan per
+    // statement, and one for the OR could not look drafts up by write_id.
     sqlite: '-- PostgreSQL only: SQLite numbers events inside the writing transaction.',
     postgres: `
 ALTER TABLE event_drafts DROP CONSTRAINT event_drafts_pkey, ADD PRIMARY KEY (write_id, position);
