@@ -257,6 +257,15 @@ export const SETTINGS = {
       '(its own writes at once, other instances through PostgreSQL LISTEN/NOTIFY or Redis): the bound on how late an ' +
       'event reaches a stream if a notice is lost.',
   ),
+  eventNumberingMs: integer(
+    'MARGINALIA_EVENT_NUMBERING_MS',
+    20,
+    0,
+    1000,
+    "PostgreSQL: the least time between two numberings of one tenant's events in a process. A write answers once " +
+      'it has committed and its events are numbered just after; writes that commit meanwhile share the next numbering. ' +
+      'Higher: fewer numberings under load (more write throughput); events may reach streams and webhooks that much later.',
+  ),
   eventHeartbeatMs: integer(
     'MARGINALIA_EVENT_HEARTBEAT_MS',
     15_000,
@@ -444,9 +453,9 @@ export const SETTINGS = {
     0,
     100,
     'PostgreSQL connections per process kept for numbering the events of committed writes, besides ' +
-      'MARGINALIA_PG_POOL_SIZE; 0: numberings take their turn in that pool. Measured with their own 2: ' +
-      'notifications/add 5-11% more req/s, but with 1,000 open streams writes answered 3 to 7 times slower and ' +
-      'their events reached the streams later (p99 76-85 ms against 44 ms).',
+      'MARGINALIA_PG_POOL_SIZE; 0: numberings take their turn in that pool. Measured when writes waited for their ' +
+      'numbering (before migration 21), with their own 2: notifications/add 5-11% more req/s, but with 1,000 open ' +
+      'streams writes answered 3 to 7 times slower and their events reached the streams later (p99 76-85 ms against 44 ms).',
   ),
   pgConnectTimeoutMs: integer(
     'MARGINALIA_PG_CONNECT_TIMEOUT_MS',
@@ -498,6 +507,7 @@ export interface Config {
   /** The event outbox and its streams (SPEC 13; events/). */
   eventRetentionHours: number;
   eventPollMs: number;
+  eventNumberingMs: number;
   eventHeartbeatMs: number;
   eventStreamBufferKb: number;
   eventStreamsMax: number;
@@ -586,6 +596,7 @@ export function loadConfig(env: Env): ConfigResult {
       maxFolderDepth: v.maxFolderDepth,
       eventRetentionHours: v.eventRetentionHours,
       eventPollMs: v.eventPollMs,
+      eventNumberingMs: v.eventNumberingMs,
       eventHeartbeatMs: v.eventHeartbeatMs,
       eventStreamBufferKb: v.eventStreamBufferKb,
       eventStreamsMax: v.eventStreamsMax,

@@ -1,5 +1,5 @@
-// PostgreSQL numbers a write's events right after its commit (migrations 18, 19). A process that
-// stops between the two, or a numbering that fails, leaves drafts: this sweep numbers them, every
+// PostgreSQL numbers a write's events right after its commit (migrations 18, 21). A process that
+// stops between the two, or numberings that fail, leave drafts: this sweep numbers them, every
 // MARGINALIA_EVENT_POLL_MS (the bound it already sets on a lost notice). SQLite has no drafts: there
 // the sweep asks nothing of the database.
 import type { Store } from '../store/store.js';

@@ -90,10 +90,15 @@ import type {
 
 const isList = (made: readonly EventDraft[] | Work<readonly EventDraft[]>): made is readonly EventDraft[] => Array.isArray(made);
 
-/** A numbering of a tenant's drafts under way, and the one that waits for it (with the writes it serves). */
+/** A tenant's numberings in this process: whether another is wanted, and when none is left. */
 interface Numbering {
+  again: boolean;
   done: Promise<void>;
-  next: { writes: number[] | null; done: Promise<void> } | null;
+}
+
+export interface DbStoreOptions {
+  /** PostgreSQL: the least time between two numberings of a tenant's events here (MARGINALIA_EVENT_NUMBERING_MS). */
+  numberingIntervalMs: number;
 }
 
 export class DbStore implements Store {
@@ -102,6 +107,7 @@ export class DbStore implements Store {
   constructor(
     private readonly dialect: Dialect,
     onFault?: FaultListener,
+    private readonly options: DbStoreOptions = { numberingIntervalMs: 20 },
   ) {
     this.health = new StorageHealth(onFault);
   }
@@ -151,9 +157,9 @@ export class DbStore implements Store {
   /**
    * A write and its events, in one transaction (the outbox, SPEC 13): `events` sees the write's
    * result (and may read what the write left, in the same transaction). SQLite numbers the events in
-   * the transaction; PostgreSQL leaves them as drafts and numbers them once the write has committed
-   * (migration 18), before the write answers, so its events are in the outbox when its caller hears of
-   * it. Then the listener hears of the tenant's new last id (the process's live streams).
+   * the transaction; PostgreSQL leaves them as drafts, and once the write has committed this process
+   * numbers the tenant's drafts (numbered(), migration 21) while the write answers. Then the listener
+   * hears of the tenant's new last id (the process's live streams).
    */
   private emitting<T>(
     method: string,
@@ -163,7 +169,7 @@ export class DbStore implements Store {
     events: (result: T) => readonly EventDraft[] | Work<readonly EventDraft[]>,
   ): Maybe<T> {
     let last = 0;
-    let writeId = 0;
+    let drafted = 0;
     const numbersInWrite = !this.dialect.writesSideBySide;
     const written = this.write(method, function* () {
       const result = yield* work();
@@ -171,11 +177,11 @@ export class DbStore implements Store {
       // Events made from the result alone come as a list; those that read first, as store code.
       const drafts = isList(made) ? made : yield* made;
       if (numbersInWrite) last = yield* outbox.record(tenantId, drafts, now);
-      else writeId = yield* outbox.draft(tenantId, drafts, now);
+      else drafted = yield* outbox.draft(tenantId, drafts, now);
       return result;
     });
     return then(written, (result) => {
-      if (writeId > 0) return this.numbered(tenantId, writeId).then(() => result);
+      if (drafted > 0) void this.numbered(tenantId);
       if (last > 0) this.eventListener?.(tenantId, last);
       return result;
     });
@@ -207,57 +213,50 @@ export class DbStore implements Store {
   }
 
   /**
-   * PostgreSQL: numbers drafts of the tenant, one numbering at a time per tenant in this process: a
-   * write that commits while one runs joins the next, which numbers the drafts of every write that
-   * joined it (so under load one numbering serves many writes). `writeId` null: every draft of the
-   * tenant (drafts a stopped writer left). A numbering that fails is not the write's failure (the
-   * write has committed): numberNow tries again over every draft, and the write answers as it would have.
+   * PostgreSQL: numbers every committed draft of the tenant, one numbering at a time per tenant in this
+   * process, and at most one every numberingIntervalMs (the first after a quiet spell at once): writes
+   * that commit while one runs or waits share the next, so under load a numbering serves many writes.
+   * Answers when no numbering of the tenant is left to run here. Never fails: a numbering that fails is
+   * tried once more, then its drafts are left to the tenant's next numbering (the next write's, the sweep's).
    */
   private readonly numberings = new Map<string, Numbering>();
 
-  private numbered(tenantId: string, writeId: number | null): Promise<void> {
-    if (this.numberAll.delete(tenantId)) writeId = null;
+  private numbered(tenantId: string): Promise<void> {
     const running = this.numberings.get(tenantId);
-    if (!running) return this.numberNow(tenantId, writeId === null ? null : [writeId]);
-    if (!running.next) {
-      const next = { writes: [] as number[] | null, done: Promise.resolve() };
-      next.done = running.done.then(() => this.numberNow(tenantId, next.writes));
-      running.next = next;
+    if (running) {
+      running.again = true;
+      return running.done;
     }
-    if (writeId === null) running.next.writes = null;
-    else running.next.writes?.push(writeId);
-    return running.next.done;
-  }
-
-  private numberNow(tenantId: string, writes: number[] | null): Promise<void> {
-    const numbering: Numbering = { done: Promise.resolve(), next: null };
-    const sequence = (only: number[] | null) =>
-      Promise.resolve(guarded(() => this.dialect.aside('sequenceEvents', () => outbox.sequence(tenantId, only)), this.failed));
-    const numbered = (last: number) => {
-      if (this.numberings.get(tenantId) === numbering) this.numberings.delete(tenantId);
-      if (last > 0) this.eventListener?.(tenantId, last);
-    };
-    // A failed numbering is tried once more, over every draft of the tenant: its writes then answer
-    // numbered, so a write made after their answer (on any instance) is numbered after them. If that
-    // fails too (the database is gone), the tenant's next numbering here takes every draft as well.
-    numbering.done = sequence(writes)
-      .catch(() => sequence(null))
-      .then(numbered, () => {
-        this.numberAll.add(tenantId);
-        numbered(0);
-      });
+    const numbering: Numbering = { again: true, done: Promise.resolve() };
+    const sequence = () =>
+      Promise.resolve(guarded(() => this.dialect.aside('sequenceEvents', () => outbox.sequence(tenantId)), this.failed));
+    numbering.done = (async () => {
+      let started = 0;
+      while (numbering.again) {
+        const wait = started + this.options.numberingIntervalMs - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        numbering.again = false;
+        started = Date.now();
+        const last = await sequence()
+          .catch(() => sequence())
+          .catch(() => 0);
+        if (last > 0) this.eventListener?.(tenantId, last);
+      }
+      this.numberings.delete(tenantId);
+    })();
     this.numberings.set(tenantId, numbering);
     return numbering.done;
   }
 
-  /** Tenants whose last numbering here failed: the next takes every draft, not only its writes'. */
-  private readonly numberAll = new Set<string>();
+  eventsNumbered(tenantId: string): Promise<void> {
+    return this.numberings.get(tenantId)?.done ?? Promise.resolve();
+  }
 
   /** Numbers drafts written before `before` that their writers left (a process stopped between commit and numbering). */
   async numberLeftDrafts(before: number): Promise<number> {
     if (!this.dialect.writesSideBySide) return 0;
     const tenants = await this.read('draftedTenants', () => outbox.draftedTenants(before));
-    for (const tenantId of tenants) await this.numbered(tenantId, null);
+    for (const tenantId of tenants) await this.numbered(tenantId);
     return tenants.length;
   }
 
@@ -331,7 +330,8 @@ export class DbStore implements Store {
     return this.dialect.poolStats?.();
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    await Promise.all([...this.numberings.values()].map((n) => n.done));
     return this.dialect.close();
   }
 

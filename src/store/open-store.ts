@@ -20,6 +20,7 @@ export type StoreConfig = Pick<
   | 'pgEventPoolSize'
   | 'pgConnectTimeoutMs'
   | 'pgStatementTimeoutMs'
+  | 'eventNumberingMs'
 >;
 
 /** What the store tells the process about its database as it runs (the server logs it). */
@@ -55,7 +56,7 @@ export async function openStore(config: StoreConfig, listeners: StoreListeners =
           mmapMb: config.sqliteMmapMb,
           trace: listeners.trace,
         });
-  const store = new DbStore(dialect, listeners.onFault);
+  const store = new DbStore(dialect, listeners.onFault, { numberingIntervalMs: config.eventNumberingMs });
   try {
     await store.migrate();
   } catch (err) {

@@ -461,8 +461,13 @@ export interface Store {
   /** Deletes up to `limit` events recorded before `before` (ms); answers how many went. */
   pruneEvents(before: number, limit: number): Maybe<number>;
   /**
+   * Answers once the events of every write this process has answered for the tenant are numbered
+   * (PostgreSQL numbers them just after the write's commit, migration 21; SQLite as it writes them).
+   */
+  eventsNumbered(tenantId: string): Promise<void>;
+  /**
    * Numbers events their writers left as drafts before `before` (PostgreSQL, migration 18: a process
-   * that stopped between a write's commit and its numbering, or a numbering that failed); answers how
+   * that stopped between a write's commit and its numbering, or numberings that failed); answers how
    * many tenants had some.
    */
   numberLeftDrafts(before: number): Promise<number>;

@@ -117,8 +117,25 @@ export async function beforeSigningKeys(db: Pick<FreshDatabase, 'exec'>): Promis
   await db.exec('DROP TABLE tenant_signing_keys; DELETE FROM schema_migrations WHERE version = 16');
 }
 
+/**
+ * Before migration 21: a PostgreSQL numbering took the drafts of the writes it was given (migration
+ * 19's sequence_events, taken from its own text); drafts had no xid, counters no drafts_from.
+ */
+export async function beforeDraftHorizon(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  if (db.kind === 'postgres') {
+    const m19 = MIGRATIONS.find((m) => m.version === 19)!.postgres;
+    await db.exec(`DROP FUNCTION sequence_events(text); DROP FUNCTION sequence_events(text, bigint[]);
+ALTER TABLE event_drafts DROP CONSTRAINT event_drafts_pkey, ADD PRIMARY KEY (write_id, position);
+ALTER TABLE event_drafts DROP COLUMN xid;
+ALTER TABLE event_counters DROP COLUMN drafts_from;
+${m19.slice(m19.indexOf('CREATE FUNCTION'))}`);
+  }
+  await db.exec('DELETE FROM schema_migrations WHERE version = 21');
+}
+
 /** Before migration 20: PostgreSQL compressed every large answer with its default, pglz. */
 export async function beforeLz4(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeDraftHorizon(db);
   if (db.kind === 'postgres') {
     await db.exec(`ALTER TABLE inbox ALTER COLUMN answer SET COMPRESSION default;
 ALTER TABLE notifications ALTER COLUMN answer SET COMPRESSION default, ALTER COLUMN recipients SET COMPRESSION default;

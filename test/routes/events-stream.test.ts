@@ -46,6 +46,9 @@ const notify = (c: TestApp['a'], org: string, over: Record<string, unknown> = {}
 
 const parsed = (m: { data: string }) => JSON.parse(m.data);
 
+/** Once the events of the caller's writes so far are numbered (PostgreSQL numbers them just after each answer). */
+const numbered = async (c: TestApp['a']) => t.store.eventsNumbered((await t.store.findCredentials(c.creds.apiKey))!.tenant.id);
+
 const tokenFor = async (c: TestApp['a'], userId: string, organizationId: string) =>
   (await c.ok(PATHS.authTokenGet, { userId, userProperties: { organizationId } })).data.token as string;
 
@@ -76,6 +79,7 @@ describe('GET /v1/events: happy paths', () => {
   test('the stream opens with the id it stands at, so a reconnect before any event resumes from there', async () => {
     const org = uniq('org');
     await notify(t.a, org);
+    await numbered(t.a); // else the write may come live on the stream, after its open
     const s = await stream(`?organizationId=${org}`);
     await s.within(50);
     const live = await stream(`?organizationId=${org}`);

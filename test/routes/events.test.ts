@@ -40,8 +40,15 @@ interface Recorded {
   audience: { users: string[]; wide: boolean } | null;
 }
 
+/** The tenant's last event id, once the events of every write answered are numbered (PostgreSQL numbers them just after). */
+async function lastEventId(tenant: string): Promise<number> {
+  await t.store.eventsNumbered(tenant);
+  return t.store.lastEventId(tenant);
+}
+
 /** Every event of the tenant after `from`, bodies parsed; checks what the outbox row and its body say alike. */
 async function eventsAfter(tenant: string, from: number): Promise<Recorded[]> {
+  await t.store.eventsNumbered(tenant);
   const out: Recorded[] = [];
   for (let at = from; ; ) {
     const page = await t.store.eventsAfter(tenant, at, 1000);
@@ -70,7 +77,7 @@ async function eventsAfter(tenant: string, from: number): Promise<Recorded[]> {
 /** Runs the write (the clock one ms on) and answers the events it recorded for tenant a. */
 async function recorded(write: () => Promise<unknown>, tenant = () => tenantA): Promise<Recorded[]> {
   now += 1;
-  const from = await t.store.lastEventId(tenant());
+  const from = await lastEventId(tenant());
   await write();
   const events = await eventsAfter(tenant(), from);
   // Every write's events carry the services' clock (the one clock), whatever the write.
@@ -741,7 +748,7 @@ describe('events: what is always true', () => {
     const org = uniq('org');
     await addThreads(org, 'd', [{ annotationId: 'a', commentData: [say('x', 'u1')] }]);
     await t.a.ok(PATHS.documentsDisable, { organizationId: org, documentIds: ['d'], disabled: true });
-    const before = await t.store.lastEventId(tenantA);
+    const before = await lastEventId(tenantA);
     const refused: [string, Record<string, unknown>, number, string][] = [
       [
         PATHS.annotationsAdd,
@@ -768,7 +775,7 @@ describe('events: what is always true', () => {
     ];
     for (const [path, data, status, code] of refused) expectError(await t.a.post(path, data), status, code, path);
     await t.a.ok(PATHS.organizationsDisable, { organizationIds: [org], disabled: true });
-    const afterDisable = await t.store.lastEventId(tenantA);
+    const afterDisable = await lastEventId(tenantA);
     assert.equal(afterDisable, before + 1, 'the disable-state update itself is one event');
     for (const [path, data] of [
       [
@@ -782,12 +789,12 @@ describe('events: what is always true', () => {
     ] as const) {
       expectError(await t.a.post(path, data), 403, 'PERMISSION_DENIED', path);
     }
-    assert.equal(await t.store.lastEventId(tenantA), afterDisable, 'refused writes recorded nothing');
+    assert.equal(await lastEventId(tenantA), afterDisable, 'refused writes recorded nothing');
   });
 
   test('ids go up by one per event, per tenant: each tenant has its own sequence, concurrent writes included', async () => {
     const org = uniq('org');
-    const fromB = await t.store.lastEventId(tenantB);
+    const fromB = await lastEventId(tenantB);
     await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
         (i % 2 ? t.a : t.b).ok(PATHS.usersAdd, { organizationId: org, users: [user(`c${i}`), user(`d${i}`)] }),
@@ -800,7 +807,7 @@ describe('events: what is always true', () => {
         all.map((_, i) => i + 1),
         'ids 1, 2, 3, ... without a gap',
       );
-      assert.equal(await t.store.lastEventId(tenant), all.length);
+      assert.equal(await lastEventId(tenant), all.length);
     }
     const ofB = await eventsAfter(tenantB, fromB);
     assert.equal(ofB.length, 12, "tenant b's own six writes, two users each");
@@ -827,11 +834,11 @@ describe('events: what is always true', () => {
     const naming = async () =>
       (await eventsAfter(tenantA, 0)).filter((e) => [id, me.name, me.email].some((needle) => JSON.stringify(e).includes(needle)));
     assert.ok((await naming()).length >= 4, 'the fixture names the user in events');
-    const before = await t.store.lastEventId(tenantA);
+    const before = await lastEventId(tenantA);
     const untouched = (await eventsAfter(tenantA, 0)).filter((e) => e.organizationId !== org);
     await t.a.ok(PATHS.userDataDelete, { userIds: [id], organizationIds: [org] });
     assert.deepEqual(await naming(), []);
-    assert.equal(await t.store.lastEventId(tenantA), before, 'the erasure recorded no event');
+    assert.equal(await lastEventId(tenantA), before, 'the erasure recorded no event');
     assert.deepEqual(
       (await eventsAfter(tenantA, 0)).filter((e) => e.organizationId !== org),
       untouched,
@@ -847,6 +854,7 @@ describe('events: what is always true', () => {
 
   test('no event carries an API key (streams reach browsers)', async () => {
     for (const tenant of [tenantA, tenantB]) {
+      await t.store.eventsNumbered(tenant);
       for (const e of await t.store.eventsAfter(tenant, 0, 100_000)) {
         for (const key of [t.a.creds.apiKey, t.b.creds.apiKey]) assert.ok(!e.body.includes(key), e.body.slice(0, 300));
         assert.ok(!e.body.includes('"apiKey"'), e.body.slice(0, 300));

@@ -37,7 +37,11 @@ class Recorder implements Subscriber {
 
 const settle = () => new Promise((r) => setTimeout(r, 30));
 let n = 0;
-const write = (store: Store) => store.addNotification(TA, ORG, notification(`h${++n}`, { timestamp: T0 + n }));
+/** A write, and (PostgreSQL numbers events just after the answer) its event numbered. */
+const write = async (store: Store) => {
+  await store.addNotification(TA, ORG, notification(`h${++n}`, { timestamp: T0 + n }));
+  await store.eventsNumbered(TA);
+};
 
 describe(`${TEST_STORE} store: the event hub`, () => {
   storeTest('a resume below the last id, after the newest events were pruned, goes live and gets the next one', async (store) => {

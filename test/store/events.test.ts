@@ -10,8 +10,11 @@ import type { Store } from '../../src/store/store.js';
 import { type FreshDatabase, TEST_STORE } from '../helpers/test-database.js';
 import { eq, notification, ORG, show, storeTest, T0, TA, TB } from '../helpers/store-fixtures.js';
 
-const ids = async (store: Store, tenant: string, after = 0, limit = 1000) =>
-  (await store.eventsAfter(tenant, after, limit)).map((e) => e.id);
+/** The tenant's event ids, once the events of every write answered are numbered (PostgreSQL numbers them just after). */
+const ids = async (store: Store, tenant: string, after = 0, limit = 1000) => {
+  await store.eventsNumbered(tenant);
+  return (await store.eventsAfter(tenant, after, limit)).map((e) => e.id);
+};
 
 describe(`${TEST_STORE} store: the event outbox`, () => {
   storeTest('each tenant has its own ids, from 1, one per event; lastEventId follows', async (store) => {
@@ -28,6 +31,7 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
     'an event is {id, type, timestamp, organizationId, documentId, data}, with the audience kept beside it',
     async (store) => {
       await store.addNotification(TA, ORG, notification('n1', { recipients: ['u1', 'u2'] }));
+      await store.eventsNumbered(TA);
       const [e] = await store.eventsAfter(TA, 0, 10);
       const body = JSON.parse(e!.body);
       eq(Object.keys(body), ['id', 'type', 'timestamp', 'organizationId', 'documentId', 'data'], 'members in order');
@@ -63,6 +67,7 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
   storeTest('the background pruner deletes what is older than the retention, and stops', async (store) => {
     await store.addNotification(TA, ORG, notification('aged', { timestamp: T0 }));
     await store.addNotification(TA, ORG, notification('fresh', { timestamp: T0 + 2 * 3_600_000 }));
+    await store.eventsNumbered(TA);
     const pruner = startPruner(store, { retentionHours: 1, now: () => T0 + 2 * 3_600_000 });
     await pruner.stop();
     eq(await ids(store, TA), [2], 'the event older than an hour went');
@@ -72,6 +77,7 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
     for (let i = 0; i < 7; i++) await store.addNotification(TA, ORG, notification(`old${i}`, { timestamp: T0 + i }));
     await store.addNotification(TB, ORG, notification('old-b', { timestamp: T0 }));
     await store.addNotification(TA, ORG, notification('new', { timestamp: T0 + 1000 }));
+    await Promise.all([store.eventsNumbered(TA), store.eventsNumbered(TB)]);
     eq(await store.pruneEvents(T0 + 5, 2), 2, 'a batch is at most its limit');
     eq(await pruneEvents(store, T0 + 5, 2), 4, 'the rest, batch after batch');
     eq(await ids(store, TA), [6, 7, 8], 'A keeps what is not older');
@@ -122,50 +128,50 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
     },
   );
 
-  // PostgreSQL numbers a write's events after its commit (migration 18). What a write leaves when its
-  // process stops between the two: its drafts, made here as a write makes them.
+  // PostgreSQL numbers a write's events after its commit (migrations 18, 21). What a write leaves
+  // between the two (or when its process stops): its drafts, made here as a write makes them.
   if (TEST_STORE === 'postgres') {
     const draftsOf = (at: number, users: string[]) => `
       INSERT INTO event_drafts (tenant_id, write_id, position, type, organization_id, document_id, created_at, audience, body_rest)
       SELECT '${TA}', w.id, p, 'notification.add', '${ORG}', NULL, ${at}, '{"users":${JSON.stringify(users)},"wide":false}',
         ',"type":"notification.add","timestamp":${at},"organizationId":"${ORG}","data":{"write":' || w.id || ',"n":' || p || '}}'
       FROM (SELECT nextval('event_draft_writes') AS id) w, generate_series(1, 2) p`;
-    const bodies = async (store: Store) => (await store.eventsAfter(TA, 0, 100)).map((e) => JSON.parse(e.body));
+    const bodies = async (store: Store) => {
+      await store.eventsNumbered(TA);
+      return (await store.eventsAfter(TA, 0, 100)).map((e) => JSON.parse(e.body));
+    };
     const draftsLeft = async (db: FreshDatabase) =>
       (await db.query('SELECT count(*)::int AS n FROM event_drafts'))[0]!.n as number;
+    const draftsFrom = async (db: FreshDatabase) =>
+      BigInt((await db.query(`SELECT drafts_from::text AS x FROM event_counters WHERE tenant_id = '${TA}'`))[0]!.x as string);
 
     storeTest(
-      'PostgreSQL: a write numbers its own drafts; those a stopped writer left wait for the sweep, in write order',
+      'PostgreSQL: a numbering takes every committed draft of the tenant, in the order of their transactions',
       async (store, db) => {
+        // Two writes of another instance (or a process that stopped) committed, not numbered yet: a
+        // write made after them, here, is numbered after them, each write whole.
         await db.exec(draftsOf(T0, ['u1']));
         await db.exec(draftsOf(T0, ['u1']));
         await store.addNotification(TA, ORG, notification('after'));
-        eq(
-          (await bodies(store)).map((e) => [e.id, e.data.id]),
-          [[1, 'after']],
-          'the write is numbered; the left drafts are not its',
-        );
-        eq(await draftsLeft(db), 4, 'the left drafts wait');
-        eq(await store.numberLeftDrafts(T0 + 1), 1, 'the sweep finds one tenant');
         const events = await bodies(store);
         eq(
           events.map((e) => e.id),
           [1, 2, 3, 4, 5],
-          'numbered after the write',
+          'every draft numbered',
         );
-        const [w1, w2] = [events[1].data.write, events[3].data.write];
-        eq(w1 < w2, true, 'in the order the writes drafted');
+        const [w1, w2] = [events[0].data.write, events[2].data.write];
         eq(
-          events.slice(1).map((e) => [e.data.write, e.data.n]),
+          events.map((e) => [e.data.write ?? e.data.id, e.data.n ?? 0]),
           [
             [w1, 1],
             [w1, 2],
             [w2, 1],
             [w2, 2],
+            ['after', 0],
           ],
-          'each write whole, in the order the writes drafted',
+          'each write whole, in the order the writes committed',
         );
-        eq(Object.keys(events[1]), ['id', 'type', 'timestamp', 'organizationId', 'data'], 'a numbered draft is an event');
+        eq(Object.keys(events[0]), ['id', 'type', 'timestamp', 'organizationId', 'data'], 'a numbered draft is an event');
         eq(await draftsLeft(db), 0, 'no draft left');
       },
     );
@@ -192,16 +198,17 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
     });
 
     storeTest(
-      'PostgreSQL: a tenant’s write goes by another’s open transaction, which is numbered after its commit',
+      'PostgreSQL: an open transaction holds back where numberings start, never a numbering; its drafts are taken after its commit',
       async (store, db) => {
         const other = await rawClient(db);
         try {
           await other.query('BEGIN');
           await other.query(draftsOf(T0, ['u1']));
+          const open = BigInt((await other.query('SELECT pg_current_xact_id()::text AS x')).rows[0].x);
           await store.addNotification(TA, ORG, notification('first-to-commit'));
           eq(await ids(store, TA), [1], 'the committed write is numbered; the open one is not seen');
+          eq((await draftsFrom(db)) <= open, true, 'numberings still start at or before the open transaction');
           await other.query('COMMIT');
-          await store.numberLeftDrafts(T0 + 1);
           await store.addNotification(TA, ORG, notification('next'));
           eq(
             (await bodies(store)).map((e) => [e.id, e.data.id ?? 'draft']),
@@ -211,8 +218,10 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
               [3, 'draft'],
               [4, 'next'],
             ],
-            'ids in the order of the numberings',
+            'the draft committed late is numbered by the next numbering, before the write made after its commit',
           );
+          eq((await draftsFrom(db)) > open, true, 'numberings now start past the transaction that ended');
+          eq(await draftsLeft(db), 0, 'no draft left');
         } finally {
           await other.end();
         }
@@ -220,31 +229,48 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
     );
 
     storeTest(
-      'PostgreSQL: a write commits without waiting for the counter; it is numbered once the counter is free',
+      'PostgreSQL: a write answers once committed, without waiting for the counter; it is numbered once the counter is free',
       async (store, db) => {
         await store.addNotification(TA, ORG, notification('first'));
+        eq(await ids(store, TA), [1], 'numbered');
         const holder = await rawClient(db);
         try {
           await holder.query('BEGIN');
           await holder.query(`SELECT last_id FROM event_counters WHERE tenant_id = '${TA}' FOR UPDATE`);
-          let answered = false;
-          const writing = Promise.resolve(store.addNotification(TA, ORG, notification('second'))).then(() => (answered = true));
-          let drafts = 0;
-          for (let i = 0; i < 100 && drafts === 0; i++) {
-            await new Promise((r) => setTimeout(r, 20));
-            drafts = await draftsLeft(db);
-          }
-          eq(drafts, 1, 'the write committed its draft while another held the counter');
-          eq(answered, false, 'it answers only once its events are numbered');
+          await store.addNotification(TA, ORG, notification('second'));
+          eq(await draftsLeft(db), 1, 'it answered with its draft committed, while another held the counter');
+          eq((await store.eventsAfter(TA, 0, 10)).length, 1, 'not numbered yet');
           await holder.query('COMMIT');
-          await writing;
-          eq(await ids(store, TA), [1, 2], 'numbered after the holder let go');
+          eq(await ids(store, TA), [1, 2], 'numbered once the holder let go');
           eq(await draftsLeft(db), 0, 'no draft left');
         } finally {
           await holder.end();
         }
       },
     );
+
+    storeTest('PostgreSQL: writes that commit while a numbering runs or waits share the next', async (store) => {
+      const heard: number[] = [];
+      store.onEvents?.((tenantId, last) => tenantId === TA && heard.push(last));
+      await Promise.all(Array.from({ length: 40 }, (_, i) => store.addNotification(TA, ORG, notification(`c${i}`))));
+      eq(
+        await ids(store, TA),
+        Array.from({ length: 40 }, (_, i) => i + 1),
+        'ids 1..40',
+      );
+      // One numbering at a time, at most one every MARGINALIA_EVENT_NUMBERING_MS (20): 40 writes on 10
+      // connections commit over a few numberings, not 40.
+      eq(heard.length < 20, true, `numberings: ${show(heard)}`);
+      eq(heard[heard.length - 1], 40, 'the last one heard of is the last id');
+    });
+
+    storeTest('PostgreSQL: closing the store waits for the numberings under way', async (_store, db) => {
+      const closing = await db.open();
+      await Promise.all(['c1', 'c2', 'c3'].map((id) => closing.addNotification(TA, ORG, notification(id))));
+      await closing.close();
+      eq(await draftsLeft(db), 0, 'no draft left behind');
+      eq((await db.query(`SELECT count(*)::int AS n FROM events WHERE tenant_id = '${TA}'`))[0]!.n, 3, 'each write numbered');
+    });
 
     storeTest('PostgreSQL: an erasure numbers the drafts before it reads the history, and erases them', async (store, db) => {
       await db.exec(draftsOf(T0, ['erased']));

@@ -13,6 +13,7 @@ import {
   asOfMigration7,
   asOfMigration8,
   asOfMigration9,
+  beforeDraftHorizon,
   beforeEventDrafts,
   beforeLz4,
   beforeNumberingByWrite,
@@ -208,6 +209,48 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
   );
 
   storeTest(
+    'a database through migration 20 migrates forward: a left draft is numbered, the release before still numbers, ids go on',
+    async (store, db) => {
+      await store.addNotification(TA, ORG, notification('n1'));
+      await store.eventsNumbered(TA);
+      await beforeDraftHorizon(db);
+      if (db.kind === 'postgres') {
+        // What a writer of that release left between its commit and its numbering.
+        await db.exec(`INSERT INTO event_drafts (tenant_id, write_id, position, type, organization_id, document_id, created_at,
+            audience, body_rest)
+          SELECT '${TA}', nextval('event_draft_writes'), 1, 'notification.add', '${ORG}', NULL, ${T0}, NULL,
+            ',"type":"notification.add","timestamp":${T0},"organizationId":"${ORG}","data":{"id":"left"}}'`);
+      }
+      await withSecondStore(db, async (reopened) => {
+        if (db.kind === 'postgres') {
+          // An instance of that release, still running during a rolling upgrade, numbers its write's drafts
+          // by write_id: now every committed draft is taken.
+          eq(Number((await db.query(`SELECT sequence_events('${TA}', ARRAY[0]::bigint[]) AS last`))[0]!.last), 2, 'numbered');
+          const [{ n }] = (await db.query('SELECT count(*)::int AS n FROM event_drafts')) as [{ n: number }];
+          eq(n, 0, 'no draft left');
+        }
+        await reopened.addNotification(TA, ORG, notification('n2'));
+        await reopened.eventsNumbered(TA);
+        const events = await reopened.eventsAfter(TA, 0, 10);
+        eq(
+          events.map((e) => [e.id, JSON.parse(e.body).data.id]),
+          db.kind === 'postgres'
+            ? [
+                [1, 'n1'],
+                [2, 'left'],
+                [3, 'n2'],
+              ]
+            : [
+                [1, 'n1'],
+                [2, 'n2'],
+              ],
+          'the events of before, the left draft, then the next write',
+        );
+      });
+    },
+  );
+
+  storeTest(
     'a database through migration 19 migrates forward: large answers compress with lz4 (PostgreSQL), old rows read as before',
     async (store, db) => {
       const many = Array.from({ length: 300 }, (_, i) => `reader-${i}`);
@@ -243,6 +286,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
     'a database as the release before left it (through migration 18) migrates forward: drafts left are numbered, ids go on',
     async (store, db) => {
       await store.addNotification(TA, ORG, notification('n1'));
+      await store.eventsNumbered(TA);
       await beforeNumberingByWrite(db);
       if (db.kind === 'postgres') {
         // What a writer of that release left when it stopped between its commit and the numbering.
@@ -256,6 +300,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         if (db.kind === 'postgres')
           eq(Number((await db.query(`SELECT sequence_events('${TA}') AS last`))[0]!.last), 2, 'numbered the old way');
         await reopened.addNotification(TA, ORG, notification('n2'));
+        await reopened.eventsNumbered(TA);
         const events = await reopened.eventsAfter(TA, 0, 10);
         eq(
           events.map((e) => JSON.parse(e.body).data.id),
@@ -275,9 +320,11 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
     'a database as the events release left it (through migration 17) migrates forward: its events stay, ids go on',
     async (store, db) => {
       for (const id of ['n1', 'n2']) await store.addNotification(TA, ORG, notification(id));
+      await store.eventsNumbered(TA);
       await beforeEventDrafts(db);
       await withSecondStore(db, async (reopened) => {
         await reopened.addNotification(TA, ORG, notification('n3'));
+        await reopened.eventsNumbered(TA);
         const events = await reopened.eventsAfter(TA, 0, 10);
         eq(
           events.map((e) => [e.id, JSON.parse(e.body).data.id]),

@@ -21,7 +21,7 @@
 //   before any write (sqlite.ts, ReadSnapshot); on PostgreSQL each statement reads committed data.
 // - Event ids (the outbox, SPEC 13): SQLite runs one write at a time, so a write numbers its events
 //   itself; PostgreSQL runs a tenant's writes side by side, so a write leaves drafts and a short call
-//   after its commit numbers them (`writesSideBySide`; migrations 18, 19; `aside`).
+//   after its commit numbers them (`writesSideBySide`; migrations 18, 21; `aside`).
 // - Notices between processes: PostgreSQL has LISTEN/NOTIFY (a NOTIFY inside a transaction is sent
 //   when it commits), SQLite has nothing of the kind: `listen` exists only on PostgreSQL.
 // - Timing: every store call passes through read(), query(), write() or batchWrite(), which time it

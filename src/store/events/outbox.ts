@@ -67,12 +67,12 @@ export function* record(tenantId: string, drafts: readonly EventDraft[], now: nu
 
 /**
  * PostgreSQL: records the events as drafts, without ids and without taking the tenant's counter, so a
- * tenant's writes run side by side; sequence() numbers them after the commit (migrations 18, 19).
- * Answers the drafts' write_id, which their numbering is given (0 when there were none).
+ * tenant's writes run side by side; sequence() numbers them after the commit (migrations 18, 21).
+ * Answers how many it recorded.
  */
 export function* draft(tenantId: string, drafts: readonly EventDraft[], now: number): Work<number> {
   if (drafts.length === 0) return 0;
-  const row = yield* first<{ write_id: unknown }>(SQL.insertDrafts, {
+  return yield* run(SQL.insertDrafts, {
     tenantId,
     createdAt: now,
     type: list(drafts.map((e) => e.type)),
@@ -81,15 +81,14 @@ export function* draft(tenantId: string, drafts: readonly EventDraft[], now: num
     audience: list(drafts.map(audienceText)),
     bodyRest: list(drafts.map((e) => bodyRest(now, e))),
   });
-  return Number(row!.write_id);
 }
 
 /**
- * Numbers committed drafts of the tenant and answers its last event id: the drafts of the writes
- * given (their write_ids), or with null every one (the sweep, an erasure). Migration 19.
+ * Numbers every committed draft of the tenant, in the order of their writes' transactions, and answers
+ * the tenant's last event id (migration 21).
  */
-export function* sequence(tenantId: string, writes: readonly number[] | null): Work<number> {
-  const row = (yield* first<{ last_id: unknown }>(SQL.sequence, { tenantId, writes: list(writes) }))!;
+export function* sequence(tenantId: string): Work<number> {
+  const row = (yield* first<{ last_id: unknown }>(SQL.sequence, { tenantId }))!;
   return Number(row.last_id);
 }
 

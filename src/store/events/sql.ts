@@ -23,30 +23,26 @@ export const EVENTS_SQL = {
      VALUES (@tenantId, @id, @type, @organizationId, @documentId, @createdAt, @audience, @body)`,
   ),
   /**
-   * PostgreSQL: the write's events as drafts, without ids, under one write_id (their order among the
-   * tenant's writes), which it answers; sequence_events numbers them after the commit (migrations 18, 19).
+   * PostgreSQL: the write's events as drafts, without ids, under one write_id (their write) and with
+   * the write's transaction id (xid, the column's default: their order among the tenant's writes);
+   * sequence_events numbers them after the commit (migrations 18, 21).
    */
   insertDrafts: postgresOnly(
     'insertEventDrafts',
-    `WITH drafted AS (
-       INSERT INTO event_drafts (tenant_id, write_id, position, type, organization_id, document_id, created_at, audience,
-         body_rest)
-       SELECT @tenantId, w.id, r.position, r.type, r.organization_id, r.document_id, @createdAt::bigint, r.audience,
-         r.body_rest
-       FROM (SELECT nextval('event_draft_writes') AS id) w,
-         unnest(@type::text[], @organizationId::text[], @documentId::text[], @audience::text[], @bodyRest::text[])
-           WITH ORDINALITY AS r(type, organization_id, document_id, audience, body_rest, position)
-       RETURNING write_id)
-     SELECT min(write_id) AS write_id FROM drafted`,
+    `INSERT INTO event_drafts (tenant_id, write_id, position, type, organization_id, document_id, created_at, audience,
+       body_rest)
+     SELECT @tenantId, w.id, r.position, r.type, r.organization_id, r.document_id, @createdAt::bigint, r.audience, r.body_rest
+     FROM (SELECT nextval('event_draft_writes') AS id) w,
+       unnest(@type::text[], @organizationId::text[], @documentId::text[], @audience::text[], @bodyRest::text[])
+         WITH ORDINALITY AS r(type, organization_id, document_id, audience, body_rest, position)`,
   ),
   /**
-   * Numbers the tenant's committed drafts, those of the writes given (@writes, their write_ids) or with
-   * null all of them (migration 19), and answers its last id. SQLite has no drafts:
-   * it numbers events as it records them.
+   * Numbers the tenant's committed drafts (every one, migration 21) and answers its last id. SQLite has
+   * no drafts: it numbers events as it records them.
    */
   sequence: sql('sequenceEvents', {
     sqlite: `SELECT coalesce((SELECT last_id FROM event_counters WHERE tenant_id = @tenantId), 0) AS last_id`,
-    postgres: 'SELECT sequence_events(@tenantId, @writes::bigint[]) AS last_id',
+    postgres: 'SELECT sequence_events(@tenantId) AS last_id',
   }),
   /** PostgreSQL: the tenants with drafts written before `before` (left by a writer that stopped before numbering them). */
   draftedTenants: postgresOnly('draftedTenants', 'SELECT DISTINCT tenant_id FROM event_drafts WHERE created_at < @before'),

@@ -356,7 +356,7 @@ function names(scope: HistoryScope, organizationId: string, texts: readonly unkn
 function* namingEvents(scope: HistoryScope, cursor: unknown, limit: number): Work<StepResult> {
   const { tenantId } = scope;
   // PostgreSQL: drafts committed before the erasure are numbered first, so the walk sees them (migration 18).
-  if (cursor == null) yield* sequenceEvents(tenantId, null);
+  if (cursor == null) yield* sequenceEvents(tenantId);
   const rows = yield* all(SQL.eventWindow, { tenantId, after: (cursor as number | null) ?? 0, limit });
   const named = rows.filter((r) => names(scope, r.organization_id as string, [r.body, r.audience])).map((r) => Number(r.id));
   if (named.length > 0) yield* run(SQL.deleteEvents, { tenantId, ids: list(named) });
