@@ -262,9 +262,10 @@ export const SETTINGS = {
     20,
     0,
     1000,
-    "PostgreSQL: the least time between two numberings of one tenant's events in a process. A write answers once " +
-      'it has committed and its events are numbered just after; writes that commit meanwhile share the next numbering. ' +
-      'Higher: fewer numberings under load (more write throughput); events may reach streams and webhooks that much later.',
+    "PostgreSQL: the least time between the starts of two numberings of one tenant's events in a process, while " +
+      'writes keep coming (after a quiet spell the next starts at once). A write answers once it has committed and its ' +
+      'events are numbered just after; writes that commit meanwhile share the next numbering. Higher: fewer numberings ' +
+      'under load (more write throughput); events may reach streams and webhooks that much later.',
   ),
   eventHeartbeatMs: integer(
     'MARGINALIA_EVENT_HEARTBEAT_MS',

@@ -90,10 +90,29 @@ import type {
 
 const isList = (made: readonly EventDraft[] | Work<readonly EventDraft[]>): made is readonly EventDraft[] => Array.isArray(made);
 
-/** A tenant's numberings in this process: whether another is wanted, and when none is left. */
+/** One numbering of a tenant's drafts: settles when it has run (rejects when it failed, after one retry). */
+interface Turn {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+function newTurn(): Turn {
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // A failed turn nobody waits for (a write's) is not an unhandled rejection; those who wait still see it.
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
+
+/** A tenant's numberings in this process: the one under way, and the next (wanted since it began). */
 interface Numbering {
-  again: boolean;
-  done: Promise<void>;
+  running: Turn | null;
+  next: Turn | null;
 }
 
 export interface DbStoreOptions {
@@ -214,49 +233,78 @@ export class DbStore implements Store {
 
   /**
    * PostgreSQL: numbers every committed draft of the tenant, one numbering at a time per tenant in this
-   * process, and at most one every numberingIntervalMs (the first after a quiet spell at once): writes
-   * that commit while one runs or waits share the next, so under load a numbering serves many writes.
-   * Answers when no numbering of the tenant is left to run here. Never fails: a numbering that fails is
-   * tried once more, then its drafts are left to the tenant's next numbering (the next write's, the sweep's).
+   * process: writes that commit while one runs or waits share the next, which starts at most
+   * numberingIntervalMs after the one before (at once when none was under way or wanted), so under load
+   * a numbering serves many writes. Answers that next numbering: it settles once it has run, and
+   * rejects if it failed twice (its drafts are then left to the tenant's next numbering, or the sweep's).
    */
   private readonly numberings = new Map<string, Numbering>();
 
   private numbered(tenantId: string): Promise<void> {
-    const running = this.numberings.get(tenantId);
-    if (running) {
-      running.again = true;
-      return running.done;
+    const numbering = this.numberings.get(tenantId);
+    if (numbering?.next) return numbering.next.promise;
+    const turn = newTurn();
+    if (numbering) numbering.next = turn;
+    else {
+      const started: Numbering = { running: null, next: turn };
+      this.numberings.set(tenantId, started);
+      void this.numberInTurn(tenantId, started);
     }
-    const numbering: Numbering = { again: true, done: Promise.resolve() };
+    return turn.promise;
+  }
+
+  private async numberInTurn(tenantId: string, numbering: Numbering): Promise<void> {
+    const interval = this.options.numberingIntervalMs;
     const sequence = () =>
       Promise.resolve(guarded(() => this.dialect.aside('sequenceEvents', () => outbox.sequence(tenantId)), this.failed));
-    numbering.done = (async () => {
-      let started = 0;
-      while (numbering.again) {
-        const wait = started + this.options.numberingIntervalMs - Date.now();
+    let startedAt = Number.NEGATIVE_INFINITY;
+    try {
+      while (numbering.next) {
+        // A monotonic clock, the wait capped: a step of the wall clock must not hold numberings back.
+        const wait = Math.min(startedAt + interval - performance.now(), interval);
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        numbering.again = false;
-        started = Date.now();
-        const last = await sequence()
-          .catch(() => sequence())
-          .catch(() => 0);
-        if (last > 0) this.eventListener?.(tenantId, last);
+        const turn = numbering.next;
+        numbering.running = turn;
+        numbering.next = null;
+        startedAt = performance.now();
+        try {
+          const last = await sequence().catch(() => sequence());
+          turn.resolve();
+          if (last > 0) this.heard(tenantId, last);
+        } catch (err) {
+          turn.reject(err);
+        }
+        numbering.running = null;
       }
+    } finally {
       this.numberings.delete(tenantId);
-    })();
-    this.numberings.set(tenantId, numbering);
-    return numbering.done;
+      numbering.next?.reject(new Error('numbering stopped'));
+    }
+  }
+
+  /** Tells the listener of a tenant's new last id; a listener that throws must not stop the numberings. */
+  private heard(tenantId: string, last: number): void {
+    try {
+      this.eventListener?.(tenantId, last);
+    } catch {
+      // The listener's own fault (the hub logs its failures); the events are numbered all the same.
+    }
   }
 
   eventsNumbered(tenantId: string): Promise<void> {
-    return this.numberings.get(tenantId)?.done ?? Promise.resolve();
+    const numbering = this.numberings.get(tenantId);
+    return (numbering?.next ?? numbering?.running)?.promise ?? Promise.resolve();
   }
 
-  /** Numbers drafts written before `before` that their writers left (a process stopped between commit and numbering). */
+  /**
+   * Numbers drafts written before `before` that their writers left (a process stopped between commit and
+   * numbering, numberings that failed): each tenant's next numbering. Fails if one of them failed.
+   */
   async numberLeftDrafts(before: number): Promise<number> {
     if (!this.dialect.writesSideBySide) return 0;
     const tenants = await this.read('draftedTenants', () => outbox.draftedTenants(before));
-    for (const tenantId of tenants) await this.numbered(tenantId);
+    const failed = (await Promise.allSettled(tenants.map((t) => this.numbered(t)))).find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
     return tenants.length;
   }
 
@@ -331,7 +379,7 @@ export class DbStore implements Store {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.numberings.values()].map((n) => n.done));
+    await Promise.allSettled([...this.numberings.keys()].map((t) => this.eventsNumbered(t)));
     return this.dialect.close();
   }
 

@@ -1202,12 +1202,18 @@ $$;
     // (xid, drawn before the write commits: a write that starts after another committed has the larger
     // one), not only the drafts its process wrote. To not read every draft it deleted before (dead rows
     // until autovacuum: why migration 19 took drafts by write_id), it starts at the tenant's drafts_from:
-    // the oldest transaction still running when the last numbering began (pg_snapshot_xmin). Every
-    // transaction older than that had ended, so its drafts were committed and taken, or never will be.
-    // A long transaction keeps drafts_from back (a numbering then reads more rows); it never holds back
-    // a numbering. Both earlier forms of sequence_events now do the same, for a rolling upgrade.
+    // the oldest transaction holding an id (on any database of the server) when the last numbering that
+    // moved drafts had the counter (pg_snapshot_xmin). Every transaction older than that had ended, so
+    // its drafts were committed and taken, or never will be. A long transaction keeps drafts_from back
+    // (a numbering then reads more rows); it never holds back a numbering. A drafts_from past the
+    // horizon came from another server (a restored dump) and is started over. Drafts already there
+    // take xid 0 (they were committed before any write to come). The tables are locked first, in the
+    // order a numbering takes them, so a numbering of the release before cannot deadlock with this.
+    // Both earlier forms of sequence_events now do the same, for a rolling upgrade.
     postgres: `
-ALTER TABLE event_drafts ADD COLUMN xid xid8 NOT NULL DEFAULT pg_current_xact_id();
+LOCK TABLE event_counters, event_drafts IN ACCESS EXCLUSIVE MODE;
+ALTER TABLE event_drafts ADD COLUMN xid xid8 NOT NULL DEFAULT '0';
+ALTER TABLE event_drafts ALTER COLUMN xid SET DEFAULT pg_current_xact_id();
 ALTER TABLE event_drafts DROP CONSTRAINT event_drafts_pkey, ADD PRIMARY KEY (tenant_id, xid, write_id, position);
 ALTER TABLE event_counters ADD COLUMN drafts_from xid8 NOT NULL DEFAULT '0';
 CREATE OR REPLACE FUNCTION sequence_events(tenant text) RETURNS bigint LANGUAGE plpgsql AS $$
@@ -1222,14 +1228,19 @@ BEGIN
     INSERT INTO event_counters (tenant_id, last_id) VALUES (tenant, 0) ON CONFLICT (tenant_id) DO NOTHING;
     SELECT last_id, drafts_from INTO last, since FROM event_counters WHERE tenant_id = tenant FOR UPDATE;
   END IF;
+  -- Taken before the move's snapshot (any time before it is safe; after it would not be).
   horizon := pg_snapshot_xmin(pg_current_snapshot());
+  -- Past the horizon, drafts_from came from another server's transaction ids (a restored dump): from the start.
+  IF since > horizon THEN
+    since := '0';
+  END IF;
   WITH moved AS (DELETE FROM event_drafts WHERE tenant_id = tenant AND xid >= since RETURNING *)
   INSERT INTO events (tenant_id, id, type, organization_id, document_id, created_at, audience, body)
   SELECT tenant, last + n, type, organization_id, document_id, created_at, audience, '{"id":' || (last + n) || body_rest
   FROM (SELECT m.*, row_number() OVER (ORDER BY xid, write_id, position) AS n FROM moved m) numbered;
   GET DIAGNOSTICS added = ROW_COUNT;
   IF added > 0 THEN
-    UPDATE event_counters SET last_id = last + added, drafts_from = greatest(drafts_from, horizon) WHERE tenant_id = tenant;
+    UPDATE event_counters SET last_id = last + added, drafts_from = horizon WHERE tenant_id = tenant;
     PERFORM pg_notify('marginalia_events', tenant || ' ' || (last + added));
   END IF;
   RETURN last + added;

@@ -463,12 +463,13 @@ export interface Store {
   /**
    * Answers once the events of every write this process has answered for the tenant are numbered
    * (PostgreSQL numbers them just after the write's commit, migration 21; SQLite as it writes them).
+   * Rejects if that numbering failed: the drafts then wait for the tenant's next one, or the sweep.
    */
   eventsNumbered(tenantId: string): Promise<void>;
   /**
    * Numbers events their writers left as drafts before `before` (PostgreSQL, migration 18: a process
    * that stopped between a write's commit and its numbering, or numberings that failed); answers how
-   * many tenants had some.
+   * many tenants had some, or rejects if a numbering failed (the sweep logs it and tries again).
    */
   numberLeftDrafts(before: number): Promise<number>;
   /** What an end-user token's stream may carry of the organization and document (events/access.ts). */

@@ -19,7 +19,7 @@ import {
   beforeNumberingByWrite,
   previousRelease,
 } from '../helpers/previous-release.js';
-import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
+import { type FreshDatabase, freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 import {
   T0,
   TA,
@@ -47,6 +47,18 @@ import {
   readThreads,
   countOf,
 } from '../helpers/store-fixtures.js';
+
+/**
+ * PostgreSQL: what a writer of releases 18 to 20 left when it stopped between its commit and the
+ * numbering: a draft (`data.id` "left"), in the columns those releases wrote.
+ */
+async function leftDraft(db: FreshDatabase): Promise<void> {
+  if (db.kind !== 'postgres') return;
+  await db.exec(`INSERT INTO event_drafts (tenant_id, write_id, position, type, organization_id, document_id, created_at,
+      audience, body_rest)
+    SELECT '${TA}', nextval('event_draft_writes'), 1, 'notification.add', '${ORG}', NULL, ${T0}, NULL,
+      ',"type":"notification.add","timestamp":${T0},"organizationId":"${ORG}","data":{"id":"left"}}'`);
+}
 
 describe(`${TEST_STORE} store: schema and connection`, () => {
   storeTest('migrate is idempotent: running it again keeps the schema and the data', async (store) => {
@@ -214,13 +226,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await store.addNotification(TA, ORG, notification('n1'));
       await store.eventsNumbered(TA);
       await beforeDraftHorizon(db);
-      if (db.kind === 'postgres') {
-        // What a writer of that release left between its commit and its numbering.
-        await db.exec(`INSERT INTO event_drafts (tenant_id, write_id, position, type, organization_id, document_id, created_at,
-            audience, body_rest)
-          SELECT '${TA}', nextval('event_draft_writes'), 1, 'notification.add', '${ORG}', NULL, ${T0}, NULL,
-            ',"type":"notification.add","timestamp":${T0},"organizationId":"${ORG}","data":{"id":"left"}}'`);
-      }
+      await leftDraft(db);
       await withSecondStore(db, async (reopened) => {
         if (db.kind === 'postgres') {
           // An instance of that release, still running during a rolling upgrade, numbers its write's drafts
@@ -288,13 +294,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await store.addNotification(TA, ORG, notification('n1'));
       await store.eventsNumbered(TA);
       await beforeNumberingByWrite(db);
-      if (db.kind === 'postgres') {
-        // What a writer of that release left when it stopped between its commit and the numbering.
-        await db.exec(`INSERT INTO event_drafts (tenant_id, write_id, position, type, organization_id, document_id, created_at,
-            audience, body_rest)
-          SELECT '${TA}', nextval('event_draft_writes'), 1, 'notification.add', '${ORG}', NULL, ${T0}, NULL,
-            ',"type":"notification.add","timestamp":${T0},"organizationId":"${ORG}","data":{"id":"left"}}'`);
-      }
+      await leftDraft(db);
       await withSecondStore(db, async (reopened) => {
         // An instance of that release, still running during a rolling upgrade, numbers as it did.
         if (db.kind === 'postgres')
