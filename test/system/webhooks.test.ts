@@ -58,6 +58,19 @@ async function eventsByOrganization(db: FreshDatabase): Promise<Map<string, numb
   return by;
 }
 
+/**
+ * The outbox once it holds `count` events (or after 5 s, whatever it holds): on PostgreSQL a write's
+ * events are numbered just after its answer.
+ */
+async function outboxHolding(db: FreshDatabase, count: number): Promise<Map<string, number[]>> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const events = await eventsByOrganization(db);
+    if ([...events.values()].flat().length >= count || Date.now() > deadline) return events;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const delivered = (receiver: Receiver) => receiver.received.filter((r) => r.status >= 200 && r.status < 300);
 
 /** Every event, delivered, and each organization's events received in event order (retries and duplicates included). */
@@ -167,7 +180,7 @@ describe('webhooks end to end', () => {
         server = await startServer({ env });
         try {
           for (; i < 80; i++) if (await notify(server, orgs[i % 4]!)) acknowledged++;
-          const events = await eventsByOrganization(db);
+          const events = await outboxHolding(db, acknowledged);
           const all = [...events.values()].flat();
           await receiver.until(
             () => all.every((id) => delivered(receiver).some((r) => r.body.id === id)),
@@ -219,7 +232,7 @@ describe('webhooks end to end', () => {
             for (let i = 0; i < 60; i++) await notify(server, orgs[(i + s) % orgs.length]!);
           }),
         );
-        const events = await eventsByOrganization(db);
+        const events = await outboxHolding(db, 120);
         const all = [...events.values()].flat();
         assert.equal(all.length, 120);
         await receiver.until(() => new Set(delivered(receiver).map((r) => r.body.id)).size === 120, 40_000, '120 events');
