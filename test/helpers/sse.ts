@@ -17,6 +17,14 @@ export interface SseStream {
   next(timeoutMs?: number): Promise<SseMessage>;
   /** Messages that arrive within `ms` (none expected: an empty list). */
   within(ms: number): Promise<SseMessage[]>;
+  /**
+   * The messages up to and including the first that `last` accepts. Events come in order, so after a
+   * marker event written last, every earlier event the stream was going to carry has come: a test of
+   * what a stream leaves out then waits for its marker, not for a time that a busy machine overruns.
+   */
+  until(last: (m: SseMessage) => boolean, timeoutMs?: number): Promise<SseMessage[]>;
+  /** Resolves once `n` comment lines (heartbeats) have come; rejects after `timeoutMs`. */
+  comment(n: number, timeoutMs?: number): Promise<void>;
   /** Comment lines seen so far (heartbeats). */
   comments: string[];
   /** Everything received, as text. */
@@ -59,6 +67,22 @@ export function openStream(url: string, headers: Record<string, string> = {}): P
         async within(ms) {
           await new Promise((r) => setTimeout(r, ms));
           return queue.splice(0);
+        },
+        async until(last, timeoutMs = 5000) {
+          const seen: SseMessage[] = [];
+          const deadline = Date.now() + timeoutMs;
+          for (;;) {
+            const m = await stream.next(Math.max(1, deadline - Date.now()));
+            seen.push(m);
+            if (last(m)) return seen;
+          }
+        },
+        async comment(n, timeoutMs = 5000) {
+          const deadline = Date.now() + timeoutMs;
+          while (stream.comments.length < n) {
+            if (Date.now() > deadline) throw new Error(`${stream.comments.length} of ${n} comments within ${timeoutMs} ms`);
+            await new Promise((r) => setTimeout(r, 10));
+          }
         },
         close() {
           req.destroy();

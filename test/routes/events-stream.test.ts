@@ -81,7 +81,7 @@ describe('GET /v1/events: happy paths', () => {
     await notify(t.a, org);
     await numbered(t.a); // else the write may come live on the stream, after its open
     const s = await stream(`?organizationId=${org}`);
-    await s.within(50);
+    await s.comment(1); // placed: it has sent the id it stands at
     const live = await stream(`?organizationId=${org}`);
     await notify(t.a, org, { notificationId: 'after-open' });
     const event = parsed(await live.next());
@@ -116,12 +116,17 @@ describe('GET /v1/events: happy paths', () => {
     await notify(t.a, org, { documentId: 'd1', notificationId: 'x1' });
     await notify(t.a, org, { documentId: 'd2', notificationId: 'x2' });
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'u-1', name: 'U' }] });
+    await notify(t.a, org, { documentId: 'd2', notificationId: 'end' });
     assert.equal(parsed(await byOrg.next()).data.id, 'x1');
     assert.equal(parsed(await byOrg.next()).data.id, 'x2');
-    assert.equal(parsed(await byDoc.next()).data.id, 'x2');
     const first = parsed(await byType.next());
     assert.ok(first.type.startsWith('user.'), first.type);
-    assert.deepEqual(await byDoc.within(200), [], 'nothing of another document');
+    const ofD2 = await byDoc.until((m) => parsed(m).data.id === 'end');
+    assert.deepEqual(
+      ofD2.map((m) => parsed(m).data.id),
+      ['x2', 'end'],
+      'nothing of another document, nor of the organization as a whole',
+    );
   });
 
   test('Last-Event-ID (header or lastEventId) resumes after that id, from the outbox, then goes on live', async () => {
@@ -154,8 +159,8 @@ describe('GET /v1/events: happy paths', () => {
 
   test('an idle stream gets a heartbeat comment every MARGINALIA_EVENT_HEARTBEAT_MS', async () => {
     const s = await stream(`?organizationId=${uniq('org')}`);
-    await s.within(400);
-    assert.ok(s.comments.filter((c) => c === 'heartbeat').length >= 2, `comments: ${s.comments}`);
+    await s.comment(3);
+    assert.deepEqual(s.comments.slice(0, 3), ['open', 'heartbeat', 'heartbeat']);
   });
 
   test('a client that stops reading is cut off with a close event naming the last id sent; it resumes from it', async () => {
@@ -297,10 +302,11 @@ describe('GET /v1/events: security', () => {
   test("a tenant's stream never carries another tenant's events", async () => {
     const org = uniq('org');
     const b = await stream(`?organizationId=${org}`, credsOf(t.b));
-    await notify(t.a, org);
-    assert.deepEqual(await b.within(300), []);
+    const a = await stream(`?organizationId=${org}`);
+    await notify(t.a, org, { notificationId: 'of-a' });
+    assert.equal(parsed(await a.next()).data.id, 'of-a', "A's event has been sent to A's streams");
     await notify(t.b, org, { notificationId: 'mine' });
-    assert.equal(parsed(await b.next()).data.id, 'mine');
+    assert.equal(parsed(await b.next()).data.id, 'mine', "B's stream: its own event first, not A's");
   });
 
   test("an end-user token's stream: its own notifications (listed, or organization-wide as a member) and nothing else", async () => {
@@ -308,21 +314,25 @@ describe('GET /v1/events: security', () => {
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'member' }] });
     const member = await stream('', { authorization: `Bearer ${await tokenFor(t.a, 'member', org)}` });
     const stranger = await stream(`?token=${await tokenFor(t.a, 'stranger', org)}`, {});
-    const elsewhere = await stream('', { authorization: `Bearer ${await tokenFor(t.a, 'member', uniq('org'))}` });
+    const otherOrg = uniq('org');
+    const elsewhere = await stream('', { authorization: `Bearer ${await tokenFor(t.a, 'member', otherOrg)}` });
     await notify(t.a, org, { notifyUsers: [{ userId: 'someone' }], notificationId: 'not-theirs' });
     await notify(t.a, org, { notifyUsers: [{ userId: 'member' }], notificationId: 'listed' });
     await notify(t.a, org, { notifyUsers: [{ userId: 'stranger' }], notificationId: 'to-stranger' });
     await notify(t.a, org, { notifyUsers: undefined, notifyAll: true, notificationId: 'wide' });
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'other-user' }] });
+    // The marker: one notification to all three, written last.
+    const end = { notifyUsers: [{ userId: 'member' }, { userId: 'stranger' }], notificationId: 'end' };
+    await notify(t.a, org, end);
+    await notify(t.a, otherOrg, end);
+    const ids = async (s: SseStream) => (await s.until((m) => parsed(m).data.id === 'end')).map((m) => parsed(m).data.id);
+    assert.deepEqual(await ids(member), ['listed', 'wide', 'end'], 'the member: listed and organization-wide');
     assert.deepEqual(
-      [parsed(await member.next()).data.id, parsed(await member.next()).data.id],
-      ['listed', 'wide'],
-      'the member: listed and organization-wide',
+      await ids(stranger),
+      ['to-stranger', 'end'],
+      'no profile: no organization-wide notification, no user events',
     );
-    assert.equal(parsed(await stranger.next()).data.id, 'to-stranger');
-    assert.deepEqual(await stranger.within(200), [], 'no profile: no organization-wide notification, no user events');
-    assert.deepEqual(await member.within(100), []);
-    assert.deepEqual(await elsewhere.within(100), [], 'another organization sees nothing');
+    assert.deepEqual(await ids(elsewhere), ['end'], 'another organization sees nothing of this one');
     // Settings name every user they were set for: the server's business, not a user's stream's.
     const config = { organizationId: org, documentIds: ['d'], userIds: ['member', 'other-user'], config: { inbox: 'ALL' } };
     await t.a.ok(PATHS.notificationsConfigSet, config);
@@ -343,20 +353,27 @@ describe('GET /v1/events: security', () => {
     await t.a.ok(PATHS.documentsAccess, { organizationId: org, documentIds: ['restricted'], accessType: 'restricted' });
     const as = async (user: string) => stream(`?token=${await tokenFor(t.a, user, org)}&types=comment_annotation.add`, {});
     const [member, listed, stranger] = [await as('member'), await as('listed'), await as('stranger')];
-    const thread = (documentId: string) =>
-      t.a.ok(PATHS.annotationsAdd, {
+    const thread = async (documentId: string) => {
+      const annotationId = uniq(documentId);
+      await t.a.ok(PATHS.annotationsAdd, {
         organizationId: org,
         documentId,
-        commentAnnotations: [{ annotationId: uniq(documentId), commentData: [{ commentText: 'hi', from: { userId: 'w' } }] }],
+        commentAnnotations: [{ annotationId, commentData: [{ commentText: 'hi', from: { userId: 'w' } }] }],
       });
+      return annotationId;
+    };
     for (const d of ['public', 'private', 'restricted']) await thread(d);
-    const seen = async (s: SseStream) => (await s.within(400)).map((m) => parsed(m).documentId);
+    // The marker, written last and seen by all: one more thread on the public document.
+    let marker = await thread('public');
+    const seen = async (s: SseStream) =>
+      (await s.until((m) => parsed(m).data.annotationId === marker)).slice(0, -1).map((m) => parsed(m).documentId);
     assert.deepEqual(await seen(member), ['public', 'private'], 'a member: public and organizationPrivate');
     assert.deepEqual(await seen(listed), ['public', 'private', 'restricted'], 'a member of the restricted document: all three');
     assert.deepEqual(await seen(stranger), ['public'], 'no profile: public only');
     // Access changes apply from the next event: the stranger joins the organization.
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [{ userId: 'stranger' }] });
     await thread('private');
+    marker = await thread('public');
     assert.deepEqual(await seen(stranger), ['private']);
   });
 
