@@ -1,6 +1,7 @@
 // Picks the database that DATABASE_URL names, and brings its schema up to date.
 import type { Config } from '../config/index.js';
 import { DbStore } from './db-store.js';
+import type { Dialect } from './dialect/dialect.js';
 import { PostgresDialect } from './dialect/postgres.js';
 import { SqliteDialect } from './dialect/sqlite.js';
 import type { FaultListener } from './health.js';
@@ -34,28 +35,7 @@ export interface StoreListeners {
 }
 
 export async function openStore(config: StoreConfig, listeners: StoreListeners = {}): Promise<Store> {
-  const db = config.database;
-  const dialect =
-    db.kind === 'postgres'
-      ? new PostgresDialect({
-          url: db.url,
-          schema: config.pgSchema,
-          poolSize: config.pgPoolSize,
-          eventPoolSize: config.pgEventPoolSize,
-          connectTimeoutMs: config.pgConnectTimeoutMs,
-          statementTimeoutMs: config.pgStatementTimeoutMs,
-          onConnectionLost: listeners.onConnectionLost,
-        })
-      : new SqliteDialect({
-          path: db.path,
-          busyTimeoutMs: config.sqliteBusyTimeoutMs,
-          synchronous: config.sqliteSynchronous,
-          checkAtStart: config.sqliteCheckAtStart,
-          pageSize: config.sqlitePageSize,
-          cacheMb: config.sqliteCacheMb,
-          mmapMb: config.sqliteMmapMb,
-          trace: listeners.trace,
-        });
+  const dialect = dialectFor(config, listeners);
   const store = new DbStore(dialect, listeners.onFault, { numberingIntervalMs: config.eventNumberingMs });
   try {
     await store.migrate();
@@ -64,4 +44,29 @@ export async function openStore(config: StoreConfig, listeners: StoreListeners =
     throw err;
   }
   return store;
+}
+
+/** The database's dialect for a configuration, not yet opened (openStore's; tests drive one directly). */
+export function dialectFor(config: StoreConfig, listeners: StoreListeners = {}): Dialect {
+  const db = config.database;
+  return db.kind === 'postgres'
+    ? new PostgresDialect({
+        url: db.url,
+        schema: config.pgSchema,
+        poolSize: config.pgPoolSize,
+        eventPoolSize: config.pgEventPoolSize,
+        connectTimeoutMs: config.pgConnectTimeoutMs,
+        statementTimeoutMs: config.pgStatementTimeoutMs,
+        onConnectionLost: listeners.onConnectionLost,
+      })
+    : new SqliteDialect({
+        path: db.path,
+        busyTimeoutMs: config.sqliteBusyTimeoutMs,
+        synchronous: config.sqliteSynchronous,
+        checkAtStart: config.sqliteCheckAtStart,
+        pageSize: config.sqlitePageSize,
+        cacheMb: config.sqliteCacheMb,
+        mmapMb: config.sqliteMmapMb,
+        trace: listeners.trace,
+      });
 }

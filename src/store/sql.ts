@@ -104,6 +104,12 @@ export type Step =
   /** A write; its result is the number of rows it changed. */
   | { op: 'run'; statement: Statement; params: Params }
   /**
+   * A write whose answer the code does not need: inside a PostgreSQL transaction it goes out without
+   * waiting for its answer (with the next statement, or the COMMIT), and the transaction fails with its
+   * error if it had one. SQLite runs it at once. With `rows`, a batch (below). Its result is undefined.
+   */
+  | { op: 'send'; statement: Statement; params: Params; rows?: readonly Params[] }
+  /**
    * One statement for many rows: SQLite runs it once per row; PostgreSQL runs it once, each column
    * an array (the statement reads them with unnest). Its result is the number of rows written.
    */
@@ -180,6 +186,15 @@ export function* arrays(statement: Statement, params: Params = {}): Work<unknown
 
 export function* run(statement: Statement, params: Params = {}): Work<number> {
   return (yield { op: 'run', statement, params }) as number;
+}
+
+export function* send(statement: Statement, params: Params = {}): Work<void> {
+  yield { op: 'send', statement, params };
+}
+
+/** A batch (below) sent as `send` is. */
+export function* sendBatch(statement: Statement, params: Params, rows: readonly Params[]): Work<void> {
+  if (rows.length > 0) yield { op: 'send', statement, params, rows };
 }
 
 export function* batch(statement: Statement, params: Params, rows: readonly Params[]): Work<number> {

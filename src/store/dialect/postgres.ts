@@ -1,5 +1,7 @@
 // PostgreSQL through a pg Pool. Every statement runs as a named prepared statement; a write runs on
-// one connection in one transaction and runs again after a serialization failure or deadlock; and
+// one connection in one transaction and runs again after a serialization failure or deadlock. The
+// connections run in pipeline mode, so a write's BEGIN goes out with its first statement, and a
+// statement whose answer the write does not need (a `send` step) with the COMMIT (Sent, below). And
 // anything that means "the database cannot answer" (refused, cut, timed out, read-only, out of disk)
 // becomes StoreUnavailableError, so callers get 503 within the connect and statement timeouts
 // instead of a hang or a 500. See dialect.ts for what differs from SQLite.
@@ -144,6 +146,10 @@ function makePool(options: PostgresOptions, max: number): pg.Pool {
     query_timeout: options.statementTimeoutMs + options.connectTimeoutMs,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
+    // A query is written to the connection at once, not after the answer of the one before: what lets a
+    // transaction send BEGIN and its first statement, or a sent step and COMMIT, in one round trip.
+    // Each query is still its own extended-protocol exchange (its own Sync), answered in order.
+    pipeline: true,
     options: `-c search_path=${quoteIdent(options.schema)}`,
     types,
   });
@@ -165,7 +171,7 @@ export class PostgresDialect implements Dialect {
     this.eventPool = options.eventPoolSize > 0 ? makePool(options, options.eventPoolSize) : null;
   }
 
-  private async step(db: Queryable, s: Step): Promise<unknown> {
+  private async step(db: Queryable, s: Step, sent?: Sent): Promise<unknown> {
     if (s.op === 'exec') {
       await db.query(s.text);
       return undefined;
@@ -173,6 +179,14 @@ export class PostgresDialect implements Dialect {
     const t = s.statement.postgres;
     const c = compile(t);
     switch (s.op) {
+      case 'send': {
+        const params = s.rows ? batchParams(s.params, s.rows) : s.params;
+        const q = db.query({ name: t.name, text: c.text, values: values(c, params) });
+        // Outside a transaction (a read's pool) there is nothing to send it with: it is awaited.
+        if (sent) sent.add(q);
+        else await q;
+        return undefined;
+      }
       case 'all':
         return (await db.query({ name: t.name, text: c.text, values: values(c, s.params) })).rows;
       case 'arrays':
@@ -184,10 +198,17 @@ export class PostgresDialect implements Dialect {
     }
   }
 
-  /** Runs store code to its end, awaiting each step. */
-  private async drive<T>(db: Queryable, work: Work<T>): Promise<T> {
+  /** Runs store code to its end, awaiting each step (but `send` steps, in a transaction: `sent`). */
+  private async drive<T>(db: Queryable, work: Work<T>, sent?: Sent): Promise<T> {
     let next = work.next();
-    while (!next.done) next = work.next(await this.step(db, next.value));
+    while (!next.done) {
+      const answer = await this.step(db, next.value, sent);
+      // The BEGIN sent ahead was answered before this step's statement: if it failed, nothing more is
+      // sent outside a transaction. (A plain BEGIN fails only with its connection, which fails the
+      // statement sent with it too.)
+      await sent?.begun();
+      next = work.next(answer);
+    }
     return next.value;
   }
 
@@ -231,7 +252,7 @@ export class PostgresDialect implements Dialect {
   }
 
   write<T>(method: string, work: () => Work<T>): Promise<T> {
-    return timed(this.onCall, method, () => this.tx((client) => this.drive(client, work()))) as Promise<T>;
+    return timed(this.onCall, method, () => this.tx((client, sent) => this.drive(client, work(), sent))) as Promise<T>;
   }
 
   /**
@@ -265,17 +286,25 @@ export class PostgresDialect implements Dialect {
     });
   }
 
-  /** Runs fn in one transaction on one connection; retries serialization failures and deadlocks. */
-  private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs fn in one transaction on one connection; retries serialization failures and deadlocks. BEGIN
+   * is sent, not awaited: it goes out with fn's first statement (pipeline mode), a round trip less.
+   */
+  private async tx<T>(fn: (c: pg.PoolClient, sent: Sent) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const { client, release } = await this.checkout();
       let broken: Error | undefined;
+      const sent = new Sent(client.query('BEGIN'));
       try {
-        await client.query('BEGIN');
-        const result = await fn(client);
-        await client.query('COMMIT');
+        const result = await fn(client, sent);
+        sent.add(client.query('COMMIT'));
+        // COMMIT of a transaction that a sent statement failed answers ROLLBACK, not an error:
+        // whether it committed is whether every sent statement (COMMIT too) succeeded.
+        await sent.settled();
         return result;
-      } catch (err) {
+      } catch (caught) {
+        // A statement after a failed sent one fails as "transaction aborted": the sent one's error says why.
+        const err = (await sent.failure()) ?? caught;
         if (isUnavailable(err)) broken = err as Error;
         else
           await client.query('ROLLBACK').catch((e: Error) => {
@@ -368,6 +397,41 @@ export class PostgresDialect implements Dialect {
 
   poolStats(): { total: number; idle: number; waiting: number } {
     return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
+}
+
+/**
+ * The statements of a transaction sent without waiting for their answers (its BEGIN, `send` steps, its
+ * COMMIT). Answers come in order, so by the time a later statement is answered, these are settled.
+ */
+class Sent {
+  private readonly pending: Promise<unknown>[] = [];
+  private readonly begin: Promise<unknown>;
+
+  constructor(begin: Promise<unknown>) {
+    this.begin = this.add(begin);
+  }
+
+  /** Keeps the query, and marks its failure handled: it is reported through settled() or failure(). */
+  add<R>(query: Promise<R>): Promise<R> {
+    query.catch(() => {});
+    this.pending.push(query);
+    return query;
+  }
+
+  begun(): Promise<unknown> {
+    return this.begin;
+  }
+
+  /** Resolves once every sent statement has succeeded; rejects with the first failure. */
+  async settled(): Promise<void> {
+    await Promise.all(this.pending);
+  }
+
+  /** The first sent statement's error, once all have been answered (undefined: none failed). */
+  async failure(): Promise<unknown> {
+    const results = await Promise.allSettled(this.pending);
+    return results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason;
   }
 }
 

@@ -179,6 +179,10 @@ export class SqliteDialect implements Dialect {
         for (const row of s.rows) changed += stmt.run(bind(order, { ...s.params, ...row })).changes;
         return changed;
       }
+      case 'send':
+        // One writer, in process: nothing to send ahead; run as a write (or a batch) is.
+        this.step(s.rows ? { ...s, op: 'batch', rows: s.rows } : { ...s, op: 'run' });
+        return undefined;
       case 'exec':
         this.db.exec(s.text);
         return undefined;

@@ -2,7 +2,7 @@
 // nothing is announced that was not committed and nothing committed goes unannounced
 // (docs/events.md). Ids increase per tenant and commit in order: SQLite takes them in the write
 // (migration 17), PostgreSQL numbers a write's drafts right after its commit (migration 18).
-import { all, arrays, batch, first, list, run, type Work } from '../sql.js';
+import { all, arrays, batch, first, list, run, send, type Work } from '../sql.js';
 import { EVENTS_SQL as SQL } from './sql.js';
 
 /** An event as a write describes it; the outbox gives it its id and time. */
@@ -72,7 +72,8 @@ export function* record(tenantId: string, drafts: readonly EventDraft[], now: nu
  */
 export function* draft(tenantId: string, drafts: readonly EventDraft[], now: number): Work<number> {
   if (drafts.length === 0) return 0;
-  return yield* run(SQL.insertDrafts, {
+  // Sent: it goes out with the COMMIT rather than taking a round trip of its own (a write's last step).
+  yield* send(SQL.insertDrafts, {
     tenantId,
     createdAt: now,
     type: list(drafts.map((e) => e.type)),
@@ -81,6 +82,7 @@ export function* draft(tenantId: string, drafts: readonly EventDraft[], now: num
     audience: list(drafts.map(audienceText)),
     bodyRest: list(drafts.map((e) => bodyRest(now, e))),
   });
+  return drafts.length;
 }
 
 /**

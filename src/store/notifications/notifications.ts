@@ -2,7 +2,7 @@
 import { disabledDocument, enter, enterDocument } from '../organizations/organizations.js';
 import { internalUserId } from '../../services/ids.js';
 import { versionsOf } from '../select.js';
-import { all, batch, inKeyOrder, list, type Query, query, run, type Work } from '../sql.js';
+import { all, batch, inKeyOrder, list, type Query, query, run, sendBatch, type Work } from '../sql.js';
 import type {
   InboxCount,
   NewNotification,
@@ -69,7 +69,8 @@ export function* add(tenantId: string, organizationId: string, n: NewNotificatio
     source: n.source,
   });
   if (inserted === 0) return false;
-  yield* batch(
+  // Sent: nothing waits on its answer, so it goes out with what follows (sql.ts, `send`).
+  yield* sendBatch(
     SQL.insertInbox,
     shared,
     n.recipients.map((r, position) => ({ userId: r.userId, position })),
