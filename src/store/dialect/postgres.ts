@@ -204,8 +204,9 @@ export class PostgresDialect implements Dialect {
     while (!next.done) {
       const answer = await this.step(db, next.value, sent);
       // The BEGIN sent ahead was answered before this step's statement: if it failed, nothing more is
-      // sent outside a transaction. (A plain BEGIN fails only with its connection, which fails the
-      // statement sent with it too.)
+      // sent outside a transaction. (A plain BEGIN fails with its connection, which fails the statement
+      // sent with it too; only a cancel landing on BEGIN itself could leave that one statement to
+      // commit alone.)
       await sent?.begun();
       next = work.next(answer);
     }
@@ -297,7 +298,7 @@ export class PostgresDialect implements Dialect {
       const sent = new Sent(client.query('BEGIN'));
       try {
         const result = await fn(client, sent);
-        sent.add(client.query('COMMIT'));
+        sent.commit(client.query('COMMIT'));
         // COMMIT of a transaction that a sent statement failed answers ROLLBACK, not an error:
         // whether it committed is whether every sent statement (COMMIT too) succeeded.
         await sent.settled();
@@ -305,6 +306,12 @@ export class PostgresDialect implements Dialect {
       } catch (caught) {
         // A statement after a failed sent one fails as "transaction aborted": the sent one's error says why.
         const err = (await sent.failure()) ?? caught;
+        // A sent statement that node-postgres refused before it reached PostgreSQL (a prepared
+        // statement's name given another text, a value it cannot encode) aborts nothing, and the COMMIT
+        // behind it commits the rest. No call site can do that today; if one ever does, it must not pass
+        // for a rolled-back write.
+        if (await sent.committed())
+          throw new Error(`A write committed without a statement it had sent: ${(err as Error).message}`, { cause: err });
         if (isUnavailable(err)) broken = err as Error;
         else
           await client.query('ROLLBACK').catch((e: Error) => {
@@ -421,6 +428,17 @@ class Sent {
 
   begun(): Promise<unknown> {
     return this.begin;
+  }
+
+  private committing: Promise<pg.QueryResult> | null = null;
+
+  commit(query: Promise<pg.QueryResult>): void {
+    this.committing = this.add(query);
+  }
+
+  /** Whether the COMMIT was sent and answered COMMIT (a transaction a statement failed answers ROLLBACK). */
+  async committed(): Promise<boolean> {
+    return (await this.committing?.catch(() => null))?.command === 'COMMIT';
   }
 
   /** Resolves once every sent statement has succeeded; rejects with the first failure. */
