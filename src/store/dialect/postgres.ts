@@ -330,6 +330,7 @@ export class PostgresDialect implements Dialect {
     const { client, release } = await this.checkout();
     const lock = `marginalia:migrate:${this.options.schema}`;
     try {
+      refuseOldServer((await client.query('SHOW server_version_num')).rows[0].server_version_num);
       // One migrator per schema at a time: instances starting together wait here, then find nothing to do.
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [lock]);
       try {
@@ -405,6 +406,24 @@ export class PostgresDialect implements Dialect {
   poolStats(): { total: number; idle: number; waiting: number } {
     return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
   }
+}
+
+/**
+ * The oldest PostgreSQL the migrations run on: 13 has the 64-bit transaction ids (xid8,
+ * pg_current_xact_id, pg_snapshot_xmin) that event numbering orders drafts by (migration 21). lz4
+ * compression (migration 20) needs 14; on 13 large answers stay compressed with pglz.
+ */
+export const MIN_POSTGRES_VERSION_NUM = 130000;
+
+/** Fails the start with a message that names what is needed, not a missing function deep in a migration. */
+export function refuseOldServer(serverVersionNum: string | number): void {
+  const version = Number(serverVersionNum);
+  if (version >= MIN_POSTGRES_VERSION_NUM) return;
+  const major = Math.floor(version / 10000);
+  throw new Error(
+    `Marginalia needs PostgreSQL ${MIN_POSTGRES_VERSION_NUM / 10000} or later; this server is version ${major} ` +
+      `(server_version_num ${serverVersionNum}).`,
+  );
 }
 
 /**
