@@ -1,6 +1,7 @@
 // Operator commands on the database that DATABASE_URL names (SPEC 2.1). Each prints JSON on stdout
 // so scripts can read it; problems go to stderr with a non-zero exit code.
 import { systemClock } from '../clock.js';
+import { MAX_ID_LENGTH } from '../schemas/common.js';
 import { createTenant, hashToken, tokenRecord } from '../services/credentials.js';
 import { newAuthToken, newErasureJobId } from '../services/ids.js';
 import type { OrganizationRecord, Store, Tenant } from '../store/store.js';
@@ -151,8 +152,8 @@ export function eraseRequest(options: { tenant?: string; org?: string[]; user?: 
     ['--user', userIds],
     ['--org', organizationIds],
   ] as const) {
-    const bad = ids.find((v) => v.length < 1 || v.length > 256);
-    if (bad !== undefined) throw new CliError(`${option} takes an id of 1 to 256 characters, not "${bad}".`, 2);
+    const bad = ids.find((v) => v.length < 1 || v.length > MAX_ID_LENGTH);
+    if (bad !== undefined) throw new CliError(`${option} takes an id of 1 to ${MAX_ID_LENGTH} characters, not "${bad}".`, 2);
   }
   return { tenant: options.tenant, organizationIds: organizationIds.length > 0 ? organizationIds : null, userIds };
 }

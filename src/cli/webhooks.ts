@@ -2,7 +2,14 @@
 // (SPEC 13), through the same services as the HTTP operations, for the tenant --tenant names.
 import { systemClock } from '../clock.js';
 import { ApiError } from '../errors.js';
-import { EVENT_CATEGORIES, EVENT_TYPE_PATTERN, MAX_WEBHOOK_EVENT_TYPES } from '../schemas/webhooks.js';
+import { MAX_ID_LENGTH } from '../schemas/common.js';
+import {
+  EVENT_CATEGORIES,
+  EVENT_TYPE_PATTERN,
+  MAX_WEBHOOK_DESCRIPTION_LENGTH,
+  MAX_WEBHOOK_EVENT_TYPES,
+  MAX_WEBHOOK_URL_LENGTH,
+} from '../schemas/webhooks.js';
 import { addWebhook, deleteWebhook, getWebhookDeliveries, getWebhooks } from '../services/webhooks.js';
 import type { Store } from '../store/store.js';
 import { CliError, chosenTenant, type Io } from './commands.js';
@@ -33,7 +40,8 @@ export function webhookAddRequest(options: {
   description?: string;
 }): WebhookAddRequest {
   if (options.url === undefined) throw new CliError(`usage: marginalia ${WEBHOOKS_ADD_USAGE}`, 2);
-  if (options.url.length > 2048) throw new CliError('--url takes at most 2048 characters.', 2);
+  if (options.url.length > MAX_WEBHOOK_URL_LENGTH)
+    throw new CliError(`--url takes at most ${MAX_WEBHOOK_URL_LENGTH} characters.`, 2);
   const events =
     options.events === undefined
       ? null
@@ -50,8 +58,8 @@ export function webhookAddRequest(options: {
     );
   if (events && events.length > MAX_WEBHOOK_EVENT_TYPES)
     throw new CliError(`--events takes at most ${MAX_WEBHOOK_EVENT_TYPES} types.`, 2);
-  if (options.description !== undefined && options.description.length > 1024)
-    throw new CliError('--description takes at most 1024 characters.', 2);
+  if (options.description !== undefined && options.description.length > MAX_WEBHOOK_DESCRIPTION_LENGTH)
+    throw new CliError(`--description takes at most ${MAX_WEBHOOK_DESCRIPTION_LENGTH} characters.`, 2);
   return {
     tenant: options.tenant,
     url: options.url,
@@ -62,7 +70,7 @@ export function webhookAddRequest(options: {
 
 /** An --id, or the usage. */
 export function webhookIdOption(options: { id?: string }, usage: string): string {
-  if (options.id === undefined || options.id.length < 1 || options.id.length > 256)
+  if (options.id === undefined || options.id.length < 1 || options.id.length > MAX_ID_LENGTH)
     throw new CliError(`usage: marginalia ${usage}`, 2);
   return options.id;
 }

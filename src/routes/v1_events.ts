@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import { ApiError, invalid } from '../errors.js';
 import { API_KEY_HEADER, serverCredentialsOf } from '../http/auth.js';
 import { EVENT_STREAM_DOC } from '../http/api-docs.js';
+import { Id } from '../schemas/common.js';
 import { EVENT_CATEGORIES, EVENT_TYPE_PATTERN } from '../schemas/webhooks.js';
 import type { App } from '../http/types.js';
 import type { CredentialWatch } from '../events/credential-watch.js';
@@ -27,16 +28,14 @@ export interface StreamSettings {
   maxStreams: number;
 }
 
-const ID = Type.String({ minLength: 1, maxLength: 256 });
-
 /**
  * The query. Unknown parameters are let through untouched (SPEC 1's rule for unknown members; a
  * cache-busting `_=` must not break a stream); lastEventId is read by `resumeAfter`, which says what is
  * wrong with a bad one.
  */
 export const EventsQuery = Type.Object({
-  organizationId: Type.Optional(ID),
-  documentId: Type.Optional(ID),
+  organizationId: Type.Optional(Id),
+  documentId: Type.Optional(Id),
   types: Type.Optional(
     Type.String({ minLength: 1, maxLength: 4096, description: 'Comma list of types; `family.*` for a family.' }),
   ),

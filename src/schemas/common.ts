@@ -28,7 +28,9 @@ export const MAX_TIME = 8_640_000_000_000_000;
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 export const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 
-export const Id = Type.String({ minLength: 1, maxLength: 256 });
+/** The longest id (SPEC 1). */
+export const MAX_ID_LENGTH = 256;
+export const Id = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH });
 export const Name = Type.String({ maxLength: 256 });
 export const Email = Type.String({
   maxLength: 254,

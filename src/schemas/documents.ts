@@ -1,6 +1,17 @@
 // The request data of documents as objects (SPEC 12): organizations/documents/*.
 import Type from 'typebox';
-import { Batch, Filter, Id, MAX_PAGE_SIZE, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
+import {
+  Batch,
+  Filter,
+  Id,
+  MAX_ID_LENGTH,
+  MAX_PAGE_SIZE,
+  Name,
+  Opt,
+  RequestBody,
+  type DataOf,
+  type InputLimits,
+} from './common.js';
 
 /** SPEC 12: who may see a document or folder; any other value is INVALID_ARGUMENT. */
 export const AccessTypeIn = Type.Union(
@@ -11,7 +22,7 @@ export const AccessTypeIn = Type.Union(
 );
 
 /** A folderId a document is placed in; "root" means no folder. */
-const FolderRef = Type.String({ minLength: 1, maxLength: 256, description: 'A folderId, or "root" for no folder' });
+const FolderRef = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH, description: 'A folderId, or "root" for no folder' });
 
 const DocumentIn = Type.Object({ documentId: Id, documentName: Opt(Name) });
 

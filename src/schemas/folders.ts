@@ -1,6 +1,6 @@
 // The request data of folders (SPEC 12): organizations/folders/*.
 import Type from 'typebox';
-import { Batch, Id, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
+import { Batch, Id, MAX_ID_LENGTH, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 import { AccessTypeIn } from './documents.js';
 
 /** "root" names the top of the tree, so no folder may be called that. */
@@ -10,7 +10,7 @@ const FolderIn = Type.Object({
   folderId: Id,
   folderName: Opt(Name),
   // A folder that exists (or comes earlier in the same folders/add); "root" or none: the top.
-  parentFolderId: Opt(Type.String({ minLength: 1, maxLength: 256, description: 'A folderId, or "root" for the top' })),
+  parentFolderId: Opt(Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH, description: 'A folderId, or "root" for the top' })),
 });
 
 /** organizations/folders/add and organizations/folders/update. */
@@ -19,7 +19,7 @@ export const FoldersBody = (limits: InputLimits) =>
 export type FoldersData = DataOf<typeof FoldersBody>;
 
 export const FoldersGetBody = () =>
-  RequestBody(Type.Object({ organizationId: Id, folderId: Opt(Type.String({ minLength: 1, maxLength: 256 })) }));
+  RequestBody(Type.Object({ organizationId: Id, folderId: Opt(Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH })) }));
 export type FoldersGetData = DataOf<typeof FoldersGetBody>;
 
 export const FoldersDeleteBody = (limits: InputLimits) =>

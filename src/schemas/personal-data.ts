@@ -1,6 +1,6 @@
 // The request data of the personal-data operations (SPEC 12): a user's data read, and erased.
 import Type from 'typebox';
-import { Filter, Id, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
+import { Filter, Id, MAX_ID_LENGTH, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 
 /** users/data/get. */
 export const UserDataGetBody = (_limits: InputLimits) =>
@@ -19,5 +19,5 @@ export type UserDataDeleteData = DataOf<typeof UserDataDeleteBody>;
 
 /** users/data/delete/status. */
 export const UserDataStatusBody = (_limits: InputLimits) =>
-  RequestBody(Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 256 }) }));
+  RequestBody(Type.Object({ jobId: Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH }) }));
 export type UserDataStatusData = DataOf<typeof UserDataStatusBody>;

@@ -18,9 +18,13 @@ export const EVENT_TYPE_PATTERN = `^(${EVENT_CATEGORIES.join('|')})\\.([a-z_]{1,
 /** Most event types and patterns one webhook names. */
 export const MAX_WEBHOOK_EVENT_TYPES = 100;
 
+/** The longest webhook URL, and description (webhooks/add and `marginalia webhooks add`). */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 1024;
+
 export const WebhookUrl = Type.String({
   minLength: 1,
-  maxLength: 2048,
+  maxLength: MAX_WEBHOOK_URL_LENGTH,
   description: 'An http:// or https:// URL',
 });
 
@@ -35,7 +39,7 @@ export const WebhooksAddBody = (_limits: InputLimits) =>
       url: WebhookUrl,
       // None or empty: every event (SPEC 1, an empty filter is no filter).
       events: Opt(Type.Array(EventTypeName, { maxItems: MAX_WEBHOOK_EVENT_TYPES })),
-      description: Opt(Type.String({ maxLength: 1024 })),
+      description: Opt(Type.String({ maxLength: MAX_WEBHOOK_DESCRIPTION_LENGTH })),
     }),
   );
 export type WebhooksAddData = DataOf<typeof WebhooksAddBody>;
