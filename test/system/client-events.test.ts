@@ -21,6 +21,7 @@ import { startServer, stopServer, type ServerProcess } from '../helpers/server-p
 import { CuttableProxy } from '../helpers/tcp-proxy.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
 import { uniq } from '../helpers/threads.js';
+import { eventually } from '../helpers/eventually.js';
 
 const creds = { apiKey: 'client-events-key', authToken: 'client-events-token-0123456789' };
 
@@ -427,11 +428,8 @@ describe('the typed client: auth.token, events.subscribe and webhooks against th
 
       await api.users.add({ organizationId: org, users: [{ userId: 'ana' }] });
       await notify(org, 'ana', { notificationId: 'hooked' });
-      const deadline = Date.now() + 15_000;
-      while (!received.some((r) => r.body.includes('"hooked"')) && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 50));
-      const delivery = received.find((r) => r.body.includes('"hooked"'));
-      assert.ok(delivery, 'the notification was delivered');
+      await eventually('the delivery of "hooked"', () => received.some((r) => r.body.includes('"hooked"')), { ms: 15_000 });
+      const delivery = received.find((r) => r.body.includes('"hooked"'))!;
       assert.ok(!received.some((r) => r.body.includes('"user.add"')), 'only the types it asked for');
       const event = JSON.parse(delivery.body) as MarginaliaEvent;
       assert.deepEqual([event.type, event.organizationId, event.data.id], ['notification.add', org, 'hooked']);

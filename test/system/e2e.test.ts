@@ -5,6 +5,7 @@ import { after, describe, test } from 'node:test';
 import { cli, firstStartCredentials, post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { freshDatabase, type FreshDatabase, STORE_KINDS, type StoreKind } from '../helpers/test-database.js';
 import { Marginalia } from '../../client/src/index.js';
+import { eventually } from '../helpers/eventually.js';
 
 const running: ServerProcess[] = [];
 const databases: FreshDatabase[] = [];
@@ -239,10 +240,11 @@ for (const kind of STORE_KINDS)
       const creds = firstStartCredentials(s.stderr());
       assert.equal(s.stderr().match(/first start/g)?.length, 1, 'credentials are made and printed once, by the primary');
       // The server counts as started when the first worker listens; wait for the second one too.
-      for (const deadline = Date.now() + 10_000; (s.stdout().match(/Server listening at/g)?.length ?? 0) < 2; ) {
-        assert.ok(Date.now() < deadline, `the second worker did not start listening:\n${s.stdout()}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await eventually(
+        () => `the second worker to listen:\n${s.stdout()}`,
+        () => (s.stdout().match(/Server listening at/g)?.length ?? 0) >= 2,
+        { ms: 10_000 },
+      );
       // A new connection per request, so the primary hands them to the workers in turn.
       const once = (data: unknown) =>
         fetch(`${s.url}/v1/notifications/add`, {

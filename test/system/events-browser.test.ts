@@ -17,6 +17,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
 import { ARTIFACTS, CHROMIUM, NEEDS_BROWSER } from '../helpers/browser.js';
+import { eventually } from '../helpers/eventually.js';
 
 const creds = { apiKey: 'events-browser-key', authToken: 'events-browser-token-0123456789' };
 const ORG = 'browser-org';
@@ -100,13 +101,7 @@ async function pageServer(): Promise<{ server: http.Server; origin: string }> {
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-const waitFor = async (what: string, check: () => Promise<boolean>, ms = 5_000): Promise<void> => {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+const waitFor = (what: string, check: () => Promise<boolean>) => eventually(what, check, { everyMs: 50 });
 
 interface PageLog {
   opened: boolean;

@@ -10,6 +10,7 @@ import { createKey, post, startServer, stopServer, type ServerProcess } from '..
 import { CuttableProxy } from '../helpers/tcp-proxy.js';
 import { NEEDS_REDIS, REDIS_URL } from '../helpers/redis.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
+import { eventually } from '../helpers/eventually.js';
 
 interface LogLine {
   level: string;
@@ -124,11 +125,16 @@ describe('the rate limit shared through Redis', { skip: NEEDS_REDIS }, () => {
           );
           assert.match(logger.lines[0]!.msg, /Redis is unavailable/);
           proxy.restore();
-          const deadline = Date.now() + 10_000;
-          while (logger.lines.length < 2 && Date.now() < deadline) {
-            await limiter.take(key);
-            await new Promise((r) => setTimeout(r, 50));
-          }
+          // Each look takes from the limiter: what finds Redis back.
+          await eventually(
+            'the limiter to find Redis back',
+            async () => {
+              if (logger.lines.length >= 2) return true;
+              await limiter.take(key);
+              return false;
+            },
+            { ms: 10_000, everyMs: 50 },
+          );
           assert.deepEqual(
             logger.lines.map((l) => l.level),
             ['warn', 'info'],
@@ -230,11 +236,16 @@ describe('a server process whose Redis goes away', { skip: NEEDS_REDIS }, () => 
       lines().join('\n'),
     );
     proxy.restore();
-    const deadline = Date.now() + 10_000;
-    while (!lines().some((l) => /Redis answers again/.test(l)) && Date.now() < deadline) {
-      assert.equal((await read()).status, 200);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // Requests go on meanwhile, answered: one of them finds Redis back.
+    await eventually(
+      'the server to find Redis back',
+      async () => {
+        if (lines().some((l) => /Redis answers again/.test(l))) return true;
+        assert.equal((await read()).status, 200);
+        return false;
+      },
+      { ms: 10_000, everyMs: 100 },
+    );
     assert.ok(
       lines().some((l) => /"level":30/.test(l) && /Redis answers again/.test(l)),
       lines().join('\n'),
