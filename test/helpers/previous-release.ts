@@ -117,11 +117,17 @@ export async function beforeSigningKeys(db: Pick<FreshDatabase, 'exec'>): Promis
   await db.exec('DROP TABLE tenant_signing_keys; DELETE FROM schema_migrations WHERE version = 16');
 }
 
+/** Before migration 22: retention found old events through an index by age. */
+export async function beforeHeadPruning(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('CREATE INDEX events_by_age ON events (created_at); DELETE FROM schema_migrations WHERE version = 22');
+}
+
 /**
  * Before migration 21: a PostgreSQL numbering took the drafts of the writes it was given (migration
  * 19's sequence_events, taken from its own text); drafts had no xid, counters no drafts_from.
  */
 export async function beforeDraftHorizon(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeHeadPruning(db);
   if (db.kind === 'postgres') {
     const m19 = MIGRATIONS.find((m) => m.version === 19)!.postgres;
     await db.exec(`DROP FUNCTION sequence_events(text); DROP FUNCTION sequence_events(text, bigint[]);

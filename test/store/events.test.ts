@@ -87,6 +87,28 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
     eq(await ids(store, TA), [6, 7, 8, 9], 'the next id');
   });
 
+  storeTest("pruning takes every tenant with old events in one pass, looking at each tenant's oldest first", async (store) => {
+    // Five tenants with one old event each: a batch of 10 takes them all, not one tenant a batch.
+    const tenants = ['t1', 't2', 't3', 't4', 't5'];
+    for (const t of tenants) await store.addNotification(t, ORG, notification('old', { timestamp: T0 }));
+    // Events recorded with an earlier time than one before them (the clock of another instance):
+    // A's oldest is old, so its old ones go; B's oldest is not, so B waits until it is.
+    const write = (tenant: string, id: string, at: number) =>
+      store.addNotification(tenant, ORG, notification(id, { timestamp: at }));
+    await write(TA, 'a-old', T0);
+    await write(TA, 'a-new', T0 + 1000);
+    await write(TA, 'a-late', T0);
+    await write(TB, 'b-new', T0 + 1000);
+    await write(TB, 'b-late', T0);
+    await Promise.all([...tenants, TA, TB].map((t) => store.eventsNumbered(t)));
+    eq(await store.pruneEvents(T0 + 5, 10), 7, "one pass: the five tenants' and A's two");
+    for (const t of tenants) eq(await ids(store, t), [], `${t} pruned`);
+    eq(await ids(store, TA), [2], 'A keeps its new event');
+    eq(await ids(store, TB), [1, 2], "B's oldest is new: B is looked at again once it is old");
+    eq(await store.pruneEvents(T0 + 5, 10), 0, 'nothing more');
+    eq(await store.pruneEvents(T0 + 1001, 1), 1, 'a batch is at most its limit, across tenants');
+  });
+
   storeTest(
     'streamAccess: public to all of the organization, organizationPrivate to its users, restricted to its members',
     async (store) => {

@@ -15,6 +15,7 @@ import {
   asOfMigration9,
   beforeDraftHorizon,
   beforeEventDrafts,
+  beforeHeadPruning,
   beforeLz4,
   beforeNumberingByWrite,
   previousRelease,
@@ -283,6 +284,38 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
           methods.map((r) => `${r.id} ${r.m}`),
           ['before pglz', `after ${lz4 ? 'lz4' : 'pglz'}`],
           'the row written before keeps pglz; a new one takes lz4 where the server has it',
+        );
+      });
+    },
+  );
+
+  storeTest(
+    'a database as the release before left it (through migration 21) migrates forward: the index by age goes, retention goes on',
+    async (store, db) => {
+      for (const [id, at] of [
+        ['old', T0],
+        ['new', T0 + 10_000],
+      ] as const)
+        await store.addNotification(TA, ORG, notification(id, { timestamp: at }));
+      await store.eventsNumbered(TA);
+      await beforeHeadPruning(db);
+      const indexes = async () =>
+        (
+          await db.query(
+            db.kind === 'sqlite'
+              ? `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' AND name LIKE 'events_by%'`
+              : `SELECT indexname AS name FROM pg_indexes WHERE tablename = 'events' AND schemaname = current_schema()
+                   AND indexname LIKE 'events_by%'`,
+          )
+        ).map((r) => r.name);
+      eq(await indexes(), ['events_by_age'], 'as that release left it');
+      await withSecondStore(db, async (reopened) => {
+        eq(await indexes(), [], 'migration 22 dropped it');
+        eq(await reopened.pruneEvents(T0 + 1, 100), 1, 'the old event goes');
+        eq(
+          (await reopened.eventsAfter(TA, 0, 10)).map((e) => JSON.parse(e.body).data.id),
+          ['new'],
+          'the new one stays',
         );
       });
     },

@@ -116,7 +116,12 @@ export function* lastId(tenantId: string): Work<number> {
   return row ? Number(row.last_id) : 0;
 }
 
-/** Deletes up to `limit` events older than `before`; answers how many went. */
+/** Deletes up to `limit` events older than `before`, each tenant's oldest first; answers how many went. */
 export function* prune(before: number, limit: number): Work<number> {
-  return yield* run(SQL.prune, { before, limit });
+  let left = limit;
+  for (const { tenant_id: tenantId } of yield* all<{ tenant_id: string }>(SQL.agedTenants, { before, limit })) {
+    left -= yield* run(SQL.pruneTenant, { tenantId, before, limit: left });
+    if (left === 0) break;
+  }
+  return limit - left;
 }

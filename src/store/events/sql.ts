@@ -53,11 +53,24 @@ export const EVENTS_SQL = {
                WHERE tenant_id = @tenantId AND id > @after${cast(kind, 'bigint')} ORDER BY id LIMIT @limit`,
   ),
   lastId: same('lastEventId', 'SELECT last_id FROM event_counters WHERE tenant_id = @tenantId'),
-  /** The oldest events, a batch at a time (retention: MARGINALIA_EVENT_RETENTION_HOURS). */
-  prune: same(
-    'pruneEvents',
-    `DELETE FROM events WHERE (tenant_id, id) IN (
-       SELECT tenant_id, id FROM events WHERE created_at < @before ORDER BY created_at LIMIT @limit)`,
+  /**
+   * Retention (MARGINALIA_EVENT_RETENTION_HOURS), through the primary key (migration 22): the tenants
+   * whose oldest event was recorded before `before` (one look each, at that event).
+   */
+  agedTenants: same(
+    'agedEventTenants',
+    `SELECT tenant_id FROM event_counters c
+     WHERE (SELECT created_at FROM events e WHERE e.tenant_id = c.tenant_id ORDER BY e.id LIMIT 1) < @before
+     ORDER BY tenant_id LIMIT @limit`,
+  ),
+  /**
+   * Of a tenant's `limit` oldest events, those recorded before `before`. Ids follow the time events are
+   * written (to the millisecond, between writes running side by side), so these are its old ones.
+   */
+  pruneTenant: same(
+    'pruneTenantEvents',
+    `DELETE FROM events WHERE tenant_id = @tenantId AND created_at < @before
+       AND id IN (SELECT id FROM events WHERE tenant_id = @tenantId ORDER BY id LIMIT @limit)`,
   ),
 };
 
