@@ -1,6 +1,7 @@
 // A Server-Sent Events reader for tests: opens GET /v1/events over real HTTP and hands out messages
 // one at a time, as a client sees them (comments and `retry:` lines are counted, not returned).
 import http from 'node:http';
+import { eventually } from './eventually.js';
 
 export interface SseMessage {
   id: string | undefined;
@@ -77,12 +78,12 @@ export function openStream(url: string, headers: Record<string, string> = {}): P
             if (last(m)) return seen;
           }
         },
-        async comment(n, timeoutMs = 5000) {
-          const deadline = Date.now() + timeoutMs;
-          while (stream.comments.length < n) {
-            if (Date.now() > deadline) throw new Error(`${stream.comments.length} of ${n} comments within ${timeoutMs} ms`);
-            await new Promise((r) => setTimeout(r, 10));
-          }
+        comment(n, timeoutMs = 5000) {
+          return eventually(
+            () => `${n} comments (${stream.comments.length} came)`,
+            () => stream.comments.length >= n,
+            { ms: timeoutMs, everyMs: 10 },
+          );
         },
         close() {
           req.destroy();

@@ -38,6 +38,8 @@ describe(`${TEST_STORE} dialect: statements sent ahead of their answers`, () => 
   // SQLite answers (or throws) at once: as a promise either way.
   const write = async <T>(work: () => Work<T>): Promise<T> => dialect.write('pipelined', work);
   const clear = () => db.exec('DELETE FROM pipelined');
+  /** The table holds one row, key 'taken': what a write's statement then collides with. */
+  const onlyTaken = () => db.exec(`DELETE FROM pipelined; INSERT INTO pipelined (k, v) VALUES ('taken', 0)`);
 
   test('sent writes land with the write, and a later step of the same write sees them', async () => {
     await clear();
@@ -65,10 +67,7 @@ describe(`${TEST_STORE} dialect: statements sent ahead of their answers`, () => 
   });
 
   test('a sent write that fails fails the write with its own error, and nothing of the write is kept', async () => {
-    await clear();
-    await write(function* () {
-      yield* run(INSERT, { k: 'taken', v: 0 });
-    });
+    await onlyTaken();
     await assert.rejects(
       write(function* () {
         yield* run(INSERT, { k: 'kept?', v: 1 });
@@ -80,10 +79,7 @@ describe(`${TEST_STORE} dialect: statements sent ahead of their answers`, () => 
   });
 
   test("a step after a failed sent write reports the sent write's error, not the aborted transaction's", async () => {
-    await clear();
-    await write(function* () {
-      yield* run(INSERT, { k: 'taken', v: 0 });
-    });
+    await onlyTaken();
     await assert.rejects(
       write(function* () {
         yield* sendBatch(INSERT_ROWS, {}, [

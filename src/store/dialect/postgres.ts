@@ -201,15 +201,15 @@ export class PostgresDialect implements Dialect {
   /** Runs store code to its end, awaiting each step (but `send` steps, in a transaction: `sent`). */
   private async drive<T>(db: Queryable, work: Work<T>, sent?: Sent): Promise<T> {
     let next = work.next();
-    while (!next.done) {
-      const answer = await this.step(db, next.value, sent);
-      // The BEGIN sent ahead was answered before this step's statement: if it failed, nothing more is
-      // sent outside a transaction. (A plain BEGIN fails with its connection, which fails the statement
-      // sent with it too; only a cancel landing on BEGIN itself could leave that one statement to
-      // commit alone.)
-      await sent?.begun();
-      next = work.next(answer);
-    }
+    if (next.done) return next.value;
+    const answer = await this.step(db, next.value, sent);
+    // The BEGIN sent ahead was answered before the first step's statement: if it failed, nothing more
+    // is sent outside a transaction. (A plain BEGIN fails with its connection, which fails the statement
+    // sent with it too; only a cancel landing on BEGIN itself could leave that one statement to commit
+    // alone.)
+    await sent?.begun();
+    next = work.next(answer);
+    while (!next.done) next = work.next(await this.step(db, next.value, sent));
     return next.value;
   }
 
