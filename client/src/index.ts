@@ -159,7 +159,8 @@ export type MembersDeletedResult = ResultOf<typeof MembersDeletedResult>;
 export type UserGroupsResult = ResultOf<typeof UserGroupsResult>;
 export type GroupUsersResult = ResultOf<typeof GroupUsersResult>;
 export type UserDataResult = ResultOf<typeof UserDataResult>;
-export type ErasureResult = ResultOf<typeof ErasureResult>;
+/** users/data/delete answers HTTP 202 with this body itself, not a `result` envelope (docs/decisions.md). */
+export type ErasureResult = Static<typeof ErasureResult>;
 export type ErasureStatusResult = ResultOf<typeof ErasureStatusResult>;
 export type OrganizationsDeleteResult = ResultOf<typeof OrganizationsDeleteResult>;
 export type DisableStateResult = ResultOf<typeof DisableStateResult>;
@@ -462,6 +463,8 @@ export class Marginalia {
         body = undefined;
       }
       if (res.ok && body?.result) return body.result;
+      // users/data/delete's 202 carries its members at the top, as the original service's page shows.
+      if (res.status === 202 && (body as { status?: unknown } | undefined)?.status === 'success') return body as R;
       // A 429 without Retry-After is a condition that waiting does not end (an annotation out of
       // commentIds): retrying would only repeat it.
       const retried =

@@ -32,7 +32,7 @@ declare module 'fastify' {
     confirmsCredentials?: boolean;
     /**
      * The route also takes the credentials as `data.apiKey` and `data.authToken` when both headers are
-     * absent (SPEC 13, auth/token/get only): checked in preValidation, once the body is parsed.
+     * absent (auth/token/get and the location operations): checked in preValidation, once the body is parsed.
      */
     credentialsInBody?: boolean;
     /**
@@ -75,6 +75,9 @@ function headersAbsent(request: FastifyRequest, names: readonly string[]): boole
   for (let i = 0; i < names.length; i++) if (request.headers[names[i]!]) return false;
   return true;
 }
+
+/** The answer to credentials in `data` that are unknown, wrong or revoked (a 401 for the headers). */
+export const BODY_CREDENTIALS_REFUSED = 'Auth token not found.';
 
 /** A credential taken from the body's `data` (credentialsInBody routes, both headers absent). */
 function bodyMember(request: FastifyRequest, name: 'apiKey' | 'authToken', headerName: string): string {
@@ -184,7 +187,15 @@ export function registerAuth(
     } catch (err) {
       return done(err as Error);
     }
-    check(request, reply, apiKey, authToken, done, request.routeOptions.config.confirmsCredentials);
+    // Credentials sent in the body that do not check out are answered as the original service's pages
+    // show (docs/decisions.md): 400 "Auth token not found.", after the same floor as a 401.
+    const answered: HookHandlerDoneFunction = (err?: Error) =>
+      done(
+        err instanceof ApiError && err.code === 'UNAUTHENTICATED'
+          ? new ApiError('INVALID_ARGUMENT', BODY_CREDENTIALS_REFUSED)
+          : err,
+      );
+    check(request, reply, apiKey, authToken, answered, request.routeOptions.config.confirmsCredentials);
   };
   app.addHook('onRoute', (route) => {
     if (!route.config?.credentialsInBody) return;

@@ -1,5 +1,4 @@
 import { tenantOf } from '../http/auth.js';
-import { success } from '../http/envelope.js';
 import { then } from '../maybe.js';
 import type { App } from '../http/types.js';
 import { DocumentsMoveBody } from '../schemas/documents.js';
@@ -20,9 +19,10 @@ export function register(app: App, services: Services): void {
         response: answers(DocumentsMovedResult, [404]),
       },
     },
+    // The original service's page shows the envelope with no data member.
     (request) =>
-      then(moveDocuments(services, tenantOf(request), request.body.data), (data) =>
-        success('Documents moved successfully.', data),
-      ),
+      then(moveDocuments(services, tenantOf(request), request.body.data), () => ({
+        result: { status: 'success' as const, message: 'Documents moved successfully.' },
+      })),
   );
 }

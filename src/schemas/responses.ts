@@ -32,12 +32,15 @@ const Success = <T extends TSchema, E extends Record<string, TSchema> = Record<n
     { description: 'Success: the result envelope' },
   );
 
-/** The answers an operation can give: its success, and the envelope for every error it can meet. */
-export function answers<T extends TSchema>(success: T, also: readonly (404 | 409)[] = []) {
+/**
+ * The answers an operation can give: its success (HTTP 200, or 202 for users/data/delete, whose page
+ * documents it so), and the envelope for every error it can meet.
+ */
+export function answers<T extends TSchema>(success: T, also: readonly (404 | 409)[] = [], successStatus: 200 | 202 = 200) {
   const error = (description: string) =>
     Type.Unsafe<{ error: { message: string; status: string } }>({ $ref: 'ErrorBody#', description });
   return {
-    200: success,
+    [successStatus]: success,
     400: error('INVALID_ARGUMENT: the body, a member, or the Content-Type'),
     401: error('UNAUTHENTICATED: a credential header missing, or unknown, wrong or revoked'),
     403: error('PERMISSION_DENIED: the tenant is disabled'),
@@ -212,25 +215,32 @@ export const AuthTokenResult = Success(
 export const OrganizationsResult = Success(
   Type.Record(
     Type.String(),
-    ItemOutcome(
-      Type.String({ description: "add: the organization's internal id (32 lowercase hex); update: the organizationId" }),
-    ),
+    ItemOutcome(Type.String({ description: "The organization's internal id (32 lowercase hex), the same in every answer" })),
     { description: 'By organizationId' },
   ),
 );
 
 /** organizations/delete (SPEC 12): by organizationId. */
 export const OrganizationsDeleteResult = Success(
-  Type.Record(Type.String(), ItemOutcome(Type.String({ description: 'The organizationId' })), {
-    description: 'By organizationId',
-  }),
+  Type.Record(
+    Type.String(),
+    ItemOutcome(Type.String({ description: "The organization's internal id (32 lowercase hex), the same in every answer" })),
+    { description: 'By organizationId' },
+  ),
 );
 
 /** The disable-state updates of organizations and documents (SPEC 12): by the caller's id. */
 export const DisableStateResult = Success(
-  Type.Record(Type.String(), Type.Object({ success: Type.Boolean(), disabled: Type.Boolean(), message: Type.String() }), {
-    description: 'By id; a missing one is created in that state',
-  }),
+  Type.Record(
+    Type.String(),
+    Type.Object({
+      success: Type.Boolean(),
+      id: Type.String({ description: 'The internal id (32 lowercase hex), as add, update and delete answer it' }),
+      disabled: Type.Optional(Type.Boolean({ description: 'The state set; absent when success is false' })),
+      message: Type.String(),
+    }),
+    { description: 'By id; an organization that does not exist is answered so, and not created' },
+  ),
 );
 
 export const Organization = Type.Object({
@@ -251,7 +261,10 @@ export const DocumentsResult = Success(
     Type.String(),
     Type.Object({
       success: Type.Boolean(),
-      id: Type.String({ description: "add: the document's internal id (32 lowercase hex); else the documentId" }),
+      id: Type.String({
+        description:
+          "The document's internal id (32 lowercase hex), the same in every answer; the documentId when it does not exist",
+      }),
       message: Type.String(),
       code: Type.Optional(Type.Literal('not-found')),
     }),
@@ -274,7 +287,11 @@ export const DocumentListResult = Success(
   Type.Array(Document, { description: 'In documentId order, paged; unknown ids are left out' }),
   { pageToken: Type.Optional(Type.String({ description: 'Present when more documents remain' })) },
 );
-export const DocumentsMovedResult = Success(Type.Null());
+/** documents/move: the envelope without a data member, as the original service's page shows it. */
+export const DocumentsMovedResult = Type.Object(
+  { result: Type.Object({ status: Type.Literal('success'), message: Type.String() }) },
+  { description: 'Success: the result envelope, with no data member' },
+);
 
 /** documents/access/update and folders/access/update: by id. */
 export const AccessResult = Success(
@@ -377,6 +394,8 @@ export const UserDataResult = Success(
     comments: Type.Array(Type.Intersect([Comment, Type.Object({ annotationId: Type.String(), documentId: Type.String() })]), {
       description: 'The comments the user wrote, as comments/get shows them, at most 100 a page',
     }),
+    reactions: Type.Array(Type.Unknown(), { description: 'Reactions the user made: none yet (always [])' }),
+    recordings: Type.Array(Type.Unknown(), { description: 'Recordings: none on a self-hosted server (always [])' }),
     notifications: Type.Array(Notification, {
       description: 'Notifications the user acted in or is addressed in (organization-wide ones too), at most 100 a page',
     }),
@@ -384,9 +403,21 @@ export const UserDataResult = Success(
   { nextPageToken: Type.Optional(Type.String({ description: 'Present while more remain' })) },
 );
 
-/** users/data/delete: the erasure, done before the answer. */
-export const ErasureResult = Success(
-  Type.Object({ jobId: Type.String(), tasksCount: Type.Integer({ description: 'Batches (transactions) the erasure ran' }) }),
+/**
+ * users/data/delete: the erasure, done before the answer. HTTP 202 with the body the original service's
+ * page documents: the envelope's members at the top, no `result` wrapper (docs/decisions.md).
+ */
+export const ErasureResult = Type.Object(
+  {
+    status: Type.Literal('success'),
+    message: Type.String(),
+    data: Type.Object({
+      jobId: Type.String(),
+      tasksCount: Type.Integer({ description: 'Batches (transactions) the erasure ran' }),
+    }),
+    statusCode: Type.Literal(202),
+  },
+  { description: 'Accepted: the erasure is done; the body has no result wrapper' },
 );
 
 /** users/data/delete/status. */

@@ -28,6 +28,10 @@ const writes = (documents: DocumentsAddData['documents']): DocumentWrite[] => {
   return documents.map((d) => ({ documentId: d.documentId, name: orNull(d.documentName) }));
 };
 
+/**
+ * A document that does not exist: its entry carries the caller's documentId, where one that exists
+ * carries its internal id (the original service's pages show both so).
+ */
 const NOT_FOUND = { message: 'Document does not exist', code: 'not-found' as const };
 
 /** documents/add: creates each document (and its organization), renames it when named, files it when a folder is given. */
@@ -51,7 +55,10 @@ export function updateDocuments({ store, clock }: Services, caller: Caller, inpu
     keyedOutcomes(
       entries.map((e) => e.documentId),
       [...updated],
-      (id, success) => (success ? { success, id, message: 'Updated Successfully' } : { success, id, ...NOT_FOUND }),
+      (id, success) =>
+        success
+          ? { success, id: internalDocumentId(caller.id, input.organizationId, id), message: 'Updated Successfully' }
+          : { success, id, ...NOT_FOUND },
     ),
   );
 }
@@ -61,7 +68,9 @@ export function deleteDocuments({ store, clock }: Services, caller: Caller, inpu
   const ids = input.documentIds;
   return then(store.deleteDocuments(caller.id, input.organizationId, ids, clock()), (deleted) =>
     keyedOutcomes(ids, [...deleted], (id, success) =>
-      success ? { success, id, message: 'Deleted Successfully' } : { success, id, ...NOT_FOUND },
+      success
+        ? { success, id: internalDocumentId(caller.id, input.organizationId, id), message: 'Deleted Successfully' }
+        : { success, id, ...NOT_FOUND },
     ),
   );
 }
@@ -84,7 +93,17 @@ export function setDocumentsDisabled({ store, clock }: Services, caller: Caller,
   const ids = input.documentIds;
   const { disabled } = input;
   return then(store.setDocumentsDisabled(caller.id, input.organizationId, ids, disabled, clock()), () =>
-    Object.fromEntries(ids.map((id) => [id, { success: true, disabled, message: 'Document disabled state updated.' }])),
+    Object.fromEntries(
+      ids.map((id) => [
+        id,
+        {
+          success: true,
+          id: internalDocumentId(caller.id, input.organizationId, id),
+          disabled,
+          message: 'Document disabled state updated.',
+        },
+      ]),
+    ),
   );
 }
 

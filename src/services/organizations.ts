@@ -40,10 +40,17 @@ export function updateOrganizations({ store, clock }: Services, caller: Caller, 
     keyedOutcomes(
       entries.map((e) => e.organizationId),
       [...updated],
-      (id, success) => ({ success, id, message: success ? 'Updated Successfully' : 'Organization does not exist' }),
+      (id, success) => ({
+        success,
+        id: internalOrganizationId(caller.id, id),
+        message: success ? 'Updated Successfully' : DOES_NOT_EXIST,
+      }),
     ),
   );
 }
+
+/** The per-item message of an organization that does not exist (the original service's pages). */
+const DOES_NOT_EXIST = 'Organization does not exist';
 
 export interface OrganizationPage {
   organizations: Static<typeof Organization>[];
@@ -64,17 +71,21 @@ export function getOrganizations({ store }: Services, caller: Caller, input: Org
   );
 }
 
-/** organizations/access/disablestate/update: a missing organization is created in that state. */
+/**
+ * organizations/access/disablestate/update: those that exist take the state; a missing one is answered
+ * as not existing and is not created (the original service's page; docs/decisions.md).
+ */
 export function setOrganizationsDisabled({ store, clock }: Services, caller: Caller, input: OrganizationsDisableData) {
   // A repeated id is the same request twice: answered once (the answer is keyed by id).
   const ids = [...new Set(input.organizationIds)];
-  return then(store.setOrganizationsDisabled(caller.id, ids, input.disabled, clock()), () =>
-    Object.fromEntries(
-      ids.map((id) => [
-        id,
-        { success: true, disabled: input.disabled, message: 'Updated disable state for organization Successfully' },
-      ]),
-    ),
+  const { disabled } = input;
+  return then(store.setOrganizationsDisabled(caller.id, ids, disabled, clock()), (found) =>
+    keyedOutcomes(ids, [...found], (id, success) => {
+      const internal = internalOrganizationId(caller.id, id);
+      return success
+        ? { success, id: internal, disabled, message: 'Updated disable state for organization Successfully' }
+        : { success, id: internal, message: DOES_NOT_EXIST };
+    }),
   );
 }
 
@@ -84,8 +95,8 @@ export function deleteOrganizations({ store, clock }: Services, caller: Caller, 
   return then(store.deleteOrganizations(caller.id, ids, clock()), (deleted) =>
     keyedOutcomes(ids, [...deleted], (id, success) => ({
       success,
-      id,
-      message: success ? 'Deleted Successfully' : 'Organization does not exist',
+      id: internalOrganizationId(caller.id, id),
+      message: success ? 'Deleted Successfully' : DOES_NOT_EXIST,
     })),
   );
 }

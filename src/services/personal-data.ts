@@ -68,7 +68,10 @@ export function getUserData(
           `${commentJson(c.comment, user).slice(0, -1)},"annotationId":${JSON.stringify(c.annotationId)}` +
           `,"documentId":${JSON.stringify(c.documentId)}}`,
       );
-      return { dataJson: `{"comments":[${commentsJson.join(',')}],"notifications":${answer.render(shown)}}`, nextPageToken };
+      // reactions and recordings: the original service's page lists them; none are kept here (yet).
+      const dataJson =
+        `{"comments":[${commentsJson.join(',')}],"reactions":[],"recordings":[]` + `,"notifications":${answer.render(shown)}}`;
+      return { dataJson, nextPageToken };
     });
   });
 }

@@ -782,13 +782,23 @@ export class DbStore implements Store {
         ),
     );
   }
-  setOrganizationsDisabled(tenantId: string, organizationIds: readonly string[], disabled: boolean, now: number): Maybe<void> {
+  setOrganizationsDisabled(
+    tenantId: string,
+    organizationIds: readonly string[],
+    disabled: boolean,
+    now: number,
+  ): Maybe<Set<string>> {
     return this.emitting(
       'setOrganizationsDisabled',
       tenantId,
       now,
       () => organizations.setDisabled(tenantId, organizationIds, disabled, now),
-      () => events.organizationsWritten('organization.update', tenantId, organizationIds),
+      (found) =>
+        events.organizationsWritten(
+          'organization.update',
+          tenantId,
+          organizationIds.filter((id) => found.has(id)),
+        ),
     );
   }
 

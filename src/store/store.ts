@@ -692,8 +692,13 @@ export interface Store {
   ): Maybe<Set<string>>;
   /** Every folder of the organization, in id order. */
   getFolders(tenantId: string, organizationId: string): Maybe<FolderRecord[]>;
-  /** organizations/access/disablestate/update: a missing organization is created in that state. */
-  setOrganizationsDisabled(tenantId: string, organizationIds: readonly string[], disabled: boolean, now: number): Maybe<void>;
+  /** organizations/access/disablestate/update: those that exist take the state; answers which did. */
+  setOrganizationsDisabled(
+    tenantId: string,
+    organizationIds: readonly string[],
+    disabled: boolean,
+    now: number,
+  ): Maybe<Set<string>>;
   /** organizations/delete: everything in each, in one transaction; answers those that existed. */
   deleteOrganizations(tenantId: string, organizationIds: readonly string[], now: number): Maybe<Set<string>>;
 

@@ -175,6 +175,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
       post,
       async ok(path, data) {
         const r = await post(path, data);
+        if (path === PATHS.userDataDelete) return accepted(r);
         assert.equal(r.status, 200, `${path} expected 200, got ${r.status}: ${r.body.slice(0, 500)}`);
         assert.equal(r.json?.result?.status, 'success', `${path}: ${r.body.slice(0, 500)}`);
         return r.json.result;
@@ -197,6 +198,19 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
       await db.drop();
     },
   };
+}
+
+/**
+ * users/data/delete's success: HTTP 202 and the envelope's members at the top, no `result` wrapper
+ * (docs/decisions.md). Returns the body, which reads like another operation's `result`.
+ */
+export function accepted(r: Reply): any {
+  const what = `${PATHS.userDataDelete} expected 202`;
+  assert.equal(r.status, 202, `${what}, got ${r.status}: ${r.body.slice(0, 500)}`);
+  assert.equal(r.json?.status, 'success', `${what}: ${r.body.slice(0, 500)}`);
+  assert.equal(r.json.statusCode, 202, `${what}: ${r.body.slice(0, 500)}`);
+  assert.equal(r.json.result, undefined, `${what}: no result wrapper: ${r.body.slice(0, 500)}`);
+  return r.json;
 }
 
 /** Asserts an error envelope with the HTTP status and code; returns the message. */

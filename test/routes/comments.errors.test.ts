@@ -247,7 +247,7 @@ describe('comments errors', () => {
       ['userId number', { userId: 3 }, 'data.commentData[0].from.userId'],
       ['name 257', { userId: 'u', name: 'n'.repeat(257) }, 'data.commentData[0].from.name'],
       ['name number', { userId: 'u', name: 1 }, 'data.commentData[0].from.name'],
-      ['email bad', { userId: 'u', email: 'nope' }, 'data.commentData[0].from.email'],
+      ['email number', { userId: 'u', email: 5 }, 'data.commentData[0].from.email'],
       ['email 255', { userId: 'u', email: `${'a'.repeat(64)}@${'b'.repeat(190)}` }, 'data.commentData[0].from.email'],
     ];
     for (const [label, from, member] of cases) {
@@ -509,7 +509,7 @@ describe('comments errors', () => {
       documentId: 'doc',
       commentAnnotations: [
         { annotationId: 'first', commentData: [c('1')] },
-        { annotationId: 'second', commentData: [c('2'), { commentText: 'bad', from: { userId: 'u', email: 'bad' } }] },
+        { annotationId: 'second', commentData: [c('2'), { commentText: 'bad', from: { userId: 'u', email: false } }] },
       ],
     });
     expectInvalid(r, 'data.commentAnnotations[1].commentData[1].from.email', 'bad email in second annotation');

@@ -34,7 +34,11 @@ function checkAnswer(a: Answer, body: string): void {
   } catch {
     assert.fail(`answer is not JSON ${where}`);
   }
-  if (a.status < 300) {
+  if (a.status === 202) {
+    // users/data/delete: the envelope's members at the top, as the original service's page shows.
+    assert.equal(json?.status, 'success', where);
+    assert.equal(json.statusCode, 202, where);
+  } else if (a.status < 300) {
     assert.equal(json?.result?.status, 'success', where);
   } else {
     assert.equal(typeof json?.error?.status, 'string', where);

@@ -98,8 +98,8 @@ describe('notifications/update', () => {
     ['actionUser a string', entry({ actionUser: 'a' }), 'data.notifications[0].actionUser'],
     ['actionUser without userId', entry({ actionUser: { name: 'A' } }, 2), 'data.notifications[2].actionUser.userId'],
     [
-      'actionUser.email not an address',
-      entry({ actionUser: { userId: 'a', email: 'x' } }),
+      'actionUser.email over 254 characters',
+      entry({ actionUser: { userId: 'a', email: `${'x'.repeat(251)}@y.z` } }),
       'data.notifications[0].actionUser.email',
     ],
     ['actionUser.name a number', entry({ actionUser: { userId: 'a', name: 1 } }), 'data.notifications[0].actionUser.name'],

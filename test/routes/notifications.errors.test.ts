@@ -60,8 +60,8 @@ describe('notifications/add rejects bad members, naming them, and writes nothing
     ['actionUser.userId a number', note(org, { actionUser: { userId: 5 } }), 'data.actionUser.userId'],
     ['actionUser.name a number', note(org, { actionUser: { userId: 'a', name: 5 } }), 'data.actionUser.name'],
     [
-      'actionUser.email not an address',
-      note(org, { actionUser: { userId: 'a', email: 'not-an-email' } }),
+      'actionUser.email not a string',
+      note(org, { actionUser: { userId: 'a', email: ['not-an-email'] } }),
       'data.actionUser.email',
     ],
     ['displayHeadlineMessageTemplate missing', without('displayHeadlineMessageTemplate'), 'data.displayHeadlineMessageTemplate'],
@@ -106,8 +106,8 @@ describe('notifications/add rejects bad members, naming them, and writes nothing
       'data.notifyUsers[1].userId',
     ],
     [
-      'notifyUsers[0].email not an address',
-      note(org, { notifyUsers: [{ userId: 'r1', email: 'x' }] }),
+      'notifyUsers[0].email over 254 characters',
+      note(org, { notifyUsers: [{ userId: 'r1', email: `${'x'.repeat(251)}@y.z` }] }),
       'data.notifyUsers[0].email',
     ],
   ];

@@ -1,13 +1,14 @@
 // Organizations' disable state and deletion (SPEC 12, SPEC 14.8), on the configured database.
 // Happy: a disabled organization refuses every write under it with PERMISSION_DENIED and writes
-// nothing, reads go on, enabling lets writes in again, a missing one is created disabled; delete
+// nothing, reads go on, enabling lets writes in again, a missing one is answered as not existing and is
+// not created; every entry carries the organization's internal id, as organizations/add answers it; delete
 // takes everything in the organization (every table that names one, read from the schema) and
 // nothing of another organization or tenant, and what is held in memory does not outlive it.
 // Errors: the request rules. Security: credentials first; tenant b naming a's organizations changes
 // nothing of a's.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectError, makeTestApp, notificationData, PATHS, type TestApp, user } from '../helpers/app.js';
+import { expectError, HEX32, makeTestApp, notificationData, PATHS, type TestApp, user } from '../helpers/app.js';
 import { badCredentialCases, expectBadCredentials, expectMissingCredentials } from '../helpers/security.js';
 import { ORGANIZATION_HISTORY, ORGANIZATION_TABLES, ORGANIZATION_VERSIONS } from '../../src/store/organizations/sql.js';
 
@@ -89,10 +90,13 @@ describe('organizations/access/disablestate/update: happy paths', () => {
   test('a disabled organization refuses every write under it, writes nothing, and reads go on', async () => {
     const org = uniq('org');
     await populated(org);
+    const added = (await t.a.ok(PATHS.organizationsAdd, { organizations: [{ organizationId: org }] })) as any;
+    const id = added.data[org].id;
+    assert.match(id, HEX32);
     const off = (await t.a.ok(PATHS.organizationsDisable, { organizationIds: [org], disabled: true })) as any;
     assert.equal(off.message, 'Updated disable state for Organization(s) successfully.');
     assert.deepEqual(off.data, {
-      [org]: { success: true, disabled: true, message: 'Updated disable state for organization Successfully' },
+      [org]: { success: true, id, disabled: true, message: 'Updated disable state for organization Successfully' },
     });
     assert.equal((await orgs([org]))[0].disabled, true);
     const before = await everything(org);
@@ -106,27 +110,30 @@ describe('organizations/access/disablestate/update: happy paths', () => {
     const on = (await t.a.ok(PATHS.organizationsDisable, { organizationIds: [org], disabled: false })) as any;
     assert.deepEqual(on.data[org], {
       success: true,
+      id,
       disabled: false,
       message: 'Updated disable state for organization Successfully',
     });
     for (const [path, data] of writesUnder(org)) await t.a.ok(path, data);
   });
 
-  test('a missing organization is created disabled; a repeated id is answered once; another organization writes on', async () => {
+  test('a missing organization is answered as not existing and not created; a repeated id is answered once', async () => {
     const [fresh, other] = [uniq('org'), uniq('org')];
-    const r = (await t.a.ok(PATHS.organizationsDisable, { organizationIds: [fresh, fresh], disabled: true })) as any;
-    assert.deepEqual(Object.keys(r.data), [fresh]);
-    assert.deepEqual(
-      (await orgs([fresh])).map((o: any) => [o.id, o.organizationName, o.disabled]),
-      [[fresh, '', true]],
-    );
-    expectError(await t.a.post(PATHS.usersAdd, { organizationId: fresh, users: [user('u')] }), 403, 'PERMISSION_DENIED');
-    await t.a.ok(PATHS.usersAdd, { organizationId: other, users: [user('u')] });
-    await t.a.ok(PATHS.organizationsAdd, { organizations: [{ organizationId: other, organizationName: 'Fine' }] });
+    await t.a.ok(PATHS.organizationsAdd, { organizations: [{ organizationId: other }] });
+    const r = (await t.a.ok(PATHS.organizationsDisable, { organizationIds: [fresh, fresh, other], disabled: true })) as any;
+    assert.deepEqual(Object.keys(r.data).sort(), [fresh, other].sort());
+    assert.equal(r.data[fresh].success, false, JSON.stringify(r));
+    assert.equal(r.data[fresh].message, 'Organization does not exist');
+    assert.match(r.data[fresh].id, HEX32);
+    assert.equal(r.data[other].success, true, JSON.stringify(r));
+    assert.deepEqual(await orgs([fresh]), [], 'a missing organization is not created');
+    await t.a.ok(PATHS.usersAdd, { organizationId: fresh, users: [user('u')] });
+    expectError(await t.a.post(PATHS.usersAdd, { organizationId: other, users: [user('u')] }), 403, 'PERMISSION_DENIED');
   });
 
   test('one disabled organization in an organizations/add refuses the whole request', async () => {
     const [off, on] = [uniq('org'), uniq('org')];
+    await t.a.ok(PATHS.organizationsAdd, { organizations: [{ organizationId: off }] });
     await t.a.ok(PATHS.organizationsDisable, { organizationIds: [off], disabled: true });
     const r = await t.a.post(PATHS.organizationsAdd, {
       organizations: [{ organizationId: on }, { organizationId: off, organizationName: 'x' }],
@@ -186,11 +193,13 @@ describe('organizations/delete: happy paths', () => {
     const [org, other] = [uniq('org'), uniq('org')];
     await populated(org);
     await populated(other);
+    const ids = (await t.a.ok(PATHS.organizationsAdd, { organizations: [{ organizationId: org }] })) as any;
     const r = (await t.a.ok(PATHS.organizationsDelete, { organizationIds: [org, 'ghost-org'] })) as any;
     assert.equal(r.message, 'Organization(s) deleted successfully.');
+    assert.match(r.data['ghost-org'].id, HEX32);
     assert.deepEqual(r.data, {
-      [org]: { success: true, id: org, message: 'Deleted Successfully' },
-      'ghost-org': { success: false, id: 'ghost-org', message: 'Organization does not exist' },
+      [org]: { success: true, id: ids.data[org].id, message: 'Deleted Successfully' },
+      'ghost-org': { success: false, id: r.data['ghost-org'].id, message: 'Organization does not exist' },
     });
     const tables = await t.db.textColumns();
     const named = [...tables].filter(([, columns]) => columns.includes('organization_id')).map(([table]) => table);
@@ -282,10 +291,11 @@ describe('organizations/delete and disablestate: security', () => {
     await populated(org);
     const before = await everything(org);
     const del = (await t.b.ok(PATHS.organizationsDelete, { organizationIds: [org] })) as any;
-    assert.deepEqual(del.data[org], { success: false, id: org, message: 'Organization does not exist' });
-    await t.b.ok(PATHS.organizationsDisable, { organizationIds: [org], disabled: true });
+    assert.deepEqual(del.data[org], { success: false, id: del.data[org].id, message: 'Organization does not exist' });
+    const off = (await t.b.ok(PATHS.organizationsDisable, { organizationIds: [org], disabled: true })) as any;
+    assert.equal(off.data[org].success, false, "b's disable of a's organization finds none of b's");
     assert.deepEqual(await everything(org), before);
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [user('still-writable')] });
-    expectError(await t.b.post(PATHS.usersAdd, { organizationId: org, users: [user('x')] }), 403, 'PERMISSION_DENIED');
+    await t.b.ok(PATHS.usersAdd, { organizationId: org, users: [user('x')] });
   });
 });

@@ -55,9 +55,9 @@ describe('organizations: happy paths', () => {
 
   test('add renames when given a name and keeps the name without one; update renames what exists, creates nothing', async () => {
     const [o1, o2, ghost] = [uniq('org'), uniq('org'), uniq('ghost')];
-    await t.a.ok(PATHS.organizationsAdd, {
+    const added = (await t.a.ok(PATHS.organizationsAdd, {
       organizations: [{ organizationId: o1, organizationName: 'One' }, { organizationId: o2 }],
-    });
+    })) as any;
     const [before1] = (await get({ organizationIds: [o1] })).data;
     await t.a.ok(PATHS.organizationsAdd, { organizations: [{ organizationId: o1, organizationName: null }] });
     assert.deepEqual((await get({ organizationIds: [o1] })).data, [before1], 'no name: nothing changes');
@@ -70,9 +70,11 @@ describe('organizations: happy paths', () => {
     })) as any;
     assert.equal(upd.message, 'Organization(s) updated successfully.');
     assert.deepEqual(upd.data, {
-      [o2]: { success: true, id: o2, message: 'Updated Successfully' },
-      [ghost]: { success: false, id: ghost, message: 'Organization does not exist' },
+      [o2]: { success: true, id: added.data[o2].id, message: 'Updated Successfully' },
+      [ghost]: { success: false, id: upd.data[ghost].id, message: 'Organization does not exist' },
     });
+    assert.match(added.data[o2].id, HEX32, 'update answers the internal id that add answered');
+    assert.match(upd.data[ghost].id, HEX32);
     const after = (await get({ organizationIds: [o1, o2, ghost] })).data;
     assert.deepEqual(names(after), [
       [o1, 'Uno'],
@@ -266,7 +268,7 @@ describe('organizations: security', () => {
     const upd = (await t.b.ok(PATHS.organizationsUpdate, {
       organizations: [{ organizationId: org, organizationName: 'Hijacked' }],
     })) as any;
-    assert.deepEqual(upd.data[org], { success: false, id: org, message: 'Organization does not exist' });
+    assert.deepEqual(upd.data[org], { success: false, id: upd.data[org].id, message: 'Organization does not exist' });
     const add = (await t.b.ok(PATHS.organizationsAdd, {
       organizations: [{ organizationId: org, organizationName: 'Theirs' }],
     })) as any;

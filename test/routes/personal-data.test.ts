@@ -18,6 +18,8 @@ before(async () => {
 });
 after(async () => t.close());
 
+/** users/data/get's data for a user with nothing (reactions and recordings are always empty). */
+const NOTHING = { comments: [], reactions: [], recordings: [], notifications: [] };
 let seq = 0;
 const uniq = (prefix: string) => `${prefix}-${String(++seq).padStart(4, '0')}`;
 const say = (text: string, userId: string, extra: Record<string, unknown> = {}) => ({
@@ -59,7 +61,7 @@ describe('personal data: happy paths', () => {
     assert.deepEqual(got.data.notifications.map((n: { id: string }) => n.id).sort(), ['acted', 'listed', 'wide']);
     assert.equal(got.nextPageToken, undefined);
     const nobody = await t.a.ok(PATHS.userDataGet, { organizationId: org, userId: 'nobody' });
-    assert.deepEqual(nobody.data, { comments: [], notifications: [] }, 'a user with nothing reads as empty');
+    assert.deepEqual(nobody.data, NOTHING, 'a user with nothing reads as empty');
   });
 
   test('get pages at most 100 of each list; nextPageToken while either has more', async () => {
@@ -133,7 +135,7 @@ describe('personal data: happy paths', () => {
     const count = (await t.a.ok(PATHS.notificationsCount, { organizationId: org, userId: 'u' })).data;
     assert.deepEqual(count, { total: 0, unread: 0 });
     const afterwards = await t.a.ok(PATHS.userDataGet, { organizationId: org, userId: 'u' });
-    assert.deepEqual(afterwards.data, { comments: [], notifications: [] });
+    assert.deepEqual(afterwards.data, NOTHING);
   });
 
   test('delete without organizationIds erases the user in every organization of the tenant, and only that user', async () => {
@@ -301,10 +303,7 @@ describe('personal data: happy paths', () => {
       const users = (await t.a.ok(PATHS.usersGet, { organizationId: org })).data.map((x: { userId: string }) => x.userId);
       assert.deepEqual(users, ['keep'], org);
       for (const u of gone) {
-        assert.deepEqual((await t.a.ok(PATHS.userDataGet, { organizationId: org, userId: u })).data, {
-          comments: [],
-          notifications: [],
-        });
+        assert.deepEqual((await t.a.ok(PATHS.userDataGet, { organizationId: org, userId: u })).data, NOTHING);
       }
     }
     assert.deepEqual(await texts(o1, 'd', 'shared'), ['keep a']);
@@ -354,7 +353,7 @@ describe('personal data: errors', () => {
   test('request rules: INVALID_ARGUMENT', async () => {
     const org = uniq('org');
     const get = await t.a.ok(PATHS.userDataGet, { organizationId: org, userId: 'u' });
-    assert.deepEqual(get.data, { comments: [], notifications: [] });
+    assert.deepEqual(get.data, NOTHING);
     const cases: [string, unknown][] = [
       [PATHS.userDataGet, { organizationId: org }],
       [PATHS.userDataGet, { userId: 'u' }],
@@ -453,7 +452,7 @@ describe('personal data: security', () => {
     await threads(org, 'd', [{ annotationId: 't', commentData: [say('secret', 'u')] }]);
     await notified(org, { notificationId: 'n', notifyUsers: [{ userId: 'u' }] });
     const read = await t.b.ok(PATHS.userDataGet, { organizationId: org, userId: 'u' });
-    assert.deepEqual(read.data, { comments: [], notifications: [] });
+    assert.deepEqual(read.data, NOTHING);
     const mine = await t.a.ok(PATHS.userDataDelete, { userIds: ['nobody'], organizationIds: [org] });
     await t.b.ok(PATHS.userDataDelete, { userIds: ['u'] });
     await t.b.ok(PATHS.userDataDelete, { userIds: ['u'], organizationIds: [org] });

@@ -89,7 +89,7 @@ const OPS: Op[] = [
       [{ organizationId: 1, users: [user('x')] }, 'data.organizationId'],
       [{ organizationId: ORG, users: [{ userId: 12 }] }, 'data.users[0].userId'],
       [{ organizationId: ORG, users: [user('x'), user('y'), { userId: 'z', name: 5 }] }, 'data.users[2].name'],
-      [{ organizationId: ORG, users: [user('x'), user('y'), user('z', { email: 'not-an-address' })] }, 'data.users[2].email'],
+      [{ organizationId: ORG, users: [user('x'), user('y'), user('z', { email: ['not-an-address'] })] }, 'data.users[2].email'],
       [{ organizationId: ORG, users: [user('x', { photoUrl: true })] }, 'data.users[0].photoUrl'],
       [{ organizationId: ORG, users: { userId: 'x' } }, 'data.users'],
       [{ organizationId: ORG, documentId: ['d'], users: [user('x')] }, 'data.documentId'],
@@ -118,7 +118,7 @@ const OPS: Op[] = [
     wrongTypes: [
       [{ organizationId: true, users: [user('x')] }, 'data.organizationId'],
       [{ organizationId: ORG, users: [user('x'), { userId: 2 }] }, 'data.users[1].userId'],
-      [{ organizationId: ORG, users: [user('x'), user('y'), user('z', { email: 'bad' })] }, 'data.users[2].email'],
+      [{ organizationId: ORG, users: [user('x'), user('y'), user('z', { email: 3 })] }, 'data.users[2].email'],
       [{ organizationId: ORG, folderId: 3, users: [user('x')] }, 'data.folderId'],
     ],
   },
@@ -866,7 +866,7 @@ describe('a rejected request wrote nothing', () => {
     const org = 'wn-users-add';
     const users = [user('wn-a1'), user('wn-a2')];
     await rejectAll(PATHS.usersAdd, { organizationId: org, users }, [
-      ['a bad email in the second user', { organizationId: org, users: [users[0], user('wn-a2', { email: 'nope' })] }, 400],
+      ['a bad email in the second user', { organizationId: org, users: [users[0], user('wn-a2', { email: 1 })] }, 400],
       ['a repeated userId', { organizationId: org, users: [users[0], users[1], users[0]] }, 400],
       ['documentId and folderId', { organizationId: org, documentId: 'd', folderId: 'f', users }, 400],
     ]);
@@ -893,7 +893,7 @@ describe('a rejected request wrote nothing', () => {
     });
     const change = [{ userId: 'wn-u1', name: 'After', email: 'after@example.com' }];
     await rejectAll(PATHS.usersUpdate, { organizationId: org, users: change }, [
-      ['a bad second user', { organizationId: org, users: [...change, { userId: 'wn-u2', email: 'nope' }] }, 400],
+      ['a bad second user', { organizationId: org, users: [...change, { userId: 'wn-u2', email: 2 }] }, 400],
       ['a repeated userId', { organizationId: org, users: [...change, { userId: 'wn-u1', name: 'Again' }] }, 400],
     ]);
     const n = await t.a.ok(PATHS.notificationsGet, { organizationId: org, documentId: 'd' });

@@ -85,10 +85,17 @@ export function* page(tenantId: string, ids: string[] | null, after: string | nu
   }));
 }
 
-/** organizations/access/disablestate/update: each set so, a missing one created so. */
-export function* setDisabled(tenantId: string, organizationIds: readonly string[], disabled: boolean, now: number): Work<void> {
+/** organizations/access/disablestate/update: each that exists set so; answers those that exist. */
+export function* setDisabled(
+  tenantId: string,
+  organizationIds: readonly string[],
+  disabled: boolean,
+  now: number,
+): Work<Set<string>> {
+  const found = new Set<string>();
   for (const organizationId of [...organizationIds].sort())
-    yield* run(SQL.setDisabled, { tenantId, organizationId, disabled, now });
+    if (yield* first(SQL.setDisabled, { tenantId, organizationId, disabled, now })) found.add(organizationId);
+  return found;
 }
 
 /** organizations/delete: everything in each organization, in one transaction; answers those that existed. */

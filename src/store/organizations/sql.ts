@@ -74,12 +74,14 @@ export const ORGANIZATIONS_SQL = {
     (kind) => `SELECT organization_id FROM organizations WHERE tenant_id = @tenantId AND ${inList(kind, 'organization_id', 'ids')}
      AND disabled ORDER BY organization_id`,
   ),
-  /** organizations/access/disablestate/update: a missing organization is created in that state. */
+  /**
+   * organizations/access/disablestate/update: an organization that exists takes the state; a missing
+   * one is answered as not existing (the original service's page), never created.
+   */
   setDisabled: same(
     'setOrganizationDisabled',
-    `INSERT INTO organizations (tenant_id, organization_id, disabled, created_at, updated_at)
-     VALUES (@tenantId, @organizationId, @disabled, @now, @now)
-     ON CONFLICT (tenant_id, organization_id) DO UPDATE SET disabled = excluded.disabled, updated_at = excluded.updated_at`,
+    `UPDATE organizations SET disabled = @disabled, updated_at = @now
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId RETURNING organization_id`,
   ),
   /** organizations/delete: its own row first (locked on PostgreSQL), answering whether it was there. */
   deleteOrganization: same(
