@@ -159,6 +159,7 @@ function organizationRows(scale: Scale, o: number): Rows {
       status: OPEN,
       createdAt,
       lastUpdated: createdAt,
+      color: null,
       assignedTo: null,
       priority: null,
       targetElement: null,

@@ -31,6 +31,7 @@ export function storedHead(t: ThreadHead, organizationId: string, documentId: st
     (t.location !== null ? `,"location":${t.location}` : '') +
     (t.locationId !== null ? `,"locationId":${json(t.locationId)}` : '') +
     (t.context !== null ? `,"context":${t.context}` : '') +
+    (t.color !== null ? `,"color":${json(t.color)}` : '') +
     (t.assignedTo ? `,"assignedTo":${userSlot(t.assignedTo)}` : '') +
     (t.priority !== null ? `,"priority":${t.priority}` : '') +
     (t.targetElement !== null ? `,"targetElement":${t.targetElement}` : '');

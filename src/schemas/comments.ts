@@ -6,6 +6,7 @@ import {
   Filter,
   FreeObject,
   Id,
+  MAX_COLOR_LENGTH,
   MAX_PAGE_SIZE,
   Millis,
   Opt,
@@ -16,6 +17,9 @@ import {
   type InputLimits,
   type DataOf,
 } from './common.js';
+
+/** A thread's color, kept and shown as sent (the original service's pages show one, e.g. "#00FF00"). */
+const Color = Type.String({ maxLength: MAX_COLOR_LENGTH, description: 'Kept and shown as sent' });
 
 /** SPEC 11.7, 14.3: at the top of `data`, the write notifies mentioned users, earlier authors and document members. */
 const TriggerNotification = Opt(Type.Boolean());
@@ -45,6 +49,7 @@ export const AnnotationsAddBody = (limits: InputLimits) =>
           locationId: Opt(Id),
           context: Opt(FreeObject),
           status: Opt(FreeObject),
+          color: Opt(Color),
           assignedTo: Opt(UserRefIn),
           priority: Opt(FreeObject),
           targetElement: Opt(FreeObject),
@@ -106,15 +111,25 @@ export const AnnotationsUpdateBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
       ...ThreadFilters(limits),
-      updatedData: Type.Object({
-        status: Type.Optional(FreeObject),
-        location: Opt(FreeObject),
-        locationId: Opt(Id),
-        context: Opt(FreeObject),
-        assignedTo: Opt(UserRefIn),
-        priority: Opt(FreeObject),
-        targetElement: Opt(FreeObject),
-      }),
+      updatedData: Opt(
+        Type.Object({
+          status: Type.Optional(FreeObject),
+          location: Opt(FreeObject),
+          locationId: Opt(Id),
+          context: Opt(FreeObject),
+          color: Opt(Color),
+          assignedTo: Opt(UserRefIn),
+          priority: Opt(FreeObject),
+          targetElement: Opt(FreeObject),
+        }),
+      ),
+      /** The original service's updateUsers: in the matched threads, oldUser's comments become newUser's. */
+      updateUsers: Opt(
+        Type.Array(Type.Object({ oldUser: Type.Object({ userId: Id }), newUser: UserRefIn }), {
+          minItems: 1,
+          maxItems: limits.maxBatch,
+        }),
+      ),
     }),
   );
 

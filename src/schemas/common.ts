@@ -19,6 +19,9 @@ export const MAX_COMMENT_ID = 2_147_483_647;
 /** SPEC 7: pageSize is 1 to 1000 whatever the batch limit. */
 export const MAX_PAGE_SIZE = 1000;
 
+/** The longest thread color (a CSS color needs far fewer). */
+export const MAX_COLOR_LENGTH = 256;
+
 /** SPEC 10.2: a comment tags at most this many users. */
 export const MAX_TAGGED_CONTACTS = 100;
 /** The latest time a Date can show (8.64e15 ms): times past it could not be written as ISO 8601. */

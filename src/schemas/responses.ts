@@ -118,6 +118,7 @@ export const Annotation = Type.Object({
   location: Type.Optional(FreeObject),
   locationId: Type.Optional(Type.String()),
   context: Type.Optional(FreeObject),
+  color: Type.Optional(Type.String({ description: 'As the thread was given it' })),
   assignedTo: Type.Optional(ShownUser),
   priority: Type.Optional(FreeObject),
   targetElement: Type.Optional(FreeObject),

@@ -15,7 +15,7 @@ import type { ThreadPageAnswer } from './thread-pages.js';
 import type { Caller, Services } from './context.js';
 import { spell } from './member-path.js';
 import { asSet, decodePageToken, DEFAULT_PAGE_SIZE, encodePageToken, filterDigest } from './page-token.js';
-import { filterList, type ItemOutcome, itemOutcomes, orNull } from './rules.js';
+import { filterList, type ItemOutcome, itemOutcomes, orNull, requireUnique } from './rules.js';
 
 const filtersOf = (input: AnnotationsDeleteData & { statusIds?: string[] | null }): ThreadFilters => ({
   organizationId: input.organizationId,
@@ -116,32 +116,48 @@ function readPage(
 type ThreadOutcome = ItemOutcome<string>;
 const threadMessages = (done: string) => ({ done, missing: 'Annotation not found.' });
 
-const CHANGEABLE = ['status', 'location', 'locationId', 'context', 'assignedTo', 'priority', 'targetElement'] as const;
+const CHANGEABLE = ['status', 'location', 'locationId', 'context', 'color', 'assignedTo', 'priority', 'targetElement'] as const;
 
-/** commentannotations/update (SPEC 10.4): the matching threads change in one transaction. */
+/**
+ * commentannotations/update (SPEC 10.4): the matching threads change in one transaction: the members
+ * of `updatedData`, and the authors `updateUsers` replaces (docs/decisions.md); one of them at least.
+ */
 export function updateAnnotations(
   { store, clock }: Services,
   caller: Caller,
   input: AnnotationsUpdateData,
 ): Maybe<Record<string, ThreadOutcome>> {
-  const u = input.updatedData;
-  if (!CHANGEABLE.some((k) => u[k] !== undefined)) {
+  const u = input.updatedData ?? undefined;
+  const swaps = input.updateUsers ?? undefined;
+  if (!u && !swaps) throw invalid(`${spell(['updatedData'])} or ${spell(['updateUsers'])} is required.`);
+  if (u && !CHANGEABLE.some((k) => u[k] !== undefined)) {
     throw invalid(`${spell(['updatedData'])} needs at least one of ${CHANGEABLE.join(', ')}.`);
   }
-  // undefined leaves a member as it is; null clears it (SPEC 10.4); status is never null (its schema).
-  const change: ThreadChange = {
+  if (swaps) requireUnique(swaps, (s) => s.oldUser.userId, ['updateUsers'], 'oldUser.userId');
+  const change: ThreadChange = { ...(u ? changeOf(u) : {}), ...(swaps ? { users: swaps.map(swapOf) } : {}) };
+  const filters = filtersOf(input);
+  return then(store.updateAnnotations(caller.id, filters, change, clock()), ({ ids }) =>
+    itemOutcomes(filters.annotationIds, ids, threadMessages('Annotations updated successfully')),
+  );
+}
+
+const swapOf = ({ oldUser, newUser }: NonNullable<AnnotationsUpdateData['updateUsers']>[number]) => ({
+  from: oldUser.userId,
+  to: userRef(newUser),
+});
+
+/** updatedData as a change: undefined leaves a member as it is; null clears it (SPEC 10.4); status is never null (its schema). */
+function changeOf(u: NonNullable<AnnotationsUpdateData['updatedData']>): ThreadChange {
+  return {
     ...(u.status !== undefined ? { status: u.status } : {}),
     ...(u.location !== undefined ? { location: u.location } : {}),
     ...(u.locationId !== undefined ? { locationId: u.locationId } : {}),
     ...(u.context !== undefined ? { context: u.context } : {}),
+    ...(u.color !== undefined ? { color: u.color } : {}),
     ...(u.assignedTo !== undefined ? { assignedTo: u.assignedTo === null ? null : userRef(u.assignedTo) } : {}),
     ...(u.priority !== undefined ? { priority: orNull(u.priority) } : {}),
     ...(u.targetElement !== undefined ? { targetElement: orNull(u.targetElement) } : {}),
   };
-  const filters = filtersOf(input);
-  return then(store.updateAnnotations(caller.id, filters, change, clock()), (done) =>
-    itemOutcomes(filters.annotationIds, done, threadMessages('Annotations updated successfully')),
-  );
 }
 
 /** commentannotations/delete (SPEC 10.5): the matching threads, with their comments. */

@@ -96,6 +96,7 @@ export function addAnnotations(
       locationId: orNull(a.locationId),
       context: orNull(a.context),
       status: a.status ?? DEFAULT_ANNOTATION_STATUS,
+      color: orNull(a.color),
       assignedTo: a.assignedTo != null ? userRef(a.assignedTo) : null,
       priority: orNull(a.priority),
       targetElement: orNull(a.targetElement),

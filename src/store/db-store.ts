@@ -32,6 +32,7 @@ import type {
   DocumentVersions,
   ThreadFilters,
   ThreadRef,
+  ThreadsUpdated,
   CommentDraft,
   CommentQuery,
   Credentials,
@@ -562,7 +563,7 @@ export class DbStore implements Store {
     return this.query('getAnnotations', threads.annotations(tenantId, q));
   }
 
-  updateAnnotations(tenantId: string, filters: ThreadFilters, change: ThreadChange, now: number): Maybe<string[]> {
+  updateAnnotations(tenantId: string, filters: ThreadFilters, change: ThreadChange, now: number): Maybe<ThreadsUpdated> {
     // A status named: the threads' statuses before, so that a status_change is told only where it changed.
     let before: Map<string, string> | null = null;
     return this.emitting(
@@ -573,7 +574,7 @@ export class DbStore implements Store {
         before = change.status ? yield* events.threadStatuses(tenantId, filters) : null;
         return yield* threads.updateAnnotations(tenantId, filters, change, now);
       },
-      (ids) => events.threadsUpdated(tenantId, filters, ids, before),
+      (updated) => events.threadsUpdated(tenantId, filters, updated, before, change.users ?? []),
     );
   }
 

@@ -1261,6 +1261,14 @@ CREATE OR REPLACE FUNCTION sequence_events(tenant text, writes bigint[]) RETURNS
     sqlite: 'DROP INDEX IF EXISTS events_by_age;',
     postgres: 'DROP INDEX IF EXISTS events_by_age;',
   },
+  {
+    version: 25,
+    name: 'threads keep a color',
+    // A thread's color, kept as sent and shown in its answer (docs/decisions.md). Threads written
+    // before have none, and their stored answers show none: nothing to render again.
+    sqlite: 'ALTER TABLE annotations ADD COLUMN color TEXT;',
+    postgres: 'ALTER TABLE annotations ADD COLUMN color text;',
+  },
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');

@@ -178,6 +178,8 @@ export interface NewAnnotation extends ThreadMembers {
 
 /** The members of a thread SPEC 10 added, as written (null: not set). */
 export interface ThreadMembers {
+  /** A color the caller gave the thread, kept as sent (docs/decisions.md). */
+  color: string | null;
   assignedTo: UserRef | null;
   priority: object | null;
   targetElement: object | null;
@@ -197,6 +199,7 @@ export interface ThreadHead {
   status: string;
   createdAt: number;
   lastUpdated: number;
+  color: string | null;
   assignedTo: UserRef | null;
   priority: string | null;
   targetElement: string | null;
@@ -250,12 +253,24 @@ export interface AnnotationQuery extends ThreadFilters {
  */
 export interface ThreadChange {
   status?: object;
+  color?: string | null;
+  /**
+   * commentannotations/update's updateUsers: in the threads changed, every comment by `from` becomes
+   * `to`'s (all pairs at once: a swap swaps). A `to` with a name or email is upserted as a profile.
+   */
+  users?: readonly { from: string; to: UserRef }[];
   location?: object | null;
   locationId?: string | null;
   context?: object | null;
   assignedTo?: UserRef | null;
   priority?: object | null;
   targetElement?: object | null;
+}
+
+/** What commentannotations/update changed: the threads, and by thread the comments updateUsers gave another author. */
+export interface ThreadsUpdated {
+  ids: string[];
+  reauthored: Map<string, number[]>;
 }
 
 /** A change to comments (SPEC 10.8): the body (both forms, already derived), author, tags. */
@@ -506,8 +521,8 @@ export interface Store {
   getComments(tenantId: string, query: CommentQuery): Maybe<StoredComment[]>;
   /** A document's threads with their comments: a page newest first, or the threads with the given ids. */
   getAnnotations(tenantId: string, query: AnnotationQuery): Maybe<StoredThreadAnswer[]>;
-  /** Changes the threads the filters match, with lastUpdated = now; returns their ids. */
-  updateAnnotations(tenantId: string, filters: ThreadFilters, change: ThreadChange, now: number): Maybe<string[]>;
+  /** Changes the threads the filters match, with lastUpdated = now; returns their ids, and the comments re-authored. */
+  updateAnnotations(tenantId: string, filters: ThreadFilters, change: ThreadChange, now: number): Maybe<ThreadsUpdated>;
   /** Deletes the threads the filters match, with their comments and read marks; returns their ids. */
   deleteAnnotations(tenantId: string, filters: ThreadFilters, now: number): Maybe<string[]>;
   /** The versions a page of the document's threads would be read under now (services/thread-pages.ts). */

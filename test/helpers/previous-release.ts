@@ -117,6 +117,11 @@ export async function beforeSigningKeys(db: Pick<FreshDatabase, 'exec'>): Promis
   await db.exec('DROP TABLE tenant_signing_keys; DELETE FROM schema_migrations WHERE version = 16');
 }
 
+/** Before migration 25: threads had no color column. */
+export async function beforeThreadColors(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('ALTER TABLE annotations DROP COLUMN color; DELETE FROM schema_migrations WHERE version = 25');
+}
+
 /** Before migration 22: retention found old events through an index by age. */
 export async function beforeHeadPruning(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
   await db.exec('CREATE INDEX events_by_age ON events (created_at); DELETE FROM schema_migrations WHERE version = 22');
@@ -178,6 +183,9 @@ export async function beforeEventDrafts(db: Pick<FreshDatabase, 'kind' | 'exec'>
 
 /** The schema the previous release left (through migration 13), with the rows written since. */
 export async function previousRelease(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  // Migration 9 makes the annotations table again (SQLite) with the columns of its release: the
+  // color column of migration 25 comes back with 25, run again after it.
+  await beforeThreadColors(db);
   await beforeSigningKeys(db);
   await beforeDocuments(db);
 }

@@ -88,6 +88,7 @@ export function annotation(annotationId: string, comments: NewComment[]): NewAnn
     status: { id: 'OPEN', name: 'Open', type: 'default' },
     createdAt: null,
     lastUpdated: null,
+    color: null,
     assignedTo: null,
     priority: null,
     targetElement: null,

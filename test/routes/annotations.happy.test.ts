@@ -1604,4 +1604,30 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     await t.a.ok(PATHS.annotationsDelete, { organizationId: org, documentId: 'doc', ...extra });
     assert.deepEqual(await threads(org, 'doc'), []);
   });
+
+  test("a thread's color and its status's are kept as sent on add, shown by reads, changed and cleared by update, kept by comment writes", async () => {
+    const org = uniq('org');
+    const status = { id: 'OPEN', name: 'Open', color: '#0000FF', type: 'default' };
+    await addThreads(org, 'doc', [
+      { annotationId: 'c1', color: '#00FF00', status, commentData: [say('x', 'p')] },
+      { annotationId: 'c2', commentData: [say('y', 'p')] },
+    ]);
+    const [c1, c2] = await threads(org, 'doc', { annotationIds: ['c1', 'c2'] });
+    assert.equal(c1.color, '#00FF00', js(c1));
+    assert.deepEqual(c1.status, status, 'a status keeps its color and its key order');
+    assert.equal('color' in c2, false, `never set: absent: ${js(c2)}`);
+    tick();
+    await t.a.ok(PATHS.commentsAdd, { organizationId: org, documentId: 'doc', annotationId: 'c1', commentData: [say('z', 'q')] });
+    assert.equal((await thread(org, 'doc', 'c1')).color, '#00FF00', 'a comment appended keeps it');
+    const upd = await t.a.ok(PATHS.annotationsUpdate, {
+      organizationId: org,
+      documentId: 'doc',
+      annotationIds: ['c2'],
+      updatedData: { color: 'rgb(1, 2, 3)' },
+    });
+    assert.equal(upd.data.c2.success, true, js(upd));
+    assert.equal((await thread(org, 'doc', 'c2')).color, 'rgb(1, 2, 3)');
+    await t.a.ok(PATHS.annotationsUpdate, { organizationId: org, documentId: 'doc', updatedData: { color: null } });
+    for (const th of await threads(org, 'doc')) assert.equal('color' in th, false, `null clears it: ${js(th)}`);
+  });
 });

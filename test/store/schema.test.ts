@@ -18,6 +18,7 @@ import {
   beforeHeadPruning,
   beforeLz4,
   beforeNumberingByWrite,
+  beforeThreadColors,
   previousRelease,
 } from '../helpers/previous-release.js';
 import { type FreshDatabase, freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
@@ -284,6 +285,35 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
           methods.map((r) => `${r.id} ${r.m}`),
           ['before pglz', `after ${lz4 ? 'lz4' : 'pglz'}`],
           'the row written before keeps pglz; a new one takes lz4 where the server has it',
+        );
+      });
+    },
+  );
+
+  storeTest(
+    'a database as the release before left it (through migration 22) migrates forward: its threads read as before, new ones keep a color',
+    async (store, db) => {
+      await store.addAnnotations(TA, ORG, DOC, [annotation('old', [newComment(1, 'before')])], T0);
+      const before = await readThreads(store, TA, annotationQuery());
+      await beforeThreadColors(db);
+      await withSecondStore(db, async (reopened) => {
+        eq(await readThreads(reopened, TA, annotationQuery()), before, 'a thread written before reads as it did');
+        await reopened.addAnnotations(
+          TA,
+          ORG,
+          DOC,
+          [{ ...annotation('new', [newComment(1, 'after')]), color: '#00FF00' }],
+          T0 + 1,
+        );
+        await reopened.updateAnnotations(TA, { ...annotationQuery(), annotationIds: ['old'] }, { color: 'teal' }, T0 + 2);
+        const read = await readThreads(reopened, TA, annotationQuery());
+        eq(
+          read.map((t) => [t.annotationId, (t as { color?: string }).color]),
+          [
+            ['new', '#00FF00'],
+            ['old', 'teal'],
+          ],
+          'the color is kept as sent, and an older thread takes one',
         );
       });
     },

@@ -3,6 +3,7 @@
 // walked in key order.
 import { all, same, type Work } from '../sql.js';
 import { renderThreads } from './threads.js';
+import { THREADS_SQL } from './threads-sql.js';
 
 const BATCH = 500;
 
@@ -39,7 +40,7 @@ export function* renderStoredThreads(): Work<void> {
       )
         end++;
       const ids = keys.slice(i, end).map((x) => x.annotation_id);
-      yield* renderThreads(k.tenant_id, k.organization_id, k.document_id, ids);
+      yield* renderThreads(k.tenant_id, k.organization_id, k.document_id, ids, THREADS_SQL.wholeAsOfMigration9);
       i = end;
     }
     const last = keys[keys.length - 1]!;

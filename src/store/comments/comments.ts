@@ -139,6 +139,7 @@ export function* addAnnotations(
       createdAt,
       // Not given: the latest change it has, its own creation or any of its comments' (SPEC 10.1).
       lastUpdated: a.lastUpdated ?? Math.max(now, createdAt, latestChange(comments)),
+      color: a.color,
       assignedTo: a.assignedTo,
       priority: jsonOrNull(a.priority),
       targetElement: jsonOrNull(a.targetElement),

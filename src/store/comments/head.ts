@@ -15,6 +15,7 @@ export function headFrom(r: unknown[], at: Positions<typeof HEAD_COLUMNS>): Thre
     status: r[at.threadStatus] as string,
     createdAt: Number(r[at.threadCreatedAt]),
     lastUpdated: Number(r[at.threadLastUpdated]),
+    color: r[at.color] as string | null,
     assignedTo: userRefOf(r[at.assignedTo] as string | null),
     priority: r[at.priority] as string | null,
     targetElement: r[at.targetElement] as string | null,

@@ -42,6 +42,7 @@ export const HEAD_COLUMNS = {
   threadStatus: 'a.status',
   threadCreatedAt: 'a.created_at',
   threadLastUpdated: 'a.last_updated',
+  color: 'a.color',
   assignedTo: 'a.assigned_to',
   priority: 'a.priority',
   targetElement: 'a.target_element',
@@ -71,10 +72,10 @@ export const COMMENTS_SQL = {
   insertAnnotation: same(
     'insertAnnotation',
     `INSERT INTO annotations (tenant_id, organization_id, document_id, annotation_id, location, location_id, context, status,
-       created_at, last_updated, status_id, first_user_id, assigned_to, priority, target_element, answer_head, answer_comments,
-       last_comment_at, last_comment_by, last_other_at)
+       created_at, last_updated, status_id, first_user_id, color, assigned_to, priority, target_element, answer_head,
+       answer_comments, last_comment_at, last_comment_by, last_other_at)
      VALUES (@tenantId, @organizationId, @documentId, @annotationId, @location, @locationId, @context, @status, @createdAt,
-       @lastUpdated, @statusId, @firstUserId, @assignedTo, @priority, @targetElement, @head, @comments,
+       @lastUpdated, @statusId, @firstUserId, @color, @assignedTo, @priority, @targetElement, @head, @comments,
        @lastAt, @lastBy, @otherAt)
      ON CONFLICT DO NOTHING`,
   ),

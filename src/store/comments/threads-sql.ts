@@ -108,7 +108,7 @@ export const W = positions(WHOLE_SELECT);
  * Listed threads of a document with all their comments, in key order: what a thread's stored answer
  * is rendered from again after a change that is not an append. The caller puts comments in creation order.
  */
-const wholeRead = (kind: Kind) => `SELECT ${columnsOf(WHOLE_SELECT)}
+const wholeRead = (kind: Kind, select: typeof WHOLE_SELECT = WHOLE_SELECT) => `SELECT ${columnsOf(select)}
   FROM annotations a LEFT JOIN comments c ON ${SAME_THREAD('c', 'a')}
   WHERE ${documentThreads('a')} AND ${inList(kind, 'a.annotation_id', 'annotationIds')}
   ORDER BY a.annotation_id, c.comment_id`;
@@ -132,6 +132,7 @@ const CHANGED_MEMBERS: [column: string, param: string, flag: string][] = [
   ['location', 'location', 'set_location'],
   ['location_id', 'locationId', 'set_locationId'],
   ['context', 'context', 'set_context'],
+  ['color', 'color', 'set_color'],
   ['assigned_to', 'assignedTo', 'set_assignedTo'],
   ['priority', 'priority', 'set_priority'],
   ['target_element', 'targetElement', 'set_targetElement'],
@@ -226,8 +227,27 @@ export const THREADS_SQL = {
     `SELECT ${DOCUMENT_VERSION} AS document_version, ${PROFILE_VERSION} AS profile_version,
       ${CREDENTIALS_VERSION} AS credentials_version`,
   ),
-  whole: byKind('wholeAnnotations', wholeRead),
+  whole: byKind('wholeAnnotations', (kind) => wholeRead(kind)),
+  /**
+   * The same for migration 9's data step, which runs on the schema of its own release: columns added
+   * since (a thread's color, migration 25) are not there yet, and no thread has one.
+   */
+  wholeAsOfMigration9: byKind('wholeAnnotationsAsOfMigration9', (kind) =>
+    wholeRead(kind, { ...WHOLE_SELECT, color: 'NULL' } as unknown as typeof WHOLE_SELECT),
+  ),
   store: byKind('storeAnnotations', storeThreads),
+  /** updateUsers: the comments of the listed threads by any of @userIds, in key order. */
+  commentsBy: byKind(
+    'commentsByAuthors',
+    (kind) => `SELECT annotation_id, comment_id, from_user_id FROM comments WHERE ${listedThreads(kind)}
+      AND ${inList(kind, 'from_user_id', 'userIds')} ORDER BY annotation_id, comment_id`,
+  ),
+  /** updateUsers: the listed comments of a thread get another author (their text, status and times stay). */
+  reauthor: byKind(
+    'reauthorComments',
+    (kind) => `UPDATE comments SET from_user_id = @userId, from_name = @name, from_email = @email
+      WHERE ${THREAD} AND ${inList(kind, 'comment_id', 'commentIds', 'int')}`,
+  ),
   update: byKind('updateAnnotations', updateThreads),
   // The threads a delete means, locked on PostgreSQL so that a concurrent write waits for the delete.
   matching: byKind(

@@ -2,7 +2,7 @@
 // read marks, and changes and deletes of a thread's comments.
 import { storedComments, storedHead } from '../../answers/annotations.js';
 import { versionsOf } from '../select.js';
-import { all, arrays, batch, jsonOrNull, list, type Params, type Query, query, run, type Work } from '../sql.js';
+import { all, arrays, batch, jsonOrNull, list, type Params, type Query, query, run, type Statement, type Work } from '../sql.js';
 import { notifyOfComments } from '../notifications/fan-out.js';
 import type {
   AnnotationQuery,
@@ -15,7 +15,9 @@ import type {
   ThreadFilters,
   TaggedContact,
   ThreadRef,
+  ThreadsUpdated,
 } from '../store.js';
+import { upsert as upsertProfiles } from '../users/users.js';
 import { commentFrom, inCreationOrder, mentionedIn, statusIdOf, type Thread } from './comments.js';
 import { latestOf } from './latest.js';
 import { headFrom } from './head.js';
@@ -71,10 +73,11 @@ export function* renderThreads(
   organizationId: string,
   documentId: string,
   annotationIds: string[],
+  read: Statement = SQL.whole,
 ): Work<void> {
   if (annotationIds.length === 0) return;
   const document = { tenantId, organizationId, documentId };
-  const threads = threadsOf(yield* arrays(SQL.whole, { ...document, annotationIds: list(annotationIds) }));
+  const threads = threadsOf(yield* arrays(read, { ...document, annotationIds: list(annotationIds) }));
   yield* batch(
     SQL.store,
     document,
@@ -116,6 +119,8 @@ function changeParams(change: ThreadChange): Params {
     locationId: change.locationId ?? null,
     set_context: named('context'),
     context: jsonOrNull(change.context),
+    set_color: named('color'),
+    color: change.color ?? null,
     set_assignedTo: named('assignedTo'),
     assignedTo: jsonOrNull(change.assignedTo),
     set_priority: named('priority'),
@@ -125,12 +130,61 @@ function changeParams(change: ThreadChange): Params {
   };
 }
 
-export function* updateAnnotations(tenantId: string, f: ThreadFilters, change: ThreadChange, now: number): Work<string[]> {
+export function* updateAnnotations(tenantId: string, f: ThreadFilters, change: ThreadChange, now: number): Work<ThreadsUpdated> {
   yield* enter(tenantId, f.organizationId, f.documentId, false);
+  const swaps = change.users ?? [];
+  // Profiles first, as every users write takes the profile version before any other row.
+  const profiled = swaps.flatMap(({ to }) =>
+    to.name != null || to.email != null ? [{ userId: to.userId, name: to.name ?? undefined, email: to.email ?? undefined }] : [],
+  );
+  if (profiled.length > 0) yield* upsertProfiles(tenantId, f.organizationId, null, profiled, now);
   const rows = yield* all(SQL.update, { ...filterParams(tenantId, f), ...changeParams(change), now });
   const ids = rows.map((r) => r.annotation_id as string);
+  const reauthored = swaps.length > 0 ? yield* reauthor(tenantId, f, ids, swaps) : new Map<string, number[]>();
   yield* renderThreads(tenantId, f.organizationId, f.documentId, ids);
-  return ids;
+  return { ids, reauthored };
+}
+
+/**
+ * updateUsers: each comment of the threads by a `from` gets that pair's `to` as its author, every pair
+ * at once (the comments are found before any changes, so A->B with B->A swaps them). Answers the
+ * comments changed, by thread.
+ */
+function* reauthor(
+  tenantId: string,
+  f: ThreadFilters,
+  ids: readonly string[],
+  swaps: NonNullable<ThreadChange['users']>,
+): Work<Map<string, number[]>> {
+  const changed = new Map<string, number[]>();
+  if (ids.length === 0) return changed;
+  const to = new Map(swaps.map((s) => [s.from, s.to]));
+  const document = { tenantId, organizationId: f.organizationId, documentId: f.documentId };
+  const found = yield* all(SQL.commentsBy, { ...document, annotationIds: list(ids), userIds: list([...to.keys()]) });
+  // By thread and old author: the comments one statement changes.
+  const groups = new Map<string, { annotationId: string; from: string; commentIds: number[] }>();
+  for (const r of found) {
+    const key = JSON.stringify([r.annotation_id, r.from_user_id]);
+    const group = groups.get(key) ?? { annotationId: r.annotation_id as string, from: r.from_user_id as string, commentIds: [] };
+    group.commentIds.push(Number(r.comment_id));
+    groups.set(key, group);
+  }
+  for (const { annotationId, from, commentIds } of groups.values()) {
+    const user = to.get(from)!;
+    yield* run(SQL.reauthor, {
+      ...document,
+      annotationId,
+      commentIds: list(commentIds),
+      userId: user.userId,
+      name: user.name ?? null,
+      email: user.email ?? null,
+    });
+    changed.set(
+      annotationId,
+      [...(changed.get(annotationId) ?? []), ...commentIds].sort((a, b) => a - b),
+    );
+  }
+  return changed;
 }
 
 /** Deletes the matching threads, their comments and their read marks. */

@@ -28,8 +28,10 @@ import type {
   NotificationDeletion,
   NotificationSetting,
   Scope,
+  ThreadChange,
   ThreadFilters,
   ThreadRef,
+  ThreadsUpdated,
   UserRef,
 } from '../store.js';
 import { profiles } from '../users/users.js';
@@ -306,15 +308,24 @@ export function* threadStatuses(tenantId: string, f: ThreadFilters): Work<Map<st
   return new Map([...stored].map(([id, t]) => [id, statusOf(t)]));
 }
 
-/** commentannotations/update: each thread changed, as it now reads; and its status change, when it had another. */
+/**
+ * commentannotations/update: the profiles updateUsers wrote, as users/get shows them; each thread
+ * changed, as it now reads, and its status change, when it had another; each comment given another author.
+ */
 export function* threadsUpdated(
   tenantId: string,
   f: ThreadFilters,
-  ids: readonly string[],
+  { ids, reauthored }: ThreadsUpdated,
   statusesBefore: ReadonlyMap<string, string> | null,
+  swaps: NonNullable<ThreadChange['users']>,
 ): Work<EventDraft[]> {
+  const profiled = swaps.filter(({ to }) => to.name != null || to.email != null).map(({ to }) => to.userId);
+  const users = yield* usersWritten('user.add', tenantId, f.organizationId, null, once(profiled));
   const stored = yield* storedThreads(tenantId, f.organizationId, f.documentId, ids);
-  return ids.flatMap((id) => {
+  const comments: EventDraft[] = [];
+  for (const [annotationId, commentIds] of reauthored)
+    comments.push(...(yield* commentsUpdated(tenantId, { ...f, annotationId }, commentIds)));
+  const threads = ids.flatMap((id) => {
     const t = stored.get(id);
     if (!t) return [];
     const data = eventThreadJson(t);
@@ -324,6 +335,7 @@ export function* threadsUpdated(
       ...(changed ? [draft('comment_annotation.status_change', f.organizationId, f.documentId, data)] : []),
     ];
   });
+  return [...users, ...threads, ...comments];
 }
 
 export const threadsDeleted = (organizationId: string, documentId: string, ids: readonly string[]): EventDraft[] =>
