@@ -44,14 +44,15 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** Every type of one family, as the `types` filter names it: `comment.*`. */
 export type EventFamily = `${EventType extends `${infer F}.${string}` ? F : never}.*`;
 
-/** An event, as the stream and webhooks carry it: `{id, type, timestamp, organizationId, documentId?, data}`. */
+/** An event, as the stream and webhooks carry it: `{id, type, timestamp, organizationId?, documentId?, data}`. */
 export interface MarginaliaEvent {
   /** Increases per tenant, in commit order. */
   id: number;
   type: EventType;
   /** When it was recorded, ms since the epoch. */
   timestamp: number;
-  organizationId: string;
+  /** Absent for a document without an organization. */
+  organizationId?: string;
   /** Present when the event concerns a document. */
   documentId?: string;
   /** The object as a read shows it (its ids, for a delete); docs/events.md lists each type's. */

@@ -7,6 +7,7 @@
 // comment's author: the first slot of its comments. A member that was never set, or was cleared, is
 // absent (SPEC 14.1); objects are the JSON text they were written as (key order included).
 import type { CommentFacts, Profile, StoredThreadAnswer, ThreadHead, UserRef } from '../store/store.js';
+import { NO_ORGANIZATION } from '../schemas/common.js';
 import { commentJson } from './comments.js';
 
 const json = JSON.stringify;
@@ -25,6 +26,10 @@ export function userSlot(ref: UserRef): string {
   return `${SLOT}${json(ref.userId)}${SEP}${given(ref.name)}${SEP}${given(ref.email)}${END}`;
 }
 
+/** `,"organizationId":...`, or nothing for a document without an organization (docs/decisions.md). */
+export const organizationMember = (organizationId: string): string =>
+  organizationId === NO_ORGANIZATION ? '' : `,"organizationId":${json(organizationId)}`;
+
 /** A thread's stored head: everything but its author, its comments and the reader's API key. */
 export function storedHead(t: ThreadHead, organizationId: string, documentId: string): string {
   const optional =
@@ -38,7 +43,7 @@ export function storedHead(t: ThreadHead, organizationId: string, documentId: st
   return (
     `{"annotationId":${json(t.annotationId)},"type":"comment","from":${GAP},"comments":[${GAP}]` +
     `,"status":${t.status},"createdAt":${t.createdAt},"lastUpdated":${t.lastUpdated},"metadata":{"apiKey":${GAP}` +
-    `,"organizationId":${json(organizationId)},"documentId":${json(documentId)}}${optional}}`
+    `${organizationMember(organizationId)},"documentId":${json(documentId)}}${optional}}`
   );
 }
 

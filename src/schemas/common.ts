@@ -34,6 +34,16 @@ export const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(sche
 /** The longest id (SPEC 1). */
 export const MAX_ID_LENGTH = 256;
 export const Id = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH });
+
+/**
+ * Where documents without an organization live (docs/decisions.md): the organizationId no request can
+ * name (ids are 1 to 256 characters), so they are kept apart from every named organization. Answers
+ * and events leave their organizationId out.
+ */
+export const NO_ORGANIZATION = '';
+
+/** The organization an operation's data means: its organizationId, or none (NO_ORGANIZATION). */
+export const organizationOf = (data: { organizationId?: string | null }): string => data.organizationId ?? NO_ORGANIZATION;
 export const Name = Type.String({ maxLength: 256 });
 /**
  * Any string of at most 254 characters: the original service validates emails lightly and imported

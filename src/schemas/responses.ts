@@ -114,7 +114,11 @@ export const Annotation = Type.Object({
   status: FreeObject,
   createdAt: Type.Integer({ description: 'Milliseconds since the Unix epoch' }),
   lastUpdated: Type.Integer({ description: 'Milliseconds: the latest change to the thread or any of its comments' }),
-  metadata: Type.Object({ apiKey: Type.String(), organizationId: Type.String(), documentId: Type.String() }),
+  metadata: Type.Object({
+    apiKey: Type.String(),
+    organizationId: Type.Optional(Type.String({ description: 'Absent for a document without an organization' })),
+    documentId: Type.String(),
+  }),
   location: Type.Optional(FreeObject),
   locationId: Type.Optional(Type.String()),
   context: Type.Optional(FreeObject),

@@ -9,6 +9,7 @@ import type {
   AnnotationsReadData,
   AnnotationsUpdateData,
 } from '../schemas/comments.js';
+import { organizationOf } from '../schemas/common.js';
 import type { ThreadChange, ThreadCounts, ThreadFilters } from '../store/store.js';
 import { userRef } from './comments.js';
 import type { ThreadPageAnswer } from './thread-pages.js';
@@ -18,7 +19,7 @@ import { asSet, decodePageToken, DEFAULT_PAGE_SIZE, encodePageToken, filterDiges
 import { filterList, type ItemOutcome, itemOutcomes, orNull, requireUnique } from './rules.js';
 
 const filtersOf = (input: AnnotationsDeleteData & { statusIds?: string[] | null }): ThreadFilters => ({
-  organizationId: input.organizationId,
+  organizationId: organizationOf(input),
   documentId: input.documentId,
   annotationIds: filterList(input.annotationIds),
   locationIds: filterList(input.locationIds),
@@ -100,7 +101,7 @@ function readPage(
         ? encodePageToken({ timestamp: last.createdAt, notificationId: last.annotationId }, digest())
         : null;
     const answer = threadPage(page);
-    return then(profiles.forRows(caller.id, input.organizationId, page, answer.users), (shown) => {
+    return then(profiles.forRows(caller.id, filters.organizationId, page, answer.users), (shown) => {
       const data = bytesOf(answer.render(caller.apiKey, shown, ids));
       // A read that found no thread returned no versions (and costs little): it is not kept.
       const first = rows[0];
@@ -178,7 +179,7 @@ export function deleteAnnotations(
  */
 export function countAnnotations({ store }: Services, caller: Caller, input: AnnotationsCountData): Maybe<ThreadCounts> {
   const documentIds = [...new Set(input.documentIds)];
-  return store.countAnnotations(caller.id, input.organizationId, documentIds, input.userId, filterList(input.statusIds));
+  return store.countAnnotations(caller.id, organizationOf(input), documentIds, input.userId, filterList(input.statusIds));
 }
 
 /** commentannotations/read (SPEC 10.7): marks threads read by one user as of now. */
@@ -189,7 +190,7 @@ export function markAnnotationsRead(
 ): Maybe<{ read: number }> {
   const marked = store.markAnnotationsRead(
     caller.id,
-    input.organizationId,
+    organizationOf(input),
     input.documentId,
     input.userId,
     filterList(input.annotationIds),

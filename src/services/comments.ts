@@ -11,9 +11,9 @@ import type {
   CommentsUpdateData,
 } from '../schemas/comments.js';
 import type { AnnotationOutcome as AnnotationOutcomeSchema } from '../schemas/responses.js';
-import { MAX_COMMENT_ID } from '../schemas/common.js';
+import { MAX_COMMENT_ID, organizationOf } from '../schemas/common.js';
 import { assignCommentIds } from '../store/comments/comment-ids.js';
-import type { CommentChange, NewComment, TaggedContact, UserRef } from '../store/store.js';
+import type { CommentChange, NewComment, TaggedContact, ThreadRef, UserRef } from '../store/store.js';
 import { commentsJson, usersOf } from '../answers/comments.js';
 import { resolvedAgainst } from '../answers/users.js';
 import type { Caller, Services } from './context.js';
@@ -105,8 +105,8 @@ export function addAnnotations(
       comments,
     };
   });
-  const notify = input.triggerNotification === true;
-  const added = store.addAnnotations(caller.id, input.organizationId, input.documentId, annotations, clock(), notify);
+  const notify = notifies(input);
+  const added = store.addAnnotations(caller.id, organizationOf(input), input.documentId, annotations, clock(), notify);
   // fromEntries: an annotationId such as "__proto__" is an ordinary own key here.
   return then(added, (taken) => outcomesOf(annotations, taken));
 }
@@ -127,14 +127,32 @@ function outcomesOf(annotations: { annotationId: string; comments: NewComment[] 
   );
 }
 
+/** The thread an operation names. */
+const threadOf = (input: CommentsDeleteData): ThreadRef => ({
+  organizationId: organizationOf(input),
+  documentId: input.documentId,
+  annotationId: input.annotationId,
+});
+
+/**
+ * triggerNotification (SPEC 11.7): notifications belong to an organization (its members, their settings),
+ * so a write to a document without one cannot ask for them (docs/decisions.md).
+ */
+function notifies(input: { organizationId?: string | null; triggerNotification?: boolean | null }): boolean {
+  if (input.triggerNotification !== true) return false;
+  if (input.organizationId == null)
+    throw invalid(`${spell(['triggerNotification'])} needs ${spell(['organizationId'])}: notifications belong to an organization.`);
+  return true;
+}
+
 /** The NOT_FOUND of an operation on a thread that does not exist (SPEC 6, 10.8, 10.9). */
 const noThread = (input: { annotationId: string; documentId: string }) =>
   new ApiError('NOT_FOUND', `Annotation ${input.annotationId} does not exist in document ${input.documentId}.`);
 
 export function addComments({ store, clock }: Services, caller: Caller, input: CommentsAddData): Maybe<number[]> {
   const list = drafts(input.commentData, ['commentData']);
-  const notify = input.triggerNotification === true;
-  const added = store.addComments(caller.id, input.organizationId, input.documentId, input.annotationId, list, clock(), notify);
+  const notify = notifies(input);
+  const added = store.addComments(caller.id, organizationOf(input), input.documentId, input.annotationId, list, clock(), notify);
   return then(added, (outcome) => {
     switch (outcome.kind) {
       case 'added':
@@ -159,8 +177,9 @@ export function getComments(
   input: CommentsGetData,
 ): Maybe<{ commentsJson: string; credentialsVersion: number | undefined }> {
   const commentIds = filterList(input.commentIds);
+  const organizationId = organizationOf(input);
   const read = store.getComments(caller.id, {
-    organizationId: input.organizationId,
+    organizationId,
     documentId: input.documentId,
     annotationId: input.annotationId,
     userIds: filterList(input.userIds),
@@ -169,7 +188,7 @@ export function getComments(
   return then(read, (stored) => {
     // The authors and tagged contacts, from the profiles held for the version the read saw.
     const authors = stored.flatMap(usersOf);
-    return then(profiles.forRows(caller.id, input.organizationId, stored, authors), (p) => ({
+    return then(profiles.forRows(caller.id, organizationId, stored, authors), (p) => ({
       commentsJson: commentsJson(stored, commentIds, resolvedAgainst(p)),
       credentialsVersion: stored[0]?.credentialsVersion,
     }));
@@ -195,9 +214,9 @@ export function updateComments(
     ...(u.taggedUserContacts !== undefined
       ? { taggedUserContacts: u.taggedUserContacts === null ? null : taggedContacts(u.taggedUserContacts) }
       : {}),
-    notify: input.triggerNotification === true,
+    notify: notifies(input),
   };
-  const thread = { organizationId: input.organizationId, documentId: input.documentId, annotationId: input.annotationId };
+  const thread = threadOf(input);
   return then(store.updateComments(caller.id, thread, input.commentIds, change, clock()), (done) => {
     if (done === null) throw noThread(input);
     return itemOutcomes(input.commentIds, done, commentMessages('Updated successfully'));
@@ -211,7 +230,7 @@ export function deleteComments(
   input: CommentsDeleteData,
 ): Maybe<Record<string, CommentOutcome>> {
   const commentIds = filterList(input.commentIds);
-  const thread = { organizationId: input.organizationId, documentId: input.documentId, annotationId: input.annotationId };
+  const thread = threadOf(input);
   return then(store.deleteComments(caller.id, thread, commentIds, clock()), (done) => {
     if (done === null) throw noThread(input);
     return itemOutcomes(commentIds, done, commentMessages('Deleted successfully'));

@@ -313,7 +313,7 @@ const OPS: Op[] = [
     nullRequired: [
       [{ organizationId: ORG, documentId: DOC, annotationId: null }, 'data.annotationId'],
       [{ organizationId: ORG, documentId: null, annotationId: ANNOTATION }, 'data.documentId'],
-      [{ organizationId: null, documentId: DOC, annotationId: ANNOTATION }, 'data.organizationId'],
+      // organizationId: null means absent, the documents without an organization (documents-without-organization.test.ts).
     ],
     wrongTypes: [
       [{ organizationId: ORG, documentId: DOC, annotationId: ANNOTATION, commentIds: ['1'] }, 'data.commentIds[0]'],

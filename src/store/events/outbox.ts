@@ -2,6 +2,7 @@
 // nothing is announced that was not committed and nothing committed goes unannounced
 // (docs/events.md). Ids increase per tenant and commit in order: SQLite takes them in the write
 // (migration 17), PostgreSQL numbers a write's drafts right after its commit (migration 18).
+import { organizationMember } from '../../answers/annotations.js';
 import { all, arrays, batch, first, list, run, send, type Work } from '../sql.js';
 import { EVENTS_SQL as SQL } from './sql.js';
 
@@ -36,10 +37,10 @@ const json = JSON.stringify;
 
 /** The event as sent after its id: `,"type":..., "data":...}` (SPEC 13); eventBody puts the id before it. */
 const bodyRest = (at: number, e: EventDraft): string =>
-  `,"type":${json(e.type)},"timestamp":${at},"organizationId":${json(e.organizationId)}` +
+  `,"type":${json(e.type)},"timestamp":${at}${organizationMember(e.organizationId)}` +
   `${e.documentId !== null ? `,"documentId":${json(e.documentId)}` : ''},"data":${e.data}}`;
 
-/** The event as sent: `{id, type, timestamp, organizationId, documentId?, data}` (SPEC 13). */
+/** The event as sent: `{id, type, timestamp, organizationId?, documentId?, data}` (docs/events.md). */
 export const eventBody = (id: number, at: number, e: EventDraft): string => `{"id":${id}${bodyRest(at, e)}`;
 
 const audienceText = (e: EventDraft): string | null => (e.audience ? JSON.stringify(e.audience) : null);

@@ -99,8 +99,9 @@ export const ORGANIZATIONS_SQL = {
   /** organizations/get: by id (or all), in id order, after the page token's id. */
   page: byKind(
     'organizationsPage',
+    // organization_id '' holds the documents without an organization (NO_ORGANIZATION): not one to list.
     (kind) => `SELECT ${COLUMNS} FROM organizations
-     WHERE tenant_id = @tenantId AND ${inList(kind, 'organization_id', 'ids')}
+     WHERE tenant_id = @tenantId AND organization_id <> '' AND ${inList(kind, 'organization_id', 'ids')}
        AND (@after${cast(kind, 'text')} IS NULL OR organization_id > @after)
      ORDER BY organization_id LIMIT @limit`,
   ),
