@@ -50,6 +50,7 @@ import type { UsersData, UsersDeleteData, UsersGetData } from '../../src/schemas
 import type { GroupUsersAddData, GroupUsersDeleteData, UserGroupsAddData } from '../../src/schemas/groups.js';
 import type { UserDataDeleteData, UserDataGetData, UserDataStatusData } from '../../src/schemas/personal-data.js';
 import type { AuthTokenData } from '../../src/schemas/auth.js';
+import type { LocationDataDeleteData, LocationsUpdateData } from '../../src/schemas/locations.js';
 import type { WebhookDeliveriesGetData, WebhookIdData, WebhooksAddData, WebhooksGetData } from '../../src/schemas/webhooks.js';
 import { type EventSubscription, type SubscribeOptions, Subscription } from './events.js';
 import type {
@@ -84,6 +85,7 @@ import type {
   DocumentListResult,
   DocumentsMovedResult,
   DocumentsResult,
+  LocationResult,
   FolderListResult,
   FoldersResult,
   UsersResult,
@@ -118,6 +120,8 @@ export type {
   CommentsDeleteData,
   CommentsGetData,
   CommentsUpdateData,
+  LocationDataDeleteData,
+  LocationsUpdateData,
   NotificationConfigGetData,
   NotificationConfigSetData,
   NotificationsAddData,
@@ -170,6 +174,7 @@ export type DocumentsResult = ResultOf<typeof DocumentsResult>;
 export type DocumentListResult = ResultOf<typeof DocumentListResult>;
 export type Document = DocumentListResult['data'][number];
 export type DocumentsMovedResult = ResultOf<typeof DocumentsMovedResult>;
+export type LocationResult = ResultOf<typeof LocationResult>;
 export type AccessResult = ResultOf<typeof AccessResult>;
 export type FoldersResult = ResultOf<typeof FoldersResult>;
 export type AuthTokenResult = ResultOf<typeof AuthTokenResult>;
@@ -370,6 +375,12 @@ export class Marginalia {
     setAccess: (data: DocumentsAccessData) => this.call<AccessResult>('/v1/organizations/documents/access/update', data, true),
     setDisabled: (data: DocumentsDisableData) =>
       this.call<DisableStateResult>('/v1/organizations/documents/access/disablestate/update', data, true),
+    /** locations/update: a location's threads and notifications to another location, or its object changed. */
+    moveLocation: (data: LocationsUpdateData) =>
+      this.call<LocationResult>('/v1/organizations/documents/locations/update', data, true),
+    /** locations/data/delete: a location's threads (with their comments) and notifications. */
+    deleteLocationData: (data: LocationDataDeleteData) =>
+      this.call<LocationResult>('/v1/organizations/documents/locations/data/delete', data, true),
   };
 
   readonly folders = {

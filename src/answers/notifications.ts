@@ -57,6 +57,10 @@ export function storedNotificationAnswer(n: NotificationAnswerSource): string {
   ].join(GAP);
 }
 
+/** The stored answer of a notification as a change left it: stored answers keep every recipient unread (reads lay the marks over them). */
+export const answerOfSource = (n: Omit<NotificationAnswerSource, 'recipients'> & { recipients: readonly Recipient[] }): string =>
+  storedNotificationAnswer({ ...n, recipients: n.recipients.map((r) => ({ ...r, unread: true })) });
+
 /** The stored answer of a new notification: every recipient unread. */
 export function newNotificationAnswer(
   n: Omit<NotificationAnswerSource, 'recipients' | 'headlineData' | 'sourceData'> & {

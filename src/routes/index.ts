@@ -46,6 +46,8 @@ import * as groupUsersDelete from './v1_organizations_usergroups_users_delete.js
 import * as userDataGet from './v1_users_data_get.js';
 import * as userDataDelete from './v1_users_data_delete.js';
 import * as userDataStatus from './v1_users_data_delete_status.js';
+import * as locationsUpdate from './v1_organizations_documents_locations_update.js';
+import * as locationDataDelete from './v1_organizations_documents_locations_data_delete.js';
 import * as authTokenGet from './v1_auth_token_get.js';
 import * as webhooksAdd from './v1_webhooks_add.js';
 import * as webhooksGet from './v1_webhooks_get.js';
@@ -103,6 +105,8 @@ export const OPERATIONS: readonly Operation[] = [
   foldersAccess,
   organizationsDelete,
   organizationsDisable,
+  locationsUpdate,
+  locationDataDelete,
   authTokenGet,
   webhooksAdd,
   webhooksGet,

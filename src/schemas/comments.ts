@@ -7,7 +7,7 @@ import {
   FreeObject,
   Id,
   MAX_COLOR_LENGTH,
-  MAX_ID_LENGTH,
+  OrganizationOrNone,
   MAX_PAGE_SIZE,
   Millis,
   Opt,
@@ -18,18 +18,6 @@ import {
   type InputLimits,
   type DataOf,
 } from './common.js';
-
-/**
- * The organization of the documents an operation means; absent: the tenant's documents without an
- * organization (the original service's pages; docs/decisions.md).
- */
-const DocumentsOrganization = Opt(
-  Type.String({
-    minLength: 1,
-    maxLength: MAX_ID_LENGTH,
-    description: "Absent: the tenant's documents without an organization, kept apart from every organization",
-  }),
-);
 
 /** A thread's color, kept and shown as sent (the original service's pages show one, e.g. "#00FF00"). */
 const Color = Type.String({ maxLength: MAX_COLOR_LENGTH, description: 'Kept and shown as sent' });
@@ -52,7 +40,7 @@ export const CommentIn = (limits: InputLimits) =>
 export const AnnotationsAddBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
-      organizationId: DocumentsOrganization,
+      organizationId: OrganizationOrNone,
       documentId: Id,
       commentAnnotations: Batch(
         limits,
@@ -79,7 +67,7 @@ export const AnnotationsAddBody = (limits: InputLimits) =>
 export const CommentsAddBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
-      organizationId: DocumentsOrganization,
+      organizationId: OrganizationOrNone,
       documentId: Id,
       annotationId: Id,
       commentData: Batch(limits, CommentIn(limits)),
@@ -91,7 +79,7 @@ export const CommentsAddBody = (limits: InputLimits) =>
 export const CommentsGetBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
-      organizationId: DocumentsOrganization,
+      organizationId: OrganizationOrNone,
       documentId: Id,
       annotationId: Id,
       userIds: Filter(limits, Id),
@@ -101,7 +89,7 @@ export const CommentsGetBody = (limits: InputLimits) =>
 
 /** Which threads of a document an operation means (SPEC 10.3-10.5): filters combined with AND, empty = none. */
 const ThreadFilters = (limits: InputLimits) => ({
-  organizationId: DocumentsOrganization,
+  organizationId: OrganizationOrNone,
   documentId: Id,
   annotationIds: Filter(limits, Id),
   locationIds: Filter(limits, Id),
@@ -153,7 +141,7 @@ export const AnnotationsDeleteBody = (limits: InputLimits) => RequestBody(Type.O
 export const AnnotationsCountBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
-      organizationId: DocumentsOrganization,
+      organizationId: OrganizationOrNone,
       documentIds: Batch(limits, Id),
       userId: Id,
       statusIds: Filter(limits, Id),
@@ -164,7 +152,7 @@ export const AnnotationsCountBody = (limits: InputLimits) =>
 export const AnnotationsReadBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
-      organizationId: DocumentsOrganization,
+      organizationId: OrganizationOrNone,
       documentId: Id,
       userId: Id,
       annotationIds: Filter(limits, Id),
@@ -175,7 +163,7 @@ export const AnnotationsReadBody = (limits: InputLimits) =>
 export const CommentsUpdateBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
-      organizationId: DocumentsOrganization,
+      organizationId: OrganizationOrNone,
       documentId: Id,
       annotationId: Id,
       commentIds: Batch(limits, CommentId),
@@ -193,7 +181,7 @@ export const CommentsUpdateBody = (limits: InputLimits) =>
 export const CommentsDeleteBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
-      organizationId: DocumentsOrganization,
+      organizationId: OrganizationOrNone,
       documentId: Id,
       annotationId: Id,
       commentIds: Filter(limits, CommentId),

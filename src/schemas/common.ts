@@ -42,6 +42,18 @@ export const Id = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH });
  */
 export const NO_ORGANIZATION = '';
 
+/**
+ * The organization of the documents an operation means; absent: the tenant's documents without an
+ * organization (the original service's pages; docs/decisions.md).
+ */
+export const OrganizationOrNone = Opt(
+  Type.String({
+    minLength: 1,
+    maxLength: MAX_ID_LENGTH,
+    description: "Absent: the tenant's documents without an organization, kept apart from every organization",
+  }),
+);
+
 /** The organization an operation's data means: its organizationId, or none (NO_ORGANIZATION). */
 export const organizationOf = (data: { organizationId?: string | null }): string => data.organizationId ?? NO_ORGANIZATION;
 export const Name = Type.String({ maxLength: 256 });

@@ -454,6 +454,9 @@ export const Webhook = Type.Object({
 /** webhooks/get: without their secrets. */
 export const WebhookListResult = Success(Type.Array(Webhook, { description: 'In the order they were added' }));
 
+/** organizations/documents/locations/update and data/delete: data null, as the original service's pages show. */
+export const LocationResult = Success(Type.Null());
+
 /** webhooks/delete. */
 export const WebhookDeletedResult = Success(Type.Null());
 

@@ -141,7 +141,9 @@ const threadOf = (input: CommentsDeleteData): ThreadRef => ({
 function notifies(input: { organizationId?: string | null; triggerNotification?: boolean | null }): boolean {
   if (input.triggerNotification !== true) return false;
   if (input.organizationId == null)
-    throw invalid(`${spell(['triggerNotification'])} needs ${spell(['organizationId'])}: notifications belong to an organization.`);
+    throw invalid(
+      `${spell(['triggerNotification'])} needs ${spell(['organizationId'])}: notifications belong to an organization.`,
+    );
   return true;
 }
 

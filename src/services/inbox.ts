@@ -1,6 +1,6 @@
 // A user's inbox beyond reading it (SPEC 11.3-11.5): change and delete notifications, count them,
 // mark them read.
-import { storedNotificationAnswer } from '../answers/notifications.js';
+import { answerOfSource } from '../answers/notifications.js';
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type {
@@ -58,12 +58,7 @@ export function updateNotifications({ store, limits, clock }: Services, caller: 
       bodyMessage: c.content?.bodyMessage ?? row.bodyMessage,
       sourceData: c.content?.sourceData ? JSON.stringify(c.content.sourceData) : row.sourceData,
     };
-    // Stored answers keep every recipient unread: reads lay the marks over them.
-    const answer = storedNotificationAnswer({
-      ...changed,
-      recipients: changed.recipients.map((r) => ({ ...r, unread: true })),
-    });
-    return { answer, row: changed };
+    return { answer: answerOfSource(changed), row: changed };
   };
   return then(store.changeNotifications(caller.id, org, changes, render, clock()), (found) =>
     keyedOutcomes(

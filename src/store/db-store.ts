@@ -21,6 +21,7 @@ import * as organizations from './organizations/organizations.js';
 import * as signingKeys from './signing-keys/signing-keys.js';
 import * as documents from './documents/documents.js';
 import * as folders from './folders/folders.js';
+import * as locations from './locations/locations.js';
 import { all, type BatchQuery, type Query, type Row, run, type Work } from './sql.js';
 import type {
   AddCommentsResult,
@@ -33,6 +34,7 @@ import type {
   ThreadFilters,
   ThreadRef,
   ThreadsUpdated,
+  LocationMove,
   CommentDraft,
   CommentQuery,
   Credentials,
@@ -638,6 +640,40 @@ export class DbStore implements Store {
           ...events.notificationsSeen(thread.organizationId, seen),
         ];
       },
+    );
+  }
+
+  moveLocation(tenantId: string, organizationId: string, documentId: string, move: LocationMove, now: number) {
+    const document = { tenantId, organizationId, documentId };
+    const f = { organizationId, documentId, annotationIds: null, locationIds: null, userIds: null, statusIds: null };
+    return this.emitting(
+      'moveLocation',
+      tenantId,
+      now,
+      () => locations.move(document, move, now),
+      function* (moved) {
+        const threads = yield* events.threadsUpdated(tenantId, f, { ids: moved.threads, reauthored: new Map() }, null, []);
+        return [...threads, ...events.notificationsChanged(organizationId, [], moved.notifications, new Set())];
+      },
+    );
+  }
+
+  deleteLocationData(tenantId: string, organizationId: string, documentId: string, locationId: string, now: number) {
+    const document = { tenantId, organizationId, documentId };
+    // Whom each notification was addressed to, read first: the delete leaves nothing to read it from.
+    let audiences = new Map<string, Audience>();
+    return this.emitting(
+      'deleteLocationData',
+      tenantId,
+      now,
+      function* () {
+        audiences = yield* events.deletionAudiences(tenantId, locations.notificationsAt(document, locationId));
+        return yield* locations.removeData(document, locationId);
+      },
+      (deleted) => [
+        ...events.threadsDeleted(organizationId, documentId, deleted.threads),
+        ...events.notificationsDeleted(organizationId, deleted.notifications, audiences),
+      ],
     );
   }
 

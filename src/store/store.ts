@@ -267,6 +267,13 @@ export interface ThreadChange {
   targetElement?: object | null;
 }
 
+/** locations/update: the location moved from, the one moved to, and whether `to` merges over a thread's own object. */
+export interface LocationMove {
+  from: { id: string } & Record<string, unknown>;
+  to: { id: string } & Record<string, unknown>;
+  merge: boolean;
+}
+
 /** What commentannotations/update changed: the threads, and by thread the comments updateUsers gave another author. */
 export interface ThreadsUpdated {
   ids: string[];
@@ -552,6 +559,25 @@ export interface Store {
     change: CommentChange,
     now: number,
   ): Maybe<number[] | null>;
+  /**
+   * locations/update: the document's threads and notifications at `move.from` go to `move.to`; answers
+   * the threads moved and the notifications moved, as they now are.
+   */
+  moveLocation(
+    tenantId: string,
+    organizationId: string,
+    documentId: string,
+    move: LocationMove,
+    now: number,
+  ): Maybe<LocationMoved>;
+  /** locations/data/delete: the document's threads and notifications at the location; answers their ids. */
+  deleteLocationData(
+    tenantId: string,
+    organizationId: string,
+    documentId: string,
+    locationId: string,
+    now: number,
+  ): Maybe<LocationDataDeleted>;
   /** Deletes the listed comments (null: all) of a thread; null when the thread does not exist, else the ids deleted. */
   deleteComments(tenantId: string, thread: ThreadRef, commentIds: number[] | null, now: number): Maybe<number[] | null>;
 
@@ -747,6 +773,8 @@ export interface Store {
   pruneWebhookDeliveries(before: number, limit: number): Maybe<number>;
 }
 
+import type { LocationDataDeleted, LocationMoved } from './locations/locations.js';
+export type { LocationDataDeleted, LocationMoved } from './locations/locations.js';
 import type {
   ClaimedDelivery,
   DeliveryOutcome,

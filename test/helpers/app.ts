@@ -61,6 +61,8 @@ export const PATHS = {
   organizationsDelete: '/v1/organizations/delete',
   organizationsDisable: '/v1/organizations/access/disablestate/update',
   authTokenGet: '/v1/auth/token/get',
+  locationsUpdate: '/v1/organizations/documents/locations/update',
+  locationDataDelete: '/v1/organizations/documents/locations/data/delete',
   webhooksAdd: '/v1/webhooks/add',
   webhooksGet: '/v1/webhooks/get',
   webhooksDelete: '/v1/webhooks/delete',

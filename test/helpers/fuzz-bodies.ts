@@ -448,6 +448,20 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   organizationsDelete: record({ organizationIds: list(org) }),
   organizationsDisable: record({ organizationIds: list(org), disabled: fc.constantFrom<Json>(true, false, 'yes', num(1)) }),
   // The fuzzed requests carry header credentials, so body credentials (wrong ones here) are ignored.
+  locationsUpdate: record({
+    organizationId: fc.option(org, { nil: null }),
+    documentId: doc,
+    migrate: record({
+      oldLocation: record({ id: id('loc'), locationName: fc.string({ maxLength: 10 }) }),
+      newLocation: record({ id: id('loc') }),
+    }),
+    merge: fc.constantFrom<Json>(true, false, null, 'yes'),
+  }),
+  locationDataDelete: record({
+    organizationId: fc.option(org, { nil: null }),
+    documentId: doc,
+    location: record({ id: id('loc') }),
+  }),
   authTokenGet: record({
     userId: uid,
     userProperties: record({

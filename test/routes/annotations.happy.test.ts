@@ -1605,7 +1605,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(await threads(org, 'doc'), []);
   });
 
-  test("a thread's color and its status's are kept as sent on add, shown by reads, changed and cleared by update, kept by comment writes", async () => {
+  test("a thread's color and its status's: kept as sent, shown by reads, changed and cleared by update", async () => {
     const org = uniq('org');
     const status = { id: 'OPEN', name: 'Open', color: '#0000FF', type: 'default' };
     await addThreads(org, 'doc', [

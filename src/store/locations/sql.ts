@@ -1,0 +1,50 @@
+// The statements of the location operations (organizations/documents/locations/*), SQLite and
+// PostgreSQL side by side. A document's threads are found at a location by their locationId or their
+// location object's id, which is JSON text: the match is made in JavaScript (locations.ts), so neither
+// database needs a JSON path, and only the threads that match are locked.
+import { byKind, greatest, listValues, same } from '../sql.js';
+import { THREAD } from '../comments/sql.js';
+
+const DOCUMENT = 'tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId';
+
+export const LOCATIONS_SQL = {
+  /** The document's threads that name a location in either member: those a location may match. */
+  locatedThreads: same(
+    'locatedThreads',
+    `SELECT annotation_id, location, location_id FROM annotations
+     WHERE ${DOCUMENT} AND (location IS NOT NULL OR location_id IS NOT NULL) ORDER BY annotation_id`,
+  ),
+  /** The same threads again by id, locked on PostgreSQL, so the move reads what it changes. */
+  lockThreads: byKind(
+    'lockLocatedThreads',
+    (kind) => `SELECT annotation_id, location, location_id FROM annotations
+     WHERE ${DOCUMENT} AND annotation_id IN (${listValues(kind, 'ids')})
+     ORDER BY annotation_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
+  ),
+  /** A thread moved: its location object and locationId, and lastUpdated now. */
+  moveThread: byKind(
+    'moveThread',
+    (kind) => `UPDATE annotations SET location = @location, location_id = @locationId,
+       last_updated = ${greatest(kind, 'last_updated', kind === 'postgres' ? '@now::bigint' : '@now')}
+     WHERE ${THREAD}`,
+  ),
+  /** The document's notifications at a locationId, locked on PostgreSQL, as a change reads them (notifications/sql.ts). */
+  notificationsAt: byKind(
+    'notificationsAtLocation',
+    (kind) => `SELECT notification_id, document_id, location_id, action_user_id, action_user_name, action_user_email,
+       headline_template, headline_data, body_message, source_data, timestamp, recipients, source, notify_all
+     FROM notifications WHERE ${DOCUMENT} AND location_id = @locationId
+     ORDER BY notification_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
+  ),
+  moveNotification: same(
+    'moveNotification',
+    `UPDATE notifications SET location_id = @locationId, answer = @answer
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND notification_id = @notificationId`,
+  ),
+  /** Each recipient's copy of the notification (the inbox keeps its answer and locationId per user). */
+  moveInbox: same(
+    'moveInbox',
+    `UPDATE inbox SET location_id = @locationId, answer = @answer
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND notification_id = @notificationId`,
+  ),
+};
