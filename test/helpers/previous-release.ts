@@ -117,8 +117,14 @@ export async function beforeSigningKeys(db: Pick<FreshDatabase, 'exec'>): Promis
   await db.exec('DROP TABLE tenant_signing_keys; DELETE FROM schema_migrations WHERE version = 16');
 }
 
+/** Before migration 23: tenants had no allowed browser domains. */
+export async function beforeAllowedDomains(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('DROP TABLE allowed_domains; DELETE FROM schema_migrations WHERE version = 23');
+}
+
 /** Before migration 22: retention found old events through an index by age. */
 export async function beforeHeadPruning(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await beforeAllowedDomains(db);
   await db.exec('CREATE INDEX events_by_age ON events (created_at); DELETE FROM schema_migrations WHERE version = 22');
 }
 
