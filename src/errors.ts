@@ -19,7 +19,7 @@ export class ApiError extends Error {
   /** The HTTP status; differs from the code's own only for 413 and 405 (SPEC section 1). */
   readonly httpStatus: number;
   readonly headers: Readonly<Record<string, string>>;
-  /** The envelope's optional `details` (SPEC 1); undefined: none. */
+  /** The envelope's optional `details` (docs/api.md, wire format); undefined: none. */
   readonly details: unknown;
 
   constructor(

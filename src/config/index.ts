@@ -8,6 +8,7 @@ import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.
 import { DEFAULT_ERASURE_BATCH_SIZE } from '../services/personal-data.js';
 import { DEFAULT_PROFILE_CACHE_SIZE } from '../services/profiles.js';
 import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
+import { DEFAULT_MAX_ALLOWED_DOMAINS } from '../services/workspace-domains.js';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../webhooks/schedule.js';
 import { integer, oneOf, type Setting, text } from './setting.js';
 
@@ -239,6 +240,14 @@ export const SETTINGS = {
     MAX_FOLDER_DEPTH,
     'Deepest a folder may be (a folder at the top is 1 deep): a folders/add or update that would make one deeper, ' +
       `a moved folder's subtree included, gets 400. At most ${MAX_FOLDER_DEPTH}, so folders/get's nested subtree always serializes.`,
+  ),
+  maxAllowedDomains: integer(
+    'MARGINALIA_MAX_ALLOWED_DOMAINS',
+    DEFAULT_MAX_ALLOWED_DOMAINS,
+    1,
+    1_000_000,
+    'Most browser domains a tenant may allow (workspace/domains/add, whose pages may read its end-user answers): ' +
+      'an add that would pass it gets 429 RESOURCE_EXHAUSTED and adds nothing. Lowering it removes no domain.',
   ),
   eventRetentionHours: integer(
     'MARGINALIA_EVENT_RETENTION_HOURS',
@@ -505,6 +514,8 @@ export interface Config {
   erasureBatchSize: number;
   /** How deep folders may be (services/folders.ts). */
   maxFolderDepth: number;
+  /** Most browser domains a tenant may allow (services/workspace-domains.ts). */
+  maxAllowedDomains: number;
   /** The event outbox and its streams (SPEC 13; events/). */
   eventRetentionHours: number;
   eventPollMs: number;
@@ -595,6 +606,7 @@ export function loadConfig(env: Env): ConfigResult {
       threadPageCacheMb: v.threadPageCacheMb,
       erasureBatchSize: v.erasureBatchSize,
       maxFolderDepth: v.maxFolderDepth,
+      maxAllowedDomains: v.maxAllowedDomains,
       eventRetentionHours: v.eventRetentionHours,
       eventPollMs: v.eventPollMs,
       eventNumberingMs: v.eventNumberingMs,

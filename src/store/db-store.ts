@@ -1112,7 +1112,7 @@ export class DbStore implements Store {
   }
 
   // --- Allowed browser domains ---
-  // Tenant settings, like webhooks: no event (SPEC 13's families are the tenant's data, not its settings).
+  // Tenant settings, like webhooks: no event (docs/decisions.md, allowed browser domains).
 
   addAllowedDomains(tenantId: string, list: readonly string[], most: number, now: number): Maybe<DomainsAdded> {
     return this.write('addAllowedDomains', () => domains.add(tenantId, list, most, now));

@@ -67,9 +67,11 @@ describe('/openapi.json and /docs', () => {
         data.userProperties?.properties.organizationId ??
         // users/data/delete/status names only its job (an id of the same limits).
         data.jobId;
-      // Webhooks belong to the tenant, not to an organization (SPEC 13): their id carries the limits.
+      // Webhooks and the workspace's settings belong to the tenant, not to an organization:
+      // their own members carry the limits.
       if (path.startsWith('/v1/webhooks/'))
         assert.ok(path === PATHS.webhooksGet || data.url?.maxLength || data.webhookId?.maxLength, path);
+      else if (path.startsWith('/v1/workspace/')) assert.equal(data.domains?.items.maxLength, 2048, path);
       else assert.equal(organizationId?.maxLength, 256, `${path}: the validation limits are there`);
       for (const code of ['200', '400', '401', '403', '405', '413', '429', '500', '503'])
         assert.ok(op.responses[code], `${path} answers ${code}`);

@@ -37,7 +37,6 @@ export function* ofTenant(tenantId: string): Work<string[]> {
 
 /** Whether the tenant (null: any tenant) allows one of the candidate keys of an origin. */
 export function* allowsAny(tenantId: string | null, candidates: readonly string[]): Work<boolean> {
-  if (candidates.length === 0) return false;
   const found =
     tenantId === null
       ? yield* first(SQL.anyAllows, { candidates: list(candidates) })
