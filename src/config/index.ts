@@ -214,7 +214,7 @@ export const SETTINGS = {
     'MARGINALIA_CORS_ORIGINS',
     'Comma list of browser origins (`https://app.example.com`, `http://localhost:3000`) allowed to call the API: ' +
       'their CORS preflights are answered and their answers carry `Access-Control-Allow-Origin`. `*` is refused. ' +
-      'Unset, no CORS headers are sent.',
+      "Unset, only end-user requests get CORS headers, from their tenant's allowed domains (workspace/domains/add).",
     corsOrigin,
   ),
   profileCacheSize: integer(
@@ -504,7 +504,7 @@ export interface Config {
   /** Further header names carrying the API key and the auth token, read after SPEC 2's (http/auth.ts). */
   apiKeyHeaders: readonly string[];
   authTokenHeaders: readonly string[];
-  /** Browser origins answered with CORS headers (http/cors.ts); empty sends none. */
+  /** Browser origins answered with CORS headers on every request (http/cors.ts); empty: none but tenants' domains. */
   corsOrigins: readonly string[];
   /** Profiles each process keeps in memory (services/profiles.ts). */
   profileCacheSize: number;

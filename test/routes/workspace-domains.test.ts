@@ -1,11 +1,15 @@
 // workspace/domains/add and delete (the tenant's allowed browser domains) on the configured database:
 // the original service's examples answered exactly as its pages show them, normalization, the
 // documented partial answer (500 INTERNAL with details) with the rest done, malformed entries and bad
-// bodies refused naming the member with nothing written, the limit, and tenants kept apart.
+// bodies refused naming the member with nothing written, the limit, and tenants kept apart. Then CORS
+// from those domains, over real HTTP: a preflight any tenant's domains allow is answered, and an
+// end-user stream gets the CORS headers only when its own tenant's domains allow its origin.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectError, makeTestApp, PATHS, type Caller, type TestApp } from '../helpers/app.js';
+import type { Store } from '../../src/store/store.js';
+import { anotherInstance, expectError, makeTestApp, PATHS, type Caller, type Reply, type TestApp } from '../helpers/app.js';
 import { expectMissingCredentials } from '../helpers/security.js';
+import { openStream } from '../helpers/sse.js';
 
 const ADDED = 'Domain(s) added successfully to allowed domains.';
 const REMOVED = 'Domain(s) removed successfully from allowed domains.';
@@ -198,5 +202,166 @@ describe('workspace/domains: security', () => {
     assert.deepEqual(r.json.error.details, { domainsRemoved: ['shared.example'], skippedDomains: ['a-only.example'] });
     assert.deepEqual(await listOf(t.a), ['a-only.example', 'shared.example'], "a's list is untouched");
     assert.deepEqual(await listOf(t.b), []);
+  });
+});
+
+describe('CORS from allowed domains (MARGINALIA_CORS_ORIGINS unset)', () => {
+  const A_PAGE = 'https://app.a-tenant.example';
+  const A_WILD = 'http://deep.shop.a-wild.example:8080';
+  const B_PAGE = 'https://b-tenant.example';
+  let base: string;
+  /** The lookups CORS made of the store, counted by a wrapper around the real one. */
+  const lookups = { tenant: 0, any: 0 };
+  let counted: Awaited<ReturnType<typeof anotherInstance>>;
+
+  before(async () => {
+    await clear();
+    await t.a.ok(PATHS.domainsAdd, { domains: [A_PAGE, '*.a-wild.example'] });
+    await t.b.ok(PATHS.domainsAdd, { domains: [B_PAGE] });
+    const counting = (store: Store) =>
+      new Proxy(store, {
+        get(target, name, receiver) {
+          const value = Reflect.get(target, name, receiver);
+          if (typeof value !== 'function') return value;
+          if (name !== 'tenantAllowsDomain' && name !== 'anyTenantAllowsDomain') return value.bind(target);
+          return (...args: unknown[]) => {
+            lookups[name === 'tenantAllowsDomain' ? 'tenant' : 'any']++;
+            return value.apply(target, args);
+          };
+        },
+      });
+    counted = await anotherInstance(t.db, {}, counting);
+    await counted.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(counted.app.server.address() as { port: number }).port}`;
+  });
+  after(async () => {
+    await counted.app.close();
+    await counted.store.close();
+  });
+
+  const corsHeaders = (headers: Reply['headers']) => Object.keys(headers).filter((h) => h.startsWith('access-control-'));
+  const varies = (headers: Reply['headers']) => /(^|,)\s*origin\s*(,|$)/i.test(String(headers.vary ?? ''));
+  const preflight = async (path: string, origin: string, method = 'GET') => {
+    const res = await fetch(base + path, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization' },
+    });
+    return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+  };
+  const tokenOf = async (c: Caller, userId = 'page-user') =>
+    (await c.ok(PATHS.authTokenGet, { userId, userProperties: { organizationId: 'cors-org' } })).data.token as string;
+  /** An end-user stream's answer headers (status, and the body of a refusal); the stream is closed at once. */
+  async function stream(query: string, headers: Record<string, string>) {
+    const s = await openStream(`${base}/v1/events${query}`, headers);
+    s.close();
+    return s;
+  }
+
+  test('a preflight from a tenant domain (or a subdomain its wildcard covers) is answered, for end-user headers', async () => {
+    for (const origin of [A_PAGE, A_WILD, B_PAGE]) {
+      const r = await preflight('/v1/events', origin);
+      assert.equal(r.status, 204, `${origin}: ${r.body}`);
+      assert.equal(r.body, '');
+      assert.equal(r.headers['access-control-allow-origin'], origin);
+      assert.ok(varies(r.headers), `Vary: ${r.headers.vary}`);
+      assert.equal(r.headers['access-control-allow-methods'], 'GET, POST');
+      assert.equal(r.headers['access-control-allow-headers'], 'content-type, authorization, last-event-id');
+      assert.equal(r.headers['access-control-max-age'], '600');
+      assert.equal(r.headers['access-control-allow-credentials'], undefined);
+      assert.equal(r.headers['ratelimit-limit'], undefined, 'a preflight is no request of a key');
+    }
+    const post = await preflight(PATHS.notificationsGet, A_PAGE, 'POST');
+    assert.equal(post.status, 204, 'an operation path too: end-user tokens are headed for some POSTs');
+  });
+
+  test('a preflight from an origin no tenant allows gets no CORS headers: the usual 405 envelope', async () => {
+    for (const origin of ['https://a-tenant.example', 'https://a-wild.example', 'https://evil.example', 'null']) {
+      const r = await preflight('/v1/events', origin);
+      assert.equal(r.status, 405, `${origin}: ${r.body}`);
+      assert.equal(JSON.parse(r.body).error.status, 'INVALID_ARGUMENT');
+      assert.deepEqual(corsHeaders(r.headers), [], origin);
+    }
+  });
+
+  test("an end-user stream from its tenant's domain carries the CORS headers, with the token as ?token= or Bearer", async () => {
+    const token = await tokenOf(t.a);
+    for (const [query, headers] of [
+      [`?token=${token}`, { origin: A_PAGE }],
+      ['', { origin: A_WILD, authorization: `Bearer ${token}` }],
+    ] as const) {
+      const s = await stream(query, headers);
+      assert.equal(s.status, 200, s.body);
+      assert.equal(s.headers['access-control-allow-origin'], headers.origin);
+      assert.ok(varies(s.headers), `Vary: ${s.headers.vary}`);
+      assert.match(String(s.headers['access-control-expose-headers']), /x-request-id/);
+    }
+    const refused = await stream(`?token=${token}&types=nope`, { origin: A_PAGE });
+    assert.equal(refused.status, 400, 'a bad filter, after the token checked out');
+    assert.equal(refused.headers['access-control-allow-origin'], A_PAGE, 'the page can read why');
+  });
+
+  test("another tenant's stream gets nothing from these domains; nor does a bad token, or the server credentials", async () => {
+    const s = await stream(`?token=${await tokenOf(t.b)}`, { origin: A_PAGE });
+    assert.equal(s.status, 200, s.body);
+    assert.deepEqual(corsHeaders(s.headers), [], "b's stream from a's domain");
+    const own = await stream(`?token=${await tokenOf(t.b)}`, { origin: B_PAGE });
+    assert.equal(own.headers['access-control-allow-origin'], B_PAGE, 'from its own');
+    const bad = await stream('?token=not-a-token', { origin: A_PAGE });
+    assert.equal(bad.status, 401);
+    assert.deepEqual(corsHeaders(bad.headers), []);
+    const server = await stream('', {
+      origin: A_PAGE,
+      'x-service-api-key': t.a.creds.apiKey,
+      'x-service-auth-token': t.a.creds.authToken,
+    });
+    assert.equal(server.status, 200, server.body);
+    assert.deepEqual(corsHeaders(server.headers), [], 'server credentials need MARGINALIA_CORS_ORIGINS');
+    const post = await fetch(base + PATHS.notificationsGet, {
+      method: 'POST',
+      headers: {
+        origin: A_PAGE,
+        'content-type': 'application/json',
+        'x-service-api-key': t.a.creds.apiKey,
+        'x-service-auth-token': t.a.creds.authToken,
+      },
+      body: JSON.stringify({ data: { organizationId: 'cors-org', userId: 'u' } }),
+    });
+    assert.equal(post.status, 200);
+    assert.deepEqual(corsHeaders(Object.fromEntries(post.headers)), []);
+  });
+
+  test('a request without Origin reads no domain and gets no CORS headers nor Vary; a deleted domain allows no more', async () => {
+    lookups.tenant = 0;
+    lookups.any = 0;
+    const token = await tokenOf(t.a);
+    const s = await stream(`?token=${token}`, {});
+    assert.equal(s.status, 200, s.body);
+    assert.deepEqual(corsHeaders(s.headers), []);
+    assert.ok(!varies(s.headers));
+    assert.deepEqual(lookups, { tenant: 0, any: 0 }, 'no lookup without an Origin');
+    assert.equal((await stream(`?token=${token}`, { origin: A_PAGE })).headers['access-control-allow-origin'], A_PAGE);
+    assert.deepEqual(lookups, { tenant: 1, any: 0 }, "one lookup of the stream's own tenant");
+    await t.a.ok(PATHS.domainsDelete, { domains: [A_PAGE] });
+    assert.equal((await preflight('/v1/events', A_PAGE)).status, 405, 'the preflight is refused');
+    assert.deepEqual(corsHeaders((await stream(`?token=${token}`, { origin: A_PAGE })).headers), [], 'and the stream');
+    await t.a.ok(PATHS.domainsAdd, { domains: [A_PAGE] });
+  });
+
+  test('with MARGINALIA_CORS_ORIGINS listing the origin, an end-user stream is allowed as before, without a lookup', async () => {
+    const listed = await anotherInstance(t.db, { corsOrigins: ['https://listed.example'] });
+    try {
+      await listed.app.listen({ port: 0, host: '127.0.0.1' });
+      const url = `http://127.0.0.1:${(listed.app.server.address() as { port: number }).port}/v1/events?token=${await tokenOf(t.a)}`;
+      const s = await openStream(url, { origin: 'https://listed.example' });
+      s.close();
+      assert.equal(s.status, 200, s.body);
+      assert.equal(s.headers['access-control-allow-origin'], 'https://listed.example');
+      const fromDomain = await openStream(url, { origin: A_WILD });
+      fromDomain.close();
+      assert.equal(fromDomain.headers['access-control-allow-origin'], A_WILD, "and from the tenant's domains too");
+    } finally {
+      await listed.app.close();
+      await listed.store.close();
+    }
   });
 });
