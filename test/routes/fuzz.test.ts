@@ -45,7 +45,7 @@ function isDocumentedPartial(path: string, status: number, json: any): boolean {
   return (
     partial !== undefined &&
     status === 500 &&
-    json.error.status === 'INTERNAL' &&
+    json?.error?.status === 'INTERNAL' &&
     json.error.message === partial.message &&
     Object.keys(details ?? {})
       .sort()
