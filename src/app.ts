@@ -36,6 +36,7 @@ export interface AppOptions {
         | 'threadPageCacheMb'
         | 'erasureBatchSize'
         | 'maxFolderDepth'
+        | 'maxAllowedDomains'
         | 'corsOrigins'
         | 'apiKeyHeaders'
         | 'authTokenHeaders'
@@ -112,9 +113,9 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
 
   // First: its onRoute hook gives every route added after it its metrics.
   registerMetrics(app, metrics);
-  // Browsers (SPEC 13): a root onRequest hook that answers preflights ahead of routing and of auth.
+  // Browsers: a root onRequest hook that answers preflights ahead of routing and of auth.
   const aliases = { apiKey: config.apiKeyHeaders ?? [], authToken: config.authTokenHeaders ?? [] };
-  await registerCors(app, {
+  registerCors(app, store, {
     origins: config.corsOrigins ?? [],
     apiKeyHeaders: aliases.apiKey,
     authTokenHeaders: aliases.authToken,
@@ -131,6 +132,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
     threadPages: new ThreadPageCache(config.threadPageCacheMb),
     erasureBatchSize: config.erasureBatchSize,
     maxFolderDepth: config.maxFolderDepth,
+    maxAllowedDomains: config.maxAllowedDomains,
     webhookAllowPrivate: config.webhookAllowPrivate,
   };
   const limiter =

@@ -19,8 +19,14 @@ export class ApiError extends Error {
   /** The HTTP status; differs from the code's own only for 413 and 405 (SPEC section 1). */
   readonly httpStatus: number;
   readonly headers: Readonly<Record<string, string>>;
+  /** The envelope's optional `details` (docs/api.md, wire format); undefined: none. */
+  readonly details: unknown;
 
-  constructor(code: ErrorCode, message: string, opts: { httpStatus?: number; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { httpStatus?: number; headers?: Record<string, string>; details?: unknown } = {},
+  ) {
     // An ApiError is an answer, not a fault: nothing reads its stack, so none is captured (capturing
     // one walks the whole call stack on every 400, 401, 404 and 405).
     const limit = Error.stackTraceLimit;
@@ -31,6 +37,20 @@ export class ApiError extends Error {
     this.code = code;
     this.httpStatus = opts.httpStatus ?? HTTP_STATUS[code];
     this.headers = opts.headers ?? {};
+    this.details = opts.details;
+  }
+}
+
+/**
+ * A documented answer in the error envelope that is no fault: the original service's pages answer a
+ * batch that did part of what it was asked (workspace/domains/add skipping domains it had) with 500
+ * INTERNAL, its own message and `details`. The work it reports is committed. It is never logged as a
+ * fault, and /metrics counts it apart (outcome "partial"): docs/decisions.md.
+ */
+export class PartialSuccess extends ApiError {
+  constructor(message: string, details: Record<string, unknown>) {
+    super('INTERNAL', message, { details });
+    this.name = 'PartialSuccess';
   }
 }
 

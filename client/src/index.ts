@@ -52,6 +52,7 @@ import type { UserDataDeleteData, UserDataGetData, UserDataStatusData } from '..
 import type { AuthTokenData } from '../../src/schemas/auth.js';
 import type { LocationDataDeleteData, LocationsUpdateData } from '../../src/schemas/locations.js';
 import type { WebhookDeliveriesGetData, WebhookIdData, WebhooksAddData, WebhooksGetData } from '../../src/schemas/webhooks.js';
+import type { DomainsData } from '../../src/schemas/workspace.js';
 import { type EventSubscription, type SubscribeOptions, Subscription } from './events.js';
 import type {
   AnnotationChangesResult,
@@ -93,6 +94,8 @@ import type {
   WebhookAttemptListResult,
   WebhookDeletedResult,
   WebhookListResult,
+  DomainsAddedResult,
+  DomainsRemovedResult,
 } from '../../src/schemas/responses.js';
 
 export {
@@ -122,6 +125,7 @@ export type {
   CommentsUpdateData,
   LocationDataDeleteData,
   LocationsUpdateData,
+  DomainsData,
   NotificationConfigGetData,
   NotificationConfigSetData,
   NotificationsAddData,
@@ -186,6 +190,8 @@ export type Webhook = WebhookListResult['data'][number];
 export type WebhookDeletedResult = ResultOf<typeof WebhookDeletedResult>;
 export type WebhookAttemptListResult = ResultOf<typeof WebhookAttemptListResult>;
 export type WebhookAttempt = WebhookAttemptListResult['data'][number];
+export type DomainsAddedResult = ResultOf<typeof DomainsAddedResult>;
+export type DomainsRemovedResult = ResultOf<typeof DomainsRemovedResult>;
 
 export type { ErrorCode };
 
@@ -212,6 +218,8 @@ export class MarginaliaError extends Error {
     readonly httpStatus: number,
     /** The x-request-id of the answer, to find it in the service's log. */
     readonly requestId: string | null,
+    /** The answer's `details`, where it has some (a partial success: what was done and what skipped). */
+    readonly details?: unknown,
   ) {
     super(message);
   }
@@ -394,6 +402,18 @@ export class Marginalia {
     setAccess: (data: FoldersAccessData) => this.call<AccessResult>('/v1/organizations/folders/access/update', data, true),
   };
 
+  readonly workspace = {
+    /**
+     * workspace/domains/add: browser domains (URLs or hosts, `*.` for subdomains) whose pages may read
+     * the tenant's end-user answers. Domains allowed already are skipped: the service then answers its
+     * documented 500 INTERNAL, thrown as a MarginaliaError whose `details` has `domainsAdded` and
+     * `skippedDomains`. A repeat adds nothing more.
+     */
+    addDomains: (data: DomainsData) => this.call<DomainsAddedResult>('/v1/workspace/domains/add', data, true),
+    /** workspace/domains/delete: likewise, `details` with `domainsRemoved` and `skippedDomains` when some were not allowed. */
+    deleteDomains: (data: DomainsData) => this.call<DomainsRemovedResult>('/v1/workspace/domains/delete', data, true),
+  };
+
   readonly auth = {
     /** auth/token/get: a signed end-user token (JWT, 48 hours) for a user's browser to open the event stream with. */
     token: (data: AuthTokenData) => this.call<AuthTokenResult>('/v1/auth/token/get', data, true),
@@ -467,7 +487,7 @@ export class Marginalia {
       }
       const text = await res.text();
       const requestId = res.headers.get('x-request-id');
-      let body: { result?: R; error?: { status?: string; message?: string } } | undefined;
+      let body: { result?: R; error?: { status?: string; message?: string; details?: unknown } } | undefined;
       try {
         body = JSON.parse(text) as typeof body;
       } catch {
@@ -491,6 +511,7 @@ export class Marginalia {
         body?.error?.message ?? `HTTP ${res.status}: ${text.slice(0, 200)}`,
         res.status,
         requestId,
+        body?.error?.details,
       );
     }
   }

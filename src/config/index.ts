@@ -8,6 +8,7 @@ import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.
 import { DEFAULT_ERASURE_BATCH_SIZE } from '../services/personal-data.js';
 import { DEFAULT_PROFILE_CACHE_SIZE } from '../services/profiles.js';
 import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
+import { DEFAULT_MAX_ALLOWED_DOMAINS } from '../services/workspace-domains.js';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../webhooks/schedule.js';
 import { integer, oneOf, type Setting, text } from './setting.js';
 
@@ -213,7 +214,7 @@ export const SETTINGS = {
     'MARGINALIA_CORS_ORIGINS',
     'Comma list of browser origins (`https://app.example.com`, `http://localhost:3000`) allowed to call the API: ' +
       'their CORS preflights are answered and their answers carry `Access-Control-Allow-Origin`. `*` is refused. ' +
-      'Unset, no CORS headers are sent.',
+      "Unset, only end-user requests get CORS headers, from their tenant's allowed domains (workspace/domains/add).",
     corsOrigin,
   ),
   profileCacheSize: integer(
@@ -239,6 +240,14 @@ export const SETTINGS = {
     MAX_FOLDER_DEPTH,
     'Deepest a folder may be (a folder at the top is 1 deep): a folders/add or update that would make one deeper, ' +
       `a moved folder's subtree included, gets 400. At most ${MAX_FOLDER_DEPTH}, so folders/get's nested subtree always serializes.`,
+  ),
+  maxAllowedDomains: integer(
+    'MARGINALIA_MAX_ALLOWED_DOMAINS',
+    DEFAULT_MAX_ALLOWED_DOMAINS,
+    1,
+    1_000_000,
+    'Most browser domains a tenant may allow (workspace/domains/add, whose pages may read its end-user answers): ' +
+      'an add that would pass it gets 429 RESOURCE_EXHAUSTED and adds nothing. Lowering it removes no domain.',
   ),
   eventRetentionHours: integer(
     'MARGINALIA_EVENT_RETENTION_HOURS',
@@ -495,7 +504,7 @@ export interface Config {
   /** Further header names carrying the API key and the auth token, read after SPEC 2's (http/auth.ts). */
   apiKeyHeaders: readonly string[];
   authTokenHeaders: readonly string[];
-  /** Browser origins answered with CORS headers (http/cors.ts); empty sends none. */
+  /** Browser origins answered with CORS headers on every request (http/cors.ts); empty: none but tenants' domains. */
   corsOrigins: readonly string[];
   /** Profiles each process keeps in memory (services/profiles.ts). */
   profileCacheSize: number;
@@ -505,6 +514,8 @@ export interface Config {
   erasureBatchSize: number;
   /** How deep folders may be (services/folders.ts). */
   maxFolderDepth: number;
+  /** Most browser domains a tenant may allow (services/workspace-domains.ts). */
+  maxAllowedDomains: number;
   /** The event outbox and its streams (SPEC 13; events/). */
   eventRetentionHours: number;
   eventPollMs: number;
@@ -595,6 +606,7 @@ export function loadConfig(env: Env): ConfigResult {
       threadPageCacheMb: v.threadPageCacheMb,
       erasureBatchSize: v.erasureBatchSize,
       maxFolderDepth: v.maxFolderDepth,
+      maxAllowedDomains: v.maxAllowedDomains,
       eventRetentionHours: v.eventRetentionHours,
       eventPollMs: v.eventPollMs,
       eventNumberingMs: v.eventNumberingMs,

@@ -127,6 +127,7 @@ export async function registerApiDocs(app: App): Promise<void> {
         { name: 'auth', description: 'End-user tokens for browsers (the event stream)' },
         { name: 'events', description: 'The live stream of events (Server-Sent Events); docs/events.md' },
         { name: 'webhooks', description: 'Webhooks: events POSTed to your URLs, signed (Standard Webhooks); docs/events.md' },
+        { name: 'workspace', description: "The tenant's settings: browser domains allowed for its end-user tokens (CORS)" },
         { name: 'operational', description: 'Health and readiness; no credentials' },
       ],
     },

@@ -1,11 +1,17 @@
-// Browsers (SPEC 13): CORS for the origins MARGINALIA_CORS_ORIGINS lists, and nothing for any other.
-// Registered only when origins are configured; without them the service answers exactly as before.
+// Browsers (docs/api.md, Credentials: Browsers): CORS for the origins MARGINALIA_CORS_ORIGINS lists, on
+// every request; and, on a tenant's end-user requests (GET /v1/events with an end-user token), for the
+// origins its allowed domains match (workspace/domains/add). Any other origin gets no CORS headers.
 //
-// The preflight is answered in a root onRequest hook (@fastify/cors), ahead of routing's 404/405 and of
-// the auth hook, which lives in the operations' own scope: a preflight carries no credentials, is never
-// refused for it and never counts against a key's rate limit.
-import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// One root onRequest hook, callback style, ahead of routing's 404/405 and of the auth hook (which lives
+// in the operations' own scope): a preflight carries no credentials, is never refused for it and never
+// counts against a key's rate limit. Since a preflight names no tenant, one from an origin that is not
+// listed is answered when any tenant's domains allow it; the request that follows gets its CORS headers
+// only if its own tenant's do (allowTenantOrigin, from the end-user route). A request without Origin
+// reads nothing and, while no origins are listed, is answered exactly as without this hook.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type Maybe, then } from '../maybe.js';
+import { anyTenantAllowsOrigin, tenantAllowsOrigin } from '../services/workspace-domains.js';
+import type { Store } from '../store/store.js';
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER } from './auth.js';
 
 export interface CorsSettings {
@@ -19,8 +25,10 @@ export interface CorsSettings {
 /** How long a browser may keep a preflight's answer, in seconds (browsers cap it lower themselves). */
 export const PREFLIGHT_MAX_AGE_S = 600;
 
+const ALLOWED_METHODS = 'GET, POST';
+
 /** Answer headers a page may read besides the CORS-safelisted ones. */
-const EXPOSED_HEADERS = ['x-request-id', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'];
+const EXPOSED_HEADERS = ['x-request-id', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'].join(', ');
 
 /** The request headers a browser may send: the body's type, the credentials under every accepted name. */
 export function allowedRequestHeaders(settings: CorsSettings): string[] {
@@ -37,28 +45,82 @@ export function allowedRequestHeaders(settings: CorsSettings): string[] {
   ];
 }
 
-export async function registerCors(app: FastifyInstance, settings: CorsSettings): Promise<void> {
-  if (settings.origins.length === 0) return;
-  const origins = new Set(settings.origins);
-  const allowed: FastifyCorsOptions = {
-    origin: true, // echo the request's Origin, which the delegator has checked
-    methods: ['GET', 'POST'],
-    allowedHeaders: allowedRequestHeaders(settings),
-    exposedHeaders: EXPOSED_HEADERS,
-    maxAge: PREFLIGHT_MAX_AGE_S,
-    strictPreflight: false,
-  };
-  const refused: FastifyCorsOptions = { origin: false };
-  // Another origin, or an OPTIONS that is not a preflight (no Access-Control-Request-Method), gets no
-  // CORS headers and goes on to routing like any request: the usual 404 or 405 envelope.
-  const optionsFor = (request: FastifyRequest): FastifyCorsOptions => {
+/**
+ * What an end-user request sends, where a tenant's domains allowed the preflight: its token, the
+ * stream's resume point, a body's type. Not the server credentials: those domains open nothing to them.
+ */
+const END_USER_REQUEST_HEADERS = 'content-type, authorization, last-event-id';
+
+/** The answer depends on the Origin header: a cache must keep answers to different origins apart. */
+function varyOnOrigin(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  if (vary === undefined) reply.header('vary', 'Origin');
+  else if (!/(^|,)\s*origin\s*(,|$)/i.test(String(vary))) reply.header('vary', `${vary}, Origin`);
+}
+
+/** Lets a page on `origin` read the answer. */
+function allowOrigin(reply: FastifyReply, origin: string): void {
+  reply.header('access-control-allow-origin', origin);
+  reply.header('access-control-expose-headers', EXPOSED_HEADERS);
+}
+
+/** A preflight's answer: 204, empty (with Content-Length 0, or Safari waits for a body), and what may follow. */
+function answerPreflight(reply: FastifyReply, allowedHeaders: string): void {
+  reply
+    .code(204)
+    .header('access-control-allow-methods', ALLOWED_METHODS)
+    .header('access-control-allow-headers', allowedHeaders)
+    .header('access-control-max-age', String(PREFLIGHT_MAX_AGE_S))
+    .header('content-length', '0')
+    .send();
+}
+
+export function registerCors(app: FastifyInstance, store: Store, settings: CorsSettings): void {
+  const listed = new Set(settings.origins);
+  const serverHeaders = allowedRequestHeaders(settings).join(', ');
+  app.addHook('onRequest', (request, reply, done) => {
+    // While origins are listed, every answer depends on Origin, whether a request has one or not.
+    if (listed.size > 0) varyOnOrigin(reply);
     const origin = request.headers.origin;
-    if (origin === undefined || !origins.has(origin)) return refused;
-    if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] === undefined) return refused;
-    return allowed;
-  };
-  await app.register(fastifyCors, {
-    hook: 'onRequest',
-    delegator: (request, callback) => callback(null, optionsFor(request)),
+    if (origin === undefined) return done();
+    const preflight = request.method === 'OPTIONS';
+    // An OPTIONS that is no preflight (no Access-Control-Request-Method) is routed as usual, to the 404
+    // or 405 envelope, with no CORS headers.
+    if (preflight && request.headers['access-control-request-method'] === undefined) return done();
+    if (listed.has(origin)) {
+      allowOrigin(reply, origin);
+      return preflight ? answerPreflight(reply, serverHeaders) : done();
+    }
+    // Any other request goes on without CORS headers: an end-user route may still allow its origin.
+    if (!preflight) return done();
+    varyOnOrigin(reply);
+    let allowed: Maybe<boolean>;
+    try {
+      allowed = anyTenantAllowsOrigin(store, origin);
+    } catch (err) {
+      return done(err as Error);
+    }
+    const decide = (yes: boolean) => {
+      if (!yes) return done();
+      allowOrigin(reply, origin);
+      answerPreflight(reply, END_USER_REQUEST_HEADERS);
+    };
+    if (allowed instanceof Promise) allowed.then(decide, done);
+    else decide(allowed);
+  });
+}
+
+/**
+ * An end-user request of the tenant: its answer (a refusal after the token checked out included) gets
+ * the CORS headers when the tenant's domains allow its Origin, listed in MARGINALIA_CORS_ORIGINS or not.
+ * A server-credential request never comes here: it needs a listed origin.
+ */
+export function allowTenantOrigin(store: Store, tenantId: string, request: FastifyRequest, reply: FastifyReply): Maybe<void> {
+  const origin = request.headers.origin;
+  // Allowed already, by MARGINALIA_CORS_ORIGINS (the hook above).
+  if (origin === undefined || reply.hasHeader('access-control-allow-origin')) return;
+  varyOnOrigin(reply);
+  return then(tenantAllowsOrigin(store, tenantId, origin), (yes) => {
+    if (yes) allowOrigin(reply, origin);
   });
 }

@@ -2,14 +2,18 @@
 // and size errors, store outages and plain bugs all leave here in the SPEC 1 envelope; a bug's
 // details go to the log with the request id, never to the caller.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, invalid } from '../errors.js';
+import { ApiError, invalid, PartialSuccess } from '../errors.js';
 import type { ErrorBody } from '../schemas/responses.js';
 import { StoreUnavailableError, type UnavailableReason } from '../store/store.js';
 import { validationMessage, type ValidationIssue } from './validation-message.js';
 
 export function errorBody(err: ApiError): ErrorBody {
-  return { error: { message: err.message, status: err.code } };
+  return { error: { message: err.message, status: err.code, ...(err.details === undefined ? {} : { details: err.details }) } };
 }
+
+/** Requests answered with a documented partial success (errors.ts), which /metrics counts apart from faults. */
+const partial = new WeakSet<FastifyRequest>();
+export const answeredPartially = (request: FastifyRequest): boolean => partial.has(request);
 
 /** What a caller is told for each way the database can be unavailable, and when to come back. */
 const UNAVAILABLE_ANSWERS: Readonly<Record<UnavailableReason, { message: string; retryAfter?: string }>> = {
@@ -67,7 +71,9 @@ export function errorPayload(err: unknown, request: FastifyRequest, reply: Fasti
 export function errorHandler(bodyLimit: number) {
   return function handle(err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
     const api = toApiError(err, request, bodyLimit);
-    if (api.httpStatus >= 500 && api.code !== 'INTERNAL') request.log.warn({ code: api.code }, api.message);
+    // A bug was logged by toApiError; a documented partial success is an answer, logged as none.
+    if (api instanceof PartialSuccess) partial.add(request);
+    else if (api.httpStatus >= 500 && api.code !== 'INTERNAL') request.log.warn({ code: api.code }, api.message);
     reply.code(api.httpStatus).headers(api.headers).send(errorBody(api));
   };
 }

@@ -6,6 +6,7 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import { LASTING_FAULTS } from '../store/health.js';
+import { answeredPartially } from './error-handler.js';
 import { BoundCounter, BoundHistogram, type CounterSeries, type HistogramSeries } from './hot-metrics.js';
 import type { Store } from '../store/store.js';
 import type { App } from './types.js';
@@ -75,6 +76,14 @@ export function createMetrics(store: Store): Metrics {
 }
 
 /**
+ * What an answer was, beside its status: `ok` (2xx), `refused` (4xx: the request was the caller's
+ * problem), `partial` (a documented partial success, answered 500 INTERNAL as the original service's
+ * pages show: errors.ts) and `fault` (any other 5xx: a bug, or the database unavailable).
+ */
+export type Outcome = 'ok' | 'refused' | 'partial' | 'fault';
+const outcomeOf = (status: number): Outcome => (status < 400 ? 'ok' : status < 500 ? 'refused' : 'fault');
+
+/**
  * What the log says of a tenant: the first 10 characters of its key (`mk_` and 7 random ones for a
  * generated key), but never more than half of a short one, so a log line never holds a whole key.
  */
@@ -89,7 +98,7 @@ export const keyPrefix = (apiKey: string): string => `${apiKey.slice(0, Math.min
 export function registerMetrics(app: App, metrics: Metrics): void {
   const requests = new BoundCounter(
     'marginalia_http_requests_total',
-    'Requests answered, by operation and HTTP status.',
+    'Requests answered, by operation, HTTP status and outcome (ok, refused, partial: a documented 500 with details, fault).',
     metrics.registry,
   );
   const seconds = new BoundHistogram(
@@ -102,25 +111,36 @@ export function registerMetrics(app: App, metrics: Metrics): void {
   // Whether the per-request line is logged at all (LOG_LEVEL info or lower): decided once, not built and dropped per request.
   const logsRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
   const observer = (operation: string) => {
-    // This operation's series, bound once: its duration, and its count per status as statuses occur.
+    // This operation's series, bound once: its duration, and its count per status as statuses occur
+    // (the status decides the outcome, but for a partial success, which has a series of its own).
     const duration = seconds.series({ operation });
     const byStatus = new Map<number, CounterSeries>();
+    let partial: CounterSeries | undefined;
     return (request: FastifyRequest, reply: FastifyReply) => {
       const status = reply.statusCode;
-      let counted = byStatus.get(status);
+      const isPartial = status === 500 && answeredPartially(request);
+      let counted = isPartial ? partial : byStatus.get(status);
       if (!counted) {
-        counted = requests.series({ operation, status: String(status) });
-        byStatus.set(status, counted);
+        const outcome: Outcome = isPartial ? 'partial' : outcomeOf(status);
+        counted = requests.series({ operation, status: String(status), outcome });
+        if (isPartial) partial = counted;
+        else byStatus.set(status, counted);
       }
       counted.inc();
       const ms = reply.elapsedTime;
       duration.observe(ms / 1000);
       if (!logsRequests) return;
       // One line per request: its id (pino's reqId), operation, tenant (a key prefix, never the key or
-      // the token), status and duration.
+      // the token), status, outcome when a 500 is no fault, and duration.
       const apiKey = request.tenant?.apiKey;
       request.log.info(
-        { operation, status, durationMs: Math.round(ms * 100) / 100, ...(apiKey ? { tenant: keyPrefix(apiKey) } : {}) },
+        {
+          operation,
+          status,
+          ...(isPartial ? { outcome: 'partial' } : {}),
+          durationMs: Math.round(ms * 100) / 100,
+          ...(apiKey ? { tenant: keyPrefix(apiKey) } : {}),
+        },
         'request completed',
       );
     };

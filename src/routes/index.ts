@@ -53,6 +53,8 @@ import * as webhooksAdd from './v1_webhooks_add.js';
 import * as webhooksGet from './v1_webhooks_get.js';
 import * as webhooksDelete from './v1_webhooks_delete.js';
 import * as webhookDeliveriesGet from './v1_webhooks_deliveries_get.js';
+import * as domainsAdd from './v1_workspace_domains_add.js';
+import * as domainsDelete from './v1_workspace_domains_delete.js';
 
 export interface Operation {
   path: string;
@@ -112,4 +114,6 @@ export const OPERATIONS: readonly Operation[] = [
   webhooksGet,
   webhooksDelete,
   webhookDeliveriesGet,
+  domainsAdd,
+  domainsDelete,
 ];

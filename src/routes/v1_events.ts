@@ -5,6 +5,7 @@
 import { Type } from 'typebox';
 import { ApiError, invalid } from '../errors.js';
 import { API_KEY_HEADER, serverCredentialsOf } from '../http/auth.js';
+import { allowTenantOrigin } from '../http/cors.js';
 import { EVENT_STREAM_DOC } from '../http/api-docs.js';
 import { Id } from '../schemas/common.js';
 import { EVENT_CATEGORIES, EVENT_TYPE_PATTERN } from '../schemas/webhooks.js';
@@ -80,12 +81,14 @@ export function register(app: App, services: Services, settings: StreamSettings)
     {
       config: { endUserToken: true },
       // Without server credentials, the token is checked before the query is (SPEC 1: a 401 comes first).
-      preValidation: async (request) => {
+      preValidation: async (request, reply) => {
         if (request.tenant) return;
         const token = bearer(request.headers.authorization) ?? (request.query as { token?: unknown }).token;
         if (typeof token !== 'string') throw new ApiError('UNAUTHENTICATED', `Missing header ${API_KEY_HEADER}.`);
         const claims = await verifyEndUserToken(services, token);
         endUsers.set(request, claims);
+        // A page on one of the tenant's allowed domains may read the stream, and a 400 about its query.
+        await allowTenantOrigin(services.store, claims.tenantId, request, reply);
       },
       schema: {
         summary: 'Stream the tenant’s events as Server-Sent Events (SPEC 13)',

@@ -18,7 +18,7 @@ export function register(app: App, services: Services): void {
           '`statusCode` at the top, with no `result` wrapper (docs/decisions.md).',
         tags: ['users'],
         body: UserDataDeleteBody(services.limits),
-        response: answers(ErasureResult, [], 202),
+        response: answers(ErasureResult, [], { successStatus: 202 }),
       },
     },
     async (request, reply) => {

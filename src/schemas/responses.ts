@@ -34,9 +34,14 @@ const Success = <T extends TSchema, E extends Record<string, TSchema> = Record<n
 
 /**
  * The answers an operation can give: its success (HTTP 200, or 202 for users/data/delete, whose page
- * documents it so), and the envelope for every error it can meet.
+ * documents it so), and the envelope for every error it can meet; `partial` describes a documented
+ * partial success it answers as 500 INTERNAL with details (errors.ts).
  */
-export function answers<T extends TSchema>(success: T, also: readonly (404 | 409)[] = [], successStatus: 200 | 202 = 200) {
+export function answers<T extends TSchema>(
+  success: T,
+  also: readonly (404 | 409)[] = [],
+  { partial, successStatus = 200 }: { partial?: string; successStatus?: 200 | 202 } = {},
+) {
   const error = (description: string) =>
     Type.Unsafe<{ error: { message: string; status: string } }>({ $ref: 'ErrorBody#', description });
   return {
@@ -56,7 +61,11 @@ export function answers<T extends TSchema>(success: T, also: readonly (404 | 409
       'RESOURCE_EXHAUSTED: over the rate limit (with Retry-After), or an annotation out of commentIds (no' +
         ' Retry-After: permanent, do not retry)',
     ),
-    500: error('INTERNAL: a bug; the message carries the request id'),
+    500: error(
+      partial === undefined
+        ? 'INTERNAL: a bug; the message carries the request id'
+        : `INTERNAL: a bug (the message carries the request id); or, with \`details\`, ${partial}`,
+    ),
     503: error(
       'UNAVAILABLE: the database cannot be reached, its storage is full or read-only, its file is damaged, or the server is shutting down',
     ),
@@ -478,3 +487,18 @@ export const WebhookAttempt = Type.Object({
 export const WebhookAttemptListResult = Success(Type.Array(WebhookAttempt, { description: 'Newest first' }), {
   pageToken: Type.Optional(Type.String({ description: 'Present when older attempts remain' })),
 });
+
+/** workspace/domains/add (the original service's page): the domains added, normalized. */
+export const DomainsAddedResult = Success(
+  Type.Object({
+    domainsAdded: Type.Array(Type.String(), {
+      description: 'The hosts added, normalized (google.com, *.firebase.com), in request order',
+    }),
+  }),
+);
+/** workspace/domains/delete: the domains removed, normalized. */
+export const DomainsRemovedResult = Success(
+  Type.Object({
+    domainsRemoved: Type.Array(Type.String(), { description: 'The hosts removed, normalized, in request order' }),
+  }),
+);

@@ -20,6 +20,7 @@ import * as notifications from './notifications/notifications.js';
 import * as organizations from './organizations/organizations.js';
 import * as signingKeys from './signing-keys/signing-keys.js';
 import * as documents from './documents/documents.js';
+import * as domains from './domains/domains.js';
 import * as folders from './folders/folders.js';
 import * as locations from './locations/locations.js';
 import { all, type BatchQuery, type Query, type Row, run, type Work } from './sql.js';
@@ -57,6 +58,7 @@ import type {
   DocumentQuery,
   DocumentRecord,
   DocumentWrite,
+  DomainsAdded,
   FolderRecord,
   FolderWrite,
   Recipient,
@@ -1154,6 +1156,29 @@ export class DbStore implements Store {
 
   getFolders(tenantId: string, organizationId: string): Maybe<FolderRecord[]> {
     return this.read('getFolders', () => folders.listAll(tenantId, organizationId));
+  }
+
+  // --- Allowed browser domains ---
+  // Tenant settings, like webhooks: no event (docs/decisions.md, allowed browser domains).
+
+  addAllowedDomains(tenantId: string, list: readonly string[], most: number, now: number): Maybe<DomainsAdded> {
+    return this.write('addAllowedDomains', () => domains.add(tenantId, list, most, now));
+  }
+
+  deleteAllowedDomains(tenantId: string, list: readonly string[]): Maybe<string[]> {
+    return this.write('deleteAllowedDomains', () => domains.remove(tenantId, list));
+  }
+
+  allowedDomains(tenantId: string): Maybe<string[]> {
+    return this.read('allowedDomains', () => domains.ofTenant(tenantId));
+  }
+
+  tenantAllowsDomain(tenantId: string, candidates: readonly string[]): Maybe<boolean> {
+    return this.read('tenantAllowsDomain', () => domains.allowsAny(tenantId, candidates));
+  }
+
+  anyTenantAllowsDomain(candidates: readonly string[]): Maybe<boolean> {
+    return this.read('anyTenantAllowsDomain', () => domains.allowsAny(null, candidates));
   }
 
   // --- Webhooks ---

@@ -743,6 +743,22 @@ export interface Store {
   /** organizations/delete: everything in each, in one transaction; answers those that existed. */
   deleteOrganizations(tenantId: string, organizationIds: readonly string[], now: number): Maybe<Set<string>>;
 
+  // --- Allowed browser domains (workspace/domains; store/domains/) ---
+
+  /**
+   * workspace/domains/add: the domains (normalized, each once) the tenant does not allow yet are added,
+   * the others skipped; 'too_many' (nothing written) when it would then allow more than `most`.
+   */
+  addAllowedDomains(tenantId: string, domains: readonly string[], most: number, now: number): Maybe<DomainsAdded>;
+  /** workspace/domains/delete: answers the domains the tenant allowed, in the order given (the others were skipped). */
+  deleteAllowedDomains(tenantId: string, domains: readonly string[]): Maybe<string[]>;
+  /** The tenant's allowed domains, in code-unit order. */
+  allowedDomains(tenantId: string): Maybe<string[]>;
+  /** Whether the tenant allows one of an origin's candidate keys (services/domain-names.ts): its end-user requests' CORS. */
+  tenantAllowsDomain(tenantId: string, candidates: readonly string[]): Maybe<boolean>;
+  /** Whether any tenant allows one of them: a preflight, which carries no credentials. */
+  anyTenantAllowsDomain(candidates: readonly string[]): Maybe<boolean>;
+
   // --- Webhooks (SPEC 13; store/webhooks/) ---
 
   /** webhooks/add: the cursor starts at the tenant's last event; 'too_many' when it has `most` already. */
@@ -785,6 +801,8 @@ import type {
   WebhookRecord,
 } from './webhooks/types.js';
 export type * from './webhooks/types.js';
+import type { DomainsAdded } from './domains/domains.js';
+export type { DomainsAdded } from './domains/domains.js';
 
 /** users/get's selection (SPEC 12): each filter null for none. */
 export interface MemberQuery {

@@ -67,6 +67,8 @@ export const PATHS = {
   webhooksGet: '/v1/webhooks/get',
   webhooksDelete: '/v1/webhooks/delete',
   webhookDeliveriesGet: '/v1/webhooks/deliveries/get',
+  domainsAdd: '/v1/workspace/domains/add',
+  domainsDelete: '/v1/workspace/domains/delete',
 } as const;
 
 export interface Reply {

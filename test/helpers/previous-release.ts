@@ -122,8 +122,14 @@ export async function beforeThreadColors(db: Pick<FreshDatabase, 'exec'>): Promi
   await db.exec('ALTER TABLE annotations DROP COLUMN color; DELETE FROM schema_migrations WHERE version = 25');
 }
 
+/** Before migration 23: tenants had no allowed browser domains. */
+export async function beforeAllowedDomains(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('DROP TABLE allowed_domains; DELETE FROM schema_migrations WHERE version = 23');
+}
+
 /** Before migration 22: retention found old events through an index by age. */
 export async function beforeHeadPruning(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await beforeAllowedDomains(db);
   await db.exec('CREATE INDEX events_by_age ON events (created_at); DELETE FROM schema_migrations WHERE version = 22');
 }
 

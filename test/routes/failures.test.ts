@@ -1,14 +1,19 @@
-// What callers see when things go wrong below the API: a locked database, an unreachable one, a bug.
+// What callers see when things go wrong below the API: a locked database, an unreachable one, a bug;
+// and that the one documented 500 that is no fault (a partial success with details) is neither logged
+// nor counted as one.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
+import pino from 'pino';
 import { buildApp } from '../../src/app.js';
 import { DEFAULT_LIMITS } from '../../src/schemas/common.js';
 import { createTenant } from '../../src/services/credentials.js';
 import { StoreUnavailableError, type Store } from '../../src/store/store.js';
+import { sample } from '../helpers/metrics.js';
 import { sqliteStore } from '../helpers/test-database.js';
 
 const config = { bodyLimit: 1_048_576, rateLimit: 0, maxJsonDepth: 32, limits: DEFAULT_LIMITS };
@@ -41,6 +46,20 @@ function failing(store: Store, methods: (keyof Store)[], error: () => Error): St
 }
 
 const usersAdd = { organizationId: 'o', users: [{ userId: 'u', name: 'N' }] };
+
+/** An app that logs (info and above) into `lines`. */
+async function loggingApp(store: Store) {
+  const lines: { level: number; msg: string; [k: string]: unknown }[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  return { lines, app: await buildApp({ config, store, logger: pino({ level: 'info' }, stream) }) };
+}
+const requestsCounted = async (app: Awaited<ReturnType<typeof buildApp>>, labels: Record<string, string>) =>
+  sample((await app.inject({ method: 'GET', url: '/metrics' })).body, 'marginalia_http_requests_total', labels);
 
 describe('failures below the API', () => {
   test('a write that waits past the busy timeout for another writer is 503 UNAVAILABLE, and writes nothing', async () => {
@@ -89,7 +108,7 @@ describe('failures below the API', () => {
   test('a bug is 500 INTERNAL with the request id, and neither the stack nor SQL reaches the caller', async () => {
     const { store, headers } = await setup();
     const bug = () => new Error('SQLITE_ERROR: no such column: secret_column in SELECT * FROM users');
-    const app = await buildApp({ config, store: failing(store, ['upsertUsers'], bug) });
+    const { app, lines } = await loggingApp(failing(store, ['upsertUsers'], bug));
     const r = await app.inject({
       method: 'POST',
       url: '/v1/users/add',
@@ -100,6 +119,40 @@ describe('failures below the API', () => {
     assert.deepEqual(r.json(), { error: { message: 'Internal error. Request id: trace-42', status: 'INTERNAL' } });
     assert.equal(r.headers['x-request-id'], 'trace-42');
     assert.doesNotMatch(r.body, /SELECT|secret_column|at .*\.ts/);
+    assert.ok(
+      lines.some((l) => l.level === 50 && l.msg === 'unhandled error' && l.reqId === 'trace-42'),
+      'logged as a fault, with the request id',
+    );
+    assert.equal(await requestsCounted(app, { operation: 'users/add', status: '500', outcome: 'fault' }), 1);
+    await app.close();
+    await store.close();
+  });
+
+  test('the documented partial answer (500 INTERNAL with details) is no fault: neither logged nor counted as one', async () => {
+    const { store, headers } = await setup();
+    const { app, lines } = await loggingApp(store);
+    const add = () =>
+      app.inject({ method: 'POST', url: '/v1/workspace/domains/add', headers, payload: { data: { domains: ['example.com'] } } });
+    assert.equal((await add()).statusCode, 200);
+    const again = await add();
+    assert.equal(again.statusCode, 500, again.body);
+    assert.deepEqual(again.json(), {
+      error: {
+        message: 'Domain(s) added successfully to allowed domains. Skipped existing domains.',
+        status: 'INTERNAL',
+        details: { domainsAdded: [], skippedDomains: ['example.com'] },
+      },
+    });
+    assert.deepEqual(
+      lines.filter((l) => l.level >= 40),
+      [],
+      "no warning, no error: the answer is the page's, not a fault",
+    );
+    const line = lines.find((l) => l.msg === 'request completed' && l.status === 500);
+    assert.equal(line?.outcome, 'partial', JSON.stringify(lines));
+    const counted = (outcome: string) => requestsCounted(app, { operation: 'workspace/domains/add', status: '500', outcome });
+    assert.equal(await counted('partial'), 1);
+    assert.equal(await counted('fault'), undefined, 'no fault counted');
     await app.close();
     await store.close();
   });

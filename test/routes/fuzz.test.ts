@@ -2,6 +2,8 @@
 // adversarial bodies (see fuzz-bodies.ts) go to the real server process over HTTP, and the same
 // bodies through the app in this process, where the prototypes can be watched for pollution.
 // Every answer must be 2xx or 4xx in the envelope, within a deadline; the server must stay healthy.
+// The one 500 allowed is the original service's documented partial answer of workspace/domains/add
+// and delete (entries skipped, with details), exactly as its pages show it: docs/decisions.md.
 //
 // CI runs a fixed seed and FUZZ_RUNS bodies per operation (default 150); `npm run fuzz` runs many more.
 import assert from 'node:assert/strict';
@@ -23,10 +25,40 @@ interface Answer {
   body: string;
 }
 
-/** The answer is 2xx or 4xx, in the SPEC's envelope, with a request id and nothing internal in it. */
-function checkAnswer(a: Answer, body: string): void {
+/** The documented partial answers (a 500 INTERNAL with details): the operation's message and its list of what was done. */
+const DOCUMENTED_PARTIAL: Readonly<Record<string, { message: string; done: string }>> = {
+  [PATHS.domainsAdd]: {
+    message: 'Domain(s) added successfully to allowed domains. Skipped existing domains.',
+    done: 'domainsAdded',
+  },
+  [PATHS.domainsDelete]: {
+    message: 'Domain(s) removed successfully from allowed domains. Skipped non-existing domains.',
+    done: 'domainsRemoved',
+  },
+};
+
+/** Exactly the page's partial answer of that operation: its message, and details of string lists, something skipped. */
+function isDocumentedPartial(path: string, status: number, json: any): boolean {
+  const partial = DOCUMENTED_PARTIAL[path];
+  const details = json?.error?.details;
+  const strings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+  return (
+    partial !== undefined &&
+    status === 500 &&
+    json?.error?.status === 'INTERNAL' &&
+    json.error.message === partial.message &&
+    Object.keys(details ?? {})
+      .sort()
+      .join() === [partial.done, 'skippedDomains'].sort().join() &&
+    strings(details[partial.done]) &&
+    strings(details.skippedDomains) &&
+    details.skippedDomains.length > 0
+  );
+}
+
+/** The answer is 2xx or 4xx (or the documented partial answer), in the envelope, with a request id and nothing internal in it. */
+function checkAnswer(a: Answer, body: string, path: string): void {
   const where = `for body ${body.slice(0, 300)}\n-> ${a.status} ${a.body.slice(0, 300)}`;
-  assert.ok(a.status >= 200 && a.status < 500, `status ${a.status} ${where}`);
   assert.ok(a.headers['x-request-id'], `x-request-id missing ${where}`);
   let json: any;
   try {
@@ -34,6 +66,7 @@ function checkAnswer(a: Answer, body: string): void {
   } catch {
     assert.fail(`answer is not JSON ${where}`);
   }
+  assert.ok((a.status >= 200 && a.status < 500) || isDocumentedPartial(path, a.status, json), `status ${a.status} ${where}`);
   if (a.status === 202) {
     // users/data/delete: the envelope's members at the top, as the original service's page shows.
     assert.equal(json?.status, 'success', where);
@@ -94,11 +127,14 @@ describe(`fuzzing every operation (seed ${SEED}, ${RUNS} bodies per operation an
         .join(', ');
       return `  ${op}: ${c.http} over HTTP, ${c.inProcess} in process (${statuses})`;
     });
-    console.log(`fuzz (seed ${SEED}), bodies per operation, all answered 2xx/4xx in the envelope:\n${lines.join('\n')}`);
+    console.log(
+      `fuzz (seed ${SEED}), bodies per operation, all answered 2xx/4xx (or the documented partial 500) in the envelope:\n` +
+        lines.join('\n'),
+    );
   });
 
   for (const op of OPERATION_NAMES) {
-    test(`${op} over HTTP: never 5xx, never a hang, always the envelope`, async () => {
+    test(`${op} over HTTP: never 5xx (but a documented partial answer), never a hang, always the envelope`, async () => {
       await fc.assert(
         fc.asyncProperty(bodyFor(op), async (body) => {
           const res = await fetch(server.url + PATHS[op], {
@@ -111,7 +147,7 @@ describe(`fuzzing every operation (seed ${SEED}, ${RUNS} bodies per operation an
             body,
             signal: AbortSignal.timeout(DEADLINE_MS),
           });
-          checkAnswer({ status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() }, body);
+          checkAnswer({ status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() }, body, PATHS[op]);
           count(op, 'http', res.status);
         }),
         { seed: SEED, numRuns: RUNS },
@@ -123,7 +159,7 @@ describe(`fuzzing every operation (seed ${SEED}, ${RUNS} bodies per operation an
       await fc.assert(
         fc.asyncProperty(bodyFor(op), async (body) => {
           const r = await t.a.post(PATHS[op], null, { raw: body, headers: { 'content-type': 'application/json' } });
-          checkAnswer(r, body);
+          checkAnswer(r, body, PATHS[op]);
           assert.deepEqual(snapshotPrototypes(), before, `a prototype changed after ${body.slice(0, 300)}`);
           assert.equal(({} as Record<string, unknown>).polluted, undefined);
           count(op, 'inProcess', r.status);

@@ -1,4 +1,4 @@
-// GET /metrics (SPEC 8, Prometheus text, no credentials): requests by operation and status, their
+// GET /metrics (SPEC 8, Prometheus text, no credentials): requests by operation, status and outcome, their
 // latency, store call times by database and method, the PostgreSQL pool, process metrics; and the one
 // JSON log line per request with its id, operation, tenant prefix, status and duration.
 import assert from 'node:assert/strict';
@@ -42,6 +42,15 @@ describe('/metrics', () => {
     assert.equal(sample(text, 'marginalia_http_requests_total', { operation: 'notifications/get', status: '400' }), 1);
     assert.equal(sample(text, 'marginalia_http_requests_total', { operation: 'notifications/get', status: '401' }), 1);
     assert.equal(sample(text, 'marginalia_http_requests_total', { operation: 'unknown', status: '404' }), 1);
+  });
+
+  test("says what each answer was beside its status: ok, refused (the caller's), and faults apart", () => {
+    const count = (operation: string, status: string, outcome: string) =>
+      sample(text, 'marginalia_http_requests_total', { operation, status, outcome });
+    assert.equal(count('notifications/get', '200', 'ok'), 2);
+    assert.equal(count('notifications/get', '400', 'refused'), 1);
+    assert.equal(count('notifications/get', '401', 'refused'), 1);
+    assert.equal(count('unknown', '404', 'refused'), 1);
   });
 
   test('times requests by operation', () => {

@@ -10,6 +10,7 @@ import { COMMENTS_SQL } from '../../src/store/comments/sql.js';
 import { UNRENDERED_THREADS } from '../../src/store/comments/backfill.js';
 import { THREAD_FILTER_SETS, THREADS_SQL, threadPageRead } from '../../src/store/comments/threads-sql.js';
 import { CREDENTIALS_SQL } from '../../src/store/credentials/sql.js';
+import { DOMAINS_SQL } from '../../src/store/domains/sql.js';
 import { NOTIFICATION_FILTER_SETS, NOTIFICATIONS_SQL, notificationRead } from '../../src/store/notifications/sql.js';
 import type { Statement } from '../../src/store/sql.js';
 import { USERS_SQL } from '../../src/store/users/sql.js';
@@ -18,6 +19,7 @@ import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 /** Every statement of the store, with the notification and thread page reads of every filter set. */
 const ALL_STATEMENTS: readonly Statement[] = [
   ...Object.values(CREDENTIALS_SQL),
+  ...Object.values(DOMAINS_SQL),
   ...Object.values(USERS_SQL),
   ...Object.values(COMMENTS_SQL),
   ...Object.values(THREADS_SQL),

@@ -7,6 +7,7 @@ import { tokenRecord } from '../../src/services/credentials.js';
 import { openStore } from '../../src/store/open-store.js';
 import { type AnnotationQuery, StoreUnavailableError, type Store } from '../../src/store/store.js';
 import {
+  beforeAllowedDomains,
   asOfMigration11,
   asOfMigration12,
   asOfMigration5,
@@ -291,7 +292,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
   );
 
   storeTest(
-    'a database as the release before left it (through migration 22) migrates forward: its threads read as before, new ones keep a color',
+    'a database as of migration 24 migrates forward: its threads read as before, new ones keep a color (migration 25)',
     async (store, db) => {
       await store.addAnnotations(TA, ORG, DOC, [annotation('old', [newComment(1, 'before')])], T0);
       const before = await readThreads(store, TA, annotationQuery());
@@ -315,6 +316,45 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
           ],
           'the color is kept as sent, and an older thread takes one',
         );
+      });
+    },
+  );
+
+  storeTest(
+    'a database as the release before left it (through migration 22) migrates forward: allowed domains come, rows stay',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.upsertUsers(TA, ORG, null, [{ userId: 'u1', name: 'Ann' }], T0);
+      await store.addWebhook(
+        TA,
+        { webhookId: 'wh_1', url: 'https://203.0.113.1/h', description: null, eventTypes: null, secret: 's', createdAt: T0 },
+        10,
+      );
+      await beforeAllowedDomains(db);
+      const tables = async () =>
+        (
+          await db.query(
+            db.kind === 'sqlite'
+              ? `SELECT name FROM sqlite_master WHERE name LIKE 'allowed_domains%' ORDER BY name`
+              : `SELECT relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                   WHERE n.nspname = current_schema() AND relname LIKE 'allowed_domains%' ORDER BY relname`,
+          )
+        ).map((r) => r.name);
+      eq(await tables(), [], 'as that release left it');
+      await withSecondStore(db, async (reopened) => {
+        eq(
+          (await tables()).filter((t) => t !== 'allowed_domains_pkey'),
+          ['allowed_domains', 'allowed_domains_by_domain'],
+          'migration 23 made the table and its index by domain',
+        );
+        eq((await reopened.findProfiles(TA, ORG, ['u1'])).get('u1')?.name, 'Ann', 'a profile of before');
+        eq(
+          (await reopened.getWebhooks(TA)).map((w) => w.webhookId),
+          ['wh_1'],
+          'a webhook of before',
+        );
+        eq(await reopened.addAllowedDomains(TA, ['example.com'], 10, T0), { added: ['example.com'], skipped: [] }, 'an add');
+        eq(await reopened.allowedDomains(TA), ['example.com'], 'read back');
       });
     },
   );

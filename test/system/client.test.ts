@@ -275,6 +275,25 @@ describe('the typed client against the real server', () => {
     assert.deepEqual(await api.folders.get({ organizationId: org }).then((r) => r.data), []);
   });
 
+  test("the tenant's allowed domains: typed answers, and the documented partial answer as an error with details", async () => {
+    const added = await api.workspace.addDomains({ domains: ['https://www.google.com', 'https://*.firebase.com'] });
+    assert.deepEqual(added.data.domainsAdded, ['google.com', '*.firebase.com']);
+    await assert.rejects(api.workspace.addDomains({ domains: ['velt.dev', 'google.com'] }), (err: MarginaliaError) => {
+      assert.equal(err.status, 'INTERNAL');
+      assert.equal(err.httpStatus, 500);
+      assert.equal(err.message, 'Domain(s) added successfully to allowed domains. Skipped existing domains.');
+      assert.deepEqual(err.details, { domainsAdded: ['velt.dev'], skippedDomains: ['google.com'] });
+      return true;
+    });
+    const removed = await api.workspace.deleteDomains({ domains: ['google.com', '*.firebase.com', 'velt.dev'] });
+    assert.deepEqual(removed.data.domainsRemoved, ['google.com', '*.firebase.com', 'velt.dev']);
+    await assert.rejects(
+      api.workspace.deleteDomains({ domains: ['google.com'] }),
+      (err: MarginaliaError) =>
+        err.status === 'INTERNAL' && JSON.stringify(err.details) === '{"domainsRemoved":[],"skippedDomains":["google.com"]}',
+    );
+  });
+
   test('a 429 without Retry-After (an annotation out of commentIds) is thrown at once, saying what to do', async () => {
     let calls = 0;
     const counting = new Marginalia({

@@ -1,0 +1,85 @@
+// The tenant's allowed browser domains: workspace/domains/add and delete, with the original service's
+// answers, and whether an origin is allowed (CORS for end-user requests, http/cors.ts). Entries are
+// normalized by domain-names.ts; a request that names one it cannot use writes nothing.
+import { ApiError, invalid, PartialSuccess } from '../errors.js';
+import { type Maybe, then } from '../maybe.js';
+import type { DomainsData } from '../schemas/workspace.js';
+import type { Store } from '../store/store.js';
+import type { Caller, Services } from './context.js';
+import { normalizeDomain, originCandidates } from './domain-names.js';
+import { spell } from './member-path.js';
+
+/** Most domains a tenant may allow, unless MARGINALIA_MAX_ALLOWED_DOMAINS says otherwise. */
+export const DEFAULT_MAX_ALLOWED_DOMAINS = 1000;
+
+export const DOMAINS_ADDED = 'Domain(s) added successfully to allowed domains.';
+export const DOMAINS_REMOVED = 'Domain(s) removed successfully from allowed domains.';
+
+/** The entries normalized, each once, in the order first given; one that is malformed is INVALID_ARGUMENT naming it. */
+function normalizedDomains(entries: readonly string[]): string[] {
+  const domains = new Set<string>();
+  entries.forEach((entry, i) => {
+    const normalized = normalizeDomain(entry);
+    if ('problem' in normalized)
+      throw invalid(
+        `${spell(['domains', i])} ${normalized.problem}; an entry is a URL or a host, such as https://app.example.com, ` +
+          'localhost:3000 or *.example.com.',
+      );
+    domains.add(normalized.domain);
+  });
+  return [...domains];
+}
+
+/**
+ * workspace/domains/add: the domains the tenant does not allow yet are added. When some were there
+ * already, those are skipped and the answer is the page's 500 INTERNAL with what was added and skipped.
+ */
+export function addDomains(
+  { store, clock, maxAllowedDomains = DEFAULT_MAX_ALLOWED_DOMAINS }: Services,
+  caller: Caller,
+  input: DomainsData,
+): Maybe<{ domainsAdded: string[] }> {
+  const domains = normalizedDomains(input.domains);
+  return then(store.addAllowedDomains(caller.id, domains, maxAllowedDomains, clock()), (done) => {
+    if (done === 'too_many')
+      throw new ApiError(
+        'RESOURCE_EXHAUSTED',
+        `A tenant may allow at most ${maxAllowedDomains} domains (MARGINALIA_MAX_ALLOWED_DOMAINS), and these would pass ` +
+          'that: nothing was added. Delete some first.',
+      );
+    if (done.skipped.length > 0)
+      throw new PartialSuccess(`${DOMAINS_ADDED} Skipped existing domains.`, {
+        domainsAdded: done.added,
+        skippedDomains: done.skipped,
+      });
+    return { domainsAdded: done.added };
+  });
+}
+
+/**
+ * workspace/domains/delete: the domains the tenant allows are removed. When some were not there, those
+ * are skipped and the answer is the page's 500 INTERNAL with what was removed and skipped.
+ */
+export function deleteDomains({ store }: Services, caller: Caller, input: DomainsData): Maybe<{ domainsRemoved: string[] }> {
+  const domains = normalizedDomains(input.domains);
+  return then(store.deleteAllowedDomains(caller.id, domains), (removed) => {
+    if (removed.length < domains.length)
+      throw new PartialSuccess(`${DOMAINS_REMOVED} Skipped non-existing domains.`, {
+        domainsRemoved: removed,
+        skippedDomains: domains.filter((d) => !removed.includes(d)),
+      });
+    return { domainsRemoved: removed };
+  });
+}
+
+/** Whether the tenant's domains allow a request from `origin` (an Origin header): CORS for its end-user requests. */
+export function tenantAllowsOrigin(store: Store, tenantId: string, origin: string): Maybe<boolean> {
+  const candidates = originCandidates(origin);
+  return candidates.length === 0 ? false : store.tenantAllowsDomain(tenantId, candidates);
+}
+
+/** Whether any tenant's domains allow it: a preflight carries no credentials, so names no tenant. */
+export function anyTenantAllowsOrigin(store: Store, origin: string): Maybe<boolean> {
+  const candidates = originCandidates(origin);
+  return candidates.length === 0 ? false : store.anyTenantAllowsDomain(candidates);
+}

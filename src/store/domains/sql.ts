@@ -1,0 +1,45 @@
+// The statements of a tenant's allowed browser domains (workspace/domains/add and delete, and CORS for
+// its end-user requests: http/cors.ts), SQLite and PostgreSQL side by side. A domain is stored as
+// services/domain-names.ts normalizes it; a lookup names the keys an origin could be allowed by.
+import { byKind, listValues, same, sql } from '../sql.js';
+
+export const DOMAINS_SQL = {
+  /**
+   * PostgreSQL: the tenant's row, so that its domain writes run one at a time and the limit and the
+   * skipped entries they answer stay exact (NO KEY: tokens can still be added under it). SQLite's write
+   * transaction excludes every other writer already.
+   */
+  lockTenant: byKind(
+    'lockTenantForDomains',
+    (kind) => `SELECT id FROM tenants WHERE id = @tenantId${kind === 'postgres' ? ' FOR NO KEY UPDATE' : ''}`,
+  ),
+  count: same('countAllowedDomains', 'SELECT count(*) AS n FROM allowed_domains WHERE tenant_id = @tenantId'),
+  /** Which of `domains` the tenant allows already. */
+  among: byKind(
+    'allowedDomainsAmong',
+    (kind) => `SELECT domain FROM allowed_domains WHERE tenant_id = @tenantId AND domain IN (${listValues(kind, 'domains')})`,
+  ),
+  /** A batch: SQLite once per domain, PostgreSQL once with the domains as an array. */
+  insert: sql('insertAllowedDomains', {
+    sqlite: 'INSERT INTO allowed_domains (tenant_id, domain, created_at) VALUES (@tenantId, @domain, @now)',
+    postgres: `INSERT INTO allowed_domains (tenant_id, domain, created_at)
+               SELECT @tenantId, d, @now::bigint FROM unnest(@domain::text[]) AS d ORDER BY d`,
+  }),
+  delete: byKind(
+    'deleteAllowedDomains',
+    (kind) =>
+      `DELETE FROM allowed_domains WHERE tenant_id = @tenantId AND domain IN (${listValues(kind, 'domains')}) RETURNING domain`,
+  ),
+  ofTenant: same('allowedDomainsOfTenant', 'SELECT domain FROM allowed_domains WHERE tenant_id = @tenantId ORDER BY domain'),
+  /** Whether the tenant allows any of the candidate keys (its primary key). */
+  tenantAllows: byKind(
+    'tenantAllowsDomain',
+    (kind) =>
+      `SELECT 1 AS found FROM allowed_domains WHERE tenant_id = @tenantId AND domain IN (${listValues(kind, 'candidates')}) LIMIT 1`,
+  ),
+  /** Whether any tenant allows any of the candidate keys (the index by domain): a preflight names no tenant. */
+  anyAllows: byKind(
+    'anyTenantAllowsDomain',
+    (kind) => `SELECT 1 AS found FROM allowed_domains WHERE domain IN (${listValues(kind, 'candidates')}) LIMIT 1`,
+  ),
+};
