@@ -21,6 +21,7 @@ import * as organizations from './organizations/organizations.js';
 import * as signingKeys from './signing-keys/signing-keys.js';
 import * as documents from './documents/documents.js';
 import * as folders from './folders/folders.js';
+import * as liveStates from './livestate/livestate.js';
 import { all, type BatchQuery, type Query, type Row, run, type Work } from './sql.js';
 import type {
   AddCommentsResult,
@@ -56,6 +57,8 @@ import type {
   DocumentWrite,
   FolderRecord,
   FolderWrite,
+  LiveStateBroadcast,
+  LiveStateRecord,
   Recipient,
   Profile,
   Scope,
@@ -1107,6 +1110,27 @@ export class DbStore implements Store {
 
   getFolders(tenantId: string, organizationId: string): Maybe<FolderRecord[]> {
     return this.read('getFolders', () => folders.listAll(tenantId, organizationId));
+  }
+
+  // --- Documents' live state ---
+
+  broadcastLiveState(tenantId: string, broadcast: LiveStateBroadcast, most: number, now: number): Maybe<LiveStateRecord> {
+    return this.emitting(
+      'broadcastLiveState',
+      tenantId,
+      now,
+      () => liveStates.broadcast(tenantId, broadcast, most, now),
+      (state) => [events.liveStateBroadcast(broadcast.organizationId, broadcast.documentId, state, broadcast.merge)],
+    );
+  }
+
+  getLiveStates(
+    tenantId: string,
+    organizationId: string,
+    documentId: string,
+    ids: readonly string[] | null,
+  ): Maybe<LiveStateRecord[]> {
+    return this.query('getLiveStates', liveStates.states(tenantId, organizationId, documentId, ids));
   }
 
   // --- Webhooks ---

@@ -117,6 +117,11 @@ export async function beforeSigningKeys(db: Pick<FreshDatabase, 'exec'>): Promis
   await db.exec('DROP TABLE tenant_signing_keys; DELETE FROM schema_migrations WHERE version = 16');
 }
 
+/** Before migration 24: documents kept no live state. */
+export async function beforeLiveStates(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('DROP TABLE live_states; DELETE FROM schema_migrations WHERE version = 24');
+}
+
 /** Before migration 22: retention found old events through an index by age. */
 export async function beforeHeadPruning(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
   await db.exec('CREATE INDEX events_by_age ON events (created_at); DELETE FROM schema_migrations WHERE version = 22');

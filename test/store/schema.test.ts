@@ -16,6 +16,7 @@ import {
   beforeDraftHorizon,
   beforeEventDrafts,
   beforeHeadPruning,
+  beforeLiveStates,
   beforeLz4,
   beforeNumberingByWrite,
   previousRelease,
@@ -284,6 +285,34 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
           methods.map((r) => `${r.id} ${r.m}`),
           ['before pglz', `after ${lz4 ? 'lz4' : 'pglz'}`],
           'the row written before keeps pglz; a new one takes lz4 where the server has it',
+        );
+      });
+    },
+  );
+
+  storeTest(
+    'a database as the release before left it (through migration 22) migrates forward: live states get their table, rows stay',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first')])], T0);
+      await store.addNotification(TA, ORG, notification('n1'));
+      await beforeLiveStates(db);
+      const tables = async () => [...(await db.textColumns()).keys()].filter((name) => name === 'live_states');
+      eq(await tables(), [], 'as that release left it');
+      await withSecondStore(db, async (reopened) => {
+        eq(await tables(), ['live_states'], 'migration 24 made it');
+        eq(commentIdsOf(await reopened.getComments(TA, commentQuery('ann'))), [1], 'comments');
+        eq(
+          notificationIdsOf(await readNotifications(reopened, TA, notificationQuery({ userId: 'u1' }))),
+          ['n1'],
+          'notifications',
+        );
+        const state = { organizationId: ORG, documentId: DOC, liveStateDataId: 's', data: { a: 1 }, merge: false };
+        await reopened.broadcastLiveState(TA, state, 10, T0 + 1);
+        eq(
+          await reopened.getLiveStates(TA, ORG, DOC, null),
+          [{ liveStateDataId: 's', data: '{"a":1}', updatedAt: T0 + 1 }],
+          'states',
         );
       });
     },
