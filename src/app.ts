@@ -36,6 +36,7 @@ export interface AppOptions {
         | 'threadPageCacheMb'
         | 'erasureBatchSize'
         | 'maxFolderDepth'
+        | 'maxLiveStatesPerDocument'
         | 'corsOrigins'
         | 'apiKeyHeaders'
         | 'authTokenHeaders'
@@ -131,6 +132,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
     threadPages: new ThreadPageCache(config.threadPageCacheMb),
     erasureBatchSize: config.erasureBatchSize,
     maxFolderDepth: config.maxFolderDepth,
+    maxLiveStatesPerDocument: config.maxLiveStatesPerDocument,
     webhookAllowPrivate: config.webhookAllowPrivate,
   };
   const limiter =

@@ -5,6 +5,7 @@ import { API_KEY_HEADER, AUTH_TOKEN_HEADER, DEFAULT_AUTH_FAILURE_FLOOR_MS } from
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
+import { DEFAULT_MAX_LIVE_STATES_PER_DOCUMENT, MAX_LIVE_STATES_PER_DOCUMENT } from '../services/livestate.js';
 import { DEFAULT_ERASURE_BATCH_SIZE } from '../services/personal-data.js';
 import { DEFAULT_PROFILE_CACHE_SIZE } from '../services/profiles.js';
 import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
@@ -239,6 +240,15 @@ export const SETTINGS = {
     MAX_FOLDER_DEPTH,
     'Deepest a folder may be (a folder at the top is 1 deep): a folders/add or update that would make one deeper, ' +
       `a moved folder's subtree included, gets 400. At most ${MAX_FOLDER_DEPTH}, so folders/get's nested subtree always serializes.`,
+  ),
+  maxLiveStatesPerDocument: integer(
+    'MARGINALIA_MAX_LIVE_STATES_PER_DOCUMENT',
+    DEFAULT_MAX_LIVE_STATES_PER_DOCUMENT,
+    1,
+    MAX_LIVE_STATES_PER_DOCUMENT,
+    'Most liveStateDataIds one document may hold: a livestate/broadcast of a new id past it gets 429 ' +
+      '`RESOURCE_EXHAUSTED` and writes nothing (each state is bounded by MARGINALIA_BODY_LIMIT; livestate/get answers ' +
+      `them all at once). At most ${MAX_LIVE_STATES_PER_DOCUMENT}.`,
   ),
   eventRetentionHours: integer(
     'MARGINALIA_EVENT_RETENTION_HOURS',
@@ -505,6 +515,8 @@ export interface Config {
   erasureBatchSize: number;
   /** How deep folders may be (services/folders.ts). */
   maxFolderDepth: number;
+  /** Most liveStateDataIds a document may hold (services/livestate.ts). */
+  maxLiveStatesPerDocument: number;
   /** The event outbox and its streams (SPEC 13; events/). */
   eventRetentionHours: number;
   eventPollMs: number;
@@ -595,6 +607,7 @@ export function loadConfig(env: Env): ConfigResult {
       threadPageCacheMb: v.threadPageCacheMb,
       erasureBatchSize: v.erasureBatchSize,
       maxFolderDepth: v.maxFolderDepth,
+      maxLiveStatesPerDocument: v.maxLiveStatesPerDocument,
       eventRetentionHours: v.eventRetentionHours,
       eventPollMs: v.eventPollMs,
       eventNumberingMs: v.eventNumberingMs,

@@ -51,6 +51,8 @@ import * as webhooksAdd from './v1_webhooks_add.js';
 import * as webhooksGet from './v1_webhooks_get.js';
 import * as webhooksDelete from './v1_webhooks_delete.js';
 import * as webhookDeliveriesGet from './v1_webhooks_deliveries_get.js';
+import * as liveStateBroadcast from './v1_livestate_broadcast.js';
+import * as liveStateGet from './v1_livestate_get.js';
 
 export interface Operation {
   path: string;
@@ -108,4 +110,6 @@ export const OPERATIONS: readonly Operation[] = [
   webhooksGet,
   webhooksDelete,
   webhookDeliveriesGet,
+  liveStateBroadcast,
+  liveStateGet,
 ];

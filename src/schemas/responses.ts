@@ -50,8 +50,8 @@ export function answers<T extends TSchema>(success: T, also: readonly (404 | 409
     ),
     413: error('INVALID_ARGUMENT: the body is over MARGINALIA_BODY_LIMIT'),
     429: error(
-      'RESOURCE_EXHAUSTED: over the rate limit (with Retry-After), or an annotation out of commentIds (no' +
-        ' Retry-After: permanent, do not retry)',
+      'RESOURCE_EXHAUSTED: over the rate limit (with Retry-After), or a bound that waiting does not lift: an annotation' +
+        ' out of commentIds, a document holding the most live states (no Retry-After: do not retry)',
     ),
     500: error('INTERNAL: a bug; the message carries the request id'),
     503: error(
@@ -439,3 +439,16 @@ export const WebhookAttempt = Type.Object({
 export const WebhookAttemptListResult = Success(Type.Array(WebhookAttempt, { description: 'Newest first' }), {
   pageToken: Type.Optional(Type.String({ description: 'Present when older attempts remain' })),
 });
+
+/** livestate/broadcast: as the original service answers it. */
+export const LiveStateBroadcastResult = Success(Type.Object({ success: Type.Literal(true) }));
+
+/** livestate/get (an extension): a document's live states. */
+export const LiveState = Type.Object({
+  liveStateDataId: Type.String(),
+  data: Type.Record(Type.String(), Type.Unknown(), { description: 'The state, as broadcast (merged, with merge)' }),
+  lastUpdated: Type.Integer({ description: 'ms since the epoch: the last broadcast under this id' }),
+});
+export const LiveStateListResult = Success(
+  Type.Array(LiveState, { description: 'In liveStateDataId order; unknown ids and documents are left out' }),
+);

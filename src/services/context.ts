@@ -18,6 +18,8 @@ export interface Services {
   erasureBatchSize?: number | undefined;
   /** How deep folders may be (MARGINALIA_MAX_FOLDER_DEPTH); absent: DEFAULT_MAX_FOLDER_DEPTH (services/folders.ts). */
   maxFolderDepth?: number | undefined;
+  /** Most liveStateDataIds a document may hold (MARGINALIA_MAX_LIVE_STATES_PER_DOCUMENT); absent: the default (services/livestate.ts). */
+  maxLiveStatesPerDocument?: number | undefined;
   /** MARGINALIA_WEBHOOK_ALLOW_PRIVATE: webhooks/add takes URLs on internal addresses; absent: refused (services/webhooks.ts). */
   webhookAllowPrivate?: boolean | undefined;
 }

@@ -65,6 +65,8 @@ export const PATHS = {
   webhooksGet: '/v1/webhooks/get',
   webhooksDelete: '/v1/webhooks/delete',
   webhookDeliveriesGet: '/v1/webhooks/deliveries/get',
+  liveStateBroadcast: '/v1/livestate/broadcast',
+  liveStateGet: '/v1/livestate/get',
 } as const;
 
 export interface Reply {

@@ -484,6 +484,14 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
     pageSize: fc.integer({ min: 1, max: 5 }).map(num),
     pageToken: fc.constantFrom<Json>(null, 'garbage', 'WzIsIjEiLCJ4Il0', 'WzIsIngiLCJ5Il0'),
   }),
+  liveStateBroadcast: record({
+    organizationId: org,
+    documentId: doc,
+    liveStateDataId: id('ls-'),
+    data: freeObject,
+    merge: fc.constantFrom<Json>(true, false, null, 'yes'),
+  }),
+  liveStateGet: record({ organizationId: org, documentId: doc, liveStateDataIds: list(id('ls-'), 3, 0) }),
 };
 
 /** A whole request body as text: usually `{"data": ...}`, sometimes broken at the top or not JSON. */
