@@ -50,6 +50,7 @@ import type { UsersData, UsersDeleteData, UsersGetData } from '../../src/schemas
 import type { GroupUsersAddData, GroupUsersDeleteData, UserGroupsAddData } from '../../src/schemas/groups.js';
 import type { UserDataDeleteData, UserDataGetData, UserDataStatusData } from '../../src/schemas/personal-data.js';
 import type { AuthTokenData } from '../../src/schemas/auth.js';
+import type { LiveStateBroadcastData, LiveStateGetData } from '../../src/schemas/livestate.js';
 import type { WebhookDeliveriesGetData, WebhookIdData, WebhooksAddData, WebhooksGetData } from '../../src/schemas/webhooks.js';
 import { type EventSubscription, type SubscribeOptions, Subscription } from './events.js';
 import type {
@@ -86,6 +87,8 @@ import type {
   DocumentsResult,
   FolderListResult,
   FoldersResult,
+  LiveStateBroadcastResult,
+  LiveStateListResult,
   UsersResult,
   WebhookAddedResult,
   WebhookAttemptListResult,
@@ -118,6 +121,8 @@ export type {
   CommentsDeleteData,
   CommentsGetData,
   CommentsUpdateData,
+  LiveStateBroadcastData,
+  LiveStateGetData,
   NotificationConfigGetData,
   NotificationConfigSetData,
   NotificationsAddData,
@@ -180,6 +185,9 @@ export type Webhook = WebhookListResult['data'][number];
 export type WebhookDeletedResult = ResultOf<typeof WebhookDeletedResult>;
 export type WebhookAttemptListResult = ResultOf<typeof WebhookAttemptListResult>;
 export type WebhookAttempt = WebhookAttemptListResult['data'][number];
+export type LiveStateBroadcastResult = ResultOf<typeof LiveStateBroadcastResult>;
+export type LiveStateListResult = ResultOf<typeof LiveStateListResult>;
+export type LiveState = LiveStateListResult['data'][number];
 
 export type { ErrorCode };
 
@@ -380,6 +388,16 @@ export class Marginalia {
     update: (data: FoldersData) => this.call<FoldersResult>('/v1/organizations/folders/update', data, true),
     delete: (data: FoldersDeleteData) => this.call<FoldersResult>('/v1/organizations/folders/delete', data, true),
     setAccess: (data: FoldersAccessData) => this.call<AccessResult>('/v1/organizations/folders/access/update', data, true),
+  };
+
+  readonly liveState = {
+    /**
+     * livestate/broadcast: `data` becomes the document's state under `liveStateDataId` (with `merge`, its
+     * members replace theirs, shallow), announced as a livestate.broadcast event. A repeat writes the same state.
+     */
+    broadcast: (data: LiveStateBroadcastData) => this.call<LiveStateBroadcastResult>('/v1/livestate/broadcast', data, true),
+    /** livestate/get (extension): the document's states, those of `liveStateDataIds` or all, in id order. */
+    get: (data: LiveStateGetData) => this.call<LiveStateListResult>('/v1/livestate/get', data, true),
   };
 
   readonly auth = {
