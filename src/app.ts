@@ -37,6 +37,7 @@ export interface AppOptions {
         | 'erasureBatchSize'
         | 'maxFolderDepth'
         | 'maxAllowedDomains'
+        | 'maxLiveStatesPerDocument'
         | 'corsOrigins'
         | 'apiKeyHeaders'
         | 'authTokenHeaders'
@@ -133,6 +134,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
     erasureBatchSize: config.erasureBatchSize,
     maxFolderDepth: config.maxFolderDepth,
     maxAllowedDomains: config.maxAllowedDomains,
+    maxLiveStatesPerDocument: config.maxLiveStatesPerDocument,
     webhookAllowPrivate: config.webhookAllowPrivate,
   };
   const limiter =

@@ -39,6 +39,7 @@ export const EVENT_TYPES = [
   'folder.add',
   'folder.update',
   'folder.delete',
+  'livestate.broadcast',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Every type of one family, as the `types` filter names it: `comment.*`. */

@@ -51,6 +51,7 @@ import type { GroupUsersAddData, GroupUsersDeleteData, UserGroupsAddData } from 
 import type { UserDataDeleteData, UserDataGetData, UserDataStatusData } from '../../src/schemas/personal-data.js';
 import type { AuthTokenData } from '../../src/schemas/auth.js';
 import type { LocationDataDeleteData, LocationsUpdateData } from '../../src/schemas/locations.js';
+import type { LiveStateBroadcastData, LiveStateGetData } from '../../src/schemas/livestate.js';
 import type { WebhookDeliveriesGetData, WebhookIdData, WebhooksAddData, WebhooksGetData } from '../../src/schemas/webhooks.js';
 import type { DomainsData } from '../../src/schemas/workspace.js';
 import { type EventSubscription, type SubscribeOptions, Subscription } from './events.js';
@@ -89,6 +90,8 @@ import type {
   LocationResult,
   FolderListResult,
   FoldersResult,
+  LiveStateBroadcastResult,
+  LiveStateListResult,
   UsersResult,
   WebhookAddedResult,
   WebhookAttemptListResult,
@@ -126,6 +129,8 @@ export type {
   LocationDataDeleteData,
   LocationsUpdateData,
   DomainsData,
+  LiveStateBroadcastData,
+  LiveStateGetData,
   NotificationConfigGetData,
   NotificationConfigSetData,
   NotificationsAddData,
@@ -192,6 +197,9 @@ export type WebhookAttemptListResult = ResultOf<typeof WebhookAttemptListResult>
 export type WebhookAttempt = WebhookAttemptListResult['data'][number];
 export type DomainsAddedResult = ResultOf<typeof DomainsAddedResult>;
 export type DomainsRemovedResult = ResultOf<typeof DomainsRemovedResult>;
+export type LiveStateBroadcastResult = ResultOf<typeof LiveStateBroadcastResult>;
+export type LiveStateListResult = ResultOf<typeof LiveStateListResult>;
+export type LiveState = LiveStateListResult['data'][number];
 
 export type { ErrorCode };
 
@@ -412,6 +420,16 @@ export class Marginalia {
     addDomains: (data: DomainsData) => this.call<DomainsAddedResult>('/v1/workspace/domains/add', data, true),
     /** workspace/domains/delete: likewise, `details` with `domainsRemoved` and `skippedDomains` when some were not allowed. */
     deleteDomains: (data: DomainsData) => this.call<DomainsRemovedResult>('/v1/workspace/domains/delete', data, true),
+  };
+
+  readonly liveState = {
+    /**
+     * livestate/broadcast: `data` becomes the document's state under `liveStateDataId` (with `merge`, its
+     * members replace theirs, shallow), announced as a livestate.broadcast event. A repeat writes the same state.
+     */
+    broadcast: (data: LiveStateBroadcastData) => this.call<LiveStateBroadcastResult>('/v1/livestate/broadcast', data, true),
+    /** livestate/get (extension): the document's states, those of `liveStateDataIds` or all, in id order. */
+    get: (data: LiveStateGetData) => this.call<LiveStateListResult>('/v1/livestate/get', data, true),
   };
 
   readonly auth = {

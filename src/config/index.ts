@@ -5,6 +5,7 @@ import { API_KEY_HEADER, AUTH_TOKEN_HEADER, DEFAULT_AUTH_FAILURE_FLOOR_MS } from
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
+import { DEFAULT_MAX_LIVE_STATES_PER_DOCUMENT, MAX_LIVE_STATES_PER_DOCUMENT } from '../services/livestate.js';
 import { DEFAULT_ERASURE_BATCH_SIZE } from '../services/personal-data.js';
 import { DEFAULT_PROFILE_CACHE_SIZE } from '../services/profiles.js';
 import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
@@ -248,6 +249,15 @@ export const SETTINGS = {
     1_000_000,
     'Most browser domains a tenant may allow (workspace/domains/add, whose pages may read its end-user answers): ' +
       'an add that would pass it gets 429 RESOURCE_EXHAUSTED and adds nothing. Lowering it removes no domain.',
+  ),
+  maxLiveStatesPerDocument: integer(
+    'MARGINALIA_MAX_LIVE_STATES_PER_DOCUMENT',
+    DEFAULT_MAX_LIVE_STATES_PER_DOCUMENT,
+    1,
+    MAX_LIVE_STATES_PER_DOCUMENT,
+    'Most liveStateDataIds one document may hold: a livestate/broadcast of a new id past it gets 429 ' +
+      '`RESOURCE_EXHAUSTED` and writes nothing (each state is bounded by MARGINALIA_BODY_LIMIT; livestate/get answers ' +
+      `them all at once). At most ${MAX_LIVE_STATES_PER_DOCUMENT}.`,
   ),
   eventRetentionHours: integer(
     'MARGINALIA_EVENT_RETENTION_HOURS',
@@ -516,6 +526,8 @@ export interface Config {
   maxFolderDepth: number;
   /** Most browser domains a tenant may allow (services/workspace-domains.ts). */
   maxAllowedDomains: number;
+  /** Most liveStateDataIds a document may hold (services/livestate.ts). */
+  maxLiveStatesPerDocument: number;
   /** The event outbox and its streams (SPEC 13; events/). */
   eventRetentionHours: number;
   eventPollMs: number;
@@ -607,6 +619,7 @@ export function loadConfig(env: Env): ConfigResult {
       erasureBatchSize: v.erasureBatchSize,
       maxFolderDepth: v.maxFolderDepth,
       maxAllowedDomains: v.maxAllowedDomains,
+      maxLiveStatesPerDocument: v.maxLiveStatesPerDocument,
       eventRetentionHours: v.eventRetentionHours,
       eventPollMs: v.eventPollMs,
       eventNumberingMs: v.eventNumberingMs,

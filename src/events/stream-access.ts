@@ -1,11 +1,11 @@
 // What an end-user token's stream carries (SPEC 13): of the token's organization only, the events of
 // notifications addressed to its user (listed, or organization-wide while the user has a profile there)
-// and of threads and comments in documents the user may access (store/events/access.ts). Answers are
-// held per stream and let go whenever an event that can change them passes by (users, documents,
-// folders, groups and the organization itself): the tail hands every event of the tenant to `saw`, in
-// order, so a change of access applies from the next event on, on every instance. A users/data/delete
-// records no event (it leaves no trace), so answers are also let go after HELD_MS: an erased user's
-// stream loses its access within that.
+// and of threads, comments and live state in documents the user may access (store/events/access.ts).
+// Answers are held per stream and let go whenever an event that can change them passes by (users,
+// documents, folders, groups and the organization itself): the tail hands every event of the tenant to
+// `saw`, in order, so a change of access applies from the next event on, on every instance. A
+// users/data/delete records no event (it leaves no trace), so answers are also let go after HELD_MS: an
+// erased user's stream loses its access within that.
 import type { StoredEvent, Store, StreamAccess } from '../store/store.js';
 import type { StreamScope } from './stream.js';
 
@@ -24,7 +24,8 @@ const NOTIFICATION = new Set([
 ]);
 /** How long an access answer is held at most (see above). */
 export const HELD_MS = 30_000;
-const THREAD = ['comment_annotation.', 'comment.'];
+/** Families of a document's content, carried to users who may access the document: its threads and its live state. */
+const DOCUMENT_CONTENT = ['comment_annotation.', 'comment.', 'livestate.'];
 
 export class EndUserScope implements StreamScope {
   private readonly held = new Map<string, StreamAccess | Promise<StreamAccess>>();
@@ -53,7 +54,7 @@ export class EndUserScope implements StreamScope {
       if (audience.users.includes(this.userId)) return true;
       return audience.wide ? this.accessTo(event.documentId ?? '', (a) => a.member) : false;
     }
-    if (THREAD.some((f) => event.type.startsWith(f)) && event.documentId !== null) {
+    if (DOCUMENT_CONTENT.some((f) => event.type.startsWith(f)) && event.documentId !== null) {
       // A thread event meant for some users only (one user's read marks) goes to them alone.
       if (event.audience && !event.audience.users.includes(this.userId)) return false;
       return this.accessTo(event.documentId, (a) => a.document);

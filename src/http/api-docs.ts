@@ -124,6 +124,7 @@ export async function registerApiDocs(app: App): Promise<void> {
         { name: 'comments', description: 'Comment annotations (threads) on documents' },
         { name: 'notifications', description: 'In-app notifications' },
         { name: 'organizations', description: 'Organizations as objects: names and disable state' },
+        { name: 'livestate', description: "Documents' live state: broadcast, and read back" },
         { name: 'auth', description: 'End-user tokens for browsers (the event stream)' },
         { name: 'events', description: 'The live stream of events (Server-Sent Events); docs/events.md' },
         { name: 'webhooks', description: 'Webhooks: events POSTed to your URLs, signed (Standard Webhooks); docs/events.md' },

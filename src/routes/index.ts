@@ -55,6 +55,8 @@ import * as webhooksDelete from './v1_webhooks_delete.js';
 import * as webhookDeliveriesGet from './v1_webhooks_deliveries_get.js';
 import * as domainsAdd from './v1_workspace_domains_add.js';
 import * as domainsDelete from './v1_workspace_domains_delete.js';
+import * as liveStateBroadcast from './v1_livestate_broadcast.js';
+import * as liveStateGet from './v1_livestate_get.js';
 
 export interface Operation {
   path: string;
@@ -116,4 +118,6 @@ export const OPERATIONS: readonly Operation[] = [
   webhookDeliveriesGet,
   domainsAdd,
   domainsDelete,
+  liveStateBroadcast,
+  liveStateGet,
 ];

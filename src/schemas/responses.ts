@@ -58,8 +58,8 @@ export function answers<T extends TSchema>(
     ),
     413: error('INVALID_ARGUMENT: the body is over MARGINALIA_BODY_LIMIT'),
     429: error(
-      'RESOURCE_EXHAUSTED: over the rate limit (with Retry-After), or an annotation out of commentIds (no' +
-        ' Retry-After: permanent, do not retry)',
+      'RESOURCE_EXHAUSTED: over the rate limit (with Retry-After), or a bound that waiting does not lift: an annotation' +
+        ' out of commentIds, a document holding the most live states (no Retry-After: do not retry)',
     ),
     500: error(
       partial === undefined
@@ -501,4 +501,17 @@ export const DomainsRemovedResult = Success(
   Type.Object({
     domainsRemoved: Type.Array(Type.String(), { description: 'The hosts removed, normalized, in request order' }),
   }),
+);
+
+/** livestate/broadcast: as the original service answers it. */
+export const LiveStateBroadcastResult = Success(Type.Object({ success: Type.Literal(true) }));
+
+/** livestate/get (an extension): a document's live states. */
+export const LiveState = Type.Object({
+  liveStateDataId: Type.String(),
+  data: Type.Record(Type.String(), Type.Unknown(), { description: 'The state, as broadcast (merged, with merge)' }),
+  lastUpdated: Type.Integer({ description: 'ms since the epoch: the last broadcast under this id' }),
+});
+export const LiveStateListResult = Success(
+  Type.Array(LiveState, { description: 'In liveStateDataId order; unknown ids and documents are left out' }),
 );

@@ -11,6 +11,7 @@ export const EVENT_CATEGORIES = [
   'organization',
   'document',
   'folder',
+  'livestate',
 ] as const;
 
 export const EVENT_TYPE_PATTERN = `^(${EVENT_CATEGORIES.join('|')})\\.([a-z_]{1,64}|\\*)$`;

@@ -20,6 +20,8 @@ export interface Services {
   maxFolderDepth?: number | undefined;
   /** Most browser domains a tenant may allow (MARGINALIA_MAX_ALLOWED_DOMAINS); absent: the default of workspace-domains.ts. */
   maxAllowedDomains?: number | undefined;
+  /** Most liveStateDataIds a document may hold (MARGINALIA_MAX_LIVE_STATES_PER_DOCUMENT); absent: the default (services/livestate.ts). */
+  maxLiveStatesPerDocument?: number | undefined;
   /** MARGINALIA_WEBHOOK_ALLOW_PRIVATE: webhooks/add takes URLs on internal addresses; absent: refused (services/webhooks.ts). */
   webhookAllowPrivate?: boolean | undefined;
 }

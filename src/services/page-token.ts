@@ -6,6 +6,7 @@ import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import { MAX_COMMENT_ID } from '../schemas/common.js';
 import { spell } from './member-path.js';
+import { isRecord } from './rules.js';
 import type { NotificationCursor, UserDataCursor } from '../store/store.js';
 import { sha256 } from './sha256.js';
 
@@ -91,8 +92,6 @@ export function keyPaged<R>(
 /** A commentId as a token may carry it: what PostgreSQL's integer column holds (1 to 2^31 - 1). */
 const storableCommentId = (v: unknown): v is number =>
   Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_COMMENT_ID;
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A users/data/get token (a key token whose key is the cursor as JSON): both lists' positions, each

@@ -35,6 +35,9 @@ export function filterList<T>(list: readonly T[] | null | undefined): T[] | null
 
 export const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);
 
+/** A JSON object (not null, not an array). */
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** One entry of a per-item answer (SPEC 10.4, 10.5, 10.8, 10.9). */
 export interface ItemOutcome<Id> {
   success: boolean;

@@ -22,6 +22,7 @@ import * as signingKeys from './signing-keys/signing-keys.js';
 import * as documents from './documents/documents.js';
 import * as domains from './domains/domains.js';
 import * as folders from './folders/folders.js';
+import * as liveStates from './livestate/livestate.js';
 import * as locations from './locations/locations.js';
 import { all, type BatchQuery, type Query, type Row, run, type Work } from './sql.js';
 import type {
@@ -61,6 +62,8 @@ import type {
   DomainsAdded,
   FolderRecord,
   FolderWrite,
+  LiveStateBroadcast,
+  LiveStateRecord,
   Recipient,
   Profile,
   Scope,
@@ -1179,6 +1182,27 @@ export class DbStore implements Store {
 
   anyTenantAllowsDomain(candidates: readonly string[]): Maybe<boolean> {
     return this.read('anyTenantAllowsDomain', () => domains.allowsAny(null, candidates));
+  }
+
+  // --- Documents' live state ---
+
+  broadcastLiveState(tenantId: string, broadcast: LiveStateBroadcast, most: number, now: number): Maybe<LiveStateRecord> {
+    return this.emitting(
+      'broadcastLiveState',
+      tenantId,
+      now,
+      () => liveStates.broadcast(tenantId, broadcast, most, now),
+      (state) => [events.liveStateBroadcast(broadcast.organizationId, broadcast.documentId, state, broadcast.merge)],
+    );
+  }
+
+  getLiveStates(
+    tenantId: string,
+    organizationId: string,
+    documentId: string,
+    ids: readonly string[] | null,
+  ): Maybe<LiveStateRecord[]> {
+    return this.query('getLiveStates', liveStates.states(tenantId, organizationId, documentId, ids));
   }
 
   // --- Webhooks ---

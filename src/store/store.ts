@@ -121,6 +121,22 @@ export interface FolderWrite {
   parentId: string | null | undefined;
 }
 
+/** livestate/broadcast: `data` becomes the document's state under the id, or (merge) is shallow-merged into it. */
+export interface LiveStateBroadcast {
+  organizationId: string;
+  documentId: string;
+  liveStateDataId: string;
+  data: Readonly<Record<string, unknown>>;
+  merge: boolean;
+}
+
+/** A document's live state under one id: the JSON text of an object, and when it was last written. */
+export interface LiveStateRecord {
+  liveStateDataId: string;
+  data: string;
+  updatedAt: number;
+}
+
 /** An author or actor as the writer sent it; null where the writer left a field out. */
 export interface UserRef {
   userId: string;
@@ -758,6 +774,20 @@ export interface Store {
   tenantAllowsDomain(tenantId: string, candidates: readonly string[]): Maybe<boolean>;
   /** Whether any tenant allows one of them: a preflight, which carries no credentials. */
   anyTenantAllowsDomain(candidates: readonly string[]): Maybe<boolean>;
+  // --- Documents' live state (store/livestate/) ---
+
+  /**
+   * livestate/broadcast: the state under the id replaced or shallow-merged, with its event; a new id
+   * past `most` of the document is RESOURCE_EXHAUSTED. Answers the state as written.
+   */
+  broadcastLiveState(tenantId: string, broadcast: LiveStateBroadcast, most: number, now: number): Maybe<LiveStateRecord>;
+  /** livestate/get: the document's states (those of `ids`, or all), in id order. */
+  getLiveStates(
+    tenantId: string,
+    organizationId: string,
+    documentId: string,
+    ids: readonly string[] | null,
+  ): Maybe<LiveStateRecord[]>;
 
   // --- Webhooks (SPEC 13; store/webhooks/) ---
 

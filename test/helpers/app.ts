@@ -69,6 +69,8 @@ export const PATHS = {
   webhookDeliveriesGet: '/v1/webhooks/deliveries/get',
   domainsAdd: '/v1/workspace/domains/add',
   domainsDelete: '/v1/workspace/domains/delete',
+  liveStateBroadcast: '/v1/livestate/broadcast',
+  liveStateGet: '/v1/livestate/get',
 } as const;
 
 export interface Reply {

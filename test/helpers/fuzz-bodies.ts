@@ -516,6 +516,14 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   // not, is the documented partial answer (fuzz.test.ts accepts exactly that 500).
   domainsAdd: record({ domains: list(domain, 4) }),
   domainsDelete: record({ domains: list(domain, 4) }),
+  liveStateBroadcast: record({
+    organizationId: org,
+    documentId: doc,
+    liveStateDataId: id('ls-'),
+    data: freeObject,
+    merge: fc.constantFrom<Json>(true, false, null, 'yes'),
+  }),
+  liveStateGet: record({ organizationId: org, documentId: doc, liveStateDataIds: list(id('ls-'), 3, 0) }),
 };
 
 /** A whole request body as text: usually `{"data": ...}`, sometimes broken at the top or not JSON. */

@@ -127,6 +127,11 @@ export async function beforeAllowedDomains(db: Pick<FreshDatabase, 'exec'>): Pro
   await db.exec('DROP TABLE allowed_domains; DELETE FROM schema_migrations WHERE version = 23');
 }
 
+/** Before migration 24: documents kept no live state. */
+export async function beforeLiveStates(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('DROP TABLE live_states; DELETE FROM schema_migrations WHERE version = 24');
+}
+
 /** Before migration 22: retention found old events through an index by age. */
 export async function beforeHeadPruning(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
   await beforeAllowedDomains(db);

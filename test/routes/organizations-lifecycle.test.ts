@@ -42,10 +42,11 @@ async function populated(org: string, caller = t.a) {
     config: { inbox: 'ALL' },
   });
   await caller.ok(PATHS.annotationsRead, { organizationId: org, documentId: 'doc', userId: 'v' });
+  await caller.ok(PATHS.liveStateBroadcast, { organizationId: org, documentId: 'doc', liveStateDataId: 's', data: { v: 1 } });
   return { commentId: added.data.a1.commentIds?.[0] ?? 1 };
 }
 
-/** Every write operation of SPEC 3-11 and 12 under `org`, as [path, data]. */
+/** Every write operation of SPEC 3-11 and 12 under `org`, and livestate/broadcast, as [path, data]. */
 function writesUnder(org: string): [string, Record<string, unknown>][] {
   const doc = { organizationId: org, documentId: 'doc' };
   return [
@@ -68,6 +69,7 @@ function writesUnder(org: string): [string, Record<string, unknown>][] {
     [PATHS.notificationsConfigSet, { organizationId: org, documentIds: ['doc'], userIds: ['v'], config: { inbox: 'NONE' } }],
     [PATHS.organizationsAdd, { organizations: [{ organizationId: org, organizationName: 'Renamed' }] }],
     [PATHS.organizationsUpdate, { organizations: [{ organizationId: org, organizationName: 'Renamed' }] }],
+    [PATHS.liveStateBroadcast, { ...doc, liveStateDataId: 's', data: { v: 2 }, merge: true }],
   ];
 }
 
@@ -83,6 +85,7 @@ async function everything(org: string) {
     count: strip(await t.a.ok(PATHS.notificationsCount, { organizationId: org, userId: 'v' })),
     config: strip(await t.a.ok(PATHS.notificationsConfigGet, { ...doc, documentIds: ['doc'], userId: 'v' })),
     threadCount: strip(await t.a.ok(PATHS.annotationsCount, { organizationId: org, documentIds: ['doc'], userId: 'v' })),
+    liveStates: strip(await t.a.ok(PATHS.liveStateGet, doc)),
   };
 }
 
@@ -227,6 +230,7 @@ describe('organizations/delete: happy paths', () => {
       count: { total: 0, unread: 0 },
       config: kept.config.map((c: any) => ({ ...c, metadata: { ...c.metadata, organizationId: org } })),
       threadCount: { doc: { total: 0, unread: 0 } },
+      liveStates: [],
     });
   });
 

@@ -17,6 +17,7 @@ import {
   beforeDraftHorizon,
   beforeEventDrafts,
   beforeHeadPruning,
+  beforeLiveStates,
   beforeLz4,
   beforeNumberingByWrite,
   beforeThreadColors,
@@ -355,6 +356,34 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         );
         eq(await reopened.addAllowedDomains(TA, ['example.com'], 10, T0), { added: ['example.com'], skipped: [] }, 'an add');
         eq(await reopened.allowedDomains(TA), ['example.com'], 'read back');
+      });
+    },
+  );
+
+  storeTest(
+    'a database as the release before left it (through migration 22) migrates forward: live states get their table, rows stay',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first')])], T0);
+      await store.addNotification(TA, ORG, notification('n1'));
+      await beforeLiveStates(db);
+      const tables = async () => [...(await db.textColumns()).keys()].filter((name) => name === 'live_states');
+      eq(await tables(), [], 'as that release left it');
+      await withSecondStore(db, async (reopened) => {
+        eq(await tables(), ['live_states'], 'migration 24 made it');
+        eq(commentIdsOf(await reopened.getComments(TA, commentQuery('ann'))), [1], 'comments');
+        eq(
+          notificationIdsOf(await readNotifications(reopened, TA, notificationQuery({ userId: 'u1' }))),
+          ['n1'],
+          'notifications',
+        );
+        const state = { organizationId: ORG, documentId: DOC, liveStateDataId: 's', data: { a: 1 }, merge: false };
+        await reopened.broadcastLiveState(TA, state, 10, T0 + 1);
+        eq(
+          await reopened.getLiveStates(TA, ORG, DOC, null),
+          [{ liveStateDataId: 's', data: '{"a":1}', updatedAt: T0 + 1 }],
+          'states',
+        );
       });
     },
   );

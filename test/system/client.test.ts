@@ -294,6 +294,24 @@ describe('the typed client against the real server', () => {
     );
   });
 
+  test("a document's live state through the client: broadcast (merge) and get, with typed results", async () => {
+    const where = { organizationId: 'o-live', documentId: 'd' };
+    const sent = await api.liveState.broadcast({ ...where, liveStateDataId: 'cursor', data: { x: 1, y: 2 } });
+    assert.deepEqual(sent, { status: 'success', message: 'Event broadcasted successfully.', data: { success: true } });
+    await api.liveState.broadcast({ ...where, liveStateDataId: 'cursor', data: { y: 3 }, merge: true });
+    await api.liveState.broadcast({ ...where, liveStateDataId: 'aaa', data: {} });
+    const got = await api.liveState.get({ ...where, liveStateDataIds: ['cursor', 'aaa', 'ghost'] });
+    assert.equal(got.message, 'Live state retrieved successfully.');
+    assert.deepEqual(
+      got.data.map((s) => [s.liveStateDataId, s.data]),
+      [
+        ['aaa', {}],
+        ['cursor', { x: 1, y: 3 }],
+      ],
+    );
+    assert.ok(got.data.every((s) => Number.isInteger(s.lastUpdated)));
+  });
+
   test('a 429 without Retry-After (an annotation out of commentIds) is thrown at once, saying what to do', async () => {
     let calls = 0;
     const counting = new Marginalia({

@@ -120,10 +120,10 @@ export function* setDisabled(
 
 /**
  * documents/delete: each document that exists, with its threads, comments, thread read marks,
- * notifications (their inbox rows and read marks; the counters follow by trigger), memberships and
- * notification settings. A disabled document may be deleted (SPEC 14.8); its organization must not be
- * disabled. Versions (document_versions, profile_versions) stay: caches are keyed by them, and the
- * annotations' triggers have moved the document's already. Answers the ids deleted.
+ * notifications (their inbox rows and read marks; the counters follow by trigger), memberships,
+ * notification settings and live states. A disabled document may be deleted (SPEC 14.8); its
+ * organization must not be disabled. Versions (document_versions, profile_versions) stay: caches are
+ * keyed by them, and the annotations' triggers have moved the document's already. Answers the ids deleted.
  */
 export function* remove(tenantId: string, organizationId: string, ids: readonly string[]): Work<Set<string>> {
   yield* enter(tenantId, organizationId, null, false);
@@ -148,6 +148,7 @@ export function* remove(tenantId: string, organizationId: string, ids: readonly 
     }
     yield* run(SQL.memberships, at);
     yield* run(SQL.settings, at);
+    yield* run(SQL.liveStates, at);
   }
   return deleted;
 }

@@ -85,6 +85,7 @@ export const DOCUMENTS_SQL = {
        AND scope_kind = 'document' AND scope_id = @documentId`,
   ),
   settings: byKind('deleteDocumentSettings', () => `DELETE FROM notification_settings WHERE ${DOCUMENT}`),
+  liveStates: byKind('deleteDocumentLiveStates', () => `DELETE FROM live_states WHERE ${DOCUMENT}`),
   /**
    * Whether a folder exists (documents/add and move name one that must). On PostgreSQL the row is
    * locked until the write commits, so a folders/delete (which deletes its folders before it moves

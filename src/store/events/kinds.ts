@@ -9,6 +9,7 @@
 // are rendered from exactly what was written, with no statement of their own.
 import { eventCommentJson } from '../../answers/comments.js';
 import { eventCommentsOf, eventThreadJson } from '../../answers/annotations.js';
+import { eventLiveStateJson } from '../../answers/live-states.js';
 import { eventNotificationJson } from '../../answers/notifications.js';
 import { shownDocument, shownFolder, shownMember, shownOrganization } from '../../answers/objects.js';
 import { comments as commentsRead } from '../comments/comments.js';
@@ -24,6 +25,7 @@ import { page as organizationsPage } from '../organizations/organizations.js';
 import { all, type ListParam, list, queried, type Step, type Work } from '../sql.js';
 import type {
   ChangeSource,
+  LiveStateRecord,
   NotificationChange,
   NotificationDeletion,
   NotificationSetting,
@@ -68,6 +70,7 @@ export const EVENT_TYPES = [
   'folder.add',
   'folder.update',
   'folder.delete',
+  'livestate.broadcast',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -493,3 +496,13 @@ export function* foldersWritten(
 /** folders/delete: every folder that went, the subfolders of those named included. */
 export const foldersDeleted = (organizationId: string, seen: Seen): EventDraft[] =>
   once(seen.foldersRemoved).map((folderId) => draft('folder.delete', organizationId, null, json({ folderId })));
+
+// --- Live state ---
+
+/** livestate/broadcast: the state after the change. Streams carry it by document access, as a thread's events. */
+export const liveStateBroadcast = (
+  organizationId: string,
+  documentId: string,
+  state: LiveStateRecord,
+  merge: boolean,
+): EventDraft => draft('livestate.broadcast', organizationId, documentId, eventLiveStateJson(state, merge));

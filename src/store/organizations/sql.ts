@@ -132,6 +132,9 @@ export const ORGANIZATION_TABLES = [
   'user_groups',
   'users',
   'documents',
+  // After documents: a broadcast of a new liveStateDataId locks its document's row before it writes the
+  // state (livestate/), so the deletion, once it has that row, finds the state written.
+  'live_states',
   'folders',
 ] as const;
 /** The tables that keep an organization's rows after organizations/delete (see above). */

@@ -1,0 +1,38 @@
+// The statements of documents' live state (livestate/broadcast and livestate/get), SQLite and PostgreSQL
+// side by side. Row locks are PostgreSQL's; SQLite's write transaction already excludes other writers.
+import { byKind, inList, same } from '../sql.js';
+
+const DOCUMENT = 'tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId';
+const STATE = `${DOCUMENT} AND live_state_data_id = @liveStateDataId`;
+
+export const LIVE_STATES_SQL = {
+  /** The state under an id, locked until the broadcast commits: a merge reads the state it replaces. */
+  lock: byKind(
+    'lockLiveState',
+    (kind) => `SELECT data FROM live_states WHERE ${STATE}${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
+  ),
+  /**
+   * A new id: its document's row, locked until the broadcast commits, so that the new ids of one
+   * document are counted one broadcast at a time (NO KEY UPDATE: the weakest lock two broadcasts wait on
+   * each other for).
+   */
+  lockDocument: byKind(
+    'lockLiveStateDocument',
+    (kind) => `SELECT 1 AS found FROM documents WHERE ${DOCUMENT}${kind === 'postgres' ? ' FOR NO KEY UPDATE' : ''}`,
+  ),
+  /** How many ids the document holds, counted up to @most (all the bound needs to know). */
+  count: same('countLiveStates', `SELECT count(*) AS n FROM (SELECT 1 FROM live_states WHERE ${DOCUMENT} LIMIT @most) held`),
+  write: same(
+    'writeLiveState',
+    `INSERT INTO live_states (tenant_id, organization_id, document_id, live_state_data_id, updated_at, data)
+     VALUES (@tenantId, @organizationId, @documentId, @liveStateDataId, @now, @data)
+     ON CONFLICT (tenant_id, organization_id, document_id, live_state_data_id)
+     DO UPDATE SET updated_at = excluded.updated_at, data = excluded.data`,
+  ),
+  /** livestate/get: the document's states (those of @ids, or all), in id order. */
+  read: byKind(
+    'liveStates',
+    (kind) => `SELECT live_state_data_id, data, updated_at FROM live_states
+     WHERE ${DOCUMENT} AND ${inList(kind, 'live_state_data_id', 'ids')} ORDER BY live_state_data_id`,
+  ),
+};
