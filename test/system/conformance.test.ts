@@ -11,6 +11,19 @@ import { freshDatabase, STORE_KINDS } from '../helpers/test-database.js';
 
 const SUITE = join(REPO, '..', 'shared', 'conformance', 'run.mjs');
 const SECTIONS = '10,11,12';
+/**
+ * Cases that contradict the contract as the original service's pages now decide it (docs/decisions.md,
+ * "Following the original service's pages"), skipped by name:
+ * - documents/move answers no `data` member (its page prints none), where the case wants `data: null`;
+ * - organizations/access/disablestate/update answers a missing organization as not existing, as its
+ *   page shows, and creates none, where the case wants one created, disabled.
+ * Every other check of those two cases is held by test/routes (documents.test.ts,
+ * organizations-lifecycle.test.ts) and by the replay of the pages' examples (vendor-examples.test.ts).
+ */
+const SKIP = [
+  '12 organizations/documents/move and folders/delete',
+  '12 organizations/access/disablestate/update: a disabled organization refuses writes',
+].join(',');
 const skip = existsSync(SUITE) ? false : `the contract suite is not beside this clone (${SUITE})`;
 
 for (const kind of STORE_KINDS)
@@ -32,12 +45,13 @@ for (const kind of STORE_KINDS)
           CONFORMANCE_KEY_B: b.apiKey,
           CONFORMANCE_TOKEN_B: b.authToken,
           CONFORMANCE_SECTIONS: SECTIONS,
+          CONFORMANCE_SKIP: SKIP,
         },
       });
       const summary = /(\d+) passed, (\d+) failed/.exec(run.stdout);
       assert.equal(run.status, 0, `contract suite failed:\n${run.stdout}\n${run.stderr}`);
       assert.ok(summary && Number(summary[1]) > 0 && summary[2] === '0', run.stdout);
-      t.diagnostic(`sections ${SECTIONS}: ${summary[0]}`);
+      t.diagnostic(`sections ${SECTIONS}: ${summary[0]}; skipped by name: ${SKIP}`);
     } finally {
       await stopServer(s);
       await db.drop();
