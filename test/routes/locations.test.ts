@@ -7,11 +7,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, makeTestApp, notificationData, PATHS, type TestApp, user } from '../helpers/app.js';
 import { eventsSince, lastEventId, tenantIdOf } from '../helpers/events.js';
+import { openStream } from '../helpers/sse.js';
 import { js, say, uniq } from '../helpers/threads.js';
 
 let t: TestApp;
+let base: string;
 before(async () => {
   t = await makeTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
 });
 after(async () => t.close());
 
@@ -127,6 +131,39 @@ describe('locations/update: happy paths', () => {
       ],
       js(events),
     );
+  });
+});
+
+describe('location operations on the event stream', () => {
+  test("a stream of the document carries the move's and the delete's events, in order", async () => {
+    const org = uniq('org');
+    const doc = uniq('doc');
+    await seeded(org, doc);
+    const headers = { 'x-service-api-key': t.a.creds.apiKey, 'x-service-auth-token': t.a.creds.authToken };
+    const s = await openStream(`${base}/v1/events?organizationId=${org}&documentId=${doc}`, headers);
+    try {
+      assert.equal(s.status, 200, s.body);
+      await t.a.ok(PATHS.locationsUpdate, {
+        organizationId: org,
+        documentId: doc,
+        migrate: { oldLocation: UNTITLED, newLocation: { id: 'x' } },
+      });
+      await t.a.ok(PATHS.locationDataDelete, { organizationId: org, documentId: doc, location: { id: 'x' } });
+      const event = (m: { data: string }) => JSON.parse(m.data) as { type: string; data: { annotationId?: string } };
+      const last = (m: { data: string }) => event(m).type === 'comment_annotation.delete' && event(m).data.annotationId === 'a2';
+      const seen = (await s.until(last).catch((err) => assert.fail(`${err}; the stream had: ${s.raw}`))).map((m) => [
+        event(m).type,
+        event(m).data.annotationId,
+      ]);
+      assert.deepEqual(seen, [
+        ['comment_annotation.update', 'a1'],
+        ['comment_annotation.update', 'a2'],
+        ['comment_annotation.delete', 'a1'],
+        ['comment_annotation.delete', 'a2'],
+      ]);
+    } finally {
+      s.close();
+    }
   });
 });
 
