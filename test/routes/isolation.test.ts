@@ -17,6 +17,8 @@ const DOCS = ['d1', 'd2'];
 const ANNS = ['a1', 'a2'];
 const USERS = ['u1', 'u2', 'u3'];
 const NOTES = ['n1', 'n2', 'n3'];
+const PLACES = ['l1', 'l2'];
+const STATES = ['s1', 's2'];
 
 type Tenant = 'a' | 'b';
 interface Op {
@@ -46,14 +48,34 @@ function dataArb(mark: string): fc.Arbitrary<{ path: keyof typeof PATHS; data: R
       })
       .map((data) => ({ path: 'usersUpdate' as const, data })),
     fc
-      .record({ organizationId: pick(ORGS), documentId: pick(DOCS), annotationId: pick(ANNS), from: pick(USERS) })
-      .map(({ annotationId, from, ...rest }) => ({
+      .record({
+        organizationId: pick(ORGS),
+        documentId: pick(DOCS),
+        annotationId: pick(ANNS),
+        from: pick(USERS),
+        locationId: pick(PLACES),
+      })
+      .map(({ annotationId, from, locationId, ...rest }) => ({
         path: 'annotationsAdd' as const,
         data: {
           ...rest,
-          commentAnnotations: [{ annotationId, commentData: [{ commentText: `${mark} opens`, from: { userId: from } }] }],
+          commentAnnotations: [
+            { annotationId, locationId, commentData: [{ commentText: `${mark} opens`, from: { userId: from } }] },
+          ],
         },
       })),
+    fc
+      .record({ organizationId: pick(ORGS), documentId: pick(DOCS), from: pick(PLACES), to: pick(PLACES) })
+      .map(({ from, to, ...rest }) => ({
+        path: 'locationsUpdate' as const,
+        data: { ...rest, migrate: { oldLocation: { id: from }, newLocation: { id: to, by: mark } } },
+      })),
+    fc
+      .record({ organizationId: pick(ORGS), documentId: pick(DOCS), at: pick(PLACES) })
+      .map(({ at, ...rest }) => ({ path: 'locationDataDelete' as const, data: { ...rest, location: { id: at } } })),
+    fc
+      .record({ organizationId: pick(ORGS), documentId: pick(DOCS), liveStateDataId: pick(STATES), merge: fc.boolean() })
+      .map((data) => ({ path: 'liveStateBroadcast' as const, data: { ...data, data: { [mark]: true } } })),
     fc
       .record({
         organizationId: pick(ORGS),
@@ -160,6 +182,8 @@ async function snapshot(w: World, tenant: Tenant, orgs: string[]): Promise<unkno
         );
       }
       reads.push(normalize(w, tenant, orgs, (await c.post(PATHS.notificationsGet, { organizationId, documentId })).body));
+      reads.push(normalize(w, tenant, orgs, (await c.post(PATHS.annotationsGet, { organizationId, documentId })).body));
+      reads.push(normalize(w, tenant, orgs, (await c.post(PATHS.liveStateGet, { organizationId, documentId })).body));
     }
     for (const userId of USERS)
       reads.push(normalize(w, tenant, orgs, (await c.post(PATHS.notificationsGet, { organizationId, userId })).body));
