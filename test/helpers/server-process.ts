@@ -149,10 +149,15 @@ export function createKey(env: Record<string, string>, name: string): { apiKey: 
 
 /** POST {data} over real HTTP. */
 export async function post(url: string, path: string, creds: { apiKey: string; authToken: string }, data: unknown) {
+  return postBody(url, path, { data }, { 'x-service-api-key': creds.apiKey, 'x-service-auth-token': creds.authToken });
+}
+
+/** POST a JSON body as it is, with these headers, over real HTTP. */
+export async function postBody(url: string, path: string, body: unknown, headers: Record<string, string>) {
   const res = await fetch(url + path, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-service-api-key': creds.apiKey, 'x-service-auth-token': creds.authToken },
-    body: JSON.stringify({ data }),
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
   });
   const text = await res.text();
   let json: any;

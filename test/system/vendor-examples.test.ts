@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { systemClock } from '../../src/clock.js';
 import { createTenant, type IssuedCredentials } from '../../src/services/credentials.js';
-import { startServer, stopServer } from '../helpers/server-process.js';
+import { postBody, startServer, stopServer } from '../helpers/server-process.js';
 import { freshDatabase, STORE_KINDS } from '../helpers/test-database.js';
 import {
   compareAnswer,
@@ -445,19 +445,8 @@ for (const kind of STORE_KINDS)
     assert.equal(total, 109, "the 109 examples of the pages' extract");
   });
 
-async function post(url: string, path: string, body: unknown, creds: IssuedCredentials | null) {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (creds) {
-    headers[API_KEY_HEADER] = creds.apiKey;
-    headers[AUTH_TOKEN_HEADER] = creds.authToken;
-  }
-  const res = await fetch(url + path, { method: 'POST', headers, body: JSON.stringify(body) });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, text, json };
+/** The example's request, with the vendor's header names (none for the pages that print credentials in data). */
+function post(url: string, path: string, body: unknown, creds: IssuedCredentials | null) {
+  const headers: Record<string, string> = creds ? { [API_KEY_HEADER]: creds.apiKey, [AUTH_TOKEN_HEADER]: creds.authToken } : {};
+  return postBody(url, path, body, headers);
 }
