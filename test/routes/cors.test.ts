@@ -2,7 +2,8 @@
 // headers. Through the app in process, on whichever database the run uses.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectError, makeTestApp, PATHS, type Reply, type TestApp } from '../helpers/app.js';
+import { StoreUnavailableError, type Store } from '../../src/store/store.js';
+import { anotherInstance, expectError, makeTestApp, PATHS, type Reply, type TestApp } from '../helpers/app.js';
 
 const ALLOWED = 'https://app.example.com';
 const OTHER = 'https://evil.example.net';
@@ -132,6 +133,49 @@ describe('CORS with MARGINALIA_CORS_ORIGINS unset', () => {
     assert.deepEqual(corsHeaders(ok), []);
     assert.ok(!varies(ok, 'origin'));
   });
+});
+
+describe("CORS when the tenants' domains cannot be read", () => {
+  let t: TestApp;
+  before(async () => {
+    t = await makeTestApp();
+  });
+  after(() => t.close());
+
+  // The lookup throws on SQLite and rejects on PostgreSQL: both are the request's error, not a crash.
+  const failures = {
+    thrown: (err: Error): never => {
+      throw err;
+    },
+    'a rejection': (err: Error) => Promise.reject(err),
+  };
+  for (const [how, fail] of Object.entries(failures)) {
+    test(`a preflight from an origin that is not listed, its lookup failing (${how}), is the usual 503 envelope`, async () => {
+      const failing = (store: Store) =>
+        new Proxy(store, {
+          get(target, name) {
+            if (name === 'anyTenantAllowsDomain') return () => fail(new StoreUnavailableError('down'));
+            const value = Reflect.get(target, name);
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+      const other = await anotherInstance(t.db, {}, failing);
+      try {
+        const send = async (headers: Record<string, string>) => {
+          const res = await other.app.inject({ method: 'OPTIONS', url: PATHS.notificationsGet, headers });
+          return { status: res.statusCode, headers: res.headers, body: res.body, json: JSON.parse(res.body) };
+        };
+        const r = await send({ origin: OTHER, 'access-control-request-method': 'POST' });
+        expectError(r, 503, 'UNAVAILABLE');
+        assert.deepEqual(corsHeaders(r), []);
+        // The server goes on: an OPTIONS without Origin reads nothing, and is the usual 405.
+        expectError(await send({}), 405, 'INVALID_ARGUMENT');
+      } finally {
+        await other.app.close();
+        await other.store.close();
+      }
+    });
+  }
 });
 
 describe('credential header aliases', () => {
