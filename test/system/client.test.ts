@@ -207,7 +207,7 @@ describe('the typed client against the real server', () => {
     assert.match(added.data['o12-a']!.id, /^[0-9a-f]{32}$/);
     await api.users.add({ organizationId: 'o12-c', users: [{ userId: 'u' }] });
     const renamed = await api.organizations.update({ organizations: [{ organizationId: 'o12-b', organizationName: 'B' }] });
-    assert.deepEqual(renamed.data['o12-b'], { success: true, id: 'o12-b', message: 'Updated Successfully' });
+    assert.deepEqual(renamed.data['o12-b'], { success: true, id: added.data['o12-b']!.id, message: 'Updated Successfully' });
     const page = await api.organizations.get({ organizationIds: ['o12-a', 'o12-b', 'o12-c'], pageSize: 2 });
     assert.ok(page.pageToken, 'a third remains');
     const all = await api.organizations.all({ organizationIds: ['o12-a', 'o12-b', 'o12-c', 'o12-none'], pageSize: 2 });
