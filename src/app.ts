@@ -38,6 +38,7 @@ export interface AppOptions {
         | 'maxFolderDepth'
         | 'maxAllowedDomains'
         | 'maxLiveStatesPerDocument'
+        | 'maxLiveStateBytes'
         | 'corsOrigins'
         | 'apiKeyHeaders'
         | 'authTokenHeaders'
@@ -135,6 +136,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
     maxFolderDepth: config.maxFolderDepth,
     maxAllowedDomains: config.maxAllowedDomains,
     maxLiveStatesPerDocument: config.maxLiveStatesPerDocument,
+    maxLiveStateBytes: config.maxLiveStateBytes,
     webhookAllowPrivate: config.webhookAllowPrivate,
   };
   const limiter =

@@ -5,7 +5,13 @@ import { API_KEY_HEADER, AUTH_TOKEN_HEADER, DEFAULT_AUTH_FAILURE_FLOOR_MS } from
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
-import { DEFAULT_MAX_LIVE_STATES_PER_DOCUMENT, MAX_LIVE_STATES_PER_DOCUMENT } from '../services/livestate.js';
+import {
+  DEFAULT_MAX_LIVE_STATE_BYTES,
+  DEFAULT_MAX_LIVE_STATES_PER_DOCUMENT,
+  LIVE_STATE_PAGE_STATES,
+  MAX_LIVE_STATE_BYTES,
+  MAX_LIVE_STATES_PER_DOCUMENT,
+} from '../services/livestate.js';
 import { DEFAULT_ERASURE_BATCH_SIZE } from '../services/personal-data.js';
 import { DEFAULT_PROFILE_CACHE_SIZE } from '../services/profiles.js';
 import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
@@ -256,8 +262,16 @@ export const SETTINGS = {
     1,
     MAX_LIVE_STATES_PER_DOCUMENT,
     'Most liveStateDataIds one document may hold: a livestate/broadcast of a new id past it gets 429 ' +
-      '`RESOURCE_EXHAUSTED` and writes nothing (each state is bounded by MARGINALIA_BODY_LIMIT; livestate/get answers ' +
-      `them all at once). At most ${MAX_LIVE_STATES_PER_DOCUMENT}.`,
+      `\`RESOURCE_EXHAUSTED\` and writes nothing. At most ${MAX_LIVE_STATES_PER_DOCUMENT}.`,
+  ),
+  maxLiveStateBytes: integer(
+    'MARGINALIA_MAX_LIVE_STATE_BYTES',
+    DEFAULT_MAX_LIVE_STATE_BYTES,
+    1024,
+    MAX_LIVE_STATE_BYTES,
+    'Largest one live state may be, in bytes of JSON: a livestate/broadcast that would make it larger (a merge ' +
+      'included) gets 429 `RESOURCE_EXHAUSTED` and writes nothing. A page of livestate/get stops once it holds ' +
+      `${LIVE_STATE_PAGE_STATES} times this. At most ${MAX_LIVE_STATE_BYTES}.`,
   ),
   eventRetentionHours: integer(
     'MARGINALIA_EVENT_RETENTION_HOURS',
@@ -528,6 +542,8 @@ export interface Config {
   maxAllowedDomains: number;
   /** Most liveStateDataIds a document may hold (services/livestate.ts). */
   maxLiveStatesPerDocument: number;
+  /** Largest a live state may be, in bytes (services/livestate.ts). */
+  maxLiveStateBytes: number;
   /** The event outbox and its streams (SPEC 13; events/). */
   eventRetentionHours: number;
   eventPollMs: number;
@@ -620,6 +636,7 @@ export function loadConfig(env: Env): ConfigResult {
       maxFolderDepth: v.maxFolderDepth,
       maxAllowedDomains: v.maxAllowedDomains,
       maxLiveStatesPerDocument: v.maxLiveStatesPerDocument,
+      maxLiveStateBytes: v.maxLiveStateBytes,
       eventRetentionHours: v.eventRetentionHours,
       eventPollMs: v.eventPollMs,
       eventNumberingMs: v.eventNumberingMs,

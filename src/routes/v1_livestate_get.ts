@@ -14,15 +14,15 @@ export function register(app: App, services: Services): void {
     path,
     {
       schema: {
-        summary: "A document's live states, by id or all, in id order (extension)",
+        summary: "A document's live states, by id or all, in id order, paged (extension)",
         tags: ['livestate'],
         body: LiveStateGetBody(services.limits),
         response: answers(LiveStateListResult),
       },
     },
     (request, reply) =>
-      then(getLiveStates(services, tenantOf(request), request.body.data), (json) =>
-        sendSuccessJson(reply, 'Live state retrieved successfully.', json),
+      then(getLiveStates(services, tenantOf(request), request.body.data), ({ json, nextPageToken }) =>
+        sendSuccessJson(reply, 'Live state retrieved successfully.', json, nextPageToken ? { pageToken: nextPageToken } : {}),
       ),
   );
 }

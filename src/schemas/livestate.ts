@@ -1,6 +1,6 @@
 // The request data of documents' live state: livestate/broadcast, and livestate/get (an extension).
 import Type from 'typebox';
-import { Filter, FreeObject, Id, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
+import { Filter, FreeObject, Id, MAX_PAGE_SIZE, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 
 export const LiveStateBroadcastBody = (_limits: InputLimits) =>
   RequestBody(
@@ -26,6 +26,8 @@ export const LiveStateGetBody = (limits: InputLimits) =>
       documentId: Id,
       // None or empty: every state of the document.
       liveStateDataIds: Filter(limits, Id),
+      pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: 'States a page holds at most (100)' })),
+      pageToken: Opt(Type.String({ maxLength: 1024 })),
     }),
   );
 export type LiveStateGetData = DataOf<typeof LiveStateGetBody>;

@@ -514,4 +514,5 @@ export const LiveState = Type.Object({
 });
 export const LiveStateListResult = Success(
   Type.Array(LiveState, { description: 'In liveStateDataId order; unknown ids and documents are left out' }),
+  { pageToken: Type.Optional(Type.String({ description: 'Present when more states remain' })) },
 );

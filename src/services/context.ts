@@ -22,6 +22,8 @@ export interface Services {
   maxAllowedDomains?: number | undefined;
   /** Most liveStateDataIds a document may hold (MARGINALIA_MAX_LIVE_STATES_PER_DOCUMENT); absent: the default (services/livestate.ts). */
   maxLiveStatesPerDocument?: number | undefined;
+  /** Largest a live state may be, in bytes (MARGINALIA_MAX_LIVE_STATE_BYTES); absent: the default (services/livestate.ts). */
+  maxLiveStateBytes?: number | undefined;
   /** MARGINALIA_WEBHOOK_ALLOW_PRIVATE: webhooks/add takes URLs on internal addresses; absent: refused (services/webhooks.ts). */
   webhookAllowPrivate?: boolean | undefined;
 }

@@ -79,14 +79,31 @@ export function keyPaged<R>(
   digest: string,
   read: (after: string | null, limit: number) => Maybe<R[]>,
   keyOf: (row: R) => string,
+  budget?: PageBudget<R>,
 ): Maybe<{ page: R[]; nextPageToken: string | null }> {
   const after = input.pageToken != null ? decodeKeyToken(input.pageToken, digest) : null;
   const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
   return then(read(after, pageSize + 1), (rows) => {
-    const page = rows.slice(0, pageSize);
+    let page = rows.slice(0, pageSize);
+    if (budget) page = page.slice(0, withinBudget(page, budget));
     const last = page[page.length - 1];
-    return { page, nextPageToken: rows.length > pageSize && last ? encodeKeyToken(keyOf(last), digest) : null };
+    return { page, nextPageToken: rows.length > page.length && last ? encodeKeyToken(keyOf(last), digest) : null };
   });
+}
+
+/** What a page may hold besides its size: rows of `sizeOf` at most `most` in all, and always one. */
+export interface PageBudget<R> {
+  most: number;
+  sizeOf: (row: R) => number;
+}
+
+function withinBudget<R>(rows: readonly R[], { most, sizeOf }: PageBudget<R>): number {
+  let total = 0;
+  for (let i = 0; i < rows.length; i++) {
+    total += sizeOf(rows[i]!);
+    if (total > most) return Math.max(i, 1);
+  }
+  return rows.length;
 }
 
 /** A commentId as a token may carry it: what PostgreSQL's integer column holds (1 to 2^31 - 1). */

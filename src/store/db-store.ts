@@ -62,6 +62,7 @@ import type {
   DomainsAdded,
   FolderRecord,
   FolderWrite,
+  LiveStateBounds,
   LiveStateBroadcast,
   LiveStateRecord,
   Recipient,
@@ -1186,12 +1187,17 @@ export class DbStore implements Store {
 
   // --- Documents' live state ---
 
-  broadcastLiveState(tenantId: string, broadcast: LiveStateBroadcast, most: number, now: number): Maybe<LiveStateRecord> {
+  broadcastLiveState(
+    tenantId: string,
+    broadcast: LiveStateBroadcast,
+    bounds: LiveStateBounds,
+    now: number,
+  ): Maybe<LiveStateRecord> {
     return this.emitting(
       'broadcastLiveState',
       tenantId,
       now,
-      () => liveStates.broadcast(tenantId, broadcast, most, now),
+      () => liveStates.broadcast(tenantId, broadcast, bounds, now),
       (state) => [events.liveStateBroadcast(broadcast.organizationId, broadcast.documentId, state, broadcast.merge)],
     );
   }
@@ -1201,8 +1207,10 @@ export class DbStore implements Store {
     organizationId: string,
     documentId: string,
     ids: readonly string[] | null,
+    after: string | null,
+    limit: number,
   ): Maybe<LiveStateRecord[]> {
-    return this.query('getLiveStates', liveStates.states(tenantId, organizationId, documentId, ids));
+    return this.query('getLiveStates', liveStates.states(tenantId, { organizationId, documentId, ids, after, limit }));
   }
 
   // --- Webhooks ---

@@ -130,6 +130,12 @@ export interface LiveStateBroadcast {
   merge: boolean;
 }
 
+/** What a document's live state may hold: ids per document, and bytes of JSON per state. */
+export interface LiveStateBounds {
+  ids: number;
+  bytes: number;
+}
+
 /** A document's live state under one id: the JSON text of an object, and when it was last written. */
 export interface LiveStateRecord {
   liveStateDataId: string;
@@ -780,13 +786,20 @@ export interface Store {
    * livestate/broadcast: the state under the id replaced or shallow-merged, with its event; a new id
    * past `most` of the document is RESOURCE_EXHAUSTED. Answers the state as written.
    */
-  broadcastLiveState(tenantId: string, broadcast: LiveStateBroadcast, most: number, now: number): Maybe<LiveStateRecord>;
-  /** livestate/get: the document's states (those of `ids`, or all), in id order. */
+  broadcastLiveState(
+    tenantId: string,
+    broadcast: LiveStateBroadcast,
+    bounds: LiveStateBounds,
+    now: number,
+  ): Maybe<LiveStateRecord>;
+  /** livestate/get: up to `limit` of the document's states (those of `ids`, or all) after the id `after`, in id order. */
   getLiveStates(
     tenantId: string,
     organizationId: string,
     documentId: string,
     ids: readonly string[] | null,
+    after: string | null,
+    limit: number,
   ): Maybe<LiveStateRecord[]>;
 
   // --- Webhooks (SPEC 13; store/webhooks/) ---

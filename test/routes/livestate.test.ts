@@ -420,3 +420,57 @@ describe('livestate: deletes', () => {
     );
   });
 });
+
+describe('livestate: bounds on a state and on a page', () => {
+  const MOST = 1024;
+  let small: TestApp;
+  before(async () => {
+    small = await makeTestApp({ config: { maxLiveStateBytes: MOST } });
+  });
+  after(async () => small.close());
+
+  test('a state past MARGINALIA_MAX_LIVE_STATE_BYTES, sent whole or grown by merges, is 429 and writes nothing', async () => {
+    const where = { organizationId: 'o', documentId: 'd' };
+    const send = (liveStateDataId: string, data: unknown, merge = false) =>
+      small.a.post(PATHS.liveStateBroadcast, { ...where, liveStateDataId, data, merge });
+    const whole = await send('big', { x: 'x'.repeat(MOST) });
+    assert.match(expectError(whole, 429, 'RESOURCE_EXHAUSTED'), /MARGINALIA_MAX_LIVE_STATE_BYTES/);
+    assert.equal(whole.headers['retry-after'], undefined, 'waiting would not help');
+    for (let i = 0; i < 3; i++) assert.equal((await send('grown', { [`m${i}`]: 'y'.repeat(300) }, true)).status, 200);
+    const before = await small.a.ok(PATHS.liveStateGet, where);
+    expectError(await send('grown', { m9: 'y'.repeat(300) }, true), 429, 'RESOURCE_EXHAUSTED');
+    assert.deepEqual(await small.a.ok(PATHS.liveStateGet, where), before, 'neither state changed');
+    assert.deepEqual(
+      before.data.map((s: { liveStateDataId: string }) => s.liveStateDataId),
+      ['grown'],
+    );
+  });
+
+  test('livestate/get is paged by pageSize, and a page stops once it holds eight of the largest states', async () => {
+    const where = { organizationId: 'o', documentId: 'paged' };
+    const ids = Array.from({ length: 20 }, (_, i) => `s${String(i).padStart(2, '0')}`);
+    for (const id of ids)
+      await small.a.ok(PATHS.liveStateBroadcast, { ...where, liveStateDataId: id, data: { v: 'v'.repeat(MOST - 20) } });
+    const pages = async (extra: Record<string, unknown>) => {
+      const sizes: number[] = [];
+      const seen: string[] = [];
+      let pageToken: string | undefined;
+      do {
+        const r = await small.a.ok(PATHS.liveStateGet, { ...where, ...extra, pageToken });
+        sizes.push(r.data.length);
+        seen.push(...r.data.map((s: { liveStateDataId: string }) => s.liveStateDataId));
+        pageToken = r.pageToken;
+      } while (pageToken);
+      assert.deepEqual(seen, ids, 'every state once, in id order');
+      return sizes;
+    };
+    assert.deepEqual(await pages({ pageSize: 6 }), [6, 6, 6, 2]);
+    assert.deepEqual(await pages({}), [8, 8, 4], 'the byte budget: 8 states of the largest size');
+    const other = await small.a.post(PATHS.liveStateGet, {
+      organizationId: 'o',
+      documentId: 'd',
+      pageToken: (await small.a.ok(PATHS.liveStateGet, { ...where, pageSize: 1 })).pageToken,
+    });
+    expectError(other, 400, 'INVALID_ARGUMENT', 'a token of another document');
+  });
+});

@@ -206,6 +206,10 @@ describe('personal data: happy paths', () => {
         notifyUsers: [{ userId: 'v' }],
       });
       await t.a.ok(PATHS.notificationsRead, { organizationId: o, userId: id });
+      const state = (liveStateDataId: string, data: unknown) =>
+        t.a.ok(PATHS.liveStateBroadcast, { organizationId: o, documentId: 'd', liveStateDataId, data });
+      await state('cursors', { [id]: { line: 3 }, v: { line: 9 }, by: { userId: id, name } });
+      await state('layout', { columns: 2 });
       await t.a
         .ok(PATHS.notificationsUpdate, { organizationId: o, notifications: [{ id: 'both', readBy: [id] }] })
         .catch(() => null);
@@ -239,6 +243,7 @@ describe('personal data: happy paths', () => {
       'inbox',
       'events',
       'webhook_deliveries',
+      'live_states',
     ]) {
       assert.ok(
         before.some((f) => f.startsWith(`${table}.`)),
@@ -253,6 +258,12 @@ describe('personal data: happy paths', () => {
       assert.ok(Number(kept[0]!.n) > 0, `${table}: what does not name the user stays`);
     }
     assert.deepEqual(await texts(org, 'd', 'theirs'), ['hello', 'hey @you']);
+    const states = (await t.a.ok(PATHS.liveStateGet, { organizationId: org, documentId: 'd' })).data;
+    assert.deepEqual(
+      states.map((x: { liveStateDataId: string }) => x.liveStateDataId),
+      ['layout'],
+      'a state naming the user went whole; the other stays',
+    );
     const [theirs] = (await t.a.ok(PATHS.annotationsGet, { organizationId: org, documentId: 'd', annotationIds: ['theirs'] }))
       .data;
     assert.equal(theirs.assignedTo, undefined, 'the assignment went');

@@ -276,12 +276,22 @@ describe(`${TEST_STORE} store: concurrency`, () => {
       await withSecondStore(db, async (other) => {
         const most = 5;
         const merges = Array.from({ length: 20 }, (_, i) =>
-          (i % 2 ? store : other).broadcastLiveState(TA, liveState(DOC, 'shared', { [`m${i}`]: i }, true), most, T0 + i),
+          (i % 2 ? store : other).broadcastLiveState(
+            TA,
+            liveState(DOC, 'shared', { [`m${i}`]: i }, true),
+            { ids: most, bytes: 1_048_576 },
+            T0 + i,
+          ),
         );
         // A refusal: SQLite's store throws it synchronously, PostgreSQL's rejects.
         const newIds = Array.from({ length: 20 }, (_, i) =>
           Promise.resolve().then(() =>
-            (i % 2 ? store : other).broadcastLiveState(TA, liveState('bounded', `id${i}`, {}, false), most, T0),
+            (i % 2 ? store : other).broadcastLiveState(
+              TA,
+              liveState('bounded', `id${i}`, {}, false),
+              { ids: most, bytes: 1_048_576 },
+              T0,
+            ),
           ),
         );
         const [merged, made] = await Promise.all([Promise.allSettled(merges), Promise.allSettled(newIds)]);
@@ -290,20 +300,20 @@ describe(`${TEST_STORE} store: concurrency`, () => {
           [],
           'merges refused',
         );
-        const [shared] = await store.getLiveStates(TA, ORG, DOC, ['shared']);
+        const [shared] = await store.getLiveStates(TA, ORG, DOC, ['shared'], null, 1000);
         eq(sorted(Object.keys(JSON.parse(shared!.data))), sorted(Array.from({ length: 20 }, (_, i) => `m${i}`)), 'members');
         eq(
           made.map((r) => (r.status === 'fulfilled' ? 'written' : (r.reason as { code?: string }).code)).sort(),
           [...Array(most).fill('written'), ...Array(20 - most).fill('RESOURCE_EXHAUSTED')].sort(),
           'new ids written and refused',
         );
-        eq((await store.getLiveStates(TA, ORG, 'bounded', null)).length, most, 'ids the document holds');
+        eq((await store.getLiveStates(TA, ORG, 'bounded', null, null, 1000)).length, most, 'ids the document holds');
       });
     },
   );
 
   storeTest('a broadcast that meets its document being deleted brings it back, with only what it wrote', async (store, db) => {
-    await store.broadcastLiveState(TA, liveState('gone', 's', { old: 1 }, false), 10, T0);
+    await store.broadcastLiveState(TA, liveState('gone', 's', { old: 1 }, false), { ids: 10, bytes: 1_048_576 }, T0);
     const documents = async () =>
       (
         await store.getDocuments(TA, { organizationId: ORG, documentIds: ['gone'], folder: undefined, after: null, limit: 10 })
@@ -311,7 +321,7 @@ describe(`${TEST_STORE} store: concurrency`, () => {
     if (db.kind === 'sqlite') {
       // One writer at a time: the broadcast runs wholly after the delete.
       await store.deleteDocuments(TA, ORG, ['gone'], T0 + 1);
-      await store.broadcastLiveState(TA, liveState('gone', 's', { new: 2 }, true), 10, T0 + 1);
+      await store.broadcastLiveState(TA, liveState('gone', 's', { new: 2 }, true), { ids: 10, bytes: 1_048_576 }, T0 + 1);
     } else {
       await withPg(async (c) => {
         await c.query(`SET search_path = ${db.env.MARGINALIA_PG_SCHEMA}`);
@@ -319,7 +329,12 @@ describe(`${TEST_STORE} store: concurrency`, () => {
         // The delete's statements, held open, after the broadcast has entered the document: it waits for
         // the state's row, then finds neither that row nor the document's.
         await c.query("DELETE FROM live_states WHERE document_id = 'gone'");
-        const writing = store.broadcastLiveState(TA, liveState('gone', 's', { new: 2 }, true), 10, T0 + 1);
+        const writing = store.broadcastLiveState(
+          TA,
+          liveState('gone', 's', { new: 2 }, true),
+          { ids: 10, bytes: 1_048_576 },
+          T0 + 1,
+        );
         await new Promise((r) => setTimeout(r, 200));
         await c.query("DELETE FROM documents WHERE document_id = 'gone'");
         await c.query('COMMIT');
@@ -328,7 +343,7 @@ describe(`${TEST_STORE} store: concurrency`, () => {
     }
     eq(await documents(), ['gone'], 'the document came into being again');
     eq(
-      (await store.getLiveStates(TA, ORG, 'gone', null)).map((s) => [s.liveStateDataId, s.data]),
+      (await store.getLiveStates(TA, ORG, 'gone', null, null, 1000)).map((s) => [s.liveStateDataId, s.data]),
       [['s', '{"new":2}']],
       'states',
     );

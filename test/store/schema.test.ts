@@ -378,9 +378,9 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
           'notifications',
         );
         const state = { organizationId: ORG, documentId: DOC, liveStateDataId: 's', data: { a: 1 }, merge: false };
-        await reopened.broadcastLiveState(TA, state, 10, T0 + 1);
+        await reopened.broadcastLiveState(TA, state, { ids: 10, bytes: 1_048_576 }, T0 + 1);
         eq(
-          await reopened.getLiveStates(TA, ORG, DOC, null),
+          await reopened.getLiveStates(TA, ORG, DOC, null, null, 1000),
           [{ liveStateDataId: 's', data: '{"a":1}', updatedAt: T0 + 1 }],
           'states',
         );

@@ -44,6 +44,7 @@ describe('loadConfig', () => {
       maxFolderDepth: 1000,
       maxAllowedDomains: 1000,
       maxLiveStatesPerDocument: 1000,
+      maxLiveStateBytes: 1_048_576,
       eventRetentionHours: 72,
       eventPollMs: 1000,
       eventNumberingMs: 20,

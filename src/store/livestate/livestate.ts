@@ -4,7 +4,7 @@
 import { ApiError } from '../../errors.js';
 import { enter } from '../organizations/organizations.js';
 import { first, list, type Query, query, run, type Work } from '../sql.js';
-import type { LiveStateBroadcast, LiveStateRecord } from '../store.js';
+import type { LiveStateBounds, LiveStateBroadcast, LiveStateRecord } from '../store.js';
 import { LIVE_STATES_SQL as SQL } from './sql.js';
 
 /**
@@ -15,6 +15,13 @@ import { LIVE_STATES_SQL as SQL } from './sql.js';
 const shallowMerged = (stored: string, sent: Readonly<Record<string, unknown>>): string =>
   JSON.stringify({ ...(JSON.parse(stored) as Record<string, unknown>), ...sent });
 
+const tooLarge = (liveStateDataId: string, bytes: number, most: number) =>
+  new ApiError(
+    'RESOURCE_EXHAUSTED',
+    `The state ${liveStateDataId} would be ${bytes} bytes, more than the ${most} a state may be ` +
+      '(MARGINALIA_MAX_LIVE_STATE_BYTES); nothing was written. Replace it (merge: false) with a smaller one.',
+  );
+
 const tooMany = (documentId: string, most: number) =>
   new ApiError(
     'RESOURCE_EXHAUSTED',
@@ -24,9 +31,11 @@ const tooMany = (documentId: string, most: number) =>
 
 /**
  * livestate/broadcast: a write under the organization and the document (both come into being). A new
- * id past `most` of the document is refused, thrown so that the transaction writes nothing.
+ * id past the document's bound, or a state past its size (merges grow a state), is refused, thrown so
+ * that the transaction writes nothing.
  */
-export function* broadcast(tenantId: string, b: LiveStateBroadcast, most: number, now: number): Work<LiveStateRecord> {
+export function* broadcast(tenantId: string, b: LiveStateBroadcast, bounds: LiveStateBounds, now: number): Work<LiveStateRecord> {
+  const most = bounds.ids;
   yield* enter(tenantId, b.organizationId, b.documentId, true);
   const document = { tenantId, organizationId: b.organizationId, documentId: b.documentId };
   const at = { ...document, liveStateDataId: b.liveStateDataId };
@@ -41,18 +50,19 @@ export function* broadcast(tenantId: string, b: LiveStateBroadcast, most: number
       throw tooMany(b.documentId, most);
   }
   const data = b.merge && held ? shallowMerged(held.data, b.data) : JSON.stringify(b.data);
+  const bytes = Buffer.byteLength(data);
+  if (bytes > bounds.bytes) throw tooLarge(b.liveStateDataId, bytes, bounds.bytes);
   yield* run(SQL.write, { ...at, now, data });
   return { liveStateDataId: b.liveStateDataId, data, updatedAt: now };
 }
 
-/** livestate/get: the document's states (those of `ids`, or all), in id order. */
+/** livestate/get: up to `limit` of the document's states (those of `ids`, or all) after the id `after`, in id order. */
 export function states(
   tenantId: string,
-  organizationId: string,
-  documentId: string,
-  ids: readonly string[] | null,
+  q: { organizationId: string; documentId: string; ids: readonly string[] | null; after: string | null; limit: number },
 ): Query<LiveStateRecord[]> {
-  return query(SQL.read, { tenantId, organizationId, documentId, ids: list(ids) }, true, (rows) =>
+  const params = { tenantId, ...q, ids: list(q.ids) };
+  return query(SQL.read, params, true, (rows) =>
     (rows as unknown[][]).map((r) => ({ liveStateDataId: r[0] as string, data: r[1] as string, updatedAt: Number(r[2]) })),
   );
 }

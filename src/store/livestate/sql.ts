@@ -1,6 +1,6 @@
 // The statements of documents' live state (livestate/broadcast and livestate/get), SQLite and PostgreSQL
 // side by side. Row locks are PostgreSQL's; SQLite's write transaction already excludes other writers.
-import { byKind, inList, same } from '../sql.js';
+import { byKind, cast, inList, same } from '../sql.js';
 
 const DOCUMENT = 'tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId';
 const STATE = `${DOCUMENT} AND live_state_data_id = @liveStateDataId`;
@@ -29,10 +29,12 @@ export const LIVE_STATES_SQL = {
      ON CONFLICT (tenant_id, organization_id, document_id, live_state_data_id)
      DO UPDATE SET updated_at = excluded.updated_at, data = excluded.data`,
   ),
-  /** livestate/get: the document's states (those of @ids, or all), in id order. */
+  /** livestate/get: a page of the document's states (those of @ids, or all) after @after, in id order. */
   read: byKind(
     'liveStates',
     (kind) => `SELECT live_state_data_id, data, updated_at FROM live_states
-     WHERE ${DOCUMENT} AND ${inList(kind, 'live_state_data_id', 'ids')} ORDER BY live_state_data_id`,
+     WHERE ${DOCUMENT} AND ${inList(kind, 'live_state_data_id', 'ids')}
+       AND (@after${cast(kind, 'text')} IS NULL OR live_state_data_id > @after)
+     ORDER BY live_state_data_id LIMIT @limit`,
   ),
 };

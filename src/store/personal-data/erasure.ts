@@ -377,10 +377,28 @@ function* namingDeliveries(scope: HistoryScope, cursor: unknown, limit: number):
   return next(rows.length < limit, last ? [last.webhook_id, Number(last.event_id)] : null);
 }
 
+/**
+ * Live states that name one of the users (a cursor, a presence list: docs/decisions.md, "Live state"):
+ * a state is whatever its broadcaster sent, so one that names a user goes whole, as an event does.
+ */
+function* namingLiveStates(scope: HistoryScope, cursor: unknown, limit: number): Work<StepResult> {
+  const { tenantId } = scope;
+  const [afterOrganization, afterDocument, afterId] = (cursor as [string, string, string] | null) ?? ['', '', ''];
+  const rows = yield* all(SQL.liveStateWindow, { tenantId, afterOrganization, afterDocument, afterId, limit });
+  for (const r of rows) {
+    if (!names(scope, r.organization_id as string, [r.data])) continue;
+    const key = { organizationId: r.organization_id, documentId: r.document_id, liveStateDataId: r.live_state_data_id };
+    yield* run(SQL.deleteLiveState, { tenantId, ...key });
+  }
+  const last = rows[rows.length - 1];
+  return next(rows.length < limit, last ? [last.organization_id, last.document_id, last.live_state_data_id] : null);
+}
+
 /** The steps over the tenant's history, after every organization's steps. */
 export const HISTORY_STEPS: readonly HistoryStep[] = [
   { name: 'events', run: namingEvents },
   { name: 'webhook deliveries', run: namingDeliveries },
+  { name: 'live states', run: namingLiveStates },
 ];
 
 /** Of the users, those with a row of their own in the organization (one probe per user and table). */

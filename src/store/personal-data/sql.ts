@@ -267,6 +267,18 @@ export const PERSONAL_DATA_SQL = {
     postgres: `DELETE FROM webhook_deliveries d USING unnest(@webhookId::text[], @eventId::bigint[]) AS x(webhook_id, event_id)
                WHERE d.tenant_id = @tenantId AND d.webhook_id = x.webhook_id AND d.event_id = x.event_id`,
   }),
+  /** The tenant's next window of live states, in key order. */
+  liveStateWindow: byKind('erasureLiveStateWindow', (kind) => {
+    const after = `(${['afterOrganization', 'afterDocument', 'afterId'].map((p) => typed(kind, p, 'text')).join(', ')})`;
+    return `SELECT organization_id, document_id, live_state_data_id, data FROM live_states
+     WHERE tenant_id = @tenantId AND (organization_id, document_id, live_state_data_id) > ${after}
+     ORDER BY organization_id, document_id, live_state_data_id LIMIT @limit`;
+  }),
+  deleteLiveState: same(
+    'erasureDeleteLiveState',
+    `DELETE FROM live_states WHERE tenant_id = @tenantId AND organization_id = @organizationId
+       AND document_id = @documentId AND live_state_data_id = @liveStateDataId`,
+  ),
   recordJob: same(
     'recordErasureJob',
     'INSERT INTO erasure_jobs (tenant_id, job_id, tasks_count, completed_at) VALUES (@tenantId, @jobId, @tasksCount, @completedAt)',
