@@ -130,6 +130,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
     store,
     clock,
     limits: config.limits,
+    bodyLimit: config.bodyLimit,
     profiles: new ProfileCache(store, config.profileCacheSize),
     threadPages: new ThreadPageCache(config.threadPageCacheMb),
     erasureBatchSize: config.erasureBatchSize,

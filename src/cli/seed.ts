@@ -38,6 +38,7 @@ export async function seedDemo(store: Store, io: Io, config: Config): Promise<vo
     store,
     clock: () => (at += 5 * 60_000),
     limits: config.limits,
+    bodyLimit: config.bodyLimit,
     profiles: new ProfileCache(store, config.profileCacheSize),
     threadPages: new ThreadPageCache(0),
   };

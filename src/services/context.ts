@@ -10,6 +10,8 @@ export interface Services {
   clock: Clock;
   /** The configured input limits the request schemas are built with. */
   limits: InputLimits;
+  /** The most bytes a request body may hold (MARGINALIA_BODY_LIMIT): what a merge may grow a location to. */
+  bodyLimit: number;
   /** Profiles for showing authors and action users, held per organization and version. */
   profiles: ProfileCache;
   /** Pages of threads as last answered, held per document and version. */

@@ -6,9 +6,9 @@ import type { LocationDataDeleteData, LocationsUpdateData } from '../schemas/loc
 import type { Caller, Services } from './context.js';
 
 /** locations/update: answers null, as the original service's page shows. */
-export function moveLocation({ store, clock }: Services, caller: Caller, input: LocationsUpdateData): Maybe<null> {
+export function moveLocation({ store, clock, bodyLimit }: Services, caller: Caller, input: LocationsUpdateData): Maybe<null> {
   const { oldLocation, newLocation } = input.migrate;
-  const move = { from: oldLocation, to: newLocation, merge: input.merge === true };
+  const move = { from: oldLocation, to: newLocation, merge: input.merge === true, mostBytes: bodyLimit };
   return then(store.moveLocation(caller.id, organizationOf(input), input.documentId, move, clock()), () => null);
 }
 

@@ -666,15 +666,18 @@ export class DbStore implements Store {
 
   deleteLocationData(tenantId: string, organizationId: string, documentId: string, locationId: string, now: number) {
     const document = { tenantId, organizationId, documentId };
-    // Whom each notification was addressed to, read first: the delete leaves nothing to read it from.
-    let audiences = new Map<string, Audience>();
+    // Whom each notification was addressed to, read first (after the threads are locked, in the lock
+    // order of locations/update): the delete leaves nothing to read it from.
+    const audiences = new Map<string, Audience>();
     return this.emitting(
       'deleteLocationData',
       tenantId,
       now,
       function* () {
-        audiences = yield* events.deletionAudiences(tenantId, locations.notificationsAt(document, locationId));
-        return yield* locations.removeData(document, locationId);
+        const located = yield* locations.locate(document, locationId);
+        for (const q of located.notifications)
+          for (const [id, audience] of yield* events.deletionAudiences(tenantId, q)) audiences.set(id, audience);
+        return yield* locations.removeData(document, located);
       },
       (deleted) => [
         ...events.threadsDeleted(organizationId, documentId, deleted.threads),

@@ -294,6 +294,8 @@ export interface LocationMove {
   from: { id: string } & Record<string, unknown>;
   to: { id: string } & Record<string, unknown>;
   merge: boolean;
+  /** The most bytes of JSON a thread's location may hold once merged (a request's limit). */
+  mostBytes: number;
 }
 
 /** What commentannotations/update changed: the threads, and by thread the comments updateUsers gave another author. */

@@ -276,3 +276,64 @@ describe('location operations: security', () => {
     assert.deepEqual(await places(org, doc), before);
   });
 });
+
+describe('location operations: what else they reach, and their bounds', () => {
+  test("data delete also takes the notifications its threads' comments made; a move shows in each inbox copy", async () => {
+    const org = uniq('org');
+    const doc = uniq('doc');
+    await seeded(org, doc);
+    const reply = (annotationId: string) =>
+      t.a.ok(PATHS.commentsAdd, {
+        organizationId: org,
+        documentId: doc,
+        annotationId,
+        triggerNotification: true,
+        commentData: [say(`reply to ${annotationId}`, 'u2', { taggedUserContacts: [{ userId: 'r' }] })],
+      });
+    await reply('a1');
+    await reply('b1');
+    await t.a.ok(
+      PATHS.notificationsAdd,
+      notificationData(org, { notificationId: 'at', documentId: doc, locationId: 'scene_1', notifyUsers: [user('r')] }),
+    );
+    await t.a.ok(PATHS.locationsUpdate, {
+      organizationId: org,
+      documentId: doc,
+      migrate: { oldLocation: UNTITLED, newLocation: { id: 'moved' } },
+    });
+    const inbox = async () => (await t.a.ok(PATHS.notificationsGet, { organizationId: org, userId: 'r' })).data as any[];
+    const at = (await inbox()).find((n) => n.id === 'at');
+    assert.equal(at.metadata.locationId, 'moved', `the recipient's copy shows the move: ${js(at)}`);
+    assert.equal((await inbox()).length, 3, js(await inbox()));
+    await t.a.ok(PATHS.locationDataDelete, { organizationId: org, documentId: doc, location: { id: 'moved' } });
+    const left = await inbox();
+    assert.deepEqual(
+      left.map((n) => n.notificationSourceData?.annotationId),
+      ['b1'],
+      "only the notification of a thread elsewhere stays: the location's, and its comments', went",
+    );
+  });
+
+  test('a merge that would make a location larger than a request body is refused, and nothing moves', async () => {
+    const bounded = await makeTestApp({ bodyLimit: 4096 });
+    try {
+      const doc = uniq('doc');
+      await bounded.a.ok(PATHS.annotationsAdd, {
+        organizationId: 'o',
+        documentId: doc,
+        commentAnnotations: [{ annotationId: 't', location: { id: 'l', a: 'x'.repeat(2500) }, commentData: [say('x', 'u')] }],
+      });
+      const r = await bounded.a.post(PATHS.locationsUpdate, {
+        organizationId: 'o',
+        documentId: doc,
+        migrate: { oldLocation: { id: 'l' }, newLocation: { id: 'l', b: 'y'.repeat(2500) } },
+        merge: true,
+      });
+      assert.match(expectError(r, 400, 'INVALID_ARGUMENT'), /MARGINALIA_BODY_LIMIT/);
+      const [thread] = (await bounded.a.ok(PATHS.annotationsGet, { organizationId: 'o', documentId: doc })).data;
+      assert.deepEqual(Object.keys(thread.location), ['id', 'a'], 'unchanged');
+    } finally {
+      await bounded.close();
+    }
+  });
+});

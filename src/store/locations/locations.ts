@@ -6,7 +6,8 @@ import { renderThreads } from '../comments/threads.js';
 import { remove as removeNotifications, sourceFrom } from '../notifications/notifications.js';
 import { enter } from '../organizations/organizations.js';
 import { all, list, type Row, run, type Work } from '../sql.js';
-import type { ChangeSource, LocationMove } from '../store.js';
+import { ApiError } from '../../errors.js';
+import type { ChangeSource, LocationMove, NotificationDeletion } from '../store.js';
 import { LOCATIONS_SQL as SQL } from './sql.js';
 
 /** A location as callers name it: an object with a string id, its other members kept as sent. */
@@ -48,11 +49,13 @@ export function* move(document: DocumentKey, m: LocationMove, now: number): Work
   const threads = yield* threadsAt(document, m.from.id);
   for (const r of threads) {
     const own = typeof r.location === 'string' ? (JSON.parse(r.location) as Record<string, unknown>) : {};
-    const location = m.merge ? { ...own, ...m.to } : m.to;
+    const location = JSON.stringify(m.merge ? { ...own, ...m.to } : m.to);
+    // Merges grow a location: it may never hold more than a request could send.
+    if (Buffer.byteLength(location) > m.mostBytes) throw tooLarge(r.annotation_id as string, m.mostBytes);
     yield* run(SQL.moveThread, {
       ...document,
       annotationId: r.annotation_id,
-      location: JSON.stringify(location),
+      location,
       locationId: r.location_id === null ? null : m.to.id,
       now,
     });
@@ -78,28 +81,51 @@ export interface LocationDataDeleted {
   notifications: string[];
 }
 
+const tooLarge = (annotationId: string, most: number) =>
+  new ApiError(
+    'INVALID_ARGUMENT',
+    `The location of thread ${annotationId}, merged, would be more than ${most} bytes (MARGINALIA_BODY_LIMIT); ` +
+      'nothing was written. Send merge: false to replace it.',
+  );
+
+/** What a location's data is: its threads, and the notifications at it or made by those threads' comments. */
+export interface LocationData {
+  threads: string[];
+  /** The notifications/delete selections of its notifications: those at the location, and those the comments made. */
+  notifications: NotificationDeletion[];
+}
+
 /**
- * locations/data/delete: the document's threads at the location, with their comments and read marks,
- * and its notifications there, for everyone.
+ * locations/data/delete's first step: the document's threads at the location, locked, and the
+ * notifications of the location. Threads are locked before notifications, as locations/update does.
  */
-export function* removeData(document: DocumentKey, id: string): Work<LocationDataDeleted> {
+export function* locate(document: DocumentKey, id: string): Work<LocationData> {
   yield* enter(document.tenantId, document.organizationId, document.documentId, false);
   const threads = (yield* threadsAt(document, id)).map((r) => r.annotation_id as string);
-  if (threads.length > 0) {
-    const these = { ...document, annotationIds: list(threads) };
+  const ofDocument = { organizationId: document.organizationId, documentId: document.documentId, userId: null };
+  const notifications: NotificationDeletion[] = [{ ...ofDocument, locationId: id, notificationIds: null }];
+  // Notifications a comment of these threads made (triggerNotification) hold its text, and no location.
+  const mine = new Set(threads);
+  const made = (yield* all(SQL.commentNotifications, document)).filter(
+    (r) => mine.has((JSON.parse(r.source_data as string) as { annotationId?: unknown }).annotationId as string),
+  );
+  if (made.length > 0)
+    notifications.push({ ...ofDocument, locationId: null, notificationIds: made.map((r) => r.notification_id as string) });
+  return { threads, notifications };
+}
+
+/**
+ * locations/data/delete: the located threads, with their comments and read marks, and the located
+ * notifications, for everyone. Answers the ids deleted.
+ */
+export function* removeData(document: DocumentKey, data: LocationData): Work<LocationDataDeleted> {
+  if (data.threads.length > 0) {
+    const these = { ...document, annotationIds: list(data.threads) };
     yield* run(THREADS_SQL.cascadeComments, these);
     yield* run(THREADS_SQL.cascadeReads, these);
     yield* run(THREADS_SQL.deleteThreads, these);
   }
-  const notifications = yield* removeNotifications(document.tenantId, notificationsAt(document, id));
-  return { threads, notifications };
+  const notifications: string[] = [];
+  for (const q of data.notifications) notifications.push(...(yield* removeNotifications(document.tenantId, q)));
+  return { threads: data.threads, notifications };
 }
-
-/** The notifications/delete selection of a document's notifications at a location. */
-export const notificationsAt = (document: DocumentKey, locationId: string) => ({
-  organizationId: document.organizationId,
-  documentId: document.documentId,
-  locationId,
-  userId: null,
-  notificationIds: null,
-});

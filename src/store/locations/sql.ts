@@ -36,6 +36,11 @@ export const LOCATIONS_SQL = {
      FROM notifications WHERE ${DOCUMENT} AND location_id = @locationId
      ORDER BY notification_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
   ),
+  /** The document's notifications made by comments (triggerNotification): their source names the thread. */
+  commentNotifications: same(
+    'commentNotificationsOfDocument',
+    `SELECT notification_id, source_data FROM notifications WHERE ${DOCUMENT} AND source = 'comment'`,
+  ),
   moveNotification: same(
     'moveNotification',
     `UPDATE notifications SET location_id = @locationId, answer = @answer
