@@ -582,7 +582,7 @@ export class DbStore implements Store {
         before = change.status ? yield* events.threadStatuses(tenantId, filters) : null;
         return yield* threads.updateAnnotations(tenantId, filters, change, now);
       },
-      (updated) => events.threadsUpdated(tenantId, filters, updated, before, change.users ?? []),
+      (updated) => events.threadsUpdated(tenantId, filters, updated, before),
     );
   }
 
@@ -658,7 +658,12 @@ export class DbStore implements Store {
       now,
       () => locations.move(document, move, now),
       function* (moved) {
-        const threads = yield* events.threadsUpdated(tenantId, f, { ids: moved.threads, reauthored: new Map() }, null, []);
+        const threads = yield* events.threadsUpdated(
+          tenantId,
+          f,
+          { ids: moved.threads, reauthored: new Map(), profiled: [] },
+          null,
+        );
         return [...threads, ...events.notificationsChanged(organizationId, [], moved.notifications, new Set())];
       },
     );

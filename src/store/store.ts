@@ -302,6 +302,8 @@ export interface LocationMove {
 export interface ThreadsUpdated {
   ids: string[];
   reauthored: Map<string, number[]>;
+  /** updateUsers' new authors written as profiles (none without an organization, or with no thread matched). */
+  profiled: string[];
 }
 
 /** A change to comments (SPEC 10.8): the body (both forms, already derived), author, tags. */

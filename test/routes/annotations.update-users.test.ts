@@ -130,6 +130,28 @@ describe('commentannotations/update with updateUsers: happy paths', () => {
   });
 });
 
+describe('commentannotations/update with updateUsers: what it does not make', () => {
+  test('no thread matched, or a document without an organization: no profile, no organization, no user event', async () => {
+    const tenant = await tenantIdOf(t, t.a);
+    const from = await lastEventId(t, tenant);
+    const swap = [{ oldUser: { userId: 'old' }, newUser: { userId: 'new', name: 'N', email: 'n@x.y' } }];
+    const ghost = uniq('org');
+    const r = await t.a.ok(PATHS.annotationsUpdate, { organizationId: ghost, documentId: DOC, updateUsers: swap });
+    assert.deepEqual(r.data, {});
+    assert.deepEqual((await t.a.ok(PATHS.organizationsGet, { organizationIds: [ghost] })).data, [], 'no organization made');
+    const doc = uniq('doc');
+    await t.a.ok(PATHS.annotationsAdd, {
+      documentId: doc,
+      commentAnnotations: [{ annotationId: 't', commentData: [say('x', 'old')] }],
+    });
+    await t.a.ok(PATHS.annotationsUpdate, { documentId: doc, updateUsers: swap });
+    const [thread] = (await t.a.ok(PATHS.annotationsGet, { documentId: doc })).data;
+    assert.deepEqual(thread.from, { email: 'n@x.y', name: 'N', userId: 'new' }, 'the comment shows what was written');
+    const types = (await eventsSince(t, tenant, from)).map((e) => e.type);
+    assert.equal(types.includes('user.add'), false, js(types));
+  });
+});
+
 describe('commentannotations/update with updateUsers: errors', () => {
   test('bad updateUsers, or neither member, is INVALID_ARGUMENT naming the member, and nothing is written', async () => {
     const org = await seeded();

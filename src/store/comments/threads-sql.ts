@@ -249,6 +249,11 @@ export const THREADS_SQL = {
       WHERE ${THREAD} AND ${inList(kind, 'comment_id', 'commentIds', 'int')}`,
   ),
   update: byKind('updateAnnotations', updateThreads),
+  /** Whether any thread matches the filters (updateUsers, before it writes profiles): a read, no lock. */
+  anyMatching: byKind(
+    'anyMatchingAnnotation',
+    (kind) => `SELECT 1 AS found FROM annotations WHERE ${threadFilters(kind, '')} LIMIT 1`,
+  ),
   // The threads a delete means, locked on PostgreSQL so that a concurrent write waits for the delete.
   matching: byKind(
     'matchingAnnotations',

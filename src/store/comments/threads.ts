@@ -2,7 +2,21 @@
 // read marks, and changes and deletes of a thread's comments.
 import { storedComments, storedHead } from '../../answers/annotations.js';
 import { versionsOf } from '../select.js';
-import { all, arrays, batch, jsonOrNull, list, type Params, type Query, query, run, type Statement, type Work } from '../sql.js';
+import { NO_ORGANIZATION } from '../../schemas/common.js';
+import {
+  all,
+  arrays,
+  batch,
+  first,
+  jsonOrNull,
+  list,
+  type Params,
+  type Query,
+  query,
+  run,
+  type Statement,
+  type Work,
+} from '../sql.js';
 import { notifyOfComments } from '../notifications/fan-out.js';
 import type {
   AnnotationQuery,
@@ -133,16 +147,23 @@ function changeParams(change: ThreadChange): Params {
 export function* updateAnnotations(tenantId: string, f: ThreadFilters, change: ThreadChange, now: number): Work<ThreadsUpdated> {
   yield* enter(tenantId, f.organizationId, f.documentId, false);
   const swaps = change.users ?? [];
-  // Profiles first, as every users write takes the profile version before any other row.
+  // New authors with a name or email become profiles of the organization, where there is one and a
+  // thread matches (documents without an organization have no profiles): first, as every users write
+  // takes the profile version before any other row. The probe locks nothing; a thread deleted after it
+  // leaves a profile, as users/add would have made.
   const profiled = swaps.flatMap(({ to }) =>
     to.name != null || to.email != null ? [{ userId: to.userId, name: to.name ?? undefined, email: to.email ?? undefined }] : [],
   );
-  if (profiled.length > 0) yield* upsertProfiles(tenantId, f.organizationId, null, profiled, now);
+  const profiles =
+    profiled.length > 0 && f.organizationId !== NO_ORGANIZATION && (yield* first(SQL.anyMatching, filterParams(tenantId, f)))
+      ? profiled
+      : [];
+  if (profiles.length > 0) yield* upsertProfiles(tenantId, f.organizationId, null, profiles, now);
   const rows = yield* all(SQL.update, { ...filterParams(tenantId, f), ...changeParams(change), now });
   const ids = rows.map((r) => r.annotation_id as string);
   const reauthored = swaps.length > 0 ? yield* reauthor(tenantId, f, ids, swaps) : new Map<string, number[]>();
   yield* renderThreads(tenantId, f.organizationId, f.documentId, ids);
-  return { ids, reauthored };
+  return { ids, reauthored, profiled: profiles.map((p) => p.userId) };
 }
 
 /**

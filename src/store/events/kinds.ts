@@ -30,7 +30,6 @@ import type {
   NotificationDeletion,
   NotificationSetting,
   Scope,
-  ThreadChange,
   ThreadFilters,
   ThreadRef,
   ThreadsUpdated,
@@ -318,11 +317,9 @@ export function* threadStatuses(tenantId: string, f: ThreadFilters): Work<Map<st
 export function* threadsUpdated(
   tenantId: string,
   f: ThreadFilters,
-  { ids, reauthored }: ThreadsUpdated,
+  { ids, reauthored, profiled }: ThreadsUpdated,
   statusesBefore: ReadonlyMap<string, string> | null,
-  swaps: NonNullable<ThreadChange['users']>,
 ): Work<EventDraft[]> {
-  const profiled = swaps.filter(({ to }) => to.name != null || to.email != null).map(({ to }) => to.userId);
   const users = yield* usersWritten('user.add', tenantId, f.organizationId, null, once(profiled));
   const stored = yield* storedThreads(tenantId, f.organizationId, f.documentId, ids);
   const comments: EventDraft[] = [];

@@ -106,8 +106,8 @@ export function* locate(document: DocumentKey, id: string): Work<LocationData> {
   const notifications: NotificationDeletion[] = [{ ...ofDocument, locationId: id, notificationIds: null }];
   // Notifications a comment of these threads made (triggerNotification) hold its text, and no location.
   const mine = new Set(threads);
-  const made = (yield* all(SQL.commentNotifications, document)).filter(
-    (r) => mine.has((JSON.parse(r.source_data as string) as { annotationId?: unknown }).annotationId as string),
+  const made = (yield* all(SQL.commentNotifications, document)).filter((r) =>
+    mine.has((JSON.parse(r.source_data as string) as { annotationId?: unknown }).annotationId as string),
   );
   if (made.length > 0)
     notifications.push({ ...ofDocument, locationId: null, notificationIds: made.map((r) => r.notification_id as string) });
