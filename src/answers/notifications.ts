@@ -69,12 +69,7 @@ export function newNotificationAnswer(
     recipients: readonly Recipient[];
   },
 ): string {
-  return storedNotificationAnswer({
-    ...n,
-    headlineData: json(n.headlineData),
-    sourceData: json(n.sourceData),
-    recipients: n.recipients.map((r) => ({ ...r, unread: true })),
-  });
+  return answerOfSource({ ...n, headlineData: json(n.headlineData), sourceData: json(n.sourceData) });
 }
 
 /**

@@ -88,6 +88,22 @@ export const Millis = Type.Integer({ minimum: 0, maximum: MAX_TIME, description:
 export const TaggedUserContacts = (limits: InputLimits) =>
   Type.Array(Type.Object({ userId: Id, text: Opt(Text(limits)), contact: Opt(UserRefIn) }), { maxItems: MAX_TAGGED_CONTACTS });
 
+/**
+ * Credentials given in `data`, as the original service's pages for auth/token/get and the location
+ * operations show them: read when both credential headers are absent (http/auth.ts), never stored.
+ */
+export const BodyCredentials = {
+  apiKey: Type.Optional(
+    Type.String({
+      maxLength: 1024,
+      description: 'The API key, when the x-service-api-key and x-service-auth-token headers are both absent',
+    }),
+  ),
+  authToken: Type.Optional(
+    Type.String({ maxLength: 1024, description: 'An auth token of the key, when both credential headers are absent' }),
+  ),
+};
+
 /** The request envelope: `{ "data": { ... } }`; other top-level members are ignored. */
 export const RequestBody = <T extends TSchema>(data: T) => Type.Object({ data });
 

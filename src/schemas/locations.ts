@@ -1,16 +1,13 @@
 // The request data of the location operations (organizations/documents/locations/*), as the original
 // service's pages show them; credentials may also come in data (http/auth.ts, credentialsInBody).
 import Type from 'typebox';
-import { Id, OrganizationOrNone, Opt, RequestBody, type DataOf } from './common.js';
+import { BodyCredentials, Id, OrganizationOrNone, Opt, RequestBody, type DataOf } from './common.js';
 
 /** A location: an object with a string `id`; its other members are the caller's, kept as sent. */
 export const Location = Type.Object(
   { id: Id },
   { additionalProperties: true, description: 'A location object: its id, and any members of yours' },
 );
-
-/** Credentials in data (used when both headers are absent; never stored). */
-const BodyCredentials = { apiKey: Opt(Type.String()), authToken: Opt(Type.String()) };
 
 /** organizations/documents/locations/update. */
 export const LocationsUpdateBody = () =>

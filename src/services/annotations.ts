@@ -120,7 +120,7 @@ const threadMessages = (done: string) => ({ done, missing: 'Annotation not found
 const CHANGEABLE = ['status', 'location', 'locationId', 'context', 'color', 'assignedTo', 'priority', 'targetElement'] as const;
 
 /**
- * commentannotations/update (SPEC 10.4): the matching threads change in one transaction: the members
+ * commentannotations/update (docs/api.md): the matching threads change in one transaction: the members
  * of `updatedData`, and the authors `updateUsers` replaces (docs/decisions.md); one of them at least.
  */
 export function updateAnnotations(
@@ -147,7 +147,7 @@ const swapOf = ({ oldUser, newUser }: NonNullable<AnnotationsUpdateData['updateU
   to: userRef(newUser),
 });
 
-/** updatedData as a change: undefined leaves a member as it is; null clears it (SPEC 10.4); status is never null (its schema). */
+/** updatedData as a change: undefined leaves a member as it is; null clears it; status is never null (its schema). */
 function changeOf(u: NonNullable<AnnotationsUpdateData['updatedData']>): ThreadChange {
   return {
     ...(u.status !== undefined ? { status: u.status } : {}),

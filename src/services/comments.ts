@@ -135,7 +135,7 @@ const threadOf = (input: CommentsDeleteData): ThreadRef => ({
 });
 
 /**
- * triggerNotification (SPEC 11.7): notifications belong to an organization (its members, their settings),
+ * triggerNotification (docs/api.md, "Notifications from comments"): notifications belong to an organization (its members, their settings),
  * so a write to a document without one cannot ask for them (docs/decisions.md).
  */
 function notifies(input: { organizationId?: string | null; triggerNotification?: boolean | null }): boolean {

@@ -57,7 +57,7 @@ export interface Expectation {
 
 export interface Outcome {
   differences: string[];
-  /** Kept decisions met on the way (a documented type the SPEC keeps otherwise). */
+  /** Kept decisions met on the way (a documented type that docs/decisions.md keeps otherwise). */
   kept: string[];
 }
 

@@ -1,4 +1,4 @@
-// The location operations, as the original service's pages show them (docs/api.md, "Locations"):
+// The location operations, as the original service's pages show them (docs/api.md, under Documents):
 // organizations/documents/locations/update moves a location's threads and notifications, or changes
 // its object (merged or replaced); locations/data/delete deletes them. Happy paths (the pages'
 // examples, credentials in data), errors (nothing written), security (tenants, a disabled

@@ -1,4 +1,4 @@
-// GET /metrics (SPEC 8, Prometheus text, no credentials): requests by operation, status and outcome, their
+// GET /metrics (docs/operations.md: Prometheus text, no credentials): requests by operation, status and outcome, their
 // latency, store call times by database and method, the PostgreSQL pool, process metrics; and the one
 // JSON log line per request with its id, operation, tenant prefix, status and duration.
 import assert from 'node:assert/strict';

@@ -46,7 +46,7 @@ async function populated(org: string, caller = t.a) {
   return { commentId: added.data.a1.commentIds?.[0] ?? 1 };
 }
 
-/** Every write operation of SPEC 3-11 and 12 under `org`, and livestate/broadcast, as [path, data]. */
+/** Every write operation under `org` (docs/api.md), livestate/broadcast among them, as [path, data]. */
 function writesUnder(org: string): [string, Record<string, unknown>][] {
   const doc = { organizationId: org, documentId: 'doc' };
   return [

@@ -121,7 +121,7 @@ export function* setDisabled(
 /**
  * documents/delete: each document that exists, with its threads, comments, thread read marks,
  * notifications (their inbox rows and read marks; the counters follow by trigger), memberships,
- * notification settings and live states. A disabled document may be deleted (SPEC 14.8); its
+ * notification settings and live states. A disabled document may be deleted (docs/decisions.md); its
  * organization must not be disabled. Versions (document_versions, profile_versions) stay: caches are
  * keyed by them, and the annotations' triggers have moved the document's already. Answers the ids deleted.
  */

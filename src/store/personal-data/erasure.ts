@@ -6,7 +6,7 @@
 // matters: comments and notifications first (their triggers move the users' counters), the profiles
 // and the counters last. On PostgreSQL every step that changes a thread or its comments locks the
 // threads first, in key order, as every comment write does.
-import { storedNotificationAnswer } from '../../answers/notifications.js';
+import { answerOfSource } from '../../answers/notifications.js';
 import { internalUserId } from '../../services/ids.js';
 import { renderThreads } from '../comments/threads.js';
 import { THREADS_SQL } from '../comments/threads-sql.js';
@@ -180,8 +180,7 @@ function* listedIn(scope: ErasureScope, _cursor: unknown, limit: number): Work<S
       alone.push(notification.notificationId);
       continue;
     }
-    // Stored answers keep every listed recipient unread; reads lay the marks over them.
-    const answer = storedNotificationAnswer({ ...notification, recipients: recipients.map((x) => ({ ...x, unread: true })) });
+    const answer = answerOfSource({ ...notification, recipients });
     changed.push({ notificationId: notification.notificationId, recipients: recipientsJson(recipients), answer });
   }
   yield* run(SQL.deleteOwnInbox, { ...users, ids: list(ids) });
