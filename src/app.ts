@@ -40,6 +40,7 @@ export interface AppOptions {
         | 'maxLiveStatesPerDocument'
         | 'maxLiveStateBytes'
         | 'corsOrigins'
+        | 'preflightAnswerMs'
         | 'apiKeyHeaders'
         | 'authTokenHeaders'
         | 'eventPollMs'
@@ -119,6 +120,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
   const aliases = { apiKey: config.apiKeyHeaders ?? [], authToken: config.authTokenHeaders ?? [] };
   registerCors(app, store, {
     origins: config.corsOrigins ?? [],
+    preflightAnswerMs: config.preflightAnswerMs,
     apiKeyHeaders: aliases.apiKey,
     authTokenHeaders: aliases.authToken,
   });

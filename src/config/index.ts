@@ -5,6 +5,7 @@ import { API_KEY_HEADER, AUTH_TOKEN_HEADER, DEFAULT_AUTH_FAILURE_FLOOR_MS } from
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
+import { DEFAULT_PREFLIGHT_ANSWER_MS } from '../services/workspace-domains.js';
 import {
   DEFAULT_MAX_LIVE_STATE_BYTES,
   DEFAULT_MAX_LIVE_STATES_PER_DOCUMENT,
@@ -223,6 +224,16 @@ export const SETTINGS = {
       'their CORS preflights are answered and their answers carry `Access-Control-Allow-Origin`. `*` is refused. ' +
       "Unset, only end-user requests get CORS headers, from their tenant's allowed domains (workspace/domains/add).",
     corsOrigin,
+  ),
+  preflightAnswerMs: integer(
+    'MARGINALIA_PREFLIGHT_ANSWER_MS',
+    DEFAULT_PREFLIGHT_ANSWER_MS,
+    0,
+    3_600_000,
+    "How long each process holds whether any tenant's allowed domains allow an origin, for preflights from " +
+      'origins MARGINALIA_CORS_ORIGINS does not list (a preflight carries no credentials and no rate limit, so ' +
+      'each would otherwise read the database): a domain added or removed applies to preflights within it. 0: ' +
+      'every preflight reads.',
   ),
   profileCacheSize: integer(
     'MARGINALIA_PROFILE_CACHE_SIZE',
@@ -530,6 +541,8 @@ export interface Config {
   authTokenHeaders: readonly string[];
   /** Browser origins answered with CORS headers on every request (http/cors.ts); empty: none but tenants' domains. */
   corsOrigins: readonly string[];
+  /** How long a preflight's answer about an origin is held (http/cors.ts). */
+  preflightAnswerMs: number;
   /** Profiles each process keeps in memory (services/profiles.ts). */
   profileCacheSize: number;
   /** Megabytes of thread pages each process keeps in memory (services/thread-pages.ts). */
@@ -630,6 +643,7 @@ export function loadConfig(env: Env): ConfigResult {
       apiKeyHeaders: v.apiKeyHeaders,
       authTokenHeaders: v.authTokenHeaders,
       corsOrigins: v.corsOrigins,
+      preflightAnswerMs: v.preflightAnswerMs,
       profileCacheSize: v.profileCacheSize,
       threadPageCacheMb: v.threadPageCacheMb,
       erasureBatchSize: v.erasureBatchSize,

@@ -10,13 +10,15 @@
 // reads nothing and, while no origins are listed, is answered exactly as without this hook.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Maybe, then } from '../maybe.js';
-import { anyTenantAllowsOrigin, tenantAllowsOrigin } from '../services/workspace-domains.js';
+import { PreflightAnswers, tenantAllowsOrigin } from '../services/workspace-domains.js';
 import type { Store } from '../store/store.js';
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER } from './auth.js';
 
 export interface CorsSettings {
   /** Exact origins (scheme://host[:port], as a browser sends them in Origin). */
   origins: readonly string[];
+  /** How long a preflight's answer about another origin is held (MARGINALIA_PREFLIGHT_ANSWER_MS). */
+  preflightAnswerMs?: number | undefined;
   /** Further credential header names (MARGINALIA_API_KEY_HEADERS, MARGINALIA_AUTH_TOKEN_HEADERS). */
   apiKeyHeaders?: readonly string[];
   authTokenHeaders?: readonly string[];
@@ -78,6 +80,7 @@ function answerPreflight(reply: FastifyReply, allowedHeaders: string): void {
 export function registerCors(app: FastifyInstance, store: Store, settings: CorsSettings): void {
   const listed = new Set(settings.origins);
   const serverHeaders = allowedRequestHeaders(settings).join(', ');
+  const preflights = new PreflightAnswers(store, settings.preflightAnswerMs);
   app.addHook('onRequest', (request, reply, done) => {
     // While origins are listed, every answer depends on Origin, whether a request has one or not.
     if (listed.size > 0) varyOnOrigin(reply);
@@ -96,7 +99,7 @@ export function registerCors(app: FastifyInstance, store: Store, settings: CorsS
     varyOnOrigin(reply);
     let allowed: Maybe<boolean>;
     try {
-      allowed = anyTenantAllowsOrigin(store, origin);
+      allowed = preflights.allows(origin);
     } catch (err) {
       return done(err as Error);
     }

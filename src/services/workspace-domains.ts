@@ -83,3 +83,36 @@ export function anyTenantAllowsOrigin(store: Store, origin: string): Maybe<boole
   const candidates = originCandidates(origin);
   return candidates.length === 0 ? false : store.anyTenantAllowsDomain(candidates);
 }
+
+/** How long a preflight's answer about an origin is held unless MARGINALIA_PREFLIGHT_ANSWER_MS says otherwise. */
+export const DEFAULT_PREFLIGHT_ANSWER_MS = 5000;
+/** How many origins' answers are held at most (the oldest go first). */
+export const PREFLIGHT_ANSWERS_HELD = 10_000;
+
+/**
+ * anyTenantAllowsOrigin's answers, held briefly: a preflight carries no credentials and counts against
+ * no rate limit, so without this every OPTIONS from any origin would cost a database read. Refusals are
+ * held too (those are what a flood sends); a lookup that fails is not.
+ */
+export class PreflightAnswers {
+  private readonly held = new Map<string, { allowed: boolean; until: number }>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly heldMs = DEFAULT_PREFLIGHT_ANSWER_MS,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  allows(origin: string): Maybe<boolean> {
+    if (this.heldMs === 0) return anyTenantAllowsOrigin(this.store, origin);
+    const at = this.now();
+    const kept = this.held.get(origin);
+    if (kept && kept.until > at) return kept.allowed;
+    return then(anyTenantAllowsOrigin(this.store, origin), (allowed) => {
+      this.held.delete(origin);
+      if (this.held.size >= PREFLIGHT_ANSWERS_HELD) this.held.delete(this.held.keys().next().value!);
+      this.held.set(origin, { allowed, until: at + this.heldMs });
+      return allowed;
+    });
+  }
+}

@@ -230,7 +230,8 @@ describe('CORS from allowed domains (MARGINALIA_CORS_ORIGINS unset)', () => {
           };
         },
       });
-    counted = await anotherInstance(t.db, {}, counting);
+    // Every preflight reads (MARGINALIA_PREFLIGHT_ANSWER_MS 0), so each lookup is counted; holding is tested below.
+    counted = await anotherInstance(t.db, { preflightAnswerMs: 0 }, counting);
     await counted.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(counted.app.server.address() as { port: number }).port}`;
   });
@@ -345,6 +346,37 @@ describe('CORS from allowed domains (MARGINALIA_CORS_ORIGINS unset)', () => {
     assert.equal((await preflight('/v1/events', A_PAGE)).status, 405, 'the preflight is refused');
     assert.deepEqual(corsHeaders((await stream(`?token=${token}`, { origin: A_PAGE })).headers), [], 'and the stream');
     await t.a.ok(PATHS.domainsAdd, { domains: [A_PAGE] });
+  });
+
+  test("a preflight's answer about an origin is held for MARGINALIA_PREFLIGHT_ANSWER_MS: one lookup, refusals too", async () => {
+    let any = 0;
+    const holding = await anotherInstance(t.db, { preflightAnswerMs: 60_000 }, (store) =>
+      Object.assign(Object.create(store) as Store, {
+        anyTenantAllowsDomain: (candidates: readonly string[]) => {
+          any++;
+          return store.anyTenantAllowsDomain(candidates);
+        },
+      }),
+    );
+    try {
+      const ask = async (origin: string) =>
+        (
+          await holding.app.inject({
+            method: 'OPTIONS',
+            url: '/v1/events',
+            headers: { origin, 'access-control-request-method': 'GET' },
+          })
+        ).statusCode;
+      for (let i = 0; i < 3; i++) assert.equal(await ask(A_PAGE), 204);
+      for (let i = 0; i < 3; i++) assert.equal(await ask('https://nobody.example'), 405);
+      assert.equal(any, 2, 'one lookup per origin');
+      await t.a.ok(PATHS.domainsDelete, { domains: [A_PAGE] });
+      assert.equal(await ask(A_PAGE), 204, 'held: the deletion applies to preflights once the answer expires');
+      await t.a.ok(PATHS.domainsAdd, { domains: [A_PAGE] });
+    } finally {
+      await holding.app.close();
+      await holding.store.close();
+    }
   });
 
   test('with MARGINALIA_CORS_ORIGINS listing the origin, an end-user stream is allowed as before, without a lookup', async () => {
