@@ -301,10 +301,12 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
       location: fc.oneof(freeObject, fc.constant<Json>(null)),
       locationId: fc.oneof(id('loc'), fc.constant<Json>(null)),
       context: fc.oneof(freeObject, fc.constant<Json>(null)),
+      color: fc.oneof(fc.string({ maxLength: 8 }), fc.constant<Json>(null)),
       assignedTo: fc.oneof(userRef, fc.constant<Json>(null)),
       priority: fc.oneof(freeObject, fc.constant<Json>(null)),
       targetElement: fc.oneof(freeObject, fc.constant<Json>(null)),
     }),
+    updateUsers: list(record({ oldUser: record({ userId: uid }), newUser: userRef }), 3),
   }),
   annotationsDelete: record({ organizationId: org, documentId: doc, ...threadFilters }),
   annotationsCount: record({

@@ -64,6 +64,19 @@ function dataArb(mark: string): fc.Arbitrary<{ path: keyof typeof PATHS; data: R
           ],
         },
       })),
+    // Documents without an organization: the same ids under both tenants, as for organizations.
+    fc
+      .record({ documentId: pick(DOCS), annotationId: pick(ANNS), from: pick(USERS) })
+      .map(({ annotationId, from, documentId }) => ({
+        path: 'annotationsAdd' as const,
+        data: {
+          documentId,
+          commentAnnotations: [{ annotationId, commentData: [{ commentText: `${mark} alone`, from: { userId: from } }] }],
+        },
+      })),
+    fc
+      .record({ documentId: pick(DOCS), annotationIds: fc.uniqueArray(pick(ANNS), { minLength: 1, maxLength: 2 }) })
+      .map((data) => ({ path: 'annotationsDelete' as const, data })),
     fc
       .record({ organizationId: pick(ORGS), documentId: pick(DOCS), from: pick(PLACES), to: pick(PLACES) })
       .map(({ from, to, ...rest }) => ({
@@ -170,24 +183,24 @@ async function play(w: World, ops: Op[], orgs: string[]): Promise<unknown[]> {
   return answers;
 }
 
-/** Everything a tenant can read in the run's organizations. */
+/** Everything a tenant can read in the run's organizations, and in its documents without one. */
 async function snapshot(w: World, tenant: Tenant, orgs: string[]): Promise<unknown[]> {
   const c = tenant === 'a' ? w.t.a : w.t.b;
   const reads: unknown[] = [];
+  const read = async (path: string, data: Record<string, unknown>) =>
+    reads.push(normalize(w, tenant, orgs, (await c.post(path, data)).body));
   for (const organizationId of orgs) {
     for (const documentId of DOCS) {
-      for (const annotationId of ANNS) {
-        reads.push(
-          normalize(w, tenant, orgs, (await c.post(PATHS.commentsGet, { organizationId, documentId, annotationId })).body),
-        );
-      }
-      reads.push(normalize(w, tenant, orgs, (await c.post(PATHS.notificationsGet, { organizationId, documentId })).body));
-      reads.push(normalize(w, tenant, orgs, (await c.post(PATHS.annotationsGet, { organizationId, documentId })).body));
-      reads.push(normalize(w, tenant, orgs, (await c.post(PATHS.liveStateGet, { organizationId, documentId })).body));
+      for (const annotationId of ANNS) await read(PATHS.commentsGet, { organizationId, documentId, annotationId });
+      await read(PATHS.notificationsGet, { organizationId, documentId });
+      await read(PATHS.annotationsGet, { organizationId, documentId });
+      await read(PATHS.liveStateGet, { organizationId, documentId });
     }
-    for (const userId of USERS)
-      reads.push(normalize(w, tenant, orgs, (await c.post(PATHS.notificationsGet, { organizationId, userId })).body));
+    for (const userId of USERS) await read(PATHS.notificationsGet, { organizationId, userId });
   }
+  // The run's documents without an organization: their ids carry the run's prefix, as organizations do.
+  const prefix = orgs[0]!.slice(0, -ORGS[0]!.length);
+  for (const documentId of DOCS) await read(PATHS.annotationsGet, { documentId: prefix + documentId });
   return reads;
 }
 
@@ -216,7 +229,10 @@ describe(`tenant isolation as a property (seed ${SEED}, ${RUNS} runs)`, () => {
         const orgs = ORGS.map((o) => prefix + o);
         const ops = generated.map((op) => ({
           ...op,
-          data: { ...op.data, organizationId: prefix + String(op.data.organizationId) },
+          data:
+            'organizationId' in op.data
+              ? { ...op.data, organizationId: prefix + String(op.data.organizationId) }
+              : { ...op.data, documentId: prefix + String(op.data.documentId) },
         }));
         opsPlayed += ops.length;
         const interleaved = await play(both, ops, orgs);
