@@ -4,9 +4,8 @@ import Type from 'typebox';
 import { BodyCredentials, Id, OrganizationOrNone, Opt, RequestBody, type DataOf } from './common.js';
 
 /** A location: an object with a string `id`; its other members are the caller's, kept as sent. */
-export const Location = Type.Object(
-  { id: Id },
-  { additionalProperties: true, description: 'A location object: its id, and any members of yours' },
+export const Location = Type.Unsafe<{ id: string; [member: string]: unknown }>(
+  Type.Object({ id: Id }, { additionalProperties: true, description: 'A location object: its id, and any members of yours' }),
 );
 
 /** organizations/documents/locations/update. */

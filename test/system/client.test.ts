@@ -294,6 +294,31 @@ describe('the typed client against the real server', () => {
     );
   });
 
+  test('the location operations through the client, in a document without an organization', async () => {
+    const documentId = 'loc-doc';
+    await api.comments.addAnnotations({
+      documentId,
+      commentAnnotations: [
+        {
+          annotationId: 'at',
+          location: { id: 'scene', name: 'Old' },
+          commentData: [{ commentText: 'x', from: { userId: 'u' } }],
+        },
+      ],
+    });
+    const moved = await api.documents.moveLocation({
+      documentId,
+      migrate: { oldLocation: { id: 'scene' }, newLocation: { id: 'scene', name: 'New' } },
+      merge: true,
+    });
+    assert.deepEqual([moved.message, moved.data], ['Location updated.', null]);
+    const [thread] = await api.comments.allAnnotations({ documentId });
+    assert.deepEqual(thread?.location, { id: 'scene', name: 'New' });
+    const gone = await api.documents.deleteLocationData({ documentId, location: { id: 'scene' } });
+    assert.equal(gone.message, 'Data deleted successfully.');
+    assert.deepEqual(await api.comments.allAnnotations({ documentId }), []);
+  });
+
   test("a document's live state through the client: broadcast (merge) and get, with typed results", async () => {
     const where = { organizationId: 'o-live', documentId: 'd' };
     const sent = await api.liveState.broadcast({ ...where, liveStateDataId: 'cursor', data: { x: 1, y: 2 } });
