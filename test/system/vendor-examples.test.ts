@@ -170,8 +170,7 @@ const SETUPS: Record<string, Plan> = {
       }),
   },
   '/v1/organizations/documents/add': {
-    setup: async (ctx) =>
-      ctx.call('/v1/organizations/folders/add', { organizationId: ORG, folders: [{ folderId: 'yourFolderId' }] }),
+    setup: async (ctx) => folder(ctx, 'yourFolderId'),
   },
   '/v1/organizations/documents/delete': {
     setup: async (ctx) =>
@@ -185,8 +184,7 @@ const SETUPS: Record<string, Plan> = {
       }),
   },
   '/v1/organizations/documents/move': {
-    setup: async (ctx) =>
-      ctx.call('/v1/organizations/folders/add', { organizationId: ORG, folders: [{ folderId: 'targetFolderId' }] }),
+    setup: async (ctx) => folder(ctx, 'targetFolderId'),
   },
   '/v1/organizations/documents/access/update': {
     expect: () => ({
@@ -199,8 +197,7 @@ const SETUPS: Record<string, Plan> = {
     setup: async (ctx) => ctx.call('/v1/organizations/documents/add', { organizationId: ORG, documents: [{ documentId: DOC }] }),
   },
   '/v1/organizations/folders/add': {
-    setup: async (ctx) =>
-      ctx.call('/v1/organizations/folders/add', { organizationId: ORG, folders: [{ folderId: 'yourParentFolderId' }] }),
+    setup: async (ctx) => folder(ctx, 'yourParentFolderId'),
   },
   '/v1/organizations/folders/get': {
     setup: async (ctx) =>
@@ -215,8 +212,7 @@ const SETUPS: Record<string, Plan> = {
     expect: (_ex, i) => ({ answer: i }),
   },
   '/v1/organizations/folders/access/update': {
-    setup: async (ctx) =>
-      ctx.call('/v1/organizations/folders/add', { organizationId: ORG, folders: [{ folderId: 'yourFolderId1, yourFolderId2' }] }),
+    setup: async (ctx) => folder(ctx, 'yourFolderId1, yourFolderId2'),
     expect: () => ({
       keyMap: { yourFolderId: 'yourFolderId1, yourFolderId2' },
       note: 'the request names one folderId, "yourFolderId1, yourFolderId2", which the page\'s answer keys yourFolderId',
@@ -339,8 +335,7 @@ const SETUPS: Record<string, Plan> = {
     },
   },
   '/v1/users/add': {
-    setup: async (ctx) =>
-      ctx.call('/v1/organizations/folders/add', { organizationId: ORG, folders: [{ folderId: 'yourFolderId' }] }),
+    setup: async (ctx) => folder(ctx, 'yourFolderId'),
   },
   '/v1/users/delete': { setup: async (ctx) => addMembers(ctx) },
   '/v1/users/get': {
@@ -366,9 +361,13 @@ const SETUPS: Record<string, Plan> = {
   },
 };
 
+/** Folders of the organization, at the top. */
+const folder = (ctx: Context, ...folderIds: string[]) =>
+  ctx.call('/v1/organizations/folders/add', { organizationId: ORG, folders: folderIds.map((folderId) => ({ folderId })) });
+
 /** yourUserId1 in the organization, its document and its folder. */
 async function addMembers(ctx: Context): Promise<void> {
-  await ctx.call('/v1/organizations/folders/add', { organizationId: ORG, folders: [{ folderId: 'yourFolderId' }] });
+  await folder(ctx, 'yourFolderId');
   await ctx.call('/v1/users/add', { organizationId: ORG, users: users('yourUserId1') });
   await ctx.call('/v1/users/add', { organizationId: ORG, documentId: DOC, users: users('yourUserId1') });
   await ctx.call('/v1/users/add', { organizationId: ORG, folderId: 'yourFolderId', users: users('yourUserId1') });

@@ -4,7 +4,8 @@ import { byKind, cast, inList } from '../sql.js';
 /** The columns a document is read with, in the order documents.ts maps them. */
 const COLUMNS = 'document_id, name, folder_id, access_type, disabled, created_at, updated_at';
 
-const DOCUMENT = 'tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId';
+/** One document, by its key below the tenant: the statements of other features on a document use it too. */
+export const DOCUMENT = 'tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId';
 
 /**
  * A write that names a document brings it into being (SPEC 12), at the service's time: each upsert

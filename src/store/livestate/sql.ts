@@ -1,8 +1,8 @@
 // The statements of documents' live state (livestate/broadcast and livestate/get), SQLite and PostgreSQL
 // side by side. Row locks are PostgreSQL's; SQLite's write transaction already excludes other writers.
+import { DOCUMENT } from '../documents/sql.js';
 import { byKind, cast, inList, same } from '../sql.js';
 
-const DOCUMENT = 'tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId';
 const STATE = `${DOCUMENT} AND live_state_data_id = @liveStateDataId`;
 
 export const LIVE_STATES_SQL = {

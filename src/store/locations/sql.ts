@@ -4,8 +4,8 @@
 // database needs a JSON path, and only the threads that match are locked.
 import { byKind, greatest, listValues, same } from '../sql.js';
 import { THREAD } from '../comments/sql.js';
-
-const DOCUMENT = 'tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId';
+import { DOCUMENT } from '../documents/sql.js';
+import { CHANGE_SOURCE_COLUMNS } from '../notifications/sql.js';
 
 export const LOCATIONS_SQL = {
   /** The document's threads that name a location in either member: those a location may match. */
@@ -31,9 +31,7 @@ export const LOCATIONS_SQL = {
   /** The document's notifications at a locationId, locked on PostgreSQL, as a change reads them (notifications/sql.ts). */
   notificationsAt: byKind(
     'notificationsAtLocation',
-    (kind) => `SELECT notification_id, document_id, location_id, action_user_id, action_user_name, action_user_email,
-       headline_template, headline_data, body_message, source_data, timestamp, recipients, source, notify_all
-     FROM notifications WHERE ${DOCUMENT} AND location_id = @locationId
+    (kind) => `SELECT ${CHANGE_SOURCE_COLUMNS} FROM notifications WHERE ${DOCUMENT} AND location_id = @locationId
      ORDER BY notification_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
   ),
   /** The document's notifications made by comments (triggerNotification): their source names the thread. */

@@ -93,6 +93,10 @@ const LOCK_NOTIFICATION = 'FOR KEY SHARE OF n';
 const IN_DISABLED_DOCUMENT = (alias: string) => `EXISTS (SELECT 1 FROM documents dd WHERE dd.tenant_id = ${alias}.tenant_id
   AND dd.organization_id = ${alias}.organization_id AND dd.document_id = ${alias}.document_id AND dd.disabled)`;
 
+/** The columns a changed notification is rendered from (notifications.ts, sourceFrom): a change and a location move read them. */
+export const CHANGE_SOURCE_COLUMNS = `notification_id, document_id, location_id, action_user_id, action_user_name, action_user_email,
+  headline_template, headline_data, body_message, source_data, timestamp, recipients, source, notify_all`;
+
 export const NOTIFICATIONS_SQL = {
   insert: same(
     'insertNotification',
@@ -120,9 +124,7 @@ export const NOTIFICATIONS_SQL = {
   lockForChange: byKind(
     'lockNotificationsForChange',
     // document_disabled: a notification of a disabled document refuses the change (SPEC 14.8), read with the lock.
-    (kind) => `SELECT notification_id, document_id, location_id, action_user_id, action_user_name, action_user_email,
-       headline_template, headline_data, body_message, source_data, timestamp, recipients, source, notify_all,
-       ${IN_DISABLED_DOCUMENT('notifications')} AS document_disabled
+    (kind) => `SELECT ${CHANGE_SOURCE_COLUMNS}, ${IN_DISABLED_DOCUMENT('notifications')} AS document_disabled
      FROM notifications WHERE tenant_id = @tenantId AND organization_id = @organizationId
        AND notification_id IN (${listValues(kind, 'ids')})
      ORDER BY notification_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
