@@ -13,7 +13,7 @@ import {
   MAX_LIVE_STATE_BYTES,
   MAX_LIVE_STATES_PER_DOCUMENT,
 } from '../services/livestate.js';
-import { DEFAULT_ERASURE_BATCH_SIZE } from '../services/personal-data.js';
+import { DEFAULT_MOST_ROWS_PER_BATCH, DEFAULT_WRITE_BUDGET_MS } from '../store/batches.js';
 import { DEFAULT_PROFILE_CACHE_SIZE } from '../services/profiles.js';
 import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
 import { DEFAULT_MAX_ALLOWED_DOMAINS } from '../services/workspace-domains.js';
@@ -27,6 +27,7 @@ export type DatabaseTarget =
   | { kind: 'sqlite'; path: string } // path ':memory:' is a throwaway database
   | { kind: 'postgres'; url: string };
 export type SqliteSynchronous = 'NORMAL' | 'FULL';
+export type SqliteSecureDelete = 'ON' | 'FAST' | 'OFF';
 /** How a SQLite file is checked for damage when opened: PRAGMA quick_check, integrity_check, or not at all. */
 export type SqliteCheck = 'quick' | 'full' | 'off';
 
@@ -245,11 +246,21 @@ export const SETTINGS = {
   ),
   erasureBatchSize: integer(
     'MARGINALIA_ERASURE_BATCH_SIZE',
-    DEFAULT_ERASURE_BATCH_SIZE,
+    DEFAULT_MOST_ROWS_PER_BATCH,
     1,
     1_000_000,
-    'Rows users/data/delete erases per transaction: each batch commits on its own, so erasing a user with ' +
-      'many comments never holds the write lock (SQLite) or row locks (PostgreSQL) for long. The answer comes after the last.',
+    'Most rows a batch of users/data/delete, organizations/delete or documents/delete takes in one transaction. Below ' +
+      'it, each batch is sized to MARGINALIA_WRITE_BUDGET_MS from the time the last one took. The answer comes after the last batch.',
+  ),
+  writeBudgetMs: integer(
+    'MARGINALIA_WRITE_BUDGET_MS',
+    DEFAULT_WRITE_BUDGET_MS,
+    1,
+    10_000,
+    'How long one transaction of a long operation (users/data/delete, organizations/delete, documents/delete) may hold ' +
+      "the database's writer (SQLite) or its rows' locks (PostgreSQL): the operation runs in batches sized to it, with a " +
+      "turn of the event loop between them, so another tenant's write waits at most about this long behind one. Lower: " +
+      'shorter waits, more batches (the long operation takes longer).',
   ),
   maxFolderDepth: integer(
     'MARGINALIA_MAX_FOLDER_DEPTH',
@@ -446,6 +457,15 @@ export const SETTINGS = {
     (raw) => raw.toUpperCase(),
     '`NORMAL` survives a process crash; `FULL` also survives power loss, at the cost of an fsync per write.',
   ),
+  sqliteSecureDelete: oneOf<SqliteSecureDelete>(
+    'MARGINALIA_SQLITE_SECURE_DELETE',
+    'ON',
+    ['ON', 'FAST', 'OFF'],
+    (raw) => raw.toUpperCase(),
+    "SQLite's secure_delete: `ON` overwrites deleted rows with zeros, freed pages included, so an erased user's data " +
+      'leaves no bytes in the file (after an erasure the WAL is checkpointed into it and truncated); `FAST` zeroes them ' +
+      'only where that costs no extra I/O, leaving whole freed pages as they were; `OFF` zeroes nothing (docs/operations.md).',
+  ),
   sqliteCheckAtStart: oneOf<SqliteCheck>(
     'MARGINALIA_SQLITE_CHECK_AT_START',
     'quick',
@@ -561,6 +581,8 @@ export interface Config {
   eventRetentionHours: number;
   eventPollMs: number;
   eventNumberingMs: number;
+  /** How long a long operation's batch may hold the writer (store/batches.ts). */
+  writeBudgetMs: number;
   eventHeartbeatMs: number;
   eventStreamBufferKb: number;
   eventStreamsMax: number;
@@ -578,6 +600,7 @@ export interface Config {
   http: HttpTimeouts;
   sqliteBusyTimeoutMs: number;
   sqliteSynchronous: SqliteSynchronous;
+  sqliteSecureDelete: SqliteSecureDelete;
   sqliteCheckAtStart: SqliteCheck;
   sqlitePageSize: number;
   sqliteCacheMb: number;
@@ -654,6 +677,7 @@ export function loadConfig(env: Env): ConfigResult {
       eventRetentionHours: v.eventRetentionHours,
       eventPollMs: v.eventPollMs,
       eventNumberingMs: v.eventNumberingMs,
+      writeBudgetMs: v.writeBudgetMs,
       eventHeartbeatMs: v.eventHeartbeatMs,
       eventStreamBufferKb: v.eventStreamBufferKb,
       eventStreamsMax: v.eventStreamsMax,
@@ -673,6 +697,7 @@ export function loadConfig(env: Env): ConfigResult {
       },
       sqliteBusyTimeoutMs: v.sqliteBusyTimeoutMs,
       sqliteSynchronous: v.sqliteSynchronous,
+      sqliteSecureDelete: v.sqliteSecureDelete,
       sqliteCheckAtStart: v.sqliteCheckAtStart,
       sqlitePageSize: Number(v.sqlitePageSize),
       sqliteCacheMb: v.sqliteCacheMb,

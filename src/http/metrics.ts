@@ -72,6 +72,23 @@ export function createMetrics(store: Store): Metrics {
     }
     series[outcome].observe(seconds);
   });
+  // How long each write transaction held the writer (SQLite) or its row locks (PostgreSQL): what another
+  // tenant's write may wait behind. A long operation's batches are sized to MARGINALIA_WRITE_BUDGET_MS.
+  const transactionSeconds = new BoundHistogram(
+    'marginalia_write_transaction_seconds',
+    'Time each write transaction held the database writer (SQLite) or its row locks (PostgreSQL), by database and method.',
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registry,
+  );
+  const transactionsBy = new Map<string, HistogramSeries>();
+  store.observeTransactions?.((method, seconds) => {
+    let series = transactionsBy.get(method);
+    if (!series) {
+      series = transactionSeconds.series({ database: store.kind, method });
+      transactionsBy.set(method, series);
+    }
+    series.observe(seconds);
+  });
   return { registry };
 }
 

@@ -16,7 +16,7 @@ export interface Services {
   profiles: ProfileCache;
   /** Pages of threads as last answered, held per document and version. */
   threadPages: ThreadPageCache;
-  /** Rows users/data/delete erases per transaction; absent: DEFAULT_ERASURE_BATCH_SIZE (services/personal-data.ts). */
+  /** Rows users/data/delete erases per transaction; absent: DEFAULT_MOST_ROWS_PER_BATCH (store/batches.ts). */
   erasureBatchSize?: number | undefined;
   /** How deep folders may be (MARGINALIA_MAX_FOLDER_DEPTH); absent: DEFAULT_MAX_FOLDER_DEPTH (services/folders.ts). */
   maxFolderDepth?: number | undefined;

@@ -8,6 +8,7 @@ import { usersOf } from '../answers/comments.js';
 import { ApiError } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type { UserDataDeleteData, UserDataGetData, UserDataStatusData } from '../schemas/personal-data.js';
+import { DEFAULT_MOST_ROWS_PER_BATCH } from '../store/batches.js';
 import type { UserDataCursor } from '../store/store.js';
 import type { Caller, Services } from './context.js';
 import { internalUserId, newErasureJobId } from './ids.js';
@@ -16,8 +17,6 @@ import { filterList } from './rules.js';
 
 /** SPEC 12: at most 100 of each list a page. */
 export const USER_DATA_PAGE_SIZE = 100;
-/** Rows erased per transaction unless MARGINALIA_ERASURE_BATCH_SIZE says otherwise. */
-export const DEFAULT_ERASURE_BATCH_SIZE = 1000;
 
 const FROM_START: UserDataCursor = {
   comments: { documentId: '', annotationId: '', commentId: 0 },
@@ -92,7 +91,7 @@ export async function deleteUserData(
     caller.id,
     organizationIds && [...new Set(organizationIds)],
     [...new Set(input.userIds)],
-    erasureBatchSize ?? DEFAULT_ERASURE_BATCH_SIZE,
+    erasureBatchSize ?? DEFAULT_MOST_ROWS_PER_BATCH,
     { jobId, now: clock },
   );
   return { jobId, tasksCount };

@@ -5,10 +5,11 @@
 // nothing); and a damaged file takes no more writes, not even migrations (writing to it can spread
 // the damage).
 import { guarded, type Maybe, then } from '../maybe.js';
+import { BatchSizer, DEFAULT_MOST_ROWS_PER_BATCH, DEFAULT_WRITE_BUDGET_MS, type StepResult, turn } from './batches.js';
 import * as comments from './comments/comments.js';
 import * as threads from './comments/threads.js';
 import * as credentials from './credentials/credentials.js';
-import type { CallListener, Dialect } from './dialect/dialect.js';
+import type { CallListener, Dialect, TransactionListener } from './dialect/dialect.js';
 import { type FaultListener, type LastingFault, StorageHealth, StoreUnavailableError } from './health.js';
 import * as outbox from './events/outbox.js';
 import { EVENTS_CHANNEL } from './events/sql.js';
@@ -24,7 +25,8 @@ import * as domains from './domains/domains.js';
 import * as folders from './folders/folders.js';
 import * as liveStates from './livestate/livestate.js';
 import * as locations from './locations/locations.js';
-import { all, type BatchQuery, type Query, type Row, run, type Work } from './sql.js';
+import { all, type BatchQuery, idsInKeyOrder, type Query, type Row, run, type Work } from './sql.js';
+import { ORGANIZATION_TABLES } from './organizations/sql.js';
 import type {
   AddCommentsResult,
   AnnotationQuery,
@@ -127,6 +129,10 @@ interface Numbering {
 export interface DbStoreOptions {
   /** PostgreSQL: the least time between two numberings of a tenant's events here (MARGINALIA_EVENT_NUMBERING_MS). */
   numberingIntervalMs: number;
+  /** The time a long operation's batch may hold the writer (MARGINALIA_WRITE_BUDGET_MS; batches.ts). */
+  writeBudgetMs: number;
+  /** The most rows a batch of a long operation takes (MARGINALIA_ERASURE_BATCH_SIZE; batches.ts). */
+  mostRowsPerBatch: number;
 }
 
 export class DbStore implements Store {
@@ -135,7 +141,11 @@ export class DbStore implements Store {
   constructor(
     private readonly dialect: Dialect,
     onFault?: FaultListener,
-    private readonly options: DbStoreOptions = { numberingIntervalMs: 20 },
+    private readonly options: DbStoreOptions = {
+      numberingIntervalMs: 20,
+      writeBudgetMs: DEFAULT_WRITE_BUDGET_MS,
+      mostRowsPerBatch: DEFAULT_MOST_ROWS_PER_BATCH,
+    },
   ) {
     this.health = new StorageHealth(onFault);
   }
@@ -350,6 +360,10 @@ export class DbStore implements Store {
 
   observeCalls(listener: CallListener | null): void {
     this.dialect.onCall = listener;
+  }
+
+  observeTransactions(listener: TransactionListener | null): void {
+    this.dialect.onTransaction = listener;
   }
 
   async migrate(): Promise<void> {
@@ -853,14 +867,30 @@ export class DbStore implements Store {
     );
   }
 
-  deleteOrganizations(tenantId: string, organizationIds: readonly string[], now: number): Maybe<Set<string>> {
-    return this.emitting(
-      'deleteOrganizations',
-      tenantId,
-      now,
-      () => organizations.remove(tenantId, organizationIds),
-      (deleted) => events.organizationsDeleted(organizationIds.filter((id) => deleted.has(id))),
-    );
+  /**
+   * Each organization in three parts (organizations.ts): marked deleting, its rows a batch at a time
+   * (inBatches), then the row with its organization.delete event. Answers those that existed.
+   */
+  async deleteOrganizations(tenantId: string, organizationIds: readonly string[], now: number): Promise<Set<string>> {
+    const deleted = new Set<string>();
+    for (const organizationId of idsInKeyOrder(organizationIds)) {
+      if (!(await this.write('markOrganizationDeleting', () => organizations.markDeleting(tenantId, organizationId)))) continue;
+      deleted.add(organizationId);
+      for (const table of ORGANIZATION_TABLES) {
+        await this.inBatches('deleteOrganizations', this.options.mostRowsPerBatch, (_, limit) =>
+          organizations.deleteSome(table, tenantId, organizationId, limit),
+        );
+      }
+      await this.emitting(
+        'deleteOrganizations',
+        tenantId,
+        now,
+        () => organizations.finishDeletion(tenantId, organizationId),
+        // A deletion beside this one may have deleted the row (and told of it) first.
+        (gone) => (gone ? events.organizationsDeleted([organizationId]) : []),
+      );
+    }
+    return deleted;
   }
 
   getOrganizations(tenantId: string, ids: string[] | null, after: string | null, limit: number): Maybe<OrganizationRecord[]> {
@@ -936,11 +966,34 @@ export class DbStore implements Store {
   }
 
   /**
-   * Each batch of each step is its own transaction, with a turn of the event loop between them, so
-   * other writers (and this process's requests, on SQLite) go on meanwhile (personal-data/erasure.ts).
-   * Each step runs once per organization for all the users together; the steps that find rows by user
-   * run only for the users with a row of their own there (one read per organization finds them), so
-   * an organization where none has one costs only the scans of what may name a user in its JSON.
+   * A long operation's step, a batch at a time: each batch its own transaction, sized to the write
+   * budget from the time the last one took, with a turn of the event loop after it (batches.ts), so
+   * other writers, and this process's other requests, go on meanwhile. Answers how many batches ran.
+   */
+  private async inBatches(
+    method: string,
+    most: number,
+    step: (cursor: unknown, limit: number) => Work<StepResult>,
+  ): Promise<number> {
+    const sizer = new BatchSizer(this.options.writeBudgetMs, most);
+    let cursor: unknown = null;
+    for (let batches = 1; ; batches++) {
+      const at = cursor;
+      const limit = sizer.next;
+      const started = performance.now();
+      const result = await this.write(method, () => step(at, limit));
+      sizer.took(performance.now() - started);
+      await turn();
+      if (result.done) return batches;
+      cursor = result.cursor;
+    }
+  }
+
+  /**
+   * Only where the users have rows or are named (the index by user of migration 27): users found
+   * nowhere cost one read. In each organization every step runs once for all the users together, a
+   * batch at a time (inBatches): the steps that find rows by user for the users with a row of their own
+   * there, the scans of what may name a user in its JSON only where one is named (personal-data/erasure.ts).
    */
   async eraseUserData(
     tenantId: string,
@@ -949,34 +1002,49 @@ export class DbStore implements Store {
     batchSize: number,
     job: { jobId: string; now: () => number },
   ): Promise<number> {
-    const orgs = organizationIds ?? (await this.read('erasureOrganizations', () => erasure.organizationsOf(tenantId)));
+    const visits = await this.read('erasureOrganizations', () => erasure.organizationsOf(tenantId, userIds, organizationIds));
+    if (visits.length > 0) await this.dialect.freshenStatistics?.(erasure.ERASED_TABLES);
     let tasks = 0;
-    /** A step's batches, each its own transaction, until it is done. */
-    const batches = async (step: (cursor: unknown) => Work<erasure.StepResult>) => {
-      let cursor: unknown = null;
-      for (;;) {
-        const at = cursor;
-        const result = await this.write('eraseUserData', () => step(at));
-        tasks++;
-        if (result.done) break;
-        cursor = result.cursor;
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-    };
-    for (const organizationId of orgs) {
-      const present = await this.read('erasureUsersWithRows', () => erasure.usersWithRows(tenantId, organizationId, userIds));
+    const steps = (step: (cursor: unknown, limit: number) => Work<StepResult>) =>
+      this.inBatches('eraseUserData', batchSize, step);
+    for (const { organizationId, userIds: here, named } of visits) {
+      const present = await this.read('erasureUsersWithRows', () => erasure.usersWithRows(tenantId, organizationId, here));
+      await turn();
       for (const step of erasure.ERASURE_STEPS) {
-        if (step.byUser && present.length === 0) continue;
-        const scope = { tenantId, organizationId, userIds: step.byUser ? present : userIds };
-        await batches((at) => step.run(scope, at, batchSize));
+        const users = step.byUser ? present : named;
+        if (users.length === 0) continue;
+        const scope = { tenantId, organizationId, userIds: users };
+        tasks += await steps((at, limit) => step.run(scope, at, limit));
       }
+      tasks += await steps((at, limit) => erasure.forgetVisit({ tenantId, organizationId, userIds: here }, at, limit));
     }
     // Then the tenant's history, once for every organization: the events and deliveries naming the users
     // go, and the erasure records none of its own (an erasure leaves no trace, docs/decisions.md).
-    const history = { tenantId, organizationIds: organizationIds ? new Set(organizationIds) : null, userIds };
-    for (const step of erasure.HISTORY_STEPS) await batches((at) => step.run(history, at, batchSize));
+    const history = {
+      tenantId,
+      organizationIds: organizationIds ? new Set(organizationIds) : null,
+      userIds,
+      visited: new Map(visits.map((v) => [v.organizationId, v.userIds])),
+      found: false,
+    };
+    for (const step of erasure.HISTORY_STEPS) tasks += await steps((at, limit) => step.run(history, at, limit));
     await this.write('recordErasureJob', () => erasure.recordJob(tenantId, job.jobId, tasks, job.now()));
+    // The erased values are in no row now, but still in the WAL (SQLite), or in dead row versions
+    // (PostgreSQL) until vacuumed: scrubbed before the answer, when anything was erased.
+    if (visits.length > 0 || history.found) await this.scrub(erasure.ERASED_TABLES);
     return tasks;
+  }
+
+  /**
+   * The dialect's scrub. On PostgreSQL a VACUUM that fails (a statement timeout on a large table) leaves
+   * the dead row versions to autovacuum, as before the erasure: the erasure itself is done, and is answered so.
+   */
+  private async scrub(tables: readonly string[]): Promise<void> {
+    try {
+      await this.dialect.scrub(tables);
+    } catch (err) {
+      if (this.dialect.kind === 'sqlite') throw this.health.failed(err);
+    }
   }
 
   erasureJob(tenantId: string, jobId: string): Maybe<ErasureJob | null> {
@@ -1027,18 +1095,31 @@ export class DbStore implements Store {
     return this.read('getDocuments', () => documents.page(tenantId, query));
   }
 
-  deleteDocuments(tenantId: string, organizationId: string, documentIds: readonly string[], now: number): Maybe<Set<string>> {
-    return this.emitting(
-      'deleteDocuments',
-      tenantId,
-      now,
-      () => documents.remove(tenantId, organizationId, documentIds),
-      (deleted) =>
-        events.documentsDeleted(
-          organizationId,
-          [...new Set(documentIds)].filter((id) => deleted.has(id)),
-        ),
-    );
+  /** Each document as organizations are deleted (deleteOrganizations), its parts in documents.ts. */
+  async deleteDocuments(
+    tenantId: string,
+    organizationId: string,
+    documentIds: readonly string[],
+    now: number,
+  ): Promise<Set<string>> {
+    const deleted = new Set<string>();
+    for (const documentId of idsInKeyOrder(documentIds)) {
+      if (!(await this.write('markDocumentDeleting', () => documents.markDeleting(tenantId, organizationId, documentId))))
+        continue;
+      deleted.add(documentId);
+      const at = { tenantId, organizationId, documentId };
+      for (const part of documents.DOCUMENT_PARTS) {
+        await this.inBatches('deleteDocuments', this.options.mostRowsPerBatch, (_, limit) => part(at, limit));
+      }
+      await this.emitting(
+        'deleteDocuments',
+        tenantId,
+        now,
+        () => documents.finishDeletion(tenantId, organizationId, documentId),
+        (gone) => (gone ? events.documentsDeleted(organizationId, [documentId]) : []),
+      );
+    }
+    return deleted;
   }
 
   moveDocuments(

@@ -12,6 +12,7 @@ export type StoreConfig = Pick<
   | 'database'
   | 'sqliteBusyTimeoutMs'
   | 'sqliteSynchronous'
+  | 'sqliteSecureDelete'
   | 'sqliteCheckAtStart'
   | 'sqlitePageSize'
   | 'sqliteCacheMb'
@@ -22,6 +23,8 @@ export type StoreConfig = Pick<
   | 'pgConnectTimeoutMs'
   | 'pgStatementTimeoutMs'
   | 'eventNumberingMs'
+  | 'writeBudgetMs'
+  | 'erasureBatchSize'
 >;
 
 /** What the store tells the process about its database as it runs (the server logs it). */
@@ -36,7 +39,11 @@ export interface StoreListeners {
 
 export async function openStore(config: StoreConfig, listeners: StoreListeners = {}): Promise<Store> {
   const dialect = dialectFor(config, listeners);
-  const store = new DbStore(dialect, listeners.onFault, { numberingIntervalMs: config.eventNumberingMs });
+  const store = new DbStore(dialect, listeners.onFault, {
+    numberingIntervalMs: config.eventNumberingMs,
+    writeBudgetMs: config.writeBudgetMs,
+    mostRowsPerBatch: config.erasureBatchSize,
+  });
   try {
     await store.migrate();
   } catch (err) {
@@ -63,6 +70,7 @@ export function dialectFor(config: StoreConfig, listeners: StoreListeners = {}):
         path: db.path,
         busyTimeoutMs: config.sqliteBusyTimeoutMs,
         synchronous: config.sqliteSynchronous,
+        secureDelete: config.sqliteSecureDelete,
         checkAtStart: config.sqliteCheckAtStart,
         pageSize: config.sqlitePageSize,
         cacheMb: config.sqliteCacheMb,

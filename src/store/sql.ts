@@ -57,15 +57,31 @@ export function madeOnDemand<K>(keyOf: (k: K) => string, make: (k: K) => Stateme
   };
 }
 
+/**
+ * Deletes at most @limit of a table's rows that `where` matches, in no particular order (a batch of a
+ * long operation: store/batches.ts). SQLite has DELETE ... LIMIT (better-sqlite3 builds it with
+ * SQLITE_ENABLE_UPDATE_DELETE_LIMIT); PostgreSQL is given the rows' ctids, a TID scan.
+ */
+export const deleteSome = (name: string, table: string, where: string): Statement =>
+  sql(name, {
+    sqlite: `DELETE FROM ${table} WHERE ${where} LIMIT @limit`,
+    postgres: `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE ${where} LIMIT @limit))`,
+  });
+
 /** A list parameter's filter on a column (ListParam): null passes every row. */
 export const inList = (kind: DatabaseKind, column: string, param: string, type = 'text'): string =>
   kind === 'sqlite'
     ? `(@${param} IS NULL OR ${column} IN (SELECT value FROM json_each(@${param})))`
     : `(@${param}::${type}[] IS NULL OR ${column} = ANY(@${param}::${type}[]))`;
 
-/** A list parameter's values as a subquery, for `column IN (...)`: json_each on SQLite, unnest on PostgreSQL. */
-export const listValues = (kind: DatabaseKind, param: string, type = 'text'): string =>
-  kind === 'sqlite' ? `SELECT value FROM json_each(@${param})` : `SELECT unnest(@${param}::${type}[])`;
+/**
+ * `column IN (the list parameter)`: SQLite reads the JSON text with json_each; PostgreSQL compares with
+ * = ANY of the array, which is an index condition whatever the planner believes of the table. (A
+ * subquery over unnest was planned, for a table just filled and not yet analyzed, as a walk of the
+ * organization's rows on every call: 50 ms a batch of an erasure, docs/decisions.md.)
+ */
+export const isIn = (kind: DatabaseKind, column: string, param: string, type = 'text'): string =>
+  kind === 'sqlite' ? `${column} IN (SELECT value FROM json_each(@${param}))` : `${column} = ANY(@${param}::${type}[])`;
 
 /** A cast PostgreSQL needs where a parameter may be null (it cannot infer a bare null's type); nothing on SQLite. */
 export const cast = (kind: DatabaseKind, type: string): string => (kind === 'postgres' ? `::${type}` : '');

@@ -3,7 +3,7 @@
 // Each method is atomic on its own: a batch is one transaction inside the store. Data methods answer
 // with a Maybe (maybe.ts): at once on SQLite, with a promise on PostgreSQL; `await` takes either.
 import type { Maybe } from '../maybe.js';
-import type { CallListener } from './dialect/dialect.js';
+import type { CallListener, TransactionListener } from './dialect/dialect.js';
 import type { LastingFault } from './health.js';
 
 export interface Tenant {
@@ -473,6 +473,8 @@ export interface Store {
   poolStats?(): { total: number; idle: number; waiting: number } | undefined;
   /** Where the time of every store call goes (the app's metrics). */
   observeCalls?(listener: CallListener | null): void;
+  /** Where the time of every write transaction goes (metrics.ts: marginalia_write_transaction_seconds). */
+  observeTransactions?(listener: TransactionListener | null): void;
   close(): Promise<void>;
 
   // Tenants and credentials (operator side: keyed by API key, not tenant id). Every change to them

@@ -1,6 +1,6 @@
 // Takes a database back to the schema an earlier release left, rows included, so a test can check that
 // the migrations after it carry those rows forward. Each step undoes one migration, newest first.
-import { MIGRATIONS } from '../../src/store/migrations.js';
+import { MIGRATIONS, NAMING, USER_COLUMNS } from '../../src/store/migrations.js';
 import type { FreshDatabase } from './test-database.js';
 
 /**
@@ -192,8 +192,49 @@ export async function beforeEventDrafts(db: Pick<FreshDatabase, 'kind' | 'exec'>
   await db.exec(`${drafts} DELETE FROM schema_migrations WHERE version = 18`);
 }
 
-/** The schema the previous release left (through migration 13), with the rows written since. */
+/** Before migration 27: no index of the organizations of each user, no triggers keeping it. */
+export async function beforeUserOrganizations(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const triggers =
+    db.kind === 'sqlite'
+      ? [
+          ...USER_COLUMNS.flatMap(([t]) => [
+            `DROP TRIGGER ${t}_user_organization;`,
+            `DROP TRIGGER ${t}_user_organization_update;`,
+          ]),
+          ...NAMING.flatMap((n) => [
+            `DROP TRIGGER ${n.table}_insert_names_users;`,
+            `DROP TRIGGER ${n.table}_update_names_users;`,
+          ]),
+        ]
+      : [
+          ...USER_COLUMNS.flatMap(([t]) => [
+            `DROP FUNCTION ${t}_user_organizations() CASCADE;`,
+            `DROP FUNCTION ${t}_user_organizations_update() CASCADE;`,
+          ]),
+          ...NAMING.flatMap((n) => [
+            `DROP FUNCTION ${n.table}_insert_names_users() CASCADE;`,
+            `DROP FUNCTION ${n.table}_update_names_users() CASCADE;`,
+          ]),
+        ];
+  await db.exec(`${triggers.join('\n')}
+DROP TABLE user_organizations; DELETE FROM schema_migrations WHERE version = 27;`);
+}
+
+/** Before migration 26: organizations and documents were deleted in one transaction, with no mark. */
+export async function beforeDeletesInBatches(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec(`ALTER TABLE organizations DROP COLUMN deleting; ALTER TABLE documents DROP COLUMN deleting;
+DELETE FROM schema_migrations WHERE version = 26;`);
+}
+
+/** The schema the release before this one left (through migration 25), with the rows written since. */
+export async function asOfMigration25(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeUserOrganizations(db);
+  await beforeDeletesInBatches(db);
+}
+
+/** The schema an earlier release left (through migration 13), with the rows written since. */
 export async function previousRelease(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await asOfMigration25(db);
   // Migration 9 makes the annotations table again (SQLite) with the columns of its release: the
   // color column of migration 25 comes back with 25, run again after it.
   await beforeThreadColors(db);

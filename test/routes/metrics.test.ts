@@ -70,6 +70,13 @@ describe('/metrics', () => {
     );
   });
 
+  test('times each write transaction by database and method, and no read', () => {
+    const database = TEST_STORE;
+    assert.equal(sample(text, 'marginalia_write_transaction_seconds_count', { database, method: 'addNotification' }), 1);
+    assert.ok(sample(text, 'marginalia_write_transaction_seconds_sum', { database, method: 'addNotification' })! > 0);
+    assert.equal(sample(text, 'marginalia_write_transaction_seconds_count', { database, method: 'getNotifications' }), undefined);
+  });
+
   test('reports the PostgreSQL pool (absent on SQLite) and the process', () => {
     const total = sample(text, 'marginalia_db_pool_connections', { state: 'total' });
     if (TEST_STORE === 'postgres') assert.ok(total !== undefined && total >= 1, 'pool total');

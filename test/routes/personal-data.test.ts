@@ -5,6 +5,7 @@
 // credentials first; another tenant reads and erases nothing. Also: erasing a user with 100,000
 // comments, timed, with another tenant writing meanwhile.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { internalUserId } from '../../src/services/ids.js';
 import { encodeKeyToken, filterDigest } from '../../src/services/page-token.js';
@@ -17,6 +18,35 @@ before(async () => {
   t = await makeTestApp({ erasureBatchSize: 2 });
 });
 after(async () => t.close());
+
+/**
+ * Where the database's own bytes still hold any of the texts. SQLite: the file and its WAL, read raw,
+ * free pages and all (secure_delete zeroes what is deleted; the erasure checkpoints the WAL into the file
+ * and truncates it). PostgreSQL keeps dead row versions until VACUUM, which the erasure runs: a table the
+ * erasure vacuumed shows it in pg_stat_user_tables (what remains beyond, in the WAL and in free space
+ * until reused, is in docs/operations.md).
+ */
+async function bytesHolding(texts: string[]): Promise<string[]> {
+  if (t.db.kind === 'sqlite') {
+    const path = t.db.env.DATABASE_URL!.slice('sqlite:'.length);
+    const found: string[] = [];
+    for (const file of [path, `${path}-wal`]) {
+      if (!existsSync(file)) continue;
+      const bytes = readFileSync(file);
+      for (const text of texts) if (bytes.includes(Buffer.from(text))) found.push(`${file} holds ${text}`);
+    }
+    return found;
+  }
+  // pg_stat_user_tables is written as the VACUUM reports, in shared memory: read until it shows (at most 5 s).
+  for (let i = 0; ; i++) {
+    const rows = await t.db.query(
+      `SELECT relname FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname IN ('users', 'comments')
+         AND last_vacuum IS NULL`,
+    );
+    if (rows.length === 0 || i === 50) return rows.map((r) => `${r.relname} was not vacuumed`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** users/data/get's data for a user with nothing (reactions and recordings are always empty). */
 const NOTHING = { comments: [], reactions: [], recordings: [], notifications: [] };
@@ -252,6 +282,7 @@ describe('personal data: happy paths', () => {
     }
     await t.a.ok(PATHS.userDataDelete, { userIds: [id] });
     assert.deepEqual(await holding(), []);
+    assert.deepEqual(await bytesHolding([name, email]), [], 'no page of the file or its WAL holds the name or the email');
     // What others wrote stays, and so does the history that does not name the user.
     for (const table of ['events', 'webhook_deliveries']) {
       const kept = await t.db.query(`SELECT count(*) AS n FROM ${table} WHERE organization_id = '${org}'`);

@@ -8,6 +8,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { type AnnotationQuery, StoreUnavailableError, type Store } from '../../src/store/store.js';
 import {
   beforeAllowedDomains,
+  asOfMigration25,
   asOfMigration11,
   asOfMigration12,
   asOfMigration5,
@@ -316,6 +317,64 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
             ['old', 'teal'],
           ],
           'the color is kept as sent, and an older thread takes one',
+        );
+      });
+    },
+  );
+
+  storeTest(
+    'a database as the release before left it (through migration 25) migrates forward: users are found where they have rows or are named',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.upsertUsers(TA, ORG, null, [{ userId: 'profiled' }], T0);
+      await store.addAnnotations(
+        TA,
+        'org-2',
+        DOC,
+        [
+          {
+            ...annotation('t', [
+              {
+                ...newComment(1, 'hi'),
+                taggedUserContacts: [{ userId: 'tagged', contact: { userId: 'contact', name: null, email: null } }],
+              },
+            ]),
+            assignedTo: { userId: 'assignee', name: null, email: null },
+          },
+        ],
+        T0,
+      );
+      await asOfMigration25(db);
+      await withSecondStore(db, async (reopened) => {
+        const entries = async () =>
+          (
+            await db.query('SELECT user_id, organization_id, named FROM user_organizations ORDER BY user_id, organization_id')
+          ).map((r) => [r.user_id, r.organization_id, Boolean(r.named)]);
+        const author = (await db.query(`SELECT from_user_id FROM comments WHERE organization_id = 'org-2'`))[0]!.from_user_id;
+        const byKey = (list: unknown[][]) => [...list].sort((x, y) => (`${x[0]} ${x[1]}` < `${y[0]} ${y[1]}` ? -1 : 1));
+        eq(
+          byKey(await entries()),
+          byKey([
+            [author, 'org-2', false],
+            ['assignee', 'org-2', true],
+            ['contact', 'org-2', true],
+            ['profiled', ORG, false],
+            ['tagged', 'org-2', true],
+          ]),
+          'the backfill finds every user of the rows written before',
+        );
+        // The triggers keep it from now on, and an erasure visits only where a user is.
+        await reopened.upsertUsers(TA, 'org-3', null, [{ userId: 'later' }], T0 + 1);
+        assert.ok((await entries()).some((e) => e[0] === 'later' && e[1] === 'org-3'));
+        await reopened.eraseUserData(TA, null, ['tagged', 'nobody'], 100, { jobId: 'j1', now: () => T0 + 2 });
+        assert.ok(!(await entries()).some((e) => e[0] === 'tagged'), 'the erasure takes its entries');
+        const orgs = (await db.query('SELECT organization_id, deleting FROM organizations ORDER BY 1')).map((r) => [
+          r.organization_id,
+          Boolean(r.deleting),
+        ]);
+        assert.ok(
+          orgs.every(([, deleting]) => deleting === false),
+          `no organization is being deleted: ${JSON.stringify(orgs)}`,
         );
       });
     },

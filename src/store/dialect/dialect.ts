@@ -25,7 +25,7 @@
 // - Notices between processes: PostgreSQL has LISTEN/NOTIFY (a NOTIFY inside a transaction is sent
 //   when it commits), SQLite has nothing of the kind: `listen` exists only on PostgreSQL.
 // - Timing: every store call passes through read(), query(), write() or batchWrite(), which time it
-//   for /metrics.
+//   for /metrics; the write transactions inside them are timed on their own (onTransaction).
 import { type Maybe, guarded } from '../../maybe.js';
 import type { BatchQuery, Query, Work } from '../sql.js';
 
@@ -33,6 +33,15 @@ export type DatabaseKind = 'sqlite' | 'postgres';
 
 /** Told of every store call: its name, how long it took, and whether it failed. */
 export type CallListener = (method: string, seconds: number, outcome: 'ok' | 'error') => void;
+
+/**
+ * Told of every write transaction (or one-statement write) that ended: how long it held SQLite's
+ * writer or PostgreSQL's row locks, from its BEGIN to its COMMIT or ROLLBACK, each attempt on its own.
+ */
+export type TransactionListener = (method: string, seconds: number) => void;
+
+/** The seconds since `started` (performance.now()), for a transaction's listener. */
+export const since = (started: number): number => (performance.now() - started) / 1000;
 
 export interface Dialect {
   readonly kind: DatabaseKind;
@@ -62,6 +71,13 @@ export interface Dialect {
   migrate(work: () => Work<void>): Promise<void>;
   /** Damage found when the database was opened (SQLite's quick_check), as the check's own words; [] when none. */
   damageAtOpen(): string[];
+  /**
+   * After an erasure deleted rows of `tables` for good: makes their bytes unreadable where the database
+   * can (SQLite: checkpoints the WAL into the file and truncates it; PostgreSQL: VACUUMs the tables).
+   */
+  scrub(tables: readonly string[]): Promise<void>;
+  /** Before a long operation over `tables`: the planner's statistics brought up to date where they are far behind (PostgreSQL). */
+  freshenStatistics?(tables: readonly string[]): Promise<void>;
   /** Resolves when the database answers. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -69,6 +85,8 @@ export interface Dialect {
   poolStats?(): { total: number; idle: number; waiting: number };
   /** Where every call's timing goes (the app's metrics); null until someone listens. */
   onCall: CallListener | null;
+  /** Where every write transaction's time goes (the app's metrics); null until someone listens. */
+  onTransaction: TransactionListener | null;
   /**
    * Hears the channel's notices (PostgreSQL LISTEN) on a connection of its own, kept open: after it is
    * lost and made again, `onNotice(null)` says notices may have been missed meanwhile.

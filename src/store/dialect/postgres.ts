@@ -17,7 +17,7 @@ import {
   type Step,
   type Work,
 } from '../sql.js';
-import { type CallListener, type Dialect, timed } from './dialect.js';
+import { type CallListener, type Dialect, since, type TransactionListener, timed } from './dialect.js';
 
 export interface PostgresOptions {
   url: string;
@@ -161,6 +161,7 @@ export class PostgresDialect implements Dialect {
   readonly kind = 'postgres' as const;
   readonly writesSideBySide = true;
   onCall: CallListener | null = null;
+  onTransaction: TransactionListener | null = null;
   private readonly pool: pg.Pool;
 
   /** Connections kept for numbering events (aside()); null (MARGINALIA_PG_EVENT_POOL_SIZE 0): the request pool's. */
@@ -242,18 +243,21 @@ export class PostgresDialect implements Dialect {
     const text = { name: t.name, text: c.text, values: values(c, batchParams(q.params, q.rows)) };
     return timed<T>(this.onCall, method, async () => {
       for (let attempt = 1; ; attempt++) {
+        const started = performance.now();
         try {
           return q.map((await this.pool.query(text)).rows);
         } catch (err) {
           if (!isUnavailable(err) && retries(err, attempt)) continue;
           throw classifyPostgres(err);
+        } finally {
+          this.onTransaction?.(method, since(started));
         }
       }
     }) as Promise<T>;
   }
 
   write<T>(method: string, work: () => Work<T>): Promise<T> {
-    return timed(this.onCall, method, () => this.tx((client, sent) => this.drive(client, work(), sent))) as Promise<T>;
+    return timed(this.onCall, method, () => this.tx(method, (client, sent) => this.drive(client, work(), sent))) as Promise<T>;
   }
 
   /**
@@ -291,10 +295,11 @@ export class PostgresDialect implements Dialect {
    * Runs fn in one transaction on one connection; retries serialization failures and deadlocks. BEGIN
    * is sent, not awaited: it goes out with fn's first statement (pipeline mode), a round trip less.
    */
-  private async tx<T>(fn: (c: pg.PoolClient, sent: Sent) => Promise<T>): Promise<T> {
+  private async tx<T>(method: string, fn: (c: pg.PoolClient, sent: Sent) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const { client, release } = await this.checkout();
       let broken: Error | undefined;
+      const started = performance.now();
       const sent = new Sent(client.query('BEGIN'));
       try {
         const result = await fn(client, sent);
@@ -320,6 +325,7 @@ export class PostgresDialect implements Dialect {
         if (!broken && retries(err, attempt)) continue;
         throw classifyPostgres(err);
       } finally {
+        this.onTransaction?.(method, since(started));
         // A connection that failed is destroyed rather than handed to the next request.
         release(broken);
       }
@@ -358,6 +364,41 @@ export class PostgresDialect implements Dialect {
   /** PostgreSQL checks its own pages: there is nothing to look for at open. */
   damageAtOpen(): string[] {
     return [];
+  }
+
+  /**
+   * Before a long operation: ANALYZE the tables that changed much since PostgreSQL last looked at them.
+   * A prepared statement is planned once per connection, and a table filled since (a first import, a
+   * busy hour) is planned as if it were nearly empty: a list of thread ids became a filter over every
+   * thread of the document, 40 ms a batch of an erasure instead of 0.1 (docs/decisions.md, "Long
+   * operations"). Autovacuum would get to them within a minute or so; the operation cannot wait.
+   */
+  async freshenStatistics(tables: readonly string[]): Promise<void> {
+    try {
+      const stale = await this.pool.query<{ relname: string }>(
+        `SELECT relname FROM pg_stat_user_tables WHERE schemaname = current_schema() AND relname = ANY($1::text[])
+           AND n_mod_since_analyze > 1000 AND n_mod_since_analyze > 0.1 * n_live_tup`,
+        [tables],
+      );
+      if (stale.rows.length > 0) await this.pool.query(`ANALYZE ${stale.rows.map((r) => quoteIdent(r.relname)).join(', ')}`);
+    } catch (err) {
+      throw classifyPostgres(err);
+    }
+  }
+
+  /**
+   * After rows were deleted for good (an erasure): VACUUM removes the dead row versions that still hold
+   * the erased values, so no query, nor a reader of the table's pages, finds them past this point
+   * (docs/operations.md says what PostgreSQL keeps beyond it: the WAL until recycled, free space until
+   * reused). SKIP_LOCKED: a table another VACUUM holds (autovacuum, another erasure's) is left to it.
+   */
+  async scrub(tables: readonly string[]): Promise<void> {
+    if (tables.length === 0) return;
+    try {
+      await this.pool.query(`VACUUM (SKIP_LOCKED) ${tables.map(quoteIdent).join(', ')}`);
+    } catch (err) {
+      throw classifyPostgres(err);
+    }
   }
 
   async ping(): Promise<void> {

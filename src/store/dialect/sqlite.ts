@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { SqliteCheck, SqliteSynchronous } from '../../config/index.js';
+import type { SqliteCheck, SqliteSecureDelete, SqliteSynchronous } from '../../config/index.js';
 import { StoreUnavailableError } from '../health.js';
 import {
   type BatchQuery,
@@ -17,12 +17,14 @@ import {
   type Step,
   type Work,
 } from '../sql.js';
-import { type CallListener, type Dialect, timed } from './dialect.js';
+import { type CallListener, type Dialect, since, type TransactionListener, timed } from './dialect.js';
 
 export interface SqliteOptions {
   path: string;
   busyTimeoutMs: number;
   synchronous: SqliteSynchronous;
+  /** Whether deleted content is overwritten with zeros (default ON: docs/operations.md). */
+  secureDelete?: SqliteSecureDelete;
   /** How the file is checked for damage when it is opened (default quick). */
   checkAtStart?: SqliteCheck;
   /** Page size of a new file (bytes, a power of two); an existing file keeps its own. */
@@ -122,6 +124,7 @@ export class SqliteDialect implements Dialect {
   readonly kind = 'sqlite' as const;
   readonly writesSideBySide = false;
   onCall: CallListener | null = null;
+  onTransaction: TransactionListener | null = null;
   private readonly db: Database.Database;
   /** Prepared statements by name: rows as objects, and rows as arrays (raw mode). */
   private readonly prepared = new Map<string, Prepared>();
@@ -140,6 +143,7 @@ export class SqliteDialect implements Dialect {
     if (options.cacheMb) this.db.pragma(`cache_size = ${-options.cacheMb * 1024}`);
     this.db.pragma(`mmap_size = ${(options.mmapMb ?? 0) * 1024 * 1024}`);
     this.db.pragma(`synchronous = ${options.synchronous}`);
+    this.db.pragma(`secure_delete = ${options.secureDelete ?? 'ON'}`);
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
     this.db.pragma('foreign_keys = ON');
     this.inTransaction = this.db.transaction((fn: () => unknown) => fn());
@@ -246,12 +250,24 @@ export class SqliteDialect implements Dialect {
       const { stmt, order } = this.statement(q.statement.sqlite, false);
       return q.map([...before, ...q.rows.flatMap((row) => stmt.all(bind(order, { ...q.params, ...row })) as Row[])]);
     };
-    return timed(this.onCall, method, () => this.guard(() => this.inTransaction.immediate(run))) as T;
+    return timed(this.onCall, method, () => this.guard(() => this.transaction(method, run))) as T;
   }
 
   write<T>(method: string, work: () => Work<T>): T {
     this.snapshot.end();
-    return timed(this.onCall, method, () => this.guard(() => this.inTransaction.immediate(() => this.drive(work())))) as T;
+    return timed(this.onCall, method, () => this.guard(() => this.transaction(method, () => this.drive(work())))) as T;
+  }
+
+  /** fn in one IMMEDIATE transaction (the writer), its time told to onTransaction whether it committed or not. */
+  private transaction<T>(method: string, fn: () => T): T {
+    const listener = this.onTransaction;
+    if (!listener) return this.inTransaction.immediate(fn) as T;
+    const started = performance.now();
+    try {
+      return this.inTransaction.immediate(fn) as T;
+    } finally {
+      listener(method, since(started));
+    }
   }
 
   async migrate(work: () => Work<void>): Promise<void> {
@@ -283,6 +299,17 @@ export class SqliteDialect implements Dialect {
       if (!(classified instanceof StoreUnavailableError) || classified.reason !== 'damaged') throw err;
       return [(err as Error).message];
     }
+  }
+
+  /**
+   * After rows were deleted for good (an erasure): the WAL, which still holds the pages as they were
+   * before, is copied into the file and truncated, so the erased bytes are in neither (secure_delete has
+   * zeroed them in the pages written). A reader of another process can hold the WAL back: the
+   * checkpoint then waits up to the busy timeout, and whatever it could not copy is copied by the next.
+   */
+  async scrub(_tables: readonly string[]): Promise<void> {
+    this.snapshot.end();
+    this.guard(() => this.db.pragma('wal_checkpoint(TRUNCATE)'));
   }
 
   async ping(): Promise<void> {

@@ -3,6 +3,7 @@
 import { missingFolder } from '../folders/tree.js';
 import { NOTIFICATIONS_SQL } from '../notifications/sql.js';
 import { disabledDocument, enter } from '../organizations/organizations.js';
+import { type StepResult, stepDone } from '../batches.js';
 import { all, first, idsInKeyOrder, list, type Params, run, type Work } from '../sql.js';
 import type { AccessType, DocumentQuery, DocumentRecord, DocumentWrite } from '../store.js';
 import { DOCUMENTS_SQL as SQL } from './sql.js';
@@ -119,38 +120,80 @@ export function* setDisabled(
 }
 
 /**
- * documents/delete: each document that exists, with its threads, comments, thread read marks,
- * notifications (their inbox rows and read marks; the counters follow by trigger), memberships,
- * notification settings and live states. A disabled document may be deleted (docs/decisions.md); its
- * organization must not be disabled. Versions (document_versions, profile_versions) stay: caches are
- * keyed by them, and the annotations' triggers have moved the document's already. Answers the ids deleted.
+ * documents/delete, first transaction (per document): marks it deleting (and disabled: every write to
+ * it is refused from now on); answers whether it exists. Its rows then go a batch at a time
+ * (DOCUMENT_PARTS), and finishDeletion deletes what is left and the row: its threads, comments, thread
+ * read marks, notifications (their inbox rows and read marks; the counters follow by trigger),
+ * memberships, notification settings and live states. A disabled document may be deleted
+ * (docs/decisions.md); its organization must not be disabled. Versions (document_versions,
+ * profile_versions) stay: caches are keyed by them, and the annotations' triggers have moved the
+ * document's already.
  */
-export function* remove(tenantId: string, organizationId: string, ids: readonly string[]): Work<Set<string>> {
+export function* markDeleting(tenantId: string, organizationId: string, documentId: string): Work<boolean> {
   yield* enter(tenantId, organizationId, null, false);
-  const deleted = new Set<string>();
-  for (const documentId of idsInKeyOrder(ids)) {
-    const at = { tenantId, organizationId, documentId };
-    if (!(yield* first(SQL.remove, at))) continue;
-    deleted.add(documentId);
-    // Threads before their comments and read marks, notifications before their inbox rows and marks:
-    // the order writers lock them in on PostgreSQL, so a concurrent comment waits for the deletion
-    // (then finds no thread) instead of adding a comment this would miss.
-    yield* run(SQL.threads, at);
-    yield* run(SQL.comments, at);
-    yield* run(SQL.threadReads, at);
-    const notificationIds = (yield* all(SQL.notificationIds, at)).map((r) => r.notification_id as string);
-    const org = { tenantId, organizationId };
-    for (let i = 0; i < notificationIds.length; i += NOTIFICATION_CHUNK) {
-      const chunk = list(notificationIds.slice(i, i + NOTIFICATION_CHUNK));
-      yield* run(NOTIFICATIONS_SQL.deleteNotifications, { ...org, ids: chunk });
-      yield* run(NOTIFICATIONS_SQL.deleteInbox, { ...org, ids: chunk });
-      yield* run(NOTIFICATIONS_SQL.deleteReads, { ...org, ids: chunk });
-    }
-    yield* run(SQL.memberships, at);
-    yield* run(SQL.settings, at);
-    yield* run(SQL.liveStates, at);
+  return (yield* first(SQL.markDeleting, { tenantId, organizationId, documentId })) !== undefined;
+}
+
+interface DocumentScope {
+  tenantId: string;
+  organizationId: string;
+  documentId: string;
+}
+
+/** The document's notifications, a batch at a time, with their inbox rows and read marks (notifications/delete's order). */
+function* someNotifications(at: DocumentScope, limit: number): Work<StepResult> {
+  const ids = (yield* all(SQL.someNotificationIds, { ...at, limit })).map((r) => r.notification_id as string);
+  yield* deleteNotifications(at, ids);
+  return stepDone(ids.length < limit);
+}
+
+function* deleteNotifications({ tenantId, organizationId }: DocumentScope, notificationIds: readonly string[]): Work<void> {
+  const org = { tenantId, organizationId };
+  for (let i = 0; i < notificationIds.length; i += NOTIFICATION_CHUNK) {
+    const chunk = list(notificationIds.slice(i, i + NOTIFICATION_CHUNK));
+    yield* run(NOTIFICATIONS_SQL.deleteNotifications, { ...org, ids: chunk });
+    yield* run(NOTIFICATIONS_SQL.deleteInbox, { ...org, ids: chunk });
+    yield* run(NOTIFICATIONS_SQL.deleteReads, { ...org, ids: chunk });
   }
-  return deleted;
+}
+
+const someRows = (statement: (typeof SQL)['someThreads']) =>
+  function* (at: DocumentScope, limit: number): Work<StepResult> {
+    return stepDone((yield* run(statement, { ...at, limit })) < limit);
+  };
+
+/**
+ * What a document holds, in the order its batches delete it: threads before their comments and read
+ * marks, notifications before their inbox rows and marks (the order writers lock them in on PostgreSQL).
+ */
+export const DOCUMENT_PARTS: readonly ((at: DocumentScope, limit: number) => Work<StepResult>)[] = [
+  someRows(SQL.someThreads),
+  someRows(SQL.someComments),
+  someRows(SQL.someThreadReads),
+  someNotifications,
+  someRows(SQL.someMemberships),
+  someRows(SQL.someSettings),
+  someRows(SQL.someLiveStates),
+];
+
+/**
+ * documents/delete, last transaction (per document): the row first (locked on PostgreSQL), then what is
+ * left (nothing, but what a write that began before the mark added). Answers whether the row was there.
+ */
+export function* finishDeletion(tenantId: string, organizationId: string, documentId: string): Work<boolean> {
+  const at = { tenantId, organizationId, documentId };
+  if (!(yield* first(SQL.remove, at))) return false;
+  yield* run(SQL.threads, at);
+  yield* run(SQL.comments, at);
+  yield* run(SQL.threadReads, at);
+  yield* deleteNotifications(
+    at,
+    (yield* all(SQL.notificationIds, at)).map((r) => r.notification_id as string),
+  );
+  yield* run(SQL.memberships, at);
+  yield* run(SQL.settings, at);
+  yield* run(SQL.liveStates, at);
+  return true;
 }
 
 /** documents/get: up to `limit` documents after the id `after`, by ids and folder, in id order. */

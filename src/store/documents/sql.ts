@@ -1,5 +1,5 @@
 // The statements of documents as objects (SPEC 12), SQLite and PostgreSQL side by side.
-import { byKind, cast, inList } from '../sql.js';
+import { byKind, cast, deleteSome, inList } from '../sql.js';
 
 /** The columns a document is read with, in the order documents.ts maps them. */
 const COLUMNS = 'document_id, name, folder_id, access_type, disabled, created_at, updated_at';
@@ -62,11 +62,35 @@ export const DOCUMENTS_SQL = {
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND ${inList(kind, 'document_id', 'ids')}
        AND (@folderMode${cast(kind, 'int')} = 0 OR (@folderMode = 1 AND folder_id IS NULL)
          OR (@folderMode = 2 AND folder_id = @folderId${cast(kind, 'text')}))
-       AND (@after${cast(kind, 'text')} IS NULL OR document_id > @after)
+       AND (@after${cast(kind, 'text')} IS NULL OR document_id > @after) AND NOT deleting
      ORDER BY document_id LIMIT @limit`,
   ),
   /**
-   * documents/delete, first: the row goes. On PostgreSQL that locks it, so a write that inserts the
+   * documents/delete, first and alone: the document is marked deleting, and disabled, so every write
+   * to it is refused while its rows go in batches (store/batches.ts); answers whether it was there.
+   */
+  markDeleting: byKind(
+    'markDocumentDeleting',
+    () => `UPDATE documents SET disabled = true, deleting = true WHERE ${DOCUMENT} RETURNING document_id`,
+  ),
+  // A batch of each of the document's tables (store/batches.ts), in the order finishDeletion deletes them.
+  someThreads: deleteSome('deleteSomeThreadsOfDocument', 'annotations', DOCUMENT),
+  someComments: deleteSome('deleteSomeCommentsOfDocument', 'comments', DOCUMENT),
+  someThreadReads: deleteSome('deleteSomeThreadReadsOfDocument', 'annotation_reads', DOCUMENT),
+  someNotificationIds: byKind(
+    'someNotificationIdsOfDocument',
+    (kind) => `SELECT notification_id FROM notifications WHERE ${DOCUMENT}
+     ORDER BY notification_id LIMIT @limit${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
+  ),
+  someMemberships: deleteSome(
+    'deleteSomeMembershipsOfDocument',
+    'memberships',
+    "tenant_id = @tenantId AND organization_id = @organizationId AND scope_kind = 'document' AND scope_id = @documentId",
+  ),
+  someSettings: deleteSome('deleteSomeSettingsOfDocument', 'notification_settings', DOCUMENT),
+  someLiveStates: deleteSome('deleteSomeLiveStatesOfDocument', 'live_states', DOCUMENT),
+  /**
+   * documents/delete, last: the row goes. On PostgreSQL that locks it, so a write that inserts the
    * document's row (the upserts above) waits, then makes a new one after this commits; writes that
    * only name the document in other tables do not wait for it.
    */

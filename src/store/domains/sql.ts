@@ -1,7 +1,7 @@
 // The statements of a tenant's allowed browser domains (workspace/domains/add and delete, and CORS for
 // its end-user requests: http/cors.ts), SQLite and PostgreSQL side by side. A domain is stored as
 // services/domain-names.ts normalizes it; a lookup names the keys an origin could be allowed by.
-import { byKind, listValues, same, sql } from '../sql.js';
+import { byKind, isIn, same, sql } from '../sql.js';
 
 export const DOMAINS_SQL = {
   /**
@@ -17,7 +17,7 @@ export const DOMAINS_SQL = {
   /** Which of `domains` the tenant allows already. */
   among: byKind(
     'allowedDomainsAmong',
-    (kind) => `SELECT domain FROM allowed_domains WHERE tenant_id = @tenantId AND domain IN (${listValues(kind, 'domains')})`,
+    (kind) => `SELECT domain FROM allowed_domains WHERE tenant_id = @tenantId AND ${isIn(kind, 'domain', 'domains')}`,
   ),
   /** A batch: SQLite once per domain, PostgreSQL once with the domains as an array. */
   insert: sql('insertAllowedDomains', {
@@ -27,19 +27,18 @@ export const DOMAINS_SQL = {
   }),
   delete: byKind(
     'deleteAllowedDomains',
-    (kind) =>
-      `DELETE FROM allowed_domains WHERE tenant_id = @tenantId AND domain IN (${listValues(kind, 'domains')}) RETURNING domain`,
+    (kind) => `DELETE FROM allowed_domains WHERE tenant_id = @tenantId AND ${isIn(kind, 'domain', 'domains')} RETURNING domain`,
   ),
   ofTenant: same('allowedDomainsOfTenant', 'SELECT domain FROM allowed_domains WHERE tenant_id = @tenantId ORDER BY domain'),
   /** Whether the tenant allows any of the candidate keys (its primary key). */
   tenantAllows: byKind(
     'tenantAllowsDomain',
     (kind) =>
-      `SELECT 1 AS found FROM allowed_domains WHERE tenant_id = @tenantId AND domain IN (${listValues(kind, 'candidates')}) LIMIT 1`,
+      `SELECT 1 AS found FROM allowed_domains WHERE tenant_id = @tenantId AND ${isIn(kind, 'domain', 'candidates')} LIMIT 1`,
   ),
   /** Whether any tenant allows any of the candidate keys (the index by domain): a preflight names no tenant. */
   anyAllows: byKind(
     'anyTenantAllowsDomain',
-    (kind) => `SELECT 1 AS found FROM allowed_domains WHERE domain IN (${listValues(kind, 'candidates')}) LIMIT 1`,
+    (kind) => `SELECT 1 AS found FROM allowed_domains WHERE ${isIn(kind, 'domain', 'candidates')} LIMIT 1`,
   ),
 };

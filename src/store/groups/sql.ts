@@ -1,5 +1,5 @@
 // The statements of organization user groups (SPEC 12), SQLite and PostgreSQL side by side.
-import { byKind, cast, listValues, same, sql } from '../sql.js';
+import { byKind, cast, isIn, same, sql } from '../sql.js';
 
 const GROUP = 'tenant_id = @tenantId AND organization_id = @organizationId AND group_id = @groupId';
 
@@ -28,7 +28,7 @@ export const GROUPS_SQL = {
   }),
   deleteMembers: byKind(
     'deleteGroupMembers',
-    (kind) => `DELETE FROM group_members WHERE ${GROUP} AND user_id IN (${listValues(kind, 'userIds')}) RETURNING user_id`,
+    (kind) => `DELETE FROM group_members WHERE ${GROUP} AND ${isIn(kind, 'user_id', 'userIds')} RETURNING user_id`,
   ),
   deleteAllMembers: same('deleteAllGroupMembers', `DELETE FROM group_members WHERE ${GROUP} RETURNING user_id`),
 };

@@ -2,7 +2,7 @@
 // PostgreSQL side by side. A document's threads are found at a location by their locationId or their
 // location object's id, which is JSON text: the match is made in JavaScript (locations.ts), so neither
 // database needs a JSON path, and only the threads that match are locked.
-import { byKind, greatest, listValues, same } from '../sql.js';
+import { byKind, greatest, isIn, same } from '../sql.js';
 import { THREAD } from '../comments/sql.js';
 import { DOCUMENT } from '../documents/sql.js';
 import { CHANGE_SOURCE_COLUMNS } from '../notifications/sql.js';
@@ -18,7 +18,7 @@ export const LOCATIONS_SQL = {
   lockThreads: byKind(
     'lockLocatedThreads',
     (kind) => `SELECT annotation_id, location, location_id FROM annotations
-     WHERE ${DOCUMENT} AND annotation_id IN (${listValues(kind, 'ids')})
+     WHERE ${DOCUMENT} AND ${isIn(kind, 'annotation_id', 'ids')}
      ORDER BY annotation_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
   ),
   /** A thread moved: its location object and locationId, and lastUpdated now. */

@@ -1,7 +1,7 @@
 // The statements of notifications, SQLite and PostgreSQL side by side, and the select list of the
 // notification read.
 import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
-import { byKind, inList, listValues, madeOnDemand, type Statement, same, sql, whenGiven } from '../sql.js';
+import { byKind, inList, isIn, madeOnDemand, type Statement, same, sql, whenGiven } from '../sql.js';
 
 /** The columns a branch of the read takes from its rows (an inbox row or a notification: same names). */
 const ROW_COLUMNS = 'n.notification_id, n.timestamp, n.action_user_id, n.action_user_name, n.action_user_email, n.answer';
@@ -126,7 +126,7 @@ export const NOTIFICATIONS_SQL = {
     // document_disabled: a notification of a disabled document refuses the change (SPEC 14.8), read with the lock.
     (kind) => `SELECT ${CHANGE_SOURCE_COLUMNS}, ${IN_DISABLED_DOCUMENT('notifications')} AS document_disabled
      FROM notifications WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND notification_id IN (${listValues(kind, 'ids')})
+       AND ${isIn(kind, 'notification_id', 'ids')}
      ORDER BY notification_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
   ),
   changeContent: sql('changeNotificationContent', {
@@ -158,7 +158,7 @@ export const NOTIFICATIONS_SQL = {
     'markListedRecipients',
     (kind) => `UPDATE inbox SET unread = @unread${kind === 'postgres' ? '::boolean' : ''}
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND notification_id = @notificationId
-       AND user_id IN (${listValues(kind, 'userIds')})
+       AND ${isIn(kind, 'user_id', 'userIds')}
        AND unread <> @unread${kind === 'postgres' ? '::boolean' : ''}
      RETURNING user_id`,
   ),
@@ -186,7 +186,7 @@ export const NOTIFICATIONS_SQL = {
     'markWideUnread',
     (kind) => `DELETE FROM notification_reads WHERE tenant_id = @tenantId AND organization_id = @organizationId
        AND notification_id = @notificationId
-       AND user_id IN (${listValues(kind, 'userIds')})`,
+       AND ${isIn(kind, 'user_id', 'userIds')}`,
   ),
   /**
    * notifications/delete by location without a document or user: the organization's notifications at
@@ -209,35 +209,40 @@ export const NOTIFICATIONS_SQL = {
        AND ${inList(kind, 'notification_id', 'ids')}
      ORDER BY timestamp DESC, notification_id DESC`,
   ),
+  /**
+   * Through inbox_by_notification: SQLite, not told, chose the primary key's (tenant, organization)
+   * prefix with a Bloom filter, a walk of every inbox row of the organization per call (an erasure of
+   * 6,000 notifications went from under a second to a minute: docs/decisions.md, "Long operations").
+   */
   deleteInbox: byKind(
     'deleteInboxOf',
-    (kind) => `DELETE FROM inbox WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND notification_id IN (${listValues(kind, 'ids')})`,
+    (kind) => `DELETE FROM inbox${kind === 'sqlite' ? ' INDEXED BY inbox_by_notification' : ''}
+       WHERE tenant_id = @tenantId AND organization_id = @organizationId AND ${isIn(kind, 'notification_id', 'ids')}`,
   ),
   deleteReads: byKind(
     'deleteReadsOf',
     (kind) => `DELETE FROM notification_reads WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND notification_id IN (${listValues(kind, 'ids')})`,
+       AND ${isIn(kind, 'notification_id', 'ids')}`,
   ),
   /** First in a delete: it locks the rows, so a concurrent read mark waits and then finds nothing. */
   deleteNotifications: byKind(
     'deleteNotifications',
     (kind) => `DELETE FROM notifications WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND notification_id IN (${listValues(kind, 'ids')})
+       AND ${isIn(kind, 'notification_id', 'ids')}
      RETURNING notification_id`,
   ),
   /** The documents, disabled, of the notifications @ids (SPEC 14.8): a write must not change those. */
   inDisabledDocuments: byKind(
     'notificationsInDisabledDocuments',
     (kind) => `SELECT n.notification_id, n.document_id FROM notifications n
-     WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.notification_id IN (${listValues(kind, 'ids')})
+     WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND ${isIn(kind, 'n.notification_id', 'ids')}
        AND ${IN_DISABLED_DOCUMENT('n')} ORDER BY n.notification_id`,
   ),
   /** notifications/delete by ids alone: those that exist. */
   idsNamed: byKind(
     'notificationIdsNamed',
     (kind) => `SELECT notification_id FROM notifications WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND notification_id IN (${listValues(kind, 'ids')})
+       AND ${isIn(kind, 'notification_id', 'ids')}
      ORDER BY timestamp DESC, notification_id DESC`,
   ),
   /** notifications/delete by document: what notifications/get by document reads, ids only. */
@@ -290,14 +295,14 @@ export const NOTIFICATIONS_SQL = {
     'notificationSettingsOf',
     (kind) => `SELECT document_id, inbox, email FROM notification_settings
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
-       AND document_id IN (${listValues(kind, 'documentIds')})`,
+       AND ${isIn(kind, 'document_id', 'documentIds')}`,
   ),
   /** The inbox settings of users for one document (the fan-out). */
   inboxSettings: byKind(
     'inboxSettings',
     (kind) => `SELECT user_id, inbox FROM notification_settings
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
-       AND user_id IN (${listValues(kind, 'userIds')})`,
+       AND ${isIn(kind, 'user_id', 'userIds')}`,
   ),
   /** notifications/config/set: a setting not named keeps its value, or is MINE when there was none. */
   setSettings: sql('setNotificationSettings', {

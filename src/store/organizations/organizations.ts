@@ -3,7 +3,8 @@
 import { ApiError } from '../../errors.js';
 import { all, first, inKeyOrder, list, type Row, run, type Work } from '../sql.js';
 import type { OrganizationRecord, OrganizationWrite } from '../store.js';
-import { DELETE_FROM, ORGANIZATION_TABLES, ORGANIZATIONS_SQL as SQL } from './sql.js';
+import { type StepResult, stepDone } from '../batches.js';
+import { DELETE_FROM, DELETE_SOME_FROM, ORGANIZATION_TABLES, ORGANIZATIONS_SQL as SQL } from './sql.js';
 
 /**
  * The first step of every write under an organization (SPEC 12, SPEC 14.8): a disabled organization,
@@ -98,17 +99,31 @@ export function* setDisabled(
   return found;
 }
 
-/** organizations/delete: everything in each organization, in one transaction; answers those that existed. */
-export function* remove(tenantId: string, organizationIds: readonly string[]): Work<Set<string>> {
-  const deleted = new Set<string>();
-  for (const organizationId of [...organizationIds].sort()) {
-    const at = { tenantId, organizationId };
-    // Its row first: on PostgreSQL that locks it before its data goes. Then the profile version, as
-    // every users write takes it before the users rows (one lock order).
-    if (!(yield* first(SQL.deleteOrganization, at))) continue;
-    deleted.add(organizationId);
-    yield* run(SQL.moveProfileVersion, at);
-    for (const table of ORGANIZATION_TABLES) yield* run(DELETE_FROM[table], at);
-  }
-  return deleted;
+/**
+ * organizations/delete, first transaction: marks the organization deleting (and disabled: every write
+ * under it is refused from now on); answers whether it exists. Its rows then go a batch at a time
+ * (deleteSome), and finishDeletion deletes what is left and the row.
+ */
+export function* markDeleting(tenantId: string, organizationId: string): Work<boolean> {
+  return (yield* first(SQL.markDeleting, { tenantId, organizationId })) !== undefined;
+}
+
+export type OrganizationTable = (typeof ORGANIZATION_TABLES)[number];
+
+/** A batch of the organization's rows of one table: done when it found fewer than `limit`. */
+export function* deleteSome(table: OrganizationTable, tenantId: string, organizationId: string, limit: number): Work<StepResult> {
+  return stepDone((yield* run(DELETE_SOME_FROM[table], { tenantId, organizationId, limit })) < limit);
+}
+
+/**
+ * organizations/delete, last transaction: its row first (on PostgreSQL that locks it before its data
+ * goes), then the profile version, as every users write takes it before the users rows (one lock
+ * order), then whatever is left (nothing, but what a write that began before the mark added).
+ */
+export function* finishDeletion(tenantId: string, organizationId: string): Work<boolean> {
+  const at = { tenantId, organizationId };
+  if (!(yield* first(SQL.deleteOrganization, at))) return false;
+  yield* run(SQL.moveProfileVersion, at);
+  for (const table of ORGANIZATION_TABLES) yield* run(DELETE_FROM[table], at);
+  return true;
 }

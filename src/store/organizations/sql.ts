@@ -1,6 +1,6 @@
 // The statements of organizations as objects (SPEC 12), SQLite and PostgreSQL side by side.
 import type { DatabaseKind } from '../dialect/dialect.js';
-import { byKind, cast, inList, same, type Statement } from '../sql.js';
+import { byKind, cast, deleteSome, inList, same, type Statement } from '../sql.js';
 
 /** The database's clock in integer milliseconds. */
 const DATABASE_NOW = {
@@ -81,9 +81,19 @@ export const ORGANIZATIONS_SQL = {
   setDisabled: same(
     'setOrganizationDisabled',
     `UPDATE organizations SET disabled = @disabled, updated_at = @now
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND NOT deleting RETURNING organization_id`,
+  ),
+  /**
+   * organizations/delete, first and alone: the organization is marked deleting, and disabled, so every
+   * write under it is refused while its rows go in batches (store/batches.ts); answers whether it was
+   * there (one marked already is one a deletion did not finish: this one finishes it).
+   */
+  markDeleting: same(
+    'markOrganizationDeleting',
+    `UPDATE organizations SET disabled = true, deleting = true
      WHERE tenant_id = @tenantId AND organization_id = @organizationId RETURNING organization_id`,
   ),
-  /** organizations/delete: its own row first (locked on PostgreSQL), answering whether it was there. */
+  /** organizations/delete, last: its own row (locked on PostgreSQL before what is left goes). */
   deleteOrganization: same(
     'deleteOrganization',
     'DELETE FROM organizations WHERE tenant_id = @tenantId AND organization_id = @organizationId RETURNING organization_id',
@@ -101,7 +111,7 @@ export const ORGANIZATIONS_SQL = {
     'organizationsPage',
     // organization_id '' holds the documents without an organization (NO_ORGANIZATION): not one to list.
     (kind) => `SELECT ${COLUMNS} FROM organizations
-     WHERE tenant_id = @tenantId AND organization_id <> '' AND ${inList(kind, 'organization_id', 'ids')}
+     WHERE tenant_id = @tenantId AND organization_id <> '' AND NOT deleting AND ${inList(kind, 'organization_id', 'ids')}
        AND (@after${cast(kind, 'text')} IS NULL OR organization_id > @after)
      ORDER BY organization_id LIMIT @limit`,
   ),
@@ -136,6 +146,8 @@ export const ORGANIZATION_TABLES = [
   // state (livestate/), so the deletion, once it has that row, finds the state written.
   'live_states',
   'folders',
+  // Last: the index of where each user has rows (migration 27), which the rows above no longer need.
+  'user_organizations',
 ] as const;
 /** The tables that keep an organization's rows after organizations/delete (see above). */
 export const ORGANIZATION_VERSIONS = ['profile_versions', 'document_versions'] as const;
@@ -154,5 +166,13 @@ export const DELETE_FROM: Readonly<Record<(typeof ORGANIZATION_TABLES)[number], 
   ORGANIZATION_TABLES.map((table) => [
     table,
     same(`deleteOrganization_${table}`, `DELETE FROM ${table} WHERE tenant_id = @tenantId AND organization_id = @organizationId`),
+  ]),
+) as Record<(typeof ORGANIZATION_TABLES)[number], Statement>;
+
+/** A batch of an organization's rows of each table (organizations/delete in batches). */
+export const DELETE_SOME_FROM: Readonly<Record<(typeof ORGANIZATION_TABLES)[number], Statement>> = Object.fromEntries(
+  ORGANIZATION_TABLES.map((table) => [
+    table,
+    deleteSome(`deleteSomeOfOrganization_${table}`, table, 'tenant_id = @tenantId AND organization_id = @organizationId'),
   ]),
 ) as Record<(typeof ORGANIZATION_TABLES)[number], Statement>;

@@ -13,6 +13,7 @@ import { THREADS_SQL } from '../comments/threads-sql.js';
 import { sequence as sequenceEvents } from '../events/outbox.js';
 import { recipientsJson, sourceFrom } from '../notifications/notifications.js';
 import { NOTIFICATIONS_SQL } from '../notifications/sql.js';
+import { type StepResult, stepDone as next } from '../batches.js';
 import { all, batch, inKeyOrder, list, type Row, run, type Work } from '../sql.js';
 import { USERS_SQL } from '../users/sql.js';
 import { PERSONAL_DATA_SQL as SQL } from './sql.js';
@@ -23,9 +24,6 @@ export interface ErasureScope {
   organizationId: string;
   userIds: readonly string[];
 }
-
-/** A step's answer: done, or the position its next batch starts from (null for steps that need none). */
-export type StepResult = { done: true } | { done: false; cursor: unknown };
 
 export interface ErasureStep {
   name: string;
@@ -39,8 +37,6 @@ export interface ErasureStep {
 }
 
 const orgOf = ({ tenantId, organizationId }: ErasureScope) => ({ tenantId, organizationId });
-
-const next = (done: boolean, cursor: unknown = null): StepResult => (done ? { done: true } : { done: false, cursor });
 
 /** Threads grouped by document, each list without repeats, documents and threads in key order. */
 function byDocument(threads: readonly [string, string][]): [string, string[]][] {
@@ -66,29 +62,49 @@ function* rendered(scope: ErasureScope, threads: readonly [string, string][]): W
 
 const threadKey = (r: Row): [string, string] => [r.document_id as string, r.annotation_id as string];
 
+/** Where the walk of the users' comments is: the authors still to erase, and the first one's last key erased. */
+interface AuthoredCursor {
+  authors: string[];
+  after: [documentId: string, annotationId: string, commentId: number];
+}
+const FROM_THE_FIRST: AuthoredCursor['after'] = ['', '', -1];
+
 /**
  * The users' comments, a batch at a time: each user's in key order (comments_by_author), user after
- * user until the batch is full. A thread left without comments goes, with its read marks (it would
- * show nothing but an empty list); the others are rendered again. A batch can end inside a thread:
- * that one is rendered by the batch that deletes its last comment by the user, so a thread of 100,000
- * comments is rendered once, not once per batch.
+ * user until the batch is full. The authors are found once, by the first batch, and every batch starts
+ * after the last one's key (sql.ts: nextAuthored). A thread left without comments goes, with its read
+ * marks (it would show nothing but an empty list); the others are rendered again. A batch can end
+ * inside a thread: that one is rendered by the batch that deletes its last comment by the user, so a
+ * thread of 100,000 comments is rendered once, not once per batch.
  */
-function* authoredComments(scope: ErasureScope, _cursor: unknown, limit: number): Work<StepResult> {
+function* authoredComments(scope: ErasureScope, cursor: unknown, limit: number): Work<StepResult> {
   const org = orgOf(scope);
-  const authors = inKeyOrder(
-    (yield* all(SQL.authors, { ...org, userIds: list(scope.userIds) })).map((r) => r.user_id as string),
-    (u) => u,
-  );
+  const at: AuthoredCursor = (cursor as AuthoredCursor | null) ?? {
+    authors: inKeyOrder(
+      (yield* all(SQL.authors, { ...org, userIds: list(scope.userIds) })).map((r) => r.user_id as string),
+      (u) => u,
+    ),
+    after: FROM_THE_FIRST,
+  };
   // Each user's share of the batch: the keys of their next comments, up to what the batch has left.
-  const ranges: { userId: string; keys: Row[]; wanted: number }[] = [];
+  const ranges: { userId: string; after: AuthoredCursor['after']; keys: Row[]; wanted: number }[] = [];
+  const authors = [...at.authors];
+  let after = at.after;
   let taken = 0;
-  for (const userId of authors) {
-    if (taken >= limit) break;
+  while (authors.length > 0 && taken < limit) {
+    const userId = authors[0]!;
     const wanted = limit - taken;
-    const keys = yield* all(SQL.nextAuthored, { ...org, userId, limit: wanted });
-    if (keys.length === 0) continue;
-    ranges.push({ userId, keys, wanted });
+    const [afterDocument, afterAnnotation, afterComment] = after;
+    const keys = yield* all(SQL.nextAuthored, { ...org, userId, afterDocument, afterAnnotation, afterComment, limit: wanted });
+    if (keys.length > 0) ranges.push({ userId, after, keys, wanted });
     taken += keys.length;
+    if (keys.length < wanted) {
+      authors.shift();
+      after = FROM_THE_FIRST;
+    } else {
+      const end = keys[keys.length - 1]!;
+      after = [end.document_id as string, end.annotation_id as string, Number(end.comment_id)];
+    }
   }
   if (taken === 0) return next(true);
   // Only the threads the users' comments of the batch are in, all of them before any comment goes.
@@ -98,11 +114,19 @@ function* authoredComments(scope: ErasureScope, _cursor: unknown, limit: number)
   );
   const touched: [string, string][] = [];
   const unfinished = new Set<string>();
-  for (const { userId, keys, wanted } of ranges) {
+  for (const {
+    userId,
+    after: [afterDocument, afterAnnotation, afterComment],
+    keys,
+    wanted,
+  } of ranges) {
     const end = keys[keys.length - 1]!;
     const range = {
       ...org,
       userId,
+      afterDocument,
+      afterAnnotation,
+      afterComment,
       lastDocument: end.document_id,
       lastAnnotation: end.annotation_id,
       lastComment: Number(end.comment_id),
@@ -130,7 +154,7 @@ function* authoredComments(scope: ErasureScope, _cursor: unknown, limit: number)
     for (const a of ids) if (!empty.has(a)) toRender.push([documentId, a]);
   }
   yield* rendered(scope, toRender);
-  return next(taken < limit);
+  return authors.length === 0 ? next(true) : next(false, { authors, after } satisfies AuthoredCursor);
 }
 
 /** Deletes notifications for everyone, with their inbox rows and read marks (as notifications/delete does). */
@@ -313,6 +337,10 @@ export interface HistoryScope {
   tenantId: string;
   organizationIds: ReadonlySet<string> | null;
   userIds: readonly string[];
+  /** The organizations the erasure visited, with the users it found there (whose internal ids an event there may show). */
+  visited: ReadonlyMap<string, readonly string[]>;
+  /** Set when a step found something of the users' to delete (the tables then get scrubbed: ERASED_TABLES). */
+  found: boolean;
 }
 
 /**
@@ -326,29 +354,38 @@ export interface HistoryStep {
 }
 
 /** What names a user in an event's JSON text, by organization: their userId and their internal id, as JSON strings. */
-const needlesOf = new WeakMap<HistoryScope, Map<string, string[]>>();
+const needlesOf = new WeakMap<HistoryScope, { everywhere: Set<string>; byOrganization: Map<string, Set<string>> }>();
+
+/** A JSON text's strings, as written in it (quotes and escapes included): what a needle is compared with. */
+const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
 
 /**
  * Whether an event of the organization (its body, its audience) names one of the users. Every user an
  * event shows is an object with its userId, or a userId in a list or a map (notifyUsersByUserId, beside
- * the internal ids of notifyUsers), so an event that shows their name or email shows their userId too.
+ * the internal ids of notifyUsers), so an event that shows their name or email shows their userId too;
+ * their internal ids are looked for too where they had rows. Each string of the text is looked up once,
+ * so the cost is the text's length, whatever the number of users.
  */
 function names(scope: HistoryScope, organizationId: string, texts: readonly unknown[]): boolean {
   if (scope.organizationIds && !scope.organizationIds.has(organizationId)) return false;
-  let byOrganization = needlesOf.get(scope);
-  if (!byOrganization) {
-    byOrganization = new Map();
-    needlesOf.set(scope, byOrganization);
-  }
-  let needles = byOrganization.get(organizationId);
+  let needles = needlesOf.get(scope);
   if (!needles) {
-    needles = scope.userIds.flatMap((u) => [
-      JSON.stringify(u),
-      JSON.stringify(internalUserId(scope.tenantId, organizationId, u)),
-    ]);
-    byOrganization.set(organizationId, needles);
+    needles = { everywhere: new Set(scope.userIds.map((u) => JSON.stringify(u))), byOrganization: new Map() };
+    needlesOf.set(scope, needles);
   }
-  return texts.some((t) => typeof t === 'string' && needles.some((n) => t.includes(n)));
+  let here = needles.byOrganization.get(organizationId);
+  if (!here) {
+    const internal = (scope.visited.get(organizationId) ?? []).map((u) =>
+      JSON.stringify(internalUserId(scope.tenantId, organizationId, u)),
+    );
+    here = internal.length > 0 ? new Set([...needles.everywhere, ...internal]) : needles.everywhere;
+    needles.byOrganization.set(organizationId, here);
+  }
+  for (const t of texts) {
+    if (typeof t !== 'string') continue;
+    for (const [literal] of t.matchAll(JSON_STRING)) if (here.has(literal)) return true;
+  }
+  return false;
 }
 
 /** Events that name one of the users: they go whole (an erasure leaves no trace, docs/decisions.md). */
@@ -358,7 +395,10 @@ function* namingEvents(scope: HistoryScope, cursor: unknown, limit: number): Wor
   if (cursor == null) yield* sequenceEvents(tenantId);
   const rows = yield* all(SQL.eventWindow, { tenantId, after: (cursor as number | null) ?? 0, limit });
   const named = rows.filter((r) => names(scope, r.organization_id as string, [r.body, r.audience])).map((r) => Number(r.id));
-  if (named.length > 0) yield* run(SQL.deleteEvents, { tenantId, ids: list(named) });
+  if (named.length > 0) {
+    scope.found = true;
+    yield* run(SQL.deleteEvents, { tenantId, ids: list(named) });
+  }
   const last = rows[rows.length - 1];
   return next(rows.length < limit, last ? Number(last.id) : null);
 }
@@ -371,6 +411,7 @@ function* namingDeliveries(scope: HistoryScope, cursor: unknown, limit: number):
   const named = rows
     .filter((r) => names(scope, r.organization_id as string, [r.body]))
     .map((r) => ({ webhookId: r.webhook_id as string, eventId: Number(r.event_id) }));
+  if (named.length > 0) scope.found = true;
   yield* batch(SQL.deleteDeliveries, { tenantId }, named);
   const last = rows[rows.length - 1];
   return next(rows.length < limit, last ? [last.webhook_id, Number(last.event_id)] : null);
@@ -386,12 +427,36 @@ function* namingLiveStates(scope: HistoryScope, cursor: unknown, limit: number):
   const rows = yield* all(SQL.liveStateWindow, { tenantId, afterOrganization, afterDocument, afterId, limit });
   for (const r of rows) {
     if (!names(scope, r.organization_id as string, [r.data])) continue;
+    scope.found = true;
     const key = { organizationId: r.organization_id, documentId: r.document_id, liveStateDataId: r.live_state_data_id };
     yield* run(SQL.deleteLiveState, { tenantId, ...key });
   }
   const last = rows[rows.length - 1];
   return next(rows.length < limit, last ? [last.organization_id, last.document_id, last.live_state_data_id] : null);
 }
+
+/**
+ * Every table an erasure deletes from or rewrites (the counters move by trigger): what is scrubbed
+ * after it (dialect.ts, scrub), so the erased values are left in no free page, WAL or dead row version.
+ */
+export const ERASED_TABLES = [
+  'comments',
+  'annotations',
+  'annotation_reads',
+  'notifications',
+  'inbox',
+  'notification_reads',
+  'notification_settings',
+  'inbox_counts',
+  'wide_counts',
+  'memberships',
+  'group_members',
+  'users',
+  'user_organizations',
+  'events',
+  'webhook_deliveries',
+  'live_states',
+] as const;
 
 /** The steps over the tenant's history, after every organization's steps. */
 export const HISTORY_STEPS: readonly HistoryStep[] = [
@@ -409,10 +474,37 @@ export function* usersWithRows(tenantId: string, organizationId: string, userIds
   );
 }
 
-/** The organizations of the tenant (users/data/delete without organizationIds). */
-export function* organizationsOf(tenantId: string): Work<string[]> {
-  return (yield* all(SQL.organizations, { tenantId })).map((r) => r.organization_id as string);
+/** An organization an erasure visits: the users with an entry there (migration 27), and those of them named in its JSON. */
+export interface Visit {
+  organizationId: string;
+  userIds: string[];
+  named: string[];
 }
+
+/** Where the users have rows or are named, in key order, among `organizationIds` when given (null: anywhere). */
+export function* organizationsOf(
+  tenantId: string,
+  userIds: readonly string[],
+  organizationIds: readonly string[] | null,
+): Work<Visit[]> {
+  const rows = yield* all(SQL.organizations, { tenantId, userIds: list(userIds), organizationIds: list(organizationIds) });
+  const visits = new Map<string, Visit>();
+  for (const r of rows) {
+    const organizationId = r.organization_id as string;
+    let visit = visits.get(organizationId);
+    if (!visit) {
+      visit = { organizationId, userIds: [], named: [] };
+      visits.set(organizationId, visit);
+    }
+    const userId = r.user_id as string;
+    if (visit.userIds[visit.userIds.length - 1] !== userId) visit.userIds.push(userId);
+    if (r.named) visit.named.push(userId);
+  }
+  return [...visits.values()];
+}
+
+/** Last in each organization: the users' entries in the index of where they have rows (migration 27). */
+export const forgetVisit = rowsOf(SQL.entries);
 
 export function* recordJob(tenantId: string, jobId: string, tasksCount: number, completedAt: number): Work<void> {
   yield* run(SQL.recordJob, { tenantId, jobId, tasksCount, completedAt });

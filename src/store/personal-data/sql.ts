@@ -3,7 +3,7 @@
 import { COMMENT_COLUMNS } from '../comments/sql.js';
 import type { DatabaseKind as Kind } from '../dialect/dialect.js';
 import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
-import { byKind, cast, listValues, same, sql } from '../sql.js';
+import { byKind, cast, inList, isIn, same, sql } from '../sql.js';
 
 const ORG = 'tenant_id = @tenantId AND organization_id = @organizationId';
 /** A parameter, typed on PostgreSQL (where a row comparison needs its types). */
@@ -51,7 +51,7 @@ const notificationSelect = (kind: Kind) =>
 export const UN = positions(notificationSelect('sqlite'));
 
 /** The erased users' rows of a column: `column IN (the list)`; an empty list matches nothing. */
-const ofUsers = (kind: Kind, column: string) => `${column} IN (${listValues(kind, 'userIds')})`;
+const ofUsers = (kind: Kind, column: string) => isIn(kind, column, 'userIds');
 
 /**
  * The erased users' rows of a table keyed by (tenant, organization, ..., user), at most @limit of them
@@ -83,11 +83,16 @@ const HELD_BY_USER: [table: string, column: string][] = [
   ['notification_settings', 'user_id'],
   ['inbox_counts', 'user_id'],
 ];
+/**
+ * One probe per user and table, each a scalar subquery stopping at the first row: PostgreSQL runs it
+ * per user through the index by user, where an EXISTS could be planned (for a table just filled, not
+ * yet analyzed) as a hash of every row of the organization.
+ */
 const heldBy = (column: string, tables: readonly (readonly [string, string])[]) =>
   tables
     .map(
-      ([table, col]) => `EXISTS (SELECT 1 FROM ${table} t WHERE t.tenant_id = @tenantId AND t.organization_id = @organizationId
-        AND t.${col} = ${column})`,
+      ([table, col]) => `(SELECT 1 FROM ${table} t WHERE t.tenant_id = @tenantId AND t.organization_id = @organizationId
+        AND t.${col} = ${column} LIMIT 1) IS NOT NULL`,
     )
     .join('\n      OR ');
 /** The listed users (@userIds) of whom one of `tables` holds a row in the organization. */
@@ -103,8 +108,12 @@ const window = (kind: Kind, table: string, keys: string[], types: string[], colu
     ORDER BY ${keys.join(', ')} LIMIT @limit`;
 };
 
-/** The user's comments in key order (comments_by_author), up to and including the batch's last one. */
-const AUTHORED_UP_TO = (kind: Kind) => `${ORG} AND from_user_id = @userId
+/** Past the last batch's last comment of the user, in key order. */
+const AFTER_AUTHORED = (kind: Kind) => `(document_id, annotation_id, comment_id) > (${typed(kind, 'afterDocument', 'text')},
+    ${typed(kind, 'afterAnnotation', 'text')}, ${typed(kind, 'afterComment', 'int')})`;
+
+/** The user's comments in key order (comments_by_author), past the last batch's and up to and including this batch's last one. */
+const AUTHORED_UP_TO = (kind: Kind) => `${ORG} AND from_user_id = @userId AND ${AFTER_AUTHORED(kind)}
   AND (document_id, annotation_id, comment_id) <= (${typed(kind, 'lastDocument', 'text')}, ${typed(kind, 'lastAnnotation', 'text')},
     ${typed(kind, 'lastComment', 'int')})`;
 
@@ -145,16 +154,33 @@ export const PERSONAL_DATA_SQL = {
   }),
 
   // --- users/data/delete ---
-  organizations: same('erasureOrganizations', 'SELECT organization_id FROM organizations WHERE tenant_id = @tenantId ORDER BY 1'),
+  /**
+   * Where the users have rows or are named (migration 27's index, by user): the organizations an
+   * erasure visits, among @organizationIds when given, each with its users. A user found nowhere costs
+   * one probe of the index.
+   */
+  organizations: byKind(
+    'erasureOrganizations',
+    (kind) => `SELECT organization_id, user_id, named FROM user_organizations
+     WHERE tenant_id = @tenantId AND ${isIn(kind, 'user_id', 'userIds')} AND ${inList(kind, 'organization_id', 'organizationIds')}
+     ORDER BY organization_id, user_id`,
+  ),
+  /** The index's entries of the users in the organization, last (a batch at a time). */
+  entries: someOf('user_organizations', 'tenant_id, user_id, organization_id, named'),
   /** Of the users erased, those with any row of their own in the organization (the others' steps are skipped). */
   usersWithRows: byKind('erasureUsersWithRows', (kind) => usersWithRows(kind, HELD_BY_USER)),
   /** Of the users erased, those with a comment left in the organization. */
   authors: byKind('erasureAuthors', (kind) => usersWithRows(kind, [['comments', 'from_user_id']])),
-  /** The keys of one user's next comments (comments_by_author): a batch is a range of them, from the first to the last. */
-  nextAuthored: same(
+  /**
+   * The keys of one user's next comments after the last batch's (comments_by_author): a batch is a range
+   * of them, from the first to the last. Starting after the last batch's, not at the user's first key:
+   * on PostgreSQL the rows deleted before stay in the index until vacuumed, and a walk from the first
+   * would step over all of them on every batch.
+   */
+  nextAuthored: byKind(
     'nextAuthoredComments',
-    `SELECT document_id, annotation_id, comment_id FROM comments WHERE ${ORG} AND from_user_id = @userId
-     ORDER BY document_id, annotation_id, comment_id LIMIT @limit`,
+    (kind) => `SELECT document_id, annotation_id, comment_id FROM comments WHERE ${ORG} AND from_user_id = @userId
+       AND ${AFTER_AUTHORED(kind)} ORDER BY document_id, annotation_id, comment_id LIMIT @limit`,
   ),
   /**
    * A document's listed threads, locked in key order on PostgreSQL before their comments or their own
@@ -165,7 +191,7 @@ export const PERSONAL_DATA_SQL = {
     kind === 'sqlite'
       ? 'SELECT NULL AS annotation_id WHERE 0'
       : `SELECT annotation_id FROM annotations WHERE ${ORG} AND document_id = @documentId
-         AND annotation_id IN (${listValues(kind, 'annotationIds')}) ORDER BY annotation_id FOR UPDATE`,
+         AND ${isIn(kind, 'annotation_id', 'annotationIds')} ORDER BY annotation_id FOR UPDATE`,
   ),
   /**
    * One user's comments up to and including the batch's last one (the earlier ones went in earlier
@@ -186,7 +212,7 @@ export const PERSONAL_DATA_SQL = {
   emptyThreads: byKind(
     'emptyThreads',
     (kind) => `SELECT a.annotation_id FROM annotations a WHERE a.tenant_id = @tenantId AND a.organization_id = @organizationId
-       AND a.document_id = @documentId AND a.annotation_id IN (${listValues(kind, 'annotationIds')})
+       AND a.document_id = @documentId AND ${isIn(kind, 'a.annotation_id', 'annotationIds')}
        AND NOT EXISTS (SELECT 1 FROM comments c WHERE c.tenant_id = a.tenant_id AND c.organization_id = a.organization_id
          AND c.document_id = a.document_id AND c.annotation_id = a.annotation_id)`,
   ),
@@ -203,8 +229,7 @@ export const PERSONAL_DATA_SQL = {
   ),
   deleteOwnInbox: byKind(
     'deleteOwnInboxRows',
-    (kind) =>
-      `DELETE FROM inbox WHERE ${ORG} AND ${ofUsers(kind, 'user_id')} AND notification_id IN (${listValues(kind, 'ids')})`,
+    (kind) => `DELETE FROM inbox WHERE ${ORG} AND ${ofUsers(kind, 'user_id')} AND ${isIn(kind, 'notification_id', 'ids')}`,
   ),
   /** A notification's recipients and stored answer, without the erased user. */
   changeRecipients: sql('changeRecipients', {
@@ -254,7 +279,7 @@ export const PERSONAL_DATA_SQL = {
   ),
   deleteEvents: byKind(
     'erasureDeleteEvents',
-    (kind) => `DELETE FROM events WHERE tenant_id = @tenantId AND id IN (${listValues(kind, 'ids', 'bigint')})`,
+    (kind) => `DELETE FROM events WHERE tenant_id = @tenantId AND ${isIn(kind, 'id', 'ids', 'bigint')}`,
   ),
   /** The tenant's next window of webhook deliveries, in key order. */
   deliveryWindow: byKind('erasureDeliveryWindow', (kind) => {

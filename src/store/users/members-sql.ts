@@ -1,6 +1,6 @@
 // The statements of users/get and users/delete (SPEC 12): an organization's members, by scope and
 // group, and their removal. SQLite and PostgreSQL side by side.
-import { byKind, cast, inList, listValues } from '../sql.js';
+import { byKind, cast, inList, isIn } from '../sql.js';
 
 const USERS_OF_ORG = 'u.tenant_id = @tenantId AND u.organization_id = @organizationId';
 
@@ -19,29 +19,29 @@ export const MEMBERS_SQL = {
            AND m.scope_id = @scopeId AND m.user_id = u.user_id))
        AND (@groupIds${cast(kind, 'text[]')} IS NULL OR EXISTS (SELECT 1 FROM group_members g
          WHERE g.tenant_id = u.tenant_id AND g.organization_id = u.organization_id
-           AND g.group_id IN (${listValues(kind, 'groupIds')}) AND g.user_id = u.user_id))
+           AND ${isIn(kind, 'g.group_id', 'groupIds')} AND g.user_id = u.user_id))
      ORDER BY u.user_id LIMIT @limit`,
   ),
   /** users/delete with a document or folder: only that membership goes. */
   deleteMemberships: byKind(
     'deleteScopeMemberships',
     (kind) => `DELETE FROM memberships WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND scope_kind = @scopeKind AND scope_id = @scopeId AND user_id IN (${listValues(kind, 'userIds')}) RETURNING user_id`,
+       AND scope_kind = @scopeKind AND scope_id = @scopeId AND ${isIn(kind, 'user_id', 'userIds')} RETURNING user_id`,
   ),
   /** users/delete of the organization: the profiles (after the version bump), then what hangs on them. */
   deleteProfiles: byKind(
     'deleteProfiles',
     (kind) => `DELETE FROM users WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND user_id IN (${listValues(kind, 'userIds')}) RETURNING user_id`,
+       AND ${isIn(kind, 'user_id', 'userIds')} RETURNING user_id`,
   ),
   deleteAllMemberships: byKind(
     'deleteUserMemberships',
     (kind) => `DELETE FROM memberships WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND user_id IN (${listValues(kind, 'userIds')}) RETURNING user_id`,
+       AND ${isIn(kind, 'user_id', 'userIds')} RETURNING user_id`,
   ),
   deleteGroupEntries: byKind(
     'deleteUserGroupEntries',
     (kind) => `DELETE FROM group_members WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND user_id IN (${listValues(kind, 'userIds')}) RETURNING user_id`,
+       AND ${isIn(kind, 'user_id', 'userIds')} RETURNING user_id`,
   ),
 };

@@ -3,7 +3,7 @@
 // each row's tenant on with it. Row locks are PostgreSQL's (FOR UPDATE, SKIP LOCKED where another
 // instance's work is skipped rather than waited for); SQLite's write transaction already excludes
 // every other writer (dialect.ts).
-import { byKind, cast, listValues, same, sql } from '../sql.js';
+import { byKind, cast, isIn, same, sql } from '../sql.js';
 
 const WEBHOOK = 'tenant_id = @tenantId AND id = @webhookId';
 const QUEUE = 'tenant_id = @tenantId AND webhook_id = @webhookId AND organization_id = @organizationId';
@@ -71,7 +71,7 @@ export const DELIVERIES_SQL = {
        (tenant_id, webhook_id, event_id, organization_id, event_type, body, status, attempts, created_at, finished_at)
      SELECT tenant_id, @webhookId${cast(kind, 'text')}, id, organization_id, type, body, 'pending', 0, @now${cast(kind, 'bigint')}, NULL
      FROM events
-     WHERE tenant_id = @tenantId AND id IN (${listValues(kind, 'eventIds', 'bigint')})
+     WHERE tenant_id = @tenantId AND ${isIn(kind, 'id', 'eventIds', 'bigint')}
      ON CONFLICT DO NOTHING`,
   ),
   /**
