@@ -41,8 +41,8 @@ export function unavailable(err: StoreUnavailableError): ApiError {
 export function toApiError(err: FastifyError | Error, request: FastifyRequest, bodyLimit: number): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof StoreUnavailableError) return unavailable(err);
-  const fe = err as FastifyError & { validation?: ValidationIssue[] };
-  if (fe.validation && fe.validation.length > 0) return invalid(validationMessage(fe.validation[0]!));
+  const fe = err as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
+  if (fe.validation && fe.validation.length > 0) return invalid(validationMessage(fe.validation[0]!, fe.validationContext));
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError('INVALID_ARGUMENT', `The request body is larger than ${bodyLimit} bytes.`, { httpStatus: 413 });

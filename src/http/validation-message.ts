@@ -7,7 +7,7 @@ export interface ValidationIssue {
   instancePath: string;
   params: Record<string, unknown>;
   message?: string;
-  parentSchema?: { description?: string };
+  parentSchema?: { description?: string; properties?: Record<string, unknown> };
 }
 
 export function memberPath(instancePath: string): string {
@@ -33,7 +33,8 @@ const ARTICLE: Record<string, string> = {
   null: 'null',
 };
 
-export function validationMessage(issue: ValidationIssue): string {
+/** `context`: where the value was (Fastify's validationContext: body, querystring, params, headers). */
+export function validationMessage(issue: ValidationIssue, context = 'body'): string {
   const path = memberPath(issue.instancePath);
   const p = issue.params;
   switch (issue.keyword) {
@@ -61,6 +62,13 @@ export function validationMessage(issue: ValidationIssue): string {
       return `${path} must be one of ${(p.allowedValues as unknown[]).map(String).join(', ')}.`;
     case 'pattern':
       return `${path} must be ${issue.parentSchema?.description ?? `shaped like ${String(p.pattern)}`}.`;
+    case 'additionalProperties': {
+      // Bodies ignore unknown members (docs/api.md); a query that refuses them says which (docs/events.md).
+      const name = JSON.stringify(String(p.additionalProperty));
+      const known = Object.keys(issue.parentSchema?.properties ?? {}).join(', ');
+      const what = context === 'querystring' ? `query parameter ${name}` : `member ${name} in ${path}`;
+      return `Unknown ${what}${known ? `; known: ${known}` : ''}.`;
+    }
     default:
       return `${path} ${issue.message ?? 'is not valid'}.`;
   }

@@ -2,7 +2,8 @@
 // Webhooks scheme (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256 of
 // "<id>.<timestamp>.<body>" with the webhook's secret), on kept-alive connections, within a time
 // limit. A 2xx answer is a delivery; anything else (another status, no answer in time, a refused
-// address, a network error) is a failed attempt, with why.
+// address, a network error, a connection closed without an answer) is a failed attempt, with why.
+// An attempt is one request: it is never sent again within the attempt.
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
@@ -34,9 +35,26 @@ export interface Agents {
   https: https.Agent;
 }
 
+/**
+ * How long a kept-alive connection to a receiver may sit unused before it is closed. Below the idle
+ * timeouts receivers commonly use (2 s and up), so a connection is not reused just as the receiver closes
+ * it: such a request fails and, as an attempt is never sent twice, waits for the next retry
+ * (docs/decisions.md, Webhooks: "Attempts"). A connection idle that long carries under one delivery a
+ * second, so opening a new one costs little. Node also closes one sooner when the receiver's
+ * `Keep-Alive: timeout=` says so.
+ */
+export const IDLE_CONNECTION_MS = 1000;
+
 /** Keep-alive agents for the receivers, at most `sockets` connections to each. */
 export function makeAgents(sockets: number): Agents {
-  const options = { keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets, scheduling: 'lifo' as const };
+  // `timeout` closes free connections after IDLE_CONNECTION_MS; a request under way is bounded by send()'s own timer.
+  const options = {
+    keepAlive: true,
+    maxSockets: sockets,
+    maxFreeSockets: sockets,
+    scheduling: 'lifo' as const,
+    timeout: IDLE_CONNECTION_MS,
+  };
   return { http: new http.Agent(options), https: new https.Agent(options) };
 }
 
@@ -65,11 +83,11 @@ export function signatureHeaders(
 }
 
 const MAX_ERROR_LENGTH = 500;
-const describe = (err: unknown): string => {
+const describe = (err: unknown, note = ''): string => {
   const e = err as { code?: unknown; message?: unknown };
   const text =
     typeof e.code === 'string' && !String(e.message).includes(e.code) ? `${e.code}: ${String(e.message)}` : String(e.message);
-  return text.slice(0, MAX_ERROR_LENGTH);
+  return text.slice(0, MAX_ERROR_LENGTH - note.length) + note;
 };
 
 /** Makes one attempt; never rejects. */
@@ -101,54 +119,47 @@ export function send(delivery: ClaimedDelivery, now: number, options: SendOption
     'user-agent': `Marginalia-Webhooks/${VERSION}`,
     ...signatureHeaders(delivery.secret, delivery.webhookId, delivery.eventId, delivery.body, now),
   };
-  const attempt = (retried: boolean): Promise<SendResult> =>
-    new Promise((resolve) => {
-      let settled = false;
-      const settle = (result: SendResult) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        resolve(result);
-      };
-      const secure = url.protocol === 'https:';
-      const request = (secure ? https : http).request(url, {
-        method: 'POST',
-        headers,
-        agent: secure ? options.agents.https : options.agents.http,
-        ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
-      });
-      const timer = setTimeout(
-        () => request.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })),
-        Math.max(0, options.timeoutMs - elapsed()),
-      );
-      const onAbort = () => request.destroy(Object.assign(new Error('the server is stopping'), { code: 'EABORTED' }));
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      request.on('response', (response) => {
-        const code = response.statusCode ?? 0;
-        // The answer's body is read and dropped, so the connection can be used again; one that does not
-        // end in time is closed.
-        const drain = setTimeout(() => response.destroy(), options.timeoutMs);
-        response.on('close', () => clearTimeout(drain));
-        response.on('error', () => {});
-        response.resume();
-        if (code >= 200 && code < 300)
-          settle({ ok: true, aborted: false, responseCode: code, error: null, durationMs: elapsed() });
-        else settle(failed(code >= 300 && code < 400 ? `HTTP ${code} (redirects are not followed)` : `HTTP ${code}`, code));
-      });
-      request.on('error', (err: NodeJS.ErrnoException) => {
-        if (settled) return;
-        // A kept-alive connection the receiver closed as this request went out: once more, on a new one.
-        if (!retried && request.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) {
-          settled = true;
-          clearTimeout(timer);
-          options.signal?.removeEventListener('abort', onAbort);
-          resolve(attempt(true));
-          return;
-        }
-        settle(failed(describe(err)));
-      });
-      request.end(delivery.body);
+  // One request per attempt, never sent again inside it: a receiver may have read and acted on a request
+  // whose connection then failed, so a re-send would be a delivery that webhooks/deliveries/get does not
+  // list (docs/decisions.md, Webhooks: "Attempts").
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (result: SendResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      resolve(result);
+    };
+    const secure = url.protocol === 'https:';
+    const request = (secure ? https : http).request(url, {
+      method: 'POST',
+      headers,
+      agent: secure ? options.agents.https : options.agents.http,
+      ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
     });
-  return attempt(false);
+    const timer = setTimeout(
+      () => request.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+      Math.max(0, options.timeoutMs - elapsed()),
+    );
+    const onAbort = () => request.destroy(Object.assign(new Error('the server is stopping'), { code: 'EABORTED' }));
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    request.on('response', (response) => {
+      const code = response.statusCode ?? 0;
+      // The answer's body is read and dropped, so the connection can be used again; one that does not
+      // end in time is closed.
+      const drain = setTimeout(() => response.destroy(), options.timeoutMs);
+      response.on('close', () => clearTimeout(drain));
+      response.on('error', () => {});
+      response.resume();
+      if (code >= 200 && code < 300) settle({ ok: true, aborted: false, responseCode: code, error: null, durationMs: elapsed() });
+      else settle(failed(code >= 300 && code < 400 ? `HTTP ${code} (redirects are not followed)` : `HTTP ${code}`, code));
+    });
+    request.on('error', (err: NodeJS.ErrnoException) => {
+      // A kept-alive connection the receiver closed as the request went out looks the same as a receiver
+      // that read the request and hung up: the error says which connection it was, for the operator.
+      settle(failed(describe(err, request.reusedSocket ? ' (on a kept-alive connection)' : '')));
+    });
+    request.end(delivery.body);
+  });
 }

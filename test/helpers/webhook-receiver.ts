@@ -1,6 +1,6 @@
 // A webhook receiver on 127.0.0.1 for the webhook tests: it verifies every request's signature with
 // the Standard Webhooks library (Webhook.verify), keeps what it received in order, and answers as the
-// test tells it (a status per request, a delay, or not at all: `down()` closes the port).
+// test tells it (a status per request, a delay, a hang-up: status 0, or not at all: `down()` closes the port).
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +13,7 @@ export interface Received {
   body: any;
   /** Whether the signature checked out against the receiver's secret (when it has one). */
   verified: boolean;
-  /** What it was answered. */
+  /** What it was answered; 0: nothing, the connection was closed once the request was read. */
   status: number;
   at: number;
 }
@@ -21,11 +21,16 @@ export interface Received {
 export interface Receiver {
   url: string;
   received: Received[];
+  /** Connections accepted so far (a kept-alive connection reused is counted once). */
+  connections: number;
   /** Requests whose signature did not verify: a test expects none. */
   unverified: Received[];
   /** The secret to verify with (webhooks/add's answer); requests that come before it is set are not verified. */
   secret: string | null;
-  /** The status each request gets (may look at the request); 200 by default. */
+  /**
+   * The status each request gets (may look at the request); 200 by default. 0 answers nothing: the
+   * request is read whole, then its connection destroyed (a receiver that crashes or hangs up).
+   */
   answer: (body: any, nth: number) => number;
   /** Milliseconds before answering. */
   delayMs: number;
@@ -44,6 +49,7 @@ export async function startReceiver(): Promise<Receiver> {
   const receiver: Receiver = {
     url: '',
     received: [],
+    connections: 0,
     unverified: [],
     secret: null,
     answer: () => 200,
@@ -102,6 +108,10 @@ export async function startReceiver(): Promise<Receiver> {
       };
       receiver.received.push(entry);
       if (receiver.secret !== null && !verified) receiver.unverified.push(entry);
+      if (status === 0) {
+        req.socket.destroy();
+        return;
+      }
       setTimeout(() => {
         res.writeHead(status, { 'content-type': 'text/plain' });
         res.end('ok');
@@ -110,6 +120,7 @@ export async function startReceiver(): Promise<Receiver> {
   });
   // Down means down: kept-alive connections go too.
   server.on('connection', (s) => {
+    receiver.connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { addWebhook } from '../../src/services/webhooks.js';
 import type { Tenant } from '../../src/store/store.js';
+import { IDLE_CONNECTION_MS } from '../../src/webhooks/send.js';
 import { WebhookWorker } from '../../src/webhooks/worker.js';
 import { expectError, makeTestApp, notificationData, PATHS, type TestApp } from '../helpers/app.js';
 import { expectMissingCredentials } from '../helpers/security.js';
@@ -424,6 +425,60 @@ describe('webhooks: delivery (the worker, in this process)', () => {
         ['failed', 3],
         ['delivered', 1],
       ],
+    );
+  });
+
+  test('a receiver that reads the request and closes the connection: every request sent is one attempt listed', async () => {
+    const webhook = await hook();
+    // The first events are answered, so the worker holds kept-alive connections to the receiver when it
+    // starts hanging up: a reset on a reused connection must not be sent again unlisted.
+    receiver.answer = (body) => (body.data?.id === 'n99' ? 0 : 200);
+    startWorker([50, 50]);
+    await Promise.all([1, 2, 3, 4].map((n) => notify(uniq('org'), n)));
+    await receiver.until(() => receiver.received.length === 4, 20_000, 'four deliveries');
+    await notify(uniq('org'), 99);
+    const listed = async () => (await t.a.ok(P.deliveries, { webhookId: webhook.webhookId })).data as any[];
+    const deadline = Date.now() + 20_000;
+    while (!(await listed()).some((a) => a.status === 'failed') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 200));
+    await stopWorker();
+
+    const attempts = await listed();
+    const closed = attempts.filter((a) => a.status !== 'delivered');
+    const hungUp = receiver.received.filter((r) => r.status === 0);
+    assert.equal(hungUp.length, closed.length, 'requests hung up on == failed attempts listed');
+    assert.equal(receiver.received.length, attempts.length, 'requests received == attempts listed');
+    // One request per attempt: the first and the two retries, then failed for good.
+    assert.deepEqual(
+      closed.map((a) => [a.attempt, a.status, a.responseCode ?? null]),
+      [
+        [3, 'failed', null],
+        [2, 'retrying', null],
+        [1, 'retrying', null],
+      ],
+    );
+    for (const a of closed) assert.match(a.error, /ECONNRESET|socket hang up/);
+  });
+
+  test('connections are kept alive between deliveries, and closed once unused for IDLE_CONNECTION_MS', async () => {
+    await hook();
+    startWorker();
+    const org = uniq('org');
+    const before = receiver.connections;
+    await notify(org, 1);
+    await notify(org, 2);
+    await receiver.until(() => receiver.received.length === 2, 10_000, 'two deliveries');
+    assert.equal(receiver.connections - before, 1, 'the second delivery reuses the first one’s connection');
+    // Unused past the limit, the connection is closed by the worker, not reused as the receiver may close it.
+    await new Promise((r) => setTimeout(r, IDLE_CONNECTION_MS + 300));
+    await notify(org, 3);
+    await receiver.until(() => receiver.received.length === 3, 10_000, 'the third delivery');
+    await stopWorker();
+    assert.equal(receiver.connections - before, 2, 'a new connection after the idle limit');
+    assert.deepEqual(
+      receiver.received.map((r) => r.status),
+      [200, 200, 200],
     );
   });
 
