@@ -41,7 +41,8 @@ const KNOWN_DOCUMENTS = `SELECT tenant_id, organization_id, document_id FROM ann
  * one; rows that go leave their entry (a visit then finds nothing, cheaply), and an erasure and
  * organizations/delete take theirs. `named` is part of the key, so every trigger only inserts, with
  * ON CONFLICT DO NOTHING: no entry is ever updated, and no write waits on another's entry. The
- * backfill reads each table once.
+ * backfill reads each table once. The list is the migration's own, not personal-data/sql.ts's
+ * HELD_BY_USER that it resembles: a released migration's text never changes, whatever that one becomes.
  */
 export const USER_COLUMNS: readonly [table: string, column: string][] = [
   ['users', 'user_id'],
