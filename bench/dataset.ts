@@ -344,6 +344,7 @@ export class SqliteSink {
           assignedTo: null,
           priority: null,
           targetElement: null,
+          color: null,
           ...a.kept,
         });
       }
