@@ -14,7 +14,7 @@ import {
   MAX_LIVE_STATES_PER_DOCUMENT,
 } from '../services/livestate.js';
 import { DEFAULT_ERASURE_BATCH_SIZE } from '../services/personal-data.js';
-import { DEFAULT_PROFILE_CACHE_SIZE } from '../services/profiles.js';
+import { DEFAULT_PROFILE_CACHE_MB } from '../services/profiles.js';
 import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
 import { DEFAULT_MAX_ALLOWED_DOMAINS } from '../services/workspace-domains.js';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../webhooks/schedule.js';
@@ -235,13 +235,14 @@ export const SETTINGS = {
       'each would otherwise read the database): a domain added or removed applies to preflights within it. 0: ' +
       'every preflight reads.',
   ),
-  profileCacheSize: integer(
-    'MARGINALIA_PROFILE_CACHE_SIZE',
-    DEFAULT_PROFILE_CACHE_SIZE,
+  profileCacheMb: integer(
+    'MARGINALIA_PROFILE_CACHE_MB',
+    DEFAULT_PROFILE_CACHE_MB,
     0,
-    100_000_000,
-    'User profiles each process keeps in memory for showing authors and action users (about 215 bytes ' +
-      'each); past it, the organizations held longest are let go. A rename still shows at once. 0 reads them on every read.',
+    1_000_000,
+    'Megabytes of user profiles each process keeps in memory for showing authors and action users (about ' +
+      '550 bytes a profile of common sizes, 4.4 kB one whose fields are all at their longest); past it, the ' +
+      'organizations held longest are let go. A rename still shows at once. 0 reads them on every read.',
   ),
   erasureBatchSize: integer(
     'MARGINALIA_ERASURE_BATCH_SIZE',
@@ -518,6 +519,13 @@ export const SETTINGS = {
   ),
 } as const;
 
+/** Settings that were replaced, and what to set instead. */
+const REPLACED: Readonly<Record<string, string>> = {
+  MARGINALIA_PROFILE_CACHE_SIZE:
+    'the profile cache is bounded in megabytes, by MARGINALIA_PROFILE_CACHE_MB (a count of profiles bounded no memory, ' +
+    'since their fields may be long: docs/decisions.md).',
+};
+
 type Values = { [K in keyof typeof SETTINGS]: (typeof SETTINGS)[K] extends Setting<infer T> ? T : never };
 
 export interface Config {
@@ -543,8 +551,8 @@ export interface Config {
   corsOrigins: readonly string[];
   /** How long a preflight's answer about an origin is held (http/cors.ts). */
   preflightAnswerMs: number;
-  /** Profiles each process keeps in memory (services/profiles.ts). */
-  profileCacheSize: number;
+  /** Megabytes of profiles each process keeps in memory (services/profiles.ts). */
+  profileCacheMb: number;
   /** Megabytes of thread pages each process keeps in memory (services/thread-pages.ts). */
   threadPageCacheMb: number;
   /** Rows users/data/delete erases per transaction (store/personal-data/erasure.ts). */
@@ -609,6 +617,10 @@ export function loadConfig(env: Env): ConfigResult {
     values[key] = 'value' in parsed ? parsed.value : setting.default;
   }
   const v = values as Values;
+  // A setting that was replaced: left unread, it would silently stop doing what it was set for.
+  for (const [name, instead] of Object.entries(REPLACED)) {
+    if (env[name] !== undefined && env[name] !== '') errors.push(`${name} is no longer read: ${instead}`);
+  }
   // Checks that involve two settings.
   if ((v.apiKey === null) !== (v.authToken === null)) {
     errors.push('MARGINALIA_API_KEY and MARGINALIA_AUTH_TOKEN must be set together, or neither.');
@@ -644,7 +656,7 @@ export function loadConfig(env: Env): ConfigResult {
       authTokenHeaders: v.authTokenHeaders,
       corsOrigins: v.corsOrigins,
       preflightAnswerMs: v.preflightAnswerMs,
-      profileCacheSize: v.profileCacheSize,
+      profileCacheMb: v.profileCacheMb,
       threadPageCacheMb: v.threadPageCacheMb,
       erasureBatchSize: v.erasureBatchSize,
       maxFolderDepth: v.maxFolderDepth,

@@ -22,7 +22,7 @@ describe('loadConfig', () => {
       apiKeyHeaders: [],
       authTokenHeaders: [],
       corsOrigins: [],
-      profileCacheSize: 100_000,
+      profileCacheMb: 32,
       threadPageCacheMb: 64,
       redisUrl: null,
       redisTimeoutMs: 100,
@@ -87,7 +87,8 @@ describe('loadConfig', () => {
       MARGINALIA_MAX_BATCH: '5000',
       MARGINALIA_MAX_TEXT_LENGTH: '2000',
       MARGINALIA_AUTH_FAILURE_FLOOR_MS: '0',
-      MARGINALIA_PROFILE_CACHE_SIZE: '500',
+      MARGINALIA_PROFILE_CACHE_MB: '5',
+      MARGINALIA_LOG_BUFFER_MB: '2',
       MARGINALIA_THREAD_PAGE_CACHE_MB: '3',
       MARGINALIA_REDIS_URL: 'redis://:pw@cache:6379/2',
       MARGINALIA_REDIS_TIMEOUT_MS: '25',
@@ -131,7 +132,7 @@ describe('loadConfig', () => {
       apiKeyHeaders: ['x-api-key', 'apikey'],
       authTokenHeaders: ['x-auth-token'],
       corsOrigins: ['https://app.example.com', 'http://localhost:3000'],
-      profileCacheSize: 500,
+      profileCacheMb: 5,
       threadPageCacheMb: 3,
       redisUrl: 'redis://:pw@cache:6379/2',
       redisTimeoutMs: 25,
@@ -323,6 +324,14 @@ describe('loadConfig', () => {
     assert.ok(!short.ok && short.errors.some((e) => e.includes('MARGINALIA_AUTH_TOKEN')));
     const spaced = loadConfig({ MARGINALIA_API_KEY: 'a key', MARGINALIA_AUTH_TOKEN: 'a-token-of-16-chars' });
     assert.ok(!spaced.ok && spaced.errors.some((e) => e.includes('MARGINALIA_API_KEY')));
+  });
+
+  test('a replaced setting is refused at start, naming what to set instead', () => {
+    const r = loadConfig({ MARGINALIA_PROFILE_CACHE_SIZE: '500' });
+    assert.ok(
+      !r.ok && r.errors.some((e) => e.includes('MARGINALIA_PROFILE_CACHE_SIZE') && e.includes('MARGINALIA_PROFILE_CACHE_MB')),
+    );
+    assert.ok(loadConfig({ MARGINALIA_PROFILE_CACHE_SIZE: '' }).ok, 'set to nothing, it is as if unset');
   });
 
   test('a database password never appears in an error', () => {
