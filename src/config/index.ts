@@ -3,6 +3,7 @@
 // the first request. docs/configuration.md's table is written from the same declarations.
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER, DEFAULT_AUTH_FAILURE_FLOOR_MS } from '../http/auth.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
+import { DEFAULT_LOG_BUFFER_MB } from '../log-output.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
 import { DEFAULT_PREFLIGHT_ANSWER_MS } from '../services/workspace-domains.js';
@@ -138,6 +139,14 @@ export const SETTINGS = {
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
     (raw) => raw.toLowerCase(),
     'fatal, error, warn, info, debug, trace or silent.',
+  ),
+  logBufferMb: integer(
+    'MARGINALIA_LOG_BUFFER_MB',
+    DEFAULT_LOG_BUFFER_MB,
+    1,
+    1024,
+    'Megabytes of log lines each process keeps waiting while standard output is not read as fast as it is ' +
+      'written (a stalled log shipper); past it, lines are dropped and a warning then says how many.',
   ),
   apiKey: text('MARGINALIA_API_KEY', null, 'Bootstrap API key, ensured at start together with `MARGINALIA_AUTH_TOKEN`.', (raw) =>
     CREDENTIAL_SHAPE.test(raw) ? null : 'MARGINALIA_API_KEY must be 1 to 256 visible ASCII characters without spaces.',
@@ -533,6 +542,8 @@ export interface Config {
   host: string;
   database: DatabaseTarget;
   logLevel: LogLevel;
+  /** Megabytes of log lines waiting for stdout at most (server.ts). */
+  logBufferMb: number;
   /** Both set or both absent: the credentials the server ensures at start. */
   bootstrap: { apiKey: string; authToken: string } | null;
   bodyLimit: number;
@@ -646,6 +657,7 @@ export function loadConfig(env: Env): ConfigResult {
       host: v.host,
       database: databaseTarget(v.databaseUrl),
       logLevel: v.logLevel,
+      logBufferMb: v.logBufferMb,
       bootstrap: v.apiKey !== null && v.authToken !== null ? { apiKey: v.apiKey, authToken: v.authToken } : null,
       bodyLimit: v.bodyLimit,
       maxJsonDepth: v.maxJsonDepth,
