@@ -5,7 +5,7 @@
 // address, a network error) is a failed attempt, with why.
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { ClaimedDelivery } from '../store/store.js';
 import { VERSION } from '../version.js';
@@ -72,6 +72,15 @@ const describe = (err: unknown): string => {
   return text.slice(0, MAX_ERROR_LENGTH);
 };
 
+/** Sockets given a listener for late errors (a socket of the agents serves many requests). */
+const guarded = new WeakSet<Socket>();
+const ignore = () => {};
+const keepErrorsFromProcess = (socket: Socket) => {
+  if (guarded.has(socket)) return;
+  guarded.add(socket);
+  socket.on('error', ignore);
+};
+
 /** Makes one attempt; never rejects. */
 export function send(delivery: ClaimedDelivery, now: number, options: SendOptions): Promise<SendResult> {
   const started = performance.now();
@@ -122,6 +131,11 @@ export function send(delivery: ClaimedDelivery, now: number, options: SendOption
         () => request.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })),
         Math.max(0, options.timeoutMs - elapsed()),
       );
+      // A receiver that answers before it has read the whole body, then closes the connection, makes the
+      // write still under way fail after Node has taken the socket from the request (its answer ended,
+      // so the socket went back to the agent): with no listener left, that error would end the process.
+      // Every socket the agents hand out keeps one that drops it; the request has its own answer already.
+      request.on('socket', keepErrorsFromProcess);
       const onAbort = () => request.destroy(Object.assign(new Error('the server is stopping'), { code: 'EABORTED' }));
       options.signal?.addEventListener('abort', onAbort, { once: true });
       request.on('response', (response) => {
