@@ -32,7 +32,7 @@ export interface AppOptions {
         Config,
         | 'http'
         | 'authFailureFloorMs'
-        | 'profileCacheSize'
+        | 'profileCacheMb'
         | 'threadPageCacheMb'
         | 'erasureBatchSize'
         | 'maxFolderDepth'
@@ -133,7 +133,7 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
     clock,
     limits: config.limits,
     bodyLimit: config.bodyLimit,
-    profiles: new ProfileCache(store, config.profileCacheSize),
+    profiles: new ProfileCache(store, config.profileCacheMb),
     threadPages: new ThreadPageCache(config.threadPageCacheMb),
     erasureBatchSize: config.erasureBatchSize,
     maxFolderDepth: config.maxFolderDepth,

@@ -3,6 +3,7 @@
 import cluster from 'node:cluster';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { buildApp } from './app.js';
+import { boundedStdout, DEFAULT_LOG_BUFFER_MB } from './log-output.js';
 import { systemClock } from './clock.js';
 import { redactUrl, type Config } from './config/index.js';
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER } from './http/auth.js';
@@ -18,12 +19,13 @@ import type { LastingFault, Store } from './store/store.js';
 
 /** The service's JSON logger; `destination` is for tests (stdout otherwise). */
 export function makeLogger(
-  config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'apiKeyHeaders' | 'authTokenHeaders'>>,
+  config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'apiKeyHeaders' | 'authTokenHeaders' | 'logBufferMb'>>,
   destination?: DestinationStream,
 ): Logger {
   // Their aliases carry credentials too (MARGINALIA_API_KEY_HEADERS, MARGINALIA_AUTH_TOKEN_HEADERS).
   const aliases = [...(config.apiKeyHeaders ?? []), ...(config.authTokenHeaders ?? [])];
-  return pino(
+  const stdout = destination ? null : boundedStdout(config.logBufferMb ?? DEFAULT_LOG_BUFFER_MB);
+  const logger = pino(
     {
       level: config.logLevel,
       // Credentials never reach a log line, even if a serializer starts logging headers.
@@ -38,8 +40,23 @@ export function makeLogger(
         censor: '[redacted]',
       },
     },
-    destination,
+    destination ?? stdout!,
   );
+  if (stdout) {
+    // Lines dropped while the buffer was full are told of once it has been written out.
+    let dropped = 0;
+    stdout.on('drop', () => dropped++);
+    stdout.on('drain', () => {
+      if (dropped === 0) return;
+      const lines = dropped;
+      dropped = 0;
+      logger.warn(
+        { droppedLines: lines },
+        'the log was not read as fast as it was written: lines were dropped (MARGINALIA_LOG_BUFFER_MB)',
+      );
+    });
+  }
+  return logger;
 }
 
 export async function serve(config: Config, stderr: NodeJS.WritableStream): Promise<void> {

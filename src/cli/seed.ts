@@ -39,7 +39,7 @@ export async function seedDemo(store: Store, io: Io, config: Config): Promise<vo
     clock: () => (at += 5 * 60_000),
     limits: config.limits,
     bodyLimit: config.bodyLimit,
-    profiles: new ProfileCache(store, config.profileCacheSize),
+    profiles: new ProfileCache(store, config.profileCacheMb),
     threadPages: new ThreadPageCache(0),
   };
 

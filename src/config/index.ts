@@ -3,6 +3,7 @@
 // the first request. docs/configuration.md's table is written from the same declarations.
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER, DEFAULT_AUTH_FAILURE_FLOOR_MS } from '../http/auth.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
+import { DEFAULT_LOG_BUFFER_MB } from '../log-output.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
 import { DEFAULT_PREFLIGHT_ANSWER_MS } from '../services/workspace-domains.js';
@@ -14,7 +15,7 @@ import {
   MAX_LIVE_STATES_PER_DOCUMENT,
 } from '../services/livestate.js';
 import { DEFAULT_MOST_ROWS_PER_BATCH, DEFAULT_WRITE_BUDGET_MS } from '../store/batches.js';
-import { DEFAULT_PROFILE_CACHE_SIZE } from '../services/profiles.js';
+import { DEFAULT_PROFILE_CACHE_MB } from '../services/profiles.js';
 import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
 import { DEFAULT_MAX_ALLOWED_DOMAINS } from '../services/workspace-domains.js';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../webhooks/schedule.js';
@@ -140,6 +141,14 @@ export const SETTINGS = {
     (raw) => raw.toLowerCase(),
     'fatal, error, warn, info, debug, trace or silent.',
   ),
+  logBufferMb: integer(
+    'MARGINALIA_LOG_BUFFER_MB',
+    DEFAULT_LOG_BUFFER_MB,
+    1,
+    1024,
+    'Megabytes of log lines each process keeps waiting while standard output is not read as fast as it is ' +
+      'written (a stalled log shipper); past it, lines are dropped and a warning then says how many.',
+  ),
   apiKey: text('MARGINALIA_API_KEY', null, 'Bootstrap API key, ensured at start together with `MARGINALIA_AUTH_TOKEN`.', (raw) =>
     CREDENTIAL_SHAPE.test(raw) ? null : 'MARGINALIA_API_KEY must be 1 to 256 visible ASCII characters without spaces.',
   ),
@@ -236,13 +245,14 @@ export const SETTINGS = {
       'each would otherwise read the database): a domain added or removed applies to preflights within it. 0: ' +
       'every preflight reads.',
   ),
-  profileCacheSize: integer(
-    'MARGINALIA_PROFILE_CACHE_SIZE',
-    DEFAULT_PROFILE_CACHE_SIZE,
+  profileCacheMb: integer(
+    'MARGINALIA_PROFILE_CACHE_MB',
+    DEFAULT_PROFILE_CACHE_MB,
     0,
-    100_000_000,
-    'User profiles each process keeps in memory for showing authors and action users (about 215 bytes ' +
-      'each); past it, the organizations held longest are let go. A rename still shows at once. 0 reads them on every read.',
+    1_000_000,
+    'Megabytes of user profiles each process keeps in memory for showing authors and action users (about ' +
+      '550 bytes a profile of common sizes, 4.4 kB one whose fields are all at their longest); past it, the ' +
+      'organizations held longest are let go. A rename still shows at once. 0 reads them on every read.',
   ),
   erasureBatchSize: integer(
     'MARGINALIA_ERASURE_BATCH_SIZE',
@@ -538,6 +548,13 @@ export const SETTINGS = {
   ),
 } as const;
 
+/** Settings that were replaced, and what to set instead. */
+const REPLACED: Readonly<Record<string, string>> = {
+  MARGINALIA_PROFILE_CACHE_SIZE:
+    'the profile cache is bounded in megabytes, by MARGINALIA_PROFILE_CACHE_MB (a count of profiles bounded no memory, ' +
+    'since their fields may be long: docs/decisions.md).',
+};
+
 type Values = { [K in keyof typeof SETTINGS]: (typeof SETTINGS)[K] extends Setting<infer T> ? T : never };
 
 export interface Config {
@@ -545,6 +562,8 @@ export interface Config {
   host: string;
   database: DatabaseTarget;
   logLevel: LogLevel;
+  /** Megabytes of log lines waiting for stdout at most (server.ts). */
+  logBufferMb: number;
   /** Both set or both absent: the credentials the server ensures at start. */
   bootstrap: { apiKey: string; authToken: string } | null;
   bodyLimit: number;
@@ -563,8 +582,8 @@ export interface Config {
   corsOrigins: readonly string[];
   /** How long a preflight's answer about an origin is held (http/cors.ts). */
   preflightAnswerMs: number;
-  /** Profiles each process keeps in memory (services/profiles.ts). */
-  profileCacheSize: number;
+  /** Megabytes of profiles each process keeps in memory (services/profiles.ts). */
+  profileCacheMb: number;
   /** Megabytes of thread pages each process keeps in memory (services/thread-pages.ts). */
   threadPageCacheMb: number;
   /** Rows users/data/delete erases per transaction (store/personal-data/erasure.ts). */
@@ -632,6 +651,10 @@ export function loadConfig(env: Env): ConfigResult {
     values[key] = 'value' in parsed ? parsed.value : setting.default;
   }
   const v = values as Values;
+  // A setting that was replaced: left unread, it would silently stop doing what it was set for.
+  for (const [name, instead] of Object.entries(REPLACED)) {
+    if (env[name] !== undefined && env[name] !== '') errors.push(`${name} is no longer read: ${instead}`);
+  }
   // Checks that involve two settings.
   if ((v.apiKey === null) !== (v.authToken === null)) {
     errors.push('MARGINALIA_API_KEY and MARGINALIA_AUTH_TOKEN must be set together, or neither.');
@@ -657,6 +680,7 @@ export function loadConfig(env: Env): ConfigResult {
       host: v.host,
       database: databaseTarget(v.databaseUrl),
       logLevel: v.logLevel,
+      logBufferMb: v.logBufferMb,
       bootstrap: v.apiKey !== null && v.authToken !== null ? { apiKey: v.apiKey, authToken: v.authToken } : null,
       bodyLimit: v.bodyLimit,
       maxJsonDepth: v.maxJsonDepth,
@@ -667,7 +691,7 @@ export function loadConfig(env: Env): ConfigResult {
       authTokenHeaders: v.authTokenHeaders,
       corsOrigins: v.corsOrigins,
       preflightAnswerMs: v.preflightAnswerMs,
-      profileCacheSize: v.profileCacheSize,
+      profileCacheMb: v.profileCacheMb,
       threadPageCacheMb: v.threadPageCacheMb,
       erasureBatchSize: v.erasureBatchSize,
       maxFolderDepth: v.maxFolderDepth,

@@ -4,6 +4,11 @@
 
 /** The longest host DNS allows; a longer one names nothing a browser can be on. */
 const MAX_HOST_LENGTH = 253;
+/**
+ * The longest Origin a browser can send (`https://`, the longest host, a port) and some room: a longer
+ * header names no host a domain could allow, and is answered without a look at any domain.
+ */
+export const MAX_ORIGIN_LENGTH = 300;
 /** A DNS label after IDN to ASCII (letters, digits, hyphens; underscores, which some hosts use). */
 const LABEL = /^[a-z0-9_-]{1,63}$/;
 /** An IPv4 address as the URL parser writes one (it has made `127.1` into `127.0.0.1`). */
@@ -64,6 +69,7 @@ export function normalizeDomain(entry: string): NormalizedDomain {
  * Empty for anything that is no http(s) origin (`null`, a sandboxed page).
  */
 export function originCandidates(origin: string): string[] {
+  if (origin.length > MAX_ORIGIN_LENGTH) return [];
   let url: URL;
   try {
     url = new URL(origin);

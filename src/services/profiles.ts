@@ -12,8 +12,12 @@ export type Profiles = ReadonlyMap<string, Profile | undefined>;
 
 const NO_PROFILES: Profiles = new Map();
 
-/** How many profiles (of any organizations) the cache holds at most by default (MARGINALIA_PROFILE_CACHE_SIZE). */
-export const DEFAULT_PROFILE_CACHE_SIZE = 100_000;
+/**
+ * How many megabytes of profiles (of any organizations) the cache holds at most by default
+ * (MARGINALIA_PROFILE_CACHE_MB): about 60,000 profiles of common sizes, 7,000 whose every field is
+ * as long as it may be (docs/decisions.md).
+ */
+export const DEFAULT_PROFILE_CACHE_MB = 32;
 
 /**
  * An organization with at most this many profiles is read whole the first time it is needed (one
@@ -22,9 +26,44 @@ export const DEFAULT_PROFILE_CACHE_SIZE = 100_000;
  */
 export const WHOLE_ORGANIZATION = 1000;
 
+/**
+ * What a profile held costs besides its strings: its object, its entry in the organization's Map and
+ * its entry among the shown texts (answers/annotations.ts). Measured with 50,000 profiles held:
+ * 552 bytes for a profile of common sizes, 4,466 for one whose every field is at its longest
+ * (scratch measurement, docs/decisions.md); this and profileBytes below give 560 and 4,320.
+ */
+const PROFILE_OVERHEAD = 300;
+/** A user looked up who has no profile: the key and the Map's entry. */
+const ABSENT_OVERHEAD = 100;
+
+/** A string's bytes in V8's heap: a header, and one byte a character, or two where one is past U+00FF. */
+const stringBytes = (s: string | null): number => (s === null ? 0 : 24 + (/[\u0100-\uffff]/.test(s) ? 2 : 1) * s.length);
+
+/**
+ * The bytes a profile held under `userId` costs: its strings, the key, the text answers show it as
+ * (made once per profile held, when it has a name and an email), and the objects around them. Long
+ * fields are allowed (an id and a name of 256 characters, a photo URL of 2048), so the bound is on
+ * bytes, not on a count of profiles.
+ */
+export function profileBytes(userId: string, p: Profile | undefined): number {
+  if (!p) return ABSENT_OVERHEAD + stringBytes(userId);
+  const shown = p.name !== null && p.email !== null ? stringBytes(`${p.name}${p.email}${p.userId}`) + 40 : 0;
+  return (
+    PROFILE_OVERHEAD +
+    stringBytes(userId) +
+    stringBytes(p.userId) +
+    stringBytes(p.name) +
+    stringBytes(p.email) +
+    stringBytes(p.photoUrl) +
+    shown
+  );
+}
+
 interface Organization {
   version: number;
   profiles: Map<string, Profile | undefined>;
+  /** What its profiles cost (profileBytes). */
+  bytes: number;
   /** Every profile of the organization is in `profiles`. */
   whole: boolean;
   /** Reading it whole was tried (it is larger than WHOLE_ORGANIZATION when `whole` is false). */
@@ -33,12 +72,21 @@ interface Organization {
 
 export class ProfileCache {
   private readonly organizations = new Map<string, Organization>();
+  /** What every organization held costs, in bytes. */
   private held = 0;
+  private readonly maxBytes: number;
 
   constructor(
     private readonly store: Store,
-    private readonly maxProfiles = DEFAULT_PROFILE_CACHE_SIZE,
-  ) {}
+    megabytes = DEFAULT_PROFILE_CACHE_MB,
+  ) {
+    this.maxBytes = megabytes * 1024 * 1024;
+  }
+
+  /** What the organizations held cost, in bytes (profileBytes): within the bound, but for one organization's own entry. */
+  get bytes(): number {
+    return this.held;
+  }
 
   /**
    * The profiles a read's rows show, as of the version the read returned: none for a read that found
@@ -66,8 +114,9 @@ export class ProfileCache {
       if (!org.profiles.has(userId)) missing.push(userId);
     }
     if (missing.length === 0) return org.profiles;
-    // Read after the version was: at least as new as it, so what is read may be kept under it.
-    if (!org.tried && WHOLE_ORGANIZATION < this.maxProfiles) {
+    // Read after the version was: at least as new as it, so what is read may be kept under it. Not
+    // tried when not even a whole organization of the smallest profiles could be kept.
+    if (!org.tried && WHOLE_ORGANIZATION * PROFILE_OVERHEAD < this.maxBytes) {
       org.tried = true;
       return then(this.store.organizationProfiles(tenantId, organizationId, WHOLE_ORGANIZATION + 1), (all) => {
         if (all.length > WHOLE_ORGANIZATION) return this.lookUp(key, org, tenantId, organizationId, missing);
@@ -91,12 +140,14 @@ export class ProfileCache {
    * copy, and nothing is kept.
    */
   private keep(key: string, org: Organization, userIds: Iterable<string>, found: ReadonlyMap<string, Profile>): Profiles {
-    const ids = [...userIds];
-    const kept = this.organizations.get(key) === org && this.makeRoom(key, ids.length);
+    const added = [...userIds].filter((userId) => !org.profiles.has(userId));
+    const bytes = added.reduce((sum, userId) => sum + profileBytes(userId, found.get(userId)), 0);
+    const kept = this.organizations.get(key) === org && this.makeRoom(key, bytes);
     const shown = kept ? org.profiles : new Map(org.profiles);
-    for (const userId of ids) {
-      if (kept && !org.profiles.has(userId)) this.held++;
-      shown.set(userId, found.get(userId));
+    for (const userId of added) shown.set(userId, found.get(userId));
+    if (kept) {
+      org.bytes += bytes;
+      this.held += bytes;
     }
     return shown;
   }
@@ -104,28 +155,34 @@ export class ProfileCache {
   private organization(key: string, version: number): Organization {
     let org = this.organizations.get(key);
     if (org && org.version !== version) {
-      this.held -= org.profiles.size;
+      this.let(key, org);
       org = undefined;
     }
     if (!org) {
-      org = { version, profiles: new Map(), whole: false, tried: false };
+      // An organization held costs its key and its objects even before it holds a profile.
+      org = { version, profiles: new Map(), bytes: stringBytes(key) + PROFILE_OVERHEAD, whole: false, tried: false };
       this.organizations.set(key, org);
+      this.held += org.bytes;
+      this.makeRoom(key, 0);
     }
     return org;
   }
 
+  private let(key: string, org: Organization): void {
+    this.held -= org.bytes;
+    this.organizations.delete(key);
+  }
+
   /**
-   * Room for `wanted` more profiles of the organization at `key`: past the bound, the organizations
-   * held longest go first (a Map iterates in insertion order), so those in use come back with one
-   * query each. False when this organization alone would be past it.
+   * Room for `wanted` more bytes of the organization at `key`: past the bound, the organizations held
+   * longest go first (a Map iterates in insertion order), so those in use come back with one query
+   * each. False when this organization alone would be past it.
    */
   private makeRoom(key: string, wanted: number): boolean {
     for (const [other, org] of this.organizations) {
-      if (this.held + wanted <= this.maxProfiles) return true;
-      if (other === key) continue;
-      this.held -= org.profiles.size;
-      this.organizations.delete(other);
+      if (this.held + wanted <= this.maxBytes) return true;
+      if (other !== key) this.let(other, org);
     }
-    return this.held + wanted <= this.maxProfiles;
+    return this.held + wanted <= this.maxBytes;
   }
 }

@@ -6,7 +6,7 @@ import { type Maybe, then } from '../maybe.js';
 import type { DomainsData } from '../schemas/workspace.js';
 import type { Store } from '../store/store.js';
 import type { Caller, Services } from './context.js';
-import { normalizeDomain, originCandidates } from './domain-names.js';
+import { MAX_ORIGIN_LENGTH, normalizeDomain, originCandidates } from './domain-names.js';
 import { spell } from './member-path.js';
 
 /** Most domains a tenant may allow, unless MARGINALIA_MAX_ALLOWED_DOMAINS says otherwise. */
@@ -86,7 +86,10 @@ export function anyTenantAllowsOrigin(store: Store, origin: string): Maybe<boole
 
 /** How long a preflight's answer about an origin is held unless MARGINALIA_PREFLIGHT_ANSWER_MS says otherwise. */
 export const DEFAULT_PREFLIGHT_ANSWER_MS = 5000;
-/** How many origins' answers are held at most (the oldest go first). */
+/**
+ * How many origins' answers are held at most (the oldest go first). Only origins of at most
+ * MAX_ORIGIN_LENGTH characters are held, so this is at most about 4 MB (docs/decisions.md).
+ */
 export const PREFLIGHT_ANSWERS_HELD = 10_000;
 
 /**
@@ -104,6 +107,9 @@ export class PreflightAnswers {
   ) {}
 
   allows(origin: string): Maybe<boolean> {
+    // Longer than any origin a browser sends: no domain allows it (originCandidates), and it is not
+    // held, or a flood of such preflights could fill the held answers with headers of kilobytes each.
+    if (origin.length > MAX_ORIGIN_LENGTH) return false;
     if (this.heldMs === 0) return anyTenantAllowsOrigin(this.store, origin);
     const at = this.now();
     const kept = this.held.get(origin);

@@ -6,7 +6,7 @@
 // An attempt is one request: it is never sent again within the attempt.
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { ClaimedDelivery } from '../store/store.js';
 import { VERSION } from '../version.js';
@@ -90,6 +90,15 @@ const describe = (err: unknown, note = ''): string => {
   return text.slice(0, MAX_ERROR_LENGTH - note.length) + note;
 };
 
+/** Sockets given a listener for late errors (a socket of the agents serves many requests). */
+const guarded = new WeakSet<Socket>();
+const ignore = () => {};
+const keepErrorsFromProcess = (socket: Socket) => {
+  if (guarded.has(socket)) return;
+  guarded.add(socket);
+  socket.on('error', ignore);
+};
+
 /** Makes one attempt; never rejects. */
 export function send(delivery: ClaimedDelivery, now: number, options: SendOptions): Promise<SendResult> {
   const started = performance.now();
@@ -143,6 +152,11 @@ export function send(delivery: ClaimedDelivery, now: number, options: SendOption
       Math.max(0, options.timeoutMs - elapsed()),
     );
     const onAbort = () => request.destroy(Object.assign(new Error('the server is stopping'), { code: 'EABORTED' }));
+    // A receiver that answers before it has read the whole body, then closes the connection, makes the
+    // write still under way fail after Node has taken the socket from the request (its answer ended,
+    // so the socket went back to the agent): with no listener left, that error would end the process.
+    // Every socket the agents hand out keeps one that drops it; the request has its own answer already.
+    request.on('socket', keepErrorsFromProcess);
     options.signal?.addEventListener('abort', onAbort, { once: true });
     request.on('response', (response) => {
       const code = response.statusCode ?? 0;

@@ -489,19 +489,18 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
     apiKey: fc.constantFrom<Json>('not-a-key', ''),
     authToken: fc.constantFrom<Json>('not-a-token', ''),
   }),
-  // Hosts are addresses (no DNS lookup): documentation ranges, which the guard takes and nothing answers,
-  // and internal ones, which it refuses.
+  // Every host is this machine, at a port where nothing listens: the real server of fuzz.test.ts allows
+  // them (MARGINALIA_WEBHOOK_ALLOW_PRIVATE) and its deliveries fail at once, never leaving the machine; in
+  // process the guard refuses them. And URLs refused whatever the guard: a scheme, none, a password.
   webhooksAdd: record({
     url: fc.constantFrom<Json>(
-      'https://203.0.113.7/hook',
-      'http://198.51.100.1:8080/x?y=1',
-      'http://[2001:db8::1]/h',
-      'http://127.0.0.1/',
-      'http://10.0.0.1/',
-      'http://[::ffff:169.254.169.254]/',
-      'ftp://203.0.113.7/',
+      'http://127.0.0.1:9/hook',
+      'http://localhost:9/x?y=1',
+      'http://[::1]:9/h',
+      'https://127.0.0.1:9/',
+      'ftp://127.0.0.1:9/',
       'not a url',
-      'https://u:p@203.0.113.7/',
+      'https://u:p@127.0.0.1:9/',
     ),
     events: list(fc.constantFrom<Json>('comment.add', 'comment.*', 'notification.read', 'comments.add', '*', 'user.'), 3, 0),
     description: fc.string({ maxLength: 20 }),
@@ -548,3 +547,90 @@ export function bodyFor(op: keyof typeof PATHS): fc.Arbitrary<string> {
 }
 
 export const OPERATION_NAMES = Object.keys(PATHS) as (keyof typeof PATHS)[];
+
+/** A request at the limits: where it goes, how, and its body (none for a preflight). */
+export interface LimitRequest {
+  op: keyof typeof PATHS;
+  kind: string;
+  method: 'POST' | 'OPTIONS';
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A string of exactly `n` characters that starts with `tag` (so no two are alike). */
+const long = (tag: string, n: number): string => (tag + '-'.repeat(n)).slice(0, n);
+
+/**
+ * Requests as large and as costly as the default limits let them be, for the memory check of the fuzz
+ * (fuzz.test.ts): bodies just under MARGINALIA_BODY_LIMIT, 100,000-character texts, profiles whose every
+ * field is at its longest, pages of 1000, erasures of 1 to 4 users, preflights whose Origin is as long as
+ * the headers allow. Organization `n` gets its own users, a thread by them and reads of it, so the
+ * caches fill with new profiles and pages as the run goes on. Built from a seed, without fast-check:
+ * the point is their size, not their shape.
+ */
+export function limitRequest(n: number): LimitRequest {
+  const org = `limits-${n >> 3}`;
+  const uid = (i: number) => long(`u-${org}-${i}`, 256);
+  const who = (i: number) => ({ userId: uid(i), name: long(`name ${i}`, 256), email: long(`${i}@${org}.example`, 254) });
+  const post = (op: keyof typeof PATHS, kind: string, data: unknown): LimitRequest => ({
+    op,
+    kind,
+    method: 'POST',
+    headers: {},
+    body: JSON.stringify({ data }),
+  });
+  switch (n % 8) {
+    case 0: // 300 profiles at their longest: about 870 kB.
+      return post('usersAdd', 'longest profiles', {
+        organizationId: org,
+        users: Array.from({ length: 300 }, (_, i) => ({ ...who(i), photoUrl: long(`https://p.example/${org}/${i}?`, 2048) })),
+      });
+    case 1: // A thread of 9 comments of 100,000 characters, each by another of them: about 930 kB.
+      return post('annotationsAdd', 'longest texts', {
+        organizationId: org,
+        documentId: 'doc-limits',
+        commentAnnotations: [
+          {
+            annotationId: `thread-${n % 5}`,
+            commentData: Array.from({ length: 9 }, (_, i) => ({ commentText: long(`${n}.${i}`, 100_000), from: who(i * 30) })),
+          },
+        ],
+      });
+    case 2: // Many small threads by many of them: a page shows hundreds of profiles.
+      return post('annotationsAdd', 'many threads', {
+        organizationId: org,
+        documentId: 'doc-limits',
+        commentAnnotations: Array.from({ length: 300 }, (_, i) => ({
+          annotationId: `small-${i}`,
+          commentData: [{ commentText: 'x', from: who(i) }],
+        })),
+      });
+    case 3:
+      return post('annotationsGet', 'pages of 1000', { organizationId: org, documentId: 'doc-limits', pageSize: 1000 });
+    case 4: // One notification of 100,000 characters to 300 users, each of whom keeps its answer.
+      return post('notificationsAdd', 'longest notification', {
+        organizationId: org,
+        documentId: 'doc-limits',
+        actionUser: who(0),
+        displayHeadlineMessageTemplate: '{actionUser} wrote',
+        displayBodyMessage: long(`${n}`, 100_000),
+        notifyUsers: Array.from({ length: 300 }, (_, i) => ({ userId: uid(i) })),
+      });
+    case 5:
+      return n % 16 < 8
+        ? post('notificationsGet', 'pages of 1000', { organizationId: org, userId: uid(n % 300), pageSize: 1000 })
+        : post('usersGet', 'pages of 1000', { organizationId: org, pageSize: 1000 });
+    case 6: // The erasure of 1 to 4 of them.
+      return post('userDataDelete', 'erasures', {
+        userIds: Array.from({ length: 1 + (n % 4) }, (_, i) => uid(((n >> 3) * 7 + i) % 300)),
+      });
+    default: // A preflight from an origin as long as the headers allow (no credentials, no rate limit).
+      return {
+        op: 'annotationsGet',
+        kind: 'longest preflights',
+        method: 'OPTIONS',
+        headers: { origin: `https://${long(`o${n}`, 12_000)}.example`, 'access-control-request-method': 'POST' },
+        body: '',
+      };
+  }
+}

@@ -5,11 +5,17 @@
 // The one 500 allowed is the original service's documented partial answer of workspace/domains/add
 // and delete (entries skipped, with details), exactly as its pages show it: docs/decisions.md.
 //
+// Then a hostile mix over HTTP, FUZZ_CONCURRENCY requests in flight: bodies of every operation shuffled
+// together, and requests at the limits (fuzz-bodies.ts limitRequest): every answer as above,
+// and the server's peak resident memory (VmHWM) under FUZZ_RSS_LIMIT_MB at the end (docs/decisions.md,
+// Memory under hostile load).
+//
 // CI runs a fixed seed and FUZZ_RUNS bodies per operation (default 150); `npm run fuzz` runs many more.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { bodyFor, OPERATION_NAMES } from '../helpers/fuzz-bodies.js';
+import { bodyFor, type LimitRequest, limitRequest, OPERATION_NAMES } from '../helpers/fuzz-bodies.js';
 import { makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
 import { createKey, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
@@ -18,6 +24,24 @@ const RUNS = Number(process.env.FUZZ_RUNS || 150);
 const SEED = Number(process.env.FUZZ_SEED || 20261121);
 /** Far above any honest answer; a request this slow counts as a hang. */
 const DEADLINE_MS = 10_000;
+/** Requests in flight at once in the hostile mix. */
+const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY || 8);
+/** The most the server process may have had resident, at its peak, by the end (MB). */
+const RSS_LIMIT_MB = Number(process.env.FUZZ_RSS_LIMIT_MB || 400);
+/**
+ * A request in flight waits behind the others (and, on SQLite, behind an erasure that holds the event
+ * loop for seconds): the deadline of one in the mix is longer, still far from a hang.
+ */
+const MIX_DEADLINE_MS = 60_000;
+/** The most requests at the limits in the mix (50 organizations' worth). */
+const MIX_LIMIT_REQUESTS = 400;
+
+/** A process's peak and current resident memory in MB, from /proc (Linux). */
+function residentMb(pid: number): { peak: number; now: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { peak: kb('VmHWM') / 1024, now: kb('VmRSS') / 1024 };
+}
 
 interface Answer {
   status: number;
@@ -113,7 +137,10 @@ describe(`fuzzing every operation (seed ${SEED}, ${RUNS} bodies per operation an
   before(async () => {
     db = freshDatabase();
     creds = createKey(db.env, 'fuzz');
-    server = await startServer({ env: { ...db.env, MARGINALIA_RATE_LIMIT: '0', LOG_LEVEL: 'info' } });
+    // Webhooks to this machine only (fuzz-bodies.ts): their deliveries never leave it.
+    server = await startServer({
+      env: { ...db.env, MARGINALIA_RATE_LIMIT: '0', LOG_LEVEL: 'info', MARGINALIA_WEBHOOK_ALLOW_PRIVATE: '1' },
+    });
     t = await makeTestApp();
   });
   after(async () => {
@@ -168,6 +195,69 @@ describe(`fuzzing every operation (seed ${SEED}, ${RUNS} bodies per operation an
       );
     });
   }
+
+  const mixTitle =
+    `a hostile mix over HTTP, ${CONCURRENCY} in flight: every answer as above, ` +
+    `the server's peak memory under ${RSS_LIMIT_MB} MB`;
+  test(mixTitle, async () => {
+    // A fifth as many bodies of every operation (another seed), and one request at the limits for every 30
+    // of them (at most MIX_LIMIT_REQUESTS: erasures take longer the more data there is). Not the fuzz's
+    // own erasures of u1..u3 across every organization: on SQLite each holds the event loop for seconds
+    // once the data at the limits is there; the erasures at the limits stand for them.
+    const requests: LimitRequest[] = OPERATION_NAMES.filter((op) => op !== 'userDataDelete').flatMap((op) =>
+      fc.sample(bodyFor(op), { seed: SEED + 2, numRuns: Math.ceil(RUNS / 5) }).map((body) => ({
+        op,
+        kind: 'fuzz',
+        method: 'POST' as const,
+        headers: {},
+        body,
+      })),
+    );
+    const limits = Math.min(MIX_LIMIT_REQUESTS, Math.ceil(requests.length / 30));
+    for (let n = 0; n < limits; n++) requests.push(limitRequest(n));
+    // Shuffled with the seed, but the requests at the limits of one organization keep their order
+    // (its users, then its thread, then the reads and the erasure).
+    const rand = fc.sample(fc.nat({ max: requests.length - 1 }), { seed: SEED + 3, numRuns: requests.length });
+    const every = requests.length / Math.max(1, limits);
+    let n = 0;
+    const order = requests.map((r, i) => ({ r, key: r.kind === 'fuzz' ? rand[i]! : every * n++ }));
+    order.sort((a, b) => a.key - b.key);
+    const queue = order.map((o) => o.r);
+    const kinds = new Map<string, Map<number, number>>();
+    let next = 0;
+    const worker = async () => {
+      while (next < queue.length) {
+        const r = queue[next++]!;
+        const res = await fetch(server.url + PATHS[r.op], {
+          method: r.method,
+          headers: {
+            'content-type': 'application/json',
+            'x-service-api-key': creds.apiKey,
+            'x-service-auth-token': creds.authToken,
+            ...r.headers,
+          },
+          body: r.method === 'POST' ? r.body : undefined,
+          signal: AbortSignal.timeout(MIX_DEADLINE_MS),
+        });
+        const text = await res.text();
+        checkAnswer({ status: res.status, headers: Object.fromEntries(res.headers), body: text }, r.body || r.kind, PATHS[r.op]);
+        const statuses = kinds.get(r.kind) ?? new Map<number, number>();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        kinds.set(r.kind, statuses);
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    const memory = residentMb(server.proc.pid!);
+    console.log(
+      `hostile mix: ${queue.length} requests, ${CONCURRENCY} in flight; server peak RSS ${memory.peak.toFixed(0)} MB ` +
+        `(now ${memory.now.toFixed(0)} MB):\n` +
+        [...kinds].map(([kind, st]) => `  ${kind}: ${[...st].map(([code, c]) => `${code}: ${c}`).join(', ')}`).join('\n'),
+    );
+    assert.ok(
+      memory.peak <= RSS_LIMIT_MB,
+      `the server's peak resident memory was ${memory.peak.toFixed(0)} MB, past FUZZ_RSS_LIMIT_MB=${RSS_LIMIT_MB}`,
+    );
+  });
 
   test('afterwards the server process is alive, ready and answers a plain request', async () => {
     assert.equal((await fetch(`${server.url}/healthz`)).status, 200);

@@ -14,8 +14,8 @@ let t: TestApp;
 const others: { app: App; store: Store }[] = [];
 
 /** Another instance on the same database: its own store (connection) and its own profile cache. */
-async function instance(profileCacheSize?: number): Promise<App> {
-  const other = await anotherInstance(t.db, profileCacheSize !== undefined ? { profileCacheSize } : {});
+async function instance(profileCacheMb?: number): Promise<App> {
+  const other = await anotherInstance(t.db, profileCacheMb !== undefined ? { profileCacheMb } : {});
   others.push(other);
   return other.app;
 }
@@ -114,7 +114,7 @@ test('a rename, or a new profile, made through another instance shows on the nex
   assert.deepEqual((await shownNames(reader)).authors, ['Anna', 'Robert', 'Cid']);
 });
 
-test('a cache bounded to one profile, or to none, answers the same bytes', async () => {
+test('a cache bounded to about one profile, or to none, answers the same bytes', async () => {
   const reads = [
     { path: PATHS.commentsGet, data: { organizationId: ORG, documentId: DOC, annotationId: 'thread-1' } },
     { path: PATHS.notificationsGet, data: { organizationId: ORG, userId: 'reader' } },
@@ -122,9 +122,10 @@ test('a cache bounded to one profile, or to none, answers the same bytes', async
   ];
   const answers = async (app: App) => Promise.all(reads.map(async (r) => JSON.stringify(await call(app, r.path, r.data))));
   const expected = await answers(t.app);
-  for (const size of [1, 0]) {
-    const app = await instance(size);
-    assert.deepEqual(await answers(app), expected, `cache of ${size}`);
-    assert.deepEqual(await answers(app), expected, `cache of ${size}, again`);
+  // About one profile's bytes (services/profiles.ts profileBytes), or none.
+  for (const mb of [1000 / 1048576, 0]) {
+    const app = await instance(mb);
+    assert.deepEqual(await answers(app), expected, `cache of ${mb} MB`);
+    assert.deepEqual(await answers(app), expected, `cache of ${mb} MB, again`);
   }
 });

@@ -2,7 +2,7 @@
 // database the suite runs on (SQLite, then PostgreSQL).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { ProfileCache, WHOLE_ORGANIZATION } from '../../src/services/profiles.js';
+import { profileBytes, ProfileCache, WHOLE_ORGANIZATION } from '../../src/services/profiles.js';
 import type { Store } from '../../src/store/store.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
 import { T0, TA, tenant } from '../helpers/store-fixtures.js';
@@ -51,12 +51,17 @@ after(async () => {
   await db.drop();
 });
 
+const MB = 1024 * 1024;
+/** What one of the small profiles above costs held (the bound is in bytes). */
+const SMALL = profileBytes('a1', { userId: 'a1', name: 'a1', email: null, photoUrl: null });
+
 const names = (p: ReadonlyMap<string, { name: string | null } | undefined>, ids: string[]) =>
   ids.map((id) => p.get(id)?.name ?? null);
 
 test('held profiles are read once per organization and version; a new version reads them again', async () => {
   lookups = [];
-  const cache = new ProfileCache(counted, 100);
+  // Less than a whole organization of small profiles: none is read whole.
+  const cache = new ProfileCache(counted, (100 * SMALL) / MB);
   assert.deepEqual(names(await cache.resolve(TA, 'a', 1, ['a1', 'a2', 'a1', 'x']), ['a1', 'a2', 'x']), ['a1', 'a2', null]);
   assert.deepEqual(names(await cache.resolve(TA, 'a', 1, ['a2', 'x']), ['a2', 'x']), ['a2', null]);
   assert.deepEqual(lookups, [['a', 'a1', 'a2', 'x']], 'one lookup, duplicates and absent users included');
@@ -67,7 +72,8 @@ test('held profiles are read once per organization and version; a new version re
 
 test('past the bound, the organization held longest goes; one organization past it alone is kept by none', async () => {
   lookups = [];
-  const cache = new ProfileCache(counted, 3);
+  // Room for one organization (its own entry costs less than a profile) with three small profiles.
+  const cache = new ProfileCache(counted, (4 * SMALL) / MB);
   await cache.resolve(TA, 'a', 1, ['a1', 'a2']);
   await cache.resolve(TA, 'b', 1, ['b1', 'b2']);
   await cache.resolve(TA, 'b', 1, ['b1']);
@@ -96,7 +102,7 @@ test('past the bound, the organization held longest goes; one organization past 
 
 test('an organization small enough is read whole once per version: then nothing of it is looked up', async () => {
   lookups = [];
-  const cache = new ProfileCache(counted, 100_000);
+  const cache = new ProfileCache(counted, 64);
   const whole = `whole, at most ${WHOLE_ORGANIZATION + 1}`;
   assert.deepEqual(names(await cache.resolve(TA, 'b', 5, ['b1', 'nobody']), ['b1', 'nobody']), ['b1', null]);
   assert.deepEqual(names(await cache.resolve(TA, 'b', 5, ['b2', 'b5', 'ghost']), ['b2', 'b5', 'ghost']), ['b2', 'b5', null]);
@@ -122,4 +128,38 @@ test('an organization small enough is read whole once per version: then nothing 
     ],
     'a larger organization is looked up user by user after one try',
   );
+});
+
+test('the bound is in bytes: long profiles take more of it, and the cache never holds more than it', async () => {
+  const long = (org: string, i: number) => ({
+    userId: `${org}-${i}`.padEnd(256, 'u'),
+    name: `${i}`.padEnd(256, '名'),
+    email: `${i}@`.padEnd(254, 'e'),
+    photoUrl: `https://p.example/${i}`.padEnd(2048, 'p'),
+  });
+  const one = long('x', 0);
+  assert.ok(profileBytes(one.userId, one) > 10 * SMALL, `a long profile costs ${profileBytes(one.userId, one)} bytes`);
+  // Each organization is more than a whole organization's worth of lookups: each is read user by user.
+  for (const org of ['long-1', 'long-2']) {
+    await store.upsertUsers(
+      TA,
+      org,
+      null,
+      Array.from({ length: 300 }, (_, i) => long(org, i)),
+      T0,
+    );
+  }
+  lookups = [];
+  const bound = 0.5;
+  const cache = new ProfileCache(counted, bound);
+  for (const org of ['long-1', 'long-2']) {
+    // Twenty at a time, as pages ask for them: a whole organization is more than the bound.
+    for (let from = 0; from < 300; from += 20) {
+      const ids = Array.from({ length: 20 }, (_, i) => long(org, from + i).userId);
+      const shown = await cache.resolve(TA, org, 1, ids);
+      assert.equal(shown.get(ids[19]!)?.name, long(org, from + 19).name, 'every profile asked for is shown, held or not');
+      assert.ok(cache.bytes <= bound * MB, `${cache.bytes} bytes held`);
+    }
+  }
+  assert.ok(cache.bytes > 0.25 * MB, 'what fits is kept');
 });

@@ -314,3 +314,34 @@ for (const kind of STORE_KINDS)
       await stopServer(s);
     });
   });
+
+describe('the log', () => {
+  test('a log nobody reads holds at most MARGINALIA_LOG_BUFFER_MB: lines past it are dropped, then counted', async () => {
+    const db = database('sqlite');
+    const s = await start({ ...db, MARGINALIA_LOG_BUFFER_MB: '1', LOG_LEVEL: 'info' });
+    // Nobody reads standard output: the pipe fills, then the server's buffer.
+    s.proc.stdout!.pause();
+    const before = s.stdout().length;
+    // One log line a request, made longer by the longest request id a caller may give (about 270 bytes):
+    // past the bound and the pipe's own buffer.
+    const headers = { 'content-type': 'application/json', 'x-request-id': 'r'.repeat(128) };
+    const ask = async () => {
+      for (let i = 0; i < 700; i++) {
+        const res = await fetch(`${s.url}/v1/notifications/get`, { method: 'POST', headers, body: '{}' });
+        await res.arrayBuffer();
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, ask));
+    s.proc.stdout!.resume();
+    await eventually('the warning that lines were dropped', () => s.stdout().slice(before).includes('"droppedLines"'));
+    const warning = JSON.parse(
+      s
+        .stdout()
+        .split('\n')
+        .find((l) => l.includes('"droppedLines"'))!,
+    );
+    assert.equal(warning.level, 40, 'a warning');
+    assert.ok(warning.droppedLines > 500, `${warning.droppedLines} lines dropped`);
+    await stopServer(s);
+  });
+});

@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       database: { kind: 'sqlite', path: './data/marginalia.db' },
       logLevel: 'info',
+      logBufferMb: 16,
       bootstrap: null,
       bodyLimit: 1_048_576,
       maxJsonDepth: 32,
@@ -22,7 +23,7 @@ describe('loadConfig', () => {
       apiKeyHeaders: [],
       authTokenHeaders: [],
       corsOrigins: [],
-      profileCacheSize: 100_000,
+      profileCacheMb: 32,
       threadPageCacheMb: 64,
       redisUrl: null,
       redisTimeoutMs: 100,
@@ -90,7 +91,8 @@ describe('loadConfig', () => {
       MARGINALIA_MAX_BATCH: '5000',
       MARGINALIA_MAX_TEXT_LENGTH: '2000',
       MARGINALIA_AUTH_FAILURE_FLOOR_MS: '0',
-      MARGINALIA_PROFILE_CACHE_SIZE: '500',
+      MARGINALIA_PROFILE_CACHE_MB: '5',
+      MARGINALIA_LOG_BUFFER_MB: '2',
       MARGINALIA_THREAD_PAGE_CACHE_MB: '3',
       MARGINALIA_REDIS_URL: 'redis://:pw@cache:6379/2',
       MARGINALIA_REDIS_TIMEOUT_MS: '25',
@@ -126,6 +128,7 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       database: { kind: 'sqlite', path: ':memory:' },
       logLevel: 'debug',
+      logBufferMb: 2,
       bootstrap: { apiKey: 'key', authToken: 'a-token-of-16-chars' },
       bodyLimit: 2048,
       maxJsonDepth: 8,
@@ -135,7 +138,7 @@ describe('loadConfig', () => {
       apiKeyHeaders: ['x-api-key', 'apikey'],
       authTokenHeaders: ['x-auth-token'],
       corsOrigins: ['https://app.example.com', 'http://localhost:3000'],
-      profileCacheSize: 500,
+      profileCacheMb: 5,
       threadPageCacheMb: 3,
       redisUrl: 'redis://:pw@cache:6379/2',
       redisTimeoutMs: 25,
@@ -329,6 +332,14 @@ describe('loadConfig', () => {
     assert.ok(!short.ok && short.errors.some((e) => e.includes('MARGINALIA_AUTH_TOKEN')));
     const spaced = loadConfig({ MARGINALIA_API_KEY: 'a key', MARGINALIA_AUTH_TOKEN: 'a-token-of-16-chars' });
     assert.ok(!spaced.ok && spaced.errors.some((e) => e.includes('MARGINALIA_API_KEY')));
+  });
+
+  test('a replaced setting is refused at start, naming what to set instead', () => {
+    const r = loadConfig({ MARGINALIA_PROFILE_CACHE_SIZE: '500' });
+    assert.ok(
+      !r.ok && r.errors.some((e) => e.includes('MARGINALIA_PROFILE_CACHE_SIZE') && e.includes('MARGINALIA_PROFILE_CACHE_MB')),
+    );
+    assert.ok(loadConfig({ MARGINALIA_PROFILE_CACHE_SIZE: '' }).ok, 'set to nothing, it is as if unset');
   });
 
   test('a database password never appears in an error', () => {

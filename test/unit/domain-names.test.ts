@@ -3,7 +3,9 @@
 // origin's candidate keys, which is how the store looks it up.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { normalizeDomain, originCandidates } from '../../src/services/domain-names.js';
+import { MAX_ORIGIN_LENGTH, normalizeDomain, originCandidates } from '../../src/services/domain-names.js';
+import { PreflightAnswers } from '../../src/services/workspace-domains.js';
+import type { Store } from '../../src/store/store.js';
 
 const normalized = (entry: string): string => {
   const n = normalizeDomain(entry);
@@ -109,5 +111,31 @@ describe('originCandidates and matching', () => {
   test('IDN entries match the ASCII origins browsers send', () => {
     assert.ok(allows('bücher.de', 'https://xn--bcher-kva.de'));
     assert.ok(allows('*.bücher.de', 'https://shop.xn--bcher-kva.de'));
+  });
+
+  test('an Origin longer than any a browser sends has no candidate; the longest real one has', () => {
+    const host = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.com`;
+    assert.equal(host.length, 253, 'the longest host DNS allows');
+    assert.ok(originCandidates(`https://${host}:65535`).length > 0);
+    assert.deepEqual(originCandidates(`https://x.example/${'p'.repeat(MAX_ORIGIN_LENGTH)}`), []);
+  });
+});
+
+describe('preflight answers held', () => {
+  test('an origin too long to be allowed is refused without a lookup, and not held', async () => {
+    let lookups = 0;
+    const store = {
+      anyTenantAllowsDomain: () => {
+        lookups++;
+        return false;
+      },
+    } as unknown as Store;
+    const answers = new PreflightAnswers(store, 60_000);
+    const long = `https://x.example/${'p'.repeat(8000)}`;
+    for (let i = 0; i < 3; i++) assert.equal(await answers.allows(`${long}${i}`), false);
+    assert.equal(lookups, 0);
+    for (let i = 0; i < 3; i++) assert.equal(await answers.allows('https://nobody.example'), false);
+    assert.equal(lookups, 1, 'an origin of a browser is looked up once, and held');
+    assert.equal((answers as unknown as { held: Map<string, unknown> }).held.size, 1, 'only it is held');
   });
 });
