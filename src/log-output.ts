@@ -4,9 +4,6 @@
 // bound they are dropped and counted instead (docs/decisions.md, MARGINALIA_LOG_BUFFER_MB).
 import { pino } from 'pino';
 
-/** How many megabytes of log lines may wait for stdout unless MARGINALIA_LOG_BUFFER_MB says otherwise. */
-export const DEFAULT_LOG_BUFFER_MB = 16;
-
 /** Standard output with at most `megabytes` of lines waiting; past it, a line is dropped ('drop' event). */
 export function boundedStdout(megabytes: number) {
   return pino.destination({ dest: process.stdout.fd ?? 1, minLength: 0, sync: false, maxLength: megabytes * 1024 * 1024 });

@@ -3,9 +3,9 @@
 import cluster from 'node:cluster';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { buildApp } from './app.js';
-import { boundedStdout, DEFAULT_LOG_BUFFER_MB } from './log-output.js';
+import { boundedStdout } from './log-output.js';
 import { systemClock } from './clock.js';
-import { redactUrl, type Config } from './config/index.js';
+import { DEFAULT_LOG_BUFFER_MB, redactUrl, type Config } from './config/index.js';
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER } from './http/auth.js';
 import { SharedRateLimiter } from './http/shared-rate-limiter.js';
 import { EventHub } from './events/hub.js';

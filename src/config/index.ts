@@ -3,7 +3,6 @@
 // the first request. docs/configuration.md's table is written from the same declarations.
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER, DEFAULT_AUTH_FAILURE_FLOOR_MS } from '../http/auth.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
-import { DEFAULT_LOG_BUFFER_MB } from '../log-output.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
 import { DEFAULT_PREFLIGHT_ANSWER_MS } from '../services/workspace-domains.js';
@@ -20,6 +19,12 @@ import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
 import { DEFAULT_MAX_ALLOWED_DOMAINS } from '../services/workspace-domains.js';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../webhooks/schedule.js';
 import { integer, oneOf, type Setting, text } from './setting.js';
+
+/**
+ * How many megabytes of log lines may wait for stdout unless MARGINALIA_LOG_BUFFER_MB says otherwise
+ * (log-output.ts). Declared here, not there: the CLI reads the configuration and must not load pino.
+ */
+export const DEFAULT_LOG_BUFFER_MB = 16;
 
 export { settingsTable } from './setting.js';
 
