@@ -22,9 +22,11 @@ export const stepDone = (done: boolean, cursor: unknown = null): StepResult => (
 export const FIRST_BATCH = 64;
 
 /**
- * The size of a step's next batch, from how long the last one took: past the budget it shrinks in
- * proportion (and then some, so the next one lands under it); under half the budget it doubles, up to
- * `most` (MARGINALIA_ERASURE_BATCH_SIZE). Never below one row.
+ * The size of a step's next batch, from how long the last one took. The budget is a bound, not a
+ * target: batches aim at half of it, so that one slowed by what it does not control (SQLite's
+ * checkpoint at a commit, a garbage collection, a busy machine) still lands under it. Past half the
+ * budget the next batch shrinks in proportion; under a quarter it doubles, up to `most`
+ * (MARGINALIA_ERASURE_BATCH_SIZE). Never below one row.
  */
 export class BatchSizer {
   private size: number;
@@ -43,8 +45,9 @@ export class BatchSizer {
 
   /** The last batch of `size` rows took `ms`. */
   took(ms: number): void {
-    if (ms > this.budgetMs) this.size = Math.max(1, Math.floor((this.size * this.budgetMs * 0.7) / ms));
-    else if (ms < this.budgetMs / 2) this.size = Math.min(this.most, this.size * 2);
+    const aim = this.budgetMs / 2;
+    if (ms > aim) this.size = Math.max(1, Math.floor((this.size * aim) / ms));
+    else if (ms < aim / 2) this.size = Math.min(this.most, this.size * 2);
   }
 }
 
