@@ -3,6 +3,7 @@
 import cluster from 'node:cluster';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { buildApp } from './app.js';
+import { limitHeapGrowth } from './heap.js';
 import { boundedStdout } from './log-output.js';
 import { systemClock } from './clock.js';
 import { DEFAULT_LOG_BUFFER_MB, redactUrl, type Config } from './config/index.js';
@@ -60,6 +61,7 @@ export function makeLogger(
 }
 
 export async function serve(config: Config, stderr: NodeJS.WritableStream): Promise<void> {
+  limitHeapGrowth(config.heapGrowthPercent);
   const logger = makeLogger(config);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger, stderr);
   const where = databaseName(config);

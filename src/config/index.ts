@@ -3,6 +3,7 @@
 // the first request. docs/configuration.md's table is written from the same declarations.
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER, DEFAULT_AUTH_FAILURE_FLOOR_MS } from '../http/auth.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
+import { DEFAULT_HEAP_GROWTH_PERCENT } from '../heap.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
 import { DEFAULT_PREFLIGHT_ANSWER_MS } from '../services/workspace-domains.js';
@@ -514,6 +515,15 @@ export const SETTINGS = {
     'How much of the SQLite file is read through memory mapping instead of read() calls, in MB (0: none). Mapped ' +
       'pages count toward resident memory; measured, it did not make requests faster over HTTP.',
   ),
+  heapGrowthPercent: integer(
+    'MARGINALIA_HEAP_GROWTH_PERCENT',
+    DEFAULT_HEAP_GROWTH_PERCENT,
+    0,
+    300,
+    'How far the JavaScript heap may grow past what the last full garbage collection kept before the next, in ' +
+      'percent (V8 --heap-growing-percent); 0 leaves it to V8, which lets it reach 4 times. Lower: less memory at ' +
+      'the peak of large requests, more time collecting (docs/decisions.md).',
+  ),
   workers: integer(
     'MARGINALIA_WORKERS',
     1,
@@ -634,6 +644,8 @@ export interface Config {
   pgEventPoolSize: number;
   pgConnectTimeoutMs: number;
   pgStatementTimeoutMs: number;
+  /** How far V8's heap may grow past the live heap before it collects, in percent; 0: V8's choice (server.ts). */
+  heapGrowthPercent: number;
   /** Worker processes serving one port (node:cluster); 1 serves from this process. */
   workers: number;
 }
@@ -736,6 +748,7 @@ export function loadConfig(env: Env): ConfigResult {
       pgEventPoolSize: v.pgEventPoolSize,
       pgConnectTimeoutMs: v.pgConnectTimeoutMs,
       pgStatementTimeoutMs: v.pgStatementTimeoutMs,
+      heapGrowthPercent: v.heapGrowthPercent,
       workers: v.workers,
     },
   };
