@@ -88,7 +88,7 @@ function* authoredComments(scope: ErasureScope, cursor: unknown, limit: number):
     after: FROM_THE_FIRST,
   };
   // Each user's share of the batch: the keys of their next comments, up to what the batch has left.
-  const ranges: { userId: string; after: AuthoredCursor['after']; keys: Row[]; wanted: number }[] = [];
+  const ranges: { userId: string; keys: Row[]; wanted: number }[] = [];
   const authors = [...at.authors];
   let after = at.after;
   let taken = 0;
@@ -97,7 +97,7 @@ function* authoredComments(scope: ErasureScope, cursor: unknown, limit: number):
     const wanted = limit - taken;
     const [afterDocument, afterAnnotation, afterComment] = after;
     const keys = yield* all(SQL.nextAuthored, { ...org, userId, afterDocument, afterAnnotation, afterComment, limit: wanted });
-    if (keys.length > 0) ranges.push({ userId, after, keys, wanted });
+    if (keys.length > 0) ranges.push({ userId, keys, wanted });
     taken += keys.length;
     if (keys.length < wanted) {
       authors.shift();
@@ -115,24 +115,25 @@ function* authoredComments(scope: ErasureScope, cursor: unknown, limit: number):
   );
   const touched: [string, string][] = [];
   const unfinished = new Set<string>();
-  for (const {
-    userId,
-    after: [afterDocument, afterAnnotation, afterComment],
-    keys,
-    wanted,
-  } of ranges) {
+  for (const { userId, keys, wanted } of ranges) {
     const end = keys[keys.length - 1]!;
-    const range = {
-      ...org,
-      userId,
-      afterDocument,
-      afterAnnotation,
-      afterComment,
-      lastDocument: end.document_id,
-      lastAnnotation: end.annotation_id,
-      lastComment: Number(end.comment_id),
-    };
-    touched.push(...(yield* all(SQL.deleteAuthored, range)).map(threadKey));
+    // The keys are the user's next ones in key order, so between a document's first and last of them
+    // there is no other comment of the user's: a range per document deletes exactly these.
+    for (let i = 0; i < keys.length; ) {
+      let j = i;
+      while (j + 1 < keys.length && keys[j + 1]!.document_id === keys[i]!.document_id) j++;
+      const range = {
+        ...org,
+        userId,
+        documentId: keys[i]!.document_id,
+        firstAnnotation: keys[i]!.annotation_id,
+        firstComment: Number(keys[i]!.comment_id),
+        lastAnnotation: keys[j]!.annotation_id,
+        lastComment: Number(keys[j]!.comment_id),
+      };
+      touched.push(...(yield* all(SQL.deleteAuthored, range)).map(threadKey));
+      i = j + 1;
+    }
     // The thread of the user's last comment of the batch (its last row, in the database's key order)
     // is left for a later batch to render if the user still has comments in it.
     if (keys.length === wanted) {

@@ -112,10 +112,15 @@ const window = (kind: Kind, table: string, keys: string[], types: string[], colu
 const AFTER_AUTHORED = (kind: Kind) => `(document_id, annotation_id, comment_id) > (${typed(kind, 'afterDocument', 'text')},
     ${typed(kind, 'afterAnnotation', 'text')}, ${typed(kind, 'afterComment', 'int')})`;
 
-/** The user's comments in key order (comments_by_author), past the last batch's and up to and including this batch's last one. */
-const AUTHORED_UP_TO = (kind: Kind) => `${ORG} AND from_user_id = @userId AND ${AFTER_AUTHORED(kind)}
-  AND (document_id, annotation_id, comment_id) <= (${typed(kind, 'lastDocument', 'text')}, ${typed(kind, 'lastAnnotation', 'text')},
-    ${typed(kind, 'lastComment', 'int')})`;
+/**
+ * The user's comments of one document from the batch's first to its last there, in key order
+ * (comments_by_author). With the document fixed, PostgreSQL bounds the index scan by both row
+ * comparisons; across documents it walked every index entry of the user from the first, deleted ones
+ * included, on every batch (20 ms a batch after 5,000 of them).
+ */
+const AUTHORED_IN_RANGE = (kind: Kind) => `${ORG} AND from_user_id = @userId AND document_id = @documentId
+  AND (annotation_id, comment_id) >= (${typed(kind, 'firstAnnotation', 'text')}, ${typed(kind, 'firstComment', 'int')})
+  AND (annotation_id, comment_id) <= (${typed(kind, 'lastAnnotation', 'text')}, ${typed(kind, 'lastComment', 'int')})`;
 
 export const PERSONAL_DATA_SQL = {
   // --- users/data/get ---
@@ -200,7 +205,7 @@ export const PERSONAL_DATA_SQL = {
    */
   deleteAuthored: byKind(
     'deleteAuthoredComments',
-    (kind) => `DELETE FROM comments WHERE ${AUTHORED_UP_TO(kind)} RETURNING document_id, annotation_id`,
+    (kind) => `DELETE FROM comments WHERE ${AUTHORED_IN_RANGE(kind)} RETURNING document_id, annotation_id`,
   ),
   /** Whether the user still has a comment in the thread (a batch may end in the middle of one). */
   authoredIn: same(
