@@ -7,6 +7,8 @@
 // time the last one took. Between two batches the job gives the event loop a turn (setImmediate), so
 // the requests that arrived meanwhile are served (docs/decisions.md, "Long operations").
 
+import { type Params, run, type Statement, type Work } from './sql.js';
+
 /** MARGINALIA_WRITE_BUDGET_MS unless set: a batch of a long operation holds the writer about this long at most. */
 export const DEFAULT_WRITE_BUDGET_MS = 50;
 
@@ -17,6 +19,11 @@ export const DEFAULT_MOST_ROWS_PER_BATCH = 1000;
 export type StepResult = { done: true } | { done: false; cursor: unknown };
 
 export const stepDone = (done: boolean, cursor: unknown = null): StepResult => (done ? { done: true } : { done: false, cursor });
+
+/** A batch that deletes at most @limit rows: done when it deleted fewer (the next would find none). */
+export function* deletedSome(statement: Statement, params: Params, limit: number): Work<StepResult> {
+  return stepDone((yield* run(statement, { ...params, limit })) < limit);
+}
 
 /** The first batch of a step: small enough for any row to fit the budget, large enough to finish a small step at once. */
 export const FIRST_BATCH = 64;

@@ -3,7 +3,7 @@
 import { missingFolder } from '../folders/tree.js';
 import { NOTIFICATIONS_SQL } from '../notifications/sql.js';
 import { disabledDocument, enter } from '../organizations/organizations.js';
-import { type StepResult, stepDone } from '../batches.js';
+import { deletedSome, type StepResult, stepDone } from '../batches.js';
 import { all, first, idsInKeyOrder, list, type Params, run, type Work } from '../sql.js';
 import type { AccessType, DocumentQuery, DocumentRecord, DocumentWrite } from '../store.js';
 import { DOCUMENTS_SQL as SQL } from './sql.js';
@@ -159,7 +159,7 @@ function* deleteNotifications({ tenantId, organizationId }: DocumentScope, notif
 
 const someRows = (statement: (typeof SQL)['someThreads']) =>
   function* (at: DocumentScope, limit: number): Work<StepResult> {
-    return stepDone((yield* run(statement, { ...at, limit })) < limit);
+    return yield* deletedSome(statement, { ...at }, limit);
   };
 
 /**

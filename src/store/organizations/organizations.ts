@@ -3,7 +3,7 @@
 import { ApiError } from '../../errors.js';
 import { all, first, inKeyOrder, list, type Row, run, type Work } from '../sql.js';
 import type { OrganizationRecord, OrganizationWrite } from '../store.js';
-import { type StepResult, stepDone } from '../batches.js';
+import { deletedSome, type StepResult } from '../batches.js';
 import { DELETE_FROM, DELETE_SOME_FROM, ORGANIZATION_TABLES, ORGANIZATIONS_SQL as SQL } from './sql.js';
 
 /**
@@ -112,7 +112,7 @@ export type OrganizationTable = (typeof ORGANIZATION_TABLES)[number];
 
 /** A batch of the organization's rows of one table: done when it found fewer than `limit`. */
 export function* deleteSome(table: OrganizationTable, tenantId: string, organizationId: string, limit: number): Work<StepResult> {
-  return stepDone((yield* run(DELETE_SOME_FROM[table], { tenantId, organizationId, limit })) < limit);
+  return yield* deletedSome(DELETE_SOME_FROM[table], { tenantId, organizationId }, limit);
 }
 
 /**

@@ -14,7 +14,7 @@ import { sequence as sequenceEvents } from '../events/outbox.js';
 import { recipientsJson, sourceFrom } from '../notifications/notifications.js';
 import { NOTIFICATIONS_SQL } from '../notifications/sql.js';
 import { ORGANIZATION_TABLES } from '../organizations/sql.js';
-import { type StepResult, stepDone as next } from '../batches.js';
+import { deletedSome, type StepResult, stepDone as next } from '../batches.js';
 import { all, batch, inKeyOrder, list, type Row, run, type Work } from '../sql.js';
 import { USERS_SQL } from '../users/sql.js';
 import { PERSONAL_DATA_SQL as SQL } from './sql.js';
@@ -307,13 +307,13 @@ function* taggedComments(scope: ErasureScope, cursor: unknown, limit: number): W
 /** A table's rows of the users, a batch at a time. */
 const rowsOf = (statement: (typeof SQL)['annotationReads']) =>
   function* (scope: ErasureScope, _cursor: unknown, limit: number): Work<StepResult> {
-    return next((yield* run(statement, { ...orgOf(scope), userIds: list(scope.userIds), limit })) < limit);
+    return yield* deletedSome(statement, { ...orgOf(scope), userIds: list(scope.userIds) }, limit);
   };
 
 /** The profiles, last: first in each transaction the version bump, as in every write to users. */
 function* profiles(scope: ErasureScope, _cursor: unknown, limit: number): Work<StepResult> {
   yield* run(USERS_SQL.bumpProfileVersion, orgOf(scope));
-  return next((yield* run(SQL.profiles, { ...orgOf(scope), userIds: list(scope.userIds), limit })) < limit);
+  return yield* deletedSome(SQL.profiles, { ...orgOf(scope), userIds: list(scope.userIds) }, limit);
 }
 
 /** Every step of the users' erasure in one organization, in the order they run. */
