@@ -6,10 +6,10 @@
 import type pg from 'pg';
 import type Database from 'better-sqlite3';
 import { createTenant } from '../src/services/credentials.js';
-import { internalUserId } from '../src/services/ids.js';
+import { internalUserId } from '../src/domain/ids.js';
 import { COMMENTS_SQL } from '../src/store/comments/sql.js';
 import { keptOf } from '../src/store/comments/threads.js';
-import { newNotificationAnswer } from '../src/answers/notifications.js';
+import { newNotificationAnswer } from '../src/domain/answers/notifications.js';
 import { recipientsJson } from '../src/store/notifications/notifications.js';
 import { NOTIFICATIONS_SQL } from '../src/store/notifications/sql.js';
 import { USERS_SQL } from '../src/store/users/sql.js';

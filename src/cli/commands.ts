@@ -3,8 +3,10 @@
 import { systemClock } from '../clock.js';
 import { MAX_ID_LENGTH } from '../schemas/common.js';
 import { createTenant, hashToken, tokenRecord } from '../services/credentials.js';
-import { newAuthToken, newErasureJobId } from '../services/ids.js';
-import type { OrganizationRecord, Store, Tenant } from '../store/store.js';
+import { newAuthToken, newErasureJobId } from '../domain/ids.js';
+import type { Store } from '../store/store.js';
+import type { Tenant } from '../domain/credentials.js';
+import type { OrganizationRecord } from '../domain/organizations.js';
 
 export class CliError extends Error {
   constructor(

@@ -11,7 +11,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunc
 import { ApiError } from '../errors.js';
 import type { Maybe } from '../maybe.js';
 import { AuthCache, authenticateHashed, hashToken } from '../services/credentials.js';
-import type { Store, Tenant } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { Tenant } from '../domain/credentials.js';
 import { errorPayload } from './error-handler.js';
 import type { RateDecision, RateLimit } from './rate-limiter.js';
 

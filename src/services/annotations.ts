@@ -1,5 +1,5 @@
 // Whole comment threads (SPEC 10): read a document's threads, change, delete, count and mark them read.
-import { threadPage } from '../answers/annotations.js';
+import { threadPage } from '../domain/answers/annotations.js';
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type {
@@ -10,7 +10,7 @@ import type {
   AnnotationsUpdateData,
 } from '../schemas/comments.js';
 import { organizationOf } from '../schemas/common.js';
-import type { ThreadChange, ThreadCounts, ThreadFilters } from '../store/store.js';
+import type { ThreadChange, ThreadCounts, ThreadFilters } from '../domain/threads.js';
 import { userRef } from './comments.js';
 import type { ThreadPageAnswer } from './thread-pages.js';
 import type { Caller, Services } from './context.js';

@@ -13,12 +13,13 @@ import type {
 import type { AnnotationOutcome as AnnotationOutcomeSchema } from '../schemas/responses.js';
 import { MAX_COMMENT_ID, organizationOf } from '../schemas/common.js';
 import { assignCommentIds } from '../store/comments/comment-ids.js';
-import type { CommentChange, NewComment, TaggedContact, ThreadRef, UserRef } from '../store/store.js';
-import { commentsJson, usersOf } from '../answers/comments.js';
-import { resolvedAgainst } from '../answers/users.js';
+import type { CommentChange, NewComment, TaggedContact, ThreadRef } from '../domain/threads.js';
+import type { UserRef } from '../domain/users.js';
+import { commentsJson, usersOf } from '../domain/answers/comments.js';
+import { resolvedAgainst } from '../domain/answers/users.js';
 import type { Caller, Services } from './context.js';
 import { commentBody } from './html.js';
-import { newAnnotationId } from './ids.js';
+import { newAnnotationId } from '../domain/ids.js';
 import { type MemberPath, spell } from './member-path.js';
 import { filterList, type ItemOutcome, itemOutcomes, orNull, requireUnique } from './rules.js';
 

@@ -1,7 +1,8 @@
 // What every operation needs besides its input: the store and the clock, passed in (no globals).
 import type { Clock } from '../clock.js';
 import type { InputLimits } from '../schemas/common.js';
-import type { Store, Tenant } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { Tenant } from '../domain/credentials.js';
 import type { ProfileCache } from './profiles.js';
 import type { ThreadPageCache } from './thread-pages.js';
 

@@ -5,9 +5,10 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import { ApiError, BAD_CREDENTIALS } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
-import type { Credentials, Store, Tenant, TokenRecord } from '../store/store.js';
-import { newApiKey, newAuthToken, newTenantId } from './ids.js';
-import { sha256 } from './sha256.js';
+import type { Store } from '../store/store.js';
+import type { Credentials, Tenant, TokenRecord } from '../domain/credentials.js';
+import { newApiKey, newAuthToken, newTenantId } from '../domain/ids.js';
+import { sha256 } from '../domain/sha256.js';
 
 export interface IssuedCredentials {
   apiKey: string;

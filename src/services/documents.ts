@@ -1,7 +1,7 @@
 // Documents as objects (SPEC 12): organizations/documents/add, get, update, delete, move, and their
 // access type and disabled state.
 import type { Static } from 'typebox';
-import { shownDocument } from '../answers/objects.js';
+import { shownDocument } from '../domain/answers/objects.js';
 import { type Maybe, then } from '../maybe.js';
 import type {
   DocumentsAccessData,
@@ -14,9 +14,9 @@ import type {
 } from '../schemas/documents.js';
 import { ROOT } from '../schemas/folders.js';
 import type { Document } from '../schemas/responses.js';
-import type { DocumentWrite } from '../store/store.js';
+import type { DocumentWrite } from '../domain/organizations.js';
 import type { Caller, Services } from './context.js';
-import { internalDocumentId } from './ids.js';
+import { internalDocumentId } from '../domain/ids.js';
 import { asSet, filterDigest, keyPaged } from './page-token.js';
 import { filterList, keyedOutcomes, orNull, requireUnique } from './rules.js';
 

@@ -8,7 +8,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { ApiError } from '../errors.js';
 import type { AuthTokenData } from '../schemas/auth.js';
-import type { SigningKey, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { SigningKey } from '../domain/credentials.js';
 import type { Caller, Services } from './context.js';
 
 /** How long an end-user token is valid. */

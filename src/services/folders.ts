@@ -1,7 +1,7 @@
 // Folders (SPEC 12): organizations/folders/add, get, update, delete and access/update. A subtree is
 // built without recursion (SPEC: 50 levels and 10,000 folders), and no folder is deeper than
 // MARGINALIA_MAX_FOLDER_DEPTH, so its nested answer always serializes.
-import { shownFolder } from '../answers/objects.js';
+import { shownFolder } from '../domain/answers/objects.js';
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import {
@@ -13,7 +13,7 @@ import {
 } from '../schemas/folders.js';
 import type { FolderAnswer } from '../schemas/responses.js';
 import { childrenOf, FOLDER_DEPTH_CEILING, type Parents, subtreeOf } from '../store/folders/tree.js';
-import type { FolderRecord, FolderWrite } from '../store/store.js';
+import type { FolderRecord, FolderWrite } from '../domain/organizations.js';
 import type { Caller, Services } from './context.js';
 import { spell } from './member-path.js';
 import { keyedOutcomes, orNull, requireUnique } from './rules.js';

@@ -4,7 +4,7 @@ import { ApiError, invalid } from '../errors.js';
 import { then } from '../maybe.js';
 import type { GroupUsersAddData, GroupUsersDeleteData, UserGroupsAddData } from '../schemas/groups.js';
 import type { Caller, Services } from './context.js';
-import { internalGroupId } from './ids.js';
+import { internalGroupId } from '../domain/ids.js';
 import { spell } from './member-path.js';
 import { orNull, requireUnique } from './rules.js';
 

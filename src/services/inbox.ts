@@ -1,6 +1,6 @@
 // A user's inbox beyond reading it (SPEC 11.3-11.5): change and delete notifications, count them,
 // mark them read.
-import { answerOfSource } from '../answers/notifications.js';
+import { answerOfSource } from '../domain/answers/notifications.js';
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type {
@@ -9,9 +9,9 @@ import type {
   NotificationsReadData,
   NotificationsUpdateData,
 } from '../schemas/notifications.js';
-import type { ChangeSource, NotificationChange } from '../store/store.js';
+import type { ChangeSource, NotificationChange } from '../domain/notifications.js';
 import type { Caller, Services } from './context.js';
-import { internalUserId } from './ids.js';
+import { internalUserId } from '../domain/ids.js';
 import { spell } from './member-path.js';
 import { filterList, keyedOutcomes, orNull } from './rules.js';
 

@@ -1,10 +1,10 @@
 // Documents' live state: livestate/broadcast keeps a state per document and liveStateDataId, replaced or
 // shallow-merged, and announces it (the livestate.broadcast event); livestate/get (an extension) reads it.
-import { liveStatesJson } from '../answers/live-states.js';
+import { liveStatesJson } from '../domain/answers/live-states.js';
 import { type Maybe, then } from '../maybe.js';
 import type { LiveStateBroadcastData, LiveStateGetData } from '../schemas/livestate.js';
 import type { Caller, Services } from './context.js';
-import type { LiveStateRecord } from '../store/store.js';
+import type { LiveStateRecord } from '../domain/live-state.js';
 import { asSet, filterDigest, keyPaged } from './page-token.js';
 import { filterList } from './rules.js';
 

@@ -1,6 +1,6 @@
 // users/get and users/delete (SPEC 12): an organization's members, and their removal.
 import type { Static } from 'typebox';
-import { shownMember } from '../answers/objects.js';
+import { shownMember } from '../domain/answers/objects.js';
 import { type Maybe, then } from '../maybe.js';
 import type { Member } from '../schemas/responses.js';
 import type { UsersDeleteData, UsersGetData } from '../schemas/users.js';

@@ -3,7 +3,7 @@
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type { NotificationConfigGetData, NotificationConfigSetData } from '../schemas/notifications.js';
-import type { NotificationSetting } from '../store/store.js';
+import type { NotificationSetting } from '../domain/notifications.js';
 import type { Caller, Services } from './context.js';
 import { spell } from './member-path.js';
 

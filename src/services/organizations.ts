@@ -1,5 +1,5 @@
 // Organizations as objects (SPEC 12): organizations/add, get and update.
-import { shownOrganization } from '../answers/objects.js';
+import { shownOrganization } from '../domain/answers/objects.js';
 import { type Maybe, then } from '../maybe.js';
 import type { Static } from 'typebox';
 import type {
@@ -9,9 +9,9 @@ import type {
   OrganizationsGetData,
 } from '../schemas/organizations.js';
 import type { Organization } from '../schemas/responses.js';
-import type { OrganizationWrite } from '../store/store.js';
+import type { OrganizationWrite } from '../domain/organizations.js';
 import type { Caller, Services } from './context.js';
-import { internalOrganizationId } from './ids.js';
+import { internalOrganizationId } from '../domain/ids.js';
 import { asSet, filterDigest, keyPaged } from './page-token.js';
 import { filterList, keyedOutcomes, orNull, requireUnique } from './rules.js';
 

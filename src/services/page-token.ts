@@ -7,8 +7,9 @@ import { type Maybe, then } from '../maybe.js';
 import { MAX_COMMENT_ID } from '../schemas/common.js';
 import { spell } from './member-path.js';
 import { isRecord } from './rules.js';
-import type { NotificationCursor, UserDataCursor } from '../store/store.js';
-import { sha256 } from './sha256.js';
+import type { NotificationCursor } from '../domain/notifications.js';
+import type { UserDataCursor } from '../domain/personal-data.js';
+import { sha256 } from '../domain/sha256.js';
 
 /** pageSize when a paged read names none (SPEC 1's reads, organizations, documents and users alike). */
 export const DEFAULT_PAGE_SIZE = 1000;

@@ -1,17 +1,17 @@
 // A user's personal data (SPEC 12): users/data/get reads what the user wrote and received in an
 // organization, a page at a time; users/data/delete erases it in every organization named (or all of
 // the tenant's), in bounded batches, before it answers; users/data/delete/status reads the job back.
-import { commentJson } from '../answers/comments.js';
-import { pageAnswer } from '../answers/notifications.js';
-import { resolvedAgainst } from '../answers/users.js';
-import { usersOf } from '../answers/comments.js';
+import { commentJson } from '../domain/answers/comments.js';
+import { pageAnswer } from '../domain/answers/notifications.js';
+import { resolvedAgainst } from '../domain/answers/users.js';
+import { usersOf } from '../domain/answers/comments.js';
 import { ApiError } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type { UserDataDeleteData, UserDataGetData, UserDataStatusData } from '../schemas/personal-data.js';
 import { DEFAULT_MOST_ROWS_PER_BATCH } from '../store/batches.js';
-import type { UserDataCursor } from '../store/store.js';
+import type { UserDataCursor } from '../domain/personal-data.js';
 import type { Caller, Services } from './context.js';
-import { internalUserId, newErasureJobId } from './ids.js';
+import { internalUserId, newErasureJobId } from '../domain/ids.js';
 import { decodeUserDataToken, encodeUserDataToken, filterDigest } from './page-token.js';
 import { filterList } from './rules.js';
 

@@ -5,7 +5,8 @@
 // answers: a rename shows on the very next read, everywhere, and a page costs no users lookup at all
 // once its organization is held.
 import { type Maybe, then } from '../maybe.js';
-import type { Profile, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { Profile } from '../domain/users.js';
 
 /** The profile of each user asked for; undefined where the user has none in the organization. */
 export type Profiles = ReadonlyMap<string, Profile | undefined>;

@@ -2,7 +2,7 @@
 // need each other. Each throws INVALID_ARGUMENT naming the member path.
 import { invalid } from '../errors.js';
 import { type MemberPath, spell } from './member-path.js';
-import type { Scope } from '../store/store.js';
+import type { Scope } from '../domain/users.js';
 
 /** SPEC 1: the same id twice where ids must be unique is INVALID_ARGUMENT. */
 export function requireUnique<T>(items: readonly T[], idOf: (item: T) => unknown, path: MemberPath, member: string): void {

@@ -6,7 +6,7 @@
 // (migration 7). A read asks the database for both, and answers from memory only when both are
 // unchanged, so a write on any instance shows on the very next read everywhere.
 import { type Maybe, then } from '../maybe.js';
-import type { DocumentVersions } from '../store/store.js';
+import type { DocumentVersions } from '../domain/threads.js';
 
 /** How many megabytes of pages the cache holds at most by default (MARGINALIA_THREAD_PAGE_CACHE_MB). */
 export const DEFAULT_THREAD_PAGE_CACHE_MB = 64;

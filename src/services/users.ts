@@ -3,9 +3,9 @@ import type { Static } from 'typebox';
 import type { UserOutcome as UserOutcomeSchema } from '../schemas/responses.js';
 import type { UsersData } from '../schemas/users.js';
 import { type Maybe, then } from '../maybe.js';
-import type { UserWrite } from '../store/store.js';
+import type { UserWrite } from '../domain/users.js';
 import type { Caller, Services } from './context.js';
-import { internalUserId } from './ids.js';
+import { internalUserId } from '../domain/ids.js';
 import { requireUnique, scopeOf } from './rules.js';
 
 type UsersInput = UsersData;

@@ -1,6 +1,6 @@
 // Picks the database that DATABASE_URL names, and brings its schema up to date.
 import type { Config } from '../config/index.js';
-import { DbStore } from './db-store.js';
+import { dbStore } from './db-store.js';
 import type { Dialect } from './dialect/dialect.js';
 import { PostgresDialect } from './dialect/postgres.js';
 import { SqliteDialect } from './dialect/sqlite.js';
@@ -39,7 +39,7 @@ export interface StoreListeners {
 
 export async function openStore(config: StoreConfig, listeners: StoreListeners = {}): Promise<Store> {
   const dialect = dialectFor(config, listeners);
-  const store = new DbStore(dialect, listeners.onFault, {
+  const store = dbStore(dialect, listeners.onFault, {
     numberingIntervalMs: config.eventNumberingMs,
     writeBudgetMs: config.writeBudgetMs,
     mostRowsPerBatch: config.erasureBatchSize,

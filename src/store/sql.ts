@@ -5,6 +5,7 @@
 // each on one connection and can run the whole generator again after a serialization failure. So the
 // control flow of an operation is written once, for both databases (see dialect/dialect.ts).
 
+import type { EventDraft } from './events/outbox.js';
 import type { DatabaseKind } from './dialect/dialect.js';
 
 /** One statement's text for one database, and the name it is prepared under. */
@@ -131,7 +132,9 @@ export type Step =
    */
   | { op: 'batch'; statement: Statement; params: Params; rows: readonly Params[] }
   /** Several statements as one text, without parameters (a migration step's DDL). */
-  | { op: 'exec'; text: string };
+  | { op: 'exec'; text: string }
+  /** Events the write announces (events/emit.ts): collected by the store, never sent to the database. */
+  | { op: 'emit'; drafts: readonly EventDraft[] };
 
 /** Store code: a generator of steps that returns the operation's result. */
 export type Work<T> = Generator<Step, T, unknown>;

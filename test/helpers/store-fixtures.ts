@@ -2,11 +2,19 @@
 // store takes them, and a test on a fresh migrated database of the kind this run tests (MARGINALIA_TEST_STORE:
 // `npm test` runs test/store/ on SQLite, then on PostgreSQL). Nothing here branches on the store's kind:
 // where the two stores differ, a test fails on one of them.
-import { threadPage } from '../../src/answers/annotations.js';
+import { threadPage } from '../../src/domain/answers/annotations.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { tokenRecord } from '../../src/services/credentials.js';
 import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+import type { Tenant, TokenRecord } from '../../src/domain/credentials.js';
+import type {
+  NewNotification,
+  NotificationCursor,
+  NotificationQuery,
+  StoredNotification,
+} from '../../src/domain/notifications.js';
 import type {
   AddCommentsResult,
   CommentDraft,
@@ -14,16 +22,9 @@ import type {
   CommentQuery,
   NewAnnotation,
   NewComment,
-  NewNotification,
-  NotificationCursor,
-  NotificationQuery,
-  Store,
   StoredComment,
-  StoredNotification,
-  Tenant,
-  TokenRecord,
-} from '../../src/store/store.js';
-import { newNotificationAnswer, pageAnswer } from '../../src/answers/notifications.js';
+} from '../../src/domain/threads.js';
+import { newNotificationAnswer, pageAnswer } from '../../src/domain/answers/notifications.js';
 import { freshDatabase, type FreshDatabase, TEST_STORE } from './test-database.js';
 
 /** 2024-06-20T09:53:42.258Z, the seed's example moment. */

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig } from '../../src/config/index.js';
-import { DbStore } from '../../src/store/db-store.js';
+import { dbStore } from '../../src/store/db-store.js';
 import { SqliteDialect } from '../../src/store/dialect/sqlite.js';
 import { openStore, type StoreConfig } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -155,8 +155,8 @@ export async function withPg<T>(fn: (client: pg.Client) => Promise<T>): Promise<
 }
 
 /** A store on a SQLite file of the test's own (not yet migrated), optionally tracing every statement. */
-export function sqliteStore(path: string, options: { busyTimeoutMs?: number; trace?: (sql: string) => void } = {}): DbStore {
-  return new DbStore(
+export function sqliteStore(path: string, options: { busyTimeoutMs?: number; trace?: (sql: string) => void } = {}): Store {
+  return dbStore(
     new SqliteDialect({ path, busyTimeoutMs: options.busyTimeoutMs ?? 1000, synchronous: 'NORMAL', trace: options.trace }),
   );
 }

@@ -3,7 +3,7 @@
 // an update is the object as the corresponding read shows it (with users as written and no API key;
 // docs/decisions.md, "Events of every write"). A refused write records nothing; ids go up by one per
 // event, per tenant; no event carries an API key; users/data/delete leaves no event naming the user.
-import { EVENT_TYPES } from '../../src/store/events/kinds.js';
+import { EVENT_TYPES } from '../../src/store/events/drafts.js';
 import { EVENT_CATEGORIES } from '../../src/schemas/webhooks.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

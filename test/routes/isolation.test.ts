@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { internalUserId } from '../../src/services/ids.js';
+import { internalUserId } from '../../src/domain/ids.js';
 import { makeTestApp, PATHS, T0, type Caller, type TestApp } from '../helpers/app.js';
 
 const RUNS = Number(process.env.ISOLATION_RUNS || 40);

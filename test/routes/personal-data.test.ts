@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { internalUserId } from '../../src/services/ids.js';
+import { internalUserId } from '../../src/domain/ids.js';
 import { encodeKeyToken, filterDigest } from '../../src/services/page-token.js';
 import { expectError, makeTestApp, notificationData, PATHS, type TestApp, user } from '../helpers/app.js';
 import { assertNoLeak, badCredentialCases, expectBadCredentials, expectMissingCredentials } from '../helpers/security.js';

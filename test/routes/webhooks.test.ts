@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { addWebhook } from '../../src/services/webhooks.js';
-import type { Tenant } from '../../src/store/store.js';
+import type { Tenant } from '../../src/domain/credentials.js';
 import { IDLE_CONNECTION_MS } from '../../src/webhooks/send.js';
 import { WebhookWorker } from '../../src/webhooks/worker.js';
 import { expectError, makeTestApp, notificationData, PATHS, type TestApp } from '../helpers/app.js';

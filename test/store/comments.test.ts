@@ -1,5 +1,5 @@
 import { describe } from 'node:test';
-import type { CommentQuery } from '../../src/store/store.js';
+import type { CommentQuery } from '../../src/domain/threads.js';
 import { TEST_STORE } from '../helpers/test-database.js';
 import {
   T0,

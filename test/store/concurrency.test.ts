@@ -1,5 +1,6 @@
 import { describe } from 'node:test';
-import type { AddCommentsResult, UserWrite } from '../../src/store/store.js';
+import type { AddCommentsResult } from '../../src/domain/threads.js';
+import type { UserWrite } from '../../src/domain/users.js';
 import { TEST_STORE, withPg } from '../helpers/test-database.js';
 import {
   T0,

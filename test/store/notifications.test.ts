@@ -1,5 +1,5 @@
 import { describe } from 'node:test';
-import type { NotificationCursor, NotificationQuery } from '../../src/store/store.js';
+import type { NotificationCursor, NotificationQuery } from '../../src/domain/notifications.js';
 import { TEST_STORE } from '../helpers/test-database.js';
 import { tokenRecord } from '../../src/services/credentials.js';
 import {

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { tokenRecord } from '../../src/services/credentials.js';
 import { openStore } from '../../src/store/open-store.js';
-import { type AnnotationQuery, StoreUnavailableError, type Store } from '../../src/store/store.js';
+import { StoreUnavailableError, type Store } from '../../src/store/store.js';
+import type { AnnotationQuery } from '../../src/domain/threads.js';
 import {
   beforeAllowedDomains,
   asOfMigration25,

@@ -1,5 +1,5 @@
 import { describe } from 'node:test';
-import type { Profile } from '../../src/store/store.js';
+import type { Profile } from '../../src/domain/users.js';
 import { TEST_STORE } from '../helpers/test-database.js';
 import { T0, TA, ORG, NULL, show, eq, sorted, storeTest } from '../helpers/store-fixtures.js';
 

@@ -16,7 +16,7 @@ import {
   type MarginaliaEvent,
   type SubscribeOptions,
 } from '../../client/src/index.js';
-import { EVENT_TYPES as SERVICE_EVENT_TYPES } from '../../src/store/events/kinds.js';
+import { EVENT_TYPES as SERVICE_EVENT_TYPES } from '../../src/store/events/drafts.js';
 import { startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { CuttableProxy } from '../helpers/tcp-proxy.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';

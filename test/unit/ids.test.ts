@@ -2,7 +2,7 @@
 // unique, and in time order, so new rows land at the right edge of the B-trees keyed by them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newAnnotationId, newNotificationId, timeOrderedUuid } from '../../src/services/ids.js';
+import { newAnnotationId, newNotificationId, timeOrderedUuid } from '../../src/domain/ids.js';
 
 const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -5,9 +5,10 @@
 // userId anywhere among their members, and profiles present or not.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newNotificationAnswer, pageAnswer } from '../../src/answers/notifications.js';
-import { showUser } from '../../src/answers/users.js';
-import type { Profile, StoredNotification } from '../../src/store/store.js';
+import { newNotificationAnswer, pageAnswer } from '../../src/domain/answers/notifications.js';
+import { showUser } from '../../src/domain/answers/users.js';
+import type { StoredNotification } from '../../src/domain/notifications.js';
+import type { Profile } from '../../src/domain/users.js';
 
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const isUser = (v: unknown): v is Record<string, unknown> & { userId: string } =>

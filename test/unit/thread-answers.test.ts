@@ -6,11 +6,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { filled, storedComments, storedHead, threadPage } from '../../src/answers/annotations.js';
+import { filled, storedComments, storedHead, threadPage } from '../../src/domain/answers/annotations.js';
 
-import { showUser } from '../../src/answers/users.js';
+import { showUser } from '../../src/domain/answers/users.js';
 import { latestOf, newestNotBy } from '../../src/store/comments/latest.js';
-import type { CommentFacts, Profile, ThreadHead, UserRef } from '../../src/store/store.js';
+import type { CommentFacts, ThreadHead } from '../../src/domain/threads.js';
+import type { Profile, UserRef } from '../../src/domain/users.js';
 
 const SEED = 20261123;
 const anyText = fc.string({ unit: 'binary', maxLength: 12 });

@@ -1,6 +1,6 @@
 // Store code for comment annotations and their comments.
 import { enter, refuseWhenDisabled } from '../organizations/organizations.js';
-import { storedComments, storedHead } from '../../answers/annotations.js';
+import { storedComments, storedHead } from '../../domain/answers/annotations.js';
 import { assignCommentIds } from './comment-ids.js';
 import { headFrom } from './head.js';
 import { latestFrom, latestOf } from './latest.js';
@@ -29,8 +29,10 @@ import type {
   StoredComment,
   TaggedContact,
   ThreadHead,
-} from '../store.js';
+} from '../../domain/threads.js';
+import { emit } from '../events/emit.js';
 import { notifyOfComments, type WrittenComment } from '../notifications/fan-out.js';
+import { commentsAdded, threadsAdded } from './events.js';
 import { C, type COMMENT_COLUMNS, COMMENTS_SQL as SQL, L } from './sql.js';
 
 export interface Thread extends Params {
@@ -126,6 +128,8 @@ export function* addAnnotations(
   const taken = new Set<string>();
   // The comments written, by annotation: the fan-out takes them in request order (threads are written in key order).
   const notified = new Map<string, WrittenComment[]>();
+  // The threads written, by annotation: their events go in request order too, from their stored answers.
+  const threadsWritten = new Map<string, { head: string; comments: string }>();
   for (const a of inKeyOrder(annotations, (x) => x.annotationId)) {
     const thread: Thread = { tenantId, organizationId, documentId, annotationId: a.annotationId };
     const comments = placedAfter(a.comments, 0, now);
@@ -144,24 +148,32 @@ export function* addAnnotations(
       priority: jsonOrNull(a.priority),
       targetElement: jsonOrNull(a.targetElement),
     };
+    const stored = { head: storedHead(head, organizationId, documentId), comments: storedComments(comments) };
     const added = yield* run(SQL.insertAnnotation, {
       ...thread,
       ...head,
       assignedTo: jsonOrNull(head.assignedTo),
       statusId: statusIdOf(a.status),
       firstUserId: a.comments[0]?.from.userId ?? null,
-      head: storedHead(head, organizationId, documentId),
-      comments: storedComments(comments),
+      ...stored,
       ...latestOf(comments),
     });
     if (added === 0) taken.add(a.annotationId);
     else {
+      threadsWritten.set(a.annotationId, stored);
       yield* insertComments(thread, comments);
       if (notify) notified.set(a.annotationId, written(a.annotationId, a.comments, comments));
     }
   }
   // A thread's first comments are not replies (SPEC 14.3): mentions and members only.
   const inRequestOrder = annotations.flatMap((a) => notified.get(a.annotationId) ?? []);
+  yield* emit(
+    threadsAdded(
+      organizationId,
+      documentId,
+      annotations.flatMap((a) => threadsWritten.get(a.annotationId) ?? []),
+    ),
+  );
   yield* notifyOfComments({ tenantId, organizationId, documentId }, inRequestOrder, now, false);
   return taken;
 }
@@ -192,6 +204,8 @@ export function* addComments(thread: Thread, comments: CommentDraft[], now: numb
   const drafts = comments.map((x, i) => ({ ...x, commentId: assigned.commentIds[i]! }));
   const placed = placedAfter(drafts, Number(tail.max_seq), notBefore(now, Number(tail.last_created)));
   yield* insertComments(thread, placed);
+  const appended = storedComments(placed);
+  yield* emit(commentsAdded(thread, appended));
   if (notify) yield* notifyOfComments(thread, written(thread.annotationId, drafts, placed), now, true);
   // The stored answer: the head again (lastUpdated moves), the new comments appended (answers/annotations.ts).
   const head = headFrom(locked, L);
@@ -201,7 +215,7 @@ export function* addComments(thread: Thread, comments: CommentDraft[], now: numb
     lastUpdated: head.lastUpdated,
     firstUserId: placed[0]?.from.userId ?? null,
     head: storedHead(head, thread.organizationId, thread.documentId),
-    comments: storedComments(placed),
+    comments: appended,
     ...latestOf(placed, latestFrom(locked, L)),
   });
   return { kind: 'added', commentIds: assigned.commentIds };

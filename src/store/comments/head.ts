@@ -1,6 +1,7 @@
 // A thread's own members from a read row: what its stored head is rendered from (answers/annotations.ts).
 import type { Positions } from '../select.js';
-import type { ThreadHead, UserRef } from '../store.js';
+import type { ThreadHead } from '../../domain/threads.js';
+import type { UserRef } from '../../domain/users.js';
 import type { HEAD_COLUMNS } from './sql.js';
 
 const userRefOf = (json: string | null): UserRef | null => (json === null ? null : (JSON.parse(json) as UserRef));

@@ -1,6 +1,6 @@
 // Store code for whole threads (SPEC 10): the thread read, changes and deletes by filter, counts and
 // read marks, and changes and deletes of a thread's comments.
-import { storedComments, storedHead } from '../../answers/annotations.js';
+import { storedComments, storedHead } from '../../domain/answers/annotations.js';
 import { versionsOf } from '../select.js';
 import { NO_ORGANIZATION } from '../../schemas/common.js';
 import {
@@ -17,7 +17,9 @@ import {
   type Statement,
   type Work,
 } from '../sql.js';
+import { emit } from '../events/emit.js';
 import { notifyOfComments } from '../notifications/fan-out.js';
+import { commentsUpdated } from './events.js';
 import type {
   AnnotationQuery,
   CommentChange,
@@ -30,7 +32,7 @@ import type {
   TaggedContact,
   ThreadRef,
   ThreadsUpdated,
-} from '../store.js';
+} from '../../domain/threads.js';
 import { upsert as upsertProfiles } from '../users/users.js';
 import { commentFrom, inCreationOrder, mentionedIn, statusIdOf, type Thread } from './comments.js';
 import { latestOf } from './latest.js';
@@ -295,6 +297,7 @@ export function* updateComments(
   });
   if (rows.length > 0) yield* touched(thread, now);
   const changed = rows.map((r) => Number(r.comment_id));
+  yield* emit(yield* commentsUpdated(tenantId, t, changed));
   if (change.notify && changed.length > 0) {
     const written = (yield* all(SQL.changedComments, { ...thread, commentIds: list(changed) })).map((r) => ({
       annotationId: thread.annotationId,

@@ -2,7 +2,7 @@
 // bumps the credentials version in the same transaction, so a process may cache authentication and
 // still see a revocation on the very next request.
 import { all, first, type Query, query, run, type Work } from '../sql.js';
-import type { Credentials, Tenant, TenantListing, TokenRecord } from '../store.js';
+import type { Credentials, Tenant, TenantListing, TokenRecord } from '../../domain/credentials.js';
 import { credentialsFrom, tenantFrom, tokenFrom, tokenListingFrom } from './rows.js';
 import { CREDENTIALS_SQL as SQL } from './sql.js';
 

@@ -1,6 +1,6 @@
 // Rows of tenants and tokens as domain values. SQLite's 0/1 booleans read through Boolean().
 import type { Row } from '../sql.js';
-import type { Credentials, Tenant, TokenRecord } from '../store.js';
+import type { Credentials, Tenant, TokenRecord } from '../../domain/credentials.js';
 
 export function tenantFrom(r: Row): Tenant {
   return {

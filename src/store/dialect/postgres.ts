@@ -177,6 +177,8 @@ export class PostgresDialect implements Dialect {
       await db.query(s.text);
       return undefined;
     }
+    // Events are the store's (core.ts collects them); one reaching the database is a write run outside emitting().
+    if (s.op === 'emit') throw new Error('events emitted outside a write that records them');
     const t = s.statement.postgres;
     const c = compile(t);
     switch (s.op) {

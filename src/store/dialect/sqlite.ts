@@ -190,6 +190,9 @@ export class SqliteDialect implements Dialect {
       case 'exec':
         this.db.exec(s.text);
         return undefined;
+      case 'emit':
+        // Events are the store's (core.ts collects them); one reaching the database is a write run outside emitting().
+        throw new Error('events emitted outside a write that records them');
     }
   }
 

@@ -5,7 +5,7 @@ import { NOTIFICATIONS_SQL } from '../notifications/sql.js';
 import { disabledDocument, enter } from '../organizations/organizations.js';
 import { deletedSome, type StepResult, stepDone } from '../batches.js';
 import { all, first, idsInKeyOrder, list, type Params, run, type Work } from '../sql.js';
-import type { AccessType, DocumentQuery, DocumentRecord, DocumentWrite } from '../store.js';
+import type { AccessType, DocumentQuery, DocumentRecord, DocumentWrite } from '../../domain/organizations.js';
 import { DOCUMENTS_SQL as SQL } from './sql.js';
 
 /** How many notification ids one delete statement takes (the list is one parameter either way). */

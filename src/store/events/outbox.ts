@@ -2,7 +2,7 @@
 // nothing is announced that was not committed and nothing committed goes unannounced
 // (docs/events.md). Ids increase per tenant and commit in order: SQLite takes them in the write
 // (migration 17), PostgreSQL numbers a write's drafts right after its commit (migration 18).
-import { organizationMember } from '../../answers/annotations.js';
+import { organizationMember } from '../../domain/answers/annotations.js';
 import { all, arrays, batch, first, list, run, send, type Work } from '../sql.js';
 import { EVENTS_SQL as SQL } from './sql.js';
 

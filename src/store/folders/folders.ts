@@ -2,9 +2,11 @@
 // deleted with their subtrees (their documents stay, in no folder). Each write reads the tree's parents
 // once, checks its entries against it in memory (tree.ts: no recursion, a bounded depth), then writes
 // the rows in key order.
+import { emit } from '../events/emit.js';
 import { enter } from '../organizations/organizations.js';
+import { foldersDeleted } from './events.js';
 import { all, first, idsInKeyOrder, inKeyOrder, list, run, type Work } from '../sql.js';
-import type { AccessType, FolderRecord, FolderWrite } from '../store.js';
+import type { AccessType, FolderRecord, FolderWrite } from '../../domain/organizations.js';
 import { FOLDERS_SQL as SQL } from './sql.js';
 import { childrenOf, FOLDER_DEPTH_CEILING, type FolderChange, type Parents, planned, subtreeOf } from './tree.js';
 
@@ -76,6 +78,7 @@ export function* remove(tenantId: string, organizationId: string, ids: readonly 
     yield* run(SQL.remove, these);
     yield* run(SQL.memberships, these);
     yield* run(SQL.unfile, these);
+    yield* emit(foldersDeleted(organizationId, [...doomed]));
   }
   return found;
 }

@@ -2,7 +2,7 @@
 // no stack (SPEC 12: 50 levels deep and 10,000 wide are ordinary). Depth is bounded (planned, below):
 // folders/get answers a subtree nested, and JSON.stringify recurses through it.
 import { ApiError, invalid } from '../../errors.js';
-import type { FolderWrite } from '../store.js';
+import type { FolderWrite } from '../../domain/organizations.js';
 
 /** Each folder's parent (null: the top). */
 export type Parents = Map<string, string | null>;

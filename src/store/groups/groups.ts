@@ -1,7 +1,7 @@
 // Store code of organization user groups (SPEC 12): groups, and which users are in them.
 import { enter } from '../organizations/organizations.js';
 import { all, batch, first, list, run, type Work } from '../sql.js';
-import type { UserGroupWrite } from '../store.js';
+import type { UserGroupWrite } from '../../domain/users.js';
 import { GROUPS_SQL as SQL } from './sql.js';
 
 /** usergroups/add: each group created, or renamed when given a name; the organization comes into being. */

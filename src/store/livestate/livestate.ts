@@ -4,7 +4,7 @@
 import { ApiError } from '../../errors.js';
 import { enter } from '../organizations/organizations.js';
 import { first, list, type Query, query, run, type Work } from '../sql.js';
-import type { LiveStateBounds, LiveStateBroadcast, LiveStateRecord } from '../store.js';
+import type { LiveStateBounds, LiveStateBroadcast, LiveStateRecord } from '../../domain/live-state.js';
 import { LIVE_STATES_SQL as SQL } from './sql.js';
 
 /**

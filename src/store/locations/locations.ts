@@ -1,13 +1,14 @@
 // Store code of the location operations (the original service's organizations/documents/locations/*):
 // a location's threads and notifications moved to another location, or deleted with everything in them.
-import { answerOfSource } from '../../answers/notifications.js';
+import { answerOfSource } from '../../domain/answers/notifications.js';
 import { THREADS_SQL } from '../comments/threads-sql.js';
 import { renderThreads } from '../comments/threads.js';
 import { remove as removeNotifications, sourceFrom } from '../notifications/notifications.js';
 import { enter } from '../organizations/organizations.js';
 import { all, list, type Row, run, type Work } from '../sql.js';
 import { ApiError } from '../../errors.js';
-import type { ChangeSource, LocationMove, NotificationDeletion } from '../store.js';
+import type { ChangeSource, NotificationDeletion } from '../../domain/notifications.js';
+import type { LocationMove } from '../../domain/threads.js';
 import { LOCATIONS_SQL as SQL } from './sql.js';
 
 /** A location as callers name it: an object with a string id, its other members kept as sent. */

@@ -1,6 +1,6 @@
 // Migration 5's data step: the stored answer of every notification written before answers were
 // rendered at write time, by the same code that renders them now, in batches walked in key order.
-import { storedNotificationAnswer } from '../../answers/notifications.js';
+import { storedNotificationAnswer } from '../../domain/answers/notifications.js';
 import { all, batch, same, sql, type Work } from '../sql.js';
 import { recipientsFrom } from './notifications.js';
 

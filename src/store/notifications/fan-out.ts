@@ -2,11 +2,12 @@
 // per affected user per write, as services/fan-out.ts decides from the document's members, their inbox
 // settings and (for comments/add, the only write that makes replies) the thread's earlier authors,
 // each read once per write.
-import { newNotificationAnswer } from '../../answers/notifications.js';
-import { HEADLINES, recipientsOf } from '../../services/fan-out.js';
-import { internalUserId, newNotificationId } from '../../services/ids.js';
+import { newNotificationAnswer } from '../../domain/answers/notifications.js';
+import { HEADLINES, recipientsOf } from '../../domain/fan-out.js';
+import { internalUserId, newNotificationId } from '../../domain/ids.js';
 import { all, inKeyOrder, list, type Work } from '../sql.js';
-import type { SettingValue, UserRef } from '../store.js';
+import type { SettingValue } from '../../domain/notifications.js';
+import type { UserRef } from '../../domain/users.js';
 import { add } from './notifications.js';
 import { NOTIFICATIONS_SQL } from './sql.js';
 

@@ -1,7 +1,9 @@
 // Store code for notifications, their recipients' inboxes, read state, counts and settings (SPEC 7, 11).
 import { disabledDocument, enter, enterDocument } from '../organizations/organizations.js';
-import { internalUserId } from '../../services/ids.js';
+import { internalUserId } from '../../domain/ids.js';
+import { emit } from '../events/emit.js';
 import { versionsOf } from '../select.js';
+import { notificationAdded } from './events.js';
 import { all, batch, inKeyOrder, list, type Query, query, run, sendBatch, type Work } from '../sql.js';
 import type {
   InboxCount,
@@ -13,7 +15,7 @@ import type {
   NotificationSetting,
   Recipient,
   StoredNotification,
-} from '../store.js';
+} from '../../domain/notifications.js';
 import { N, NOTIFICATIONS_SQL as SQL, notificationRead } from './sql.js';
 
 /** A position after every row of the (timestamp desc, id desc) order: "from the start". */
@@ -69,6 +71,7 @@ export function* add(tenantId: string, organizationId: string, n: NewNotificatio
     source: n.source,
   });
   if (inserted === 0) return false;
+  yield* emit([notificationAdded(organizationId, n)]);
   // Sent: nothing waits on its answer, so it goes out with what follows (sql.ts, `send`).
   yield* sendBatch(
     SQL.insertInbox,

@@ -2,7 +2,7 @@
 // renamed, listed in id order.
 import { ApiError } from '../../errors.js';
 import { all, first, inKeyOrder, list, type Row, run, type Work } from '../sql.js';
-import type { OrganizationRecord, OrganizationWrite } from '../store.js';
+import type { OrganizationRecord, OrganizationWrite } from '../../domain/organizations.js';
 import { deletedSome, type StepResult } from '../batches.js';
 import { DELETE_FROM, DELETE_SOME_FROM, ORGANIZATION_TABLES, ORGANIZATIONS_SQL as SQL } from './sql.js';
 

@@ -6,8 +6,8 @@
 // matters: comments and notifications first (their triggers move the users' counters), the profiles
 // and the counters last. On PostgreSQL every step that changes a thread or its comments locks the
 // threads first, in key order, as every comment write does.
-import { answerOfSource } from '../../answers/notifications.js';
-import { internalUserId } from '../../services/ids.js';
+import { answerOfSource } from '../../domain/answers/notifications.js';
+import { internalUserId } from '../../domain/ids.js';
 import { renderThreads } from '../comments/threads.js';
 import { THREADS_SQL } from '../comments/threads-sql.js';
 import { sequence as sequenceEvents } from '../events/outbox.js';

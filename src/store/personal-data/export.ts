@@ -2,7 +2,7 @@
 import { commentFrom } from '../comments/comments.js';
 import { notificationFrom } from '../notifications/notifications.js';
 import { all, arrays, type Work } from '../sql.js';
-import type { UserDataCursor, UserDataPage } from '../store.js';
+import type { UserDataCursor, UserDataPage } from '../../domain/personal-data.js';
 import { PERSONAL_DATA_SQL as SQL, UC, UN } from './sql.js';
 
 /**

@@ -1,6 +1,6 @@
 // Store code for the tenants' end-user token signing keys (SPEC 13): one per tenant, made on first use.
 import { first, type Row, run, type Work } from '../sql.js';
-import type { SigningKey } from '../store.js';
+import type { SigningKey } from '../../domain/credentials.js';
 import { SIGNING_KEYS_SQL as SQL } from './sql.js';
 
 const keyFrom = (r: Row): SigningKey => ({

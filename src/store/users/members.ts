@@ -1,7 +1,7 @@
 // Store code of users/get and users/delete (SPEC 12): an organization's members and their removal.
 import { enter } from '../organizations/organizations.js';
 import { all, list, run, type Work } from '../sql.js';
-import type { MemberQuery, Profile, Scope } from '../store.js';
+import type { MemberQuery, Profile, Scope } from '../../domain/users.js';
 import { MEMBERS_SQL as SQL } from './members-sql.js';
 import { USERS_SQL } from './sql.js';
 

@@ -1,7 +1,7 @@
 // Store code for user profiles and their memberships of documents and folders.
 import { enter, refuseListed } from '../organizations/organizations.js';
 import { all, type BatchQuery, batchQuery, inKeyOrder, list, type Query, query, run, type Work } from '../sql.js';
-import type { Profile, Scope, UserWrite } from '../store.js';
+import type { Profile, Scope, UserWrite } from '../../domain/users.js';
 import { USERS_SQL as SQL } from './sql.js';
 
 const fields = (u: UserWrite) => ({

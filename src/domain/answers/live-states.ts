@@ -1,6 +1,6 @@
 // Live states as JSON text (livestate/get, and the livestate.broadcast event): the stored state is
 // spliced in as written, never parsed again, since a state may be as large as a request body.
-import type { LiveStateRecord } from '../store/store.js';
+import type { LiveStateRecord } from '../live-state.js';
 
 const opened = (s: LiveStateRecord) => `{"liveStateDataId":${JSON.stringify(s.liveStateDataId)},"data":${s.data}`;
 

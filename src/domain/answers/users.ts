@@ -1,8 +1,8 @@
 // Author resolution at read time (SPEC 6): a profile in the organization wins over what the writer
 // sent, field by field; with neither, a field reads as "". This is why a users/update shows at once.
 import type { Static } from 'typebox';
-import type { ShownUser as ShownUserSchema } from '../schemas/responses.js';
-import type { Profile, UserRef } from '../store/store.js';
+import type { ShownUser as ShownUserSchema } from '../../schemas/responses.js';
+import type { Profile, UserRef } from '../users.js';
 
 /** A user as answers show it (a comment's `from`, a notification's `actionUser`). */
 export type ShownUser = Static<typeof ShownUserSchema>;

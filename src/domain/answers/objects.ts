@@ -2,9 +2,10 @@
 // from the store's record, shared by the reads (services/) and by the events that carry the object
 // (SPEC 13, store/events/kinds.ts), so an event's data is what the read answers.
 import type { Static } from 'typebox';
-import { ROOT } from '../schemas/folders.js';
-import type { Document, FolderAnswer, Member, Organization } from '../schemas/responses.js';
-import type { DocumentRecord, FolderRecord, OrganizationRecord, Profile } from '../store/store.js';
+import { ROOT } from '../../schemas/folders.js';
+import type { Document, FolderAnswer, Member, Organization } from '../../schemas/responses.js';
+import type { DocumentRecord, FolderRecord, OrganizationRecord } from '../organizations.js';
+import type { Profile } from '../users.js';
 
 /** An organization as organizations/get shows it. */
 export const shownOrganization = (o: OrganizationRecord): Static<typeof Organization> => ({

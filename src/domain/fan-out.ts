@@ -1,6 +1,6 @@
 // Who a comment write notifies (SPEC 11.7, 14.3): the rule alone, with no storage, so it reads as the
 // SPEC does.
-import type { SettingValue } from '../store/store.js';
+import type { SettingValue } from './notifications.js';
 
 export type FanOutReason = 'mention' | 'reply' | 'member';
 

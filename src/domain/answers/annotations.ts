@@ -6,8 +6,9 @@
 // profiles, so a users/update shows at once without rewriting threads. A thread's `from` is its first
 // comment's author: the first slot of its comments. A member that was never set, or was cleared, is
 // absent (SPEC 14.1); objects are the JSON text they were written as (key order included).
-import type { CommentFacts, Profile, StoredThreadAnswer, ThreadHead, UserRef } from '../store/store.js';
-import { NO_ORGANIZATION } from '../schemas/common.js';
+import type { CommentFacts, StoredThreadAnswer, ThreadHead } from '../threads.js';
+import type { Profile, UserRef } from '../users.js';
+import { NO_ORGANIZATION } from '../../schemas/common.js';
 import { commentJson } from './comments.js';
 
 const json = JSON.stringify;

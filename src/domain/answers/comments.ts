@@ -3,7 +3,8 @@
 // walk by a serializer. Each user a comment shows (its author, each tagged contact) is written by the
 // caller's `user`: resolved against the organization's profiles for comments/get (services/profiles.ts),
 // or as a slot that a read fills, for the answers threads keep (answers/thread-answers.ts).
-import type { CommentFacts, StoredComment, TaggedContact, UserRef } from '../store/store.js';
+import type { CommentFacts, StoredComment, TaggedContact } from '../threads.js';
+import type { UserRef } from '../users.js';
 import { userJson } from './users.js';
 
 const json = JSON.stringify;

@@ -5,7 +5,8 @@
 // (likewise), and the reader's API key. A read splices the pieces; nothing is parsed unless template
 // data names users. Measured on a page of 10: building objects and maps per read, then
 // JSON.stringify, cost about 200 us more; each column a row returns costs about 0.3 us.
-import type { Profile, Recipient, StoredNotification } from '../store/store.js';
+import type { Recipient, StoredNotification } from '../notifications.js';
+import type { Profile } from '../users.js';
 import { showUser, userJson } from './users.js';
 
 const json = JSON.stringify;

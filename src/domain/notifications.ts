@@ -1,0 +1,113 @@
+import type { ReadVersions } from './threads.js';
+import type { UserRef } from './users.js';
+
+export interface NewNotification {
+  notificationId: string;
+  documentId: string | null;
+  locationId: string | null;
+  actionUser: UserRef;
+  headlineTemplate: string;
+  headlineData: Record<string, unknown>;
+  bodyMessage: string;
+  sourceData: Record<string, unknown>;
+  timestamp: number;
+  /** Distinct recipients, in the order they were listed. */
+  recipients: Recipient[];
+  /** Addressed to the whole organization as well (SPEC 11.1): every member finds it. */
+  notifyAll: boolean;
+  /** notificationSource: "custom" (notifications/add) or "comment" (SPEC 11.7). */
+  source: 'custom' | 'comment';
+  /** The answer as far as it does not depend on the reader, rendered by the service (answers/notifications.ts). */
+  answer: string;
+}
+
+export interface Recipient {
+  userId: string;
+  /** SPEC 4's internal id of the recipient, derived once when the notification is added (reads show it). */
+  internalId: string;
+}
+
+/**
+ * A notification as the store reads it: what a read fills in (the action user, resolved against a
+ * profile) and the stored answer around it (answers/notifications.ts). Nothing else is read: each
+ * column a read returns costs about 0.3 us per row.
+ */
+export interface StoredNotification extends ReadVersions {
+  notificationId: string;
+  timestamp: number;
+  actionUser: UserRef;
+  answer: string;
+  /** Who has read it: [userId, internalId] (null for a listed recipient: derived), or null for nobody. */
+  readers: [string, string | null][] | null;
+}
+
+/** The stored row a content change renders the new answer from. */
+export interface ChangeSource {
+  notificationId: string;
+  documentId: string | null;
+  locationId: string | null;
+  actionUser: { userId: string; name: string | null; email: string | null };
+  headlineTemplate: string;
+  headlineData: string;
+  bodyMessage: string;
+  sourceData: string;
+  timestamp: number;
+  recipients: { userId: string; internalId: string }[];
+  source: string;
+  notifyAll: boolean;
+}
+
+/** notifications/update's change to one notification (SPEC 11.3). */
+export interface NotificationChange {
+  id: string;
+  /** userIds, each once. */
+  readBy: string[];
+  unreadBy: string[];
+  /** The content members given, if any: absent members stay. */
+  content: {
+    actionUser?: UserRef;
+    headlineTemplate?: string;
+    headlineData?: Record<string, unknown>;
+    bodyMessage?: string;
+    sourceData?: Record<string, unknown>;
+  } | null;
+}
+
+/** A user's counters as stored (store/notifications/counts-schema.ts), added up by the service. */
+export interface InboxCount extends Pick<ReadVersions, 'credentialsVersion'> {
+  total: number;
+  unread: number;
+  wideListed: number;
+  wideRead: number;
+  /** Organization-wide notifications (of the document, if one was named). */
+  wide: number;
+  member: boolean;
+}
+
+export type SettingValue = 'ALL' | 'MINE' | 'NONE';
+
+export interface NotificationSetting {
+  inbox: SettingValue;
+  email: SettingValue;
+}
+
+/** Position in the (timestamp desc, id desc) order: results come strictly after it. */
+export interface NotificationCursor {
+  timestamp: number;
+  notificationId: string;
+}
+
+export interface NotificationQuery {
+  organizationId: string;
+  documentId: string | null;
+  userId: string | null;
+  locationId: string | null;
+  notificationIds: string[] | null;
+  /** Only what userId has (not) read; null: both. */
+  unread: boolean | null;
+  after: NotificationCursor | null;
+  limit: number;
+}
+
+/** notifications/delete's selection: filters as in get. */
+export type NotificationDeletion = Omit<NotificationQuery, 'after' | 'limit' | 'unread'>;

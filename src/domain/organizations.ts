@@ -1,0 +1,60 @@
+/** An organization as organizations/get reads it (SPEC 12); `name` is "" when never set. */
+export interface OrganizationRecord {
+  organizationId: string;
+  name: string;
+  disabled: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** organizations/add and update: an organization and its new name (null: keep the name it has). */
+export interface OrganizationWrite {
+  organizationId: string;
+  name: string | null;
+}
+
+/** SPEC 12: who may see a document or folder; `organizationPrivate` unless set. */
+export type AccessType = 'organizationPrivate' | 'restricted' | 'public';
+
+/** A document as documents/get reads it (SPEC 12); `folderId` null: in no folder. */
+export interface DocumentRecord {
+  documentId: string;
+  name: string;
+  folderId: string | null;
+  accessType: AccessType;
+  disabled: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** documents/add and update: a document and its new name (null: keep the name it has). */
+export interface DocumentWrite {
+  documentId: string;
+  name: string | null;
+}
+
+/** documents/get's selection: ids (null: all) and folder (undefined: any, null: none), after an id. */
+export interface DocumentQuery {
+  organizationId: string;
+  documentIds: string[] | null;
+  folder: string | null | undefined;
+  after: string | null;
+  limit: number;
+}
+
+/** A folder as stored; `parentId` null: at the top. */
+export interface FolderRecord {
+  folderId: string;
+  name: string;
+  parentId: string | null;
+  accessType: AccessType;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** folders/add and update: name null keeps the name; parentId undefined keeps the place, null is the top. */
+export interface FolderWrite {
+  folderId: string;
+  name: string | null;
+  parentId: string | null | undefined;
+}

@@ -1,0 +1,20 @@
+import type { NotificationCursor, StoredNotification } from './notifications.js';
+import type { StoredComment } from './threads.js';
+
+/** Where users/data/get's page starts in each list; null: that list is done. */
+export interface UserDataCursor {
+  comments: { documentId: string; annotationId: string; commentId: number } | null;
+  notifications: NotificationCursor | null;
+}
+
+/** A page of users/data/get: the user's comments (where each is) and the notifications they acted or are addressed in. */
+export interface UserDataPage {
+  comments: { documentId: string; annotationId: string; comment: StoredComment }[];
+  notifications: StoredNotification[];
+}
+
+/** users/data/delete/status: a finished erasure. */
+export interface ErasureJob {
+  tasksCount: number;
+  completedAt: number;
+}

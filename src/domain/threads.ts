@@ -1,0 +1,198 @@
+import type { UserRef } from './users.js';
+
+/** A user a comment tags: the caller's own text for the tag, and the contact (a user, resolved at read time). */
+export interface TaggedContact {
+  userId: string;
+  text?: string;
+  contact?: UserRef;
+}
+
+export interface NewComment {
+  commentId: number;
+  html: string;
+  text: string;
+  from: UserRef;
+  /** Times the caller gave (an import keeps its history, SPEC 10.2); null: server time. */
+  createdAt: number | null;
+  lastUpdated: number | null;
+  /** null when the caller gave none. */
+  taggedUserContacts: TaggedContact[] | null;
+}
+
+/** What every row of a read carries besides its data: the versions it was read under (the same on every row). */
+export interface ReadVersions {
+  /** The organization's profile version (services/profiles.ts). */
+  profileVersion: number;
+  /** The credentials version: it confirms a request admitted from the auth cache (http/auth.ts). */
+  credentialsVersion: number;
+}
+
+export interface StoredComment extends Omit<NewComment, 'taggedUserContacts' | 'createdAt' | 'lastUpdated'>, ReadVersions {
+  createdAt: number;
+  lastUpdated: number;
+  /** As JSON text, or null when never set. */
+  taggedUserContacts: string | null;
+  status: string;
+  type: string;
+}
+
+export interface NewAnnotation extends ThreadMembers {
+  annotationId: string;
+  location: object | null;
+  locationId: string | null;
+  context: object | null;
+  status: object;
+  /** Times the caller gave (SPEC 10.2); null: server time. */
+  createdAt: number | null;
+  lastUpdated: number | null;
+  comments: NewComment[];
+}
+
+/** The members of a thread SPEC 10 added, as written (null: not set). */
+export interface ThreadMembers {
+  /** A color the caller gave the thread, kept as sent (docs/decisions.md). */
+  color: string | null;
+  assignedTo: UserRef | null;
+  priority: object | null;
+  targetElement: object | null;
+}
+
+/** Comments to append to an existing thread: ids the caller chose, or undefined for the store to assign. */
+export interface CommentDraft extends Omit<NewComment, 'commentId'> {
+  commentId: number | undefined;
+}
+
+/** A thread's own members as stored: its objects as the JSON text they were written as. */
+export interface ThreadHead {
+  annotationId: string;
+  location: string | null;
+  locationId: string | null;
+  context: string | null;
+  status: string;
+  createdAt: number;
+  lastUpdated: number;
+  color: string | null;
+  assignedTo: UserRef | null;
+  priority: string | null;
+  targetElement: string | null;
+}
+
+/** What a comment's answer is written from: a stored comment, without the versions its read saw. */
+export type CommentFacts = Omit<StoredComment, keyof ReadVersions>;
+
+/** A whole thread as its stored answer is rendered from: its comments in creation order. */
+export interface StoredAnnotation extends ThreadHead {
+  comments: CommentFacts[];
+}
+
+/** A thread as commentannotations/get reads it: its answer as stored (answers/annotations.ts). */
+export interface StoredThreadAnswer extends ReadVersions {
+  /** The document's thread version the page was read under (migration 11). */
+  documentVersion: number;
+  annotationId: string;
+  createdAt: number;
+  head: string;
+  comments: string;
+}
+
+/** Which threads of a document an operation means; each list null: no filter (SPEC 10.3-10.5). */
+export interface ThreadFilters {
+  organizationId: string;
+  documentId: string;
+  annotationIds: string[] | null;
+  locationIds: string[] | null;
+  /** The author of the thread's first comment. */
+  userIds: string[] | null;
+  /** The status object's `id`. */
+  statusIds: string[] | null;
+}
+
+/** Position in the (createdAt desc, annotationId desc) order of a document's threads. */
+export interface AnnotationCursor {
+  createdAt: number;
+  annotationId: string;
+}
+
+export interface AnnotationQuery extends ThreadFilters {
+  /** Threads strictly after this position (paging); null: from the newest. */
+  after: AnnotationCursor | null;
+  limit: number;
+}
+
+/**
+ * A change to threads (SPEC 10.4): each member undefined (left as it is), null (cleared) or a value.
+ * status is never null.
+ */
+export interface ThreadChange {
+  status?: object;
+  color?: string | null;
+  /**
+   * commentannotations/update's updateUsers: in the threads changed, every comment by `from` becomes
+   * `to`'s (all pairs at once: a swap swaps). A `to` with a name or email is upserted as a profile.
+   */
+  users?: readonly { from: string; to: UserRef }[];
+  location?: object | null;
+  locationId?: string | null;
+  context?: object | null;
+  assignedTo?: UserRef | null;
+  priority?: object | null;
+  targetElement?: object | null;
+}
+
+/** locations/update: the location moved from, the one moved to, and whether `to` merges over a thread's own object. */
+export interface LocationMove {
+  from: { id: string } & Record<string, unknown>;
+  to: { id: string } & Record<string, unknown>;
+  merge: boolean;
+  /** The most bytes of JSON a thread's location may hold once merged (a request's limit). */
+  mostBytes: number;
+}
+
+/** What commentannotations/update changed: the threads, and by thread the comments updateUsers gave another author. */
+export interface ThreadsUpdated {
+  ids: string[];
+  reauthored: Map<string, number[]>;
+  /** updateUsers' new authors written as profiles (none without an organization, or with no thread matched). */
+  profiled: string[];
+}
+
+/** A change to comments (SPEC 10.8): the body (both forms, already derived), author, tags. */
+export interface CommentChange {
+  body?: { html: string; text: string };
+  from?: UserRef;
+  taggedUserContacts?: TaggedContact[] | null;
+  /** triggerNotification (SPEC 11.7): the changed comments notify their mentions and the document's members. */
+  notify?: boolean;
+}
+
+/** Threads and unread threads of one document, for one user (SPEC 10.6). */
+/** What a page of a document's threads is read under: the document's thread version, and the read versions. */
+export interface DocumentVersions extends ReadVersions {
+  documentVersion: number;
+}
+
+/** commentannotations/count/get's data as JSON text (SPEC 10.6), and the credentials version it was read under. */
+export interface ThreadCounts extends Pick<ReadVersions, 'credentialsVersion'> {
+  json: string;
+}
+
+export type AddCommentsResult =
+  | { kind: 'added'; commentIds: number[] }
+  | { kind: 'annotation_not_found' }
+  | { kind: 'comment_exists'; commentId: number }
+  | { kind: 'ids_exhausted' };
+
+/** One thread, by its full key below the tenant. */
+export interface ThreadRef {
+  organizationId: string;
+  documentId: string;
+  annotationId: string;
+}
+
+export interface CommentQuery {
+  organizationId: string;
+  documentId: string;
+  annotationId: string;
+  userIds: string[] | null;
+  commentIds: number[] | null;
+}

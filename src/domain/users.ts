@@ -1,0 +1,42 @@
+/** Membership scope of users/add and users/update besides the organization itself. */
+export type Scope = { kind: 'document' | 'folder'; id: string } | null;
+
+/** Profile fields as written: `undefined` leaves a stored field as it is. */
+export interface UserWrite {
+  userId: string;
+  name?: string | undefined;
+  email?: string | undefined;
+  photoUrl?: string | undefined;
+}
+
+export interface Profile {
+  userId: string;
+  name: string | null;
+  email: string | null;
+  photoUrl: string | null;
+}
+
+/** An author or actor as the writer sent it; null where the writer left a field out. */
+export interface UserRef {
+  userId: string;
+  name: string | null;
+  email: string | null;
+}
+
+/** users/get's selection (SPEC 12): each filter null for none. */
+export interface MemberQuery {
+  organizationId: string;
+  scope: Scope;
+  userIds: string[] | null;
+  /** Members of any of these groups. */
+  groupIds: string[] | null;
+  /** Users strictly after this userId (paging); null: from the first. */
+  after: string | null;
+  limit: number;
+}
+
+/** usergroups/add: a group and its name (null: keep the name it has). */
+export interface UserGroupWrite {
+  groupId: string;
+  name: string | null;
+}

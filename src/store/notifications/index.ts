@@ -1,0 +1,132 @@
+// Notifications, their read state, counts and settings.
+// This feature's part of the Store (store.ts): each method runs its store code through the core.
+import type {
+  ChangeSource,
+  InboxCount,
+  NewNotification,
+  NotificationChange,
+  NotificationDeletion,
+  NotificationQuery,
+  NotificationSetting,
+  Recipient,
+  StoredNotification,
+} from '../../domain/notifications.js';
+import type { Maybe } from '../../maybe.js';
+import type { StoreCore } from '../core.js';
+import type { Audience } from '../events/outbox.js';
+import {
+  deletionAudiences,
+  notificationsChanged,
+  notificationsDeleted,
+  notificationsRead,
+  settingsSet,
+  type RenderedChanges,
+} from './events.js';
+import * as notifications from './notifications.js';
+
+export const notificationsStore = (core: StoreCore) => ({
+  // Notifications.
+  /** Returns false when the notificationId is taken in the organization. */
+  addNotification(tenantId: string, organizationId: string, notification: NewNotification): Maybe<boolean> {
+    return core.emitting('addNotification', tenantId, notification.timestamp, () =>
+      notifications.add(tenantId, organizationId, notification),
+    );
+  },
+
+  getNotifications(tenantId: string, query: NotificationQuery): Maybe<StoredNotification[]> {
+    return core.query('getNotifications', notifications.read(tenantId, query));
+  },
+
+  /** notifications/update in one transaction; answers the ids that exist. */
+  changeNotifications(
+    tenantId: string,
+    organizationId: string,
+    changes: readonly NotificationChange[],
+    render: (row: ChangeSource, change: NotificationChange) => { answer: string; row: ChangeSource },
+    now: number,
+  ): Maybe<Set<string>> {
+    // What render made of each notification whose content changed: their events carry the new answer.
+    let rendered: RenderedChanges = new Map();
+    return core.emitting(
+      'changeNotifications',
+      tenantId,
+      now,
+      () => {
+        const made: RenderedChanges = new Map();
+        rendered = made;
+        return notifications.change(tenantId, organizationId, changes, (row, change) => {
+          const out = render(row, change);
+          made.set(change.id, out);
+          return out;
+        });
+      },
+      (found) => notificationsChanged(organizationId, changes, rendered, found),
+    );
+  },
+
+  /** Deletes the notifications named or matched, for everyone; answers the ids deleted. */
+  deleteNotifications(tenantId: string, query: NotificationDeletion, now: number): Maybe<string[]> {
+    // Whom each was addressed to, read first: the delete leaves nothing to read it from.
+    let audiences = new Map<string, Audience>();
+    return core.emitting(
+      'deleteNotifications',
+      tenantId,
+      now,
+      function* () {
+        audiences = yield* deletionAudiences(tenantId, query);
+        return yield* notifications.remove(tenantId, query);
+      },
+      (deleted) => notificationsDeleted(query.organizationId, deleted, audiences),
+    );
+  },
+
+  countNotifications(tenantId: string, organizationId: string, userId: string, documentId: string | null): Maybe<InboxCount> {
+    return core.query('countNotifications', notifications.count(tenantId, organizationId, userId, documentId));
+  },
+
+  /** notifications/read: answers how many were newly marked read. */
+  markNotificationsRead(
+    tenantId: string,
+    organizationId: string,
+    user: Recipient,
+    documentId: string | null,
+    notificationIds: string[] | null,
+    now: number,
+  ): Maybe<number> {
+    return core.emitting(
+      'markNotificationsRead',
+      tenantId,
+      now,
+      () => notifications.markRead(tenantId, organizationId, user, documentId, notificationIds),
+      (read) => (read > 0 ? [notificationsRead(organizationId, user.userId, documentId, notificationIds)] : []),
+    );
+  },
+
+  notificationSettings(
+    tenantId: string,
+    organizationId: string,
+    userId: string,
+    documentIds: readonly string[],
+  ): Maybe<Map<string, NotificationSetting>> {
+    return core.read('notificationSettings', () => notifications.settingsOf(tenantId, organizationId, userId, documentIds));
+  },
+
+  setNotificationSettings(
+    tenantId: string,
+    organizationId: string,
+    documentIds: readonly string[],
+    userIds: readonly string[],
+    setting: Partial<NotificationSetting>,
+    now: number,
+  ): Maybe<void> {
+    return core.emitting(
+      'setNotificationSettings',
+      tenantId,
+      now,
+      () => notifications.setSettings(tenantId, organizationId, documentIds, userIds, setting),
+      () => settingsSet(organizationId, documentIds, userIds, setting),
+    );
+  },
+});
+
+export type NotificationsStore = ReturnType<typeof notificationsStore>;

@@ -1,0 +1,35 @@
+// The events of user writes (events/drafts.ts): each user as users/get shows them.
+import { shownMember } from '../../domain/answers/objects.js';
+import type { Scope } from '../../domain/users.js';
+import { draft, json } from '../events/drafts.js';
+import type { EventDraft } from '../events/outbox.js';
+import type { Work } from '../sql.js';
+import { profiles } from './users.js';
+
+/** users/add and users/update: each user named that has a profile, as users/get shows it. */
+export function* usersWritten(
+  type: 'user.add' | 'user.update',
+  tenantId: string,
+  organizationId: string,
+  scope: Scope,
+  userIds: readonly string[],
+): Work<EventDraft[]> {
+  if (userIds.length === 0) return [];
+  const found = yield* profiles(tenantId, organizationId, [...userIds]);
+  const documentId = scope?.kind === 'document' ? scope.id : null;
+  return userIds.flatMap((userId) => {
+    const p = found.get(userId);
+    return p ? [draft(type, organizationId, documentId, json(shownMember(p)))] : [];
+  });
+}
+
+/** users/delete: each user removed (with a document or folder, only from it: the data says which). */
+export const usersDeleted = (organizationId: string, scope: Scope, userIds: Iterable<string>): EventDraft[] =>
+  [...userIds].map((userId) =>
+    draft(
+      'user.delete',
+      organizationId,
+      scope?.kind === 'document' ? scope.id : null,
+      json(scope ? { userId, [scope.kind === 'document' ? 'documentId' : 'folderId']: scope.id } : { userId }),
+    ),
+  );

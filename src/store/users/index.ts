@@ -1,0 +1,80 @@
+// Users: profiles and memberships of an organization.
+// This feature's part of the Store (store.ts): each method runs its store code through the core.
+import type { MemberQuery, Profile, Scope, UserWrite } from '../../domain/users.js';
+import type { Maybe } from '../../maybe.js';
+import type { StoreCore } from '../core.js';
+import { usersDeleted, usersWritten } from './events.js';
+import * as members from './members.js';
+import * as users from './users.js';
+
+export const usersStore = (core: StoreCore) => ({
+  // Users.
+  upsertUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<void> {
+    return core.emitting(
+      'upsertUsers',
+      tenantId,
+      now,
+      () => users.upsert(tenantId, organizationId, scope, list, now),
+      () =>
+        usersWritten(
+          'user.add',
+          tenantId,
+          organizationId,
+          scope,
+          list.map((u) => u.userId),
+        ),
+    );
+  },
+
+  /** Updates the users that exist in the scope; returns their userIds. */
+  updateUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<Set<string>> {
+    // One statement on PostgreSQL still, but now in a transaction with its events (core.ts, batched).
+    const q = users.update(tenantId, organizationId, scope, list, now);
+    return core.emitting(
+      'updateUsers',
+      tenantId,
+      now,
+      () => core.batched(q),
+      (updated) =>
+        usersWritten(
+          'user.update',
+          tenantId,
+          organizationId,
+          scope,
+          list.map((u) => u.userId).filter((id) => updated.has(id)),
+        ),
+    );
+  },
+
+  findProfiles(tenantId: string, organizationId: string, userIds: string[]): Maybe<Map<string, Profile>> {
+    return core.read('findProfiles', () => users.profiles(tenantId, organizationId, userIds));
+  },
+
+  /** The organization's profiles in userId order, at most `limit` of them (one range of the users table). */
+  organizationProfiles(tenantId: string, organizationId: string, limit: number): Maybe<Profile[]> {
+    return core.query('organizationProfiles', users.organizationProfiles(tenantId, organizationId, limit));
+  },
+
+  /** users/get: members in userId order, at most `limit`. */
+  getMembers(tenantId: string, q: MemberQuery): Maybe<Profile[]> {
+    return core.read('getMembers', () => members.members(tenantId, q));
+  },
+
+  /** users/delete: with a scope, that membership; else profiles, memberships and group entries. Answers who was removed. */
+  deleteMembers(tenantId: string, organizationId: string, scope: Scope, userIds: string[], now: number): Maybe<Set<string>> {
+    return core.emitting(
+      'deleteMembers',
+      tenantId,
+      now,
+      () => members.removeMembers(tenantId, organizationId, scope, userIds),
+      (removed) =>
+        usersDeleted(
+          organizationId,
+          scope,
+          [...new Set(userIds)].filter((id) => removed.has(id)),
+        ),
+    );
+  },
+});
+
+export type UsersStore = ReturnType<typeof usersStore>;

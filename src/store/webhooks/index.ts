@@ -1,0 +1,75 @@
+// Webhooks, and the delivery worker's queue (src/webhooks/worker.ts), across tenants: each row carries its own.
+// This feature's part of the Store (store.ts): each method runs its store code through the core.
+import type { Maybe } from '../../maybe.js';
+import type { StoreCore } from '../core.js';
+import * as deliveries from './deliveries.js';
+import type {
+  ClaimedDelivery,
+  DeliveryOutcome,
+  DispatchLimits,
+  NewWebhook,
+  WebhookAttemptRecord,
+  WebhookQueueKey,
+  WebhookRecord,
+} from './types.js';
+import * as webhooks from './webhooks.js';
+
+export const webhooksStore = (core: StoreCore) => ({
+  /** webhooks/add: the cursor starts at the tenant's last event; 'too_many' when it has `most` already. */
+  addWebhook(tenantId: string, webhook: NewWebhook, most: number): Maybe<'added' | 'too_many'> {
+    return core.write('addWebhook', () => webhooks.add(tenantId, webhook, most));
+  },
+
+  /** webhooks/get: the tenant's webhooks in the order they were made, without their secrets. */
+  getWebhooks(tenantId: string): Maybe<WebhookRecord[]> {
+    return core.read('getWebhooks', () => webhooks.list(tenantId));
+  },
+
+  /** webhooks/delete: with its queues and pending deliveries; false when it does not exist. */
+  deleteWebhook(tenantId: string, webhookId: string): Maybe<boolean> {
+    return core.write('deleteWebhook', () => webhooks.remove(tenantId, webhookId));
+  },
+
+  /** webhooks/deliveries/get: attempts newest first, before the attempt id `before`; null when the webhook does not exist. */
+  getWebhookAttempts(
+    tenantId: string,
+    webhookId: string,
+    before: number | null,
+    limit: number,
+  ): Maybe<WebhookAttemptRecord[] | null> {
+    return core.read('getWebhookAttempts', () => webhooks.attempts(tenantId, webhookId, before, limit));
+  },
+
+  // The delivery worker's (src/webhooks/worker.ts), across tenants: each row carries its own.
+  /** Whether there are events to dispatch or deliveries due: a read. */
+  webhookWork(now: number): Maybe<{ behind: boolean; due: boolean }> {
+    return core.read('webhookWork', () => deliveries.work(now));
+  },
+
+  /** Turns new events into deliveries, within the limits; answers how many and whether more may wait. */
+  dispatchWebhookEvents(now: number, limits: DispatchLimits): Maybe<{ made: number; more: boolean }> {
+    return core.write('dispatchWebhookEvents', () => deliveries.dispatch(now, limits));
+  },
+
+  /** Claims up to `limit` deliveries (the oldest pending of their webhook and organization) until `until`. */
+  claimWebhookDeliveries(claimer: string, now: number, until: number, limit: number): Maybe<ClaimedDelivery[]> {
+    return core.write('claimWebhookDeliveries', () => deliveries.claim(claimer, now, until, limit));
+  },
+
+  /** Logs the attempt and ends or reschedules the delivery while its claim is still `claimer`'s. */
+  finishWebhookDelivery(claimer: string, delivery: ClaimedDelivery, outcome: DeliveryOutcome): Maybe<void> {
+    return core.write('finishWebhookDelivery', () => deliveries.finish(claimer, delivery, outcome));
+  },
+
+  /** Hands back claims of `claimer`, due at `at`. */
+  releaseWebhookDeliveries(claimer: string, keys: readonly WebhookQueueKey[], at: number): Maybe<void> {
+    return core.write('releaseWebhookDeliveries', () => deliveries.release(claimer, keys, at));
+  },
+
+  /** Deletes up to `limit` finished deliveries and attempts from before `before`; answers the larger count. */
+  pruneWebhookDeliveries(before: number, limit: number): Maybe<number> {
+    return core.write('pruneWebhookDeliveries', () => deliveries.prune(before, limit));
+  },
+});
+
+export type WebhooksStore = ReturnType<typeof webhooksStore>;
