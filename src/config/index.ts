@@ -30,13 +30,10 @@ export const DEFAULT_LOG_BUFFER_MB = 16;
 export { settingsTable } from './setting.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-export type DatabaseTarget =
-  | { kind: 'sqlite'; path: string } // path ':memory:' is a throwaway database
-  | { kind: 'postgres'; url: string };
-export type SqliteSynchronous = 'NORMAL' | 'FULL';
-export type SqliteSecureDelete = 'ON' | 'FAST' | 'OFF';
-/** How a SQLite file is checked for damage when opened: PRAGMA quick_check, integrity_check, or not at all. */
-export type SqliteCheck = 'quick' | 'full' | 'off';
+import type { SqliteCheck, SqliteSecureDelete, SqliteSynchronous } from '../store/dialect/sqlite.js';
+import type { DatabaseTarget } from '../store/open-store.js';
+
+export type { DatabaseTarget, SqliteCheck, SqliteSecureDelete, SqliteSynchronous };
 
 /** What a header value can carry safely and what we accept as a credential. */
 const CREDENTIAL_SHAPE = /^[\x21-\x7e]{1,256}$/;

@@ -1,6 +1,7 @@
 // The one place where a failure becomes a response. Our ApiErrors, Fastify's validation, body-parse
 // and size errors, store outages and plain bugs all leave here in the SPEC 1 envelope; a bug's
 // details go to the log with the request id, never to the caller.
+import { Refusal } from '../domain/refusal.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalid, PartialSuccess } from '../errors.js';
 import type { ErrorBody } from '../schemas/responses.js';
@@ -40,6 +41,7 @@ export function unavailable(err: StoreUnavailableError): ApiError {
 
 export function toApiError(err: FastifyError | Error, request: FastifyRequest, bodyLimit: number): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof Refusal) return new ApiError(err.code, err.message);
   if (err instanceof StoreUnavailableError) return unavailable(err);
   const fe = err as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
   if (fe.validation && fe.validation.length > 0) return invalid(validationMessage(fe.validation[0]!, fe.validationContext));

@@ -12,7 +12,7 @@ import {
   ROOT,
 } from '../schemas/folders.js';
 import type { FolderAnswer } from '../schemas/responses.js';
-import { childrenOf, FOLDER_DEPTH_CEILING, type Parents, subtreeOf } from '../store/folders/tree.js';
+import { childrenOf, FOLDER_DEPTH_CEILING, type Parents, subtreeOf } from '../domain/folder-tree.js';
 import type { FolderRecord, FolderWrite } from '../domain/organizations.js';
 import type { Caller, Services } from './context.js';
 import { spell } from './member-path.js';

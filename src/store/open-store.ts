@@ -1,31 +1,33 @@
 // Picks the database that DATABASE_URL names, and brings its schema up to date.
-import type { Config } from '../config/index.js';
 import { dbStore } from './db-store.js';
 import type { Dialect } from './dialect/dialect.js';
 import { PostgresDialect } from './dialect/postgres.js';
-import { SqliteDialect } from './dialect/sqlite.js';
+import { type SqliteCheck, SqliteDialect, type SqliteSecureDelete, type SqliteSynchronous } from './dialect/sqlite.js';
 import type { FaultListener } from './health.js';
 import type { Store } from './store.js';
 
-export type StoreConfig = Pick<
-  Config,
-  | 'database'
-  | 'sqliteBusyTimeoutMs'
-  | 'sqliteSynchronous'
-  | 'sqliteSecureDelete'
-  | 'sqliteCheckAtStart'
-  | 'sqlitePageSize'
-  | 'sqliteCacheMb'
-  | 'sqliteMmapMb'
-  | 'pgSchema'
-  | 'pgPoolSize'
-  | 'pgEventPoolSize'
-  | 'pgConnectTimeoutMs'
-  | 'pgStatementTimeoutMs'
-  | 'eventNumberingMs'
-  | 'writeBudgetMs'
-  | 'erasureBatchSize'
->;
+/** Which database, and where: a file (path ':memory:' is a throwaway database) or a PostgreSQL URL. */
+export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+/** The settings the store takes (docs/configuration.md names each one's variable and default). */
+export interface StoreConfig {
+  database: DatabaseTarget;
+  sqliteBusyTimeoutMs: number;
+  sqliteSynchronous: SqliteSynchronous;
+  sqliteSecureDelete: SqliteSecureDelete;
+  sqliteCheckAtStart: SqliteCheck;
+  sqlitePageSize: number;
+  sqliteCacheMb: number;
+  sqliteMmapMb: number;
+  pgSchema: string;
+  pgPoolSize: number;
+  pgEventPoolSize: number;
+  pgConnectTimeoutMs: number;
+  pgStatementTimeoutMs: number;
+  eventNumberingMs: number;
+  writeBudgetMs: number;
+  erasureBatchSize: number;
+}
 
 /** What the store tells the process about its database as it runs (the server logs it). */
 export interface StoreListeners {

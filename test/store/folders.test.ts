@@ -3,16 +3,16 @@
 // and no chain deeper than FOLDER_DEPTH_CEILING, whose nested subtree still serializes.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
-import { ApiError } from '../../src/errors.js';
+import { Refusal } from '../../src/domain/refusal.js';
 import { subtree } from '../../src/services/folders.js';
-import { FOLDER_DEPTH_CEILING } from '../../src/store/folders/tree.js';
+import { FOLDER_DEPTH_CEILING } from '../../src/domain/folder-tree.js';
 import { TEST_STORE } from '../helpers/test-database.js';
 import { ORG, T0, TA, TB, eq, storeTest } from '../helpers/store-fixtures.js';
 
 const WIDE = 10_000;
 const DEEP = 50;
 
-const refused = (code: string) => (err: unknown) => err instanceof ApiError && err.code === code;
+const refused = (code: string) => (err: unknown) => err instanceof Refusal && err.code === code;
 
 describe(`${TEST_STORE} store: folders`, () => {
   storeTest(

@@ -1,4 +1,5 @@
-// Tenants and their credentials (operator side: keyed by API key, not tenant id). Every change to them bumps the credentials version in the same transaction.
+// Tenants and their credentials (operator side: keyed by API key, not tenant id). Every change to them
+// bumps the credentials version in the same transaction.
 // This feature's part of the Store (store.ts): each method runs its store code through the core.
 import type { Credentials, Tenant, TenantListing, TokenRecord } from '../../domain/credentials.js';
 import type { Maybe } from '../../maybe.js';

@@ -4,7 +4,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { SqliteCheck, SqliteSecureDelete, SqliteSynchronous } from '../../config/index.js';
 import { StoreUnavailableError } from '../health.js';
 import {
   type BatchQuery,
@@ -18,6 +17,11 @@ import {
   type Work,
 } from '../sql.js';
 import { type CallListener, type Dialect, since, type TransactionListener, timed } from './dialect.js';
+
+export type SqliteSynchronous = 'NORMAL' | 'FULL';
+export type SqliteSecureDelete = 'ON' | 'FAST' | 'OFF';
+/** How a SQLite file is checked for damage when opened: PRAGMA quick_check, integrity_check, or not at all. */
+export type SqliteCheck = 'quick' | 'full' | 'off';
 
 export interface SqliteOptions {
   path: string;

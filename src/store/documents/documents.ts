@@ -1,6 +1,6 @@
 // Documents as objects (SPEC 12): made by documents/add or by the first write that names one, renamed,
 // moved between folders, given an access type, disabled, listed in id order, deleted with all in them.
-import { missingFolder } from '../folders/tree.js';
+import { missingFolder } from '../../domain/folder-tree.js';
 import { NOTIFICATIONS_SQL } from '../notifications/sql.js';
 import { disabledDocument, enter } from '../organizations/organizations.js';
 import { deletedSome, type StepResult, stepDone } from '../batches.js';

@@ -8,7 +8,14 @@ import { foldersDeleted } from './events.js';
 import { all, first, idsInKeyOrder, inKeyOrder, list, run, type Work } from '../sql.js';
 import type { AccessType, FolderRecord, FolderWrite } from '../../domain/organizations.js';
 import { FOLDERS_SQL as SQL } from './sql.js';
-import { childrenOf, FOLDER_DEPTH_CEILING, type FolderChange, type Parents, planned, subtreeOf } from './tree.js';
+import {
+  childrenOf,
+  FOLDER_DEPTH_CEILING,
+  type FolderChange,
+  type Parents,
+  planned,
+  subtreeOf,
+} from '../../domain/folder-tree.js';
 
 /** The tree's parents, after locking the organization's folders for this write. */
 function* lockedTree(tenantId: string, organizationId: string): Work<Parents> {

@@ -1,7 +1,7 @@
 // Store code of documents' live state (livestate/broadcast and livestate/get): one state per document
 // and liveStateDataId, kept as the JSON text of the object it was sent as, replaced or shallow-merged
 // under its row's lock (docs/decisions.md, "Live state").
-import { ApiError } from '../../errors.js';
+import { Refusal } from '../../domain/refusal.js';
 import { enter } from '../organizations/organizations.js';
 import { first, list, type Query, query, run, type Work } from '../sql.js';
 import type { LiveStateBounds, LiveStateBroadcast, LiveStateRecord } from '../../domain/live-state.js';
@@ -16,14 +16,14 @@ const shallowMerged = (stored: string, sent: Readonly<Record<string, unknown>>):
   JSON.stringify({ ...(JSON.parse(stored) as Record<string, unknown>), ...sent });
 
 const tooLarge = (liveStateDataId: string, bytes: number, most: number) =>
-  new ApiError(
+  new Refusal(
     'RESOURCE_EXHAUSTED',
     `The state ${liveStateDataId} would be ${bytes} bytes, more than the ${most} a state may be ` +
       '(MARGINALIA_MAX_LIVE_STATE_BYTES); nothing was written. Replace it (merge: false) with a smaller one.',
   );
 
 const tooMany = (documentId: string, most: number) =>
-  new ApiError(
+  new Refusal(
     'RESOURCE_EXHAUSTED',
     `Document ${documentId} holds ${most} liveStateDataIds, the most it may (MARGINALIA_MAX_LIVE_STATES_PER_DOCUMENT); ` +
       'nothing was written. Reuse an id, or delete the document.',

@@ -6,7 +6,7 @@ import { renderThreads } from '../comments/threads.js';
 import { remove as removeNotifications, sourceFrom } from '../notifications/notifications.js';
 import { enter } from '../organizations/organizations.js';
 import { all, list, type Row, run, type Work } from '../sql.js';
-import { ApiError } from '../../errors.js';
+import { Refusal } from '../../domain/refusal.js';
 import type { ChangeSource, NotificationDeletion } from '../../domain/notifications.js';
 import type { LocationMove } from '../../domain/threads.js';
 import { LOCATIONS_SQL as SQL } from './sql.js';
@@ -83,7 +83,7 @@ export interface LocationDataDeleted {
 }
 
 const tooLarge = (annotationId: string, most: number) =>
-  new ApiError(
+  new Refusal(
     'INVALID_ARGUMENT',
     `The location of thread ${annotationId}, merged, would be more than ${most} bytes (MARGINALIA_BODY_LIMIT); ` +
       'nothing was written. Send merge: false to replace it.',

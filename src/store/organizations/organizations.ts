@@ -1,6 +1,6 @@
 // Organizations as objects (SPEC 12): made by organizations/add or by the first write that names one,
 // renamed, listed in id order.
-import { ApiError } from '../../errors.js';
+import { Refusal } from '../../domain/refusal.js';
 import { all, first, inKeyOrder, list, type Row, run, type Work } from '../sql.js';
 import type { OrganizationRecord, OrganizationWrite } from '../../domain/organizations.js';
 import { deletedSome, type StepResult } from '../batches.js';
@@ -40,8 +40,8 @@ interface ThreadScope {
   documentId: string;
 }
 
-export const disabledOrganization = (id: string) => new ApiError('PERMISSION_DENIED', `Organization ${id} is disabled.`);
-export const disabledDocument = (id: string) => new ApiError('PERMISSION_DENIED', `Document ${id} is disabled.`);
+export const disabledOrganization = (id: string) => new Refusal('PERMISSION_DENIED', `Organization ${id} is disabled.`);
+export const disabledDocument = (id: string) => new Refusal('PERMISSION_DENIED', `Document ${id} is disabled.`);
 
 /** A rename is a write under the organization: a disabled one refuses it (SPEC 14.8). */
 function* refuseDisabledAmong(tenantId: string, ids: readonly string[]): Work<void> {

@@ -1,8 +1,8 @@
 // A folder tree in memory: parents by folder, walked without recursion, so a tree of any width costs
 // no stack (SPEC 12: 50 levels deep and 10,000 wide are ordinary). Depth is bounded (planned, below):
 // folders/get answers a subtree nested, and JSON.stringify recurses through it.
-import { ApiError, invalid } from '../../errors.js';
-import type { FolderWrite } from '../../domain/organizations.js';
+import { invalidArgument, Refusal } from './refusal.js';
+import type { FolderWrite } from './organizations.js';
 
 /** Each folder's parent (null: the top). */
 export type Parents = Map<string, string | null>;
@@ -14,7 +14,7 @@ export type Parents = Map<string, string | null>;
  */
 export const FOLDER_DEPTH_CEILING = 2000;
 
-export const missingFolder = (id: string) => new ApiError('NOT_FOUND', `Folder ${id} does not exist.`);
+export const missingFolder = (id: string) => new Refusal('NOT_FOUND', `Folder ${id} does not exist.`);
 
 /** Each folder's children, the top's under null. */
 export function childrenOf(parents: Parents): Map<string | null, string[]> {
@@ -112,7 +112,7 @@ export function planned(parents: Parents, entries: readonly FolderWrite[], adds:
     const member = `data.folders[${index}].parentFolderId`;
     if (parentId !== null && !parents.has(parentId)) throw missingFolder(parentId);
     if (!creates && parentId !== null && isWithin(parentId, e.folderId, parents)) {
-      throw invalid(
+      throw invalidArgument(
         `${member}: folder ${parentId} is ${parentId === e.folderId ? '' : 'inside '}folder ${e.folderId}; ` +
           'a folder cannot move under itself or its own subtree.',
       );
@@ -121,7 +121,7 @@ export function planned(parents: Parents, entries: readonly FolderWrite[], adds:
     if (!creates) children ??= childrenOf(parents);
     const deepest = depthOf(parentId, parents) + (creates ? 1 : heightOf(e.folderId, children!));
     if (deepest > limit) {
-      throw new ApiError(
+      throw new Refusal(
         'INVALID_ARGUMENT',
         `${member}: folders may be at most ${limit} levels deep; this ${creates ? 'add' : 'move'} would make one ` +
           `${deepest} levels deep.`,
