@@ -16,7 +16,7 @@ import { EVENTS_CHANNEL } from './events/sql.js';
 import * as access from './events/access.js';
 import type { Audience, EventDraft } from './events/outbox.js';
 import * as events from './events/kinds.js';
-import { migrate } from './migrations.js';
+import { migrate } from './migrations/index.js';
 import * as notifications from './notifications/notifications.js';
 import * as organizations from './organizations/organizations.js';
 import * as signingKeys from './signing-keys/signing-keys.js';
