@@ -3,9 +3,9 @@
 // once: a bad deployment fails at start with every problem named, instead of at the first request.
 // docs/configuration.md's table is written from the same declarations.
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER, DEFAULT_AUTH_FAILURE_FLOOR_MS } from '../http/auth.js';
-import { DEFAULT_HTTP_TIMEOUTS } from '../http/connections.js';
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
 import { DEFAULT_HEAP_GROWTH_PERCENT } from '../heap.js';
-import { DEFAULT_LIMITS } from '../schemas/common.js';
+import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
 import { DEFAULT_PREFLIGHT_ANSWER_MS } from '../services/workspace-domains.js';
 import {
@@ -131,6 +131,9 @@ function secondsList(name: string, fallback: readonly number[], most: number, me
   };
 }
 
+/** A group whose fields are a type's own, each read from a setting: the type gains no field its settings miss. */
+type SettingsOf<T> = { [K in keyof T]: Setting<T[K]> };
+
 /**
  * Every field of Config and the setting it is read from, or a group of fields read from several settings
  * (a nested object), in the order the reference lists the settings. Config is derived from this object:
@@ -224,7 +227,7 @@ const FIELDS = {
         'the read and unread user ids of all entries together in `notifications/update`; more gets 400, so one ' +
         'request cannot write a million rows.',
     ),
-  },
+  } satisfies SettingsOf<InputLimits>,
   rateLimit: integer(
     'MARGINALIA_RATE_LIMIT',
     1000,
@@ -479,7 +482,7 @@ const FIELDS = {
       MS_MAX,
       'A connection on which nothing moves in either direction for this long is closed, whatever its state.',
     ),
-  },
+  } satisfies SettingsOf<HttpTimeouts>,
   sqliteBusyTimeoutMs: integer(
     'MARGINALIA_SQLITE_BUSY_TIMEOUT_MS',
     5000,
