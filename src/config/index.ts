@@ -1,6 +1,7 @@
-// Every setting of the service, declared once in SETTINGS and read from an environment object in one
-// place, validated at once: a bad deployment fails at start with every problem named, instead of at
-// the first request. docs/configuration.md's table is written from the same declarations.
+// Every setting of the service, declared once in FIELDS (Config's type, the parsing and the reference
+// row all come from that one entry) and read from an environment object in one place, validated at
+// once: a bad deployment fails at start with every problem named, instead of at the first request.
+// docs/configuration.md's table is written from the same declarations.
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER, DEFAULT_AUTH_FAILURE_FLOOR_MS } from '../http/auth.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
 import { DEFAULT_HEAP_GROWTH_PERCENT } from '../heap.js';
@@ -19,7 +20,7 @@ import { DEFAULT_PROFILE_CACHE_MB } from '../services/profiles.js';
 import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
 import { DEFAULT_MAX_ALLOWED_DOMAINS } from '../services/workspace-domains.js';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../webhooks/schedule.js';
-import { integer, oneOf, type Setting, text } from './setting.js';
+import { converted, integer, oneOf, type Setting, text } from './setting.js';
 
 /**
  * How many megabytes of log lines may wait for stdout unless MARGINALIA_LOG_BUFFER_MB says otherwise
@@ -127,15 +128,25 @@ function secondsList(name: string, fallback: readonly number[], most: number, me
   };
 }
 
-/** Every setting, in the order the reference lists them. */
-export const SETTINGS = {
+/** A group whose fields are a type's own, each read from a setting: the type gains no field its settings miss. */
+type SettingsOf<T> = { [K in keyof T]: Setting<T[K]> };
+
+/**
+ * Every field of Config and the setting it is read from, or a group of fields read from several settings
+ * (a nested object), in the order the reference lists the settings. Config is derived from this object:
+ * a new setting is one entry here, and nothing more.
+ */
+const FIELDS = {
   port: integer('PORT', 8080, 0, 65535, 'TCP port to listen on (0 picks a free one).'),
   host: text('HOST', '127.0.0.1', 'Interface to listen on; `0.0.0.0` for all.'),
-  databaseUrl: text(
-    'DATABASE_URL',
-    'sqlite:./data/marginalia.db',
-    '`sqlite:<path>`, `sqlite::memory:` (throwaway), or `postgres://...` / `postgresql://...` for PostgreSQL.',
-    (raw) => databaseUrlProblem(raw),
+  database: converted(
+    text(
+      'DATABASE_URL',
+      'sqlite:./data/marginalia.db',
+      '`sqlite:<path>`, `sqlite::memory:` (throwaway), or `postgres://...` / `postgresql://...` for PostgreSQL.',
+      (raw) => databaseUrlProblem(raw),
+    ),
+    databaseTarget,
   ),
   logLevel: oneOf<LogLevel>(
     'LOG_LEVEL',
@@ -152,18 +163,25 @@ export const SETTINGS = {
     'Megabytes of log lines each process keeps waiting while standard output is not read as fast as it is ' +
       'written (a stalled log shipper); past it, lines are dropped and a warning then says how many.',
   ),
-  apiKey: text('MARGINALIA_API_KEY', null, 'Bootstrap API key, ensured at start together with `MARGINALIA_AUTH_TOKEN`.', (raw) =>
-    CREDENTIAL_SHAPE.test(raw) ? null : 'MARGINALIA_API_KEY must be 1 to 256 visible ASCII characters without spaces.',
-  ),
-  authToken: text(
-    'MARGINALIA_AUTH_TOKEN',
-    null,
-    'Bootstrap auth token (at least 16 characters); stored only as a hash.',
-    (raw) =>
-      CREDENTIAL_SHAPE.test(raw) && raw.length >= 16
-        ? null
-        : 'MARGINALIA_AUTH_TOKEN must be 16 to 256 visible ASCII characters without spaces.',
-  ),
+  /** The credentials the server ensures at start (loadConfig refuses one without the other). */
+  bootstrap: {
+    apiKey: text(
+      'MARGINALIA_API_KEY',
+      null,
+      'Bootstrap API key, ensured at start together with `MARGINALIA_AUTH_TOKEN`.',
+      (raw) =>
+        CREDENTIAL_SHAPE.test(raw) ? null : 'MARGINALIA_API_KEY must be 1 to 256 visible ASCII characters without spaces.',
+    ),
+    authToken: text(
+      'MARGINALIA_AUTH_TOKEN',
+      null,
+      'Bootstrap auth token (at least 16 characters); stored only as a hash.',
+      (raw) =>
+        CREDENTIAL_SHAPE.test(raw) && raw.length >= 16
+          ? null
+          : 'MARGINALIA_AUTH_TOKEN must be 16 to 256 visible ASCII characters without spaces.',
+    ),
+  },
   bodyLimit: integer(
     'MARGINALIA_BODY_LIMIT',
     1_048_576,
@@ -178,32 +196,35 @@ export const SETTINGS = {
     1000,
     'Deepest nesting of objects and arrays in a request body; deeper bodies get 400.',
   ),
-  // SPEC 4 promises callers 1000 entries: the setting can only widen that.
-  maxBatch: integer(
-    'MARGINALIA_MAX_BATCH',
-    DEFAULT_LIMITS.maxBatch,
-    DEFAULT_LIMITS.maxBatch,
-    100_000,
-    'Most entries in any array of a request (`users`, `commentAnnotations`, `commentData`, `notifyUsers` and the id ' +
-      'filters); longer arrays get 400. At least 1000, which SPEC 4 promises callers.',
-  ),
-  maxTextLength: integer(
-    'MARGINALIA_MAX_TEXT_LENGTH',
-    DEFAULT_LIMITS.maxTextLength,
-    1,
-    100_000_000,
-    'Longest free text in code points (`commentText`, `commentHtml`, `displayHeadlineMessageTemplate`, ' +
-      '`displayBodyMessage`); longer gets 400.',
-  ),
-  maxMarksPerRequest: integer(
-    'MARGINALIA_MAX_MARKS_PER_REQUEST',
-    DEFAULT_LIMITS.maxMarksPerRequest,
-    1,
-    10_000_000,
-    'Most settings or read marks one request writes: `documentIds` times `userIds` in `notifications/config/set`, ' +
-      'the read and unread user ids of all entries together in `notifications/update`; more gets 400, so one ' +
-      'request cannot write a million rows.',
-  ),
+  /** Bounds on request arrays and free text, which the request schemas are built with. */
+  limits: {
+    // SPEC 4 promises callers 1000 entries: the setting can only widen that.
+    maxBatch: integer(
+      'MARGINALIA_MAX_BATCH',
+      DEFAULT_LIMITS.maxBatch,
+      DEFAULT_LIMITS.maxBatch,
+      100_000,
+      'Most entries in any array of a request (`users`, `commentAnnotations`, `commentData`, `notifyUsers` and the id ' +
+        'filters); longer arrays get 400. At least 1000, which SPEC 4 promises callers.',
+    ),
+    maxTextLength: integer(
+      'MARGINALIA_MAX_TEXT_LENGTH',
+      DEFAULT_LIMITS.maxTextLength,
+      1,
+      100_000_000,
+      'Longest free text in code points (`commentText`, `commentHtml`, `displayHeadlineMessageTemplate`, ' +
+        '`displayBodyMessage`); longer gets 400.',
+    ),
+    maxMarksPerRequest: integer(
+      'MARGINALIA_MAX_MARKS_PER_REQUEST',
+      DEFAULT_LIMITS.maxMarksPerRequest,
+      1,
+      10_000_000,
+      'Most settings or read marks one request writes: `documentIds` times `userIds` in `notifications/config/set`, ' +
+        'the read and unread user ids of all entries together in `notifications/update`; more gets 400, so one ' +
+        'request cannot write a million rows.',
+    ),
+  } satisfies SettingsOf<InputLimits>,
   rateLimit: integer(
     'MARGINALIA_RATE_LIMIT',
     1000,
@@ -425,37 +446,40 @@ export const SETTINGS = {
     MS_MAX,
     'On SIGTERM, how long in-flight requests may take before the process exits anyway.',
   ),
-  headersTimeoutMs: integer(
-    'MARGINALIA_HTTP_HEADERS_TIMEOUT_MS',
-    DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs,
-    100,
-    MS_MAX,
-    'How long a client has to send the request line and headers; past it the request gets 408 and the connection ' +
-      'closes. Also closes connections that never send a request.',
-  ),
-  requestTimeoutMs: integer(
-    'MARGINALIA_HTTP_REQUEST_TIMEOUT_MS',
-    DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs,
-    100,
-    MS_MAX,
-    'How long a client has to send the whole request, body included; past it the request gets 408 and the ' +
-      'connection closes.',
-  ),
-  keepAliveTimeoutMs: integer(
-    'MARGINALIA_HTTP_KEEP_ALIVE_TIMEOUT_MS',
-    DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs,
-    100,
-    MS_MAX,
-    'How long a kept-alive connection may wait for its next request. Keep it above the idle timeout of a load ' +
-      'balancer in front (often 60 s).',
-  ),
-  idleTimeoutMs: integer(
-    'MARGINALIA_HTTP_IDLE_TIMEOUT_MS',
-    DEFAULT_HTTP_TIMEOUTS.idleTimeoutMs,
-    100,
-    MS_MAX,
-    'A connection on which nothing moves in either direction for this long is closed, whatever its state.',
-  ),
+  /** How long a connection may take to send a request, or sit idle (http/connections.ts). */
+  http: {
+    headersTimeoutMs: integer(
+      'MARGINALIA_HTTP_HEADERS_TIMEOUT_MS',
+      DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs,
+      100,
+      MS_MAX,
+      'How long a client has to send the request line and headers; past it the request gets 408 and the connection ' +
+        'closes. Also closes connections that never send a request.',
+    ),
+    requestTimeoutMs: integer(
+      'MARGINALIA_HTTP_REQUEST_TIMEOUT_MS',
+      DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs,
+      100,
+      MS_MAX,
+      'How long a client has to send the whole request, body included; past it the request gets 408 and the ' +
+        'connection closes.',
+    ),
+    keepAliveTimeoutMs: integer(
+      'MARGINALIA_HTTP_KEEP_ALIVE_TIMEOUT_MS',
+      DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs,
+      100,
+      MS_MAX,
+      'How long a kept-alive connection may wait for its next request. Keep it above the idle timeout of a load ' +
+        'balancer in front (often 60 s).',
+    ),
+    idleTimeoutMs: integer(
+      'MARGINALIA_HTTP_IDLE_TIMEOUT_MS',
+      DEFAULT_HTTP_TIMEOUTS.idleTimeoutMs,
+      100,
+      MS_MAX,
+      'A connection on which nothing moves in either direction for this long is closed, whatever its state.',
+    ),
+  } satisfies SettingsOf<HttpTimeouts>,
   sqliteBusyTimeoutMs: integer(
     'MARGINALIA_SQLITE_BUSY_TIMEOUT_MS',
     5000,
@@ -488,13 +512,16 @@ export const SETTINGS = {
       '(integrity_check, slower, also checks indexes against tables) or `off`. Damage found makes /readyz fail and ' +
       'writes answer 503 (docs/operations.md).',
   ),
-  sqlitePageSize: oneOf(
-    'MARGINALIA_SQLITE_PAGE_SIZE',
-    '8192',
-    ['512', '1024', '2048', '4096', '8192', '16384', '32768', '65536'],
-    (raw) => raw,
-    'The page size of a new SQLite file, a power of two (an existing file keeps its own until VACUUM). Measured: ' +
-      'a page of notifications reads in about 30% less time with 8192 than with 4096, whose rows spill to overflow pages.',
+  sqlitePageSize: converted(
+    oneOf(
+      'MARGINALIA_SQLITE_PAGE_SIZE',
+      '8192',
+      ['512', '1024', '2048', '4096', '8192', '16384', '32768', '65536'],
+      (raw) => raw,
+      'The page size of a new SQLite file, a power of two (an existing file keeps its own until VACUUM). Measured: ' +
+        'a page of notifications reads in about 30% less time with 8192 than with 4096, whose rows spill to overflow pages.',
+    ),
+    Number,
   ),
   sqliteCacheMb: integer(
     'MARGINALIA_SQLITE_CACHE_MB',
@@ -558,7 +585,10 @@ export const SETTINGS = {
     MS_MAX,
     'Longest a PostgreSQL statement may run before it is cancelled and the request answered 503.',
   ),
-} as const;
+};
+
+/** Every setting, in the order the reference lists them (docs/configuration.md's table is made from it). */
+export const SETTINGS: readonly Setting<unknown>[] = settingsIn(FIELDS);
 
 /** Settings that were replaced, and what to set instead. */
 const REPLACED: Readonly<Record<string, string>> = {
@@ -567,84 +597,19 @@ const REPLACED: Readonly<Record<string, string>> = {
     'since their fields may be long: docs/decisions.md).',
 };
 
-type Values = { [K in keyof typeof SETTINGS]: (typeof SETTINGS)[K] extends Setting<infer T> ? T : never };
+/** A field of Config: the setting it is read from, or a group of fields. */
+type Declaration = Setting<unknown> | { readonly [field: string]: Declaration };
 
-export interface Config {
-  port: number;
-  host: string;
-  database: DatabaseTarget;
-  logLevel: LogLevel;
-  /** Megabytes of log lines waiting for stdout at most (server.ts). */
-  logBufferMb: number;
+/** The value a declaration reads to: a setting's value, or an object of its group's values. */
+type Value<D> = D extends Setting<infer T> ? T : { -readonly [K in keyof D]: Value<D[K]> };
+
+/** The settings as read, field by field, before the values derived from several of them. */
+type Settings = Value<typeof FIELDS>;
+
+/** The configuration: the settings as FIELDS groups them, and values derived from several settings. */
+export interface Config extends Omit<Settings, 'bootstrap'> {
   /** Both set or both absent: the credentials the server ensures at start. */
   bootstrap: { apiKey: string; authToken: string } | null;
-  bodyLimit: number;
-  /** Deepest nesting of objects and arrays a request body may have. */
-  maxJsonDepth: number;
-  /** Requests per second per API key; 0 turns limiting off. The burst is twice this. */
-  rateLimit: number;
-  /** Bounds on request arrays and free text, which the request schemas are built with. */
-  limits: InputLimits;
-  /** A 401 for a wrong key or token takes at least this long, so its timing tells nothing. */
-  authFailureFloorMs: number;
-  /** Further header names carrying the API key and the auth token, read after SPEC 2's (http/auth.ts). */
-  apiKeyHeaders: readonly string[];
-  authTokenHeaders: readonly string[];
-  /** Browser origins answered with CORS headers on every request (http/cors.ts); empty: none but tenants' domains. */
-  corsOrigins: readonly string[];
-  /** How long a preflight's answer about an origin is held (http/cors.ts). */
-  preflightAnswerMs: number;
-  /** Megabytes of profiles each process keeps in memory (services/profiles.ts). */
-  profileCacheMb: number;
-  /** Megabytes of thread pages each process keeps in memory (services/thread-pages.ts). */
-  threadPageCacheMb: number;
-  /** Rows users/data/delete erases per transaction (store/personal-data/erasure.ts). */
-  erasureBatchSize: number;
-  /** How deep folders may be (services/folders.ts). */
-  maxFolderDepth: number;
-  /** Most browser domains a tenant may allow (services/workspace-domains.ts). */
-  maxAllowedDomains: number;
-  /** Most liveStateDataIds a document may hold (services/livestate.ts). */
-  maxLiveStatesPerDocument: number;
-  /** Largest a live state may be, in bytes (services/livestate.ts). */
-  maxLiveStateBytes: number;
-  /** The event outbox and its streams (SPEC 13; events/). */
-  eventRetentionHours: number;
-  eventPollMs: number;
-  eventNumberingMs: number;
-  /** How long a long operation's batch may hold the writer (store/batches.ts). */
-  writeBudgetMs: number;
-  eventHeartbeatMs: number;
-  eventStreamBufferKb: number;
-  eventStreamsMax: number;
-  /** Webhooks (SPEC 13; webhooks/): the SSRF guard off, the attempt's time limit, retries (ms), deliveries at once, polling. */
-  webhookAllowPrivate: boolean;
-  webhookTimeoutMs: number;
-  webhookRetrySchedule: readonly number[];
-  webhookConcurrency: number;
-  webhookPollMs: number;
-  /** Shares rate-limit buckets among instances; null keeps them in each process. */
-  redisUrl: string | null;
-  redisTimeoutMs: number;
-  shutdownTimeoutMs: number;
-  /** How long a connection may take to send a request, or sit idle. */
-  http: HttpTimeouts;
-  sqliteBusyTimeoutMs: number;
-  sqliteSynchronous: SqliteSynchronous;
-  sqliteSecureDelete: SqliteSecureDelete;
-  sqliteCheckAtStart: SqliteCheck;
-  sqlitePageSize: number;
-  sqliteCacheMb: number;
-  sqliteMmapMb: number;
-  pgSchema: string;
-  pgPoolSize: number;
-  pgEventPoolSize: number;
-  pgConnectTimeoutMs: number;
-  pgStatementTimeoutMs: number;
-  /** How far V8's heap may grow past the live heap before it collects, in percent; 0: V8's choice (server.ts). */
-  heapGrowthPercent: number;
-  /** Worker processes serving one port (node:cluster); 1 serves from this process. */
-  workers: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -653,27 +618,16 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 export function loadConfig(env: Env): ConfigResult {
   const errors: string[] = [];
-  const values = {} as Record<string, unknown>;
-  for (const [key, setting] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
-    const raw = env[setting.name];
-    if (raw === undefined || raw === '') {
-      values[key] = setting.default;
-      continue;
-    }
-    const parsed = setting.parse(raw);
-    if ('error' in parsed) errors.push(parsed.error);
-    values[key] = 'value' in parsed ? parsed.value : setting.default;
-  }
-  const v = values as Values;
+  const v = read(FIELDS, env, errors) as Settings;
   // A setting that was replaced: left unread, it would silently stop doing what it was set for.
   for (const [name, instead] of Object.entries(REPLACED)) {
     if (env[name] !== undefined && env[name] !== '') errors.push(`${name} is no longer read: ${instead}`);
   }
   // Checks that involve two settings.
-  if ((v.apiKey === null) !== (v.authToken === null)) {
+  if ((v.bootstrap.apiKey === null) !== (v.bootstrap.authToken === null)) {
     errors.push('MARGINALIA_API_KEY and MARGINALIA_AUTH_TOKEN must be set together, or neither.');
   }
-  if (v.headersTimeoutMs > v.requestTimeoutMs) {
+  if (v.http.headersTimeoutMs > v.http.requestTimeoutMs) {
     errors.push(
       'MARGINALIA_HTTP_HEADERS_TIMEOUT_MS must not be larger than MARGINALIA_HTTP_REQUEST_TIMEOUT_MS ' +
         '(the headers are part of the request).',
@@ -687,68 +641,37 @@ export function loadConfig(env: Env): ConfigResult {
     errors.push(`MARGINALIA_AUTH_TOKEN_HEADERS names "${API_KEY_HEADER}", which carries the API key.`);
   }
   if (errors.length > 0) return { ok: false, errors };
-  return {
-    ok: true,
-    config: {
-      port: v.port,
-      host: v.host,
-      database: databaseTarget(v.databaseUrl),
-      logLevel: v.logLevel,
-      logBufferMb: v.logBufferMb,
-      bootstrap: v.apiKey !== null && v.authToken !== null ? { apiKey: v.apiKey, authToken: v.authToken } : null,
-      bodyLimit: v.bodyLimit,
-      maxJsonDepth: v.maxJsonDepth,
-      limits: { maxBatch: v.maxBatch, maxTextLength: v.maxTextLength, maxMarksPerRequest: v.maxMarksPerRequest },
-      rateLimit: v.rateLimit,
-      authFailureFloorMs: v.authFailureFloorMs,
-      apiKeyHeaders: v.apiKeyHeaders,
-      authTokenHeaders: v.authTokenHeaders,
-      corsOrigins: v.corsOrigins,
-      preflightAnswerMs: v.preflightAnswerMs,
-      profileCacheMb: v.profileCacheMb,
-      threadPageCacheMb: v.threadPageCacheMb,
-      erasureBatchSize: v.erasureBatchSize,
-      maxFolderDepth: v.maxFolderDepth,
-      maxAllowedDomains: v.maxAllowedDomains,
-      maxLiveStatesPerDocument: v.maxLiveStatesPerDocument,
-      maxLiveStateBytes: v.maxLiveStateBytes,
-      eventRetentionHours: v.eventRetentionHours,
-      eventPollMs: v.eventPollMs,
-      eventNumberingMs: v.eventNumberingMs,
-      writeBudgetMs: v.writeBudgetMs,
-      eventHeartbeatMs: v.eventHeartbeatMs,
-      eventStreamBufferKb: v.eventStreamBufferKb,
-      eventStreamsMax: v.eventStreamsMax,
-      webhookAllowPrivate: v.webhookAllowPrivate,
-      webhookTimeoutMs: v.webhookTimeoutMs,
-      webhookRetrySchedule: v.webhookRetrySchedule,
-      webhookConcurrency: v.webhookConcurrency,
-      webhookPollMs: v.webhookPollMs,
-      redisUrl: v.redisUrl,
-      redisTimeoutMs: v.redisTimeoutMs,
-      shutdownTimeoutMs: v.shutdownTimeoutMs,
-      http: {
-        headersTimeoutMs: v.headersTimeoutMs,
-        requestTimeoutMs: v.requestTimeoutMs,
-        keepAliveTimeoutMs: v.keepAliveTimeoutMs,
-        idleTimeoutMs: v.idleTimeoutMs,
-      },
-      sqliteBusyTimeoutMs: v.sqliteBusyTimeoutMs,
-      sqliteSynchronous: v.sqliteSynchronous,
-      sqliteSecureDelete: v.sqliteSecureDelete,
-      sqliteCheckAtStart: v.sqliteCheckAtStart,
-      sqlitePageSize: Number(v.sqlitePageSize),
-      sqliteCacheMb: v.sqliteCacheMb,
-      sqliteMmapMb: v.sqliteMmapMb,
-      pgSchema: v.pgSchema,
-      pgPoolSize: v.pgPoolSize,
-      pgEventPoolSize: v.pgEventPoolSize,
-      pgConnectTimeoutMs: v.pgConnectTimeoutMs,
-      pgStatementTimeoutMs: v.pgStatementTimeoutMs,
-      heapGrowthPercent: v.heapGrowthPercent,
-      workers: v.workers,
-    },
-  };
+  return { ok: true, config: { ...v, bootstrap: bootstrapPair(v.bootstrap) } };
+}
+
+/** The bootstrap credentials when both are set; loadConfig has refused one without the other. */
+function bootstrapPair({ apiKey, authToken }: Settings['bootstrap']): Config['bootstrap'] {
+  return apiKey !== null && authToken !== null ? { apiKey, authToken } : null;
+}
+
+function isSetting(d: Declaration): d is Setting<unknown> {
+  return typeof d.parse === 'function';
+}
+
+/** The settings of a declaration, in declaration order. */
+function settingsIn(d: Declaration): Setting<unknown>[] {
+  return isSetting(d) ? [d] : Object.values(d).flatMap(settingsIn);
+}
+
+/**
+ * Reads a declaration from the environment: a setting's value (its default when unset or empty, or
+ * refused), or a group's object of values. Refusals are added to `errors`, in declaration order.
+ */
+function read(d: Declaration, env: Env, errors: string[]): unknown {
+  if (!isSetting(d)) return Object.fromEntries(Object.entries(d).map(([field, inner]) => [field, read(inner, env, errors)]));
+  const raw = env[d.name];
+  if (raw === undefined || raw === '') return d.default;
+  const parsed = d.parse(raw);
+  if ('error' in parsed) {
+    errors.push(parsed.error);
+    return d.default;
+  }
+  return parsed.value;
 }
 
 function databaseUrlProblem(url: string): string | null {

@@ -69,6 +69,21 @@ export function text<T extends string | null>(
   });
 }
 
+/**
+ * The same setting, its value converted to what the program uses (a database target, a number); the
+ * reference still shows the variable's text, and a refusal is the setting's own.
+ */
+export function converted<T, U>(setting: Setting<T>, convert: (value: T) => U): Setting<U> {
+  return {
+    ...setting,
+    default: convert(setting.default),
+    parse: (raw) => {
+      const parsed = setting.parse(raw);
+      return 'error' in parsed ? parsed : { value: convert(parsed.value) };
+    },
+  };
+}
+
 /** Where docs/configuration.md's table begins and ends (npm run docs:config rewrites what is between). */
 export const TABLE_START = '<!-- settings table: written by npm run docs:config from src/config/index.ts -->';
 export const TABLE_END = '<!-- end of settings table -->';

@@ -14,7 +14,7 @@ import * as outbox from './events/outbox.js';
 import type { EventDraft } from './events/outbox.js';
 import { EVENTS_CHANNEL } from './events/sql.js';
 import { type FaultListener, type LastingFault, StorageHealth, StoreUnavailableError } from './health.js';
-import { migrate } from './migrations.js';
+import { migrate } from './migrations/index.js';
 import { all, type BatchQuery, type Query, type Row, run, type Work } from './sql.js';
 import type { EventListener } from './store.js';
 

@@ -1,8 +1,8 @@
 // The storage seam. Services see only this type; db-store.ts makes it once, over the SQLite or the
-// PostgreSQL dialect, from the feature parts. Every data method takes the tenant's internal id first, so no query can
-// forget it. Each method is atomic on its own: a batch is one transaction inside the store. Data methods answer
-// with a Maybe (maybe.ts): at once on SQLite, with a promise on PostgreSQL; `await` takes either.
-import type { Maybe } from '../maybe.js';
+// PostgreSQL dialect, from the feature parts. Every data method takes the tenant's internal id first,
+// so no query can forget it. Each method is atomic on its own: a batch is one transaction inside the
+// store. Data methods answer with a Maybe (maybe.ts): at once on SQLite, with a promise on PostgreSQL;
+// `await` takes either.
 import type { CallListener, TransactionListener } from './dialect/dialect.js';
 import type { LastingFault } from './health.js';
 

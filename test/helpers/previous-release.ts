@@ -1,6 +1,6 @@
 // Takes a database back to the schema an earlier release left, rows included, so a test can check that
 // the migrations after it carry those rows forward. Each step undoes one migration, newest first.
-import { MIGRATIONS, NAMING, USER_COLUMNS } from '../../src/store/migrations.js';
+import { MIGRATIONS, NAMING, USER_COLUMNS } from '../../src/store/migrations/index.js';
 import type { FreshDatabase } from './test-database.js';
 
 /**

@@ -36,7 +36,9 @@ export function violations(files: ReadonlyMap<string, string>): string[] {
   for (const [file, text] of files) {
     const from = partOf(file);
     for (const spec of importsOf(text)) {
-      const target = relative('.', join(dirname(file), spec)).replaceAll('\\', '/').replace(/\.js$/, '.ts');
+      const target = relative('.', join(dirname(file), spec))
+        .replaceAll('\\', '/')
+        .replace(/\.js$/, '.ts');
       if (target.startsWith('..')) continue; // outside src/ (a package's own files)
       const to = partOf(target);
       const allowed = ALLOWED[from];

@@ -18,16 +18,7 @@ import type {
 } from '../../domain/threads.js';
 import type { Maybe } from '../../maybe.js';
 import * as comments from './comments.js';
-import {
-  commentsAdded,
-  commentsDeleted,
-  commentsUpdated,
-  threadStatuses,
-  threadsAdded,
-  threadsDeleted,
-  threadsRead,
-  threadsUpdated,
-} from './events.js';
+import { commentsDeleted, threadStatuses, threadsDeleted, threadsRead, threadsUpdated } from './events.js';
 import * as threads from './threads.js';
 import type { StoreCore } from '../core.js';
 

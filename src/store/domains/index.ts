@@ -2,7 +2,6 @@
 // This feature's part of the Store (store.ts): each method runs its store code through the core.
 import type { Maybe } from '../../maybe.js';
 import type { StoreCore } from '../core.js';
-import * as credentials from '../credentials/credentials.js';
 import * as domains from './domains.js';
 import type { DomainsAdded } from './domains.js';
 

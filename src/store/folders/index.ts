@@ -3,7 +3,7 @@
 import type { AccessType, FolderRecord, FolderWrite } from '../../domain/organizations.js';
 import type { Maybe } from '../../maybe.js';
 import type { StoreCore } from '../core.js';
-import { foldersDeleted, foldersWritten } from './events.js';
+import { foldersWritten } from './events.js';
 import * as folders from './folders.js';
 
 export const foldersStore = (core: StoreCore) => ({

@@ -7,7 +7,6 @@ import type { StoreCore } from '../core.js';
 import * as erasure from './erasure.js';
 import * as personalData from './export.js';
 import type { Work } from '../sql.js';
-import * as users from '../users/users.js';
 
 export const personalDataStore = (core: StoreCore) => ({
   /** users/data/get: at most `limit` of each list after the cursor. */
