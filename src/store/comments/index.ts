@@ -21,6 +21,7 @@ import * as comments from './comments.js';
 import { commentsDeleted, threadStatuses, threadsDeleted, threadsRead, threadsUpdated } from './events.js';
 import * as threads from './threads.js';
 import type { StoreCore } from '../core.js';
+import { emit } from '../events/emit.js';
 
 export const commentsStore = (core: StoreCore) => ({
   /** Adds the annotations whose id is free; returns the ids that were already taken (and were skipped). */
@@ -62,18 +63,13 @@ export const commentsStore = (core: StoreCore) => ({
 
   /** Changes the threads the filters match, with lastUpdated = now; returns their ids, and the comments re-authored. */
   updateAnnotations(tenantId: string, filters: ThreadFilters, change: ThreadChange, now: number): Maybe<ThreadsUpdated> {
-    // A status named: the threads' statuses before, so that a status_change is told only where it changed.
-    let before: Map<string, string> | null = null;
-    return core.emitting(
-      'updateAnnotations',
-      tenantId,
-      now,
-      function* () {
-        before = change.status ? yield* threadStatuses(tenantId, filters) : null;
-        return yield* threads.updateAnnotations(tenantId, filters, change, now);
-      },
-      (updated) => threadsUpdated(tenantId, filters, updated, before),
-    );
+    return core.emitting('updateAnnotations', tenantId, now, function* () {
+      // A status named: the threads' statuses before, so that a status_change is told only where it changed.
+      const before = change.status ? yield* threadStatuses(tenantId, filters) : null;
+      const updated = yield* threads.updateAnnotations(tenantId, filters, change, now);
+      yield* emit(yield* threadsUpdated(tenantId, filters, updated, before));
+      return updated;
+    });
   },
 
   /** Deletes the threads the filters match, with their comments and read marks; returns their ids. */

@@ -3,6 +3,7 @@
 import type { LocationMove } from '../../domain/threads.js';
 import { threadsDeleted, threadsUpdated } from '../comments/events.js';
 import type { StoreCore } from '../core.js';
+import { emit } from '../events/emit.js';
 import type { Audience } from '../events/outbox.js';
 import * as locations from './locations.js';
 import { deletionAudiences, notificationsChanged, notificationsDeleted } from '../notifications/events.js';
@@ -30,24 +31,18 @@ export const locationsStore = (core: StoreCore) => ({
   /** locations/data/delete: the document's threads and notifications at the location; answers their ids. */
   deleteLocationData(tenantId: string, organizationId: string, documentId: string, locationId: string, now: number) {
     const document = { tenantId, organizationId, documentId };
-    // Whom each notification was addressed to, read first (after the threads are locked, in the lock
-    // order of locations/update): the delete leaves nothing to read it from.
-    const audiences = new Map<string, Audience>();
-    return core.emitting(
-      'deleteLocationData',
-      tenantId,
-      now,
-      function* () {
-        const located = yield* locations.locate(document, locationId);
-        for (const q of located.notifications)
-          for (const [id, audience] of yield* deletionAudiences(tenantId, q)) audiences.set(id, audience);
-        return yield* locations.removeData(document, located);
-      },
-      (deleted) => [
-        ...threadsDeleted(organizationId, documentId, deleted.threads),
-        ...notificationsDeleted(organizationId, deleted.notifications, audiences),
-      ],
-    );
+    return core.emitting('deleteLocationData', tenantId, now, function* () {
+      const located = yield* locations.locate(document, locationId);
+      // Whom each notification was addressed to, read first (after the threads are locked, in the lock
+      // order of locations/update): the delete leaves nothing to read it from.
+      const audiences = new Map<string, Audience>();
+      for (const q of located.notifications)
+        for (const [id, audience] of yield* deletionAudiences(tenantId, q)) audiences.set(id, audience);
+      const deleted = yield* locations.removeData(document, located);
+      yield* emit(threadsDeleted(organizationId, documentId, deleted.threads));
+      yield* emit(notificationsDeleted(organizationId, deleted.notifications, audiences));
+      return deleted;
+    });
   },
 });
 

@@ -13,7 +13,7 @@ import type {
 } from '../../domain/notifications.js';
 import type { Maybe } from '../../maybe.js';
 import type { StoreCore } from '../core.js';
-import type { Audience } from '../events/outbox.js';
+import { emit } from '../events/emit.js';
 import {
   deletionAudiences,
   notificationsChanged,
@@ -25,7 +25,6 @@ import {
 import * as notifications from './notifications.js';
 
 export const notificationsStore = (core: StoreCore) => ({
-  // Notifications.
   /** Returns false when the notificationId is taken in the organization. */
   addNotification(tenantId: string, organizationId: string, notification: NewNotification): Maybe<boolean> {
     return core.emitting('addNotification', tenantId, notification.timestamp, () =>
@@ -45,39 +44,28 @@ export const notificationsStore = (core: StoreCore) => ({
     render: (row: ChangeSource, change: NotificationChange) => { answer: string; row: ChangeSource },
     now: number,
   ): Maybe<Set<string>> {
-    // What render made of each notification whose content changed: their events carry the new answer.
-    let rendered: RenderedChanges = new Map();
-    return core.emitting(
-      'changeNotifications',
-      tenantId,
-      now,
-      () => {
-        const made: RenderedChanges = new Map();
-        rendered = made;
-        return notifications.change(tenantId, organizationId, changes, (row, change) => {
-          const out = render(row, change);
-          made.set(change.id, out);
-          return out;
-        });
-      },
-      (found) => notificationsChanged(organizationId, changes, rendered, found),
-    );
+    return core.emitting('changeNotifications', tenantId, now, function* () {
+      // What render made of each notification whose content changed: their events carry the new answer.
+      const rendered: RenderedChanges = new Map();
+      const found = yield* notifications.change(tenantId, organizationId, changes, (row, change) => {
+        const out = render(row, change);
+        rendered.set(change.id, out);
+        return out;
+      });
+      yield* emit(notificationsChanged(organizationId, changes, rendered, found));
+      return found;
+    });
   },
 
   /** Deletes the notifications named or matched, for everyone; answers the ids deleted. */
   deleteNotifications(tenantId: string, query: NotificationDeletion, now: number): Maybe<string[]> {
-    // Whom each was addressed to, read first: the delete leaves nothing to read it from.
-    let audiences = new Map<string, Audience>();
-    return core.emitting(
-      'deleteNotifications',
-      tenantId,
-      now,
-      function* () {
-        audiences = yield* deletionAudiences(tenantId, query);
-        return yield* notifications.remove(tenantId, query);
-      },
-      (deleted) => notificationsDeleted(query.organizationId, deleted, audiences),
-    );
+    return core.emitting('deleteNotifications', tenantId, now, function* () {
+      // Whom each was addressed to, read first: the delete leaves nothing to read it from.
+      const audiences = yield* deletionAudiences(tenantId, query);
+      const deleted = yield* notifications.remove(tenantId, query);
+      yield* emit(notificationsDeleted(query.organizationId, deleted, audiences));
+      return deleted;
+    });
   },
 
   countNotifications(tenantId: string, organizationId: string, userId: string, documentId: string | null): Maybe<InboxCount> {

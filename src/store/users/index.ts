@@ -8,7 +8,6 @@ import * as members from './members.js';
 import * as users from './users.js';
 
 export const usersStore = (core: StoreCore) => ({
-  // Users.
   upsertUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<void> {
     return core.emitting(
       'upsertUsers',
