@@ -1,6 +1,7 @@
 // Picks the database that DATABASE_URL names, and brings its schema up to date.
 import type { Config } from '../config/index.js';
 import { DbStore } from './db-store.js';
+import { byDatabase } from './dialect/databases.js';
 import type { Dialect } from './dialect/dialect.js';
 import { PostgresDialect } from './dialect/postgres.js';
 import { SqliteDialect } from './dialect/sqlite.js';
@@ -55,9 +56,9 @@ export async function openStore(config: StoreConfig, listeners: StoreListeners =
 
 /** The database's dialect for a configuration, not yet opened (openStore's; tests drive one directly). */
 export function dialectFor(config: StoreConfig, listeners: StoreListeners = {}): Dialect {
-  const db = config.database;
-  return db.kind === 'postgres'
-    ? new PostgresDialect({
+  return byDatabase(config.database, {
+    postgres: (db): Dialect =>
+      new PostgresDialect({
         url: db.url,
         schema: config.pgSchema,
         poolSize: config.pgPoolSize,
@@ -65,8 +66,9 @@ export function dialectFor(config: StoreConfig, listeners: StoreListeners = {}):
         connectTimeoutMs: config.pgConnectTimeoutMs,
         statementTimeoutMs: config.pgStatementTimeoutMs,
         onConnectionLost: listeners.onConnectionLost,
-      })
-    : new SqliteDialect({
+      }),
+    sqlite: (db): Dialect =>
+      new SqliteDialect({
         path: db.path,
         busyTimeoutMs: config.sqliteBusyTimeoutMs,
         synchronous: config.sqliteSynchronous,
@@ -76,5 +78,6 @@ export function dialectFor(config: StoreConfig, listeners: StoreListeners = {}):
         cacheMb: config.sqliteCacheMb,
         mmapMb: config.sqliteMmapMb,
         trace: listeners.trace,
-      });
+      }),
+  });
 }
