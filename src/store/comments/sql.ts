@@ -92,10 +92,10 @@ export const COMMENTS_SQL = {
        coalesce((SELECT created_at FROM comments WHERE ${THREAD} ORDER BY seq DESC LIMIT 1), 0) AS last_created
      FROM comments WHERE ${THREAD}`,
   ),
-  takenCommentIds: sql('takenCommentIds', {
-    sqlite: `SELECT comment_id FROM comments WHERE ${THREAD} AND comment_id IN (SELECT value FROM json_each(@commentIds))`,
-    postgres: `SELECT comment_id FROM comments WHERE ${THREAD} AND comment_id = ANY(@commentIds::int[])`,
-  }),
+  takenCommentIds: written(
+    'takenCommentIds',
+    (s) => `SELECT comment_id FROM comments WHERE ${THREAD} AND ${s.isIn('comment_id', 'commentIds', 'int')}`,
+  ),
   insertComments: sql('insertComments', {
     sqlite: `INSERT INTO comments (tenant_id, organization_id, document_id, annotation_id, comment_id, seq, comment_html,
                comment_text, from_user_id, from_name, from_email, status, type, created_at, last_updated, tagged_user_contacts)
