@@ -15,6 +15,7 @@ import { startPruner } from './events/pruner.js';
 import { startDraftSweep } from './events/sweep.js';
 import { WebhookWorker } from './webhooks/worker.js';
 import { createFirstTenant, ensureBootstrapCredentials } from './services/credentials.js';
+import { byDatabase } from './store/dialect/databases.js';
 import { openStore, type StoreListeners } from './store/open-store.js';
 import type { LastingFault, Store } from './store/store.js';
 
@@ -122,7 +123,7 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream): Prom
 
 /** The database as logs name it: the SQLite path, or the PostgreSQL URL without its password. */
 function databaseName(config: Config): string {
-  return config.database.kind === 'sqlite' ? `sqlite:${config.database.path}` : redactUrl(config.database.url);
+  return byDatabase(config.database, { sqlite: (db) => `sqlite:${db.path}`, postgres: (db) => redactUrl(db.url) });
 }
 
 /** What an operator should do about each lasting fault: said once, when it begins. */

@@ -8,6 +8,7 @@ import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { carriesNotices } from '../store/dialect/databases.js';
 import type { Store } from '../store/store.js';
 import type { EventHub } from './hub.js';
 
@@ -25,7 +26,7 @@ export interface Notices {
 }
 
 export function connectNotices(store: Store, hub: EventHub, options: { redisUrl: string | null; logger: Logger }): Notices {
-  const shareLocally = store.kind === 'sqlite';
+  const shareLocally = !carriesNotices(store.kind);
   const instance = randomUUID();
   let publisher: Redis | null = null;
   let subscriber: Redis | null = null;

@@ -1,5 +1,6 @@
 // Picks the database that DATABASE_URL names, and brings its schema up to date.
 import { dbStore } from './db-store.js';
+import { byDatabase } from './dialect/databases.js';
 import type { Dialect } from './dialect/dialect.js';
 import { PostgresDialect } from './dialect/postgres.js';
 import { type SqliteCheck, SqliteDialect, type SqliteSecureDelete, type SqliteSynchronous } from './dialect/sqlite.js';
@@ -57,9 +58,9 @@ export async function openStore(config: StoreConfig, listeners: StoreListeners =
 
 /** The database's dialect for a configuration, not yet opened (openStore's; tests drive one directly). */
 export function dialectFor(config: StoreConfig, listeners: StoreListeners = {}): Dialect {
-  const db = config.database;
-  return db.kind === 'postgres'
-    ? new PostgresDialect({
+  return byDatabase(config.database, {
+    postgres: (db): Dialect =>
+      new PostgresDialect({
         url: db.url,
         schema: config.pgSchema,
         poolSize: config.pgPoolSize,
@@ -67,8 +68,9 @@ export function dialectFor(config: StoreConfig, listeners: StoreListeners = {}):
         connectTimeoutMs: config.pgConnectTimeoutMs,
         statementTimeoutMs: config.pgStatementTimeoutMs,
         onConnectionLost: listeners.onConnectionLost,
-      })
-    : new SqliteDialect({
+      }),
+    sqlite: (db): Dialect =>
+      new SqliteDialect({
         path: db.path,
         busyTimeoutMs: config.sqliteBusyTimeoutMs,
         synchronous: config.sqliteSynchronous,
@@ -78,5 +80,6 @@ export function dialectFor(config: StoreConfig, listeners: StoreListeners = {}):
         cacheMb: config.sqliteCacheMb,
         mmapMb: config.sqliteMmapMb,
         trace: listeners.trace,
-      });
+      }),
+  });
 }

@@ -5,8 +5,8 @@
 // each on one connection and can run the whole generator again after a serialization failure. So the
 // control flow of an operation is written once, for both databases (see dialect/dialect.ts).
 
+import { POSTGRES, SQLITE, type Syntax } from './dialect/syntax.js';
 import type { EventDraft } from './events/outbox.js';
-import type { DatabaseKind } from './dialect/dialect.js';
 
 /** One statement's text for one database, and the name it is prepared under. */
 export interface StatementText {
@@ -36,9 +36,12 @@ export const postgresOnly = (name: string, text: string): Statement =>
 export const sqliteOnly = (name: string, text: string): Statement =>
   sql(name, { sqlite: text, postgres: `SELECT '${name}' FROM runs_on_sqlite_only` });
 
-/** A statement written once, with the few words that differ asked of `kind` (the helpers below). */
-export const byKind = (name: string, make: (kind: DatabaseKind) => string): Statement =>
-  sql(name, { sqlite: make('sqlite'), postgres: make('postgres') });
+/**
+ * A statement written once: `make` spells what differs with each database's syntax (dialect/syntax.ts),
+ * and runs once per database when the statement's module loads.
+ */
+export const written = (name: string, make: (s: Syntax) => string): Statement =>
+  sql(name, { sqlite: make(SQLITE), postgres: make(POSTGRES) });
 
 /**
  * Statements made on demand, by key (a read's filter set and page size): clients use a handful, and
@@ -58,48 +61,9 @@ export function madeOnDemand<K>(keyOf: (k: K) => string, make: (k: K) => Stateme
   };
 }
 
-/**
- * Deletes at most @limit of a table's rows that `where` matches, in no particular order (a batch of a
- * long operation: store/batches.ts). SQLite has DELETE ... LIMIT (better-sqlite3 builds it with
- * SQLITE_ENABLE_UPDATE_DELETE_LIMIT); PostgreSQL is given the rows' ctids, a TID scan.
- */
+/** Deletes at most @limit of a table's rows that `where` matches (a batch of a long operation: store/batches.ts). */
 export const deleteSome = (name: string, table: string, where: string): Statement =>
-  sql(name, {
-    sqlite: `DELETE FROM ${table} WHERE ${where} LIMIT @limit`,
-    postgres: `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE ${where} LIMIT @limit))`,
-  });
-
-/** A list parameter's filter on a column (ListParam): null passes every row. */
-export const inList = (kind: DatabaseKind, column: string, param: string, type = 'text'): string =>
-  kind === 'sqlite'
-    ? `(@${param} IS NULL OR ${column} IN (SELECT value FROM json_each(@${param})))`
-    : `(@${param}::${type}[] IS NULL OR ${column} = ANY(@${param}::${type}[]))`;
-
-/**
- * `column IN (the list parameter)`: SQLite reads the JSON text with json_each; PostgreSQL compares with
- * = ANY of the array, which is an index condition whatever the planner believes of the table. (A
- * subquery over unnest was planned, for a table just filled and not yet analyzed, as a walk of the
- * organization's rows on every call: 50 ms a batch of an erasure, docs/decisions.md.)
- */
-export const isIn = (kind: DatabaseKind, column: string, param: string, type = 'text'): string =>
-  kind === 'sqlite' ? `${column} IN (SELECT value FROM json_each(@${param}))` : `${column} = ANY(@${param}::${type}[])`;
-
-/** A cast PostgreSQL needs where a parameter may be null (it cannot infer a bare null's type); nothing on SQLite. */
-export const cast = (kind: DatabaseKind, type: string): string => (kind === 'postgres' ? `::${type}` : '');
-
-/** An optional scalar filter: null passes every row. */
-export const whenGiven = (kind: DatabaseKind, column: string, param: string, type = 'text'): string =>
-  `(@${param}${kind === 'postgres' ? `::${type}` : ''} IS NULL OR ${column} = @${param})`;
-
-/** The larger of two values: SQLite's scalar max, PostgreSQL's greatest. */
-export const greatest = (kind: DatabaseKind, a: string, b: string): string =>
-  `${kind === 'sqlite' ? 'max' : 'greatest'}(${a}, ${b})`;
-
-/** Sets a column to a parameter when the change names it (a boolean parameter), else leaves it. */
-export const setWhen = (kind: DatabaseKind, column: string, param: string, flag: string): string =>
-  kind === 'sqlite'
-    ? `${column} = CASE WHEN @${flag} THEN @${param} ELSE ${column} END`
-    : `${column} = CASE WHEN @${flag}::boolean THEN @${param}::text ELSE ${column} END`;
+  written(name, (s) => s.deleteSome(table, where));
 
 /**
  * A list parameter (userIds, commentIds, ...). SQLite reads it with json_each(@x), PostgreSQL with

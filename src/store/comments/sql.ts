@@ -1,7 +1,7 @@
 // The statements of comment annotations and comments, SQLite and PostgreSQL side by side, and the
 // select list of the comment read.
 import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
-import { byKind, inList, same, sql } from '../sql.js';
+import { same, sql, written } from '../sql.js';
 
 /** A comment's columns in a read (as `c`); the thread read (threads-sql.ts) selects them too. */
 export const COMMENT_COLUMNS = {
@@ -81,9 +81,9 @@ export const COMMENTS_SQL = {
   ),
   // Reads the thread and, on PostgreSQL, locks it, so concurrent writes to one thread's comments (ids,
   // stored answer) go one after the other (SQLite's write transaction already excludes other writers).
-  lockAnnotation: byKind(
+  lockAnnotation: written(
     'lockAnnotation',
-    (kind) => `SELECT ${columnsOf(LOCKED_SELECT)} FROM annotations a WHERE ${THREAD}${kind === 'sqlite' ? '' : ' FOR UPDATE'}`,
+    (s) => `SELECT ${columnsOf(LOCKED_SELECT)} FROM annotations a WHERE ${THREAD}${s.lock('UPDATE')}`,
   ),
   // last_created: the createdAt of the newest comment (by seq), which a new one must not precede.
   threadTail: same(
@@ -92,10 +92,10 @@ export const COMMENTS_SQL = {
        coalesce((SELECT created_at FROM comments WHERE ${THREAD} ORDER BY seq DESC LIMIT 1), 0) AS last_created
      FROM comments WHERE ${THREAD}`,
   ),
-  takenCommentIds: sql('takenCommentIds', {
-    sqlite: `SELECT comment_id FROM comments WHERE ${THREAD} AND comment_id IN (SELECT value FROM json_each(@commentIds))`,
-    postgres: `SELECT comment_id FROM comments WHERE ${THREAD} AND comment_id = ANY(@commentIds::int[])`,
-  }),
+  takenCommentIds: written(
+    'takenCommentIds',
+    (s) => `SELECT comment_id FROM comments WHERE ${THREAD} AND ${s.isIn('comment_id', 'commentIds', 'int')}`,
+  ),
   insertComments: sql('insertComments', {
     sqlite: `INSERT INTO comments (tenant_id, organization_id, document_id, annotation_id, comment_id, seq, comment_html,
                comment_text, from_user_id, from_name, from_email, status, type, created_at, last_updated, tagged_user_contacts)
@@ -112,20 +112,18 @@ export const COMMENTS_SQL = {
   // After comments/add: the thread's lastUpdated follows its newest change, a thread that had no comment
   // gets its first author, the new comments' answers are appended to its stored ones, and its newest
   // comments are as latest.ts folded them.
-  afterAdd: byKind(
+  afterAdd: written(
     'threadAfterAdd',
-    (kind) => `UPDATE annotations SET last_updated = @lastUpdated, first_user_id = coalesce(first_user_id, @firstUserId),
+    (s) => `UPDATE annotations SET last_updated = @lastUpdated, first_user_id = coalesce(first_user_id, @firstUserId),
       answer_head = @head,
-      answer_comments = CASE WHEN answer_comments = '' THEN @comments ELSE answer_comments || ',' || @comments${
-        kind === 'sqlite' ? '' : '::text'
-      } END,
+      answer_comments = CASE WHEN answer_comments = '' THEN @comments ELSE answer_comments || ',' || @comments${s.cast('text')} END,
       last_comment_at = @lastAt, last_comment_by = @lastBy, last_other_at = @otherAt
       WHERE ${THREAD}`,
   ),
-  comments: byKind(
+  comments: written(
     'comments',
-    (kind) => `${READ}
-      AND ${inList(kind, 'c.from_user_id', 'userIds')} AND ${inList(kind, 'c.comment_id', 'commentIds', 'int')}
+    (s) => `${READ}
+      AND ${s.inList('c.from_user_id', 'userIds')} AND ${s.inList('c.comment_id', 'commentIds', 'int')}
       ORDER BY c.comment_id`,
   ),
 };

@@ -1,9 +1,9 @@
 // The statements of whole threads (SPEC 10): read, change, delete, count, mark read. SQLite and
 // PostgreSQL side by side; the comment statements are in sql.ts.
 import { CREDENTIALS_VERSION, columnsOf, DOCUMENT_VERSION, PROFILE_VERSION, positions } from '../select.js';
-import { byKind, greatest, inList, madeOnDemand, same, type Statement, setWhen } from '../sql.js';
+import { POSTGRES, type Syntax } from '../dialect/syntax.js';
+import { madeOnDemand, same, sql, type Statement, written } from '../sql.js';
 import { COMMENT_COLUMNS, HEAD_COLUMNS, THREAD } from './sql.js';
-import type { DatabaseKind as Kind } from '../dialect/dialect.js';
 
 /** A document's threads (columns of `alias`, '' for none). */
 const documentThreads = (alias: string) => {
@@ -20,9 +20,9 @@ const LIST_FILTERS = [
 ] as const;
 
 /** The threads of a document that ThreadFilters match. */
-const threadFilters = (kind: Kind, alias: string) => {
+const threadFilters = (s: Syntax, alias: string) => {
   const a = alias ? `${alias}.` : '';
-  const lists = LIST_FILTERS.map(([column, param]) => inList(kind, `${a}${column}`, param));
+  const lists = LIST_FILTERS.map(([column, param]) => s.inList(`${a}${column}`, param));
   return [documentThreads(alias), ...lists].join(' AND ');
 };
 
@@ -81,7 +81,7 @@ function sqlitePageRead(f: ThreadFilterSet, limit: number): string {
 }
 
 /** PostgreSQL: one statement with optional filters; its planner handles it well. */
-const PG_PAGE_READ = `SELECT ${columnsOf(PAGE_SELECT)} FROM annotations a WHERE ${threadFilters('postgres', 'a')}
+const PG_PAGE_READ = `SELECT ${columnsOf(PAGE_SELECT)} FROM annotations a WHERE ${threadFilters(POSTGRES, 'a')}
     AND (a.created_at, a.annotation_id) < (@afterCreatedAt::bigint, @afterId::text)
   ORDER BY a.created_at DESC, a.annotation_id DESC LIMIT @limit`;
 
@@ -108,22 +108,26 @@ export const W = positions(WHOLE_SELECT);
  * Listed threads of a document with all their comments, in key order: what a thread's stored answer
  * is rendered from again after a change that is not an append. The caller puts comments in creation order.
  */
-const wholeRead = (kind: Kind, select: typeof WHOLE_SELECT = WHOLE_SELECT) => `SELECT ${columnsOf(select)}
+const wholeRead = (s: Syntax, select: typeof WHOLE_SELECT = WHOLE_SELECT) => `SELECT ${columnsOf(select)}
   FROM annotations a LEFT JOIN comments c ON ${SAME_THREAD('c', 'a')}
-  WHERE ${documentThreads('a')} AND ${inList(kind, 'a.annotation_id', 'annotationIds')}
+  WHERE ${documentThreads('a')} AND ${s.inList('a.annotation_id', 'annotationIds')}
   ORDER BY a.annotation_id, c.comment_id`;
 
 /** Writes what a thread keeps of its comments: its first author, its stored answer, its newest comments. */
-const storeThreads = (kind: Kind) =>
-  kind === 'sqlite'
-    ? `UPDATE annotations SET first_user_id = @firstUserId, answer_head = @head, answer_comments = @comments,
+/**
+ * Two shapes: SQLite runs the statement once per thread; PostgreSQL once for all of them, each column
+ * an array read with unnest (sql.ts: batch).
+ */
+const STORE_THREADS = {
+  sqlite: `UPDATE annotations SET first_user_id = @firstUserId, answer_head = @head, answer_comments = @comments,
         last_comment_at = @lastAt, last_comment_by = @lastBy, last_other_at = @otherAt
-      WHERE ${THREAD}`
-    : `UPDATE annotations a SET first_user_id = x.first_user_id, answer_head = x.head, answer_comments = x.comments,
+      WHERE ${THREAD}`,
+  postgres: `UPDATE annotations a SET first_user_id = x.first_user_id, answer_head = x.head, answer_comments = x.comments,
         last_comment_at = x.last_at, last_comment_by = x.last_by, last_other_at = x.other_at
       FROM unnest(@annotationId::text[], @firstUserId::text[], @head::text[], @comments::text[], @lastAt::bigint[],
         @lastBy::text[], @otherAt::bigint[]) AS x(annotation_id, first_user_id, head, comments, last_at, last_by, other_at)
-      WHERE ${documentThreads('a')} AND a.annotation_id = x.annotation_id`;
+      WHERE ${documentThreads('a')} AND a.annotation_id = x.annotation_id`,
+};
 
 /** The thread columns an update may set: [column, parameter, the flag that says the change names it]. */
 const CHANGED_MEMBERS: [column: string, param: string, flag: string][] = [
@@ -148,14 +152,14 @@ const CHANGED_COMMENT_MEMBERS: [column: string, param: string, flag: string][] =
   ['tagged_user_contacts', 'tags', 'set_tags'],
 ];
 
-const sets = (kind: Kind, members: [string, string, string][]) =>
-  members.map(([column, param, flag]) => setWhen(kind, column, param, flag)).join(', ');
+const sets = (s: Syntax, members: [string, string, string][]) =>
+  members.map(([column, param, flag]) => s.setWhen(column, param, flag)).join(', ');
 
-const updateThreads = (kind: Kind) => `UPDATE annotations SET ${sets(kind, CHANGED_MEMBERS)}, last_updated = @now
-  WHERE ${threadFilters(kind, '')} RETURNING annotation_id`;
+const updateThreads = (s: Syntax) => `UPDATE annotations SET ${sets(s, CHANGED_MEMBERS)}, last_updated = @now
+  WHERE ${threadFilters(s, '')} RETURNING annotation_id`;
 
-const updateComments = (kind: Kind) => `UPDATE comments SET ${sets(kind, CHANGED_COMMENT_MEMBERS)}, status = 'updated',
-  last_updated = @now WHERE ${THREAD} AND ${inList(kind, 'comment_id', 'commentIds', 'int')} RETURNING comment_id`;
+const updateComments = (s: Syntax) => `UPDATE comments SET ${sets(s, CHANGED_COMMENT_MEMBERS)}, status = 'updated',
+  last_updated = @now WHERE ${THREAD} AND ${s.inList('comment_id', 'commentIds', 'int')} RETURNING comment_id`;
 
 /**
  * A thread is unread by a user with a comment by someone else created after the user's mark (r, joined
@@ -174,22 +178,14 @@ const UNREAD = `(CASE WHEN a.last_comment_by <> @userId THEN a.last_comment_at E
  * SQLite concatenates in the order json_each walks the list, without the sort an ORDER BY adds to
  * each request (a test holds the order); PostgreSQL orders by the list's ordinality.
  */
-const count = (kind: Kind) => {
-  const [documents, quoted, joined] =
-    kind === 'sqlite'
-      ? ['json_each(@documentIds) d', 'json_quote(d.value)', (entry: string) => `group_concat(${entry}, ',')`]
-      : [
-          'unnest(@documentIds::text[]) WITH ORDINALITY AS d(value, n)',
-          'to_json(d.value)::text',
-          (entry: string) => `string_agg(${entry}, ',' ORDER BY d.n)`,
-        ];
+const count = (s: Syntax) => {
   const counts = `(SELECT '{"total":' || count(*) || ',"unread":' || coalesce(sum(CASE WHEN ${UNREAD} THEN 1 ELSE 0 END), 0) || '}'
     FROM annotations a LEFT JOIN annotation_reads r ON ${SAME_THREAD('r', 'a')} AND r.user_id = @userId
     WHERE a.tenant_id = @tenantId AND a.organization_id = @organizationId AND a.document_id = d.value
-      AND ${inList(kind, 'a.status_id', 'statusIds')})`;
-  return `SELECT '{' || coalesce(${joined(`${quoted} || ':' || ${counts}`)}, '') || '}' AS answer,
+      AND ${s.inList('a.status_id', 'statusIds')})`;
+  return `SELECT '{' || coalesce(${s.concatInListOrder(`${s.jsonQuote('d.value')} || ':' || ${counts}`, "','", 'd')}, '') || '}' AS answer,
     ${CREDENTIALS_VERSION} AS credentials_version
-  FROM ${documents}`;
+  FROM ${s.listRowsInOrder('documentIds', 'd')}`;
 };
 
 /**
@@ -197,29 +193,29 @@ const count = (kind: Kind) => {
  * import may date comments ahead, and comments/add never dates one before the newest), so that
  * marking a thread read always covers every comment it has.
  */
-const markRead = (kind: Kind) => `INSERT INTO annotation_reads (tenant_id, organization_id, document_id,
+const markRead = (s: Syntax) => `INSERT INTO annotation_reads (tenant_id, organization_id, document_id,
     annotation_id, user_id, read_at)
-  SELECT a.tenant_id, a.organization_id, a.document_id, a.annotation_id, ${kind === 'sqlite' ? '@userId' : '@userId::text'},
-    ${greatest(kind, kind === 'sqlite' ? '@now' : '@now::bigint', 'coalesce(a.last_comment_at, 0)')}
+  SELECT a.tenant_id, a.organization_id, a.document_id, a.annotation_id, ${s.typed('userId', 'text')},
+    ${s.greatest(s.typed('now', 'bigint'), 'coalesce(a.last_comment_at, 0)')}
   FROM annotations a
   WHERE a.tenant_id = @tenantId AND a.organization_id = @organizationId AND a.document_id = @documentId
-    AND ${inList(kind, 'a.annotation_id', 'annotationIds')}${
+    AND ${s.inList('a.annotation_id', 'annotationIds')}${
       // PostgreSQL: a thread being deleted is waited for, and then not marked (its marks are deleted
       // with it; a mark written beside the delete would outlive the thread and pass to a new one).
-      kind === 'sqlite' ? '' : ' FOR KEY SHARE OF a'
+      s.lock('KEY SHARE', { of: 'a' })
     }
   ON CONFLICT (tenant_id, organization_id, document_id, annotation_id, user_id) DO UPDATE SET read_at = excluded.read_at`;
 
 /** The listed threads of a document (a delete's cascade). */
-const listedThreads = (kind: Kind) => `${documentThreads('')} AND ${inList(kind, 'annotation_id', 'annotationIds')}`;
+const listedThreads = (s: Syntax) => `${documentThreads('')} AND ${s.inList('annotation_id', 'annotationIds')}`;
 
 export const THREADS_SQL = {
   /** What the fan-out needs of comments just changed (comments/update with triggerNotification). */
-  changedComments: byKind(
+  changedComments: written(
     'changedComments',
-    (kind) => `SELECT comment_id, seq, from_user_id, from_name, from_email, comment_text, tagged_user_contacts FROM comments
+    (s) => `SELECT comment_id, seq, from_user_id, from_name, from_email, comment_text, tagged_user_contacts FROM comments
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
-       AND annotation_id = @annotationId AND ${inList(kind, 'comment_id', 'commentIds', 'int')} ORDER BY seq`,
+       AND annotation_id = @annotationId AND ${s.inList('comment_id', 'commentIds', 'int')} ORDER BY seq`,
   ),
   // What a page of threads held in memory was read under, now (services/thread-pages.ts).
   documentVersions: same(
@@ -227,56 +223,54 @@ export const THREADS_SQL = {
     `SELECT ${DOCUMENT_VERSION} AS document_version, ${PROFILE_VERSION} AS profile_version,
       ${CREDENTIALS_VERSION} AS credentials_version`,
   ),
-  whole: byKind('wholeAnnotations', (kind) => wholeRead(kind)),
+  whole: written('wholeAnnotations', (s) => wholeRead(s)),
   /**
    * The same for migration 9's data step, which runs on the schema of its own release: columns added
    * since (a thread's color, migration 25) are not there yet, and no thread has one.
    */
-  wholeAsOfMigration9: byKind('wholeAnnotationsAsOfMigration9', (kind) =>
-    wholeRead(kind, { ...WHOLE_SELECT, color: 'NULL' } as unknown as typeof WHOLE_SELECT),
+  wholeAsOfMigration9: written('wholeAnnotationsAsOfMigration9', (s) =>
+    wholeRead(s, { ...WHOLE_SELECT, color: 'NULL' } as unknown as typeof WHOLE_SELECT),
   ),
-  store: byKind('storeAnnotations', storeThreads),
+  store: sql('storeAnnotations', STORE_THREADS),
   /** updateUsers: the comments of the listed threads by any of @userIds, in key order. */
-  commentsBy: byKind(
+  commentsBy: written(
     'commentsByAuthors',
-    (kind) => `SELECT annotation_id, comment_id, from_user_id FROM comments WHERE ${listedThreads(kind)}
-      AND ${inList(kind, 'from_user_id', 'userIds')} ORDER BY annotation_id, comment_id`,
+    (s) => `SELECT annotation_id, comment_id, from_user_id FROM comments WHERE ${listedThreads(s)}
+      AND ${s.inList('from_user_id', 'userIds')} ORDER BY annotation_id, comment_id`,
   ),
   /** updateUsers: the listed comments of a thread get another author (their text, status and times stay). */
-  reauthor: byKind(
+  reauthor: written(
     'reauthorComments',
-    (kind) => `UPDATE comments SET from_user_id = @userId, from_name = @name, from_email = @email
-      WHERE ${THREAD} AND ${inList(kind, 'comment_id', 'commentIds', 'int')}`,
+    (s) => `UPDATE comments SET from_user_id = @userId, from_name = @name, from_email = @email
+      WHERE ${THREAD} AND ${s.inList('comment_id', 'commentIds', 'int')}`,
   ),
-  update: byKind('updateAnnotations', updateThreads),
+  update: written('updateAnnotations', updateThreads),
   /** Whether any thread matches the filters (updateUsers, before it writes profiles): a read, no lock. */
-  anyMatching: byKind(
+  anyMatching: written(
     'anyMatchingAnnotation',
-    (kind) => `SELECT 1 AS found FROM annotations WHERE ${threadFilters(kind, '')} LIMIT 1`,
+    (s) => `SELECT 1 AS found FROM annotations WHERE ${threadFilters(s, '')} LIMIT 1`,
   ),
   // The threads a delete means, locked on PostgreSQL so that a concurrent write waits for the delete.
-  matching: byKind(
+  matching: written(
     'matchingAnnotations',
-    (kind) =>
-      `SELECT annotation_id FROM annotations WHERE ${threadFilters(kind, '')}
-        ${kind === 'sqlite' ? '' : 'ORDER BY annotation_id FOR UPDATE'}`,
+    (s) =>
+      `SELECT annotation_id FROM annotations WHERE ${threadFilters(s, '')}
+        ${s.lockInOrder('annotation_id', 'UPDATE')}`,
   ),
-  cascadeComments: byKind('deleteThreadComments', (kind) => `DELETE FROM comments WHERE ${listedThreads(kind)}`),
-  cascadeReads: byKind('deleteThreadReads', (kind) => `DELETE FROM annotation_reads WHERE ${listedThreads(kind)}`),
-  deleteThreads: byKind('deleteAnnotations', (kind) => `DELETE FROM annotations WHERE ${listedThreads(kind)}`),
-  count: byKind('countAnnotations', count),
-  markRead: byKind('markAnnotationsRead', markRead),
-  updateComments: byKind('updateComments', updateComments),
-  deleteComments: byKind(
+  cascadeComments: written('deleteThreadComments', (s) => `DELETE FROM comments WHERE ${listedThreads(s)}`),
+  cascadeReads: written('deleteThreadReads', (s) => `DELETE FROM annotation_reads WHERE ${listedThreads(s)}`),
+  deleteThreads: written('deleteAnnotations', (s) => `DELETE FROM annotations WHERE ${listedThreads(s)}`),
+  count: written('countAnnotations', count),
+  markRead: written('markAnnotationsRead', markRead),
+  updateComments: written('updateComments', updateComments),
+  deleteComments: written(
     'deleteComments',
-    (kind) => `DELETE FROM comments WHERE ${THREAD} AND ${inList(kind, 'comment_id', 'commentIds', 'int')} RETURNING comment_id`,
+    (s) => `DELETE FROM comments WHERE ${THREAD} AND ${s.inList('comment_id', 'commentIds', 'int')} RETURNING comment_id`,
   ),
   // After comments change or go, lastUpdated moves to now (the rest is rendered again, threads.ts).
-  touchThread: byKind(
+  touchThread: written(
     'touchThread',
-    (
-      kind,
-    ) => `UPDATE annotations SET last_updated = ${greatest(kind, 'last_updated', kind === 'sqlite' ? '@now' : '@now::bigint')}
+    (s) => `UPDATE annotations SET last_updated = ${s.greatest('last_updated', s.typed('now', 'bigint'))}
       WHERE ${THREAD}`,
   ),
 };

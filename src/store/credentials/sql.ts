@@ -1,5 +1,5 @@
 // The statements of tenants, API keys and auth tokens, SQLite and PostgreSQL side by side.
-import { same, sql } from '../sql.js';
+import { same, sql, written } from '../sql.js';
 
 const TENANT_COLUMNS = 'id, api_key, name, disabled, revoked_at, created_at';
 
@@ -14,16 +14,13 @@ export const CREDENTIALS_SQL = {
   ),
   // The same index probes whether or not the key exists (an unknown key probes auth_tokens for no
   // tenant), so the time of a 401 does not tell which keys exist. No row for the tenant: unknown key.
-  byKey: sql('credentialsByKey', {
-    sqlite: `SELECT t.id, t.api_key, t.name, t.disabled, t.revoked_at, t.created_at, k.token_hash
-             FROM (SELECT @apiKey AS api_key) q
-             LEFT JOIN tenants t ON t.api_key = q.api_key
-             LEFT JOIN auth_tokens k ON k.tenant_id = coalesce(t.id, '') AND k.revoked_at IS NULL`,
-    postgres: `SELECT t.id, t.api_key, t.name, t.disabled, t.revoked_at, t.created_at, k.token_hash
-               FROM (SELECT @apiKey::text AS api_key) q
-               LEFT JOIN tenants t ON t.api_key = q.api_key
-               LEFT JOIN auth_tokens k ON k.tenant_id = coalesce(t.id, '') AND k.revoked_at IS NULL`,
-  }),
+  byKey: written(
+    'credentialsByKey',
+    (s) => `SELECT t.id, t.api_key, t.name, t.disabled, t.revoked_at, t.created_at, k.token_hash
+     FROM (SELECT ${s.typed('apiKey', 'text')} AS api_key) q
+     LEFT JOIN tenants t ON t.api_key = q.api_key
+     LEFT JOIN auth_tokens k ON k.tenant_id = coalesce(t.id, '') AND k.revoked_at IS NULL`,
+  ),
   allTenants: same('allTenants', `SELECT ${TENANT_COLUMNS} FROM tenants ORDER BY created_at, api_key`),
   revokeTenant: same('revokeTenant', 'UPDATE tenants SET revoked_at = coalesce(revoked_at, @at) WHERE api_key = @apiKey'),
   setDisabled: same('setDisabled', 'UPDATE tenants SET disabled = @disabled WHERE api_key = @apiKey'),

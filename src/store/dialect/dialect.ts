@@ -5,7 +5,8 @@
 //   write lock, so writers queue instead of deadlocking); PostgreSQL runs it on one connection and runs
 //   it again, whole, after a serialization failure or deadlock (40001, 40P01).
 // - Row locks: PostgreSQL's statements lock a thread with SELECT ... FOR UPDATE; SQLite needs none,
-//   its write transaction already excludes every other writer. (Only the statement text differs.)
+//   its write transaction already excludes every other writer. (Only the statement text differs:
+//   syntax.ts names every construct spelled differently, row locks among them.)
 // - List parameters: SQLite reads one JSON text with json_each, PostgreSQL one array with = ANY.
 // - Batch inserts: SQLite runs the statement once per row (cheap: no round trip); PostgreSQL runs it
 //   once with each column as an array, read back with unnest (one round trip).
@@ -47,6 +48,17 @@ export interface Dialect {
   readonly kind: DatabaseKind;
   /** Whether writes run side by side (PostgreSQL) rather than one at a time (SQLite's write lock). */
   readonly writesSideBySide: boolean;
+  /**
+   * How a batch (sql.ts: batch, BatchQuery) runs inside a write: once, with each column an array read
+   * with unnest (PostgreSQL: one round trip), rather than once per row (SQLite: no round trip to save).
+   */
+  readonly batchesAsArrays: boolean;
+  /**
+   * Whether a failed scrub leaves the storage as it was (PostgreSQL: a VACUUM that failed, say on a
+   * statement timeout, leaves the dead row versions to autovacuum), rather than failing (SQLite: a
+   * checkpoint or truncation of the WAL that failed is the storage failing: health.ts).
+   */
+  readonly scrubMayFail: boolean;
   /**
    * A read: its steps outside a write transaction (PostgreSQL: each statement is its own consistent
    * snapshot; SQLite: the turn's shared one). SQLite answers synchronously, PostgreSQL with a promise

@@ -160,6 +160,8 @@ function makePool(options: PostgresOptions, max: number): pg.Pool {
 export class PostgresDialect implements Dialect {
   readonly kind = 'postgres' as const;
   readonly writesSideBySide = true;
+  readonly batchesAsArrays = true;
+  readonly scrubMayFail = true;
   onCall: CallListener | null = null;
   onTransaction: TransactionListener | null = null;
   private readonly pool: pg.Pool;

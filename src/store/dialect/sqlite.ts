@@ -127,6 +127,8 @@ function bind(order: readonly string[], params: Params): unknown[] {
 export class SqliteDialect implements Dialect {
   readonly kind = 'sqlite' as const;
   readonly writesSideBySide = false;
+  readonly batchesAsArrays = false;
+  readonly scrubMayFail = false;
   onCall: CallListener | null = null;
   onTransaction: TransactionListener | null = null;
   private readonly db: Database.Database;

@@ -1,5 +1,5 @@
 // The statements of documents as objects (SPEC 12), SQLite and PostgreSQL side by side.
-import { byKind, cast, deleteSome, inList } from '../sql.js';
+import { deleteSome, written } from '../sql.js';
 
 /** The columns a document is read with, in the order documents.ts maps them. */
 const COLUMNS = 'document_id, name, folder_id, access_type, disabled, created_at, updated_at';
@@ -23,53 +23,49 @@ export const DOCUMENTS_SQL = {
    * documents/add: creates, renames when a name is given, and places the document in the folder when
    * one is given (without one, an existing document stays where it is).
    */
-  add: byKind('addDocument', (kind) =>
+  add: written('addDocument', (s) =>
     upsert(
       ['name', 'folder_id'],
-      [`coalesce(@name${cast(kind, 'text')}, '')`, `@folderId${cast(kind, 'text')}`],
-      `name = coalesce(@name${cast(kind, 'text')}, documents.name),
-       folder_id = coalesce(@folderId${cast(kind, 'text')}, documents.folder_id),
-       updated_at = CASE WHEN @name${cast(kind, 'text')} IS NULL AND @folderId${cast(kind, 'text')} IS NULL
+      [`coalesce(@name${s.cast('text')}, '')`, `@folderId${s.cast('text')}`],
+      `name = coalesce(@name${s.cast('text')}, documents.name),
+       folder_id = coalesce(@folderId${s.cast('text')}, documents.folder_id),
+       updated_at = CASE WHEN @name${s.cast('text')} IS NULL AND @folderId${s.cast('text')} IS NULL
          THEN documents.updated_at ELSE @now END`,
     ),
   ),
   /** documents/move: into the folder (null: no folder). */
-  move: byKind('moveDocument', (kind) =>
-    upsert(['folder_id'], [`@folderId${cast(kind, 'text')}`], `folder_id = @folderId${cast(kind, 'text')}, updated_at = @now`),
+  move: written('moveDocument', (s) =>
+    upsert(['folder_id'], [`@folderId${s.cast('text')}`], `folder_id = @folderId${s.cast('text')}, updated_at = @now`),
   ),
   /** documents/access/update. */
-  access: byKind('setDocumentAccess', () =>
+  access: written('setDocumentAccess', () =>
     upsert(['access_type'], ['@accessType'], 'access_type = @accessType, updated_at = @now'),
   ),
   /** documents/access/disablestate/update: the one write a disabled document takes (SPEC 14.8). */
-  disable: byKind('setDocumentDisabled', (kind) =>
-    upsert(
-      ['disabled'],
-      [`@disabled${cast(kind, 'boolean')}`],
-      `disabled = @disabled${cast(kind, 'boolean')}, updated_at = @now`,
-    ),
+  disable: written('setDocumentDisabled', (s) =>
+    upsert(['disabled'], [`@disabled${s.cast('boolean')}`], `disabled = @disabled${s.cast('boolean')}, updated_at = @now`),
   ),
   /** documents/update: renames a document that exists; answers its disabled flag, or no row. */
-  rename: byKind(
+  rename: written(
     'renameDocument',
-    (kind) => `UPDATE documents SET name = coalesce(@name${cast(kind, 'text')}, name), updated_at = @now
+    (s) => `UPDATE documents SET name = coalesce(@name${s.cast('text')}, name), updated_at = @now
      WHERE ${DOCUMENT} RETURNING disabled`,
   ),
   /** documents/get: by ids and/or folder (folderMode 0: any, 1: no folder, 2: folderId), in id order, after the token's id. */
-  page: byKind(
+  page: written(
     'documentsPage',
-    (kind) => `SELECT ${COLUMNS} FROM documents
-     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND ${inList(kind, 'document_id', 'ids')}
-       AND (@folderMode${cast(kind, 'int')} = 0 OR (@folderMode = 1 AND folder_id IS NULL)
-         OR (@folderMode = 2 AND folder_id = @folderId${cast(kind, 'text')}))
-       AND (@after${cast(kind, 'text')} IS NULL OR document_id > @after) AND NOT deleting
+    (s) => `SELECT ${COLUMNS} FROM documents
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND ${s.inList('document_id', 'ids')}
+       AND (@folderMode${s.cast('int')} = 0 OR (@folderMode = 1 AND folder_id IS NULL)
+         OR (@folderMode = 2 AND folder_id = @folderId${s.cast('text')}))
+       AND (@after${s.cast('text')} IS NULL OR document_id > @after) AND NOT deleting
      ORDER BY document_id LIMIT @limit`,
   ),
   /**
    * documents/delete, first and alone: the document is marked deleting, and disabled, so every write
    * to it is refused while its rows go in batches (store/batches.ts); answers whether it was there.
    */
-  markDeleting: byKind(
+  markDeleting: written(
     'markDocumentDeleting',
     () => `UPDATE documents SET disabled = true, deleting = true WHERE ${DOCUMENT} RETURNING document_id`,
   ),
@@ -77,10 +73,10 @@ export const DOCUMENTS_SQL = {
   someThreads: deleteSome('deleteSomeThreadsOfDocument', 'annotations', DOCUMENT),
   someComments: deleteSome('deleteSomeCommentsOfDocument', 'comments', DOCUMENT),
   someThreadReads: deleteSome('deleteSomeThreadReadsOfDocument', 'annotation_reads', DOCUMENT),
-  someNotificationIds: byKind(
+  someNotificationIds: written(
     'someNotificationIdsOfDocument',
-    (kind) => `SELECT notification_id FROM notifications WHERE ${DOCUMENT}
-     ORDER BY notification_id LIMIT @limit${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
+    (s) => `SELECT notification_id FROM notifications WHERE ${DOCUMENT}
+     ORDER BY notification_id LIMIT @limit${s.lock('UPDATE')}`,
   ),
   someMemberships: deleteSome(
     'deleteSomeMembershipsOfDocument',
@@ -94,32 +90,32 @@ export const DOCUMENTS_SQL = {
    * document's row (the upserts above) waits, then makes a new one after this commits; writes that
    * only name the document in other tables do not wait for it.
    */
-  remove: byKind('deleteDocument', () => `DELETE FROM documents WHERE ${DOCUMENT} RETURNING document_id`),
+  remove: written('deleteDocument', () => `DELETE FROM documents WHERE ${DOCUMENT} RETURNING document_id`),
   /** Then everything in it. The annotations' triggers move the document's version (migration 11). */
-  comments: byKind('deleteDocumentComments', () => `DELETE FROM comments WHERE ${DOCUMENT}`),
-  threadReads: byKind('deleteDocumentThreadReads', () => `DELETE FROM annotation_reads WHERE ${DOCUMENT}`),
-  threads: byKind('deleteDocumentThreads', () => `DELETE FROM annotations WHERE ${DOCUMENT}`),
-  notificationIds: byKind(
+  comments: written('deleteDocumentComments', () => `DELETE FROM comments WHERE ${DOCUMENT}`),
+  threadReads: written('deleteDocumentThreadReads', () => `DELETE FROM annotation_reads WHERE ${DOCUMENT}`),
+  threads: written('deleteDocumentThreads', () => `DELETE FROM annotations WHERE ${DOCUMENT}`),
+  notificationIds: written(
     'documentNotificationIds',
-    (kind) => `SELECT notification_id FROM notifications WHERE ${DOCUMENT}
-     ORDER BY notification_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
+    (s) => `SELECT notification_id FROM notifications WHERE ${DOCUMENT}
+     ORDER BY notification_id${s.lock('UPDATE')}`,
   ),
-  memberships: byKind(
+  memberships: written(
     'deleteDocumentMemberships',
     () => `DELETE FROM memberships WHERE tenant_id = @tenantId AND organization_id = @organizationId
        AND scope_kind = 'document' AND scope_id = @documentId`,
   ),
-  settings: byKind('deleteDocumentSettings', () => `DELETE FROM notification_settings WHERE ${DOCUMENT}`),
-  liveStates: byKind('deleteDocumentLiveStates', () => `DELETE FROM live_states WHERE ${DOCUMENT}`),
+  settings: written('deleteDocumentSettings', () => `DELETE FROM notification_settings WHERE ${DOCUMENT}`),
+  liveStates: written('deleteDocumentLiveStates', () => `DELETE FROM live_states WHERE ${DOCUMENT}`),
   /**
    * Whether a folder exists (documents/add and move name one that must). On PostgreSQL the row is
    * locked until the write commits, so a folders/delete (which deletes its folders before it moves
    * their documents out) waits for it, or it waits for the delete and finds no folder: no document is
    * left in a folder that is gone. SQLite writes one transaction at a time.
    */
-  folderExists: byKind(
+  folderExists: written(
     'folderExists',
-    (kind) => `SELECT 1 AS found FROM folders WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND folder_id = @folderId${kind === 'postgres' ? ' FOR KEY SHARE' : ''}`,
+    (s) => `SELECT 1 AS found FROM folders WHERE tenant_id = @tenantId AND organization_id = @organizationId
+       AND folder_id = @folderId${s.lock('KEY SHARE')}`,
   ),
 };

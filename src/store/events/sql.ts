@@ -1,5 +1,5 @@
 // The statements of the event outbox (SPEC 13), SQLite and PostgreSQL side by side.
-import { byKind, cast, postgresOnly, same, sql, sqliteOnly } from '../sql.js';
+import { postgresOnly, same, sql, sqliteOnly, written } from '../sql.js';
 
 /**
  * The PostgreSQL channel every numbering of events is announced on (payload: "<tenantId> <lastId>"):
@@ -47,10 +47,10 @@ export const EVENTS_SQL = {
   /** PostgreSQL: the tenants with drafts written before `before` (left by a writer that stopped before numbering them). */
   draftedTenants: postgresOnly('draftedTenants', 'SELECT DISTINCT tenant_id FROM event_drafts WHERE created_at < @before'),
   /** A tenant's events after an id, in id order (the stream's resume and its tail). */
-  after: byKind(
+  after: written(
     'eventsAfter',
-    (kind) => `SELECT id, type, organization_id, document_id, audience, body FROM events
-               WHERE tenant_id = @tenantId AND id > @after${cast(kind, 'bigint')} ORDER BY id LIMIT @limit`,
+    (s) => `SELECT id, type, organization_id, document_id, audience, body FROM events
+               WHERE tenant_id = @tenantId AND id > @after${s.cast('bigint')} ORDER BY id LIMIT @limit`,
   ),
   lastId: same('lastEventId', 'SELECT last_id FROM event_counters WHERE tenant_id = @tenantId'),
   /**

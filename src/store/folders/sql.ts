@@ -1,7 +1,7 @@
 // The statements of folders (SPEC 12), SQLite and PostgreSQL side by side. A folder's parent is NULL
 // at the top. Trees are walked in memory (folders.ts) from one read of the organization's folders, so
 // no statement recurses and no list is spelled out: lists are one JSON or array parameter.
-import { byKind, cast, inList } from '../sql.js';
+import { written } from '../sql.js';
 
 const ORGANIZATION = 'tenant_id = @tenantId AND organization_id = @organizationId';
 const FOLDER = `${ORGANIZATION} AND folder_id = @folderId`;
@@ -12,47 +12,44 @@ export const FOLDERS_SQL = {
    * concurrent moves could otherwise each pass and together make a cycle. SQLite writes are serial
    * already (IMMEDIATE transactions); PostgreSQL locks the organization's row.
    */
-  lockTree: byKind(
-    'lockFolderTree',
-    (kind) => `SELECT 1 AS locked FROM organizations WHERE ${ORGANIZATION}${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
-  ),
+  lockTree: written('lockFolderTree', (s) => `SELECT 1 AS locked FROM organizations WHERE ${ORGANIZATION}${s.lock('UPDATE')}`),
   /** Every folder of the organization, in id order: the tree, read once per operation. */
-  all: byKind(
+  all: written(
     'organizationFolders',
     () => `SELECT folder_id, name, parent_id, access_type, created_at, updated_at FROM folders
      WHERE ${ORGANIZATION} ORDER BY folder_id`,
   ),
   /** Every folder's parent: what a move or a delete walks. */
-  parents: byKind('folderParents', () => `SELECT folder_id, parent_id FROM folders WHERE ${ORGANIZATION}`),
-  insert: byKind(
+  parents: written('folderParents', () => `SELECT folder_id, parent_id FROM folders WHERE ${ORGANIZATION}`),
+  insert: written(
     'insertFolder',
-    (kind) => `INSERT INTO folders (tenant_id, organization_id, folder_id, name, parent_id, created_at, updated_at)
-     VALUES (@tenantId, @organizationId, @folderId, coalesce(@name${cast(kind, 'text')}, ''), @parentId${cast(kind, 'text')}, @now, @now)`,
+    (s) => `INSERT INTO folders (tenant_id, organization_id, folder_id, name, parent_id, created_at, updated_at)
+     VALUES (@tenantId, @organizationId, @folderId, coalesce(@name${s.cast('text')}, ''), @parentId${s.cast('text')}, @now, @now)`,
   ),
   /** Renames (null: keeps the name) and, with moves set, moves under parentId (null: the top). */
-  change: byKind(
+  change: written(
     'changeFolder',
-    (kind) => `UPDATE folders SET name = coalesce(@name${cast(kind, 'text')}, name),
-       parent_id = CASE WHEN @moves${cast(kind, 'boolean')} THEN @parentId${cast(kind, 'text')} ELSE parent_id END,
+    (s) => `UPDATE folders SET name = coalesce(@name${s.cast('text')}, name),
+       parent_id = CASE WHEN @moves${s.cast('boolean')} THEN @parentId${s.cast('text')} ELSE parent_id END,
        updated_at = @now
      WHERE ${FOLDER}`,
   ),
-  access: byKind(
+  access: written(
     'setFolderAccess',
     () => `UPDATE folders SET access_type = @accessType, updated_at = @now WHERE ${FOLDER} RETURNING folder_id`,
   ),
   /** folders/delete: the folders of the subtrees, one list parameter (first: see documents/sql.ts folderExists). */
-  remove: byKind('deleteFolders', (kind) => `DELETE FROM folders WHERE ${ORGANIZATION} AND ${inList(kind, 'folder_id', 'ids')}`),
+  remove: written('deleteFolders', (s) => `DELETE FROM folders WHERE ${ORGANIZATION} AND ${s.inList('folder_id', 'ids')}`),
   /** Then their documents move out: they stay, in no folder. */
-  unfile: byKind(
+  unfile: written(
     'unfileDocuments',
-    (kind) => `UPDATE documents SET folder_id = NULL, updated_at = @now
-     WHERE ${ORGANIZATION} AND ${inList(kind, 'folder_id', 'ids')}`,
+    (s) => `UPDATE documents SET folder_id = NULL, updated_at = @now
+     WHERE ${ORGANIZATION} AND ${s.inList('folder_id', 'ids')}`,
   ),
   /** Memberships of a deleted folder go with it (as a deleted document's do). */
-  memberships: byKind(
+  memberships: written(
     'deleteFolderMemberships',
-    (kind) => `DELETE FROM memberships WHERE ${ORGANIZATION} AND scope_kind = 'folder'
-       AND ${inList(kind, 'scope_id', 'ids')}`,
+    (s) => `DELETE FROM memberships WHERE ${ORGANIZATION} AND scope_kind = 'folder'
+       AND ${s.inList('scope_id', 'ids')}`,
   ),
 };

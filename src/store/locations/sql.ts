@@ -2,7 +2,7 @@
 // PostgreSQL side by side. A document's threads are found at a location by their locationId or their
 // location object's id, which is JSON text: the match is made in JavaScript (locations.ts), so neither
 // database needs a JSON path, and only the threads that match are locked.
-import { byKind, greatest, isIn, same } from '../sql.js';
+import { same, written } from '../sql.js';
 import { THREAD } from '../comments/sql.js';
 import { DOCUMENT } from '../documents/sql.js';
 import { CHANGE_SOURCE_COLUMNS } from '../notifications/sql.js';
@@ -15,24 +15,24 @@ export const LOCATIONS_SQL = {
      WHERE ${DOCUMENT} AND (location IS NOT NULL OR location_id IS NOT NULL) ORDER BY annotation_id`,
   ),
   /** The same threads again by id, locked on PostgreSQL, so the move reads what it changes. */
-  lockThreads: byKind(
+  lockThreads: written(
     'lockLocatedThreads',
-    (kind) => `SELECT annotation_id, location, location_id FROM annotations
-     WHERE ${DOCUMENT} AND ${isIn(kind, 'annotation_id', 'ids')}
-     ORDER BY annotation_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
+    (s) => `SELECT annotation_id, location, location_id FROM annotations
+     WHERE ${DOCUMENT} AND ${s.isIn('annotation_id', 'ids')}
+     ORDER BY annotation_id${s.lock('UPDATE')}`,
   ),
   /** A thread moved: its location object and locationId, and lastUpdated now. */
-  moveThread: byKind(
+  moveThread: written(
     'moveThread',
-    (kind) => `UPDATE annotations SET location = @location, location_id = @locationId,
-       last_updated = ${greatest(kind, 'last_updated', kind === 'postgres' ? '@now::bigint' : '@now')}
+    (s) => `UPDATE annotations SET location = @location, location_id = @locationId,
+       last_updated = ${s.greatest('last_updated', s.typed('now', 'bigint'))}
      WHERE ${THREAD}`,
   ),
   /** The document's notifications at a locationId, locked on PostgreSQL, as a change reads them (notifications/sql.ts). */
-  notificationsAt: byKind(
+  notificationsAt: written(
     'notificationsAtLocation',
-    (kind) => `SELECT ${CHANGE_SOURCE_COLUMNS} FROM notifications WHERE ${DOCUMENT} AND location_id = @locationId
-     ORDER BY notification_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
+    (s) => `SELECT ${CHANGE_SOURCE_COLUMNS} FROM notifications WHERE ${DOCUMENT} AND location_id = @locationId
+     ORDER BY notification_id${s.lock('UPDATE')}`,
   ),
   /** The document's notifications made by comments (triggerNotification): their source names the thread. */
   commentNotifications: same(

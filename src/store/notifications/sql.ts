@@ -1,7 +1,8 @@
 // The statements of notifications, SQLite and PostgreSQL side by side, and the select list of the
 // notification read.
 import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
-import { byKind, inList, isIn, madeOnDemand, type Statement, same, sql, whenGiven } from '../sql.js';
+import { POSTGRES, SQLITE, type Syntax } from '../dialect/syntax.js';
+import { madeOnDemand, same, sql, type Statement, written } from '../sql.js';
 
 /** The columns a branch of the read takes from its rows (an inbox row or a notification: same names). */
 const ROW_COLUMNS = 'n.notification_id, n.timestamp, n.action_user_id, n.action_user_name, n.action_user_email, n.answer';
@@ -14,31 +15,19 @@ const ROW_COLUMNS = 'n.notification_id, n.timestamp, n.action_user_id, n.action_
  * keyed (..., notification_id, user_id), so SQLite yields readers in userId order without a sort (the
  * query-plan test holds the indexes); PostgreSQL is told the order.
  */
-const listedReaders = (kind: 'sqlite' | 'postgres', n: string): string => {
+const listedReaders = (s: Syntax, n: string): string => {
   const from = `FROM inbox i WHERE i.tenant_id = @tenantId AND i.organization_id = @organizationId
-      AND i.notification_id = ${n}.notification_id AND ${kind === 'sqlite' ? 'i.unread = 0' : 'NOT i.unread'}`;
-  return guarded(kind, from, kind === 'sqlite' ? 'json_group_array(i.user_id)' : 'json_agg(i.user_id ORDER BY i.user_id)::text');
+      AND i.notification_id = ${n}.notification_id AND ${s.isFalse('i.unread')}`;
+  return s.aggregateOrNull(s.jsonAgg('i.user_id', 'i.user_id'), from);
 };
-const wideReaders = (kind: 'sqlite' | 'postgres', n: string): string => {
+const wideReaders = (s: Syntax, n: string): string => {
   const from = `FROM notification_reads w WHERE w.tenant_id = @tenantId AND w.organization_id = @organizationId
       AND w.notification_id = ${n}.notification_id`;
-  const list =
-    kind === 'sqlite'
-      ? 'json_group_array(json_array(w.user_id, w.internal_id))'
-      : 'json_agg(json_build_array(w.user_id, w.internal_id) ORDER BY w.user_id)::text';
-  return guarded(kind, from, list);
+  return s.aggregateOrNull(s.jsonAgg(s.jsonArray('w.user_id', 'w.internal_id'), 'w.user_id'), from);
 };
 
-/**
- * SQLite: the list only where there is one, as an EXISTS probe costs less than an aggregate over nothing
- * (6 of 11 us a page). PostgreSQL plans that EXISTS as a hashed subplan over the organization's read
- * rows (8,550 of them for one busy inbox), so there the aggregate runs alone, once per row.
- */
-const guarded = (kind: 'sqlite' | 'postgres', from: string, list: string): string =>
-  kind === 'sqlite' ? `CASE WHEN EXISTS (SELECT 1 ${from}) THEN (SELECT ${list} ${from}) END` : `(SELECT ${list} ${from})`;
-
 /** The select list over rows named `n` (a notification, an inbox row, or a merged page of both). */
-const selectList = (kind: 'sqlite' | 'postgres', n = 'n') =>
+const selectList = (s: Syntax, n = 'n') =>
   ({
     notificationId: `${n}.notification_id`,
     timestamp: `${n}.timestamp`,
@@ -46,13 +35,13 @@ const selectList = (kind: 'sqlite' | 'postgres', n = 'n') =>
     actionUserName: `${n}.action_user_name`,
     actionUserEmail: `${n}.action_user_email`,
     answer: `${n}.answer`,
-    listedReaders: listedReaders(kind, n),
-    wideReaders: wideReaders(kind, n),
+    listedReaders: listedReaders(s, n),
+    wideReaders: wideReaders(s, n),
     profileVersion: PROFILE_VERSION,
     credentialsVersion: CREDENTIALS_VERSION,
   }) as const;
 /** Where each field sits in a row of the notification read. */
-export const N = positions(selectList('sqlite'));
+export const N = positions(selectList(SQLITE));
 
 /** The user has a profile in the organization: what makes them a member, who finds its organization-wide notifications. */
 export const IS_MEMBER = `EXISTS (SELECT 1 FROM users p WHERE p.tenant_id = @tenantId AND p.organization_id = @organizationId
@@ -83,11 +72,11 @@ const wideRead = (yes: boolean): string =>
 const WIDE_UNREAD = wideRead(false);
 
 /**
- * PostgreSQL: a read mark of an organization-wide notification holds its row (FOR KEY SHARE), so it
- * waits for a delete that has it (notifications/delete deletes the row first) and then finds it gone:
- * no read row outlives its notification. SQLite runs one write at a time.
+ * PostgreSQL: a read mark of an organization-wide notification holds its row (KEY SHARE), so it waits
+ * for a delete that has it (notifications/delete deletes the row first) and then finds it gone: no read
+ * row outlives its notification. SQLite runs one write at a time. In key order: `n.notification_id`.
  */
-const LOCK_NOTIFICATION = 'FOR KEY SHARE OF n';
+const lockNotification = (s: Syntax, order: string) => s.lockInOrder(order, 'KEY SHARE', { of: 'n' });
 
 /** Whether the row's document (`alias`.document_id; none for a notification without one) is disabled (SPEC 14.8). */
 const IN_DISABLED_DOCUMENT = (alias: string) => `EXISTS (SELECT 1 FROM documents dd WHERE dd.tenant_id = ${alias}.tenant_id
@@ -121,13 +110,13 @@ export const NOTIFICATIONS_SQL = {
                ORDER BY r.user_id`,
   }),
   /** What notifications/update renders a changed answer from; locks the rows on PostgreSQL. */
-  lockForChange: byKind(
+  lockForChange: written(
     'lockNotificationsForChange',
     // document_disabled: a notification of a disabled document refuses the change (SPEC 14.8), read with the lock.
-    (kind) => `SELECT ${CHANGE_SOURCE_COLUMNS}, ${IN_DISABLED_DOCUMENT('notifications')} AS document_disabled
+    (s) => `SELECT ${CHANGE_SOURCE_COLUMNS}, ${IN_DISABLED_DOCUMENT('notifications')} AS document_disabled
      FROM notifications WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND ${isIn(kind, 'notification_id', 'ids')}
-     ORDER BY notification_id${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
+       AND ${s.isIn('notification_id', 'ids')}
+     ORDER BY notification_id${s.lock('UPDATE')}`,
   ),
   changeContent: sql('changeNotificationContent', {
     sqlite: `UPDATE notifications SET action_user_id = @actionUserId, action_user_name = @actionUserName,
@@ -154,12 +143,12 @@ export const NOTIFICATIONS_SQL = {
                WHERE i.tenant_id = @tenantId AND i.organization_id = @organizationId AND i.notification_id = x.notification_id`,
   }),
   /** Listed recipients' marks: their own inbox rows; answers the users whose state changed. */
-  markListed: byKind(
+  markListed: written(
     'markListedRecipients',
-    (kind) => `UPDATE inbox SET unread = @unread${kind === 'postgres' ? '::boolean' : ''}
+    (s) => `UPDATE inbox SET unread = @unread${s.cast('boolean')}
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND notification_id = @notificationId
-       AND ${isIn(kind, 'user_id', 'userIds')}
-       AND unread <> @unread${kind === 'postgres' ? '::boolean' : ''}
+       AND ${s.isIn('user_id', 'userIds')}
+       AND unread <> @unread${s.cast('boolean')}
      RETURNING user_id`,
   ),
   /** A member's read of an organization-wide notification that does not list them. */
@@ -178,35 +167,34 @@ export const NOTIFICATIONS_SQL = {
                    AND p.user_id = u.user_id)
                  AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.tenant_id = n.tenant_id AND i.organization_id = n.organization_id
                    AND i.notification_id = n.notification_id AND i.user_id = u.user_id)
-               ORDER BY u.user_id
-               ${LOCK_NOTIFICATION}
+               ${lockNotification(POSTGRES, 'u.user_id')}
                ON CONFLICT DO NOTHING`,
   }),
-  markWideUnread: byKind(
+  markWideUnread: written(
     'markWideUnread',
-    (kind) => `DELETE FROM notification_reads WHERE tenant_id = @tenantId AND organization_id = @organizationId
+    (s) => `DELETE FROM notification_reads WHERE tenant_id = @tenantId AND organization_id = @organizationId
        AND notification_id = @notificationId
-       AND ${isIn(kind, 'user_id', 'userIds')}`,
+       AND ${s.isIn('user_id', 'userIds')}`,
   ),
   /**
    * notifications/delete by location without a document or user: the organization's notifications at
    * that location (no index holds locations alone; the organization's range of the key is walked).
    */
-  idsAtLocation: byKind(
+  idsAtLocation: written(
     'notificationIdsAtLocation',
-    (kind) => `SELECT notification_id FROM notifications
+    (s) => `SELECT notification_id FROM notifications
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND location_id = @locationId
-       AND ${inList(kind, 'notification_id', 'ids')}
+       AND ${s.inList('notification_id', 'ids')}
      ORDER BY timestamp DESC, notification_id DESC`,
   ),
   /** notifications/delete by user: what lists the user (SPEC 14.4: never organization-wide ones by membership). */
-  idsListing: byKind(
+  idsListing: written(
     'notificationIdsListing',
-    (kind) => `SELECT notification_id FROM inbox
+    (s) => `SELECT notification_id FROM inbox
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
-       AND ${whenGiven(kind, 'document_id', 'documentId')}
-       AND ${whenGiven(kind, 'location_id', 'locationId')}
-       AND ${inList(kind, 'notification_id', 'ids')}
+       AND ${s.whenGiven('document_id', 'documentId')}
+       AND ${s.whenGiven('location_id', 'locationId')}
+       AND ${s.inList('notification_id', 'ids')}
      ORDER BY timestamp DESC, notification_id DESC`,
   ),
   /**
@@ -214,43 +202,43 @@ export const NOTIFICATIONS_SQL = {
    * prefix with a Bloom filter, a walk of every inbox row of the organization per call (an erasure of
    * 6,000 notifications went from under a second to a minute: docs/decisions.md, "Long operations").
    */
-  deleteInbox: byKind(
+  deleteInbox: written(
     'deleteInboxOf',
-    (kind) => `DELETE FROM inbox${kind === 'sqlite' ? ' INDEXED BY inbox_by_notification' : ''}
-       WHERE tenant_id = @tenantId AND organization_id = @organizationId AND ${isIn(kind, 'notification_id', 'ids')}`,
+    (s) => `DELETE FROM inbox${s.indexedBy('inbox_by_notification')}
+       WHERE tenant_id = @tenantId AND organization_id = @organizationId AND ${s.isIn('notification_id', 'ids')}`,
   ),
-  deleteReads: byKind(
+  deleteReads: written(
     'deleteReadsOf',
-    (kind) => `DELETE FROM notification_reads WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND ${isIn(kind, 'notification_id', 'ids')}`,
+    (s) => `DELETE FROM notification_reads WHERE tenant_id = @tenantId AND organization_id = @organizationId
+       AND ${s.isIn('notification_id', 'ids')}`,
   ),
   /** First in a delete: it locks the rows, so a concurrent read mark waits and then finds nothing. */
-  deleteNotifications: byKind(
+  deleteNotifications: written(
     'deleteNotifications',
-    (kind) => `DELETE FROM notifications WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND ${isIn(kind, 'notification_id', 'ids')}
+    (s) => `DELETE FROM notifications WHERE tenant_id = @tenantId AND organization_id = @organizationId
+       AND ${s.isIn('notification_id', 'ids')}
      RETURNING notification_id`,
   ),
   /** The documents, disabled, of the notifications @ids (SPEC 14.8): a write must not change those. */
-  inDisabledDocuments: byKind(
+  inDisabledDocuments: written(
     'notificationsInDisabledDocuments',
-    (kind) => `SELECT n.notification_id, n.document_id FROM notifications n
-     WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND ${isIn(kind, 'n.notification_id', 'ids')}
+    (s) => `SELECT n.notification_id, n.document_id FROM notifications n
+     WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND ${s.isIn('n.notification_id', 'ids')}
        AND ${IN_DISABLED_DOCUMENT('n')} ORDER BY n.notification_id`,
   ),
   /** notifications/delete by ids alone: those that exist. */
-  idsNamed: byKind(
+  idsNamed: written(
     'notificationIdsNamed',
-    (kind) => `SELECT notification_id FROM notifications WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND ${isIn(kind, 'notification_id', 'ids')}
+    (s) => `SELECT notification_id FROM notifications WHERE tenant_id = @tenantId AND organization_id = @organizationId
+       AND ${s.isIn('notification_id', 'ids')}
      ORDER BY timestamp DESC, notification_id DESC`,
   ),
   /** notifications/delete by document: what notifications/get by document reads, ids only. */
-  idsOfDocument: byKind(
+  idsOfDocument: written(
     'notificationIdsOfDocument',
-    (kind) => `SELECT notification_id FROM notifications
+    (s) => `SELECT notification_id FROM notifications
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
-       AND ${whenGiven(kind, 'location_id', 'locationId')} AND ${inList(kind, 'notification_id', 'ids')}
+       AND ${s.whenGiven('location_id', 'locationId')} AND ${s.inList('notification_id', 'ids')}
      ORDER BY timestamp DESC, notification_id DESC`,
   ),
   /**
@@ -268,41 +256,41 @@ export const NOTIFICATIONS_SQL = {
        AND c.user_id = @userId AND c.document_id = @documentId`,
   ),
   /** notifications/read: the user's unread listed rows that match; answers how many. */
-  readListed: byKind(
+  readListed: written(
     'readListed',
     // SQLite is told the index: with few statistics it would walk the user's whole inbox by key.
-    (kind) => `UPDATE inbox${kind === 'sqlite' ? ' INDEXED BY inbox_unread SET unread = 0' : ' SET unread = false'}
+    (s) => `UPDATE inbox${s.indexedBy('inbox_unread')} SET unread = ${s.false}
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
-       AND unread = ${kind === 'sqlite' ? '1' : 'true'}
-       AND ${whenGiven(kind, 'document_id', 'documentId')}
-       AND ${inList(kind, 'notification_id', 'ids')} AND NOT ${IN_DISABLED_DOCUMENT('inbox')}`,
+       AND unread = ${s.true}
+       AND ${s.whenGiven('document_id', 'documentId')}
+       AND ${s.inList('notification_id', 'ids')} AND NOT ${IN_DISABLED_DOCUMENT('inbox')}`,
   ),
   /** notifications/read: the organization-wide notifications that match and that a member has not read. */
-  readWide: byKind(
+  readWide: written(
     'readWide',
-    (kind) => `INSERT INTO notification_reads (tenant_id, organization_id, notification_id, user_id, internal_id, document_id)
+    (s) => `INSERT INTO notification_reads (tenant_id, organization_id, notification_id, user_id, internal_id, document_id)
      SELECT n.tenant_id, n.organization_id, n.notification_id, @userId, @internalId, n.document_id
-     FROM notifications n${kind === 'sqlite' ? ' INDEXED BY notifications_wide' : ''}
-     WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.notify_all = ${kind === 'sqlite' ? '1' : 'true'}
-       AND ${whenGiven(kind, 'n.document_id', 'documentId')}
-       AND ${inList(kind, 'n.notification_id', 'ids')} AND NOT ${IN_DISABLED_DOCUMENT('n')}
+     FROM notifications n${s.indexedBy('notifications_wide')}
+     WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.notify_all = ${s.true}
+       AND ${s.whenGiven('n.document_id', 'documentId')}
+       AND ${s.inList('n.notification_id', 'ids')} AND NOT ${IN_DISABLED_DOCUMENT('n')}
        AND ${IS_MEMBER} AND ${LISTS_NOT} AND ${WIDE_UNREAD}
-     ${kind === 'postgres' ? `ORDER BY n.notification_id ${LOCK_NOTIFICATION}` : 'AND true'}
+     ${lockNotification(s, 'n.notification_id')}
      ON CONFLICT DO NOTHING`,
   ),
   /** notifications/config/get: the settings the user has for the documents. */
-  settingsOf: byKind(
+  settingsOf: written(
     'notificationSettingsOf',
-    (kind) => `SELECT document_id, inbox, email FROM notification_settings
+    (s) => `SELECT document_id, inbox, email FROM notification_settings
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
-       AND ${isIn(kind, 'document_id', 'documentIds')}`,
+       AND ${s.isIn('document_id', 'documentIds')}`,
   ),
   /** The inbox settings of users for one document (the fan-out). */
-  inboxSettings: byKind(
+  inboxSettings: written(
     'inboxSettings',
-    (kind) => `SELECT user_id, inbox FROM notification_settings
+    (s) => `SELECT user_id, inbox FROM notification_settings
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
-       AND ${isIn(kind, 'user_id', 'userIds')}`,
+       AND ${s.isIn('user_id', 'userIds')}`,
   ),
   /** notifications/config/set: a setting not named keeps its value, or is MINE when there was none. */
   setSettings: sql('setNotificationSettings', {
@@ -383,7 +371,7 @@ function sqliteRead(f: NotificationFilterSet, limit: number): string {
   const org = ['n.tenant_id = @tenantId', 'n.organization_id = @organizationId'];
   if (!f.byUser) {
     const where = [...org, ...filters].join(' AND ');
-    return `SELECT ${columnsOf(selectList('sqlite'))} FROM notifications n WHERE ${where} ${ORDER} LIMIT ${limit}`;
+    return `SELECT ${columnsOf(selectList(SQLITE))} FROM notifications n WHERE ${where} ${ORDER} LIMIT ${limit}`;
   }
   const inbox = [...org, 'n.user_id = @userId', ...(f.unread === null ? [] : [`n.unread = ${f.unread ? 1 : 0}`]), ...filters];
   const wide = [
@@ -398,7 +386,7 @@ function sqliteRead(f: NotificationFilterSet, limit: number): string {
   // of a row are looked up only for the rows of the page.
   // The unread walk is told its index: without statistics SQLite would take the key and skip read rows.
   const inboxIndex = f.unread ? ' INDEXED BY inbox_unread' : '';
-  return `SELECT ${columnsOf(selectList('sqlite', 'page'))} FROM (
+  return `SELECT ${columnsOf(selectList(SQLITE, 'page'))} FROM (
     SELECT ${ROW_COLUMNS} FROM inbox n${inboxIndex} WHERE ${inbox.join(' AND ')}
     UNION ALL
     SELECT ${ROW_COLUMNS} FROM notifications n INDEXED BY notifications_wide WHERE ${wide.join(' AND ')}
@@ -409,17 +397,17 @@ function sqliteRead(f: NotificationFilterSet, limit: number): string {
 /** PostgreSQL: by document, and by user per read state, with optional filters; its planner handles them well. */
 function postgresRead(f: NotificationFilterSet): string {
   const filters = [
-    whenGiven('postgres', 'n.location_id', 'locationId'),
-    inList('postgres', 'n.notification_id', 'ids'),
+    POSTGRES.whenGiven('n.location_id', 'locationId'),
+    POSTGRES.inList('n.notification_id', 'ids'),
     `(n.timestamp, n.notification_id) < (@afterTimestamp::bigint, @afterId::text)`,
   ];
   const org = ['n.tenant_id = @tenantId', 'n.organization_id = @organizationId'];
   if (!f.byUser) {
     const where = [...org, 'n.document_id = @documentId', ...filters].join(' AND ');
-    return `SELECT ${columnsOf(selectList('postgres'))} FROM notifications n WHERE ${where}
+    return `SELECT ${columnsOf(selectList(POSTGRES))} FROM notifications n WHERE ${where}
       ${ORDER} LIMIT @limit`;
   }
-  const document = whenGiven('postgres', 'n.document_id', 'documentId');
+  const document = POSTGRES.whenGiven('n.document_id', 'documentId');
   const inbox = [
     ...org,
     'n.user_id = @userId',
@@ -436,7 +424,7 @@ function postgresRead(f: NotificationFilterSet): string {
     `${LISTS_NOT}`,
     ...(f.unread === null ? [] : [wideRead(!f.unread)]),
   ];
-  return `SELECT ${columnsOf(selectList('postgres', 'page'))} FROM (
+  return `SELECT ${columnsOf(selectList(POSTGRES, 'page'))} FROM (
     (SELECT ${ROW_COLUMNS} FROM inbox n WHERE ${inbox.join(' AND ')} ${ORDER} LIMIT @limit)
     UNION ALL
     (SELECT ${ROW_COLUMNS} FROM notifications n WHERE ${wide.join(' AND ')} ${ORDER} LIMIT @limit)

@@ -1,18 +1,12 @@
 // The statements of organizations as objects (SPEC 12), SQLite and PostgreSQL side by side.
-import type { DatabaseKind } from '../dialect/dialect.js';
-import { byKind, cast, deleteSome, inList, same, type Statement } from '../sql.js';
-
-/** The database's clock in integer milliseconds. */
-const DATABASE_NOW = {
-  sqlite: "CAST(unixepoch('subsec') * 1000 AS INTEGER)",
-  postgres: '(extract(epoch FROM clock_timestamp()) * 1000)::bigint',
-} as const;
+import { POSTGRES, SQLITE, type Syntax } from '../dialect/syntax.js';
+import { deleteSome, same, sql, type Statement, written } from '../sql.js';
 
 /** Which of the organization and the document (@documentId, may be null) are disabled: a row `what` for each. */
-export const DISABLED_IN_SCOPE = (kind: DatabaseKind) => `SELECT 'organization' AS what FROM organizations
+export const DISABLED_IN_SCOPE = (s: Syntax) => `SELECT 'organization' AS what FROM organizations
   WHERE tenant_id = @tenantId AND organization_id = @organizationId AND disabled
   UNION ALL SELECT 'document' FROM documents WHERE tenant_id = @tenantId AND organization_id = @organizationId
-    AND document_id = @documentId${cast(kind, 'text')} AND disabled`;
+    AND document_id = @documentId${s.cast('text')} AND disabled`;
 
 /** The columns an organization is read with, in the order organizations.ts maps them. */
 const COLUMNS = 'organization_id, name, disabled, created_at, updated_at';
@@ -26,52 +20,51 @@ export const ORGANIZATIONS_SQL = {
    * conflict updates nothing unless the row is disabled, and RETURNING answers only rows written (a
    * new one reads disabled = 0); WHERE true because SQLite would read ON CONFLICT as a join's ON.
    * PostgreSQL: DO NOTHING, because DO UPDATE would lock the row for every write of the organization.
+   * So the two differ in shape: an upsert answering with RETURNING, and a CTE read after it.
    */
-  enterOrganization: byKind('enterOrganization', (kind) =>
-    kind === 'sqlite'
-      ? `INSERT INTO organizations (tenant_id, organization_id, created_at, updated_at)
-     SELECT @tenantId, @organizationId, t.now, t.now FROM (SELECT ${DATABASE_NOW.sqlite} AS now) t
+  enterOrganization: sql('enterOrganization', {
+    sqlite: `INSERT INTO organizations (tenant_id, organization_id, created_at, updated_at)
+     SELECT @tenantId, @organizationId, t.now, t.now FROM (SELECT ${SQLITE.nowMs} AS now) t
      WHERE true ON CONFLICT (tenant_id, organization_id) DO UPDATE SET disabled = organizations.disabled
-       WHERE organizations.disabled RETURNING disabled`
-      : `WITH made AS (INSERT INTO organizations (tenant_id, organization_id, created_at, updated_at)
-       SELECT @tenantId, @organizationId, t.now, t.now FROM (SELECT ${DATABASE_NOW.postgres} AS now) t
+       WHERE organizations.disabled RETURNING disabled`,
+    postgres: `WITH made AS (INSERT INTO organizations (tenant_id, organization_id, created_at, updated_at)
+       SELECT @tenantId, @organizationId, t.now, t.now FROM (SELECT ${POSTGRES.nowMs} AS now) t
        ON CONFLICT (tenant_id, organization_id) DO NOTHING)
      SELECT disabled FROM organizations WHERE tenant_id = @tenantId AND organization_id = @organizationId AND disabled`,
-  ),
+  }),
   /** The same for a document the write names (after its organization's step). */
-  enterDocument: byKind('enterDocument', (kind) =>
-    kind === 'sqlite'
-      ? `INSERT INTO documents (tenant_id, organization_id, document_id, created_at, updated_at)
-     SELECT @tenantId, @organizationId, @documentId, t.now, t.now FROM (SELECT ${DATABASE_NOW.sqlite} AS now) t
+  enterDocument: sql('enterDocument', {
+    sqlite: `INSERT INTO documents (tenant_id, organization_id, document_id, created_at, updated_at)
+     SELECT @tenantId, @organizationId, @documentId, t.now, t.now FROM (SELECT ${SQLITE.nowMs} AS now) t
      WHERE true ON CONFLICT (tenant_id, organization_id, document_id) DO UPDATE SET disabled = documents.disabled
-       WHERE documents.disabled RETURNING disabled`
-      : `WITH made AS (INSERT INTO documents (tenant_id, organization_id, document_id, created_at, updated_at)
-       SELECT @tenantId, @organizationId, @documentId, t.now, t.now FROM (SELECT ${DATABASE_NOW.postgres} AS now) t
+       WHERE documents.disabled RETURNING disabled`,
+    postgres: `WITH made AS (INSERT INTO documents (tenant_id, organization_id, document_id, created_at, updated_at)
+       SELECT @tenantId, @organizationId, @documentId, t.now, t.now FROM (SELECT ${POSTGRES.nowMs} AS now) t
        ON CONFLICT (tenant_id, organization_id, document_id) DO NOTHING)
      SELECT disabled FROM documents
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId AND disabled`,
-  ),
+  }),
   /** The first step of a write that creates nothing: which of the organization and the document are disabled. */
-  disabled: byKind('disabledScope', (kind) => DISABLED_IN_SCOPE(kind)),
+  disabled: written('disabledScope', (s) => DISABLED_IN_SCOPE(s)),
   /** organizations/add: creates, or renames when a name is given (no name leaves it as it was). */
-  add: byKind(
+  add: written(
     'addOrganization',
-    (kind) => `INSERT INTO organizations (tenant_id, organization_id, name, created_at, updated_at)
-     VALUES (@tenantId, @organizationId, coalesce(@name${cast(kind, 'text')}, ''), @now, @now)
+    (s) => `INSERT INTO organizations (tenant_id, organization_id, name, created_at, updated_at)
+     VALUES (@tenantId, @organizationId, coalesce(@name${s.cast('text')}, ''), @now, @now)
      ON CONFLICT (tenant_id, organization_id) DO UPDATE SET
        name = coalesce(@name, organizations.name),
-       updated_at = CASE WHEN @name${cast(kind, 'text')} IS NULL THEN organizations.updated_at ELSE @now END`,
+       updated_at = CASE WHEN @name${s.cast('text')} IS NULL THEN organizations.updated_at ELSE @now END`,
   ),
   /** organizations/update: renames an organization that exists; answers whether it did. */
-  update: byKind(
+  update: written(
     'updateOrganization',
-    (kind) => `UPDATE organizations SET name = coalesce(@name${cast(kind, 'text')}, name), updated_at = @now
+    (s) => `UPDATE organizations SET name = coalesce(@name${s.cast('text')}, name), updated_at = @now
      WHERE tenant_id = @tenantId AND organization_id = @organizationId RETURNING organization_id`,
   ),
   /** The disabled organizations among @ids: a rename of one is a write under it (SPEC 14.8). */
-  disabledAmong: byKind(
+  disabledAmong: written(
     'disabledOrganizations',
-    (kind) => `SELECT organization_id FROM organizations WHERE tenant_id = @tenantId AND ${inList(kind, 'organization_id', 'ids')}
+    (s) => `SELECT organization_id FROM organizations WHERE tenant_id = @tenantId AND ${s.inList('organization_id', 'ids')}
      AND disabled ORDER BY organization_id`,
   ),
   /**
@@ -107,12 +100,12 @@ export const ORGANIZATIONS_SQL = {
     `UPDATE profile_versions SET version = version + 1 WHERE tenant_id = @tenantId AND organization_id = @organizationId`,
   ),
   /** organizations/get: by id (or all), in id order, after the page token's id. */
-  page: byKind(
+  page: written(
     'organizationsPage',
     // organization_id '' holds the documents without an organization (NO_ORGANIZATION): not one to list.
-    (kind) => `SELECT ${COLUMNS} FROM organizations
-     WHERE tenant_id = @tenantId AND organization_id <> '' AND NOT deleting AND ${inList(kind, 'organization_id', 'ids')}
-       AND (@after${cast(kind, 'text')} IS NULL OR organization_id > @after)
+    (s) => `SELECT ${COLUMNS} FROM organizations
+     WHERE tenant_id = @tenantId AND organization_id <> '' AND NOT deleting AND ${s.inList('organization_id', 'ids')}
+       AND (@after${s.cast('text')} IS NULL OR organization_id > @after)
      ORDER BY organization_id LIMIT @limit`,
   ),
 };

@@ -1,13 +1,11 @@
 // The statements of users/data/get and users/data/delete (SPEC 12): one user's rows in an
 // organization, read a page at a time and erased a batch at a time. SQLite and PostgreSQL side by side.
 import { COMMENT_COLUMNS } from '../comments/sql.js';
-import type { DatabaseKind as Kind } from '../dialect/dialect.js';
 import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
-import { byKind, cast, inList, isIn, same, sql } from '../sql.js';
+import { SQLITE, type Syntax } from '../dialect/syntax.js';
+import { same, sql, written } from '../sql.js';
 
 const ORG = 'tenant_id = @tenantId AND organization_id = @organizationId';
-/** A parameter, typed on PostgreSQL (where a row comparison needs its types). */
-const typed = (kind: Kind, param: string, type: string): string => `@${param}${cast(kind, type)}`;
 
 /** A comment of the user's, as comments/get shows it, and where it is. */
 const COMMENT_SELECT = {
@@ -20,23 +18,14 @@ const COMMENT_SELECT = {
 export const UC = positions(COMMENT_SELECT);
 
 /** Who has read a notification (as notifications/get lays it over the answer): "[]" or null for nobody. */
-const readers = (kind: Kind) =>
-  kind === 'sqlite'
-    ? {
-        listedReaders: `(SELECT json_group_array(i.user_id) FROM inbox i WHERE i.tenant_id = n.tenant_id
-          AND i.organization_id = n.organization_id AND i.notification_id = n.notification_id AND i.unread = 0)`,
-        wideReaders: `(SELECT json_group_array(json_array(w.user_id, w.internal_id)) FROM notification_reads w
+const readers = (s: Syntax) => ({
+  listedReaders: `(SELECT ${s.jsonAgg('i.user_id', 'i.user_id')} FROM inbox i WHERE i.tenant_id = n.tenant_id
+          AND i.organization_id = n.organization_id AND i.notification_id = n.notification_id AND ${s.isFalse('i.unread')})`,
+  wideReaders: `(SELECT ${s.jsonAgg(s.jsonArray('w.user_id', 'w.internal_id'), 'w.user_id')} FROM notification_reads w
           WHERE w.tenant_id = n.tenant_id AND w.organization_id = n.organization_id AND w.notification_id = n.notification_id)`,
-      }
-    : {
-        listedReaders: `(SELECT json_agg(i.user_id ORDER BY i.user_id)::text FROM inbox i WHERE i.tenant_id = n.tenant_id
-          AND i.organization_id = n.organization_id AND i.notification_id = n.notification_id AND NOT i.unread)`,
-        wideReaders: `(SELECT json_agg(json_build_array(w.user_id, w.internal_id) ORDER BY w.user_id)::text
-          FROM notification_reads w WHERE w.tenant_id = n.tenant_id AND w.organization_id = n.organization_id
-            AND w.notification_id = n.notification_id)`,
-      };
+});
 
-const notificationSelect = (kind: Kind) =>
+const notificationSelect = (s: Syntax) =>
   ({
     notificationId: 'n.notification_id',
     timestamp: 'n.timestamp',
@@ -44,27 +33,21 @@ const notificationSelect = (kind: Kind) =>
     actionUserName: 'n.action_user_name',
     actionUserEmail: 'n.action_user_email',
     answer: 'n.answer',
-    ...readers(kind),
+    ...readers(s),
     profileVersion: PROFILE_VERSION,
     credentialsVersion: CREDENTIALS_VERSION,
   }) as const;
-export const UN = positions(notificationSelect('sqlite'));
+export const UN = positions(notificationSelect(SQLITE));
 
 /** The erased users' rows of a column: `column IN (the list)`; an empty list matches nothing. */
-const ofUsers = (kind: Kind, column: string) => isIn(kind, column, 'userIds');
+const ofUsers = (s: Syntax, column: string) => s.isIn(column, 'userIds');
 
 /**
  * The erased users' rows of a table keyed by (tenant, organization, ..., user), at most @limit of them
- * (an erasure batch), in no particular order (each batch deletes what it found). SQLite probes the key
- * of each row the subquery names; PostgreSQL is given the rows' ctids (a TID scan), where a key list
- * could be planned as a scan of the table per row.
+ * (an erasure batch), in no particular order (each batch deletes what it found; syntax.ts, deleteSomeByKey).
  */
 const someOf = (table: string, keys: string) =>
-  byKind(`erase ${table}`, (kind) => {
-    const [rows, selected] = kind === 'sqlite' ? [`(${keys})`, keys] : ['ctid', 'ctid'];
-    return `DELETE FROM ${table} WHERE ${rows} IN (SELECT ${selected} FROM ${table} WHERE ${ORG} AND ${ofUsers(kind, 'user_id')}
-      LIMIT @limit)`;
-  });
+  written(`erase ${table}`, (s) => s.deleteSomeByKey(table, keys, `${ORG} AND ${ofUsers(s, 'user_id')}`));
 
 /**
  * Which of the listed users have a row of their own in the organization (the indexes by user of
@@ -96,21 +79,19 @@ const heldBy = (column: string, tables: readonly (readonly [string, string])[]) 
     )
     .join('\n      OR ');
 /** The listed users (@userIds) of whom one of `tables` holds a row in the organization. */
-const usersWithRows = (kind: Kind, tables: readonly (readonly [string, string])[]) =>
-  kind === 'sqlite'
-    ? `SELECT u.value AS user_id FROM json_each(@userIds) u WHERE ${heldBy('u.value', tables)}`
-    : `SELECT u.user_id FROM unnest(@userIds::text[]) AS u(user_id) WHERE ${heldBy('u.user_id', tables)}`;
+const usersWithRows = (s: Syntax, tables: readonly (readonly [string, string])[]) =>
+  `SELECT u.value AS user_id FROM ${s.listRows('userIds', 'u')} WHERE ${heldBy('u.value', tables)}`;
 
 /** The next window of a scan in key order (erasure: rows that may name the user in their JSON). */
-const window = (kind: Kind, table: string, keys: string[], types: string[], columns: string) => {
-  const after = keys.map((k, i) => typed(kind, `after_${k}`, types[i]!)).join(', ');
+const window = (s: Syntax, table: string, keys: string[], types: string[], columns: string) => {
+  const after = keys.map((k, i) => s.typed(`after_${k}`, types[i]!)).join(', ');
   return `SELECT ${keys.join(', ')}, ${columns} FROM ${table} WHERE ${ORG} AND (${keys.join(', ')}) > (${after})
     ORDER BY ${keys.join(', ')} LIMIT @limit`;
 };
 
 /** Past the last batch's last comment of the user, in key order. */
-const AFTER_AUTHORED = (kind: Kind) => `(document_id, annotation_id, comment_id) > (${typed(kind, 'afterDocument', 'text')},
-    ${typed(kind, 'afterAnnotation', 'text')}, ${typed(kind, 'afterComment', 'int')})`;
+const AFTER_AUTHORED = (s: Syntax) => `(document_id, annotation_id, comment_id) > (${s.typed('afterDocument', 'text')},
+    ${s.typed('afterAnnotation', 'text')}, ${s.typed('afterComment', 'int')})`;
 
 /**
  * The user's comments of one document from the batch's first to its last there, in key order
@@ -118,19 +99,19 @@ const AFTER_AUTHORED = (kind: Kind) => `(document_id, annotation_id, comment_id)
  * comparisons; across documents it walked every index entry of the user from the first, deleted ones
  * included, on every batch (20 ms a batch after 5,000 of them).
  */
-const AUTHORED_IN_RANGE = (kind: Kind) => `${ORG} AND from_user_id = @userId AND document_id = @documentId
-  AND (annotation_id, comment_id) >= (${typed(kind, 'firstAnnotation', 'text')}, ${typed(kind, 'firstComment', 'int')})
-  AND (annotation_id, comment_id) <= (${typed(kind, 'lastAnnotation', 'text')}, ${typed(kind, 'lastComment', 'int')})`;
+const AUTHORED_IN_RANGE = (s: Syntax) => `${ORG} AND from_user_id = @userId AND document_id = @documentId
+  AND (annotation_id, comment_id) >= (${s.typed('firstAnnotation', 'text')}, ${s.typed('firstComment', 'int')})
+  AND (annotation_id, comment_id) <= (${s.typed('lastAnnotation', 'text')}, ${s.typed('lastComment', 'int')})`;
 
 export const PERSONAL_DATA_SQL = {
   // --- users/data/get ---
   /** The user's comments in (document, thread, commentId) order after the page token's position. */
-  comments: byKind(
+  comments: written(
     'userDataComments',
-    (kind) => `SELECT ${columnsOf(COMMENT_SELECT)} FROM comments c
+    (s) => `SELECT ${columnsOf(COMMENT_SELECT)} FROM comments c
      WHERE c.tenant_id = @tenantId AND c.organization_id = @organizationId AND c.from_user_id = @userId
        AND (c.document_id, c.annotation_id, c.comment_id)
-         > (${typed(kind, 'afterDocument', 'text')}, ${typed(kind, 'afterAnnotation', 'text')}, ${typed(kind, 'afterComment', 'int')})
+         > (${s.typed('afterDocument', 'text')}, ${s.typed('afterAnnotation', 'text')}, ${s.typed('afterComment', 'int')})
      ORDER BY c.document_id, c.annotation_id, c.comment_id LIMIT @limit`,
   ),
   /**
@@ -140,20 +121,20 @@ export const PERSONAL_DATA_SQL = {
    * and the ones they acted in (notifications_by_actor: only their own rows are ordered), instead of
    * one walk of every notification of the organization.
    */
-  notifications: byKind('userDataNotifications', (kind) => {
-    const after = `(${typed(kind, 'afterTimestamp', 'bigint')}, ${typed(kind, 'afterId', 'text')})`;
+  notifications: written('userDataNotifications', (s) => {
+    const after = `(${s.typed('afterTimestamp', 'bigint')}, ${s.typed('afterId', 'text')})`;
     const walk = (alias: string, from: string, where: string) => `SELECT notification_id FROM (SELECT ${alias}.notification_id
         FROM ${from} ${alias} WHERE ${alias}.tenant_id = @tenantId AND ${alias}.organization_id = @organizationId AND ${where}
           AND (${alias}.timestamp, ${alias}.notification_id) < ${after}
         ORDER BY ${alias}.timestamp DESC, ${alias}.notification_id DESC LIMIT @limit) ${alias}_walk`;
     const member = `EXISTS (SELECT 1 FROM users p WHERE p.tenant_id = @tenantId AND p.organization_id = @organizationId
           AND p.user_id = @userId)`;
-    return `SELECT ${columnsOf(notificationSelect(kind))} FROM notifications n
+    return `SELECT ${columnsOf(notificationSelect(s))} FROM notifications n
      WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId
        AND (n.timestamp, n.notification_id) < ${after}
        AND n.notification_id IN (
          ${walk('i', 'inbox', 'i.user_id = @userId')}
-         UNION ${walk('w', 'notifications', `w.notify_all${kind === 'sqlite' ? ' = 1' : ''} AND ${member}`)}
+         UNION ${walk('w', 'notifications', `${s.isTrue('w.notify_all')} AND ${member}`)}
          UNION ${walk('a', 'notifications', 'a.action_user_id = @userId')})
      ORDER BY n.timestamp DESC, n.notification_id DESC LIMIT @limit`;
   }),
@@ -164,48 +145,48 @@ export const PERSONAL_DATA_SQL = {
    * erasure visits, among @organizationIds when given, each with its users. A user found nowhere costs
    * one probe of the index.
    */
-  organizations: byKind(
+  organizations: written(
     'erasureOrganizations',
-    (kind) => `SELECT organization_id, user_id, named FROM user_organizations
-     WHERE tenant_id = @tenantId AND ${isIn(kind, 'user_id', 'userIds')} AND ${inList(kind, 'organization_id', 'organizationIds')}
+    (s) => `SELECT organization_id, user_id, named FROM user_organizations
+     WHERE tenant_id = @tenantId AND ${s.isIn('user_id', 'userIds')} AND ${s.inList('organization_id', 'organizationIds')}
      ORDER BY organization_id, user_id`,
   ),
   /** The index's entries of the users in the organization, last (a batch at a time). */
   entries: someOf('user_organizations', 'tenant_id, user_id, organization_id, named'),
   /** Of the users erased, those with any row of their own in the organization (the others' steps are skipped). */
-  usersWithRows: byKind('erasureUsersWithRows', (kind) => usersWithRows(kind, HELD_BY_USER)),
+  usersWithRows: written('erasureUsersWithRows', (s) => usersWithRows(s, HELD_BY_USER)),
   /** Of the users erased, those with a comment left in the organization. */
-  authors: byKind('erasureAuthors', (kind) => usersWithRows(kind, [['comments', 'from_user_id']])),
+  authors: written('erasureAuthors', (s) => usersWithRows(s, [['comments', 'from_user_id']])),
   /**
    * The keys of one user's next comments after the last batch's (comments_by_author): a batch is a range
    * of them, from the first to the last. Starting after the last batch's, not at the user's first key:
    * on PostgreSQL the rows deleted before stay in the index until vacuumed, and a walk from the first
    * would step over all of them on every batch.
    */
-  nextAuthored: byKind(
+  nextAuthored: written(
     'nextAuthoredComments',
-    (kind) => `SELECT document_id, annotation_id, comment_id FROM comments WHERE ${ORG} AND from_user_id = @userId
-       AND ${AFTER_AUTHORED(kind)} ORDER BY document_id, annotation_id, comment_id LIMIT @limit`,
+    (s) => `SELECT document_id, annotation_id, comment_id FROM comments WHERE ${ORG} AND from_user_id = @userId
+       AND ${AFTER_AUTHORED(s)} ORDER BY document_id, annotation_id, comment_id LIMIT @limit`,
   ),
   /**
    * A document's listed threads, locked in key order on PostgreSQL before their comments or their own
    * columns change (as every comment write locks its thread first: one lock order). SQLite runs one
    * write at a time: nothing to lock, so there the statement reads nothing.
    */
-  lockThreads: byKind('erasureLockThreads', (kind) =>
-    kind === 'sqlite'
-      ? 'SELECT NULL AS annotation_id WHERE 0'
-      : `SELECT annotation_id FROM annotations WHERE ${ORG} AND document_id = @documentId
-         AND ${isIn(kind, 'annotation_id', 'annotationIds')} ORDER BY annotation_id FOR UPDATE`,
+  lockThreads: written('erasureLockThreads', (s) =>
+    s.locksRows
+      ? `SELECT annotation_id FROM annotations WHERE ${ORG} AND document_id = @documentId
+         AND ${s.isIn('annotation_id', 'annotationIds')} ${s.lockInOrder('annotation_id', 'UPDATE')}`
+      : 'SELECT NULL AS annotation_id WHERE 0',
   ),
   /**
    * One user's comments up to and including the batch's last one (the earlier ones went in earlier
    * batches). A range, not a key list: PostgreSQL without fresh statistics planned a key list as a
    * scan of the table per key.
    */
-  deleteAuthored: byKind(
+  deleteAuthored: written(
     'deleteAuthoredComments',
-    (kind) => `DELETE FROM comments WHERE ${AUTHORED_IN_RANGE(kind)} RETURNING document_id, annotation_id`,
+    (s) => `DELETE FROM comments WHERE ${AUTHORED_IN_RANGE(s)} RETURNING document_id, annotation_id`,
   ),
   /** Whether the user still has a comment in the thread (a batch may end in the middle of one). */
   authoredIn: same(
@@ -214,27 +195,27 @@ export const PERSONAL_DATA_SQL = {
        AND from_user_id = @userId LIMIT 1`,
   ),
   /** Of the listed threads of a document, those left without a comment. */
-  emptyThreads: byKind(
+  emptyThreads: written(
     'emptyThreads',
-    (kind) => `SELECT a.annotation_id FROM annotations a WHERE a.tenant_id = @tenantId AND a.organization_id = @organizationId
-       AND a.document_id = @documentId AND ${isIn(kind, 'a.annotation_id', 'annotationIds')}
+    (s) => `SELECT a.annotation_id FROM annotations a WHERE a.tenant_id = @tenantId AND a.organization_id = @organizationId
+       AND a.document_id = @documentId AND ${s.isIn('a.annotation_id', 'annotationIds')}
        AND NOT EXISTS (SELECT 1 FROM comments c WHERE c.tenant_id = a.tenant_id AND c.organization_id = a.organization_id
          AND c.document_id = a.document_id AND c.annotation_id = a.annotation_id)`,
   ),
   // Neither needs an order: each batch deletes (or unlists) what it found, so the next finds the rest;
   // with several users an order would sort all their rows on every batch (PostgreSQL 15 does not read
   // an index in order under an IN list on a column after the first).
-  actedIn: byKind(
+  actedIn: written(
     'actedInNotifications',
-    (kind) => `SELECT notification_id FROM notifications WHERE ${ORG} AND ${ofUsers(kind, 'action_user_id')} LIMIT @limit`,
+    (s) => `SELECT notification_id FROM notifications WHERE ${ORG} AND ${ofUsers(s, 'action_user_id')} LIMIT @limit`,
   ),
-  listing: byKind(
+  listing: written(
     'notificationsListing',
-    (kind) => `SELECT notification_id FROM inbox WHERE ${ORG} AND ${ofUsers(kind, 'user_id')} LIMIT @limit`,
+    (s) => `SELECT notification_id FROM inbox WHERE ${ORG} AND ${ofUsers(s, 'user_id')} LIMIT @limit`,
   ),
-  deleteOwnInbox: byKind(
+  deleteOwnInbox: written(
     'deleteOwnInboxRows',
-    (kind) => `DELETE FROM inbox WHERE ${ORG} AND ${ofUsers(kind, 'user_id')} AND ${isIn(kind, 'notification_id', 'ids')}`,
+    (s) => `DELETE FROM inbox WHERE ${ORG} AND ${ofUsers(s, 'user_id')} AND ${s.isIn('notification_id', 'ids')}`,
   ),
   /** A notification's recipients and stored answer, without the erased user. */
   changeRecipients: sql('changeRecipients', {
@@ -248,14 +229,14 @@ export const PERSONAL_DATA_SQL = {
     postgres: `UPDATE inbox i SET answer = x.answer FROM unnest(@notificationId::text[], @answer::text[]) AS x(notification_id, answer)
                WHERE i.tenant_id = @tenantId AND i.organization_id = @organizationId AND i.notification_id = x.notification_id`,
   }),
-  notificationWindow: byKind('notificationWindow', (kind) =>
-    window(kind, 'notifications', ['notification_id'], ['text'], 'headline_data'),
+  notificationWindow: written('notificationWindow', (s) =>
+    window(s, 'notifications', ['notification_id'], ['text'], 'headline_data'),
   ),
-  threadWindow: byKind('threadWindow', (kind) =>
-    window(kind, 'annotations', ['document_id', 'annotation_id'], ['text', 'text'], 'assigned_to'),
+  threadWindow: written('threadWindow', (s) =>
+    window(s, 'annotations', ['document_id', 'annotation_id'], ['text', 'text'], 'assigned_to'),
   ),
-  commentWindow: byKind('commentWindow', (kind) =>
-    window(kind, 'comments', ['document_id', 'annotation_id', 'comment_id'], ['text', 'text', 'int'], 'tagged_user_contacts'),
+  commentWindow: written('commentWindow', (s) =>
+    window(s, 'comments', ['document_id', 'annotation_id', 'comment_id'], ['text', 'text', 'int'], 'tagged_user_contacts'),
   ),
   unassign: same(
     'unassignThread',
@@ -277,18 +258,18 @@ export const PERSONAL_DATA_SQL = {
   // The history of what happened (migration 17), walked once per erasure for the whole tenant: an event
   // or a webhook delivery (whose body is an event) that names an erased user goes whole.
   /** The tenant's next window of events, in id order. */
-  eventWindow: byKind(
+  eventWindow: written(
     'erasureEventWindow',
-    (kind) => `SELECT id, organization_id, audience, body FROM events
-     WHERE tenant_id = @tenantId AND id > ${typed(kind, 'after', 'bigint')} ORDER BY id LIMIT @limit`,
+    (s) => `SELECT id, organization_id, audience, body FROM events
+     WHERE tenant_id = @tenantId AND id > ${s.typed('after', 'bigint')} ORDER BY id LIMIT @limit`,
   ),
-  deleteEvents: byKind(
+  deleteEvents: written(
     'erasureDeleteEvents',
-    (kind) => `DELETE FROM events WHERE tenant_id = @tenantId AND ${isIn(kind, 'id', 'ids', 'bigint')}`,
+    (s) => `DELETE FROM events WHERE tenant_id = @tenantId AND ${s.isIn('id', 'ids', 'bigint')}`,
   ),
   /** The tenant's next window of webhook deliveries, in key order. */
-  deliveryWindow: byKind('erasureDeliveryWindow', (kind) => {
-    const after = `(${typed(kind, 'afterWebhook', 'text')}, ${typed(kind, 'afterEvent', 'bigint')})`;
+  deliveryWindow: written('erasureDeliveryWindow', (s) => {
+    const after = `(${s.typed('afterWebhook', 'text')}, ${s.typed('afterEvent', 'bigint')})`;
     return `SELECT webhook_id, event_id, organization_id, body FROM webhook_deliveries
      WHERE tenant_id = @tenantId AND (webhook_id, event_id) > ${after} ORDER BY webhook_id, event_id LIMIT @limit`;
   }),
@@ -298,8 +279,8 @@ export const PERSONAL_DATA_SQL = {
                WHERE d.tenant_id = @tenantId AND d.webhook_id = x.webhook_id AND d.event_id = x.event_id`,
   }),
   /** The tenant's next window of live states, in key order. */
-  liveStateWindow: byKind('erasureLiveStateWindow', (kind) => {
-    const after = `(${['afterOrganization', 'afterDocument', 'afterId'].map((p) => typed(kind, p, 'text')).join(', ')})`;
+  liveStateWindow: written('erasureLiveStateWindow', (s) => {
+    const after = `(${['afterOrganization', 'afterDocument', 'afterId'].map((p) => s.typed(p, 'text')).join(', ')})`;
     return `SELECT organization_id, document_id, live_state_data_id, data FROM live_states
      WHERE tenant_id = @tenantId AND (organization_id, document_id, live_state_data_id) > ${after}
      ORDER BY organization_id, document_id, live_state_data_id LIMIT @limit`;

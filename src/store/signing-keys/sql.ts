@@ -1,12 +1,12 @@
 // The statements of the tenants' end-user token signing keys (SPEC 13), SQLite and PostgreSQL side by side.
-import { byKind, same } from '../sql.js';
+import { same, written } from '../sql.js';
 
 export const SIGNING_KEYS_SQL = {
   /** With its tenant's state: a disabled or revoked tenant's tokens are refused. */
-  byTenant: byKind(
+  byTenant: written(
     'signingKeyByTenant',
-    (kind) => `SELECT k.kid, k.secret, k.created_at,
-       (${kind === 'sqlite' ? 't.disabled <> 0' : 't.disabled'} OR t.revoked_at IS NOT NULL) AS refused
+    (s) => `SELECT k.kid, k.secret, k.created_at,
+       (${s.isTrue('t.disabled')} OR t.revoked_at IS NOT NULL) AS refused
      FROM tenant_signing_keys k JOIN tenants t ON t.id = k.tenant_id WHERE k.tenant_id = @tenantId`,
   ),
   /** The first key of a tenant; one made at the same time elsewhere wins, and is read back. */

@@ -1,6 +1,6 @@
 // The statements of users/get and users/delete (SPEC 12): an organization's members, by scope and
 // group, and their removal. SQLite and PostgreSQL side by side.
-import { byKind, cast, inList, isIn } from '../sql.js';
+import { written } from '../sql.js';
 
 const USERS_OF_ORG = 'u.tenant_id = @tenantId AND u.organization_id = @organizationId';
 
@@ -9,39 +9,39 @@ export const MEMBERS_SQL = {
    * users/get: profiles in userId order after the page token's id; with a scope, members of it; with
    * groups, members of any of them; userIds filter. Each optional filter passes every row when null.
    */
-  page: byKind(
+  page: written(
     'membersPage',
-    (kind) => `SELECT u.user_id, u.name, u.email, u.photo_url FROM users u
-     WHERE ${USERS_OF_ORG} AND ${inList(kind, 'u.user_id', 'userIds')}
-       AND (@after${cast(kind, 'text')} IS NULL OR u.user_id > @after)
-       AND (@scopeKind${cast(kind, 'text')} IS NULL OR EXISTS (SELECT 1 FROM memberships m
+    (s) => `SELECT u.user_id, u.name, u.email, u.photo_url FROM users u
+     WHERE ${USERS_OF_ORG} AND ${s.inList('u.user_id', 'userIds')}
+       AND (@after${s.cast('text')} IS NULL OR u.user_id > @after)
+       AND (@scopeKind${s.cast('text')} IS NULL OR EXISTS (SELECT 1 FROM memberships m
          WHERE m.tenant_id = u.tenant_id AND m.organization_id = u.organization_id AND m.scope_kind = @scopeKind
            AND m.scope_id = @scopeId AND m.user_id = u.user_id))
-       AND (@groupIds${cast(kind, 'text[]')} IS NULL OR EXISTS (SELECT 1 FROM group_members g
+       AND (@groupIds${s.cast('text[]')} IS NULL OR EXISTS (SELECT 1 FROM group_members g
          WHERE g.tenant_id = u.tenant_id AND g.organization_id = u.organization_id
-           AND ${isIn(kind, 'g.group_id', 'groupIds')} AND g.user_id = u.user_id))
+           AND ${s.isIn('g.group_id', 'groupIds')} AND g.user_id = u.user_id))
      ORDER BY u.user_id LIMIT @limit`,
   ),
   /** users/delete with a document or folder: only that membership goes. */
-  deleteMemberships: byKind(
+  deleteMemberships: written(
     'deleteScopeMemberships',
-    (kind) => `DELETE FROM memberships WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND scope_kind = @scopeKind AND scope_id = @scopeId AND ${isIn(kind, 'user_id', 'userIds')} RETURNING user_id`,
+    (s) => `DELETE FROM memberships WHERE tenant_id = @tenantId AND organization_id = @organizationId
+       AND scope_kind = @scopeKind AND scope_id = @scopeId AND ${s.isIn('user_id', 'userIds')} RETURNING user_id`,
   ),
   /** users/delete of the organization: the profiles (after the version bump), then what hangs on them. */
-  deleteProfiles: byKind(
+  deleteProfiles: written(
     'deleteProfiles',
-    (kind) => `DELETE FROM users WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND ${isIn(kind, 'user_id', 'userIds')} RETURNING user_id`,
+    (s) => `DELETE FROM users WHERE tenant_id = @tenantId AND organization_id = @organizationId
+       AND ${s.isIn('user_id', 'userIds')} RETURNING user_id`,
   ),
-  deleteAllMemberships: byKind(
+  deleteAllMemberships: written(
     'deleteUserMemberships',
-    (kind) => `DELETE FROM memberships WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND ${isIn(kind, 'user_id', 'userIds')} RETURNING user_id`,
+    (s) => `DELETE FROM memberships WHERE tenant_id = @tenantId AND organization_id = @organizationId
+       AND ${s.isIn('user_id', 'userIds')} RETURNING user_id`,
   ),
-  deleteGroupEntries: byKind(
+  deleteGroupEntries: written(
     'deleteUserGroupEntries',
-    (kind) => `DELETE FROM group_members WHERE tenant_id = @tenantId AND organization_id = @organizationId
-       AND ${isIn(kind, 'user_id', 'userIds')} RETURNING user_id`,
+    (s) => `DELETE FROM group_members WHERE tenant_id = @tenantId AND organization_id = @organizationId
+       AND ${s.isIn('user_id', 'userIds')} RETURNING user_id`,
   ),
 };

@@ -1,6 +1,7 @@
 // The statements of user profiles and memberships, SQLite and PostgreSQL side by side.
 import { DISABLED_IN_SCOPE } from '../organizations/sql.js';
-import { same, sql } from '../sql.js';
+import { POSTGRES } from '../dialect/syntax.js';
+import { same, sql, written } from '../sql.js';
 
 // A field given as NULL keeps its stored value: users/add and users/update change only what they name.
 const UPDATE_USER = `UPDATE users SET name = coalesce(@name, name), email = coalesce(@email, email),
@@ -25,7 +26,7 @@ const updateUsers = (scoped: boolean) =>
   sql(scoped ? 'updateMembers' : 'updateUsers', {
     sqlite: `${UPDATE_USER}${scoped ? ` AND ${MEMBER('@userId')}` : ''} RETURNING user_id`,
     // A disabled organization (or document scope) changes nothing and answers a row `what` (SPEC 12).
-    postgres: `WITH refused AS (${DISABLED_IN_SCOPE('postgres')}),
+    postgres: `WITH refused AS (${DISABLED_IN_SCOPE(POSTGRES)}),
                bump AS (INSERT INTO profile_versions (tenant_id, organization_id, version)
                  SELECT @tenantId, @organizationId, 1 WHERE NOT EXISTS (SELECT 1 FROM refused)
                  ON CONFLICT (tenant_id, organization_id) DO UPDATE SET version = profile_versions.version + 1
@@ -78,11 +79,9 @@ export const USERS_SQL = {
     `SELECT user_id, name, email, photo_url FROM users
      WHERE tenant_id = @tenantId AND organization_id = @organizationId ORDER BY user_id LIMIT @limit`,
   ),
-  profiles: sql('profiles', {
-    sqlite: `SELECT user_id, name, email, photo_url FROM users
-             WHERE tenant_id = @tenantId AND organization_id = @organizationId
-               AND user_id IN (SELECT value FROM json_each(@userIds))`,
-    postgres: `SELECT user_id, name, email, photo_url FROM users
-               WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = ANY(@userIds::text[])`,
-  }),
+  profiles: written(
+    'profiles',
+    (s) => `SELECT user_id, name, email, photo_url FROM users
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND ${s.isIn('user_id', 'userIds')}`,
+  ),
 };

@@ -3,7 +3,7 @@
 // each row's tenant on with it. Row locks are PostgreSQL's (FOR UPDATE, SKIP LOCKED where another
 // instance's work is skipped rather than waited for); SQLite's write transaction already excludes
 // every other writer (dialect.ts).
-import { byKind, cast, isIn, same, sql } from '../sql.js';
+import { same, sql, written } from '../sql.js';
 
 const WEBHOOK = 'tenant_id = @tenantId AND id = @webhookId';
 const QUEUE = 'tenant_id = @tenantId AND webhook_id = @webhookId AND organization_id = @organizationId';
@@ -29,11 +29,11 @@ export const WEBHOOKS_SQL = {
     `DELETE FROM webhook_deliveries WHERE tenant_id = @tenantId AND webhook_id = @webhookId AND status = 'pending'`,
   ),
   /** webhooks/deliveries/get: the webhook's attempts newest first, before an attempt id (null: from the newest). */
-  attempts: byKind(
+  attempts: written(
     'webhookAttempts',
-    (kind) => `SELECT id, event_id, event_type, attempt, attempted_at, status, response_code, error, duration_ms
+    (s) => `SELECT id, event_id, event_type, attempt, attempted_at, status, response_code, error, duration_ms
      FROM webhook_attempts WHERE tenant_id = @tenantId AND webhook_id = @webhookId
-       AND (@before${cast(kind, 'bigint')} IS NULL OR id < @before)
+       AND (@before${s.cast('bigint')} IS NULL OR id < @before)
      ORDER BY id DESC LIMIT @limit`,
   ),
 };
@@ -51,27 +51,27 @@ export const DELIVERIES_SQL = {
    * Webhooks whose cursor is behind their tenant's last event, locked for the dispatch: on PostgreSQL
    * one that another instance is dispatching (or that is being deleted) is skipped, not waited for.
    */
-  lockBehind: byKind(
+  lockBehind: written(
     'lockWebhooksBehind',
-    (kind) => `SELECT w.tenant_id, w.id, w.event_cursor, w.event_types, c.last_id
+    (s) => `SELECT w.tenant_id, w.id, w.event_cursor, w.event_types, c.last_id
      FROM webhooks w JOIN event_counters c ON c.tenant_id = w.tenant_id
      WHERE c.last_id > w.event_cursor
-     LIMIT @limit${kind === 'postgres' ? ' FOR UPDATE OF w SKIP LOCKED' : ''}`,
+     LIMIT @limit${s.lock('UPDATE', { of: 'w', skipLocked: true })}`,
   ),
   /** The events after the cursor, without their bodies: which to deliver is decided by type first. */
-  eventsAfter: byKind(
+  eventsAfter: written(
     'webhookEventsAfter',
-    (kind) => `SELECT id, type, organization_id FROM events
-     WHERE tenant_id = @tenantId AND id > @after${cast(kind, 'bigint')} ORDER BY id LIMIT @limit`,
+    (s) => `SELECT id, type, organization_id FROM events
+     WHERE tenant_id = @tenantId AND id > @after${s.cast('bigint')} ORDER BY id LIMIT @limit`,
   ),
   /** The chosen events become pending deliveries, their bodies copied inside the database. */
-  insertDeliveries: byKind(
+  insertDeliveries: written(
     'insertWebhookDeliveries',
-    (kind) => `INSERT INTO webhook_deliveries
+    (s) => `INSERT INTO webhook_deliveries
        (tenant_id, webhook_id, event_id, organization_id, event_type, body, status, attempts, created_at, finished_at)
-     SELECT tenant_id, @webhookId${cast(kind, 'text')}, id, organization_id, type, body, 'pending', 0, @now${cast(kind, 'bigint')}, NULL
+     SELECT tenant_id, @webhookId${s.cast('text')}, id, organization_id, type, body, 'pending', 0, @now${s.cast('bigint')}, NULL
      FROM events
-     WHERE tenant_id = @tenantId AND ${isIn(kind, 'id', 'eventIds', 'bigint')}
+     WHERE tenant_id = @tenantId AND ${s.isIn('id', 'eventIds', 'bigint')}
      ON CONFLICT DO NOTHING`,
   ),
   /**
@@ -89,10 +89,10 @@ export const DELIVERIES_SQL = {
   }),
   setCursor: same('setWebhookCursor', `UPDATE webhooks SET event_cursor = @cursor WHERE ${WEBHOOK}`),
   /** Queues due now, oldest due first; PostgreSQL skips those another instance is claiming or finishing. */
-  lockDue: byKind(
+  lockDue: written(
     'lockDueWebhookQueues',
-    (kind) => `SELECT tenant_id, webhook_id, organization_id FROM webhook_queues
-     WHERE next_attempt_at <= @now ORDER BY next_attempt_at LIMIT @limit${kind === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : ''}`,
+    (s) => `SELECT tenant_id, webhook_id, organization_id FROM webhook_queues
+     WHERE next_attempt_at <= @now ORDER BY next_attempt_at LIMIT @limit${s.lock('UPDATE', { skipLocked: true })}`,
   ),
   /** The lease: the queue is not due again until it ends (a crashed claimer's queue comes back then). */
   lease: same('leaseWebhookQueue', `UPDATE webhook_queues SET next_attempt_at = @until, claimed_by = @claimer WHERE ${QUEUE}`),
@@ -106,10 +106,7 @@ export const DELIVERIES_SQL = {
      ORDER BY d.event_id LIMIT 1`,
   ),
   /** First in a finish: the queue, locked on PostgreSQL until the finish commits (see upsertQueues). */
-  lockQueue: byKind(
-    'lockWebhookQueue',
-    (kind) => `SELECT claimed_by FROM webhook_queues WHERE ${QUEUE}${kind === 'postgres' ? ' FOR UPDATE' : ''}`,
-  ),
+  lockQueue: written('lockWebhookQueue', (s) => `SELECT claimed_by FROM webhook_queues WHERE ${QUEUE}${s.lock('UPDATE')}`),
   deleteQueue: same('deleteWebhookQueue', `DELETE FROM webhook_queues WHERE ${QUEUE}`),
   /** A queue handed back: due at `at`, under no lease. */
   release: same('releaseWebhookQueue', `UPDATE webhook_queues SET next_attempt_at = @at, claimed_by = NULL WHERE ${QUEUE}`),
