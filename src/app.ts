@@ -61,9 +61,22 @@ export interface AppOptions {
    * one that this store's own writes wake.
    */
   events?: EventHub;
+  /**
+   * Bench only (bench/operations-server.ts): every operation registered again under each of these path
+   * prefixes, so the bench can measure what more operations cost a request when no code on its path changed.
+   */
+  extraOperationPrefixes?: readonly string[];
 }
 
-export async function buildApp({ config, store, clock = systemClock, logger, rateLimiter, events }: AppOptions): Promise<App> {
+export async function buildApp({
+  config,
+  store,
+  clock = systemClock,
+  logger,
+  rateLimiter,
+  events,
+  extraOperationPrefixes = [],
+}: AppOptions): Promise<App> {
   const metrics = createMetrics(store);
   const timeouts = config.http ?? DEFAULT_HTTP_TIMEOUTS;
   const connections = new Connections(timeouts.requestTimeoutMs);
@@ -168,6 +181,13 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
     registerAuth(scope, store, limiter, config.authFailureFloorMs, aliases);
     for (const op of OPERATIONS) op.register(scope, services);
     events_.register(scope, services, streams);
+    for (const prefix of extraOperationPrefixes)
+      await scope.register(
+        async (copy: App) => {
+          for (const op of OPERATIONS) op.register(copy, services);
+        },
+        { prefix },
+      );
   });
 
   // Any other method on an operation path is 405 with Allow: POST.
@@ -190,10 +210,10 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
         .send(errorBody(new ApiError('INVALID_ARGUMENT', `${request.method} is not allowed on ${events_.path}; use GET.`))),
     handler: async () => {},
   });
-  for (const op of OPERATIONS) {
+  for (const url of ['', ...extraOperationPrefixes].flatMap((prefix) => OPERATIONS.map((op) => prefix + op.path))) {
     app.route({
       method: otherMethods,
-      url: op.path,
+      url,
       schema: { hide: true },
       onRequest: methodNotAllowed,
       handler: methodNotAllowed,
