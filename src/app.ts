@@ -17,7 +17,8 @@ import { LocalRateLimiter, type RateLimit } from './http/rate-limiter.js';
 import { requestIdOf } from './http/request-id.js';
 import type { App } from './http/types.js';
 import { registerOperational } from './routes/operational.js';
-import { OPERATIONS } from './routes/index.js';
+import { OPERATIONS } from './operations/index.js';
+import { pathsOf, registerOperations } from './operations/operation.js';
 import * as events_ from './routes/v1_events.js';
 import { CredentialWatch } from './events/credential-watch.js';
 import { EventHub } from './events/hub.js';
@@ -179,15 +180,9 @@ export async function buildApp({
   };
   await app.register(async (scope: App) => {
     registerAuth(scope, store, limiter, config.authFailureFloorMs, aliases);
-    for (const op of OPERATIONS) op.register(scope, services);
+    registerOperations(scope, services, OPERATIONS);
     events_.register(scope, services, streams);
-    for (const prefix of extraOperationPrefixes)
-      await scope.register(
-        async (copy: App) => {
-          for (const op of OPERATIONS) op.register(copy, services);
-        },
-        { prefix },
-      );
+    for (const prefix of extraOperationPrefixes) registerOperations(scope, services, OPERATIONS, prefix);
   });
 
   // Any other method on an operation path is 405 with Allow: POST.
@@ -210,7 +205,7 @@ export async function buildApp({
         .send(errorBody(new ApiError('INVALID_ARGUMENT', `${request.method} is not allowed on ${events_.path}; use GET.`))),
     handler: async () => {},
   });
-  for (const url of ['', ...extraOperationPrefixes].flatMap((prefix) => OPERATIONS.map((op) => prefix + op.path))) {
+  for (const url of ['', ...extraOperationPrefixes].flatMap((prefix) => OPERATIONS.flatMap(pathsOf).map((p) => prefix + p))) {
     app.route({
       method: otherMethods,
       url,
