@@ -69,6 +69,8 @@ export interface AppOptions {
   extraOperationPrefixes?: readonly string[];
 }
 
+const asJson = (data: unknown): string => JSON.stringify(data);
+
 export async function buildApp({
   config,
   store,
@@ -100,8 +102,8 @@ export async function buildApp({
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Response schemas type the handlers and describe the API; answers are written as they are, never
-  // filtered or coerced by a compiled serializer.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // filtered or coerced by a compiled serializer: one function for every route and status, not one each.
+  app.setSerializerCompiler(() => asJson);
   // Only JSON bodies are accepted, through our parser (depth bound); Fastify's text/plain parser is gone.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(config.maxJsonDepth));

@@ -74,20 +74,28 @@ export const pathsOf = (op: Operation): string[] =>
   (Object.entries(op.paths) as [Version, string][]).map(([version, name]) => pathOf(version, name));
 
 /**
- * Adds the routes of `operations` to `app` (the authenticated scope), each path under `prefix` (''
- * but in the bench). Request schemas are built once per schema factory, so operations with the same
- * body share one schema object and so one compiled validator (ajv caches by the schema object).
+ * Request schemas built once per schema factory and input limits: operations with the same body (and
+ * the same operation under several paths or registrations) share one schema object, so one compiled
+ * validator (ajv caches by the schema object). A validator per route, each its own generated code,
+ * is what made every request slower as routes were added with load spread over them.
  */
+const built = new WeakMap<InputLimits, Map<(limits: InputLimits) => TSchema, TSchema>>();
+function bodyOf(factory: (limits: InputLimits) => TSchema, limits: InputLimits): TSchema {
+  let bodies = built.get(limits);
+  if (bodies === undefined) {
+    bodies = new Map();
+    built.set(limits, bodies);
+  }
+  let body = bodies.get(factory);
+  if (body === undefined) {
+    body = factory(limits);
+    bodies.set(factory, body);
+  }
+  return body;
+}
+
+/** Adds the routes of `operations` to `app` (the authenticated scope), each path under `prefix` ('' but in the bench). */
 export function registerOperations(app: App, services: Services, operations: readonly Operation[], prefix = ''): void {
-  const bodies = new Map<(limits: InputLimits) => TSchema, TSchema>();
-  const bodyOf = (factory: (limits: InputLimits) => TSchema): TSchema => {
-    let body = bodies.get(factory);
-    if (body === undefined) {
-      body = factory(services.limits);
-      bodies.set(factory, body);
-    }
-    return body;
-  };
   for (const op of operations) {
     for (const [version, name] of Object.entries(op.paths) as [Version, string][]) {
       const adapter = op.adapters?.[version];
@@ -100,7 +108,7 @@ export function registerOperations(app: App, services: Services, operations: rea
           summary: op.summary,
           ...(op.description !== undefined ? { description: op.description } : {}),
           tags: [...op.tags],
-          body: bodyOf(adapter?.body ?? op.body),
+          body: bodyOf(adapter?.body ?? op.body, services.limits),
           response: adapter?.response ?? op.response,
         },
         handler: handlerOf(services, op, adapter),

@@ -1,3 +1,4 @@
+// Organizations as objects: created, read, renamed, deleted and disabled.
 import { success } from '../http/envelope.js';
 import { operation, pageTokenOf } from './operation.js';
 import {

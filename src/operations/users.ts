@@ -1,3 +1,4 @@
+// Users: their profiles (added, updated) and their memberships (read, removed).
 import { success } from '../http/envelope.js';
 import { operation, pageTokenOf } from './operation.js';
 import { MembersDeletedResult, MembersResult, UsersResult, answers } from '../schemas/responses.js';
