@@ -3,12 +3,12 @@
 // call) and how it answers. `registerOperations` turns every declaration into its Fastify routes in
 // one loop; adding an operation is adding an entry to its feature's list (operations/index.ts).
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
-import type { Static, TSchema } from 'typebox';
+import type { TSchema } from 'typebox';
 import { tenantOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
 import type { App } from '../http/types.js';
 import { then, type Maybe } from '../maybe.js';
-import type { InputLimits } from '../schemas/common.js';
+import type { DataOf, InputLimits } from '../schemas/common.js';
 import type { answers } from '../schemas/responses.js';
 import type { Services } from '../services/context.js';
 import type { Tenant } from '../store/store.js';
@@ -40,14 +40,14 @@ export interface Adapter<Data, Out> {
   answer?: Answer<Out>;
 }
 
-/** The `data` member of a request body (every body is `{"data": ...}`, schemas/common.ts). */
-export type DataOf<Body extends TSchema> = Static<Body> extends { data: infer Data } ? Data : never;
+/** The `data` member a body of this schema holds (every body is `{"data": ...}`). */
+type Data<Body extends TSchema> = DataOf<(limits: InputLimits) => Body>;
 
 export interface Operation<Body extends TSchema = TSchema, Out = unknown> {
   /** Its name in each version that serves it, e.g. `{ v1: 'users/update' }` for POST /v1/users/update. */
   paths: Partial<Record<Version, string>>;
   /** Per version, where its request or answer differs from the rest (none today). */
-  adapters?: Partial<Record<Version, Adapter<DataOf<Body>, Out>>>;
+  adapters?: Partial<Record<Version, Adapter<Data<Body>, Out>>>;
   summary: string;
   description?: string;
   tags: readonly string[];
@@ -59,7 +59,7 @@ export interface Operation<Body extends TSchema = TSchema, Out = unknown> {
   /** A hook before validation, for a body the operation also takes in another shape. */
   preValidation?: preValidationHookHandler;
   /** The service call. */
-  run(services: Services, tenant: Tenant, data: DataOf<Body>): Maybe<Out>;
+  run(services: Services, tenant: Tenant, data: Data<Body>): Maybe<Out>;
   answer: Answer<Out>;
 }
 
@@ -76,8 +76,8 @@ export const pathsOf = (op: Operation): string[] =>
 /**
  * Request schemas built once per schema factory and input limits: operations with the same body (and
  * the same operation under several paths or registrations) share one schema object, so one compiled
- * validator (ajv caches by the schema object). A validator per route, each its own generated code,
- * is what made every request slower as routes were added with load spread over them.
+ * validator (ajv caches by the schema object) instead of one generated function per route, which
+ * the load spread over every operation would otherwise run through (bench/README.md, operation count).
  */
 const built = new WeakMap<InputLimits, Map<(limits: InputLimits) => TSchema, TSchema>>();
 function bodyOf(factory: (limits: InputLimits) => TSchema, limits: InputLimits): TSchema {
