@@ -517,8 +517,8 @@ async function streamLatency() {
 // ---- (c) webhook delivery rate --------------------------------------------------------------------
 
 async function webhookRate() {
-  if (!existsSync(join(ROOT, 'dist', 'routes', 'v1_webhooks_add.js')))
-    throw new Error('webhooks/add is not built (dist/routes/v1_webhooks_add.js): npm run build, or --only outbox,streams');
+  if (!existsSync(join(ROOT, 'dist', 'operations', 'webhooks.js')))
+    throw new Error('webhooks/add is not built (dist/operations/webhooks.js): npm run build, or --only outbox,streams');
   const count = Number(opts['webhook-events']);
   const server = await startServer('webhooks', join(ROOT, 'dist', 'main.js'), { MARGINALIA_WEBHOOK_ALLOW_PRIVATE: '1' });
   const receiver = client('receiver');

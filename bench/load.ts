@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { SCALES, type ScaleName } from './dataset.js';
-import { headersOf, OPERATIONS, type Operation } from './operations.js';
+import { headersOf, OPERATIONS, type Operation, SPREAD, spreadBody } from './operations.js';
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -27,13 +27,22 @@ const args = JSON.parse(process.argv[2]!) as {
   connections: number;
   seconds: number;
   tool: 'wrk' | 'autocannon';
+  /** The spread row: the paths it sends to in turn (every POST operation of the server). */
+  paths?: string[];
 };
-const op = OPERATIONS.find((o) => o.name === args.operation);
+const op = [...OPERATIONS, SPREAD].find((o) => o.name === args.operation);
 if (!op) throw new Error(`unknown operation ${args.operation}`);
 const scale = SCALES[args.scale];
 
 /** Request bodies for wrk to cycle through: spread over the dataset like autocannon's, made up front. */
 const BODIES = 4000;
+
+/** The n-th request's path and `data`. */
+function requestOf(o: Operation, n: number): { path: string; data: unknown } {
+  if (o.kind !== 'spread') return { path: o.path, data: o.body?.(scale, n) };
+  const path = args.paths![n % args.paths!.length]!;
+  return { path, data: spreadBody(path, scale) };
+}
 
 async function withAutocannon(o: Operation): Promise<LoadResult> {
   let n = 0;
@@ -46,7 +55,11 @@ async function withAutocannon(o: Operation): Promise<LoadResult> {
         method: o.method,
         path: o.path,
         headers: headersOf(o),
-        setupRequest: (req) => (o.body ? { ...req, body: JSON.stringify({ data: o.body(scale, n++) }) } : req),
+        setupRequest: (req) => {
+          if (!o.body && o.kind !== 'spread') return req;
+          const { path, data } = requestOf(o, n++);
+          return { ...req, path, body: JSON.stringify({ data }) };
+        },
       },
     ],
   });
@@ -67,9 +80,14 @@ const luaString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"
 function withWrk(o: Operation): LoadResult {
   const dir = mkdtempSync(join(tmpdir(), 'marginalia-wrk-'));
   try {
-    const bodies = o.body
-      ? Array.from({ length: o.bodies ?? BODIES }, (_, i) => JSON.stringify({ data: o.body!(scale, i) }))
-      : [''];
+    // One request a line: its path, a tab, its body (none for a GET).
+    const bodies =
+      o.body || o.kind === 'spread'
+        ? Array.from({ length: o.bodies ?? BODIES }, (_, i) => {
+            const { path, data } = requestOf(o, i);
+            return `${path}\t${JSON.stringify({ data })}`;
+          })
+        : [`${o.path}\t`];
     writeFileSync(join(dir, 'bodies.txt'), `${bodies.join('\n')}\n`);
     const headers = Object.entries(headersOf(o))
       .map(([k, v]) => `wrk.headers[${luaString(k)}] = ${luaString(v)}`)
@@ -84,9 +102,9 @@ for line in io.lines(${luaString(join(dir, 'bodies.txt'))}) do bodies[#bodies + 
 local i = 0
 request = function()
   i = i % #bodies + 1
-  local body = bodies[i]
+  local path, body = bodies[i]:match("^([^\t]*)\t(.*)$")
   if body == "" then body = nil end
-  return wrk.format(nil, ${luaString(o.path)}, nil, body)
+  return wrk.format(nil, path, nil, body)
 end
 local bad = 0
 response = function(status) if status < 200 or status > 299 then bad = bad + 1 end end

@@ -16,7 +16,7 @@ import {
 
 export interface Operation {
   name: string;
-  kind: 'baseline' | 'read' | 'write' | 'refused';
+  kind: 'baseline' | 'read' | 'write' | 'refused' | 'spread';
   method: 'GET' | 'POST';
   path: string;
   /** A request body (the `data` member), made for each request. */
@@ -264,5 +264,44 @@ OPERATIONS.push(
   },
 );
 
+/**
+ * The operation-count row (run.ts): requests spread over every operation a server has, in turn. A cheap
+ * read gets a body that finds rows; every other operation gets `{}`, which its schema refuses (400) after
+ * the credentials and the body were read, so the request passes the operation's hooks, validator and
+ * error answer without writing anything.
+ */
+export const SPREAD: Operation = {
+  name: 'every operation in turn, the app alone vs with its operations registered twice more',
+  kind: 'spread',
+  method: 'POST',
+  path: '/v1/notifications/get',
+};
+const thread = (s: Scale) => {
+  const a = pick(s.threadsPerOrg);
+  return { organizationId: org(pick(s.organizations)), documentId: docOf(a % s.documentsPerOrg), annotationId: threadOf(a) };
+};
+const SPREAD_READS: Record<string, (s: Scale) => unknown> = {
+  '/v1/notifications/get': (s) => ({ organizationId: plainOrg(s), userId: userOf(pick(s.usersPerOrg)), pageSize: 10 }),
+  '/v1/notifications/count/get': (s) => ({ organizationId: plainOrg(s), userId: userOf(pick(s.usersPerOrg)) }),
+  '/v1/commentannotations/comments/get': thread,
+  '/v1/commentannotations/get': (s) => ({
+    organizationId: org(pick(s.organizations)),
+    documentId: listDocOf(pick(s.listDocumentsPerOrg)),
+    pageSize: 20,
+  }),
+  '/v1/commentannotations/count/get': (s) => ({
+    organizationId: org(pick(s.organizations)),
+    documentIds: [docOf(pick(s.documentsPerOrg))],
+    userId: userOf(pick(s.usersPerOrg)),
+  }),
+  '/v1/organizations/get': () => ({ pageSize: 10 }),
+  '/v1/organizations/documents/get': (s) => ({ organizationId: org(pick(s.organizations)), pageSize: 10 }),
+  '/v1/organizations/folders/get': (s) => ({ organizationId: org(pick(s.organizations)) }),
+  '/v1/users/get': (s) => ({ organizationId: org(pick(s.organizations)), pageSize: 10 }),
+  '/v1/webhooks/get': () => ({}),
+};
+/** The request of the spread row to `path` (/v1/... or a copy's /copyN/v1/...). */
+export const spreadBody = (path: string, s: Scale): unknown => SPREAD_READS[path.slice(path.indexOf('/v1/'))]?.(s) ?? {};
+
 /** The headers an operation's requests carry. */
-export const headersOf = (o: Operation): Record<string, string> => o.headers ?? (o.body ? HEADERS : {});
+export const headersOf = (o: Operation): Record<string, string> => o.headers ?? (o.body || o.kind === 'spread' ? HEADERS : {});

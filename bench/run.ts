@@ -17,7 +17,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config/index.js';
 import { openStore } from '../src/store/open-store.js';
 import { buildDataset, PostgresSink, SCALES, SqliteSink, type ScaleName } from './dataset.js';
-import { OPERATIONS } from './operations.js';
+import { HEADERS, OPERATIONS, SPREAD, spreadBody } from './operations.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: opts } = parseArgs({
@@ -195,19 +195,19 @@ function cpuMicros(pids: number[]): number {
 }
 
 /** Runs the load and measures the CPU the given processes spent per request meanwhile. */
-async function measured(pids: number[], url: string, operation: string, secs: number): Promise<any> {
+async function measured(pids: number[], url: string, operation: string, secs: number, paths?: string[]): Promise<any> {
   const before = cpuMicros(pids);
-  const r = await load(url, operation, secs);
+  const r = await load(url, operation, secs, paths);
   return { ...r, cpuUsPerRequest: Number(((cpuMicros(pids) - before) / Math.max(1, r.total)).toFixed(1)) };
 }
 
-function load(url: string, operation: string, secs: number): Promise<any> {
+function load(url: string, operation: string, secs: number, paths?: string[]): Promise<any> {
   return new Promise((resolve, reject) => {
     const [cmd, args] = pinned(1, process.execPath, [
       '--import',
       'tsx',
       join(ROOT, 'bench', 'load.ts'),
-      JSON.stringify({ url, operation, scale: scaleName, connections, seconds: secs, tool }),
+      JSON.stringify({ url, operation, scale: scaleName, connections, seconds: secs, tool, paths }),
     ]);
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -240,6 +240,94 @@ async function startBaseline(): Promise<{ proc: ChildProcess; url: string }> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('the baseline server did not start');
+}
+
+/** A server of the operation-count row (bench/operations-server.ts), on the server's core, with `copies` more of each operation. */
+async function startOperationsServer(
+  env: Record<string, string>,
+  copies: number,
+): Promise<{ proc: ChildProcess; url: string; paths: string[] }> {
+  const port = await freePort();
+  const [cmd, args] = pinned(0, process.execPath, [
+    '--import',
+    'tsx',
+    join(ROOT, 'bench', 'operations-server.ts'),
+    String(port),
+    String(copies),
+  ]);
+  const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      // Its operations, as it describes them: every POST path of /openapi.json.
+      const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, object> };
+      return { proc, url, paths: Object.keys(doc.paths).filter((p) => 'post' in doc.paths[p]!) };
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the operations server did not start');
+}
+
+/**
+ * The operation-count row: the per-request CPU of the app with its operations registered twice more
+ * under other prefixes (about 150 more routes) against the app alone, each loaded with requests spread
+ * over every operation it has. The two servers take turns (the order alternating by pair), so drift
+ * falls on both sides; `costRatio` above 1 is what the extra operations cost every request.
+ */
+async function operationCountRow(env: Record<string, string>): Promise<any> {
+  const alone = await startOperationsServer(env, 0);
+  const copied = await startOperationsServer(env, 2);
+  try {
+    // What the spread asks, answered once each: reads 200, the others 400 (their schema refuses `{}`).
+    const statuses: Record<string, number> = {};
+    for (const path of alone.paths) {
+      const res = await fetch(alone.url + path, {
+        method: 'POST',
+        headers: HEADERS,
+        body: JSON.stringify({ data: spreadBody(path, scale) }),
+      });
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+    }
+    log(
+      `  ${SPREAD.name}: ${alone.paths.length} vs ${copied.paths.length} operations; answers by status ${JSON.stringify(statuses)}`,
+    );
+    for (const s of [alone, copied]) await load(s.url, SPREAD.name, 2, s.paths); // warm up
+    const runs: { alone: any; copied: any }[] = [];
+    for (let pair = 0; pair < pairs; pair++) {
+      const one = (s: typeof alone) => measured([s.proc.pid!], s.url, SPREAD.name, seconds, s.paths);
+      if (pair % 2 === 0) {
+        const a = await one(alone);
+        runs.push({ alone: a, copied: await one(copied) });
+      } else {
+        const c = await one(copied);
+        runs.push({ alone: await one(alone), copied: c });
+      }
+    }
+    const row = {
+      operation: SPREAD.name,
+      kind: SPREAD.kind,
+      operations: [alone.paths.length, copied.paths.length],
+      statuses,
+      requestsPerSecond: median(runs.map((x) => x.copied.requestsPerSecond)),
+      alonePerSecond: median(runs.map((x) => x.alone.requestsPerSecond)),
+      ratio: Number(median(runs.map((x) => x.copied.requestsPerSecond / x.alone.requestsPerSecond)).toFixed(3)),
+      cpuUsPerRequest: Number(median(runs.map((x) => x.copied.cpuUsPerRequest)).toFixed(1)),
+      aloneCpuUsPerRequest: Number(median(runs.map((x) => x.alone.cpuUsPerRequest)).toFixed(1)),
+      costRatio: Number(median(runs.map((x) => x.copied.cpuUsPerRequest / x.alone.cpuUsPerRequest)).toFixed(3)),
+      unexpected: runs.reduce((n, x) => n + x.alone.errors + x.copied.errors, 0),
+      pairs: runs,
+    };
+    log(
+      `  ${alone.paths.length} vs ${copied.paths.length} operations: ${row.aloneCpuUsPerRequest} vs ${row.cpuUsPerRequest} ` +
+        `CPU us a request, cost ratio ${row.costRatio} (req/s ratio ${row.ratio})`,
+    );
+    return row;
+  } finally {
+    alone.proc.kill('SIGTERM');
+    copied.proc.kill('SIGTERM');
+  }
 }
 
 const env = await prepareDatabase();
@@ -295,6 +383,7 @@ try {
   proc.kill('SIGTERM');
   baselineServer.proc.kill('SIGTERM');
 }
+const spreadRow = !opts.only || SPREAD.name.includes(opts.only) ? await operationCountRow(env) : null;
 
 const machine = {
   cpu: cpus()[0]?.model,
@@ -317,6 +406,7 @@ const report = {
   pinned: pin,
   machine,
   results: rows,
+  operationCount: spreadRow,
 };
 
 const table = [
@@ -329,6 +419,16 @@ const table = [
       ` ${r.p50} | ${r.p99} | ${r.unexpected} | ${r.rssMb} | ${r.cpuUsPerRequest} (${r.baselineCpuUsPerRequest}) |` +
       ` ${(r.cpuRatio * 100).toFixed(0)}% |`,
   ),
+  ...(spreadRow
+    ? [
+        '',
+        '| operations, load spread over all | CPU us/req | req/s | cost per request vs the app alone (target <= 1.02) |',
+        '|---|---:|---:|---:|',
+        `| ${spreadRow.operations[0]} (the app) | ${spreadRow.aloneCpuUsPerRequest} | ${Math.round(spreadRow.alonePerSecond)} | 1 |`,
+        `| ${spreadRow.operations[1]} (twice more) | ${spreadRow.cpuUsPerRequest} | ${Math.round(spreadRow.requestsPerSecond)} |` +
+          ` ${spreadRow.costRatio} |`,
+      ]
+    : []),
 ].join('\n');
 console.log(
   `\n${opts.db}, ${scaleName} scale, ${workers} worker(s), ${connections} connections, ${tool}, ` +

@@ -17,7 +17,8 @@ import { LocalRateLimiter, type RateLimit } from './http/rate-limiter.js';
 import { requestIdOf } from './http/request-id.js';
 import type { App } from './http/types.js';
 import { registerOperational } from './routes/operational.js';
-import { OPERATIONS } from './routes/index.js';
+import { OPERATIONS } from './operations/index.js';
+import { pathsOf, registerOperations } from './operations/operation.js';
 import * as events_ from './routes/v1_events.js';
 import { CredentialWatch } from './events/credential-watch.js';
 import { EventHub } from './events/hub.js';
@@ -61,9 +62,24 @@ export interface AppOptions {
    * one that this store's own writes wake.
    */
   events?: EventHub;
+  /**
+   * Bench only (bench/operations-server.ts): every operation registered again under each of these path
+   * prefixes, so the bench can measure what more operations cost a request when no code on its path changed.
+   */
+  extraOperationPrefixes?: readonly string[];
 }
 
-export async function buildApp({ config, store, clock = systemClock, logger, rateLimiter, events }: AppOptions): Promise<App> {
+const asJson = (data: unknown): string => JSON.stringify(data);
+
+export async function buildApp({
+  config,
+  store,
+  clock = systemClock,
+  logger,
+  rateLimiter,
+  events,
+  extraOperationPrefixes = [],
+}: AppOptions): Promise<App> {
   const metrics = createMetrics(store);
   const timeouts = config.http ?? DEFAULT_HTTP_TIMEOUTS;
   const connections = new Connections(timeouts.requestTimeoutMs);
@@ -86,8 +102,8 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Response schemas type the handlers and describe the API; answers are written as they are, never
-  // filtered or coerced by a compiled serializer.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // filtered or coerced by a compiled serializer: one function for every route and status, not one each.
+  app.setSerializerCompiler(() => asJson);
   // Only JSON bodies are accepted, through our parser (depth bound); Fastify's text/plain parser is gone.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(config.maxJsonDepth));
@@ -166,8 +182,9 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
   };
   await app.register(async (scope: App) => {
     registerAuth(scope, store, limiter, config.authFailureFloorMs, aliases);
-    for (const op of OPERATIONS) op.register(scope, services);
+    registerOperations(scope, services, OPERATIONS);
     events_.register(scope, services, streams);
+    for (const prefix of extraOperationPrefixes) registerOperations(scope, services, OPERATIONS, prefix);
   });
 
   // Any other method on an operation path is 405 with Allow: POST.
@@ -190,10 +207,10 @@ export async function buildApp({ config, store, clock = systemClock, logger, rat
         .send(errorBody(new ApiError('INVALID_ARGUMENT', `${request.method} is not allowed on ${events_.path}; use GET.`))),
     handler: async () => {},
   });
-  for (const op of OPERATIONS) {
+  for (const url of ['', ...extraOperationPrefixes].flatMap((prefix) => OPERATIONS.flatMap(pathsOf).map((p) => prefix + p))) {
     app.route({
       method: otherMethods,
-      url: op.path,
+      url,
       schema: { hide: true },
       onRequest: methodNotAllowed,
       handler: methodNotAllowed,

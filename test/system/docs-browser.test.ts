@@ -9,14 +9,15 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { OPERATIONS as ROUTES } from '../../src/routes/index.js';
+import { OPERATIONS as ROUTES } from '../../src/operations/index.js';
+import { pathsOf } from '../../src/operations/operation.js';
 import { startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
 import { ARTIFACTS, CHROMIUM, NEEDS_BROWSER } from '../helpers/browser.js';
 
 export const creds = { apiKey: 'docs-test-key', authToken: 'docs-test-token-0123456789' };
 /** Every operation the service registers. */
-const OPERATIONS = ROUTES.map((op) => op.path);
+const OPERATIONS = ROUTES.flatMap(pathsOf);
 
 describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
   let db: FreshDatabase;

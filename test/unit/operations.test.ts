@@ -1,0 +1,89 @@
+// The operation tables' one registration loop (src/operations/operation.ts): every path of a
+// declaration is a route running its service call, a version with an adapter maps its own request and
+// answer onto the operation's, and identical bodies are built (and so compiled) once.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import Fastify from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { App } from '../../src/http/types.js';
+import { operation, pathsOf, registerOperations } from '../../src/operations/operation.js';
+import { DEFAULT_LIMITS, type InputLimits } from '../../src/schemas/common.js';
+import { answers } from '../../src/schemas/responses.js';
+import type { Services } from '../../src/services/context.js';
+import type { Tenant } from '../../src/store/store.js';
+
+const Body = (_limits: InputLimits) => Type.Object({ data: Type.Object({ name: Type.String() }) });
+const RenamedBody = (_limits: InputLimits) => Type.Object({ data: Type.Object({ title: Type.String() }) });
+const Result = Type.Object({ result: Type.Object({ data: Type.String() }) });
+const services = { limits: DEFAULT_LIMITS } as unknown as Services;
+
+const greet = operation({
+  paths: { v1: 'greetings/add', v2: 'greetings/create' },
+  adapters: {
+    v2: {
+      body: RenamedBody,
+      data: (data: { title: string }) => ({ name: data.title }),
+      answer: (out) => ({ greeting: out }),
+    },
+  },
+  summary: 'Greet',
+  tags: ['test'],
+  body: Body,
+  response: answers(Result),
+  run: (_services, tenant, data) => `hello ${data.name} from ${tenant.id}`,
+  answer: 'Greeted.',
+});
+const shout = operation({
+  paths: { v1: 'greetings/shout' },
+  summary: 'Shout',
+  tags: ['test'],
+  body: Body,
+  response: answers(Result),
+  run: async (_services, _tenant, data) => data.name.toUpperCase(),
+  answer: 'Shouted.',
+});
+
+async function appWith(compiled: object[]): Promise<App> {
+  const app: App = Fastify().withTypeProvider<TypeBoxTypeProvider>();
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setValidatorCompiler(({ schema }) => {
+    compiled.push(schema);
+    return () => true;
+  });
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.tenant = { id: 't1' } as Tenant;
+    done();
+  });
+  registerOperations(app, services, [greet, shout]);
+  registerOperations(app, services, [greet], '/copy');
+  await app.ready();
+  return app;
+}
+
+test('each path of a declaration is a route; a version with an adapter takes and answers its own shape', async () => {
+  const app = await appWith([]);
+  const post = async (url: string, data: unknown) =>
+    (await app.inject({ method: 'POST', url, payload: { data } })).json() as unknown;
+  assert.deepEqual(pathsOf(greet), ['/v1/greetings/add', '/v2/greetings/create']);
+  assert.deepEqual(await post('/v1/greetings/add', { name: 'ana' }), {
+    result: { status: 'success', message: 'Greeted.', data: 'hello ana from t1' },
+  });
+  assert.deepEqual(await post('/v2/greetings/create', { title: 'ana' }), { greeting: 'hello ana from t1' });
+  assert.deepEqual(await post('/v1/greetings/shout', { name: 'ana' }), {
+    result: { status: 'success', message: 'Shouted.', data: 'ANA' },
+  });
+  assert.deepEqual(await post('/copy/v1/greetings/add', { name: 'bo' }), {
+    result: { status: 'success', message: 'Greeted.', data: 'hello bo from t1' },
+  });
+  await app.close();
+});
+
+test('routes with the same body factory share one schema object, across registrations too', async () => {
+  const compiled: object[] = [];
+  const app = await appWith(compiled);
+  // Five routes: greetings/add, greetings/shout and /copy's greetings/add on Body, greetings/create on RenamedBody.
+  assert.equal(compiled.length, 5);
+  assert.equal(new Set(compiled).size, 2);
+  await app.close();
+});
