@@ -11,7 +11,7 @@ import { then, type Maybe } from '../maybe.js';
 import type { DataOf, InputLimits } from '../schemas/common.js';
 import type { answers } from '../schemas/responses.js';
 import type { Services } from '../services/context.js';
-import type { Tenant } from '../store/store.js';
+import type { Tenant } from '../domain/credentials.js';
 
 /** The versions of the API; a path is `/<version>/<name>`. */
 export type Version = 'v1' | 'v2';

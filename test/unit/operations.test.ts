@@ -11,7 +11,7 @@ import { operation, pathsOf, registerOperations } from '../../src/operations/ope
 import { DEFAULT_LIMITS, type InputLimits } from '../../src/schemas/common.js';
 import { answers } from '../../src/schemas/responses.js';
 import type { Services } from '../../src/services/context.js';
-import type { Tenant } from '../../src/store/store.js';
+import type { Tenant } from '../../src/domain/credentials.js';
 
 const Body = (_limits: InputLimits) => Type.Object({ data: Type.Object({ name: Type.String() }) });
 const RenamedBody = (_limits: InputLimits) => Type.Object({ data: Type.Object({ title: Type.String() }) });
