@@ -48,7 +48,7 @@ export function answers<T extends TSchema>(
     [successStatus]: success,
     400: error('INVALID_ARGUMENT: the body, a member, or the Content-Type'),
     401: error('UNAUTHENTICATED: a credential header missing, or unknown, wrong or revoked'),
-    403: error('PERMISSION_DENIED: the tenant is disabled'),
+    403: error('PERMISSION_DENIED: the tenant is disabled, or a write names a disabled organization or document'),
     ...(also.includes(404) ? { 404: error('NOT_FOUND: a named parent does not exist') } : {}),
     405: error('INVALID_ARGUMENT: a method other than POST (with Allow: POST)'),
     ...(also.includes(409) ? { 409: error('ALREADY_EXISTS: a caller-chosen id is taken; nothing was written') } : {}),

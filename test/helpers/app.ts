@@ -1,6 +1,7 @@
 // Shared test helpers: an app around a real database (a SQLite file, or a PostgreSQL schema in the
 // PostgreSQL run) with two tenants, and small request helpers whose assertion messages carry the
-// response, so a failure explains itself.
+// response, so a failure explains itself. Every answer the app gives is checked against its
+// operation's response schema (answer-check.ts).
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/app.js';
@@ -9,6 +10,7 @@ import { DEFAULT_LIMITS, type InputLimits } from '../../src/schemas/common.js';
 import type { App } from '../../src/http/types.js';
 import { createTenant, type IssuedCredentials } from '../../src/services/credentials.js';
 import type { Store } from '../../src/store/store.js';
+import { checkingAnswers } from './answer-check.js';
 import { freshDatabase, type FreshDatabase } from './test-database.js';
 
 export const HEX32 = /^[0-9a-f]{32}$/;
@@ -135,7 +137,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
   const db = freshDatabase();
   const store = await db.open();
   const clock = options.clock ?? (() => Date.now());
-  const app = await buildApp({
+  const built = await buildApp({
     config: {
       bodyLimit: options.bodyLimit ?? 1_048_576,
       rateLimit: options.rateLimit ?? 0,
@@ -149,6 +151,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     store,
     clock,
   });
+  const app = checkingAnswers(built);
   await app.ready();
 
   async function request(path: string, opts: RequestOptions & { body?: unknown } = {}): Promise<Reply> {
@@ -199,9 +202,13 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     b,
     request,
     async close() {
-      await app.close();
-      await store.close();
-      await db.drop();
+      // The app's close fails when an answer drifted from its schema; the database goes all the same.
+      try {
+        await app.close();
+      } finally {
+        await store.close();
+        await db.drop();
+      }
     },
   };
 }
@@ -260,10 +267,12 @@ export async function anotherInstance(
   wrap: (store: Store) => Store = (store) => store,
 ): Promise<{ app: App; store: Store }> {
   const store = await db.open();
-  const app = await buildApp({
-    config: { bodyLimit: 1_048_576, rateLimit: 0, maxJsonDepth: 32, limits: DEFAULT_LIMITS, ...config },
-    store: wrap(store),
-  });
+  const app = checkingAnswers(
+    await buildApp({
+      config: { bodyLimit: 1_048_576, rateLimit: 0, maxJsonDepth: 32, limits: DEFAULT_LIMITS, ...config },
+      store: wrap(store),
+    }),
+  );
   await app.ready();
   return { app, store };
 }

@@ -7,14 +7,18 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { buildApp } from '../../src/app.js';
+import { type AppOptions, buildApp as buildUnchecked } from '../../src/app.js';
 import type { App } from '../../src/http/types.js';
 import { DEFAULT_LIMITS } from '../../src/schemas/common.js';
 import { tokenRecord } from '../../src/services/credentials.js';
 import type { Store } from '../../src/store/store.js';
 import { PATHS, steppingClock, T0 } from '../helpers/app.js';
+import { checkingAnswers } from '../helpers/answer-check.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
 import { asOfMigration5 } from '../helpers/previous-release.js';
+
+/** The app, with every answer checked against its operation's schema (as makeTestApp does). */
+const buildApp = async (options: AppOptions) => checkingAnswers(await buildUnchecked(options));
 
 const FIXTURE = new URL('../fixtures/answers.json', import.meta.url);
 const KEY = 'mk_golden_answers';

@@ -9,12 +9,16 @@ import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import pino from 'pino';
-import { buildApp } from '../../src/app.js';
+import { type AppOptions, buildApp as buildUnchecked } from '../../src/app.js';
 import { DEFAULT_LIMITS } from '../../src/schemas/common.js';
 import { createTenant } from '../../src/services/credentials.js';
 import { StoreUnavailableError, type Store } from '../../src/store/store.js';
+import { checkingAnswers } from '../helpers/answer-check.js';
 import { sample } from '../helpers/metrics.js';
 import { sqliteStore } from '../helpers/test-database.js';
+
+/** The app, with every answer checked against its operation's schema (as makeTestApp does). */
+const buildApp = async (options: AppOptions) => checkingAnswers(await buildUnchecked(options));
 
 const config = { bodyLimit: 1_048_576, rateLimit: 0, maxJsonDepth: 32, limits: DEFAULT_LIMITS };
 
