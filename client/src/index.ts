@@ -1,105 +1,17 @@
-// A typed client for the Marginalia HTTP API. Request and result types come from the same TypeBox
-// schemas that validate requests and describe /openapi.json (type-only imports of src/schemas, which
-// depend on typebox alone: nothing of the service runs here, and the package ships their
-// declarations). Every call POSTs {"data": ...} with both credential headers and returns the
-// `result` envelope; an error answer becomes a MarginaliaError carrying its status and message.
-// 429 and 503 are retried with exponential backoff, waiting at least what Retry-After asks; a 429
-// without Retry-After is permanent and thrown at once. `events.subscribe` reads the live event stream
-// (GET /v1/events) as an async iterator that resumes by itself (events.ts).
-import type { Static, TSchema } from 'typebox';
-import type {
-  AnnotationsAddData,
-  AnnotationsCountData,
-  AnnotationsDeleteData,
-  AnnotationsGetData,
-  AnnotationsReadData,
-  AnnotationsUpdateData,
-  CommentsAddData,
-  CommentsDeleteData,
-  CommentsGetData,
-  CommentsUpdateData,
-} from '../../src/schemas/comments.js';
+// A typed client for the Marginalia HTTP API. It reads the operations' contract table
+// (src/schemas/operations/, the entries the service registers its routes and /openapi.json from):
+// each call's path, `data` and `result` types come from its entry, named by the operation's stable
+// name. The table holds schemas alone (src/schemas depends on typebox only): nothing of the service
+// runs here, and the package ships them. Every call POSTs {"data": ...} with both credential headers
+// and returns the `result` envelope; an error answer becomes a MarginaliaError carrying its status and
+// message. 429 and 503 are retried with exponential backoff, waiting at least what Retry-After asks;
+// a 429 without Retry-After is permanent and thrown at once. `events.subscribe` reads the live event
+// stream (GET /v1/events, a stream rather than an operation of the table) as an async iterator that
+// resumes by itself (events.ts).
 import type { ErrorCode } from '../../src/schemas/error-codes.js';
-import type {
-  NotificationConfigGetData,
-  NotificationConfigSetData,
-  NotificationsAddData,
-  NotificationsCountData,
-  NotificationsDeleteData,
-  NotificationsGetData,
-  NotificationsReadData,
-  NotificationsUpdateData,
-} from '../../src/schemas/notifications.js';
-import type {
-  OrganizationIdsData,
-  OrganizationsData,
-  OrganizationsDisableData,
-  OrganizationsGetData,
-} from '../../src/schemas/organizations.js';
-import type {
-  DocumentsAccessData,
-  DocumentsAddData,
-  DocumentsDeleteData,
-  DocumentsDisableData,
-  DocumentsGetData,
-  DocumentsMoveData,
-  DocumentsUpdateData,
-} from '../../src/schemas/documents.js';
-import type { FoldersAccessData, FoldersData, FoldersDeleteData, FoldersGetData } from '../../src/schemas/folders.js';
-import type { UsersData, UsersDeleteData, UsersGetData } from '../../src/schemas/users.js';
-import type { GroupUsersAddData, GroupUsersDeleteData, UserGroupsAddData } from '../../src/schemas/groups.js';
-import type { UserDataDeleteData, UserDataGetData, UserDataStatusData } from '../../src/schemas/personal-data.js';
-import type { AuthTokenData } from '../../src/schemas/auth.js';
-import type { LocationDataDeleteData, LocationsUpdateData } from '../../src/schemas/locations.js';
-import type { LiveStateBroadcastData, LiveStateGetData } from '../../src/schemas/livestate.js';
-import type { WebhookDeliveriesGetData, WebhookIdData, WebhooksAddData, WebhooksGetData } from '../../src/schemas/webhooks.js';
-import type { DomainsData } from '../../src/schemas/workspace.js';
+import type { ContractData, ContractResult } from '../../src/schemas/operations/contract.js';
+import { CONTRACT, type OperationName } from '../../src/schemas/operations/index.js';
 import { type EventSubscription, type SubscribeOptions, Subscription } from './events.js';
-import type {
-  AnnotationChangesResult,
-  AnnotationCountsResult,
-  AnnotationListResult,
-  AnnotationsResult,
-  CommentChangesResult,
-  CommentIdsResult,
-  MarkedReadResult,
-  CommentsResult,
-  NotificationAddedResult,
-  NotificationChangesResult,
-  NotificationConfigResult,
-  NotificationConfigSetResult,
-  NotificationCountResult,
-  NotificationsMarkedResult,
-  NotificationsResult,
-  OrganizationListResult,
-  OrganizationsResult,
-  MembersResult,
-  MembersDeletedResult,
-  UserGroupsResult,
-  GroupUsersResult,
-  UserDataResult,
-  ErasureResult,
-  ErasureStatusResult,
-  OrganizationsDeleteResult,
-  DisableStateResult,
-  AccessResult,
-  AuthTokenResult,
-  DocumentListResult,
-  DocumentsMovedResult,
-  DocumentsResult,
-  LocationResult,
-  FolderListResult,
-  FoldersResult,
-  LiveStateBroadcastResult,
-  LiveStateListResult,
-  UsersResult,
-  WebhookAddedResult,
-  WebhookAttemptListResult,
-  WebhookDeletedResult,
-  WebhookListResult,
-  DomainsAddedResult,
-  DomainsRemovedResult,
-} from '../../src/schemas/responses.js';
 
 export {
   EVENT_TYPES,
@@ -110,95 +22,99 @@ export {
   type SubscribeOptions,
 } from './events.js';
 
-/** The `result` member an operation answers with. */
-type ResultOf<S extends TSchema> = Static<S> extends { result: infer R } ? R : never;
+type Contracts = typeof CONTRACT;
+/** The operations this client calls: those served under /v1. */
+type V1Operation = { [K in OperationName]: Contracts[K]['paths'] extends { v1: string } ? K : never }[OperationName];
+/** The `data` member operation K takes: the type the service validates against. */
+type DataOf<K extends OperationName> = ContractData<Contracts[K]>;
+/** What operation K answers: its success's `result` member (users/data/delete: its whole 202 answer). */
+type ResultOf<K extends OperationName> = ContractResult<Contracts[K]>;
+/** The method that calls operation K. */
+type Call<K extends OperationName> = (data: DataOf<K>) => Promise<ResultOf<K>>;
 
-/** The `data` member each operation takes: the types the service validates against. */
-export type {
-  AuthTokenData,
-  AnnotationsAddData,
-  AnnotationsCountData,
-  AnnotationsDeleteData,
-  AnnotationsGetData,
-  AnnotationsReadData,
-  AnnotationsUpdateData,
-  CommentsAddData,
-  CommentsDeleteData,
-  CommentsGetData,
-  CommentsUpdateData,
-  LocationDataDeleteData,
-  LocationsUpdateData,
-  DomainsData,
-  LiveStateBroadcastData,
-  LiveStateGetData,
-  NotificationConfigGetData,
-  NotificationConfigSetData,
-  NotificationsAddData,
-  NotificationsCountData,
-  NotificationsDeleteData,
-  NotificationsGetData,
-  NotificationsReadData,
-  NotificationsUpdateData,
-  UsersData,
-  WebhookDeliveriesGetData,
-  WebhookIdData,
-  WebhooksAddData,
-  WebhooksGetData,
-};
+export type AuthTokenData = DataOf<'authTokenGet'>;
+export type AnnotationsAddData = DataOf<'annotationsAdd'>;
+export type AnnotationsCountData = DataOf<'annotationsCount'>;
+export type AnnotationsDeleteData = DataOf<'annotationsDelete'>;
+export type AnnotationsGetData = DataOf<'annotationsGet'>;
+export type AnnotationsReadData = DataOf<'annotationsRead'>;
+export type AnnotationsUpdateData = DataOf<'annotationsUpdate'>;
+export type CommentsAddData = DataOf<'commentsAdd'>;
+export type CommentsDeleteData = DataOf<'commentsDelete'>;
+export type CommentsGetData = DataOf<'commentsGet'>;
+export type CommentsUpdateData = DataOf<'commentsUpdate'>;
+export type LocationDataDeleteData = DataOf<'locationDataDelete'>;
+export type LocationsUpdateData = DataOf<'locationsUpdate'>;
+export type DomainsData = DataOf<'domainsAdd'>;
+export type LiveStateBroadcastData = DataOf<'liveStateBroadcast'>;
+export type LiveStateGetData = DataOf<'liveStateGet'>;
+export type NotificationConfigGetData = DataOf<'notificationsConfigGet'>;
+export type NotificationConfigSetData = DataOf<'notificationsConfigSet'>;
+export type NotificationsAddData = DataOf<'notificationsAdd'>;
+export type NotificationsCountData = DataOf<'notificationsCount'>;
+export type NotificationsDeleteData = DataOf<'notificationsDelete'>;
+export type NotificationsGetData = DataOf<'notificationsGet'>;
+export type NotificationsReadData = DataOf<'notificationsRead'>;
+export type NotificationsUpdateData = DataOf<'notificationsUpdate'>;
+export type UsersData = DataOf<'usersAdd'>;
+export type WebhookDeliveriesGetData = DataOf<'webhookDeliveriesGet'>;
+export type WebhookIdData = DataOf<'webhooksDelete'>;
+export type WebhooksAddData = DataOf<'webhooksAdd'>;
+export type WebhooksGetData = DataOf<'webhooksGet'>;
 
-export type UsersResult = ResultOf<typeof UsersResult>;
-export type AnnotationsResult = ResultOf<typeof AnnotationsResult>;
-export type CommentIdsResult = ResultOf<typeof CommentIdsResult>;
-export type CommentsResult = ResultOf<typeof CommentsResult>;
-export type NotificationAddedResult = ResultOf<typeof NotificationAddedResult>;
-export type NotificationsResult = ResultOf<typeof NotificationsResult>;
+export type UsersResult = ResultOf<'usersAdd'>;
+export type AnnotationsResult = ResultOf<'annotationsAdd'>;
+export type CommentIdsResult = ResultOf<'commentsAdd'>;
+export type CommentsResult = ResultOf<'commentsGet'>;
+export type NotificationAddedResult = ResultOf<'notificationsAdd'>;
+export type NotificationsResult = ResultOf<'notificationsGet'>;
 export type Notification = NotificationsResult['data'][number];
-export type NotificationChangesResult = ResultOf<typeof NotificationChangesResult>;
-export type NotificationCountResult = ResultOf<typeof NotificationCountResult>;
-export type NotificationsMarkedResult = ResultOf<typeof NotificationsMarkedResult>;
-export type NotificationConfigResult = ResultOf<typeof NotificationConfigResult>;
-export type NotificationConfigSetResult = ResultOf<typeof NotificationConfigSetResult>;
+export type NotificationChangesResult = ResultOf<'notificationsUpdate'>;
+export type NotificationCountResult = ResultOf<'notificationsCount'>;
+export type NotificationsMarkedResult = ResultOf<'notificationsRead'>;
+export type NotificationConfigResult = ResultOf<'notificationsConfigGet'>;
+export type NotificationConfigSetResult = ResultOf<'notificationsConfigSet'>;
 export type Comment = Exclude<CommentsResult['data'][number], null>;
-export type AnnotationListResult = ResultOf<typeof AnnotationListResult>;
+export type AnnotationListResult = ResultOf<'annotationsGet'>;
 export type Annotation = Exclude<AnnotationListResult['data'][number], null>;
-export type AnnotationChangesResult = ResultOf<typeof AnnotationChangesResult>;
-export type CommentChangesResult = ResultOf<typeof CommentChangesResult>;
-export type AnnotationCountsResult = ResultOf<typeof AnnotationCountsResult>;
-export type MarkedReadResult = ResultOf<typeof MarkedReadResult>;
-export type OrganizationsResult = ResultOf<typeof OrganizationsResult>;
-export type MembersResult = ResultOf<typeof MembersResult>;
+export type AnnotationChangesResult = ResultOf<'annotationsUpdate'>;
+export type CommentChangesResult = ResultOf<'commentsUpdate'>;
+export type AnnotationCountsResult = ResultOf<'annotationsCount'>;
+export type MarkedReadResult = ResultOf<'annotationsRead'>;
+export type OrganizationsResult = ResultOf<'organizationsAdd'>;
+export type MembersResult = ResultOf<'usersGet'>;
 export type Member = MembersResult['data'][number];
-export type MembersDeletedResult = ResultOf<typeof MembersDeletedResult>;
-export type UserGroupsResult = ResultOf<typeof UserGroupsResult>;
-export type GroupUsersResult = ResultOf<typeof GroupUsersResult>;
-export type UserDataResult = ResultOf<typeof UserDataResult>;
+export type MembersDeletedResult = ResultOf<'usersDelete'>;
+export type UserGroupsResult = ResultOf<'userGroupsAdd'>;
+export type GroupUsersResult = ResultOf<'groupUsersAdd'>;
+export type UserDataResult = ResultOf<'userDataGet'>;
 /** users/data/delete answers HTTP 202 with this body itself, not a `result` envelope (docs/decisions.md). */
-export type ErasureResult = Static<typeof ErasureResult>;
-export type ErasureStatusResult = ResultOf<typeof ErasureStatusResult>;
-export type OrganizationsDeleteResult = ResultOf<typeof OrganizationsDeleteResult>;
-export type DisableStateResult = ResultOf<typeof DisableStateResult>;
-export type OrganizationListResult = ResultOf<typeof OrganizationListResult>;
+export type ErasureResult = ResultOf<'userDataDelete'>;
+export type ErasureStatusResult = ResultOf<'userDataStatus'>;
+export type OrganizationsDeleteResult = ResultOf<'organizationsDelete'>;
+export type DisableStateResult = ResultOf<'organizationsDisable'>;
+export type OrganizationListResult = ResultOf<'organizationsGet'>;
 export type Organization = OrganizationListResult['data'][number];
-export type DocumentsResult = ResultOf<typeof DocumentsResult>;
-export type DocumentListResult = ResultOf<typeof DocumentListResult>;
+export type DocumentsResult = ResultOf<'documentsAdd'>;
+export type DocumentListResult = ResultOf<'documentsGet'>;
 export type Document = DocumentListResult['data'][number];
-export type DocumentsMovedResult = ResultOf<typeof DocumentsMovedResult>;
-export type LocationResult = ResultOf<typeof LocationResult>;
-export type AccessResult = ResultOf<typeof AccessResult>;
-export type FoldersResult = ResultOf<typeof FoldersResult>;
-export type AuthTokenResult = ResultOf<typeof AuthTokenResult>;
-export type FolderListResult = ResultOf<typeof FolderListResult>;
+export type DocumentsMovedResult = ResultOf<'documentsMove'>;
+export type LocationResult = ResultOf<'locationsUpdate'>;
+export type AccessResult = ResultOf<'documentsAccess'>;
+export type FoldersResult = ResultOf<'foldersAdd'>;
+export type AuthTokenResult = ResultOf<'authTokenGet'>;
+export type FolderListResult = ResultOf<'foldersGet'>;
 export type Folder = FolderListResult['data'][number];
-export type WebhookAddedResult = ResultOf<typeof WebhookAddedResult>;
-export type WebhookListResult = ResultOf<typeof WebhookListResult>;
+export type WebhookAddedResult = ResultOf<'webhooksAdd'>;
+export type WebhookListResult = ResultOf<'webhooksGet'>;
 export type Webhook = WebhookListResult['data'][number];
-export type WebhookDeletedResult = ResultOf<typeof WebhookDeletedResult>;
-export type WebhookAttemptListResult = ResultOf<typeof WebhookAttemptListResult>;
+export type WebhookDeletedResult = ResultOf<'webhooksDelete'>;
+export type WebhookAttemptListResult = ResultOf<'webhookDeliveriesGet'>;
 export type WebhookAttempt = WebhookAttemptListResult['data'][number];
-export type DomainsAddedResult = ResultOf<typeof DomainsAddedResult>;
-export type DomainsRemovedResult = ResultOf<typeof DomainsRemovedResult>;
-export type LiveStateBroadcastResult = ResultOf<typeof LiveStateBroadcastResult>;
-export type LiveStateListResult = ResultOf<typeof LiveStateListResult>;
+export type DomainsAddedResult = ResultOf<'domainsAdd'>;
+export type DomainsRemovedResult = ResultOf<'domainsDelete'>;
+export type LiveStateBroadcastResult = ResultOf<'liveStateBroadcast'>;
+export type LiveStateListResult = ResultOf<'liveStateGet'>;
 export type LiveState = LiveStateListResult['data'][number];
 
 export type { ErrorCode };
@@ -258,56 +174,47 @@ export class Marginalia {
   // Reads and upserts are safe to repeat; adds are, when the caller chose every id (a repeat is then
   // ALREADY_EXISTS, not a second copy).
   readonly users = {
-    add: (data: UsersData) => this.call<UsersResult>('/v1/users/add', data, true),
-    update: (data: UsersData) => this.call<UsersResult>('/v1/users/update', data, true),
+    add: this.operation('usersAdd'),
+    update: this.operation('usersUpdate'),
     /** users/get: an organization's members (of a document, folder or groups), in userId order, paged. */
-    get: (data: UsersGetData) => this.call<MembersResult>('/v1/users/get', data, true),
+    get: this.operation('usersGet'),
     /** Every page of a users/get, following pageToken. */
-    all: (data: Omit<UsersGetData, 'pageToken'>): Promise<Member[]> =>
+    all: (data: Omit<DataOf<'usersGet'>, 'pageToken'>): Promise<Member[]> =>
       everyPage((pageToken) => this.users.get({ ...data, pageToken })),
     /** users/delete: a document's or folder's membership, or (without either) the profile and every membership. */
-    delete: (data: UsersDeleteData) => this.call<MembersDeletedResult>('/v1/users/delete', data, true),
+    delete: this.operation('usersDelete'),
   };
 
   readonly userGroups = {
     /** organizations/usergroups/add: create groups, or rename them. */
-    add: (data: UserGroupsAddData) => this.call<UserGroupsResult>('/v1/organizations/usergroups/add', data, true),
+    add: this.operation('userGroupsAdd'),
     /** organizations/usergroups/users/add: users into a group that exists. */
-    addUsers: (data: GroupUsersAddData) => this.call<GroupUsersResult>('/v1/organizations/usergroups/users/add', data, true),
+    addUsers: this.operation('groupUsersAdd'),
     /** organizations/usergroups/users/delete: users (or every user, `deleteAll`) out of a group. */
-    deleteUsers: (data: GroupUsersDeleteData) =>
-      this.call<GroupUsersResult>('/v1/organizations/usergroups/users/delete', data, true),
+    deleteUsers: this.operation('groupUsersDelete'),
   };
 
   readonly personalData = {
     /** users/data/get: one page of what a user wrote and received; follow `nextPageToken`. */
-    get: (data: UserDataGetData) => this.call<UserDataResult>('/v1/users/data/get', data, true),
+    get: this.operation('userDataGet'),
     /** users/data/delete: erase users' data, done before the answer; a repeat erases nothing more. */
-    delete: (data: UserDataDeleteData) => this.call<ErasureResult>('/v1/users/data/delete', data, true),
-    status: (data: UserDataStatusData) => this.call<ErasureStatusResult>('/v1/users/data/delete/status', data, true),
+    delete: this.operation('userDataDelete'),
+    status: this.operation('userDataStatus'),
   };
 
   readonly comments = {
     /** commentannotations/add: new threads, each with its first comments. */
-    addAnnotations: (data: AnnotationsAddData) =>
-      this.call<AnnotationsResult>(
-        '/v1/commentannotations/add',
-        data,
-        data.commentAnnotations.every((a) => a.annotationId != null && a.commentData.every((c) => c.commentId != null)),
-      ),
-    add: (data: CommentsAddData) =>
-      this.call<CommentIdsResult>(
-        '/v1/commentannotations/comments/add',
-        data,
-        data.commentData.every((c) => c.commentId != null),
-      ),
-    get: (data: CommentsGetData) => this.call<CommentsResult>('/v1/commentannotations/comments/get', data, true),
+    addAnnotations: this.operation('annotationsAdd', (data) =>
+      data.commentAnnotations.every((a) => a.annotationId != null && a.commentData.every((c) => c.commentId != null)),
+    ),
+    add: this.operation('commentsAdd', (data) => data.commentData.every((c) => c.commentId != null)),
+    get: this.operation('commentsGet'),
     /** comments/update: one change for every listed comment. */
-    update: (data: CommentsUpdateData) => this.call<CommentChangesResult>('/v1/commentannotations/comments/update', data, true),
+    update: this.operation('commentsUpdate'),
     /** comments/delete: the listed comments, or every comment of the thread; the thread stays. */
-    delete: (data: CommentsDeleteData) => this.call<CommentChangesResult>('/v1/commentannotations/comments/delete', data, true),
+    delete: this.operation('commentsDelete'),
     /** commentannotations/get: a page of a document's threads, or the threads asked for by id. */
-    getAnnotations: (data: AnnotationsGetData) => this.call<AnnotationListResult>('/v1/commentannotations/get', data, true),
+    getAnnotations: this.operation('annotationsGet'),
     /** Every thread of a document that the filters match, following pageToken. */
     allAnnotations: async (data: Omit<AnnotationsGetData, 'pageToken' | 'annotationIds'>): Promise<Annotation[]> => {
       const all: Annotation[] = [];
@@ -320,94 +227,84 @@ export class Marginalia {
       return all;
     },
     /** commentannotations/update: change the matching threads (null clears a member). */
-    updateAnnotations: (data: AnnotationsUpdateData) =>
-      this.call<AnnotationChangesResult>('/v1/commentannotations/update', data, true),
+    updateAnnotations: this.operation('annotationsUpdate'),
     /** commentannotations/delete: the matching threads, with their comments. */
-    deleteAnnotations: (data: AnnotationsDeleteData) =>
-      this.call<AnnotationChangesResult>('/v1/commentannotations/delete', data, true),
+    deleteAnnotations: this.operation('annotationsDelete'),
     /** commentannotations/count/get: threads and threads unread by a user, by documentId. */
-    countAnnotations: (data: AnnotationsCountData) =>
-      this.call<AnnotationCountsResult>('/v1/commentannotations/count/get', data, true),
+    countAnnotations: this.operation('annotationsCount'),
     /** commentannotations/read: mark threads read by a user as of now. */
-    markRead: (data: AnnotationsReadData) => this.call<MarkedReadResult>('/v1/commentannotations/read', data, true),
+    markRead: this.operation('annotationsRead'),
   };
 
   readonly notifications = {
-    add: (data: NotificationsAddData) =>
-      this.call<NotificationAddedResult>('/v1/notifications/add', data, data.notificationId != null),
-    get: (data: NotificationsGetData) => this.call<NotificationsResult>('/v1/notifications/get', data, true),
+    add: this.operation('notificationsAdd', (data) => data.notificationId != null),
+    get: this.operation('notificationsGet'),
     /** Every page of a notifications/get, following pageToken. */
     all: (data: Omit<NotificationsGetData, 'pageToken'>): Promise<Notification[]> =>
       everyPage((pageToken) => this.notifications.get({ ...data, pageToken })),
     /** notifications/update: read and unread marks, and content; a repeat sets the same again. */
-    update: (data: NotificationsUpdateData) => this.call<NotificationChangesResult>('/v1/notifications/update', data, true),
+    update: this.operation('notificationsUpdate'),
     /**
      * notifications/delete: what the filters match, for everyone. Retried on 503 like the other
      * deletes, since a repeat cannot delete twice: the end state is the same. Only its answer differs
      * when the first attempt landed before the 503: the ids it deleted then read `success: false`
      * ("Failed to delete notification."), and a delete by filters alone answers `{}`.
      */
-    delete: (data: NotificationsDeleteData) => this.call<NotificationChangesResult>('/v1/notifications/delete', data, true),
+    delete: this.operation('notificationsDelete'),
     /** notifications/count/get: a user's notifications, and those unread. */
-    count: (data: NotificationsCountData) => this.call<NotificationCountResult>('/v1/notifications/count/get', data, true),
+    count: this.operation('notificationsCount'),
     /** notifications/read: mark a user's notifications read (a repeat answers `read: 0`, the state is the same). */
-    markRead: (data: NotificationsReadData) => this.call<NotificationsMarkedResult>('/v1/notifications/read', data, true),
+    markRead: this.operation('notificationsRead'),
     /** notifications/config/get: a user's inbox and email settings, one entry per document. */
-    getConfig: (data: NotificationConfigGetData) =>
-      this.call<NotificationConfigResult>('/v1/notifications/config/get', data, true),
+    getConfig: this.operation('notificationsConfigGet'),
     /** notifications/config/set: users' inbox and email settings for documents. */
-    setConfig: (data: NotificationConfigSetData) =>
-      this.call<NotificationConfigSetResult>('/v1/notifications/config/set', data, true),
+    setConfig: this.operation('notificationsConfigSet'),
   };
 
   readonly organizations = {
     /** organizations/add: create organizations, or rename them; a repeat sets the same again. */
-    add: (data: OrganizationsData) => this.call<OrganizationsResult>('/v1/organizations/add', data, true),
-    get: (data: OrganizationsGetData = {}) => this.call<OrganizationListResult>('/v1/organizations/get', data, true),
+    add: this.operation('organizationsAdd'),
+    get: (data: DataOf<'organizationsGet'> = {}) => this.call('organizationsGet', data, true),
     /** Every page of an organizations/get, following pageToken. */
-    all: (data: Omit<OrganizationsGetData, 'pageToken'> = {}): Promise<Organization[]> =>
+    all: (data: Omit<DataOf<'organizationsGet'>, 'pageToken'> = {}): Promise<Organization[]> =>
       everyPage((pageToken) => this.organizations.get({ ...data, pageToken })),
     /** organizations/update: rename organizations that exist. */
-    update: (data: OrganizationsData) => this.call<OrganizationsResult>('/v1/organizations/update', data, true),
+    update: this.operation('organizationsUpdate'),
     /** organizations/delete: each organization with everything in it; a repeat answers "does not exist". */
-    delete: (data: OrganizationIdsData) => this.call<OrganizationsDeleteResult>('/v1/organizations/delete', data, true),
+    delete: this.operation('organizationsDelete'),
     /** organizations/access/disablestate/update: refuse (or allow again) every write under them. */
-    setDisabled: (data: OrganizationsDisableData) =>
-      this.call<DisableStateResult>('/v1/organizations/access/disablestate/update', data, true),
+    setDisabled: this.operation('organizationsDisable'),
   };
 
   readonly documents = {
     /** documents/add: create documents, or rename them; `folderId` (which must exist) files them. */
-    add: (data: DocumentsAddData) => this.call<DocumentsResult>('/v1/organizations/documents/add', data, true),
-    get: (data: DocumentsGetData) => this.call<DocumentListResult>('/v1/organizations/documents/get', data, true),
+    add: this.operation('documentsAdd'),
+    get: this.operation('documentsGet'),
     /** Every page of a documents/get, following pageToken. */
-    all: (data: Omit<DocumentsGetData, 'pageToken'>): Promise<Document[]> =>
+    all: (data: Omit<DataOf<'documentsGet'>, 'pageToken'>): Promise<Document[]> =>
       everyPage((pageToken) => this.documents.get({ ...data, pageToken })),
-    update: (data: DocumentsUpdateData) => this.call<DocumentsResult>('/v1/organizations/documents/update', data, true),
+    update: this.operation('documentsUpdate'),
     /** documents/delete: a repeat finds nothing more to delete. */
-    delete: (data: DocumentsDeleteData) => this.call<DocumentsResult>('/v1/organizations/documents/delete', data, true),
+    delete: this.operation('documentsDelete'),
     /** documents/move: into a folder that exists, or out of any with folderId "root". */
-    move: (data: DocumentsMoveData) => this.call<DocumentsMovedResult>('/v1/organizations/documents/move', data, true),
-    setAccess: (data: DocumentsAccessData) => this.call<AccessResult>('/v1/organizations/documents/access/update', data, true),
-    setDisabled: (data: DocumentsDisableData) =>
-      this.call<DisableStateResult>('/v1/organizations/documents/access/disablestate/update', data, true),
+    move: this.operation('documentsMove'),
+    setAccess: this.operation('documentsAccess'),
+    setDisabled: this.operation('documentsDisable'),
     /** locations/update: a location's threads and notifications to another location, or its object changed. */
-    moveLocation: (data: LocationsUpdateData) =>
-      this.call<LocationResult>('/v1/organizations/documents/locations/update', data, true),
+    moveLocation: this.operation('locationsUpdate'),
     /** locations/data/delete: a location's threads (with their comments) and notifications. */
-    deleteLocationData: (data: LocationDataDeleteData) =>
-      this.call<LocationResult>('/v1/organizations/documents/locations/data/delete', data, true),
+    deleteLocationData: this.operation('locationDataDelete'),
   };
 
   readonly folders = {
     /** folders/add: create folders under a parent that exists (or one earlier in the same call), or at the top. */
-    add: (data: FoldersData) => this.call<FoldersResult>('/v1/organizations/folders/add', data, true),
+    add: this.operation('foldersAdd'),
     /** folders/get: every folder flat; with folderId, that folder and its whole subtree in `subFolders`. */
-    get: (data: FoldersGetData) => this.call<FolderListResult>('/v1/organizations/folders/get', data, true),
+    get: this.operation('foldersGet'),
     /** folders/update: rename and move; parentFolderId "root" moves to the top. */
-    update: (data: FoldersData) => this.call<FoldersResult>('/v1/organizations/folders/update', data, true),
-    delete: (data: FoldersDeleteData) => this.call<FoldersResult>('/v1/organizations/folders/delete', data, true),
-    setAccess: (data: FoldersAccessData) => this.call<AccessResult>('/v1/organizations/folders/access/update', data, true),
+    update: this.operation('foldersUpdate'),
+    delete: this.operation('foldersDelete'),
+    setAccess: this.operation('foldersAccess'),
   };
 
   readonly workspace = {
@@ -417,9 +314,9 @@ export class Marginalia {
      * documented 500 INTERNAL, thrown as a MarginaliaError whose `details` has `domainsAdded` and
      * `skippedDomains`. A repeat adds nothing more.
      */
-    addDomains: (data: DomainsData) => this.call<DomainsAddedResult>('/v1/workspace/domains/add', data, true),
+    addDomains: this.operation('domainsAdd'),
     /** workspace/domains/delete: likewise, `details` with `domainsRemoved` and `skippedDomains` when some were not allowed. */
-    deleteDomains: (data: DomainsData) => this.call<DomainsRemovedResult>('/v1/workspace/domains/delete', data, true),
+    deleteDomains: this.operation('domainsDelete'),
   };
 
   readonly liveState = {
@@ -427,14 +324,14 @@ export class Marginalia {
      * livestate/broadcast: `data` becomes the document's state under `liveStateDataId` (with `merge`, its
      * members replace theirs, shallow), announced as a livestate.broadcast event. A repeat writes the same state.
      */
-    broadcast: (data: LiveStateBroadcastData) => this.call<LiveStateBroadcastResult>('/v1/livestate/broadcast', data, true),
+    broadcast: this.operation('liveStateBroadcast'),
     /** livestate/get (extension): the document's states, those of `liveStateDataIds` or all, in id order. */
-    get: (data: LiveStateGetData) => this.call<LiveStateListResult>('/v1/livestate/get', data, true),
+    get: this.operation('liveStateGet'),
   };
 
   readonly auth = {
     /** auth/token/get: a signed end-user token (JWT, 48 hours) for a user's browser to open the event stream with. */
-    token: (data: AuthTokenData) => this.call<AuthTokenResult>('/v1/auth/token/get', data, true),
+    token: this.operation('authTokenGet'),
   };
 
   readonly events = {
@@ -462,14 +359,13 @@ export class Marginalia {
 
   readonly webhooks = {
     /** webhooks/add: events are POSTed to `url`, signed; the answer's `secret` (whsec_...) is shown only here. */
-    add: (data: WebhooksAddData) => this.call<WebhookAddedResult>('/v1/webhooks/add', data, false),
+    add: this.operation('webhooksAdd', false),
     /** webhooks/get: the tenant's webhooks, without their secrets. */
-    get: (data: WebhooksGetData = {}) => this.call<WebhookListResult>('/v1/webhooks/get', data, true),
+    get: (data: WebhooksGetData = {}) => this.call('webhooksGet', data, true),
     /** webhooks/delete: no more deliveries to it. */
-    delete: (data: WebhookIdData) => this.call<WebhookDeletedResult>('/v1/webhooks/delete', data, true),
+    delete: this.operation('webhooksDelete'),
     /** webhooks/deliveries/get: a webhook's last delivery attempts, newest first, a page at a time. */
-    deliveries: (data: WebhookDeliveriesGetData) =>
-      this.call<WebhookAttemptListResult>('/v1/webhooks/deliveries/get', data, true),
+    deliveries: this.operation('webhookDeliveriesGet'),
     /** Every page of a webhooks/deliveries/get, following pageToken (newest first). */
     allDeliveries: (data: Omit<WebhookDeliveriesGetData, 'pageToken'>): Promise<WebhookAttempt[]> =>
       everyPage((pageToken) => this.webhooks.deliveries({ ...data, pageToken })),
@@ -489,8 +385,18 @@ export class Marginalia {
     };
   }
 
-  /** POSTs data; `repeatable` says whether a 503 may be retried without risking a second write. */
-  private async call<R>(path: string, data: unknown, repeatable: boolean): Promise<R> {
+  /**
+   * The method of an operation: its calls POST to the operation's v1 path; `repeatable` (of the call's
+   * data, or always) says whether a 503 may be retried without risking a second write.
+   */
+  private operation<K extends V1Operation>(name: K, repeatable: boolean | ((data: DataOf<K>) => boolean) = true): Call<K> {
+    return (data) => this.call(name, data, typeof repeatable === 'function' ? repeatable(data) : repeatable);
+  }
+
+  /** POSTs data to operation `name`; `repeatable` says whether a 503 may be retried without risking a second write. */
+  private async call<K extends V1Operation>(name: K, data: DataOf<K>, repeatable: boolean): Promise<ResultOf<K>> {
+    type R = ResultOf<K>;
+    const path = `/v1/${(CONTRACT[name].paths as { v1: string }).v1}`;
     const { baseUrl, apiKey, authToken, retries, backoffMs, maxWaitMs, retryWritesOn503, fetch: doFetch } = this.options;
     for (let attempt = 0; ; attempt++) {
       let res: Response;

@@ -2,8 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendSuccessJson } from '../http/envelope.js';
 import { operation, pageTokenOf } from './operation.js';
-import { LiveStateBroadcastBody, LiveStateGetBody } from '../schemas/livestate.js';
-import { LiveStateBroadcastResult, LiveStateListResult, answers } from '../schemas/responses.js';
+import { CONTRACT } from '../schemas/operations/index.js';
 import { broadcastLiveState, getLiveStates } from '../services/livestate.js';
 import { isRecord } from '../services/rules.js';
 
@@ -22,26 +21,12 @@ function acceptUnwrapped(request: FastifyRequest, _reply: FastifyReply, done: ()
 
 /** A document's live states. */
 export const liveState = [
-  operation({
-    paths: { v1: 'livestate/broadcast' },
+  operation(CONTRACT.liveStateBroadcast, {
     preValidation: acceptUnwrapped,
-    summary: "Set a document's live state under an id, replaced or shallow-merged, and announce it",
-    description:
-      '`data` replaces the state under `liveStateDataId`; with `merge: true` its members replace theirs in the state ' +
-      '(nested objects whole). The event `livestate.broadcast` carries the state after the change to the stream (users ' +
-      'who may access the document) and to webhooks.',
-    tags: ['livestate'],
-    body: LiveStateBroadcastBody,
-    response: answers(LiveStateBroadcastResult),
     run: broadcastLiveState,
     answer: 'Event broadcasted successfully.',
   }),
-  operation({
-    paths: { v1: 'livestate/get' },
-    summary: "A document's live states, by id or all, in id order, paged (extension)",
-    tags: ['livestate'],
-    body: LiveStateGetBody,
-    response: answers(LiveStateListResult),
+  operation(CONTRACT.liveStateGet, {
     run: getLiveStates,
     answer: ({ json, nextPageToken }, _request, reply) =>
       sendSuccessJson(reply, 'Live state retrieved successfully.', json, pageTokenOf(nextPageToken)),

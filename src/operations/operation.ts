@@ -1,23 +1,18 @@
-// One declaration per operation: where it is served (a path per version), what it takes and answers
-// (the schemas that validate, describe /openapi.json and type the client), what it runs (a service
-// call) and how it answers. `registerOperations` turns every declaration into its Fastify routes in
-// one loop; adding an operation is adding an entry to its feature's list (operations/index.ts).
+// One declaration per operation: its contract (where it is served, a path per version, and what it
+// takes and answers: src/schemas/operations/, which the typed client reads too), what it runs (a
+// service call) and how it answers. `registerOperations` turns every declaration into its Fastify
+// routes in one loop; adding an operation is adding its contract and an entry to its feature's list
+// (operations/index.ts).
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { tenantOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
 import type { App } from '../http/types.js';
 import { then, type Maybe } from '../maybe.js';
-import type { DataOf, InputLimits } from '../schemas/common.js';
-import type { answers } from '../schemas/responses.js';
+import type { InputLimits } from '../schemas/common.js';
+import type { Answers, Contract, ContractData, Version } from '../schemas/operations/contract.js';
 import type { Services } from '../services/context.js';
 import type { Tenant } from '../domain/credentials.js';
-
-/** The versions of the API; a path is `/<version>/<name>`. */
-export type Version = 'v1' | 'v2';
-
-/** What an operation can answer, per HTTP status (schemas/responses.ts). */
-export type Answers = ReturnType<typeof answers>;
 
 /**
  * How an operation answers what its service gave: a success message (the envelope around it, as
@@ -40,38 +35,33 @@ export interface Adapter<Data, Out> {
   answer?: Answer<Out>;
 }
 
-/** The `data` member a body of this schema holds (every body is `{"data": ...}`). */
-type Data<Body extends TSchema> = DataOf<(limits: InputLimits) => Body>;
-
-export interface Operation<Body extends TSchema = TSchema, Out = unknown> {
-  /** Its name in each version that serves it, e.g. `{ v1: 'users/update' }` for POST /v1/users/update. */
-  paths: Partial<Record<Version, string>>;
+/** How the service runs an operation: what a caller does not see of it. */
+export interface Service<Data, Out> {
   /** Per version, where its request or answer differs from the rest (none today). */
-  adapters?: Partial<Record<Version, Adapter<Data<Body>, Out>>>;
-  summary: string;
-  description?: string;
-  tags: readonly string[];
-  /** The request body, built with the configured input limits. */
-  body: (limits: InputLimits) => Body;
-  response: Answers;
+  adapters?: Partial<Record<Version, Adapter<Data, Out>>>;
   /** Route options read by the hooks: confirmsCredentials, credentialsInBody (http/auth.ts). */
   config?: FastifyContextConfig;
   /** A hook before validation, for a body the operation also takes in another shape. */
   preValidation?: preValidationHookHandler;
   /** The service call. */
-  run(services: Services, tenant: Tenant, data: Data<Body>): Maybe<Out>;
+  run(services: Services, tenant: Tenant, data: Data): Maybe<Out>;
   answer: Answer<Out>;
 }
 
+export interface Operation<C extends Contract = Contract, Out = unknown> extends Service<ContractData<C>, Out> {
+  contract: C;
+}
+
 /** An operation declared with its types checked (the body's data against `run`, `run`'s result against `answer`). */
-export const operation = <Body extends TSchema, Out>(op: Operation<Body, Out>): Operation => op as unknown as Operation;
+export const operation = <C extends Contract, Out>(contract: C, service: Service<ContractData<C>, Out>): Operation =>
+  ({ contract, ...service }) as unknown as Operation;
 
 /** The path of `name` in `version`. */
 export const pathOf = (version: Version, name: string): string => `/${version}/${name}`;
 
 /** Every path an operation is served at. */
 export const pathsOf = (op: Operation): string[] =>
-  (Object.entries(op.paths) as [Version, string][]).map(([version, name]) => pathOf(version, name));
+  (Object.entries(op.contract.paths) as [Version, string][]).map(([version, name]) => pathOf(version, name));
 
 /**
  * Request schemas built once per schema factory and input limits: operations with the same body (and
@@ -97,7 +87,8 @@ function bodyOf(factory: (limits: InputLimits) => TSchema, limits: InputLimits):
 /** Adds the routes of `operations` to `app` (the authenticated scope), each path under `prefix` ('' but in the bench). */
 export function registerOperations(app: App, services: Services, operations: readonly Operation[], prefix = ''): void {
   for (const op of operations) {
-    for (const [version, name] of Object.entries(op.paths) as [Version, string][]) {
+    const { contract } = op;
+    for (const [version, name] of Object.entries(contract.paths) as [Version, string][]) {
       const adapter = op.adapters?.[version];
       app.route({
         method: 'POST',
@@ -105,11 +96,11 @@ export function registerOperations(app: App, services: Services, operations: rea
         ...(op.config ? { config: op.config } : {}),
         ...(op.preValidation ? { preValidation: op.preValidation } : {}),
         schema: {
-          summary: op.summary,
-          ...(op.description !== undefined ? { description: op.description } : {}),
-          tags: [...op.tags],
-          body: bodyOf(adapter?.body ?? op.body, services.limits),
-          response: adapter?.response ?? op.response,
+          summary: contract.summary,
+          ...(contract.description !== undefined ? { description: contract.description } : {}),
+          tags: [...contract.tags],
+          body: bodyOf(adapter?.body ?? contract.body, services.limits),
+          response: adapter?.response ?? contract.response,
         },
         handler: handlerOf(services, op, adapter),
       });

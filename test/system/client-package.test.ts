@@ -1,6 +1,6 @@
 // The client as another project gets it: `npm pack` of client/, installed into an empty project with
 // its one dependency from the registry, and a consumer type-checked against it (skipLibCheck, as most
-// projects have it). The types must hold outside this repository: typed data, typed results.
+// projects have it) and run. The types must hold outside this repository: typed data, typed results.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +34,15 @@ const secret: string = hook.data.secret;
 export { name, wrong, e, bad, secret };
 `;
 
+/** One call of the installed client, its request printed (a stub fetch answers it). */
+const RUN = `import { Marginalia } from '@marginalia/client';
+const fetch = async (url, init) => {
+  console.log(init.method, url, init.body);
+  return new Response(JSON.stringify({ result: { status: 'success', message: 'm', data: {} } }));
+};
+await new Marginalia({ baseUrl: 'http://x', apiKey: 'k', authToken: 't', fetch }).users.add({});
+`;
+
 test('the packed client installs into another project and its types hold there', { timeout: 180_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'marginalia-consumer-'));
   try {
@@ -60,6 +69,13 @@ test('the packed client installs into another project and its types hold there',
     );
     // Unused @ts-expect-error lines are errors too: the check fails if the types were loose (any/unknown).
     execFileSync(join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', dir], { encoding: 'utf8' });
+    // The client reads its paths from the contract table it ships (src/schemas/operations), so it must
+    // also load and call there, with nothing but its one dependency.
+    writeFileSync(join(dir, 'run.mjs'), RUN);
+    assert.equal(
+      execFileSync('node', ['run.mjs'], { cwd: dir, encoding: 'utf8' }).trim(),
+      'POST http://x/v1/users/add {"data":{}}',
+    );
     const files = npm(['ls', '--all', '--parseable'], dir);
     assert.match(files, /typebox/, 'its one dependency came with it');
     assert.doesNotMatch(files, /fastify|better-sqlite3|node_modules\/pg\b/, 'nothing of the service');

@@ -9,7 +9,7 @@ import { Type } from 'typebox';
 import type { App } from '../../src/http/types.js';
 import { operation, pathsOf, registerOperations } from '../../src/operations/operation.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../../src/schemas/common.js';
-import { answers } from '../../src/schemas/responses.js';
+import { contract } from '../../src/schemas/operations/contract.js';
 import type { Services } from '../../src/services/context.js';
 import type { Tenant } from '../../src/domain/credentials.js';
 
@@ -18,8 +18,14 @@ const RenamedBody = (_limits: InputLimits) => Type.Object({ data: Type.Object({ 
 const Result = Type.Object({ result: Type.Object({ data: Type.String() }) });
 const services = { limits: DEFAULT_LIMITS } as unknown as Services;
 
-const greet = operation({
+const greetings = contract({
   paths: { v1: 'greetings/add', v2: 'greetings/create' },
+  summary: 'Greet',
+  tags: ['test'],
+  body: Body,
+  result: Result,
+});
+const greet = operation(greetings, {
   adapters: {
     v2: {
       body: RenamedBody,
@@ -27,19 +33,11 @@ const greet = operation({
       answer: (out) => ({ greeting: out }),
     },
   },
-  summary: 'Greet',
-  tags: ['test'],
-  body: Body,
-  response: answers(Result),
   run: (_services, tenant, data) => `hello ${data.name} from ${tenant.id}`,
   answer: 'Greeted.',
 });
-const shout = operation({
-  paths: { v1: 'greetings/shout' },
-  summary: 'Shout',
-  tags: ['test'],
-  body: Body,
-  response: answers(Result),
+const shouts = contract({ paths: { v1: 'greetings/shout' }, summary: 'Shout', tags: ['test'], body: Body, result: Result });
+const shout = operation(shouts, {
   run: async (_services, _tenant, data) => data.name.toUpperCase(),
   answer: 'Shouted.',
 });

@@ -1,0 +1,38 @@
+// The comments of a thread.
+import { CommentsAddBody, CommentsDeleteBody, CommentsGetBody, CommentsUpdateBody } from '../comments.js';
+import { CommentChangesResult, CommentIdsResult, CommentsResult } from '../responses.js';
+import { contract } from './contract.js';
+
+export const comments = {
+  commentsAdd: contract({
+    paths: { v1: 'commentannotations/comments/add' },
+    summary: 'Add comments to an existing annotation',
+    tags: ['comments'],
+    body: CommentsAddBody,
+    result: CommentIdsResult,
+    also: [404, 409],
+  }),
+  commentsGet: contract({
+    paths: { v1: 'commentannotations/comments/get' },
+    summary: 'Get the comments of an annotation, optionally by author or commentId',
+    tags: ['comments'],
+    body: CommentsGetBody,
+    result: CommentsResult,
+  }),
+  commentsUpdate: contract({
+    paths: { v1: 'commentannotations/comments/update' },
+    summary: 'Change comments of a thread: body, author, tagged contacts',
+    tags: ['comments'],
+    body: CommentsUpdateBody,
+    result: CommentChangesResult,
+    also: [404],
+  }),
+  commentsDelete: contract({
+    paths: { v1: 'commentannotations/comments/delete' },
+    summary: 'Delete comments of a thread (all without commentIds); the thread stays',
+    tags: ['comments'],
+    body: CommentsDeleteBody,
+    result: CommentChangesResult,
+    also: [404],
+  }),
+};

@@ -1,0 +1,71 @@
+// An operation's contract: what a caller sees of it (where it is served, what it takes, what it
+// answers), apart from how the service runs it (src/operations/). The service registers its routes,
+// and so /openapi.json, from these entries; the typed client takes each call's path, data and result
+// from the same entries. Schemas only, like the rest of src/schemas: the client package ships them.
+import type { Static, TSchema } from 'typebox';
+import type { DataOf, InputLimits } from '../common.js';
+import { answers } from '../responses.js';
+
+/** The versions of the API; a path is `/<version>/<name>`. */
+export type Version = 'v1' | 'v2';
+
+/** An operation's name in each version that serves it, e.g. `{ v1: 'users/update' }` for POST /v1/users/update. */
+export type Paths = Partial<Record<Version, string>>;
+
+/** What an operation can answer, per HTTP status (responses.ts). */
+export type Answers = ReturnType<typeof answers>;
+
+/** The HTTP status of a success; 202 only for users/data/delete, whose answer has no `result` wrapper. */
+type SuccessStatus = 200 | 202;
+
+/** A contract as declared: its answers are named by the success schema and the refusals it adds. */
+interface Declared<P extends Paths, Body extends TSchema, Result extends TSchema, Status extends SuccessStatus> {
+  paths: P;
+  summary: string;
+  description?: string;
+  tags: readonly string[];
+  /** The request body, built with the configured input limits. */
+  body: (limits: InputLimits) => Body;
+  /** The success answer's schema. */
+  result: Result;
+  /** The statuses it may answer besides every operation's (responses.ts `answers`). */
+  also?: readonly (404 | 409)[];
+  /** What a 500 with `details` means, for an operation that answers a partial success that way. */
+  partial?: string;
+  successStatus?: Status;
+}
+
+export interface Contract<
+  Body extends TSchema = TSchema,
+  Result extends TSchema = TSchema,
+  P extends Paths = Paths,
+  Status extends SuccessStatus = SuccessStatus,
+> {
+  paths: P;
+  summary: string;
+  description?: string;
+  tags: readonly string[];
+  body: (limits: InputLimits) => Body;
+  result: Result;
+  successStatus: Status;
+  /** Every answer by HTTP status, the success and the refusals, as /openapi.json lists them. */
+  response: Answers;
+}
+
+/** A contract, its path literals and schema types kept (the client's calls are typed by them). */
+export function contract<const P extends Paths, Body extends TSchema, Result extends TSchema, Status extends SuccessStatus = 200>(
+  declared: Declared<P, Body, Result, Status>,
+): Contract<Body, Result, P, Status> {
+  const { also, partial, successStatus = 200 as Status, ...rest } = declared;
+  return { ...rest, successStatus, response: answers(declared.result, also, { partial, successStatus }) };
+}
+
+/** The `data` member a contract's request body holds. */
+export type ContractData<C extends Contract> = DataOf<C['body']>;
+
+/** What a call answers: the `result` member of its success, or (a 202) the answer itself. */
+export type ContractResult<C extends Contract> = C['successStatus'] extends 202
+  ? Static<C['result']>
+  : Static<C['result']> extends { result: infer R }
+    ? R
+    : never;

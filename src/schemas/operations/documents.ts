@@ -1,0 +1,66 @@
+// Documents as objects.
+import {
+  DocumentsAccessBody,
+  DocumentsAddBody,
+  DocumentsDeleteBody,
+  DocumentsDisableBody,
+  DocumentsGetBody,
+  DocumentsMoveBody,
+  DocumentsUpdateBody,
+} from '../documents.js';
+import { AccessResult, DisableStateResult, DocumentListResult, DocumentsMovedResult, DocumentsResult } from '../responses.js';
+import { contract } from './contract.js';
+
+export const documents = {
+  documentsAdd: contract({
+    paths: { v1: 'organizations/documents/add' },
+    summary: 'Create documents, or rename them; optionally file them in a folder (SPEC 12)',
+    tags: ['organizations'],
+    body: DocumentsAddBody,
+    result: DocumentsResult,
+    also: [404],
+  }),
+  documentsGet: contract({
+    paths: { v1: 'organizations/documents/get' },
+    summary: "An organization's documents, by id and/or folder, in id order and paged (SPEC 12)",
+    tags: ['organizations'],
+    body: DocumentsGetBody,
+    result: DocumentListResult,
+  }),
+  documentsUpdate: contract({
+    paths: { v1: 'organizations/documents/update' },
+    summary: 'Rename documents that exist (SPEC 12)',
+    tags: ['organizations'],
+    body: DocumentsUpdateBody,
+    result: DocumentsResult,
+  }),
+  documentsDelete: contract({
+    paths: { v1: 'organizations/documents/delete' },
+    summary: 'Delete documents with their threads, comments, notifications and memberships (SPEC 12)',
+    tags: ['organizations'],
+    body: DocumentsDeleteBody,
+    result: DocumentsResult,
+  }),
+  documentsMove: contract({
+    paths: { v1: 'organizations/documents/move' },
+    summary: 'Move documents into a folder that exists, or out of any with "root" (SPEC 12)',
+    tags: ['organizations'],
+    body: DocumentsMoveBody,
+    result: DocumentsMovedResult,
+    also: [404],
+  }),
+  documentsAccess: contract({
+    paths: { v1: 'organizations/documents/access/update' },
+    summary: "Set documents' access type (SPEC 12)",
+    tags: ['organizations'],
+    body: DocumentsAccessBody,
+    result: AccessResult,
+  }),
+  documentsDisable: contract({
+    paths: { v1: 'organizations/documents/access/disablestate/update' },
+    summary: 'Disable documents, or enable them again; a missing document is created (SPEC 12)',
+    tags: ['organizations'],
+    body: DocumentsDisableBody,
+    result: DisableStateResult,
+  }),
+};

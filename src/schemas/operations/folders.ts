@@ -1,0 +1,44 @@
+// Folders of documents.
+import { FoldersAccessBody, FoldersBody, FoldersDeleteBody, FoldersGetBody } from '../folders.js';
+import { AccessResult, FolderListResult, FoldersResult } from '../responses.js';
+import { contract } from './contract.js';
+
+export const folders = {
+  foldersAdd: contract({
+    paths: { v1: 'organizations/folders/add' },
+    summary: 'Create folders under a parent that exists, or at the top (SPEC 12)',
+    tags: ['organizations'],
+    body: FoldersBody,
+    result: FoldersResult,
+    also: [404],
+  }),
+  foldersGet: contract({
+    paths: { v1: 'organizations/folders/get' },
+    summary: 'Every folder of an organization, flat; or one folder with its whole subtree (SPEC 12)',
+    tags: ['organizations'],
+    body: FoldersGetBody,
+    result: FolderListResult,
+  }),
+  foldersUpdate: contract({
+    paths: { v1: 'organizations/folders/update' },
+    summary: 'Rename and move folders that exist (SPEC 12)',
+    tags: ['organizations'],
+    body: FoldersBody,
+    result: FoldersResult,
+    also: [404],
+  }),
+  foldersDelete: contract({
+    paths: { v1: 'organizations/folders/delete' },
+    summary: 'Delete folders with their subtrees; their documents move to no folder (extension, SPEC 12)',
+    tags: ['organizations'],
+    body: FoldersDeleteBody,
+    result: FoldersResult,
+  }),
+  foldersAccess: contract({
+    paths: { v1: 'organizations/folders/access/update' },
+    summary: "Set folders' access type (SPEC 12)",
+    tags: ['organizations'],
+    body: FoldersAccessBody,
+    result: AccessResult,
+  }),
+};

@@ -1,0 +1,30 @@
+// An organization's user groups.
+import { GroupUsersAddBody, GroupUsersDeleteBody, UserGroupsAddBody } from '../groups.js';
+import { GroupUsersResult, UserGroupsResult } from '../responses.js';
+import { contract } from './contract.js';
+
+export const groups = {
+  userGroupsAdd: contract({
+    paths: { v1: 'organizations/usergroups/add' },
+    summary: 'Create organization user groups, or rename them (SPEC 12)',
+    tags: ['users'],
+    body: UserGroupsAddBody,
+    result: UserGroupsResult,
+  }),
+  groupUsersAdd: contract({
+    paths: { v1: 'organizations/usergroups/users/add' },
+    summary: 'Add users to an organization user group; the group must exist (SPEC 12)',
+    tags: ['users'],
+    body: GroupUsersAddBody,
+    result: GroupUsersResult,
+    also: [404],
+  }),
+  groupUsersDelete: contract({
+    paths: { v1: 'organizations/usergroups/users/delete' },
+    summary: 'Remove users (or all) from an organization user group (SPEC 12)',
+    tags: ['users'],
+    body: GroupUsersDeleteBody,
+    result: GroupUsersResult,
+    also: [404],
+  }),
+};

@@ -1,0 +1,37 @@
+// Every operation's contract, by a stable name (the client's and the tests' name for it). The
+// service's operation tables (src/operations/) take their paths and schemas from here, the typed
+// client (client/src) its calls; the order of /openapi.json is that of src/operations/index.ts.
+import { annotations } from './annotations.js';
+import { auth } from './auth.js';
+import { comments } from './comments.js';
+import { documents } from './documents.js';
+import { folders } from './folders.js';
+import { groups } from './groups.js';
+import { livestate } from './livestate.js';
+import { locations } from './locations.js';
+import { notifications } from './notifications.js';
+import { organizations } from './organizations.js';
+import { personalData } from './personal-data.js';
+import { users } from './users.js';
+import { webhooks } from './webhooks.js';
+import { workspace } from './workspace.js';
+
+export const CONTRACT = {
+  ...users,
+  ...annotations,
+  ...comments,
+  ...notifications,
+  ...organizations,
+  ...groups,
+  ...personalData,
+  ...documents,
+  ...folders,
+  ...locations,
+  ...auth,
+  ...webhooks,
+  ...workspace,
+  ...livestate,
+};
+
+/** The name of an operation. */
+export type OperationName = keyof typeof CONTRACT;

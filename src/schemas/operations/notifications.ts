@@ -1,0 +1,81 @@
+// Notifications, a user's inbox and its settings.
+import {
+  NotificationConfigGetBody,
+  NotificationConfigSetBody,
+  NotificationsAddBody,
+  NotificationsCountBody,
+  NotificationsDeleteBody,
+  NotificationsGetBody,
+  NotificationsReadBody,
+  NotificationsUpdateBody,
+} from '../notifications.js';
+import {
+  NotificationAddedResult,
+  NotificationChangesResult,
+  NotificationConfigResult,
+  NotificationConfigSetResult,
+  NotificationCountResult,
+  NotificationsMarkedResult,
+  NotificationsResult,
+} from '../responses.js';
+import { contract } from './contract.js';
+
+export const notifications = {
+  notificationsAdd: contract({
+    paths: { v1: 'notifications/add' },
+    summary: 'Add a notification for one or more recipients',
+    tags: ['notifications'],
+    body: NotificationsAddBody,
+    result: NotificationAddedResult,
+    also: [409],
+  }),
+  notificationsGet: contract({
+    paths: { v1: 'notifications/get' },
+    summary: 'Get notifications by document or recipient, newest first, with paging',
+    tags: ['notifications'],
+    body: NotificationsGetBody,
+    result: NotificationsResult,
+  }),
+  notificationsUpdate: contract({
+    paths: { v1: 'notifications/update' },
+    summary: 'Change notifications: read and unread marks, and content (SPEC 11.3)',
+    tags: ['notifications'],
+    body: NotificationsUpdateBody,
+    result: NotificationChangesResult,
+  }),
+  notificationsDelete: contract({
+    paths: { v1: 'notifications/delete' },
+    summary: 'Delete the notifications the filters match, for every recipient (SPEC 11.4)',
+    tags: ['notifications'],
+    body: NotificationsDeleteBody,
+    result: NotificationChangesResult,
+  }),
+  notificationsCount: contract({
+    paths: { v1: 'notifications/count/get' },
+    summary: "Count a user's notifications, and those unread (SPEC 11.5)",
+    tags: ['notifications'],
+    body: NotificationsCountBody,
+    result: NotificationCountResult,
+  }),
+  notificationsRead: contract({
+    paths: { v1: 'notifications/read' },
+    summary: "Mark a user's notifications read: all, a document's, or those named (SPEC 11.5)",
+    tags: ['notifications'],
+    body: NotificationsReadBody,
+    result: NotificationsMarkedResult,
+  }),
+  notificationsConfigGet: contract({
+    paths: { v1: 'notifications/config/get' },
+    summary: "A user's inbox and email settings per document (SPEC 11.6)",
+    tags: ['notifications'],
+    body: NotificationConfigGetBody,
+    result: NotificationConfigResult,
+  }),
+  notificationsConfigSet: contract({
+    paths: { v1: 'notifications/config/set' },
+    summary: "Set users' inbox and email settings for documents (SPEC 11.6)",
+    tags: ['notifications'],
+    body: NotificationConfigSetBody,
+    result: NotificationConfigSetResult,
+  }),
+};

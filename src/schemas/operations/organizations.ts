@@ -1,0 +1,42 @@
+// Organizations as objects: created, read, renamed, deleted and disabled.
+import { OrganizationIdsBody, OrganizationsBody, OrganizationsDisableBody, OrganizationsGetBody } from '../organizations.js';
+import { DisableStateResult, OrganizationListResult, OrganizationsDeleteResult, OrganizationsResult } from '../responses.js';
+import { contract } from './contract.js';
+
+export const organizations = {
+  organizationsAdd: contract({
+    paths: { v1: 'organizations/add' },
+    summary: 'Create organizations, or rename them (SPEC 12)',
+    tags: ['organizations'],
+    body: OrganizationsBody,
+    result: OrganizationsResult,
+  }),
+  organizationsGet: contract({
+    paths: { v1: 'organizations/get' },
+    summary: "The tenant's organizations, by id or all, in id order and paged (SPEC 12)",
+    tags: ['organizations'],
+    body: OrganizationsGetBody,
+    result: OrganizationListResult,
+  }),
+  organizationsUpdate: contract({
+    paths: { v1: 'organizations/update' },
+    summary: 'Rename organizations that exist (SPEC 12)',
+    tags: ['organizations'],
+    body: OrganizationsBody,
+    result: OrganizationsResult,
+  }),
+  organizationsDelete: contract({
+    paths: { v1: 'organizations/delete' },
+    summary: 'Delete organizations with everything in them, in one transaction (SPEC 12)',
+    tags: ['organizations'],
+    body: OrganizationIdsBody,
+    result: OrganizationsDeleteResult,
+  }),
+  organizationsDisable: contract({
+    paths: { v1: 'organizations/access/disablestate/update' },
+    summary: 'Disable organizations (every write under them is refused) or enable them again (SPEC 12)',
+    tags: ['organizations'],
+    body: OrganizationsDisableBody,
+    result: DisableStateResult,
+  }),
+};

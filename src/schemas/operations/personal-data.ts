@@ -1,0 +1,34 @@
+// A user's personal data: read, and erased.
+import { UserDataDeleteBody, UserDataGetBody, UserDataStatusBody } from '../personal-data.js';
+import { ErasureResult, ErasureStatusResult, UserDataResult } from '../responses.js';
+import { contract } from './contract.js';
+
+export const personalData = {
+  userDataGet: contract({
+    paths: { v1: 'users/data/get' },
+    summary:
+      "A page of a user's data in an organization: comments they wrote, notifications they acted or are addressed in (SPEC 12)",
+    tags: ['users'],
+    body: UserDataGetBody,
+    result: UserDataResult,
+  }),
+  userDataDelete: contract({
+    paths: { v1: 'users/data/delete' },
+    summary: 'Erase the personal data of users in the organizations named, or all; done before the answer (SPEC 12)',
+    description:
+      'Answers HTTP 202 with the body the original service documents: `status`, `message`, `data` and ' +
+      '`statusCode` at the top, with no `result` wrapper (docs/decisions.md).',
+    tags: ['users'],
+    body: UserDataDeleteBody,
+    result: ErasureResult,
+    successStatus: 202,
+  }),
+  userDataStatus: contract({
+    paths: { v1: 'users/data/delete/status' },
+    summary: 'The state of a users/data/delete job (SPEC 12)',
+    tags: ['users'],
+    body: UserDataStatusBody,
+    result: ErasureStatusResult,
+    also: [404],
+  }),
+};

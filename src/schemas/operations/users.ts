@@ -1,0 +1,35 @@
+// Users: their profiles (added, updated) and their memberships (read, removed).
+import { MembersDeletedResult, MembersResult, UsersResult } from '../responses.js';
+import { UsersBody, UsersDeleteBody, UsersGetBody } from '../users.js';
+import { contract } from './contract.js';
+
+export const users = {
+  usersAdd: contract({
+    paths: { v1: 'users/add' },
+    summary: 'Add users or update their profiles, optionally as members of a document or folder',
+    tags: ['users'],
+    body: UsersBody,
+    result: UsersResult,
+  }),
+  usersUpdate: contract({
+    paths: { v1: 'users/update' },
+    summary: 'Update existing users; missing users are reported, not created',
+    tags: ['users'],
+    body: UsersBody,
+    result: UsersResult,
+  }),
+  usersGet: contract({
+    paths: { v1: 'users/get' },
+    summary: 'Members of the organization, or of a document, folder or user groups, in userId order and paged (SPEC 12)',
+    tags: ['users'],
+    body: UsersGetBody,
+    result: MembersResult,
+  }),
+  usersDelete: contract({
+    paths: { v1: 'users/delete' },
+    summary: 'Remove users from the organization, or only from a document or folder (SPEC 12)',
+    tags: ['users'],
+    body: UsersDeleteBody,
+    result: MembersDeletedResult,
+  }),
+};
