@@ -5,43 +5,10 @@
 // It stops when its signal aborts or the caller stops iterating (break, return()).
 import type { ErrorCode } from '../../src/schemas/error-codes.js';
 
-/**
- * Every event type the service records (docs/events.md); a test holds this list equal to the
- * service's own (src/store/events/kinds.ts).
- */
-export const EVENT_TYPES = [
-  'comment_annotation.add',
-  'comment_annotation.update',
-  'comment_annotation.status_change',
-  'comment_annotation.delete',
-  'comment_annotation.read',
-  'comment.add',
-  'comment.update',
-  'comment.delete',
-  'notification.add',
-  'notification.update',
-  'notification.delete',
-  'notification.read',
-  'notification.unread',
-  'notification.config_set',
-  'user.add',
-  'user.update',
-  'user.delete',
-  'organization.add',
-  'organization.update',
-  'organization.delete',
-  'organization.usergroup_add',
-  'organization.usergroup_users_add',
-  'organization.usergroup_users_delete',
-  'document.add',
-  'document.update',
-  'document.delete',
-  'folder.add',
-  'folder.update',
-  'folder.delete',
-  'livestate.broadcast',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import { EVENT_TYPES, type EventType } from '../../src/schemas/event-types.js';
+
+/** Every event type the service records (docs/events.md): the service's own list. */
+export { EVENT_TYPES, type EventType };
 /** Every type of one family, as the `types` filter names it: `comment.*`. */
 export type EventFamily = `${EventType extends `${infer F}.${string}` ? F : never}.*`;
 

@@ -2,6 +2,7 @@
 // PostgreSQL run) with two tenants, and small request helpers whose assertion messages carry the
 // response, so a failure explains itself. Every answer the app gives is checked against its
 // operation's response schema (answer-check.ts).
+import { CONTRACT } from '../../src/schemas/operations/index.js';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { type AppOptions, buildApp } from '../../src/app.js';
@@ -16,64 +17,10 @@ import { freshDatabase, type FreshDatabase } from './test-database.js';
 export const HEX32 = /^[0-9a-f]{32}$/;
 export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-export const PATHS = {
-  usersAdd: '/v1/users/add',
-  usersUpdate: '/v1/users/update',
-  annotationsAdd: '/v1/commentannotations/add',
-  commentsAdd: '/v1/commentannotations/comments/add',
-  commentsGet: '/v1/commentannotations/comments/get',
-  commentsUpdate: '/v1/commentannotations/comments/update',
-  commentsDelete: '/v1/commentannotations/comments/delete',
-  annotationsGet: '/v1/commentannotations/get',
-  annotationsUpdate: '/v1/commentannotations/update',
-  annotationsDelete: '/v1/commentannotations/delete',
-  annotationsCount: '/v1/commentannotations/count/get',
-  annotationsRead: '/v1/commentannotations/read',
-  notificationsAdd: '/v1/notifications/add',
-  notificationsGet: '/v1/notifications/get',
-  notificationsUpdate: '/v1/notifications/update',
-  notificationsDelete: '/v1/notifications/delete',
-  notificationsCount: '/v1/notifications/count/get',
-  notificationsRead: '/v1/notifications/read',
-  notificationsConfigGet: '/v1/notifications/config/get',
-  notificationsConfigSet: '/v1/notifications/config/set',
-  organizationsAdd: '/v1/organizations/add',
-  organizationsGet: '/v1/organizations/get',
-  organizationsUpdate: '/v1/organizations/update',
-  usersGet: '/v1/users/get',
-  usersDelete: '/v1/users/delete',
-  userGroupsAdd: '/v1/organizations/usergroups/add',
-  groupUsersAdd: '/v1/organizations/usergroups/users/add',
-  groupUsersDelete: '/v1/organizations/usergroups/users/delete',
-  userDataGet: '/v1/users/data/get',
-  userDataDelete: '/v1/users/data/delete',
-  userDataStatus: '/v1/users/data/delete/status',
-  documentsAdd: '/v1/organizations/documents/add',
-  documentsGet: '/v1/organizations/documents/get',
-  documentsUpdate: '/v1/organizations/documents/update',
-  documentsDelete: '/v1/organizations/documents/delete',
-  documentsMove: '/v1/organizations/documents/move',
-  documentsAccess: '/v1/organizations/documents/access/update',
-  documentsDisable: '/v1/organizations/documents/access/disablestate/update',
-  foldersAdd: '/v1/organizations/folders/add',
-  foldersGet: '/v1/organizations/folders/get',
-  foldersUpdate: '/v1/organizations/folders/update',
-  foldersDelete: '/v1/organizations/folders/delete',
-  foldersAccess: '/v1/organizations/folders/access/update',
-  organizationsDelete: '/v1/organizations/delete',
-  organizationsDisable: '/v1/organizations/access/disablestate/update',
-  authTokenGet: '/v1/auth/token/get',
-  locationsUpdate: '/v1/organizations/documents/locations/update',
-  locationDataDelete: '/v1/organizations/documents/locations/data/delete',
-  webhooksAdd: '/v1/webhooks/add',
-  webhooksGet: '/v1/webhooks/get',
-  webhooksDelete: '/v1/webhooks/delete',
-  webhookDeliveriesGet: '/v1/webhooks/deliveries/get',
-  domainsAdd: '/v1/workspace/domains/add',
-  domainsDelete: '/v1/workspace/domains/delete',
-  liveStateBroadcast: '/v1/livestate/broadcast',
-  liveStateGet: '/v1/livestate/get',
-} as const;
+/** Each operation's v1 path, by its contract's name (src/schemas/operations/): what the route tests post to. */
+export const PATHS = Object.fromEntries(Object.entries(CONTRACT).map(([name, c]) => [name, `/v1/${c.paths.v1}`])) as {
+  readonly [K in keyof typeof CONTRACT]: string;
+};
 
 export interface Reply {
   status: number;
