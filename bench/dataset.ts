@@ -85,7 +85,7 @@ interface Rows {
     headlineData: string;
     timestamp: number;
     recipients: string[];
-    /** Addressed to the whole organization too (SPEC 11.1). */
+    /** Addressed to the whole organization too (docs/api.md, "Addressing and read state"). */
     notifyAll: boolean;
     /** Users who have read it: listed recipients, or members for an organization-wide one. */
     readBy: string[];

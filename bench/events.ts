@@ -3,7 +3,7 @@
 //   [--streams N] [--rate R] [--seconds S] [--warmup S]               (streams)
 //   [--webhook-events N]                                              (webhooks)
 //   [--cpu-prof DIR]: a CPU profile of each server, written when it stops
-// Three measurements of the events of issue 16 (SPEC 13) against the real server, each on a fresh
+// Three measurements of the events of issue 16 (docs/events.md, "Events") against the real server, each on a fresh
 // database, with the server pinned to core 0 and every client to core 1 (as bench/run.ts does):
 //   outbox:   notifications/add with the outbox against the code before it (the commit BEFORE_OUTBOX,
 //             built in a temporary git worktree), alternating short wrk slices between the two servers;

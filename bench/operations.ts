@@ -59,7 +59,8 @@ export const OPERATIONS: Operation[] = [
     body: (s) => ({ organizationId: plainOrg(s), userId: userOf(pick(s.usersPerOrg)), pageSize: 10 }),
   },
   {
-    // The same inboxes with about 10% organization-wide notifications mixed in (SPEC 11.1).
+    // The same inboxes with about 10% organization-wide notifications mixed in (docs/api.md,
+    // "Addressing and read state").
     name: 'notifications/get by userId, 10% organization-wide',
     kind: 'read',
     method: 'POST',

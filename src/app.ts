@@ -93,10 +93,11 @@ export async function buildApp({
     bodyLimit: config.bodyLimit,
     genReqId: requestIdOf,
     requestIdHeader: false,
-    // We answer requests that arrive while draining ourselves, in the SPEC's envelope.
+    // We answer requests that arrive while draining ourselves, in the envelope of docs/api.md "Wire format".
     return503OnClosing: false,
     exposeHeadRoutes: false,
-    // SPEC 1: no type coercion ("1" is not an integer), keep unknown members out of the way but untouched.
+    // docs/api.md "Wire format": no type coercion ("1" is not an integer), keep unknown members out of the way but
+    // untouched.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, verbose: true } },
     clientErrorHandler: connections.onClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -112,8 +113,8 @@ export async function buildApp({
   connections.attach(app.server);
   app.addHook('preClose', async () => connections.drain());
   app.setErrorHandler(errorHandler(config.bodyLimit));
-  // SPEC 1: path (404) and method (405) are decided before credentials and before any body is read,
-  // so both answer from onRequest, which runs ahead of body parsing and size checks. Every hook on the
+  // docs/api.md "Wire format": path (404) and method (405) are decided before credentials and before any body is
+  // read, so both answer from onRequest, which runs ahead of body parsing and size checks. Every hook on the
   // request path is callback style: an async one costs each request a promise and a microtask.
   const notFound = (request: FastifyRequest, reply: FastifyReply) =>
     reply.code(404).send(errorBody(new ApiError('NOT_FOUND', `No operation at ${request.method} ${request.url.split('?')[0]}.`)));

@@ -1,5 +1,5 @@
 // The one error type of the API. Everything that fails a request becomes an ApiError before it
-// reaches the wire, so the envelope and the HTTP status always agree (SPEC section 1).
+// reaches the wire, so the envelope and the HTTP status always agree (docs/api.md, "Wire format").
 
 import type { ErrorCode } from './schemas/error-codes.js';
 
@@ -16,7 +16,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
-  /** The HTTP status; differs from the code's own only for 413 and 405 (SPEC section 1). */
+  /** The HTTP status; differs from the code's own only for 413 and 405 (docs/api.md, "Wire format"). */
   readonly httpStatus: number;
   readonly headers: Readonly<Record<string, string>>;
   /** The envelope's optional `details` (docs/api.md, wire format); undefined: none. */

@@ -100,7 +100,7 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream): Prom
     onError: (err) => logger.warn({ err }, 'event outbox: numbering left drafts failed; trying again later'),
   });
   const app = await buildApp({ config, store, logger, rateLimiter, events });
-  // Webhook deliveries (SPEC 13): every serving process runs the worker; claims keep them apart.
+  // Webhook deliveries (docs/events.md, "Webhooks"): every serving process runs the worker; claims keep them apart.
   const webhooks = new WebhookWorker({
     store,
     log: logger,

@@ -1,6 +1,6 @@
-// The live event stream (GET /v1/events, SPEC 13) as an async iterator: it reads the Server-Sent Events
-// itself from fetch's body (no dependency, no EventSource), yields each event parsed, remembers the
-// last id, and after a dropped connection or the server's `close` message connects again with
+// The live event stream (GET /v1/events, docs/events.md "The live stream: GET /v1/events") as an async iterator: it
+// reads the Server-Sent Events itself from fetch's body (no dependency, no EventSource), yields each event parsed,
+// remembers the last id, and after a dropped connection or the server's `close` message connects again with
 // Last-Event-ID, after a short backoff, so the events come once each and in order across reconnects.
 // It stops when its signal aborts or the caller stops iterating (break, return()).
 import type { ErrorCode } from '../../src/schemas/error-codes.js';

@@ -135,7 +135,7 @@ async function everyPage<T>(get: (pageToken: string | undefined) => Promise<{ da
 export class MarginaliaError extends Error {
   override readonly name = 'MarginaliaError';
   constructor(
-    /** The SPEC's error status, e.g. NOT_FOUND. */
+    /** The error status, e.g. NOT_FOUND (docs/api.md, "Wire format"). */
     readonly status: ErrorCode,
     message: string,
     /** The HTTP status (0 when no answer came). */

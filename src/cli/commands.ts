@@ -1,5 +1,5 @@
-// Operator commands on the database that DATABASE_URL names (SPEC 2.1). Each prints JSON on stdout
-// so scripts can read it; problems go to stderr with a non-zero exit code.
+// Operator commands on the database that DATABASE_URL names (docs/api.md, "Credentials"). Each prints JSON on
+// stdout so scripts can read it; problems go to stderr with a non-zero exit code.
 import { systemClock } from '../clock.js';
 import { MAX_ID_LENGTH } from '../schemas/common.js';
 import { createTenant, hashToken, tokenRecord } from '../services/credentials.js';

@@ -1,5 +1,5 @@
 // `marginalia webhooks ...`: webhooks/add, get, delete and deliveries/get from the command line
-// (SPEC 13), through the same services as the HTTP operations, for the tenant --tenant names.
+// (docs/events.md, "Webhooks"), through the same services as the HTTP operations, for the tenant --tenant names.
 import { systemClock } from '../clock.js';
 import { ApiError } from '../errors.js';
 import { MAX_ID_LENGTH } from '../schemas/common.js';

@@ -198,14 +198,14 @@ const FIELDS = {
   ),
   /** Bounds on request arrays and free text, which the request schemas are built with. */
   limits: {
-    // SPEC 4 promises callers 1000 entries: the setting can only widen that.
+    // Callers are promised 1000 entries (docs/api.md, "Identifiers and limits"): the setting can only widen that.
     maxBatch: integer(
       'MARGINALIA_MAX_BATCH',
       DEFAULT_LIMITS.maxBatch,
       DEFAULT_LIMITS.maxBatch,
       100_000,
       'Most entries in any array of a request (`users`, `commentAnnotations`, `commentData`, `notifyUsers` and the id ' +
-        'filters); longer arrays get 400. At least 1000, which SPEC 4 promises callers.',
+        'filters); longer arrays get 400. At least 1000, which the API promises callers.',
     ),
     maxTextLength: integer(
       'MARGINALIA_MAX_TEXT_LENGTH',
@@ -334,7 +334,7 @@ const FIELDS = {
     72,
     1,
     24 * 365,
-    'Hours the event outbox keeps each event (SPEC 13): a stream can resume with Last-Event-ID within it, and ' +
+    'Hours the event outbox keeps each event: a stream can resume with Last-Event-ID within it, and ' +
       'webhook deliveries and their attempts are kept as long. Older ones are deleted in the background, a batch at a time.',
   ),
   eventPollMs: integer(
@@ -396,7 +396,7 @@ const FIELDS = {
     DEFAULT_RETRY_SCHEDULE_SECONDS,
     100,
     'Seconds before each retry of a failed webhook delivery, a comma list: after the last, the delivery has failed ' +
-      "and its organization's next delivery goes on. The default is SPEC 13's: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.",
+      "and its organization's next delivery goes on. The default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.",
   ),
   webhookConcurrency: integer(
     'MARGINALIA_WEBHOOK_CONCURRENCY',

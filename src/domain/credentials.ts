@@ -25,7 +25,10 @@ export interface Credentials {
   activeTokenHashes: string[];
 }
 
-/** A tenant's secret for signing end-user tokens (SPEC 13); `secret` is 32 random bytes as hex. */
+/**
+ * A tenant's secret for signing end-user tokens (docs/api.md, "POST /v1/auth/token/get"); `secret` is 32 random
+ * bytes as hex.
+ */
 export interface SigningKey {
   kid: string;
   secret: string;

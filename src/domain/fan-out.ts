@@ -1,5 +1,5 @@
-// Who a comment write notifies (SPEC 11.7, 14.3): the rule alone, with no storage, so it reads as the
-// SPEC does.
+// Who a comment write notifies (docs/api.md, "Notifications from comments (triggerNotification)"): the rule alone,
+// with no storage, so it reads as the contract (docs/api.md) does.
 import type { SettingValue } from './notifications.js';
 
 export type FanOutReason = 'mention' | 'reply' | 'member';
@@ -15,10 +15,10 @@ export interface CommentEvent {
 const RANK: Record<FanOutReason, number> = { mention: 0, reply: 1, member: 2 };
 
 /**
- * One notification per affected user per write (SPEC 14.3), never to the comment's author: mentioned
- * users whose inbox setting for the document is not NONE, earlier authors of the thread whose setting
- * is MINE or ALL, document members whose setting is ALL. A user never set is MINE. A user affected
- * several ways is told of the strongest reason (mention, then reply, then membership), by the first
+ * One notification per affected user per write (docs/api.md, "Notifications from comments (triggerNotification)"),
+ * never to the comment's author: mentioned users whose inbox setting for the document is not NONE, earlier authors
+ * of the thread whose setting is MINE or ALL, document members whose setting is ALL. A user never set is MINE. A
+ * user affected several ways is told of the strongest reason (mention, then reply, then membership), by the first
  * comment of the write that gives it.
  */
 export function recipientsOf(

@@ -1,6 +1,6 @@
 // A folder tree in memory: parents by folder, walked without recursion, so a tree of any width costs
-// no stack (SPEC 12: 50 levels deep and 10,000 wide are ordinary). Depth is bounded (planned, below):
-// folders/get answers a subtree nested, and JSON.stringify recurses through it.
+// no stack (docs/api.md, "Folders": 50 levels deep and 10,000 wide are ordinary). Depth is bounded (planned,
+// below): folders/get answers a subtree nested, and JSON.stringify recurses through it.
 import { invalidArgument, Refusal } from './refusal.js';
 import type { FolderWrite } from './organizations.js';
 

@@ -3,19 +3,25 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { sha256 } from './sha256.js';
 
 /**
- * SPEC 4: a 32-character lowercase hex id, the same for (tenant, organizationId, userId) every time.
- * Notification reads take their recipients' ids from the row (derived once, at notifications/add).
+ * docs/api.md "Identifiers and limits": a 32-character lowercase hex id, the same for (tenant, organizationId,
+ * userId) every time. Notification reads take their recipients' ids from the row (derived once, at
+ * notifications/add).
  */
 export function internalUserId(tenantId: string, organizationId: string, userId: string): string {
   return sha256(JSON.stringify([tenantId, organizationId, userId]), 'hex').slice(0, 32);
 }
 
-/** SPEC 12: an organization's internal id, 32 lowercase hex characters, the same every time. */
+/**
+ * An organization's internal id, 32 lowercase hex characters, the same every time (docs/api.md, "Organizations").
+ */
 export function internalOrganizationId(tenantId: string, organizationId: string): string {
   return sha256(JSON.stringify([tenantId, 'organization', organizationId]), 'hex').slice(0, 32);
 }
 
-/** SPEC 12: a document's internal id (documents/add), 32 lowercase hex characters, the same every time. */
+/**
+ * A document's internal id (documents/add), 32 lowercase hex characters, the same every time (docs/api.md,
+ * "Documents").
+ */
 export function internalDocumentId(tenantId: string, organizationId: string, documentId: string): string {
   return sha256(JSON.stringify([tenantId, 'document', organizationId, documentId]), 'hex').slice(0, 32);
 }
@@ -35,16 +41,19 @@ export function timeOrderedUuid(now: number = Date.now()): string {
 
 export const newTenantId = (): string => randomUUID();
 export const newAnnotationId = (): string => timeOrderedUuid();
-/** Fits the notificationId shape of SPEC 4 (A-Z a-z 0-9 _ -). */
+/** Fits the notificationId shape of docs/api.md "Identifiers and limits" (A-Z a-z 0-9 _ -). */
 export const newNotificationId = (): string => timeOrderedUuid();
 
 export const newApiKey = (): string => `mk_${randomBytes(24).toString('base64url')}`;
 export const newAuthToken = (): string => `mt_${randomBytes(32).toString('base64url')}`;
 
-/** SPEC 12: an organization user group's internal id, 32 lowercase hex characters, the same every time. */
+/**
+ * An organization user group's internal id, 32 lowercase hex characters, the same every time (docs/api.md,
+ * "POST /v1/organizations/usergroups/add").
+ */
 export function internalGroupId(tenantId: string, organizationId: string, groupId: string): string {
   return sha256(JSON.stringify([tenantId, 'group', organizationId, groupId]), 'hex').slice(0, 32);
 }
 
-/** users/data/delete's job: a string (SPEC 14.10), ordered by time. */
+/** users/data/delete's job: a string (docs/api.md, "POST /v1/users/data/get"), ordered by time. */
 export const newErasureJobId = (): string => timeOrderedUuid();

@@ -13,9 +13,14 @@ export interface NewNotification {
   timestamp: number;
   /** Distinct recipients, in the order they were listed. */
   recipients: Recipient[];
-  /** Addressed to the whole organization as well (SPEC 11.1): every member finds it. */
+  /**
+   * Addressed to the whole organization as well (docs/api.md, "Addressing and read state"): every member finds it.
+   */
   notifyAll: boolean;
-  /** notificationSource: "custom" (notifications/add) or "comment" (SPEC 11.7). */
+  /**
+   * notificationSource: "custom" (notifications/add) or "comment" (docs/api.md,
+   * "Notifications from comments (triggerNotification)").
+   */
   source: 'custom' | 'comment';
   /** The answer as far as it does not depend on the reader, rendered by the service (answers/notifications.ts). */
   answer: string;
@@ -23,7 +28,10 @@ export interface NewNotification {
 
 export interface Recipient {
   userId: string;
-  /** SPEC 4's internal id of the recipient, derived once when the notification is added (reads show it). */
+  /**
+   * The internal id of the recipient (docs/api.md, "Identifiers and limits"), derived once when the notification is
+   * added (reads show it).
+   */
   internalId: string;
 }
 
@@ -57,7 +65,7 @@ export interface ChangeSource {
   notifyAll: boolean;
 }
 
-/** notifications/update's change to one notification (SPEC 11.3). */
+/** notifications/update's change to one notification (docs/api.md, "POST /v1/notifications/update"). */
 export interface NotificationChange {
   id: string;
   /** userIds, each once. */

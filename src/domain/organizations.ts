@@ -1,4 +1,4 @@
-/** An organization as organizations/get reads it (SPEC 12); `name` is "" when never set. */
+/** An organization as organizations/get reads it (docs/api.md, "Organizations"); `name` is "" when never set. */
 export interface OrganizationRecord {
   organizationId: string;
   name: string;
@@ -13,10 +13,13 @@ export interface OrganizationWrite {
   name: string | null;
 }
 
-/** SPEC 12: who may see a document or folder; `organizationPrivate` unless set. */
+/**
+ * Who may see a document or folder; `organizationPrivate` unless set (docs/api.md,
+ * "POST /v1/organizations/documents/access/update").
+ */
 export type AccessType = 'organizationPrivate' | 'restricted' | 'public';
 
-/** A document as documents/get reads it (SPEC 12); `folderId` null: in no folder. */
+/** A document as documents/get reads it (docs/api.md, "Documents"); `folderId` null: in no folder. */
 export interface DocumentRecord {
   documentId: string;
   name: string;

@@ -12,7 +12,7 @@ export interface NewComment {
   html: string;
   text: string;
   from: UserRef;
-  /** Times the caller gave (an import keeps its history, SPEC 10.2); null: server time. */
+  /** Times the caller gave (an import keeps its history, docs/api.md "What an import keeps"); null: server time. */
   createdAt: number | null;
   lastUpdated: number | null;
   /** null when the caller gave none. */
@@ -42,13 +42,13 @@ export interface NewAnnotation extends ThreadMembers {
   locationId: string | null;
   context: object | null;
   status: object;
-  /** Times the caller gave (SPEC 10.2); null: server time. */
+  /** Times the caller gave (docs/api.md, "What an import keeps"); null: server time. */
   createdAt: number | null;
   lastUpdated: number | null;
   comments: NewComment[];
 }
 
-/** The members of a thread SPEC 10 added, as written (null: not set). */
+/** The members of a thread that docs/api.md "What an import keeps" lists, as written (null: not set). */
 export interface ThreadMembers {
   /** A color the caller gave the thread, kept as sent (docs/decisions.md). */
   color: string | null;
@@ -95,7 +95,7 @@ export interface StoredThreadAnswer extends ReadVersions {
   comments: string;
 }
 
-/** Which threads of a document an operation means; each list null: no filter (SPEC 10.3-10.5). */
+/** Which threads of a document an operation means; each list null: no filter (docs/api.md, "Comment threads"). */
 export interface ThreadFilters {
   organizationId: string;
   documentId: string;
@@ -120,8 +120,8 @@ export interface AnnotationQuery extends ThreadFilters {
 }
 
 /**
- * A change to threads (SPEC 10.4): each member undefined (left as it is), null (cleared) or a value.
- * status is never null.
+ * A change to threads (docs/api.md, "POST /v1/commentannotations/update"): each member undefined (left as it is),
+ * null (cleared) or a value. status is never null.
  */
 export interface ThreadChange {
   status?: object;
@@ -156,22 +156,33 @@ export interface ThreadsUpdated {
   profiled: string[];
 }
 
-/** A change to comments (SPEC 10.8): the body (both forms, already derived), author, tags. */
+/**
+ * A change to comments (docs/api.md, "POST /v1/commentannotations/comments/update"): the body (both forms, already
+ * derived), author, tags.
+ */
 export interface CommentChange {
   body?: { html: string; text: string };
   from?: UserRef;
   taggedUserContacts?: TaggedContact[] | null;
-  /** triggerNotification (SPEC 11.7): the changed comments notify their mentions and the document's members. */
+  /**
+   * triggerNotification (docs/api.md, "Notifications from comments (triggerNotification)"): the changed comments
+   * notify their mentions and the document's members.
+   */
   notify?: boolean;
 }
 
-/** Threads and unread threads of one document, for one user (SPEC 10.6). */
+/**
+ * Threads and unread threads of one document, for one user (docs/api.md, "POST /v1/commentannotations/count/get").
+ */
 /** What a page of a document's threads is read under: the document's thread version, and the read versions. */
 export interface DocumentVersions extends ReadVersions {
   documentVersion: number;
 }
 
-/** commentannotations/count/get's data as JSON text (SPEC 10.6), and the credentials version it was read under. */
+/**
+ * commentannotations/count/get's data as JSON text (docs/api.md, "POST /v1/commentannotations/count/get"), and the
+ * credentials version it was read under.
+ */
 export interface ThreadCounts extends Pick<ReadVersions, 'credentialsVersion'> {
   json: string;
 }

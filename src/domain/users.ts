@@ -23,7 +23,7 @@ export interface UserRef {
   email: string | null;
 }
 
-/** users/get's selection (SPEC 12): each filter null for none. */
+/** users/get's selection (docs/api.md, "POST /v1/users/get"): each filter null for none. */
 export interface MemberQuery {
   organizationId: string;
   scope: Scope;

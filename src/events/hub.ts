@@ -1,7 +1,7 @@
-// The live side of the event outbox (SPEC 13): each process keeps one tail per tenant it streams to,
-// and hands each event it reads to that tenant's streams, in id order. The outbox is the only source:
-// a notice (this process's own commit, another instance's through PostgreSQL LISTEN/NOTIFY or Redis,
-// a sibling worker's through the cluster primary) only says "read now", and a poll every
+// The live side of the event outbox (docs/events.md, "The live stream: GET /v1/events"): each process keeps one
+// tail per tenant it streams to, and hands each event it reads to that tenant's streams, in id order. The outbox is
+// the only source: a notice (this process's own commit, another instance's through PostgreSQL LISTEN/NOTIFY or
+// Redis, a sibling worker's through the cluster primary) only says "read now", and a poll every
 // MARGINALIA_EVENT_POLL_MS reads anyway, so a lost notice delays an event, never loses it. A stream
 // that resumes (Last-Event-ID) reads the outbox on its own until it has caught up with the tail.
 import type { StoredEvent, Store } from '../store/store.js';

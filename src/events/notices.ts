@@ -1,7 +1,7 @@
-// How a process hears of events written elsewhere (SPEC 13: a write on one instance reaches streams on
-// every other within a second). Its own commits wake its tails at once (the store's listener). On
-// PostgreSQL the store also hears every instance's commits (LISTEN/NOTIFY, sent by the commit itself).
-// On SQLite several processes share one file and nothing of the kind: sibling workers (node:cluster)
+// How a process hears of events written elsewhere (docs/events.md, "The live stream: GET /v1/events": a write on
+// one instance reaches streams on every other within a second). Its own commits wake its tails at once (the store's
+// listener). On PostgreSQL the store also hears every instance's commits (LISTEN/NOTIFY, sent by the commit
+// itself). On SQLite several processes share one file and nothing of the kind: sibling workers (node:cluster)
 // pass notices through the primary, and with MARGINALIA_REDIS_URL instances publish them on a Redis
 // channel. Whatever is lost, the tails' poll (MARGINALIA_EVENT_POLL_MS) reads anyway.
 import cluster from 'node:cluster';

@@ -1,8 +1,8 @@
-// What an end-user token's stream carries (SPEC 13): of the token's organization only, the events of
-// notifications addressed to its user (listed, or organization-wide while the user has a profile there)
-// and of threads, comments and live state in documents the user may access (store/events/access.ts).
-// Answers are held per stream and let go whenever an event that can change them passes by (users,
-// documents, folders, groups and the organization itself): the tail hands every event of the tenant to
+// What an end-user token's stream carries (docs/events.md, "End-user tokens and what a token's stream carries"): of
+// the token's organization only, the events of notifications addressed to its user (listed, or organization-wide
+// while the user has a profile there) and of threads, comments and live state in documents the user may access
+// (store/events/access.ts). Answers are held per stream and let go whenever an event that can change them passes by
+// (users, documents, folders, groups and the organization itself): the tail hands every event of the tenant to
 // `saw`, in order, so a change of access applies from the next event on, on every instance. A
 // users/data/delete records no event (it leaves no trace), so answers are also let go after HELD_MS: an
 // erased user's stream loses its access within that.

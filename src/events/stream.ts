@@ -1,7 +1,7 @@
-// One Server-Sent Events stream of GET /v1/events (SPEC 13): the events its filters and its scope let
-// through, each as `id: <event id>` and `data: <the event's JSON>` (no `event:` field, so a browser's
-// EventSource.onmessage sees every one; the type is in the data). A comment line every heartbeat keeps
-// proxies and clients from taking an idle stream for a dead one. What the client has not read yet
+// One Server-Sent Events stream of GET /v1/events (docs/events.md, "The live stream: GET /v1/events"): the events
+// its filters and its scope let through, each as `id: <event id>` and `data: <the event's JSON>` (no `event:`
+// field, so a browser's EventSource.onmessage sees every one; the type is in the data). A comment line every
+// heartbeat keeps proxies and clients from taking an idle stream for a dead one. What the client has not read yet
 // stays in the socket's buffer; past `bufferBytes` the stream is closed with a last `event: close`
 // naming the last id sent, and the client resumes from it (EventSource does so by itself).
 import type { ServerResponse } from 'node:http';

@@ -1,4 +1,4 @@
-// Resolves the tenant from the two credential headers before the body is read (SPEC 1: an
+// Resolves the tenant from the two credential headers before the body is read (docs/api.md, "Wire format": an
 // unauthenticated request gets 401 even when its body is garbage), then applies the rate limit.
 //
 // A read route may be admitted from the auth cache without asking the database which credentials
@@ -37,8 +37,9 @@ declare module 'fastify' {
      */
     credentialsInBody?: boolean;
     /**
-     * The route also admits an end-user token (SPEC 13, GET /v1/events) when both credential headers are
-     * absent: it is let through here with no tenant, and the route verifies the token itself.
+     * The route also admits an end-user token (docs/api.md, "POST /v1/auth/token/get", GET /v1/events) when both
+     * credential headers are absent: it is let through here with no tenant, and the route verifies the token
+     * itself.
      */
     endUserToken?: boolean;
   }
@@ -58,7 +59,10 @@ export interface HeaderAliases {
   authToken: readonly string[];
 }
 
-/** The first non-empty of `names` (SPEC 2's header, then its aliases); missing, the 401 names SPEC 2's. */
+/**
+ * The first non-empty of `names` (the x-service-* header, then its aliases); missing, the 401 names the x-service-*
+ * one.
+ */
 /** The server credentials a request of an endUserToken route (a stream) came with, its token hashed. */
 const streamCredentials = new WeakMap<FastifyRequest, { apiKey: string; tokenHash: string }>();
 export const serverCredentialsOf = (request: FastifyRequest) => streamCredentials.get(request);

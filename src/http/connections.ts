@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import { ApiError } from '../errors.js';
 import { errorBody } from './error-handler.js';
 
-/** The server's connection timeouts (SPEC 9; each is a MARGINALIA_HTTP_* setting). */
+/** The server's connection timeouts (docs/api.md, "What always holds"; each is a MARGINALIA_HTTP_* setting). */
 export interface HttpTimeouts {
   /** The request line and headers must have arrived this long after the connection (or previous request) began. */
   headersTimeoutMs: number;

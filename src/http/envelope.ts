@@ -1,4 +1,4 @@
-// The success envelope of SPEC 1. Extensions such as pageToken sit beside data inside result.
+// The success envelope (docs/api.md, "Wire format"). Extensions such as pageToken sit beside data inside result.
 import type { FastifyReply } from 'fastify';
 
 export interface SuccessEnvelope<T> {

@@ -1,6 +1,6 @@
 // The one place where a failure becomes a response. Our ApiErrors, Fastify's validation, body-parse
-// and size errors, store outages and plain bugs all leave here in the SPEC 1 envelope; a bug's
-// details go to the log with the request id, never to the caller.
+// and size errors, store outages and plain bugs all leave here in the envelope of docs/api.md "Wire format"; a
+// bug's details go to the log with the request id, never to the caller.
 import { Refusal } from '../domain/refusal.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, invalid, PartialSuccess } from '../errors.js';

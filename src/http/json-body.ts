@@ -61,8 +61,8 @@ function charsetOf(contentType: string | undefined): string | null {
 
 /**
  * A preParsing hook: the charset is part of the Content-Type check, which comes before the body is
- * read (SPEC 1). Callback style, like every hook on the request path: an async hook costs a promise
- * and a microtask per request.
+ * read (docs/api.md, "Wire format"). Callback style, like every hook on the request path: an async hook costs a
+ * promise and a microtask per request.
  */
 export function requireUtf8(
   request: FastifyRequest,

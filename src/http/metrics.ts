@@ -1,5 +1,5 @@
-// GET /metrics in the Prometheus text format (SPEC 8), with prom-client: requests by operation and
-// status, their latency, the time of every store call (SQLite and PostgreSQL alike), the PostgreSQL
+// GET /metrics in the Prometheus text format (docs/api.md, "Operational endpoints"), with prom-client: requests by
+// operation and status, their latency, the time of every store call (SQLite and PostgreSQL alike), the PostgreSQL
 // pool, and the process's own metrics. One registry per app, so apps built side by side (tests) keep
 // their counts apart. With MARGINALIA_WORKERS > 1 each worker counts its own requests (a scrape is
 // answered by one worker): scrape each instance as a whole, or run one worker per container.

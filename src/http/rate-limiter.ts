@@ -1,5 +1,5 @@
-// A token bucket per API key (SPEC 3: MARGINALIA_RATE_LIMIT requests per second, a burst of twice
-// that). This one lives in the process: buckets refill lazily on use, so idle keys cost nothing but
+// A token bucket per API key (docs/api.md, "Rate limits": MARGINALIA_RATE_LIMIT requests per second, a burst of
+// twice that). This one lives in the process: buckets refill lazily on use, so idle keys cost nothing but
 // their entry, and full buckets are forgotten to keep memory bounded by the keys active lately.
 // shared-rate-limiter.ts keeps the same buckets in Redis for all instances.
 import type { Clock } from '../clock.js';
@@ -22,7 +22,7 @@ export interface RateLimit {
   close(): Promise<void>;
 }
 
-/** The bucket a limit of `perSecond` gives (SPEC 3: a burst of twice the rate). */
+/** The bucket a limit of `perSecond` gives (docs/api.md, "Rate limits": a burst of twice the rate). */
 export const burstOf = (perSecond: number): number => perSecond * 2;
 
 /** What a bucket holding `tokens` (after this request was counted or refused) means for the caller. */

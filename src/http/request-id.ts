@@ -1,4 +1,5 @@
-// SPEC 1: every response carries x-request-id, the caller's when it is well formed, else a new one.
+// docs/api.md "Wire format": every response carries x-request-id, the caller's when it is well formed, else a new
+// one.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 

@@ -1,5 +1,5 @@
 // Turns the first schema violation into one sentence that names the member path the way a caller
-// writes it (`data.users[2].email`), as SPEC 1 asks.
+// writes it (`data.users[2].email`), as docs/api.md "Wire format" asks.
 
 /** The parts of an Ajv error we read (Ajv runs with verbose: true, so parentSchema is there). */
 export interface ValidationIssue {

@@ -6,7 +6,8 @@ import { issueEndUserToken } from '../services/end-user-tokens.js';
 /** End-user tokens. */
 export const auth = [
   operation(CONTRACT.authTokenGet, {
-    // SPEC 13: the credentials may also come as data.apiKey and data.authToken when both headers are absent.
+    // docs/api.md "POST /v1/auth/token/get": the credentials may also come as data.apiKey and data.authToken when
+    // both headers are absent.
     config: { credentialsInBody: true },
     run: issueEndUserToken,
     answer: 'Token generated successfully.',

@@ -1,4 +1,5 @@
-// Liveness and readiness for load balancers and orchestrators (SPEC 8); no credentials.
+// Liveness and readiness for load balancers and orchestrators (docs/api.md, "Operational endpoints"); no
+// credentials.
 import { ApiError } from '../errors.js';
 import { errorBody, unavailable } from '../http/error-handler.js';
 import type { App } from '../http/types.js';

@@ -1,7 +1,8 @@
-// GET /v1/events (SPEC 13): the tenant's events as Server-Sent Events, with the server credentials,
-// or an end-user token's share of them (its organization, its notifications, the threads it may see).
-// Filters: organizationId, documentId, types (a comma list; `family.*` for a family). Last-Event-ID (the
-// header a reconnecting EventSource sends, or the lastEventId parameter) resumes from the outbox.
+// GET /v1/events (docs/events.md, "The live stream: GET /v1/events"): the tenant's events as Server-Sent Events,
+// with the server credentials, or an end-user token's share of them (its organization, its notifications, the
+// threads it may see). Filters: organizationId, documentId, types (a comma list; `family.*` for a family).
+// Last-Event-ID (the header a reconnecting EventSource sends, or the lastEventId parameter) resumes from the
+// outbox.
 import { Type } from 'typebox';
 import { ApiError, invalid } from '../errors.js';
 import { API_KEY_HEADER, serverCredentialsOf } from '../http/auth.js';
@@ -47,7 +48,10 @@ export const EventsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-/** The same grammar as a webhook's `events`: a type of one of SPEC 13's families, or the whole family. */
+/**
+ * The same grammar as a webhook's `events`: a type of one of the event families (docs/events.md,
+ * "Event types and their data"), or the whole family.
+ */
 const TYPE = new RegExp(EVENT_TYPE_PATTERN);
 
 function typesOf(raw: string | undefined): TypeFilter | null {
@@ -83,7 +87,8 @@ export function register(app: App, services: Services, settings: StreamSettings)
     path,
     {
       config: { endUserToken: true },
-      // Without server credentials, the token is checked before the query is (SPEC 1: a 401 comes first).
+      // Without server credentials, the token is checked before the query is (docs/api.md, "Wire format": a 401
+      // comes first).
       preValidation: async (request, reply) => {
         if (request.tenant) return;
         const token = bearer(request.headers.authorization) ?? (request.query as { token?: unknown }).token;
@@ -94,7 +99,7 @@ export function register(app: App, services: Services, settings: StreamSettings)
         await allowTenantOrigin(services.store, claims.tenantId, request, reply);
       },
       schema: {
-        summary: 'Stream the tenant’s events as Server-Sent Events (SPEC 13)',
+        summary: 'Stream the tenant’s events as Server-Sent Events',
         tags: ['events'],
         querystring: EventsQuery,
         // Credentials, the message format (a text/event-stream 200), Last-Event-ID, the errors: /openapi.json.

@@ -1,4 +1,4 @@
-// The request data of end-user tokens (SPEC 13): auth/token/get.
+// The request data of end-user tokens (docs/api.md, "POST /v1/auth/token/get"): auth/token/get.
 import Type from 'typebox';
 import { BodyCredentials, Email, Id, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 

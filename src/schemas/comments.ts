@@ -1,4 +1,4 @@
-// The request bodies of the comment operations (SPEC 6).
+// The request bodies of the comment operations (docs/api.md, "Comment threads").
 import Type from 'typebox';
 import {
   Batch,
@@ -22,7 +22,10 @@ import {
 /** A thread's color, kept and shown as sent (the original service's pages show one, e.g. "#00FF00"). */
 const Color = Type.String({ maxLength: MAX_COLOR_LENGTH, description: 'Kept and shown as sent' });
 
-/** SPEC 11.7, 14.3: at the top of `data`, the write notifies mentioned users, earlier authors and document members. */
+/**
+ * At the top of `data`, the write notifies mentioned users, earlier authors and document members (docs/api.md,
+ * "Notifications from comments (triggerNotification)").
+ */
 const TriggerNotification = Opt(Type.Boolean());
 
 export const CommentIn = (limits: InputLimits) =>
@@ -87,7 +90,10 @@ export const CommentsGetBody = (limits: InputLimits) =>
     }),
   );
 
-/** Which threads of a document an operation means (SPEC 10.3-10.5): filters combined with AND, empty = none. */
+/**
+ * Which threads of a document an operation means (docs/api.md, "Comment threads"): filters combined with AND, empty
+ * = none.
+ */
 const ThreadFilters = (limits: InputLimits) => ({
   organizationId: OrganizationOrNone,
   documentId: Id,
@@ -96,7 +102,7 @@ const ThreadFilters = (limits: InputLimits) => ({
   userIds: Filter(limits, Id),
 });
 
-/** The commentannotations/get request body (SPEC 10.3). */
+/** The commentannotations/get request body (docs/api.md, "POST /v1/commentannotations/get"). */
 export const AnnotationsGetBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
@@ -107,7 +113,10 @@ export const AnnotationsGetBody = (limits: InputLimits) =>
     }),
   );
 
-/** The commentannotations/update request body (SPEC 10.4): null clears an optional member; status cannot be cleared. */
+/**
+ * The commentannotations/update request body (docs/api.md, "POST /v1/commentannotations/update"): null clears an
+ * optional member; status cannot be cleared.
+ */
 export const AnnotationsUpdateBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
@@ -134,10 +143,10 @@ export const AnnotationsUpdateBody = (limits: InputLimits) =>
     }),
   );
 
-/** The commentannotations/delete request body (SPEC 10.5). */
+/** The commentannotations/delete request body (docs/api.md, "POST /v1/commentannotations/delete"). */
 export const AnnotationsDeleteBody = (limits: InputLimits) => RequestBody(Type.Object(ThreadFilters(limits)));
 
-/** The commentannotations/count/get request body (SPEC 10.6). */
+/** The commentannotations/count/get request body (docs/api.md, "POST /v1/commentannotations/count/get"). */
 export const AnnotationsCountBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
@@ -148,7 +157,7 @@ export const AnnotationsCountBody = (limits: InputLimits) =>
     }),
   );
 
-/** The commentannotations/read request body (SPEC 10.7). */
+/** The commentannotations/read request body (docs/api.md, "POST /v1/commentannotations/read"). */
 export const AnnotationsReadBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
@@ -159,7 +168,7 @@ export const AnnotationsReadBody = (limits: InputLimits) =>
     }),
   );
 
-/** The comments/update request body (SPEC 10.8). */
+/** The comments/update request body (docs/api.md, "POST /v1/commentannotations/comments/update"). */
 export const CommentsUpdateBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
@@ -177,7 +186,7 @@ export const CommentsUpdateBody = (limits: InputLimits) =>
     }),
   );
 
-/** The comments/delete request body (SPEC 10.9). */
+/** The comments/delete request body (docs/api.md, "POST /v1/commentannotations/comments/delete"). */
 export const CommentsDeleteBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({

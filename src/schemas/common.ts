@@ -1,11 +1,14 @@
-// Building blocks of the request schemas (SPEC 4). The schemas validate requests, type the handlers
-// and will describe the API; a limit is written here once. The limits an operator may tighten or
+// Building blocks of the request schemas (docs/api.md, "Identifiers and limits"). The schemas validate requests,
+// type the handlers and will describe the API; a limit is written here once. The limits an operator may tighten or
 // widen (InputLimits, from config) shape the schemas when the app is built; the rest are the
 // contract's own (id, name, email and URL lengths, comment ids, page sizes).
 import Type, { type Static, type TSchema } from 'typebox';
 
 export interface InputLimits {
-  /** Most entries in any array of a request (MARGINALIA_MAX_BATCH; SPEC 4 says 1000). */
+  /**
+   * Most entries in any array of a request (MARGINALIA_MAX_BATCH; at least 1000, docs/api.md,
+   * "Identifiers and limits").
+   */
   maxBatch: number;
   /** Longest free text (comment text and HTML, headline template, body message), in code points. */
   maxTextLength: number;
@@ -16,22 +19,22 @@ export interface InputLimits {
 export const DEFAULT_LIMITS: InputLimits = { maxBatch: 1000, maxTextLength: 100_000, maxMarksPerRequest: 10_000 };
 
 export const MAX_COMMENT_ID = 2_147_483_647;
-/** SPEC 7: pageSize is 1 to 1000 whatever the batch limit. */
+/** pageSize is 1 to 1000 whatever the batch limit (docs/api.md, "Paging"). */
 export const MAX_PAGE_SIZE = 1000;
 
 /** The longest thread color (a CSS color needs far fewer). */
 export const MAX_COLOR_LENGTH = 256;
 
-/** SPEC 10.2: a comment tags at most this many users. */
+/** A comment tags at most this many users (docs/api.md, "Comment HTML"). */
 export const MAX_TAGGED_CONTACTS = 100;
 /** The latest time a Date can show (8.64e15 ms): times past it could not be written as ISO 8601. */
 export const MAX_TIME = 8_640_000_000_000_000;
 
-/** SPEC 1: null for an optional member means absent. */
+/** Null for an optional member means absent (docs/api.md, "Wire format"). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 export const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 
-/** The longest id (SPEC 1). */
+/** The longest id (docs/api.md, "Wire format"). */
 export const MAX_ID_LENGTH = 256;
 export const Id = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH });
 
@@ -73,7 +76,7 @@ export const FreeObject = Type.Unsafe<Record<string, unknown>>({ type: 'object',
 
 export const Batch = <T extends TSchema>(limits: InputLimits, item: T) =>
   Type.Array(item, { minItems: 1, maxItems: limits.maxBatch });
-/** A filter list: empty means no filter (SPEC 1). */
+/** A filter list: empty means no filter (docs/api.md, "Wire format"). */
 export const Filter = <T extends TSchema>(limits: InputLimits, item: T) => Opt(Type.Array(item, { maxItems: limits.maxBatch }));
 /** Free text a caller writes and readers see. */
 export const Text = (limits: InputLimits) => Type.String({ maxLength: limits.maxTextLength });
@@ -81,10 +84,16 @@ export const Text = (limits: InputLimits) => Type.String({ maxLength: limits.max
 /** A user as written by a caller: only userId is required. */
 export const UserRefIn = Type.Object({ userId: Id, name: Opt(Name), email: Opt(Email) });
 
-/** A time a caller gives (an import keeps its history, SPEC 10.2): integer milliseconds since the epoch. */
+/**
+ * A time a caller gives (an import keeps its history, docs/api.md "What an import keeps"): integer milliseconds
+ * since the epoch.
+ */
 export const Millis = Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'Milliseconds since the Unix epoch' });
 
-/** Users a comment tags (SPEC 10.1): each with the caller's text for the tag and a contact, a user resolved at read time. */
+/**
+ * Users a comment tags (docs/api.md, "What a thread reads as"): each with the caller's text for the tag and a contact, a
+ * user resolved at read time.
+ */
 export const TaggedUserContacts = (limits: InputLimits) =>
   Type.Array(Type.Object({ userId: Id, text: Opt(Text(limits)), contact: Opt(UserRefIn) }), { maxItems: MAX_TAGGED_CONTACTS });
 

@@ -1,4 +1,4 @@
-// The request data of documents as objects (SPEC 12): organizations/documents/*.
+// The request data of documents as objects (docs/api.md, "Documents"): organizations/documents/*.
 import Type from 'typebox';
 import {
   Batch,
@@ -13,7 +13,10 @@ import {
   type InputLimits,
 } from './common.js';
 
-/** SPEC 12: who may see a document or folder; any other value is INVALID_ARGUMENT. */
+/**
+ * Who may see a document or folder; any other value is INVALID_ARGUMENT (docs/api.md,
+ * "POST /v1/organizations/documents/access/update").
+ */
 export const AccessTypeIn = Type.Union(
   [Type.Literal('organizationPrivate'), Type.Literal('restricted'), Type.Literal('public')],
   {

@@ -1,4 +1,4 @@
-// Every status an error answer can carry (SPEC 1): the one list, which the error handler, the
+// Every status an error answer can carry (docs/api.md, "Wire format"): the one list, which the error handler, the
 // error-body schema, the OpenAPI document and the client all take. (Here among the schemas, which
 // depend on nothing of the service, so the client package can ship it.)
 export const ERROR_CODES = [

@@ -1,4 +1,4 @@
-// The request data of folders (SPEC 12): organizations/folders/*.
+// The request data of folders (docs/api.md, "Folders"): organizations/folders/*.
 import Type from 'typebox';
 import { Batch, Id, MAX_ID_LENGTH, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 import { AccessTypeIn } from './documents.js';

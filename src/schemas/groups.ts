@@ -1,4 +1,4 @@
-// The request data of organization user groups (SPEC 12).
+// The request data of organization user groups (docs/api.md, "POST /v1/organizations/usergroups/add").
 import Type from 'typebox';
 import { Batch, Id, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 
@@ -9,7 +9,10 @@ export const UserGroupsAddBody = (limits: InputLimits) =>
   RequestBody(Type.Object({ organizationId: Id, organizationUserGroups: Batch(limits, GroupIn) }));
 export type UserGroupsAddData = DataOf<typeof UserGroupsAddBody>;
 
-/** organizations/usergroups/users/add. SPEC 14.9: organizationUserGroupId is the caller's groupId. */
+/**
+ * organizations/usergroups/users/add. docs/api.md "POST /v1/organizations/usergroups/users/add":
+ * organizationUserGroupId is the caller's groupId.
+ */
 export const GroupUsersAddBody = (limits: InputLimits) =>
   RequestBody(Type.Object({ organizationId: Id, organizationUserGroupId: Id, userIds: Batch(limits, Id) }));
 export type GroupUsersAddData = DataOf<typeof GroupUsersAddBody>;

@@ -1,4 +1,4 @@
-// The request bodies of the notification operations (SPEC 7).
+// The request bodies of the notification operations (docs/api.md, "Notifications").
 import Type from 'typebox';
 import {
   Batch,
@@ -28,7 +28,8 @@ export const NotificationsAddBody = (limits: InputLimits) =>
       displayHeadlineMessageTemplateData: Opt(FreeObject),
       displayBodyMessage: Opt(Text(limits)),
       notificationSourceData: Opt(FreeObject),
-      // Optional since SPEC 11.1: none, or none with notifyAll, addresses the whole organization.
+      // Optional (docs/api.md, "Addressing and read state"): none, or none with notifyAll, addresses the whole
+      // organization.
       notifyUsers: Opt(Type.Array(UserRefIn, { maxItems: limits.maxBatch })),
       notifyAll: Opt(Type.Boolean()),
     }),
@@ -42,19 +43,21 @@ export const NotificationsGetBody = (limits: InputLimits) =>
       documentId: Opt(Id),
       userId: Opt(Id),
       locationId: Opt(Id),
-      // Any string may be asked for; an id that was never valid simply matches nothing (SPEC 4).
+      // Any string may be asked for; an id that was never valid simply matches nothing (docs/api.md,
+      // "Identifiers and limits").
       notificationIds: Filter(limits, Type.String()),
-      // Needs userId (SPEC 11.2): true keeps what userId has not read, false what they have.
+      // Needs userId (docs/api.md, "POST /v1/notifications/get"): true keeps what userId has not read, false what
+      // they have.
       unread: Opt(Type.Boolean()),
       pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
       pageToken: Opt(Type.String({ maxLength: 1024 })),
     }),
   );
 
-/** One notification's change in notifications/update (SPEC 11.3). */
+/** One notification's change in notifications/update (docs/api.md, "POST /v1/notifications/update"). */
 const NotificationChangeIn = (limits: InputLimits) =>
   Type.Object({
-    // Any id string (SPEC 4): an id that was never valid is answered as unknown.
+    // Any id string (docs/api.md, "Identifiers and limits"): an id that was never valid is answered as unknown.
     id: Type.String({ minLength: 1 }),
     readByUserIds: Filter(limits, Id),
     unreadByUserIds: Filter(limits, Id),
@@ -93,7 +96,10 @@ export const NotificationsReadBody = (limits: InputLimits) =>
     }),
   );
 
-/** An inbox or email setting (SPEC 11.6): an enum, so a wrong value is answered with the values allowed. */
+/**
+ * An inbox or email setting (docs/api.md, "POST /v1/notifications/config/get"): an enum, so a wrong value is
+ * answered with the values allowed.
+ */
 export const SettingValue = Type.Unsafe<'ALL' | 'MINE' | 'NONE'>({ type: 'string', enum: ['ALL', 'MINE', 'NONE'] });
 
 export const NotificationConfigGetBody = (limits: InputLimits) =>
@@ -105,7 +111,8 @@ export const NotificationConfigSetBody = (limits: InputLimits) =>
       organizationId: Id,
       documentIds: Batch(limits, Id),
       userIds: Batch(limits, Id),
-      // At least one of them, not null (null is absent, SPEC 1): checked by the service, which names them.
+      // At least one of them, not null (null is absent, docs/api.md "Wire format"): checked by the service, which
+      // names them.
       config: Type.Object({ inbox: Opt(SettingValue), email: Opt(SettingValue) }),
     }),
   );

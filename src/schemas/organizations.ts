@@ -1,4 +1,4 @@
-// The request data of organizations as objects (SPEC 12).
+// The request data of organizations as objects (docs/api.md, "Organizations").
 import Type from 'typebox';
 import { Batch, Filter, Id, MAX_PAGE_SIZE, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 

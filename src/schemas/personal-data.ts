@@ -1,4 +1,5 @@
-// The request data of the personal-data operations (SPEC 12): a user's data read, and erased.
+// The request data of the personal-data operations (docs/api.md, "POST /v1/users/data/get"): a user's data read,
+// and erased.
 import Type from 'typebox';
 import { Filter, Id, MAX_ID_LENGTH, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 

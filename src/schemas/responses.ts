@@ -1,4 +1,4 @@
-// What each operation answers (SPEC 1, 5-7), as TypeBox schemas: they type the handlers' results,
+// What each operation answers (docs/api.md), as TypeBox schemas: they type the handlers' results,
 // describe the API in /openapi.json and type the client. They do not drive serialization: responses
 // are written with JSON.stringify (see app.ts), so a schema can never drop or coerce a member.
 import { SettingValue } from './notifications.js';
@@ -6,7 +6,9 @@ import Type, { type Static, type TSchema } from 'typebox';
 
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 
-/** The failure envelope of SPEC 1: one shared schema (app.addSchema), which the answers refer to. */
+/**
+ * The failure envelope (docs/api.md, "Wire format"): one shared schema (app.addSchema), which the answers refer to.
+ */
 export const ErrorBody = Type.Object(
   {
     error: Type.Object({
@@ -19,7 +21,7 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
-/** The success envelope of SPEC 1 around an operation's data; extensions sit beside data. */
+/** The success envelope (docs/api.md, "Wire format") around an operation's data; extensions sit beside data. */
 // E defaults to no extensions: inferred from the constraint instead, it would widen every result to unknown.
 const Success = <T extends TSchema, E extends Record<string, TSchema> = Record<never, TSchema>>(
   data: T,
@@ -114,7 +116,10 @@ export const CommentsResult = Success(
 
 const FreeObject = Type.Record(Type.String(), Type.Unknown());
 
-/** A thread as commentannotations/get shows it (SPEC 10.1); the optional members only when set. */
+/**
+ * A thread as commentannotations/get shows it (docs/api.md, "What a thread reads as"); the optional members only
+ * when set.
+ */
 export const Annotation = Type.Object({
   annotationId: Type.String(),
   type: Type.Literal('comment'),
@@ -143,7 +148,7 @@ export const AnnotationListResult = Success(
   { pageToken: Type.Optional(Type.String({ description: 'Present when more threads remain' })) },
 );
 
-/** A per-item answer of a change or delete (SPEC 10.4, 10.5, 10.8, 10.9). */
+/** A per-item answer of a change or delete (docs/api.md, "Comment threads"). */
 const ItemOutcome = <T extends TSchema>(id: T) => Type.Object({ success: Type.Boolean(), id, message: Type.String() });
 export const AnnotationChangesResult = Success(
   Type.Record(Type.String(), ItemOutcome(Type.String()), { description: 'By annotationId' }),
@@ -186,7 +191,10 @@ export const NotificationsResult = Success(Type.Array(Notification), {
   pageToken: Type.Optional(Type.String({ description: 'Present when more results remain' })),
 });
 
-/** A per-notification answer of notifications/update and notifications/delete (SPEC 11.3, 11.4). */
+/**
+ * A per-notification answer of notifications/update and notifications/delete (docs/api.md,
+ * "POST /v1/notifications/update" and "POST /v1/notifications/delete").
+ */
 const NotificationOutcome = Type.Object({ success: Type.Boolean(), message: Type.String() });
 export const NotificationChangesResult = Success(
   Type.Record(Type.String(), NotificationOutcome, { description: 'By notification id' }),
@@ -218,14 +226,14 @@ export const NotificationConfigSetResult = Success(
   ),
 );
 
-/** auth/token/get (SPEC 13): a signed end-user token. */
+/** auth/token/get (docs/api.md, "POST /v1/auth/token/get"): a signed end-user token. */
 export const AuthTokenResult = Success(
   Type.Object({
     token: Type.String({ description: 'A JWT (HS256) for the user, valid 48 hours: for GET /v1/events from a browser' }),
   }),
 );
 
-/** organizations/add and update (SPEC 12): by organizationId. */
+/** organizations/add and update (docs/api.md, "Organizations"): by organizationId. */
 export const OrganizationsResult = Success(
   Type.Record(
     Type.String(),
@@ -234,7 +242,7 @@ export const OrganizationsResult = Success(
   ),
 );
 
-/** organizations/delete (SPEC 12): by organizationId. */
+/** organizations/delete (docs/api.md, "Organizations"): by organizationId. */
 export const OrganizationsDeleteResult = Success(
   Type.Record(
     Type.String(),
@@ -243,7 +251,10 @@ export const OrganizationsDeleteResult = Success(
   ),
 );
 
-/** The disable-state updates of organizations and documents (SPEC 12): by the caller's id. */
+/**
+ * The disable-state updates of organizations and documents (docs/api.md, "Disabled organizations and documents"):
+ * by the caller's id.
+ */
 export const DisableStateResult = Success(
   Type.Record(
     Type.String(),
@@ -269,7 +280,10 @@ export const OrganizationListResult = Success(
   { pageToken: Type.Optional(Type.String({ description: 'Present when more organizations remain' })) },
 );
 
-/** documents/add, update and delete (SPEC 12): by documentId; a document that does not exist is `code: "not-found"`. */
+/**
+ * documents/add, update and delete (docs/api.md, "Documents"): by documentId; a document that does not exist is `code:
+ * "not-found"`.
+ */
 export const DocumentsResult = Success(
   Type.Record(
     Type.String(),
@@ -370,7 +384,7 @@ export const FolderListResult = Success(
   }),
 );
 
-/** users/get (SPEC 12): members, in userId order. */
+/** users/get (docs/api.md, "POST /v1/users/get"): members, in userId order. */
 export const Member = Type.Object({
   userId: Type.String(),
   name: Type.String({ description: '"" when never set' }),
@@ -381,7 +395,7 @@ export const MembersResult = Success(Type.Array(Member, { description: 'In userI
   pageToken: Type.Optional(Type.String({ description: 'Present when more users remain' })),
 });
 
-/** users/delete (SPEC 12): by userId, without an id. */
+/** users/delete (docs/api.md, "POST /v1/users/delete"): by userId, without an id. */
 export const MembersDeletedResult = Success(
   Type.Record(Type.String(), Type.Object({ success: Type.Boolean(), message: Type.String() }), { description: 'By userId' }),
 );
@@ -443,7 +457,7 @@ export const ErasureStatusResult = Success(
   }),
 );
 
-/** webhooks/add (SPEC 13): the secret is shown here once, and never again. */
+/** webhooks/add (docs/events.md, "Webhooks"): the secret is shown here once, and never again. */
 export const WebhookAddedResult = Success(
   Type.Object({
     webhookId: Type.String(),

@@ -1,4 +1,4 @@
-// The request data shared by users/add and users/update (SPEC 5).
+// The request data shared by users/add and users/update (docs/api.md, "Users").
 import Type from 'typebox';
 import {
   Batch,
@@ -28,7 +28,9 @@ export const UsersBody = (limits: InputLimits) =>
 
 export type UsersData = DataOf<typeof UsersBody>;
 
-/** users/get (SPEC 12): members of the organization, of a document or folder, of groups. */
+/**
+ * users/get (docs/api.md, "POST /v1/users/get"): members of the organization, of a document or folder, of groups.
+ */
 export const UsersGetBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
@@ -43,7 +45,7 @@ export const UsersGetBody = (limits: InputLimits) =>
   );
 export type UsersGetData = DataOf<typeof UsersGetBody>;
 
-/** users/delete (SPEC 12). */
+/** users/delete (docs/api.md, "POST /v1/users/delete"). */
 export const UsersDeleteBody = (limits: InputLimits) =>
   RequestBody(Type.Object({ organizationId: Id, documentId: Opt(Id), folderId: Opt(Id), userIds: Batch(limits, Id) }));
 export type UsersDeleteData = DataOf<typeof UsersDeleteBody>;

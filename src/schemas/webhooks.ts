@@ -1,8 +1,11 @@
-// The request data of webhooks (SPEC 13): webhooks/add, get, delete and deliveries/get.
+// The request data of webhooks (docs/events.md, "Webhooks"): webhooks/add, get, delete and deliveries/get.
 import Type from 'typebox';
 import { Id, MAX_PAGE_SIZE, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 
-/** What an event's type starts with (SPEC 13): a webhook may name a type, or every type of one of these (`comment.*`). */
+/**
+ * What an event's type starts with (docs/events.md, "Webhooks"): a webhook may name a type, or every type of one of these
+ * (`comment.*`).
+ */
 export const EVENT_CATEGORIES = [
   'comment_annotation',
   'comment',
@@ -38,7 +41,7 @@ export const WebhooksAddBody = (_limits: InputLimits) =>
   RequestBody(
     Type.Object({
       url: WebhookUrl,
-      // None or empty: every event (SPEC 1, an empty filter is no filter).
+      // None or empty: every event (docs/api.md, "Wire format", an empty filter is no filter).
       events: Opt(Type.Array(EventTypeName, { maxItems: MAX_WEBHOOK_EVENT_TYPES })),
       description: Opt(Type.String({ maxLength: MAX_WEBHOOK_DESCRIPTION_LENGTH })),
     }),

@@ -1,4 +1,5 @@
-// Whole comment threads (SPEC 10): read a document's threads, change, delete, count and mark them read.
+// Whole comment threads (docs/api.md, "Comment threads"): read a document's threads, change, delete, count and mark
+// them read.
 import { threadPage } from '../domain/answers/annotations.js';
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
@@ -33,8 +34,9 @@ export interface AnnotationsPage extends ThreadPageAnswer {
 }
 
 /**
- * commentannotations/get (SPEC 10.1, 10.3): a page held in memory while its document and profiles are
- * unchanged (services/thread-pages.ts: one small read), else the page read and rendered, and kept.
+ * commentannotations/get (docs/api.md, "What a thread reads as" and "POST /v1/commentannotations/get"): a page held
+ * in memory while its document and profiles are unchanged (services/thread-pages.ts: one small read), else the page
+ * read and rendered, and kept.
  */
 export function getAnnotations(services: Services, caller: Caller, input: AnnotationsGetData): Maybe<AnnotationsPage> {
   const { threadPages, store } = services;
@@ -161,7 +163,10 @@ function changeOf(u: NonNullable<AnnotationsUpdateData['updatedData']>): ThreadC
   };
 }
 
-/** commentannotations/delete (SPEC 10.5): the matching threads, with their comments. */
+/**
+ * commentannotations/delete (docs/api.md, "POST /v1/commentannotations/delete"): the matching threads, with their
+ * comments.
+ */
 export function deleteAnnotations(
   { store, clock }: Services,
   caller: Caller,
@@ -174,15 +179,19 @@ export function deleteAnnotations(
 }
 
 /**
- * commentannotations/count/get (SPEC 10.6): by documentId, in the order asked and each once, zeros for
- * a document without threads; the store writes the JSON text (store.countAnnotations).
+ * commentannotations/count/get (docs/api.md, "POST /v1/commentannotations/count/get"): by documentId, in the order
+ * asked and each once, zeros for a document without threads; the store writes the JSON text
+ * (store.countAnnotations).
  */
 export function countAnnotations({ store }: Services, caller: Caller, input: AnnotationsCountData): Maybe<ThreadCounts> {
   const documentIds = [...new Set(input.documentIds)];
   return store.countAnnotations(caller.id, organizationOf(input), documentIds, input.userId, filterList(input.statusIds));
 }
 
-/** commentannotations/read (SPEC 10.7): marks threads read by one user as of now. */
+/**
+ * commentannotations/read (docs/api.md, "POST /v1/commentannotations/read"): marks threads read by one user as of
+ * now.
+ */
 export function markAnnotationsRead(
   { store, clock }: Services,
   caller: Caller,

@@ -1,4 +1,4 @@
-// Comment annotations and their comments (SPEC 6).
+// Comment annotations and their comments (docs/api.md, "Comment threads").
 import type { Static } from 'typebox';
 import { ApiError, invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
@@ -148,7 +148,7 @@ function notifies(input: { organizationId?: string | null; triggerNotification?:
   return true;
 }
 
-/** The NOT_FOUND of an operation on a thread that does not exist (SPEC 6, 10.8, 10.9). */
+/** The NOT_FOUND of an operation on a thread that does not exist (docs/api.md, "Comment threads"). */
 const noThread = (input: { annotationId: string; documentId: string }) =>
   new ApiError('NOT_FOUND', `Annotation ${input.annotationId} does not exist in document ${input.documentId}.`);
 
@@ -201,7 +201,10 @@ export function getComments(
 type CommentOutcome = ItemOutcome<number>;
 const commentMessages = (done: string) => ({ done, missing: 'Not found' });
 
-/** comments/update (SPEC 10.8): one change for every listed comment, in one transaction. */
+/**
+ * comments/update (docs/api.md, "POST /v1/commentannotations/comments/update"): one change for every listed
+ * comment, in one transaction.
+ */
 export function updateComments(
   { store, clock }: Services,
   caller: Caller,
@@ -226,7 +229,10 @@ export function updateComments(
   });
 }
 
-/** comments/delete (SPEC 10.9): the listed comments, or all; the thread stays. */
+/**
+ * comments/delete (docs/api.md, "POST /v1/commentannotations/comments/delete"): the listed comments, or all; the
+ * thread stays.
+ */
 export function deleteComments(
   { store, clock }: Services,
   caller: Caller,

@@ -1,4 +1,4 @@
-// Tenants, API keys and auth tokens (SPEC 2). Tokens are kept only as SHA-256 hashes: generated
+// Tenants, API keys and auth tokens (docs/api.md, "Credentials"). Tokens are kept only as SHA-256 hashes: generated
 // tokens carry 256 random bits, so a slow password hash would add latency to every request and no
 // safety. Comparison is constant-time over every active token of the key.
 import { timingSafeEqual } from 'node:crypto';
@@ -94,8 +94,8 @@ export class AuthCache {
 }
 
 /**
- * The tenant behind a key and token, or the SPEC's 401/403 (thrown, or a rejection on PostgreSQL). On
- * SQLite it answers synchronously, cache hit or not (maybe.ts).
+ * The tenant behind a key and token, or the 401/403 of docs/api.md "Credentials" (thrown, or a rejection on
+ * PostgreSQL). On SQLite it answers synchronously, cache hit or not (maybe.ts).
  */
 export function authenticate(store: Store, apiKey: string, authToken: string, cache?: AuthCache): Maybe<Tenant> {
   return authenticateHashed(store, apiKey, hashToken(authToken), cache);
@@ -128,8 +128,8 @@ function check(found: Credentials | null, tokenHash: string): Tenant {
 }
 
 /**
- * SPEC 2.2: with MARGINALIA_API_KEY and MARGINALIA_AUTH_TOKEN set, make sure the key exists and takes
- * the token. A key an operator revoked or disabled stays so: the environment does not undo that.
+ * docs/api.md "Credentials": with MARGINALIA_API_KEY and MARGINALIA_AUTH_TOKEN set, make sure the key exists and
+ * takes the token. A key an operator revoked or disabled stays so: the environment does not undo that.
  */
 export async function ensureBootstrapCredentials(
   store: Store,

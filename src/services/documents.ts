@@ -1,5 +1,5 @@
-// Documents as objects (SPEC 12): organizations/documents/add, get, update, delete, move, and their
-// access type and disabled state.
+// Documents as objects (docs/api.md, "Documents"): organizations/documents/add, get, update, delete, move, and
+// their access type and disabled state.
 import type { Static } from 'typebox';
 import { shownDocument } from '../domain/answers/objects.js';
 import { type Maybe, then } from '../maybe.js';

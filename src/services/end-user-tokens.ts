@@ -1,6 +1,6 @@
-// End-user tokens (SPEC 13): auth/token/get signs a JWT for one user of one organization of the
-// tenant, and the event stream verifies it. Each tenant signs with its own secret (HMAC-SHA256, 32
-// random bytes made on first use and stored: a hash of it could not sign), held in memory per process
+// End-user tokens (docs/api.md, "POST /v1/auth/token/get"): auth/token/get signs a JWT for one user of one
+// organization of the tenant, and the event stream verifies it. Each tenant signs with its own secret (HMAC-SHA256,
+// 32 random bytes made on first use and stored: a hash of it could not sign), held in memory per process
 // once read. A token names its tenant (`tid`) and its key (`kid` in the header, for a later rotation);
 // the verifier looks the secret up by `tid` and only then verifies, so a token claiming tenant B but
 // signed with A's secret fails like any tampered one.

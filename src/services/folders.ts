@@ -1,5 +1,5 @@
-// Folders (SPEC 12): organizations/folders/add, get, update, delete and access/update. A subtree is
-// built without recursion (SPEC: 50 levels and 10,000 folders), and no folder is deeper than
+// Folders (docs/api.md, "Folders"): organizations/folders/add, get, update, delete and access/update. A subtree is
+// built without recursion (docs/api.md, "Folders": 50 levels and 10,000 folders), and no folder is deeper than
 // MARGINALIA_MAX_FOLDER_DEPTH, so its nested answer always serializes.
 import { shownFolder } from '../domain/answers/objects.js';
 import { invalid } from '../errors.js';

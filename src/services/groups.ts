@@ -1,5 +1,6 @@
-// Organization user groups (SPEC 12): groups, and who is in them. SPEC 14.9: a group is named by the
-// caller's groupId (organizationUserGroupId in requests).
+// Organization user groups (docs/api.md, "POST /v1/organizations/usergroups/add"): groups, and who is in them.
+// docs/api.md "POST /v1/organizations/usergroups/users/add": a group is named by the caller's groupId
+// (organizationUserGroupId in requests).
 import { ApiError, invalid } from '../errors.js';
 import { then } from '../maybe.js';
 import type { GroupUsersAddData, GroupUsersDeleteData, UserGroupsAddData } from '../schemas/groups.js';
@@ -33,8 +34,8 @@ const entries = (userIds: readonly string[], groupId: string, message: string) =
   Object.fromEntries(userIds.map((userId) => [userId, { success: true, organizationUserGroupId: groupId, message }]));
 
 /**
- * usergroups/users/add: the group must exist (SPEC 14.6); the users need not have a profile yet (as
- * memberships of documents, a group can be filled before its users arrive; users/get shows the
+ * usergroups/users/add: the group must exist (docs/api.md, "What does not exist"); the users need not have a
+ * profile yet (as memberships of documents, a group can be filled before its users arrive; users/get shows the
  * members that have one). Adding a user twice keeps one entry.
  */
 export function addGroupUsers({ store, clock }: Services, caller: Caller, input: GroupUsersAddData) {

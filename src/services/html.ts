@@ -30,7 +30,7 @@ const OPTIONS: sanitize.IOptions = {
     'h6',
     'span',
     'a',
-    // SPEC 10.2: imported markup keeps its blocks, images and mention spans.
+    // docs/api.md "Comment HTML": imported markup keeps its blocks, images and mention spans.
     'div',
     'img',
   ],
@@ -54,7 +54,7 @@ const OPTIONS: sanitize.IOptions = {
       return { tagName, attribs: src !== undefined && isAbsolute(src, ALLOWED_IMAGE_PROTOCOLS) ? { src, ...rest } : rest };
     },
     // Mention markup: its class is class names, and no data-* value smuggles a script URL to whatever
-    // code reads it later (SPEC 10.2: javascript: never comes back out).
+    // code reads it later (docs/api.md, "Comment HTML": javascript: never comes back out).
     span: (tagName, attribs) => ({ tagName, attribs: keepIf(attribs, SPAN_ATTRIBUTE_RULES) }),
   },
 };

@@ -1,4 +1,4 @@
-// A user's inbox beyond reading it (SPEC 11.3-11.5): change and delete notifications, count them,
+// A user's inbox beyond reading it (docs/api.md, "Notifications"): change and delete notifications, count them,
 // mark them read.
 import { answerOfSource } from '../domain/answers/notifications.js';
 import { invalid } from '../errors.js';
@@ -20,7 +20,10 @@ const NOT_UPDATED = { success: false, message: 'Failed to update notification.' 
 const DELETED = { success: true, message: 'Notification deleted.' } as const;
 const NOT_DELETED = { success: false, message: 'Failed to delete notification.' } as const;
 
-/** notifications/update (SPEC 11.3): content changes and read marks, all in one transaction. */
+/**
+ * notifications/update (docs/api.md, "POST /v1/notifications/update"): content changes and read marks, all in one
+ * transaction.
+ */
 export function updateNotifications({ store, limits, clock }: Services, caller: Caller, input: NotificationsUpdateData) {
   const org = input.organizationId;
   const marks = input.notifications.reduce((n, x) => n + (x.readByUserIds?.length ?? 0) + (x.unreadByUserIds?.length ?? 0), 0);
@@ -69,7 +72,7 @@ export function updateNotifications({ store, limits, clock }: Services, caller: 
   );
 }
 
-/** notifications/delete (SPEC 11.4): what the filters match, for everyone. */
+/** notifications/delete (docs/api.md, "POST /v1/notifications/delete"): what the filters match, for everyone. */
 export function deleteNotifications({ store, clock }: Services, caller: Caller, input: NotificationsDeleteData) {
   const notificationIds = filterList(input.notificationIds);
   const filtered = input.documentId != null || input.locationId != null || input.userId != null;
@@ -91,8 +94,8 @@ export function deleteNotifications({ store, clock }: Services, caller: Caller, 
 }
 
 /**
- * notifications/count/get (SPEC 11.5), from the counters the database keeps: the user's inbox rows,
- * and for a member the organization-wide notifications that do not list them.
+ * notifications/count/get (docs/api.md, "POST /v1/notifications/count/get"), from the counters the database keeps:
+ * the user's inbox rows, and for a member the organization-wide notifications that do not list them.
  */
 export function countNotifications({ store }: Services, caller: Caller, input: NotificationsCountData) {
   return then(store.countNotifications(caller.id, input.organizationId, input.userId, orNull(input.documentId)), (c) => {
@@ -102,7 +105,10 @@ export function countNotifications({ store }: Services, caller: Caller, input: N
   });
 }
 
-/** notifications/read (SPEC 11.5): marks what matches read by the user; answers how many were newly marked. */
+/**
+ * notifications/read (docs/api.md, "POST /v1/notifications/read"): marks what matches read by the user; answers how
+ * many were newly marked.
+ */
 export function markNotificationsRead(
   { store, clock }: Services,
   caller: Caller,

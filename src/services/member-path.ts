@@ -1,4 +1,4 @@
-// Where a member sits in a request, as error messages name it (SPEC 1: `data.users[2].email`).
+// Where a member sits in a request, as error messages name it (docs/api.md, "Wire format": `data.users[2].email`).
 // Services say which member in domain terms, as a list of names and indexes; this is the one place
 // that spells it the way the wire does.
 export type MemberPath = readonly (string | number)[];

@@ -1,4 +1,4 @@
-// users/get and users/delete (SPEC 12): an organization's members, and their removal.
+// users/get and users/delete (docs/api.md, "POST /v1/users/get"): an organization's members, and their removal.
 import type { Static } from 'typebox';
 import { shownMember } from '../domain/answers/objects.js';
 import { type Maybe, then } from '../maybe.js';

@@ -1,5 +1,5 @@
-// notifications/config/get and notifications/config/set (SPEC 11.6): each user's inbox and email
-// setting per document. The email setting is kept and answered; this service sends no email.
+// notifications/config/get and notifications/config/set (docs/api.md, "POST /v1/notifications/config/set"): each
+// user's inbox and email setting per document. The email setting is kept and answered; this service sends no email.
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type { NotificationConfigGetData, NotificationConfigSetData } from '../schemas/notifications.js';
@@ -7,7 +7,7 @@ import type { NotificationSetting } from '../domain/notifications.js';
 import type { Caller, Services } from './context.js';
 import { spell } from './member-path.js';
 
-/** What a user who never set one reads (SPEC 11.6). */
+/** What a user who never set one reads (docs/api.md, "POST /v1/notifications/config/get"). */
 export const DEFAULT_SETTING: NotificationSetting = { inbox: 'MINE', email: 'MINE' };
 
 /** One entry per document, in the order asked; a document asked twice is answered once. */

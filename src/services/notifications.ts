@@ -1,4 +1,4 @@
-// notifications/add and notifications/get (SPEC 7).
+// notifications/add and notifications/get (docs/api.md, "Notifications").
 import { ApiError, invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type { NotificationsAddData, NotificationsGetData } from '../schemas/notifications.js';
@@ -37,7 +37,8 @@ export function addNotification({ store, clock }: Services, caller: Caller, inpu
     sourceData: input.notificationSourceData ?? {},
     timestamp: clock(),
     recipients,
-    // SPEC 11.1: addressed to the whole organization when asked, or when nobody is listed.
+    // docs/api.md "Addressing and read state": addressed to the whole organization when asked, or when nobody is
+    // listed.
     notifyAll: input.notifyAll ?? recipients.length === 0,
     source: 'custom' as const,
   };

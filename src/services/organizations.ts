@@ -1,4 +1,4 @@
-// Organizations as objects (SPEC 12): organizations/add, get and update.
+// Organizations as objects (docs/api.md, "Organizations"): organizations/add, get and update.
 import { shownOrganization } from '../domain/answers/objects.js';
 import { type Maybe, then } from '../maybe.js';
 import type { Static } from 'typebox';

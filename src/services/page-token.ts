@@ -1,4 +1,4 @@
-// Paging of every paged read (notifications/get, SPEC 7; commentannotations/get, SPEC 10.3; the
+// Paging of every paged read (docs/api.md, "Paging": notifications/get, commentannotations/get, the
 // organizations, documents, users, webhooks and deliveries reads): an opaque token holding the position
 // of the last entry shown (a time and an id, or a key) and a digest of the operation and its filters,
 // so a token is only good for the query that issued it.
@@ -11,7 +11,10 @@ import type { NotificationCursor } from '../domain/notifications.js';
 import type { UserDataCursor } from '../domain/personal-data.js';
 import { sha256 } from '../domain/sha256.js';
 
-/** pageSize when a paged read names none (SPEC 1's reads, organizations, documents and users alike). */
+/**
+ * pageSize when a paged read names none (the reads of docs/api.md "Paging", organizations, documents and users
+ * alike).
+ */
 export const DEFAULT_PAGE_SIZE = 1000;
 
 /** A filter list as a set: its order and repeats do not make it another filter. */

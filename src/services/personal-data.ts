@@ -1,5 +1,5 @@
-// A user's personal data (SPEC 12): users/data/get reads what the user wrote and received in an
-// organization, a page at a time; users/data/delete erases it in every organization named (or all of
+// A user's personal data (docs/api.md, "POST /v1/users/data/get"): users/data/get reads what the user wrote and
+// received in an organization, a page at a time; users/data/delete erases it in every organization named (or all of
 // the tenant's), in bounded batches, before it answers; users/data/delete/status reads the job back.
 import { commentJson } from '../domain/answers/comments.js';
 import { pageAnswer } from '../domain/answers/notifications.js';
@@ -15,7 +15,7 @@ import { internalUserId, newErasureJobId } from '../domain/ids.js';
 import { decodeUserDataToken, encodeUserDataToken, filterDigest } from './page-token.js';
 import { filterList } from './rules.js';
 
-/** SPEC 12: at most 100 of each list a page. */
+/** At most 100 of each list a page (docs/api.md, "POST /v1/users/data/get"). */
 export const USER_DATA_PAGE_SIZE = 100;
 
 const FROM_START: UserDataCursor = {

@@ -1,6 +1,6 @@
-// Profiles as reads show them (SPEC 6: an author or actor shows the organization's profile now), held
-// in memory per organization instead of joined into every row of every read. Each read returns the
-// organization's profile version (migration 7), which every write to its users bumps first, in its
+// Profiles as reads show them (docs/api.md, "Profiles at read time": an author or actor shows the organization's
+// profile now), held in memory per organization instead of joined into every row of every read. Each read returns
+// the organization's profile version (migration 7), which every write to its users bumps first, in its
 // own transaction, on any instance. A cached organization whose version differs is dropped before it
 // answers: a rename shows on the very next read, everywhere, and a page costs no users lookup at all
 // once its organization is held.

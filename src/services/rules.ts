@@ -4,7 +4,7 @@ import { invalid } from '../errors.js';
 import { type MemberPath, spell } from './member-path.js';
 import type { Scope } from '../domain/users.js';
 
-/** SPEC 1: the same id twice where ids must be unique is INVALID_ARGUMENT. */
+/** The same id twice where ids must be unique is INVALID_ARGUMENT (docs/api.md, "Wire format"). */
 export function requireUnique<T>(items: readonly T[], idOf: (item: T) => unknown, path: MemberPath, member: string): void {
   const seen = new Map<unknown, number>();
   items.forEach((item, i) => {
@@ -18,7 +18,7 @@ export function requireUnique<T>(items: readonly T[], idOf: (item: T) => unknown
   });
 }
 
-/** SPEC 5: documentId or folderId, not both; neither is the organization scope. */
+/** documentId or folderId, not both; neither is the organization scope (docs/api.md, "Users"). */
 export function scopeOf(data: { documentId?: string | null; folderId?: string | null }): Scope {
   if (data.documentId != null && data.folderId != null) {
     throw invalid(`${spell(['documentId'])} and ${spell(['folderId'])} cannot both be given.`);
@@ -28,7 +28,7 @@ export function scopeOf(data: { documentId?: string | null; folderId?: string | 
   return null;
 }
 
-/** SPEC 1: an empty filter list means no filter. */
+/** An empty filter list means no filter (docs/api.md, "Wire format"). */
 export function filterList<T>(list: readonly T[] | null | undefined): T[] | null {
   return list && list.length > 0 ? [...list] : null;
 }
@@ -38,7 +38,7 @@ export const orNull = <T>(v: T | null | undefined): T | null => (v === undefined
 /** A JSON object (not null, not an array). */
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** One entry of a per-item answer (SPEC 10.4, 10.5, 10.8, 10.9). */
+/** One entry of a per-item answer (docs/api.md, "Comment threads"). */
 export interface ItemOutcome<Id> {
   success: boolean;
   id: Id;
@@ -47,8 +47,8 @@ export interface ItemOutcome<Id> {
 
 /**
  * A per-item answer keyed by id: each id asked for, in request order, then any other the operation
- * matched; `done` ones succeed, the others get `missing` (SPEC 14.2: an id that exists but fails
- * another filter is not found).
+ * matched; `done` ones succeed, the others get `missing` (docs/api.md, "Per-item answers": an id that exists but
+ * fails another filter is not found).
  */
 export function itemOutcomes<Id extends string | number>(
   asked: readonly Id[] | null,
@@ -58,7 +58,10 @@ export function itemOutcomes<Id extends string | number>(
   return keyedOutcomes(asked, done, (id, success) => ({ success, id, message: success ? messages.done : messages.missing }));
 }
 
-/** The same answer, with each entry as `entry` makes it (notifications' entries carry no id, SPEC 11.3). */
+/**
+ * The same answer, with each entry as `entry` makes it (notifications' entries carry no id, docs/api.md
+ * "POST /v1/notifications/update").
+ */
 export function keyedOutcomes<Id extends string | number, E>(
   asked: readonly Id[] | null,
   done: readonly Id[],

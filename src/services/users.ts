@@ -1,4 +1,4 @@
-// users/add and users/update (SPEC 5).
+// users/add and users/update (docs/api.md, "Users").
 import type { Static } from 'typebox';
 import type { UserOutcome as UserOutcomeSchema } from '../schemas/responses.js';
 import type { UsersData } from '../schemas/users.js';

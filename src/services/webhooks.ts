@@ -1,5 +1,5 @@
-// Webhooks (SPEC 13): webhooks/add, get, delete and deliveries/get, and the same for the CLI. The
-// delivery itself is src/webhooks/worker.ts.
+// Webhooks (docs/events.md, "Webhooks"): webhooks/add, get, delete and deliveries/get, and the same for the CLI.
+// The delivery itself is src/webhooks/worker.ts.
 import { randomBytes } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { Clock } from '../clock.js';

@@ -1,7 +1,10 @@
-// When webhook deliveries are tried (SPEC 13): the retry schedule and the lease of a claim. Its own
-// module, so the configuration can name the default without loading the worker.
+// When webhook deliveries are tried (docs/events.md, "Webhooks"): the retry schedule and the lease of a claim. Its
+// own module, so the configuration can name the default without loading the worker.
 
-/** SPEC 13's schedule: after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h; then the delivery has failed. */
+/**
+ * The retry schedule of docs/events.md "Webhooks": after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h; then the
+ * delivery has failed.
+ */
 export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 300, 1800, 7200, 18_000, 36_000, 36_000];
 
 /** The lease of a claim: twice the time an attempt may take and then some, so a live claim never runs out. */

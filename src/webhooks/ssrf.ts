@@ -1,5 +1,5 @@
-// The SSRF guard of webhooks (SPEC 13): a webhook may not be sent to the service's own machine or
-// network. Addresses that are loopback, private (RFC 1918, carrier-grade NAT 100.64/10, unique local
+// The SSRF guard of webhooks (docs/events.md, "Webhooks"): a webhook may not be sent to the service's own machine
+// or network. Addresses that are loopback, private (RFC 1918, carrier-grade NAT 100.64/10, unique local
 // fc00::/7), link-local, unspecified, multicast or reserved are refused, whether written as IPv4, as
 // IPv6, or as IPv4 inside IPv6 (mapped ::ffff:a.b.c.d, compatible ::a.b.c.d, NAT64 64:ff9b::/96, 6to4
 // 2002::/16, Teredo 2001::/32). The check runs at webhooks/add (every address the host resolves to) and again each time

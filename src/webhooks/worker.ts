@@ -1,5 +1,5 @@
-// The webhook delivery worker (SPEC 13), one per serving process. Every MARGINALIA_WEBHOOK_POLL_MS it
-// asks the store whether there is work (a read: an idle worker takes no lock), then:
+// The webhook delivery worker (docs/events.md, "Webhooks"), one per serving process. Every
+// MARGINALIA_WEBHOOK_POLL_MS it asks the store whether there is work (a read: an idle worker takes no lock), then:
 //
 // - dispatches: the events after each webhook's cursor become deliveries (its types only), in bounded
 //   batches, each a transaction holding the webhook's row;

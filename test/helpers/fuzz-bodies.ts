@@ -176,7 +176,10 @@ const user = record({
   email: fc.constantFrom('a@b.c', ''),
   photoUrl: fc.constant('https://x/p.png'),
 });
-/** Import times (SPEC 10.2): integer ms 0..8640000000000000, both ends included (`nasty` goes past them). */
+/**
+ * Import times (docs/api.md, "What an import keeps"): integer ms 0..8640000000000000, both ends included (`nasty`
+ * goes past them).
+ */
 const time: fc.Arbitrary<Json> = fc.constantFrom('0', '1600000000000', '8640000000000000').map(num);
 /** A mention: kept plain (no nasty members of its own) so comments still mostly get through to the store. */
 const tag: fc.Arbitrary<Json> = uid.chain((u) =>
@@ -219,7 +222,7 @@ const statusObject: fc.Arbitrary<Json> = fc.constantFrom<Json>(
     ['type', 'terminal'],
   ]),
 );
-/** Filters of SPEC 10.3-10.5: each may be empty (no filter). */
+/** Filters of docs/api.md "Comment threads": each may be empty (no filter). */
 const threadFilters = {
   annotationIds: list(ann, 3, 0),
   locationIds: list(id('loc'), 3, 0),
@@ -505,7 +508,7 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
     events: list(fc.constantFrom<Json>('comment.add', 'comment.*', 'notification.read', 'comments.add', '*', 'user.'), 3, 0),
     description: fc.string({ maxLength: 20 }),
   }),
-  // It takes no members: an unknown one is ignored (SPEC 1).
+  // It takes no members: an unknown one is ignored (docs/api.md, "Wire format").
   webhooksGet: record({ organizationId: org }),
   webhooksDelete: record({ webhookId: id('wh_') }),
   webhookDeliveriesGet: record({

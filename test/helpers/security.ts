@@ -8,8 +8,8 @@ export { BAD_CREDENTIALS };
 
 /**
  * Markup that must never come back out of commentHtml, whatever else an operation allows: the part of
- * each security test's forbidden list that they share. SPEC 10.2 allows div, and img with an absolute
- * http(s) src, so neither is here; a test that forbids more adds its own entries.
+ * each security test's forbidden list that they share. docs/api.md "Comment HTML" allows div, and img with an
+ * absolute http(s) src, so neither is here; a test that forbids more adds its own entries.
  */
 export const FORBIDDEN_MARKUP: readonly RegExp[] = [
   /<script/i,

@@ -152,8 +152,9 @@ export const commentIdsOf = (list: StoredComment[]): number[] => list.map((c) =>
 export const notificationIdsOf = (list: { notificationId: string }[]): string[] => list.map((n) => n.notificationId);
 
 /**
- * Template data as a read shows it with no profiles: each user object (SPEC 7) gains email and name
- * ("" where it has no string of its own), after its own members.
+ * Template data as a read shows it with no profiles: each user object (docs/api.md,
+ * "User objects in a notification") gains email and name ("" where it has no string of its own), after its own
+ * members.
  */
 export function shownTemplate(data: Record<string, unknown>): Record<string, unknown> {
   const text = (v: unknown) => (typeof v === 'string' ? v : null);

@@ -1,10 +1,10 @@
 // What the comment-thread route tests (test/routes/annotations.*.test.ts) share: the seven operations of
-// SPEC 10 beyond add, a comment builder, the resolved status, unique ids, a JSON preview for assertion
-// messages, and the elements of an HTML fragment.
+// the thread operations beyond add, a comment builder, the resolved status, unique ids, a JSON preview for
+// assertion messages, and the elements of an HTML fragment.
 import { Parser } from 'htmlparser2';
 import { PATHS } from './app.js';
 
-/** The seven thread operations of SPEC 10 that read, change, delete, count and mark read. */
+/** The seven thread operations that read, change, delete, count and mark read. */
 export const THREAD_OPS = [
   PATHS.annotationsGet,
   PATHS.annotationsUpdate,

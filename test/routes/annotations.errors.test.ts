@@ -1,6 +1,7 @@
-// Comment threads read, changed, deleted, counted and marked read: every rejection of SPEC sections 1,
-// 4, 10 and 14 for these operations, the messages that name the offending member, and that a rejected
-// request changed nothing (all-or-nothing: the state is compared before and after each rejected write).
+// Comment threads read, changed, deleted, counted and marked read: every rejection
+// for these operations (docs/api.md, "Wire format", "Identifiers and limits" and "Comment threads"), the messages
+// that name the offending member, and that a rejected request changed nothing (all-or-nothing: the state is
+// compared before and after each rejected write).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, makeTestApp, PATHS, type Reply, type TestApp } from '../helpers/app.js';
@@ -127,7 +128,7 @@ const addBesideAFineThread = (organizationId: string, member: string, bad: unkno
     ],
   });
 
-describe('comment threads: errors (SPEC 1, 4, 10, 14)', () => {
+describe('comment threads: errors', () => {
   let org: string;
   before(async () => {
     t = await makeTestApp();
@@ -398,7 +399,7 @@ describe('comment threads: errors (SPEC 1, 4, 10, 14)', () => {
     assert.deepEqual(await state(org), before, 'nothing changed');
   });
 
-  test('update: members of the wrong type, and status null (14.1), change nothing even beside a valid member', async () => {
+  test('update: members of the wrong type, and status null, change nothing even beside a valid member', async () => {
     const before = await state(org);
     const cases: [string, unknown, string][] = [
       ['status', null, 'data.updatedData.status'],
@@ -441,7 +442,7 @@ describe('comment threads: errors (SPEC 1, 4, 10, 14)', () => {
 
   // ---- comments/update ----
 
-  test('comments/update: updatedData missing, null, empty, not an object, or from null (decided 2); nothing changed', async () => {
+  test('comments/update: updatedData missing, null, empty, not an object, or from null; nothing changed', async () => {
     const before = await state(org);
     const base = { organizationId: org, documentId: 'doc', annotationId: 't1', commentIds: [1, 2] };
     for (const [label, value, named] of [
@@ -548,7 +549,7 @@ describe('comment threads: errors (SPEC 1, 4, 10, 14)', () => {
     );
   });
 
-  test('reads and changes by filter never answer NOT_FOUND for missing things (14.6)', async () => {
+  test('reads and changes by filter never answer NOT_FOUND for missing things', async () => {
     const ghostOrg = uniq('org');
     const r1 = await t.a.ok(PATHS.annotationsGet, { organizationId: ghostOrg, documentId: 'none', annotationIds: ['x'] });
     assert.deepEqual(r1.data, [null]);
@@ -567,7 +568,7 @@ describe('comment threads: errors (SPEC 1, 4, 10, 14)', () => {
     assert.deepEqual(r5.data, { read: 0 });
   });
 
-  // ---- import fidelity inputs (10.2, decided 6) ----
+  // ---- import fidelity inputs ----
 
   test('createdAt / lastUpdated outside 0..8640000000000000 or not integers: INVALID_ARGUMENT, nothing written', async () => {
     const scratch = uniq('org');
@@ -733,7 +734,7 @@ describe('comment threads: errors (SPEC 1, 4, 10, 14)', () => {
     }
   });
 
-  test('filters may repeat ids (SPEC 1): not an error, one entry per thread', async () => {
+  test('filters may repeat ids: not an error, one entry per thread', async () => {
     const scratch = await fixture();
     const upd = await t.a.ok(PATHS.annotationsUpdate, {
       organizationId: scratch,

@@ -1,6 +1,6 @@
-// Comment threads read, changed, deleted, counted and marked read: the successful paths of SPEC
-// section 10 (10.1-10.9) and the points decided in section 14 (1, 2, 6, 11). The clock is set by
-// each test, so every "now" the server writes can be asserted exactly.
+// Comment threads read, changed, deleted, counted and marked read: the successful paths of
+// docs/api.md "Comment threads", "Per-item answers", "Members shown only when set" and "What does not exist". The
+// clock is set by each test, so every "now" the server writes can be asserted exactly.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ISO_MS, makeTestApp, PATHS, T0, type Caller, type TestApp } from '../helpers/app.js';
@@ -12,7 +12,7 @@ let now = T0;
 const tick = (ms = 1000) => (now += ms);
 
 const OPEN = { id: 'OPEN', name: 'Open', type: 'default' };
-/** An imported time (SPEC 10.2), well before the test clock. */
+/** An imported time (docs/api.md, "What an import keeps"), well before the test clock. */
 const PAST = 1_600_000_000_000;
 const BASE_KEYS = ['annotationId', 'comments', 'createdAt', 'from', 'lastUpdated', 'metadata', 'status', 'type'];
 const OPTIONAL_KEYS = ['assignedTo', 'context', 'location', 'locationId', 'priority', 'targetElement'];
@@ -24,7 +24,7 @@ const profile = (userId: string) => ({ userId, name: `Name ${userId}`, email: `$
 const shown = (userId: string) => ({ email: `${userId}@example.com`, name: `Name ${userId}`, userId });
 const annIds = (list: any[]) => list.map((x) => (x === null ? null : x.annotationId));
 const commentIdsOf = (list: any[]) => list.map((x) => x.commentId);
-/** The userId, name and email of a user object (SPEC leaves its other members open). */
+/** The userId, name and email of a user object (its other members are open). */
 const who = (u: any) => (u ? { userId: u.userId, name: u.name, email: u.email } : u);
 
 async function addThreads(organizationId: string, documentId: string, commentAnnotations: any[], caller: Caller = t.a) {
@@ -78,7 +78,7 @@ async function markRead(organizationId: string, documentId: string, userId: stri
   return r.data;
 }
 
-describe('comment threads: happy paths (SPEC 10)', () => {
+describe('comment threads: happy paths', () => {
   before(async () => {
     t = await makeTestApp({ clock: () => now });
   });
@@ -88,7 +88,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
 
   // ---- 10.1 What a thread reads as ----
 
-  test('10.1 a thread has every required member; the optional ones are absent when never set', async () => {
+  test('a thread has every required member; the optional ones are absent when never set', async () => {
     const org = uniq('org');
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [profile('p'), profile('q')] });
     const created = tick();
@@ -119,7 +119,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(th.comments[1].from, shown('q'));
   });
 
-  test('10.1/10.2 members set on add come back as sent; all of them at once', async () => {
+  test('members set on add come back as sent; all of them at once', async () => {
     const org = uniq('org');
     const location = { page: 3, rect: [1, 2, 3, 4], nested: { a: null, b: 'x' } };
     const context = { section: 'intro', n: 1.5, flags: [true, false] };
@@ -157,7 +157,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(who(c.taggedUserContacts[0].contact), { userId: 'm', name: 'Sent M', email: 'sent-m@example.com' });
   });
 
-  test('10.1 from, assignedTo and taggedUserContacts[].contact resolve at read time (users/add, users/update)', async () => {
+  test('from, assignedTo and taggedUserContacts[].contact resolve at read time (users/add, users/update)', async () => {
     const org = uniq('org');
     await addThreads(org, 'doc', [
       {
@@ -212,7 +212,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(listed, th);
   });
 
-  test('10.1 from is the author of the first comment in creation order, not of the smallest commentId', async () => {
+  test('from is the author of the first comment in creation order, not of the smallest commentId', async () => {
     const org = uniq('org');
     await addThreads(org, 'doc', [
       {
@@ -227,7 +227,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
 
   // ---- 10.3 commentannotations/get ----
 
-  test('10.3 list mode: newest createdAt first, then annotationId descending; no pageToken when all fit', async () => {
+  test('list mode: newest createdAt first, then annotationId descending; no pageToken when all fit', async () => {
     const org = uniq('org');
     const at = (annotationId: string, createdAt: number) => ({ annotationId, createdAt, commentData: [say(annotationId, 'p')] });
     await addThreads(org, 'doc', [
@@ -246,10 +246,10 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     await addThreads(org, 'doc', [{ annotationId: 'A', commentData: [say('x', 'p')] }]);
     await expectThreadIds(org, 'doc', {}, ['A', 'd', 'b', 'a', 'e', 'c'], 'a new thread comes first');
     assert.deepEqual(await threads(org, 'no-such-doc'), [], 'a document without threads');
-    assert.deepEqual(await threads(uniq('org'), 'doc'), [], 'an organization that does not exist (14.6)');
+    assert.deepEqual(await threads(uniq('org'), 'doc'), [], 'an organization that does not exist');
   });
 
-  test('10.3 ties on createdAt order by annotationId descending, comparing code units (case-sensitive)', async () => {
+  test('ties on createdAt order by annotationId descending, comparing code units (case-sensitive)', async () => {
     const org = uniq('org');
     const names = ['a', 'B', 'Z', 'b', 'aa', 'A', '0', '_', '~'];
     await addThreads(
@@ -262,7 +262,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     await expectThreadIds(org, 'doc', {}, want, 'annotationId descending by code unit');
   });
 
-  test('10.3 annotationId order beyond ASCII follows UTF-8 code units, as notifications do (docs/decisions.md)', async () => {
+  test('annotationId order beyond ASCII follows UTF-8 code units, as notifications do (docs/decisions.md)', async () => {
     const org = uniq('org');
     // UTF-8 code units (code point order): U+1F600 (F0 9F 98 80) > U+FF01 (EF BC 81) > é (C3 A9) > z.
     // UTF-16 code units would put U+FF01 first; the two orders differ only there.
@@ -284,7 +284,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(seen, ['😀', '\uff01', 'é', 'z'], 'pages follow the same order');
   });
 
-  describe('10.3 paging', () => {
+  describe('paging', () => {
     const org = `org-paging-${process.pid}`;
     let all: string[] = [];
     before(async () => {
@@ -372,7 +372,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
       assert.deepEqual(annIds(again.data), annIds(second.data));
     });
 
-    test('empty filter arrays and nulls are no filter for the token too (SPEC 1: the same query)', async () => {
+    test('empty filter arrays and nulls are no filter for the token too (the same query)', async () => {
       const first = await getResult(org, 'doc', { pageSize: 4 });
       const next = await getResult(org, 'doc', {
         pageSize: 4,
@@ -395,7 +395,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     });
   });
 
-  test('10.3 the default pageSize is 1000: 1001 threads give a full page, a token, then the last one', async () => {
+  test('the default pageSize is 1000: 1001 threads give a full page, a token, then the last one', async () => {
     const org = uniq('org');
     await addThreads(
       org,
@@ -414,7 +414,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.equal(max.data.length, 1000);
   });
 
-  test('10.3 a token is a position: threads deleted or added between pages are neither repeated nor skip others', async () => {
+  test('a token is a position: threads deleted or added between pages are neither repeated nor skip others', async () => {
     const org = uniq('org');
     await addThreads(
       org,
@@ -433,7 +433,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.equal(page3.pageToken, undefined);
   });
 
-  test('10.3 annotationIds: one entry per id in the requested order, null for missing, other document, filtered', async () => {
+  test('annotationIds: one entry per id in the requested order, null for missing, other document, filtered', async () => {
     const org = uniq('org');
     await addThreads(org, 'd1', [
       { annotationId: 't1', locationId: 'l1', commentData: [say('1', 'p')] },
@@ -452,7 +452,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     await expectThreadIds(uniq('org'), 'd1', { annotationIds: ['t1', 't2'] }, [null, null], 'unknown organization');
   });
 
-  test('10.3 annotationIds ignore pageSize (decided point 4); an empty annotationIds is no filter', async () => {
+  test('annotationIds ignore pageSize; an empty annotationIds is no filter', async () => {
     const org = uniq('org');
     await addThreads(
       org,
@@ -469,7 +469,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(annIds(rest.data), ['a']);
   });
 
-  test('10.3 filters: locationIds, userIds (first author), statusIds, each alone and combined with AND', async () => {
+  test('filters: locationIds, userIds (first author), statusIds, each alone and combined with AND', async () => {
     const org = uniq('org');
     await addThreads(org, 'doc', [
       { annotationId: 't1', createdAt: PAST + 4, locationId: 'l1', commentData: [say('1', 'p')] },
@@ -514,7 +514,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
 
   // ---- 10.4 commentannotations/update ----
 
-  test('10.4 update: each member changes; lastUpdated moves to now; createdAt and other threads stay', async () => {
+  test('update: each member changes; lastUpdated moves to now; createdAt and other threads stay', async () => {
     const org = uniq('org');
     const old = { createdAt: PAST, lastUpdated: PAST + 1 };
     await addThreads(org, 'doc', [
@@ -559,7 +559,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(await thread(org, 'doc', 't2'), t2Before, 't2 was not listed');
   });
 
-  test('10.4 update: several members at once; null clears an optional member (absent afterwards, 14.1)', async () => {
+  test('update: several members at once; null clears an optional member (absent afterwards, 14.1)', async () => {
     const org = uniq('org');
     await addThreads(org, 'doc', [
       {
@@ -603,7 +603,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     await expectThreadIds(org, 'doc', { locationIds: ['again'], statusIds: ['OPEN'] }, ['full'], 'new values filter');
   });
 
-  test('10.4 update: an unmatched requested id, or one failing another filter, gets "Annotation not found." (14.2)', async () => {
+  test('update: an unmatched requested id, or one failing another filter, gets "Annotation not found."', async () => {
     const org = uniq('org');
     await addThreads(org, 'doc', [
       { annotationId: 't1', locationId: 'l1', commentData: [say('1', 'p')] },
@@ -649,7 +649,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     await expectThreadIds(org, 'doc', { statusIds: ['RESOLVED'] }, [], 'nothing resolved');
   });
 
-  test('10.4 update: filters pick threads; no filters (or empty ones) change every thread of the document', async () => {
+  test('update: filters pick threads; no filters (or empty ones) change every thread of the document', async () => {
     const org = uniq('org');
     await addThreads(org, 'd', [
       { annotationId: 't1', locationId: 'l1', commentData: [say('1', 'p')] },
@@ -716,7 +716,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
 
   // ---- 10.5 commentannotations/delete ----
 
-  test('10.5 delete: threads go with their comments; comments/add afterwards is NOT_FOUND; the id is free again', async () => {
+  test('delete: threads go with their comments; comments/add afterwards is NOT_FOUND; the id is free again', async () => {
     const org = uniq('org');
     await addThreads(org, 'doc', [
       { annotationId: 't1', commentData: [say('1', 'p'), say('1b', 'q')] },
@@ -762,7 +762,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     );
   });
 
-  test('10.5 delete: filters pick threads; a listed id failing a filter is not found; no filters: the whole document', async () => {
+  test('delete: filters pick threads; a listed id failing a filter is not found; no filters: the whole document', async () => {
     const org = uniq('org');
     await addThreads(org, 'd', [
       { annotationId: 't1', locationId: 'l1', commentData: [say('1', 'p')] },
@@ -827,7 +827,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(empty.data, {}, 'an empty document: nothing to report');
   });
 
-  test('10.5 delete also removes read state and counts: a deleted thread is not counted', async () => {
+  test('delete also removes read state and counts: a deleted thread is not counted', async () => {
     const org = uniq('org');
     await addThreads(org, 'doc', [
       { annotationId: 't1', commentData: [say('1', 'p')] },
@@ -840,7 +840,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
 
   // ---- 10.6 count/get and 10.7 read ----
 
-  test('10.6 count: total and unread per document; zeros for unknown documents; statusIds filters both', async () => {
+  test('count: total and unread per document; zeros for unknown documents; statusIds filters both', async () => {
     const org = uniq('org');
     await addThreads(org, 'd1', [
       { annotationId: 't1', commentData: [say('by p', 'p')] },
@@ -865,7 +865,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(await count(org, ['d1'], 'u', { statusIds: [] }), { d1: { total: 5, unread: 3 } }, 'empty statusIds');
     assert.deepEqual(await count(org, ['d1'], 'p'), { d1: { total: 5, unread: 3 } }, 'for p: t2, t3 (u wrote first), t5');
     assert.deepEqual(await count(org, ['d1'], 'stranger'), { d1: { total: 5, unread: 5 } });
-    assert.deepEqual(await count(uniq('org'), ['d1'], 'u'), { d1: { total: 0, unread: 0 } }, 'unknown organization (14.6)');
+    assert.deepEqual(await count(uniq('org'), ['d1'], 'u'), { d1: { total: 0, unread: 0 } }, 'unknown organization');
     // After a status change the counts follow.
     await t.a.ok(PATHS.annotationsUpdate, {
       organizationId: org,
@@ -876,7 +876,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(await count(org, ['d1'], 'u', { statusIds: ['RESOLVED'] }), { d1: { total: 3, unread: 2 } });
   });
 
-  test('10.6 count: one entry per document in the order asked, any id written as JSON writes it', async () => {
+  test('count: one entry per document in the order asked, any id written as JSON writes it', async () => {
     const org = uniq('org');
     const odd = ['quote " and \\ back', 'line\nbreak\u0001\u001f', 'ünï €', '😀 astral', '\u2028sep', '__proto__', '10', '2'];
     for (const documentId of odd) await addThreads(org, documentId, [{ annotationId: 't', commentData: [say('x', 'p')] }]);
@@ -891,14 +891,14 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.ok(r.body.includes(`"data":{${entries.join(',')}}`), r.body);
   });
 
-  test('10.6 a thread with no comments counts in total, never as unread', async () => {
+  test('a thread with no comments counts in total, never as unread', async () => {
     const org = uniq('org');
     await addThreads(org, 'doc', [{ annotationId: 'e', commentData: [say('x', 'p')] }]);
     await t.a.ok(PATHS.commentsDelete, { organizationId: org, documentId: 'doc', annotationId: 'e' });
     assert.deepEqual(await count(org, ['doc'], 'u'), { doc: { total: 1, unread: 0 } });
   });
 
-  test('10.6/decided 1: unread compares comment createdAt by others with the read mark (now, or the newest comment)', async () => {
+  test('unread compares comment createdAt by others with the read mark (now, or the newest comment)', async () => {
     const org = uniq('org');
     const where = { organizationId: org, documentId: 'doc', annotationId: 'th' };
     tick();
@@ -940,7 +940,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.equal(await unread('u'), 0, 'marking read covers every comment the thread has, even one dated ahead');
   });
 
-  test('10.7 read: per user; annotationIds picks threads; only existing threads of the document count (decided 8)', async () => {
+  test('read: per user; annotationIds picks threads; only existing threads of the document count', async () => {
     const org = uniq('org');
     await addThreads(
       org,
@@ -968,7 +968,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(await count(org, ['doc', 'other'], 'v'), { doc: { total: 3, unread: 3 }, other: { total: 2, unread: 0 } });
   });
 
-  test('decided 3: read leaves lastUpdated alone; update, comments/add, /update and /delete move it', async () => {
+  test('read leaves lastUpdated alone; update, comments/add, /update and /delete move it', async () => {
     const org = uniq('org');
     const where = { organizationId: org, documentId: 'doc', annotationId: 'lu' };
     await addThreads(org, 'doc', [
@@ -1012,7 +1012,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
 
   // ---- 10.8 comments/update ----
 
-  test('10.8 comments/update commentText: html derived, status updated, lastUpdated now, createdAt kept, per-item', async () => {
+  test('comments/update commentText: html derived, status updated, lastUpdated now, createdAt kept, per-item', async () => {
     const org = uniq('org');
     const old = { createdAt: PAST, lastUpdated: PAST };
     const where = { organizationId: org, documentId: 'doc', annotationId: 'cu' };
@@ -1038,7 +1038,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     const [x, y, z] = await comments(org, 'doc', 'cu');
     for (const c of [x, z]) {
       assert.equal(c.commentText, 'a < b & "c"', js(c));
-      assert.equal(c.commentHtml, '<p>a &lt; b &amp; &quot;c&quot;</p>', `html from text (SPEC 6): ${js(c)}`);
+      assert.equal(c.commentHtml, '<p>a &lt; b &amp; &quot;c&quot;</p>', `html from text: ${js(c)}`);
       assert.equal(c.status, 'updated');
       assert.equal(c.lastUpdated, iso(when), 'comment lastUpdated is now, as ISO 8601');
       assert.match(c.lastUpdated, ISO_MS);
@@ -1053,7 +1053,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(th.comments, [x, y, z]);
   });
 
-  test('10.8 comments/update commentHtml: sanitized, text derived; both given: both kept (decided 2)', async () => {
+  test('comments/update commentHtml: sanitized, text derived; both given: both kept', async () => {
     const org = uniq('org');
     const where = { organizationId: org, documentId: 'doc', annotationId: 'h' };
     await addThreads(org, 'doc', [{ annotationId: 'h', commentData: [say('one', 'p'), say('two', 'p')] }]);
@@ -1087,7 +1087,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.equal(x!.commentText, 'plain again');
   });
 
-  test('10.8 comments/update from: resolved; a new first author moves the thread from and the userIds filter', async () => {
+  test('comments/update from: resolved; a new first author moves the thread from and the userIds filter', async () => {
     const org = uniq('org');
     const where = { organizationId: org, documentId: 'doc', annotationId: 'f' };
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [profile('p'), profile('r')] });
@@ -1120,7 +1120,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.equal(upd.data.np.success, false, js(upd));
   });
 
-  test('10.8 comments/update taggedUserContacts: set, replaced, and cleared with null (decided 2)', async () => {
+  test('comments/update taggedUserContacts: set, replaced, and cleared with null', async () => {
     const org = uniq('org');
     const where = { organizationId: org, documentId: 'doc', annotationId: 'tg' };
     await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [profile('m')] });
@@ -1160,7 +1160,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     );
   });
 
-  test('10.8 comments/update: every listed comment of 1000 changes in one request', async () => {
+  test('comments/update: every listed comment of 1000 changes in one request', async () => {
     const org = uniq('org');
     const where = { organizationId: org, documentId: 'doc', annotationId: 'many' };
     await addThreads(org, 'doc', [
@@ -1175,7 +1175,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
 
   // ---- 10.9 comments/delete ----
 
-  test('10.9 comments/delete: listed comments go, a missing id is reported, the thread stays, from follows', async () => {
+  test('comments/delete: listed comments go, a missing id is reported, the thread stays, from follows', async () => {
     const org = uniq('org');
     const where = { organizationId: org, documentId: 'doc', annotationId: 'cd' };
     await addThreads(org, 'doc', [{ annotationId: 'cd', commentData: [say('1', 'p'), say('2', 'q'), say('3', 'r')] }]);
@@ -1204,7 +1204,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(again.data, { '1': { success: false, id: 1, message: 'Not found' } });
   });
 
-  test('10.9/decided 5, 7: no commentIds (or []) deletes every comment; the empty thread stays with from null', async () => {
+  test('no commentIds (or []) deletes every comment; the empty thread stays with from null', async () => {
     const org = uniq('org');
     await addThreads(org, 'doc', [
       { annotationId: 'e1', locationId: 'L', commentData: [say('1', 'p'), say('2', 'q', { commentId: 7 }), say('3', 'p')] },
@@ -1245,7 +1245,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.equal((await thread(org, 'doc', 'e1')).from.userId, 'z');
   });
 
-  test('decided 5: an emptied thread matches no userIds filter of update and delete either', async () => {
+  test('an emptied thread matches no userIds filter of update and delete either', async () => {
     const org = uniq('org');
     await addThreads(org, 'doc', [
       { annotationId: 'empty', commentData: [say('x', 'p')] },
@@ -1318,7 +1318,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual(await count(org, ['doc'], 'u'), { doc: { total: 1, unread: 1 } }, 'never read: the old mark is gone');
   });
 
-  test('14.1 null for optional members on add means absent', async () => {
+  test('null for optional members on add means absent', async () => {
     const org = uniq('org');
     await addThreads(org, 'doc', [
       {
@@ -1343,7 +1343,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
 
   // ---- 10.2 import fidelity ----
 
-  test('10.2 given createdAt and lastUpdated are kept exactly on threads and comments; absent ones are server time', async () => {
+  test('given createdAt and lastUpdated are kept exactly on threads and comments; absent ones are server time', async () => {
     const org = uniq('org');
     const when = tick();
     await addThreads(org, 'doc', [
@@ -1390,7 +1390,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     );
   });
 
-  test('10.2/decided 6: the limits 0 and 8640000000000000 are kept', async () => {
+  test('the limits 0 and 8640000000000000 are kept', async () => {
     const org = uniq('org');
     const MAX = 8_640_000_000_000_000;
     await addThreads(org, 'doc', [
@@ -1413,7 +1413,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     await expectThreadIds(org, 'doc', {}, ['max', 'zero'], 'ordered by the kept createdAt');
   });
 
-  test('10.2 comments/add keeps createdAt, lastUpdated and taggedUserContacts too', async () => {
+  test('comments/add keeps createdAt, lastUpdated and taggedUserContacts too', async () => {
     const org = uniq('org');
     const where = { organizationId: org, documentId: 'doc', annotationId: 'ca' };
     await addThreads(org, 'doc', [{ annotationId: 'ca', commentData: [say('first', 'p')] }]);
@@ -1435,7 +1435,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.deepEqual([fresh.createdAt, fresh.lastUpdated, 'taggedUserContacts' in fresh], [when, iso(when), false], js(fresh));
   });
 
-  test('10.2 taggedUserContacts of 100; assignedTo, priority, targetElement kept through comments and updates', async () => {
+  test('taggedUserContacts of 100; assignedTo, priority, targetElement kept through comments and updates', async () => {
     const org = uniq('org');
     const tags = Array.from({ length: 100 }, (_, i) => ({ userId: `tag${i}`, text: `@tag${i}` }));
     await addThreads(org, 'doc', [
@@ -1470,7 +1470,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
 
   // ---- 10.2 sanitizer additions ----
 
-  test('10.2 sanitizer keeps div, img (absolute http/https src, alt, width, height) and span class/data-*', async () => {
+  test('sanitizer keeps div, img (absolute http/https src, alt, width, height) and span class/data-*', async () => {
     const org = uniq('org');
     const html =
       '<div>block <img src="https://img.example/a.png" alt="A pic" width="10" height="20"></div>' +
@@ -1518,7 +1518,7 @@ describe('comment threads: happy paths (SPEC 10)', () => {
     assert.equal(u.commentText.trim(), '#9');
   });
 
-  test('10.2 class and data-* are for span only; other elements lose them', async () => {
+  test('class and data-* are for span only; other elements lose them', async () => {
     const org = uniq('org');
     const html =
       '<div class="c" data-x="1" id="i" title="t">d</div><p class="c" data-x="1">p</p>' +

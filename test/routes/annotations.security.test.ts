@@ -1,6 +1,7 @@
 // Comment threads read, changed, deleted, counted and marked read: credentials (401 before 400),
-// tenant isolation for every operation of SPEC 10, the markup that SPEC 10.2 newly lets through the
-// sanitizer, hostile ids, and error messages that say nothing internal (SPEC 1, 2, 6, 9, 10).
+// tenant isolation for every thread operation, the markup that docs/api.md "Comment HTML" lets through the
+// sanitizer, hostile ids, and error messages that say nothing internal (docs/api.md, "Wire format", "Credentials",
+// "Comment threads" and "What always holds").
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -88,7 +89,7 @@ const squeeze = (s: string) =>
     .join('')
     .toLowerCase();
 
-/** Problems with sanitized HTML under SPEC 6 + 10.2 (empty when it is safe). */
+/** Problems with sanitized HTML under docs/api.md "Comment HTML" (empty when it is safe). */
 function problems(html: string): string[] {
   const out: string[] = [];
   for (const bad of RAW_FORBIDDEN) if (bad.test(html)) out.push(`contains ${bad}`);
@@ -126,7 +127,10 @@ function problems(html: string): string[] {
   return out;
 }
 
-/** XSS vectors aimed at what SPEC 10.2 newly allows: div, img src/alt/width/height, span class and data-*. */
+/**
+ * XSS vectors aimed at what docs/api.md "Comment HTML" allows beyond formatting: div, img src/alt/width/height,
+ * span class and data-*.
+ */
 const VECTORS = [
   '<img src="javascript:alert(1)">',
   '<img src="JaVaScRiPt:alert(1)" alt="a">',
@@ -173,7 +177,7 @@ const VECTORS = [
   '<noscript><img src="https://ok.example/x.png" alt="</noscript><img src=x onerror=alert(1)>"></noscript>',
 ];
 
-describe('comment threads: security (SPEC 1, 2, 6, 9, 10)', () => {
+describe('comment threads: security', () => {
   before(async () => {
     t = await makeTestApp();
   });

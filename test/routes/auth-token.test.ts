@@ -1,6 +1,6 @@
-// End-user tokens (SPEC 13): auth/token/get, on the configured database. Happy: the token's claims
-// decode and verify; the credentials may come in `data` when both headers are absent. Errors: missing
-// userId or organizationId are INVALID_ARGUMENT. Security: credentials first, in the headers or in the
+// End-user tokens (docs/api.md, "POST /v1/auth/token/get"): auth/token/get, on the configured database. Happy: the
+// token's claims decode and verify; the credentials may come in `data` when both headers are absent. Errors:
+// missing userId or organizationId are INVALID_ARGUMENT. Security: credentials first, in the headers or in the
 // body (a wrong pair in the body is the same 401), and a token of tenant A never verifies as tenant B.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -1,5 +1,5 @@
-// commentannotations/add, comments/add, comments/get: every rejection of SPEC sections 1, 4 and 6, and
-// that a rejected request wrote nothing.
+// commentannotations/add, comments/add, comments/get: every rejection of docs/api.md "Wire format",
+// "Identifiers and limits" and "Comment threads", and that a rejected request wrote nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, makeTestApp, PATHS, type Reply, type TestApp } from '../helpers/app.js';

@@ -1,4 +1,5 @@
-// commentannotations/add, comments/add and comments/get: the successful paths of SPEC sections 4 and 6.
+// commentannotations/add, comments/add and comments/get: the successful paths of docs/api.md
+// "Identifiers and limits" and "What a thread reads as".
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ISO_MS, makeTestApp, PATHS, steppingClock, type Caller, type TestApp } from '../helpers/app.js';
@@ -317,7 +318,7 @@ describe('comments happy paths', () => {
       assert.ok(!out.toLowerCase().includes(bad), `${bad} must not come back: ${out}`);
     }
     assert.ok(out.includes('href="http://ok.example/p?a=1&amp;b=2"'), out);
-    // SPEC 10.2 keeps div; an img without an absolute http(s) src goes whole.
+    // docs/api.md "Comment HTML" keeps div; an img without an absolute http(s) src goes whole.
     assert.ok(out.includes('<div>div text</div>'), out);
     assert.ok(out.includes('href="https://secure.example/"'), out);
     assert.ok(out.includes('href="mailto:someone@example.com"'), out);

@@ -1,5 +1,5 @@
 // Comment operations: credentials, tenant isolation, HTML/script injection, hostile ids and payloads
-// (SPEC 1, 2, 6, 9).
+// (docs/api.md, "Wire format", "Credentials", "Comment threads" and "What always holds").
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -364,7 +364,8 @@ describe('comments security', () => {
   });
 
   test('deeply nested free-form objects (location/context/status) never cause a 500', async () => {
-    // SPEC 9: no input, however malformed or large, makes the server answer 500. ~100 KB, under the body limit.
+    // docs/api.md "What always holds": no input, however malformed or large, makes the server answer 500. ~100 KB,
+    // under the body limit.
     let deep = '1';
     for (let i = 0; i < 20000; i++) deep = `{"a":${deep}}`;
     for (const member of ['location', 'context', 'status']) {

@@ -1,4 +1,4 @@
-// Browsers (SPEC 13): CORS for the configured origins only, and further names for the credential
+// Browsers (docs/events.md, "Browsers"): CORS for the configured origins only, and further names for the credential
 // headers. Through the app in process, on whichever database the run uses.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -201,7 +201,7 @@ describe('credential header aliases', () => {
     assert.equal(write.status, 200, write.body);
   });
 
-  test("SPEC 2's header is read first, then the aliases in order", async () => {
+  test('the x-service-* header is read first, then the aliases in order', async () => {
     const r = await send({
       'x-service-api-key': t.a.creds.apiKey,
       'x-api-key': t.b.creds.apiKey,
@@ -214,7 +214,7 @@ describe('credential header aliases', () => {
     assert.equal(empty.status, 200, `an empty header counts as absent: ${empty.body}`);
   });
 
-  test('a wrong token under an alias is the usual 401; a missing one names the SPEC header', async () => {
+  test('a wrong token under an alias is the usual 401; a missing one names the x-service-* header', async () => {
     expectError(await send({ 'x-api-key': t.a.creds.apiKey, 'x-auth-token': t.b.creds.authToken }), 401, 'UNAUTHENTICATED');
     expectError(await send({ 'x-api-key': 'no-such-key', 'x-auth-token': t.a.creds.authToken }), 401, 'UNAUTHENTICATED');
     const message = expectError(await send({ 'x-api-key': t.a.creds.apiKey }), 401, 'UNAUTHENTICATED');

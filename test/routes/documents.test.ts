@@ -1,5 +1,5 @@
-// Documents as objects (SPEC 12): organizations/documents/add, get, update, delete, move, access and
-// disable state, on the configured database. Happy: create, rename, read by id and folder, paging,
+// Documents as objects (docs/api.md, "Documents"): organizations/documents/add, get, update, delete, move, access
+// and disable state, on the configured database. Happy: create, rename, read by id and folder, paging,
 // implicit creation, the delete's cascade, moves, access types, the disabled rules. Errors: the request
 // rules, each answered INVALID_ARGUMENT or NOT_FOUND with nothing written. Security: credentials
 // first, and tenant b naming tenant a's organization reads and changes nothing of a's.

@@ -1,6 +1,6 @@
-// GET /v1/events (SPEC 13), over real HTTP on the configured database: a stream with the server
-// credentials sees the tenant's events as they commit, filtered by organization, document and types;
-// Last-Event-ID resumes from the outbox; an idle stream gets heartbeats; a client that stops reading is
+// GET /v1/events (docs/events.md, "The live stream: GET /v1/events"), over real HTTP on the configured database: a
+// stream with the server credentials sees the tenant's events as they commit, filtered by organization, document
+// and types; Last-Event-ID resumes from the outbox; an idle stream gets heartbeats; a client that stops reading is
 // cut off with a reason it can resume from. An end-user token's stream carries only its user's
 // notifications and the threads of documents the user may access. Errors: credentials first (401),
 // then bad filters (400); other methods 405. Security: tenants never see each other's events.

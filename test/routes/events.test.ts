@@ -1,5 +1,5 @@
-// Every successful write records its events (SPEC 13), in its own transaction: for each write
-// operation of SPEC 3-12, the types, the organization and document, and the data, which for an add or
+// Every successful write records its events (docs/events.md, "Events"), in its own transaction: for each write
+// operation, the types, the organization and document, and the data, which for an add or
 // an update is the object as the corresponding read shows it (with users as written and no API key;
 // docs/decisions.md, "Events of every write"). A refused write records nothing; ids go up by one per
 // event, per tenant; no event carries an API key; users/data/delete leaves no event naming the user.

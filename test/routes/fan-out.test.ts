@@ -1,7 +1,8 @@
-// Notifications from comments (SPEC 11.7, 14.3): commentannotations/add, comments/add and
-// comments/update with triggerNotification notify mentioned users (unless NONE), earlier authors of
-// the thread (MINE or ALL) and document members (ALL), never the author, one notification per user;
-// without triggerNotification nobody. Where SPEC is silent, docs/decisions.md ("triggerNotification").
+// Notifications from comments (docs/api.md, "Notifications from comments (triggerNotification)"):
+// commentannotations/add, comments/add and comments/update with triggerNotification notify mentioned users (unless
+// NONE), earlier authors of the thread (MINE or ALL) and document members (ALL), never the author, one notification
+// per user; without triggerNotification nobody. Where docs/api.md is silent, docs/decisions.md
+// ("triggerNotification").
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, HEX32, makeTestApp, PATHS, T0, type TestApp } from '../helpers/app.js';
@@ -109,7 +110,7 @@ describe('without triggerNotification nobody is notified (imports stay silent)',
   }
 });
 
-describe('who is notified (SPEC 11.7)', () => {
+describe('who is notified', () => {
   test('mentions: everyone tagged whose inbox setting is not NONE, never the author', async () => {
     const org = uniq('org-mention');
     await setInbox(org, ['m-all'], 'ALL');
@@ -181,7 +182,7 @@ describe('who is notified (SPEC 11.7)', () => {
     }
   });
 
-  test('one notification per affected user per write (SPEC 14.3), even over several comments', async () => {
+  test('one notification per affected user per write, even over several comments', async () => {
     const org = uniq('org-per-write');
     await addThread(org, 'a1', [say('one', 'p')]);
     await reply(org, 'a1', [say('two', 'q', tags('m')), say('three', 'r', tags('m')), say('four', 's')], {
@@ -192,16 +193,17 @@ describe('who is notified (SPEC 11.7)', () => {
     assert.equal(counts.m, 1, `m, mentioned twice, once for the write: ${js(counts)}`);
   });
 
-  test('one notification per affected user per write (SPEC 14.3): comments/update of several comments', async () => {
+  test('one notification per affected user per write: comments/update of several comments', async () => {
     const org = uniq('org-per-write-update');
     await addThread(org, 'a1', [say('one', 'p')]);
     const ids = await reply(org, 'a1', [say('two', 'q'), say('three', 'q')]);
     await edit(org, 'a1', ids, tags('m'), { triggerNotification: true });
-    // Only comments/add makes replies (SPEC 14.3): an edit does not tell the earlier author p.
+    // Only comments/add makes replies (docs/api.md, "Notifications from comments (triggerNotification)"): an edit
+    // does not tell the earlier author p.
     assert.deepEqual(await tally(org), { m: 1 });
   });
 
-  test("a thread's first comments (commentannotations/add) are not replies (SPEC 14.3)", async () => {
+  test("a thread's first comments (commentannotations/add) are not replies", async () => {
     const org = uniq('org-first');
     await addThread(org, 'a1', [say('one', 'p'), say('two', 'q'), say('three', 'r', tags('m'))], { triggerNotification: true });
     assert.deepEqual(await tally(org), { m: 1 }, 'p and q are not earlier authors of a reply');
@@ -223,7 +225,7 @@ describe('who is notified (SPEC 11.7)', () => {
   });
 });
 
-describe('the notification (SPEC 11.7)', () => {
+describe('the notification', () => {
   test('source, source data, action user resolved against the profile, template, recipient, metadata', async () => {
     const org = uniq('org-fields');
     await t.a.ok(PATHS.usersAdd, {
@@ -308,7 +310,7 @@ describe('the notification (SPEC 11.7)', () => {
   });
 });
 
-describe('triggerNotification sits at the top of data (SPEC 14.3)', () => {
+describe('triggerNotification sits at the top of data', () => {
   test('commentannotations/add: on data it notifies; on an annotation or a comment it is an unknown member', async () => {
     const org = uniq('org-levels-add');
     now += 1;
@@ -320,7 +322,7 @@ describe('triggerNotification sits at the top of data (SPEC 14.3)', () => {
         { annotationId: 'ann-comment', commentData: [say('x', 'p', { ...tags('m2'), triggerNotification: true })] },
       ],
     });
-    assert.deepEqual(await tally(org), {}, 'below the top of data it is ignored (SPEC 1: unknown members)');
+    assert.deepEqual(await tally(org), {}, 'below the top of data it is ignored (unknown members)');
     now += 1;
     await t.a.ok(PATHS.annotationsAdd, {
       organizationId: org,

@@ -1,5 +1,5 @@
-// Folders (SPEC 12): organizations/folders/add, get, update, delete and access/update, on the configured
-// database. Happy: a tree made in one request or several, read flat and as a subtree, renamed, moved
+// Folders (docs/api.md, "Folders"): organizations/folders/add, get, update, delete and access/update, on the
+// configured database. Happy: a tree made in one request or several, read flat and as a subtree, renamed, moved
 // (to the top with "root"), deleted with its subtree (documents stay, in no folder), 50 levels deep.
 // Errors: the request rules, unknown parents (NOT_FOUND), moves under a folder's own subtree and
 // folders deeper than MARGINALIA_MAX_FOLDER_DEPTH (INVALID_ARGUMENT), with nothing written. Security:

@@ -1,5 +1,5 @@
-// Fuzzing every operation (SPEC 9: no input makes the server answer 500, hang or crash). Random and
-// adversarial bodies (see fuzz-bodies.ts) go to the real server process over HTTP, and the same
+// Fuzzing every operation (docs/api.md, "What always holds": no input makes the server answer 500, hang or crash).
+// Random and adversarial bodies (see fuzz-bodies.ts) go to the real server process over HTTP, and the same
 // bodies through the app in this process, where the prototypes can be watched for pollution.
 // Every answer must be 2xx or 4xx in the envelope, within a deadline; the server must stay healthy.
 // The one 500 allowed is the original service's documented partial answer of workspace/domains/add

@@ -1,7 +1,8 @@
-// Organization user groups (SPEC 12): usergroups/add, usergroups/users/add and usergroups/users/delete,
-// on the configured database. Happy: a group made and renamed, users in and out, deleteAll. Errors:
-// the request rules; an unknown group is NOT_FOUND (SPEC 14.6); a disabled organization refuses every
-// group write. Security: credentials first; tenant b cannot see or change a's groups.
+// Organization user groups (docs/api.md, "POST /v1/organizations/usergroups/add"): usergroups/add,
+// usergroups/users/add and usergroups/users/delete, on the configured database. Happy: a group made and renamed,
+// users in and out, deleteAll. Errors: the request rules; an unknown group is NOT_FOUND (docs/api.md,
+// "What does not exist"); a disabled organization refuses every group write. Security: credentials first; tenant b
+// cannot see or change a's groups.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, HEX32, makeTestApp, PATHS, type TestApp, user } from '../helpers/app.js';

@@ -1,7 +1,7 @@
-// The inbox operations of SPEC 11, the rejections: every malformed member of notifications/update,
-// delete, count/get, read, config/get and config/set is INVALID_ARGUMENT naming the member (SPEC 1),
-// as are the rules SPEC 11 and 14 add (unread needs userId, a filter for delete, notifyAll false
-// needs recipients, page tokens bound to unread); and a rejected request wrote nothing.
+// The inbox operations, the rejections: every malformed member of notifications/update,
+// delete, count/get, read, config/get and config/set is INVALID_ARGUMENT naming the member (docs/api.md,
+// "Wire format"), as are the inbox rules of docs/api.md "Notifications" (unread needs userId, a filter for delete,
+// notifyAll false needs recipients, page tokens bound to unread); and a rejected request wrote nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, makeTestApp, notificationData, PATHS, T0, user, type TestApp } from '../helpers/app.js';
@@ -138,7 +138,7 @@ describe('notifications/delete', () => {
       { organizationId: ORG, documentId: null, locationId: null, userId: null, notificationIds: null },
       noFilter,
     ],
-    ['only an empty notificationIds (no filter, SPEC 1)', { organizationId: ORG, notificationIds: [] }, noFilter],
+    ['only an empty notificationIds (no filter)', { organizationId: ORG, notificationIds: [] }, noFilter],
     ['documentId empty', { organizationId: ORG, documentId: '' }, 'data.documentId'],
     ['documentId a number', { organizationId: ORG, documentId: 1 }, 'data.documentId'],
     ['locationId an array', { organizationId: ORG, locationId: ['L'] }, 'data.locationId'],
@@ -235,7 +235,7 @@ describe('notifications/config/set', () => {
   ]);
 });
 
-describe('notifications/get: the rules SPEC 11.2 adds', () => {
+describe('notifications/get: unread needs userId', () => {
   rejects(PATHS.notificationsGet, [
     ['unread without userId', { organizationId: ORG, documentId: 'doc-1', unread: true }, 'data.unread'],
     ['unread false without userId', { organizationId: ORG, documentId: 'doc-1', unread: false }, 'data.unread'],
@@ -286,7 +286,7 @@ describe('notifications/get: the rules SPEC 11.2 adds', () => {
   });
 });
 
-describe('notifications/add: the rules SPEC 11.1 and 14.4 add', () => {
+describe('notifications/add: notifyAll false needs notifyUsers', () => {
   const org = 'org-add-nobody';
   rejects(PATHS.notificationsAdd, [
     [
@@ -304,7 +304,7 @@ describe('notifications/add: the rules SPEC 11.1 and 14.4 add', () => {
   });
 });
 
-describe('a rejected request wrote nothing (SPEC 1: all-or-nothing)', () => {
+describe('a rejected request wrote nothing (all-or-nothing)', () => {
   test('every rejection above left the organization as it was', async () => {
     assert.deepEqual(await state(), initial);
   });

@@ -1,7 +1,7 @@
-// The inbox of SPEC 11, the success paths: organization-wide addressing (11.1), the unread filter
-// (11.2), read state in the recipient maps, notifications/update (11.3), notifications/delete (11.4),
-// count/get and read (11.5), settings (11.6), and exact paging over a mixed inbox. Where SPEC 11 is
-// silent the tests follow docs/decisions.md, "Notifications with a whole life".
+// The inbox (docs/api.md, "Notifications"), the success paths: organization-wide addressing, the unread filter
+// of notifications/get, read state in the recipient maps, notifications/update, notifications/delete,
+// count/get and read, settings (config/get and config/set), and exact paging over a mixed inbox. Where docs/api.md
+// is silent the tests follow docs/decisions.md, "Notifications with a whole life".
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HEX32, makeTestApp, PATHS, T0, user, notificationData, type Caller, type TestApp } from '../helpers/app.js';
@@ -83,7 +83,7 @@ async function internalIdOf(org: string, userId: string): Promise<string> {
   return r.data[userId].id as string;
 }
 
-describe('addressing (SPEC 11.1)', () => {
+describe('addressing', () => {
   test('notifyUsers absent, null or empty: the whole organization, whichever way its members joined', async () => {
     const org = orgId('wide');
     await members(org, ['m-org']);
@@ -170,7 +170,7 @@ describe('addressing (SPEC 11.1)', () => {
   });
 });
 
-describe('the unread filter (SPEC 11.2)', () => {
+describe('the unread filter', () => {
   const org = orgId('unread');
   const n: Record<string, string> = {};
 
@@ -230,7 +230,7 @@ describe('the unread filter (SPEC 11.2)', () => {
   });
 });
 
-describe('read state in notifyUsers and notifyUsersByUserId (SPEC 11.1, 7)', () => {
+describe('read state in notifyUsers and notifyUsersByUserId', () => {
   test('listed recipients: false after read, true again after unread; notifyUsers keys are internal ids', async () => {
     const org = orgId('maps');
     const id = await add(org, to('r1', 'r2', 'r3'));
@@ -310,7 +310,7 @@ describe('read state in notifyUsers and notifyUsersByUserId (SPEC 11.1, 7)', () 
   });
 });
 
-describe('notifications/update (SPEC 11.3)', () => {
+describe('notifications/update', () => {
   test('the answer: exact envelope, one {success, message} per id, unknown ids fail', async () => {
     const org = orgId('upd-answer');
     const id = await add(org, { notificationId: 'known' });
@@ -460,7 +460,7 @@ describe('notifications/update (SPEC 11.3)', () => {
   });
 });
 
-describe('notifications/delete (SPEC 11.4)', () => {
+describe('notifications/delete', () => {
   /**
    * A fresh organization: p1..p4 addressed, w1 organization-wide (u1 and m are members), in this order.
    *   p1 doc d1 loc L1 [u1]     p2 doc d1 loc L2 [u2]     p3 doc d2 loc L1 [u1, u2]
@@ -512,9 +512,10 @@ describe('notifications/delete (SPEC 11.4)', () => {
         ['p1', true],
       ],
     ],
-    // SPEC 14.4: userId deletes what lists the user, never organization-wide ones by membership alone.
+    // docs/api.md "POST /v1/notifications/delete": userId deletes what lists the user, never organization-wide ones
+    // by membership alone.
     [
-      'userId (SPEC 14.4: what lists the user)',
+      'userId (what lists the user)',
       { userId: 'u1' },
       [
         ['p5', true],
@@ -523,7 +524,7 @@ describe('notifications/delete (SPEC 11.4)', () => {
         ['p1', true],
       ],
     ],
-    ['userId of a member listed nowhere (SPEC 14.4: never organization-wide by membership alone)', { userId: 'm' }, []],
+    ['userId of a member listed nowhere (never organization-wide by membership alone)', { userId: 'm' }, []],
     ['userId of nobody', { userId: 'nobody' }, []],
     [
       'notificationIds (request order, repeats answered once, unknown ids fail)',
@@ -651,7 +652,7 @@ describe('notifications/delete (SPEC 11.4)', () => {
   });
 });
 
-describe('notifications/count/get (SPEC 11.5)', () => {
+describe('notifications/count/get', () => {
   test('the answer: exact envelope and shape; zeros for an unknown user or organization', async () => {
     const org = orgId('count-answer');
     await add(org, to('c1'));
@@ -700,7 +701,7 @@ describe('notifications/count/get (SPEC 11.5)', () => {
   });
 });
 
-describe('notifications/read (SPEC 11.5)', () => {
+describe('notifications/read', () => {
   test('the answer: exact envelope, the count newly marked; again 0', async () => {
     const org = orgId('read-answer');
     await add(org, to('rd'));
@@ -754,7 +755,7 @@ describe('notifications/read (SPEC 11.5)', () => {
   });
 });
 
-describe('notifications/config/get and config/set (SPEC 11.6)', () => {
+describe('notifications/config/get and config/set', () => {
   const meta = (organizationId: string, documentId: string, userId: string) => ({
     organizationId,
     documentId,
@@ -841,7 +842,7 @@ describe('notifications/config/get and config/set (SPEC 11.6)', () => {
     ]);
   });
 
-  test('a channel sent as null is absent (SPEC 1): the other one is set, this one kept', async () => {
+  test('a channel sent as null is absent: the other one is set, this one kept', async () => {
     const org = orgId('cfg-null');
     const base = { organizationId: org, documentIds: ['d1'], userIds: ['u'] };
     await t.a.ok(PATHS.notificationsConfigSet, { ...base, config: { inbox: 'ALL', email: 'ALL' } });
@@ -883,7 +884,7 @@ describe('notifications/config/get and config/set (SPEC 11.6)', () => {
   });
 });
 
-describe('exact paging over a mixed inbox (SPEC 7 paging, 11.2)', () => {
+describe('exact paging over a mixed inbox', () => {
   let p: TestApp;
   let pnow = T0;
   const org = 'org-mixed-paging';

@@ -1,7 +1,8 @@
-// The inbox operations of SPEC 11 across credentials and tenants (SPEC 1, 2, 4, 9, 11): 401 before
-// 400 on every new operation, tenant b naming tenant a's organization, notification, user and
-// document ids reads, counts, changes, marks and deletes nothing of a's, hostile ids are plain
-// strings that come back as sent, and no error message says anything internal.
+// The inbox operations across credentials and tenants (docs/api.md, "Wire format", "Credentials",
+// "Identifiers and limits", "What always holds" and "Notifications"): 401 before 400 on every new operation, tenant
+// b naming tenant a's organization, notification, user and document ids reads, counts, changes, marks and deletes
+// nothing of a's, hostile ids are plain strings that come back as sent, and no error message says anything
+// internal.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, makeTestApp, notificationData, PATHS, T0, user, type Caller, type TestApp } from '../helpers/app.js';
@@ -21,7 +22,7 @@ let seq = 0;
 const uniq = (prefix: string) => `${prefix}-${++seq}`;
 const js = (x: unknown) => String(JSON.stringify(x)).slice(0, 800);
 
-/** The six operations SPEC 11 adds. */
+/** The six operations of the inbox beyond notifications/add and get. */
 const INBOX_OPS = [
   PATHS.notificationsUpdate,
   PATHS.notificationsDelete,
@@ -113,7 +114,7 @@ async function state(org: string, caller: Caller = t.a) {
   return out;
 }
 
-describe('inbox operations: security (SPEC 1, 2, 4, 9, 11)', () => {
+describe('inbox operations: security', () => {
   before(async () => {
     t = await makeTestApp({ clock: () => now });
   });
@@ -450,7 +451,7 @@ describe('inbox operations: security (SPEC 1, 2, 4, 9, 11)', () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
-  test('notificationIds filters take any string (SPEC 4): long ones simply match nothing', async () => {
+  test('notificationIds filters take any string: long ones simply match nothing', async () => {
     const org = uniq('org-long-ids');
     now += 1;
     await t.a.ok(PATHS.notificationsAdd, notificationData(org, { notificationId: 'real' }));

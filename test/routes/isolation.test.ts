@@ -1,5 +1,5 @@
-// Tenant isolation as a property (SPEC 2): random sequences of operations by two tenants that use the
-// same organization, document, annotation, notification and user ids. The sequence runs interleaved on
+// Tenant isolation as a property (docs/api.md, "Credentials"): random sequences of operations by two tenants that
+// use the same organization, document, annotation, notification and user ids. The sequence runs interleaved on
 // one database, and each tenant's part runs alone on a database of its own. If nothing of one tenant
 // is visible to or changeable by the other, every answer a tenant gets is the same in both runs, and
 // so is everything it can read at the end. Runs on SQLite and, in the PostgreSQL pass, on PostgreSQL.

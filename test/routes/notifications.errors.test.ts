@@ -1,5 +1,6 @@
-// notifications/add and notifications/get, the rejections (SPEC 1, 4, 7): every one is
-// INVALID_ARGUMENT (or ALREADY_EXISTS) naming the member, and none of them writes anything.
+// notifications/add and notifications/get, the rejections (docs/api.md, "Wire format", "Identifiers and limits" and
+// "Notifications"): every one is INVALID_ARGUMENT (or ALREADY_EXISTS) naming the member, and none of them writes
+// anything.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, makeTestApp, PATHS, user, type TestApp, notificationData, T0 } from '../helpers/app.js';
@@ -89,7 +90,8 @@ describe('notifications/add rejects bad members, naming them, and writes nothing
     ['displayBodyMessage an object', note(org, { displayBodyMessage: {} }), 'data.displayBodyMessage'],
     ['notificationSourceData a string', note(org, { notificationSourceData: 'x' }), 'data.notificationSourceData'],
     ['notificationSourceData an array', note(org, { notificationSourceData: [1] }), 'data.notificationSourceData'],
-    // Missing, null or empty notifyUsers address the whole organization (SPEC 11.1): not errors any more.
+    // Missing, null or empty notifyUsers address the whole organization (docs/api.md, "Addressing and read state"):
+    // not errors any more.
     ['notifyAll a string', note(org, { notifyAll: 'yes' }), 'data.notifyAll'],
     ['notifyUsers an object', note(org, { notifyUsers: { userId: 'r1' } }), 'data.notifyUsers'],
     [

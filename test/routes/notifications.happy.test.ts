@@ -1,4 +1,5 @@
-// notifications/add and notifications/get, the success paths (SPEC 7, 4; seed 2.4 and 4.3).
+// notifications/add and notifications/get, the success paths (docs/api.md, "Notifications" and
+// "Identifiers and limits").
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -49,7 +50,7 @@ async function internalIdOf(organizationId: string, userId: string, caller: Call
   return id as string;
 }
 
-/** Code unit order, as SPEC 7 compares ids (not localeCompare). */
+/** Code unit order, as docs/api.md "Paging" compares ids (not localeCompare). */
 const byCodeUnitDesc = (x: string, y: string): number => (x < y ? 1 : x > y ? -1 : 0);
 
 describe('notifications/add', () => {
@@ -133,7 +134,7 @@ describe('notifications/add', () => {
 });
 
 describe('notifications/get entries', () => {
-  test('an entry has every field of seed 2.4 with the values written', async () => {
+  test('an entry has every field docs/api.md lists, with the values written', async () => {
     const org = 'org-full';
     now = T0 + 5_000;
     await add({
@@ -440,7 +441,7 @@ describe('user resolution at read time', () => {
   });
 });
 
-describe('filters (the nine combinations of seed 4.3)', () => {
+describe('filters (every combination of userId, documentId and locationId)', () => {
   const org = 'org-filters';
   // id: [documentId, locationId, recipients]; added in this order, one millisecond apart.
   const rows: [string, string | null, string | null, string[]][] = [

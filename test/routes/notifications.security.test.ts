@@ -1,5 +1,6 @@
-// notifications/add and notifications/get across tenants and credentials (SPEC 2, 7): the same
-// organization, document, notification and user ids under tenant b see and change nothing of tenant a.
+// notifications/add and notifications/get across tenants and credentials (docs/api.md, "Credentials" and
+// "Notifications"): the same organization, document, notification and user ids under tenant b see and change
+// nothing of tenant a.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTenant } from '../../src/services/credentials.js';

@@ -1,6 +1,6 @@
-// Organizations' disable state and deletion (SPEC 12, SPEC 14.8), on the configured database.
-// Happy: a disabled organization refuses every write under it with PERMISSION_DENIED and writes
-// nothing, reads go on, enabling lets writes in again, a missing one is answered as not existing and is
+// Organizations' disable state and deletion (docs/api.md, "Disabled organizations and documents"), on the
+// configured database. Happy: a disabled organization refuses every write under it with PERMISSION_DENIED and
+// writes nothing, reads go on, enabling lets writes in again, a missing one is answered as not existing and is
 // not created; every entry carries the organization's internal id, as organizations/add answers it; delete
 // takes everything in the organization (every table that names one, read from the schema) and
 // nothing of another organization or tenant, and what is held in memory does not outlive it.

@@ -1,5 +1,5 @@
-// Organizations as objects (SPEC 12): organizations/add, get and update, on the configured database.
-// Happy: create, rename, read by id and all, paging in id order, implicit creation by any write that
+// Organizations as objects (docs/api.md, "Organizations"): organizations/add, get and update, on the configured
+// database. Happy: create, rename, read by id and all, paging in id order, implicit creation by any write that
 // names an organization. Errors: the request rules, each answered INVALID_ARGUMENT with nothing
 // written. Security: credentials first, and tenant b naming tenant a's organizations reads and
 // changes nothing of a's.

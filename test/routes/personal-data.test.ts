@@ -1,7 +1,7 @@
-// Personal data (SPEC 12): users/data/get, users/data/delete and users/data/delete/status, on the
-// configured database. Happy: what a user wrote and received, paged; erasure in every organization or
-// those named, in batches; afterwards no table holds the user's id, name or email. Errors: the
-// request rules, an unknown job, erasure under a disabled organization (allowed). Security:
+// Personal data (docs/api.md, "POST /v1/users/data/get"): users/data/get, users/data/delete and
+// users/data/delete/status, on the configured database. Happy: what a user wrote and received, paged; erasure in
+// every organization or those named, in batches; afterwards no table holds the user's id, name or email. Errors:
+// the request rules, an unknown job, erasure under a disabled organization (allowed). Security:
 // credentials first; another tenant reads and erases nothing. Also: erasing a user with 100,000
 // comments, timed, with another tenant writing meanwhile.
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
-// Authors and action users show the organization's profile as it is now (SPEC 6), although each
-// process holds profiles in memory (services/profiles.ts): a rename made through another instance on
+// Authors and action users show the organization's profile as it is now (docs/api.md, "Profiles at read time"),
+// although each process holds profiles in memory (services/profiles.ts): a rename made through another instance on
 // the same database shows on the very next read, and a cache bounded to a handful of profiles (or
 // none) answers the same bytes. On the database the suite runs on (SQLite, then PostgreSQL).
 import assert from 'node:assert/strict';

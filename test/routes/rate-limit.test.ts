@@ -1,6 +1,6 @@
-// The in-process rate limit (SPEC 3, 1): N requests per second per API key with a burst of 2N; over it
-// a request is 429 RESOURCE_EXHAUSTED with Retry-After; 0 turns it off. Through the app with a
-// hand-driven clock, and the RateLimiter itself with a fake clock.
+// The in-process rate limit (docs/api.md, "Rate limits" and "Wire format"): N requests per second per API key with
+// a burst of 2N; over it a request is 429 RESOURCE_EXHAUSTED with Retry-After; 0 turns it off. Through the app with
+// a hand-driven clock, and the RateLimiter itself with a fake clock.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { LocalRateLimiter, type RateDecision } from '../../src/http/rate-limiter.js';

@@ -1,5 +1,5 @@
-// Draining (SPEC 1, 9): once close begins, a request already in flight completes, and a request that
-// still arrives on an open connection gets 503 UNAVAILABLE in the envelope.
+// Draining (docs/api.md, "Wire format" and "What always holds"): once close begins, a request already in flight
+// completes, and a request that still arrives on an open connection gets 503 UNAVAILABLE in the envelope.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { makeTestApp, PATHS } from '../helpers/app.js';

@@ -1,4 +1,4 @@
-// users/get and users/delete (SPEC 12), on the configured database. Happy: members of the
+// users/get and users/delete (docs/api.md, "POST /v1/users/get"), on the configured database. Happy: members of the
 // organization, of a document, a folder and groups; paging; removal from a scope or the organization.
 // Errors: the request rules, INVALID_ARGUMENT; a disabled organization refuses users/delete. Security:
 // credentials first; tenant b reads and removes nothing of a's.

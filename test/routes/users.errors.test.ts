@@ -1,4 +1,5 @@
-// users/add and users/update: every rejection of SPEC sections 1, 4 and 5, and that a rejected request wrote nothing.
+// users/add and users/update: every rejection of docs/api.md "Wire format", "Identifiers and limits" and "Users", and
+// that a rejected request wrote nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, makeTestApp, PATHS, user, type Caller, type TestApp } from '../helpers/app.js';

@@ -1,4 +1,4 @@
-// users/add and users/update: the successful paths of SPEC sections 4 and 5.
+// users/add and users/update: the successful paths of docs/api.md "Identifiers and limits" and "Users".
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HEX32, makeTestApp, PATHS, user, type Caller, type TestApp } from '../helpers/app.js';

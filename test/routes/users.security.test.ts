@@ -1,4 +1,5 @@
-// users/add and users/update: credentials, tenant isolation, hostile ids and payloads (SPEC 1, 2, 4, 5, 9).
+// users/add and users/update: credentials, tenant isolation, hostile ids and payloads (docs/api.md, "Wire format",
+// "Credentials", "Identifiers and limits", "Users" and "What always holds").
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTenant } from '../../src/services/credentials.js';

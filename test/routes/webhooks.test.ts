@@ -1,5 +1,5 @@
-// Webhooks (SPEC 13) on the configured database: webhooks/add, get, delete and deliveries/get, their
-// errors, the SSRF guard (on, as by default), isolation between tenants, and the delivery worker run in
+// Webhooks (docs/events.md, "Webhooks") on the configured database: webhooks/add, get, delete and deliveries/get,
+// their errors, the SSRF guard (on, as by default), isolation between tenants, and the delivery worker run in
 // this process against a receiver on 127.0.0.1 (signed, in order, retried, filtered by type).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -61,7 +61,7 @@ describe('webhooks: operations', () => {
     assert.equal(first.description, 'the CRM');
     assert.deepEqual(first.events, ['comment.*', 'notification.add']);
     assert.ok(Number.isInteger(first.createdAt));
-    // An empty events list is no filter (SPEC 1): every event, shown as no `events` at all.
+    // An empty events list is no filter (docs/api.md, "Wire format"): every event, shown as no `events` at all.
     assert.deepEqual(Object.keys(second).sort(), ['createdAt', 'url', 'webhookId']);
     assert.equal(second.webhookId, other.data.webhookId);
   });

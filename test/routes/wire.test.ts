@@ -1,5 +1,5 @@
-// SPEC 1, the wire format, for all seven /v1 operations: path, method, credentials and body checks
-// in that order, the envelopes, member paths in messages, no coercion, x-request-id, and that a
+// The wire format (docs/api.md, "Wire format"), for all seven /v1 operations: path, method, credentials and body
+// checks in that order, the envelopes, member paths in messages, no coercion, x-request-id, and that a
 // rejected request wrote nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -1,7 +1,8 @@
-// The event outbox in the store (SPEC 13), on the configured database: a write's events are recorded
-// with it, with ids that increase by one per tenant (concurrent writers included) and are separate per
+// The event outbox in the store (docs/events.md, "Events"), on the configured database: a write's events are
+// recorded with it, with ids that increase by one per tenant (concurrent writers included) and are separate per
 // tenant; a write that changes nothing records nothing; reads page by id; pruning deletes what is older
-// than a time, a batch at a time; and streamAccess answers SPEC 13's access rules.
+// than a time, a batch at a time; and streamAccess answers the access rules of docs/events.md
+// "End-user tokens and what a token's stream carries".
 import { describe } from 'node:test';
 import pg from 'pg';
 import { pruneEvents, startPruner } from '../../src/events/pruner.js';

@@ -1,5 +1,5 @@
-// Folders in the store (SPEC 12) at the sizes the service must carry: 10,000 folders under one parent
-// and a chain 50 levels deep, with no recursion in JavaScript or SQL and lists bound as one parameter;
+// Folders in the store (docs/api.md, "Folders") at the sizes the service must carry: 10,000 folders under one
+// parent and a chain 50 levels deep, with no recursion in JavaScript or SQL and lists bound as one parameter;
 // and no chain deeper than FOLDER_DEPTH_CEILING, whose nested subtree still serializes.
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';

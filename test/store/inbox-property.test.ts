@@ -1,10 +1,10 @@
-// The inbox's counts as a property (SPEC 11.5): random sequences of notifications/add (to random
-// subsets of four users, or the whole organization), users/add (membership), notifications/update
-// read and unread marks, notifications/read and notifications/delete, through the HTTP app. After
-// every step, for every user and for no document and each document, count/get's {total, unread}
+// The inbox's counts as a property (docs/api.md, "POST /v1/notifications/count/get"): random sequences of
+// notifications/add (to random subsets of four users, or the whole organization), users/add (membership),
+// notifications/update read and unread marks, notifications/read and notifications/delete, through the HTTP app.
+// After every step, for every user and for no document and each document, count/get's {total, unread}
 // equals the lengths of notifications/get (userId[, documentId]) without and with unread: true; and
-// both agree with a small model of addressing and read state (SPEC 11.1, 11.2). Runs on SQLite and,
-// in the PostgreSQL pass, on PostgreSQL.
+// both agree with a small model of addressing and read state (docs/api.md, "Addressing and read state" and
+// "POST /v1/notifications/get"). Runs on SQLite and, in the PostgreSQL pass, on PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
@@ -117,7 +117,7 @@ class Model {
   }
 }
 
-describe('inbox counts agree with the inbox (property, SPEC 11.5)', () => {
+describe('inbox counts agree with the inbox (property)', () => {
   let t: TestApp;
   let now = T0;
   let run = 0;
@@ -201,7 +201,7 @@ describe('inbox counts agree with the inbox (property, SPEC 11.5)', () => {
           ...(op.ids ? { notificationIds: op.ids } : {}),
         });
         let marked = 0;
-        // An empty notificationIds is no filter (SPEC 1).
+        // An empty notificationIds is no filter (docs/api.md, "Wire format").
         const ids = op.ids && op.ids.length > 0 ? op.ids : null;
         for (const n of model.notes.values()) {
           if (!model.finds(n, op.user) || (op.doc && n.doc !== op.doc) || (ids && !ids.includes(n.id))) continue;

@@ -143,7 +143,8 @@ describe(`${TEST_STORE} store: notifications`, () => {
     const sourceData: Record<string, unknown> = { z: 1, y: { d: 4, c: [3, 2, 1] }, a: 'first inserted last' };
     await store.addNotification(TA, ORG, notification('n-json', { headlineData, sourceData }));
     const [got] = await readNotifications(store, TA, notificationQuery({ documentId: DOC }));
-    // User objects show email and name besides their own members (SPEC 7); everything else as written.
+    // User objects show email and name besides their own members (docs/api.md, "User objects in a notification");
+    // everything else as written.
     eq(got?.headlineData, shownTemplate(headlineData), 'headlineData');
     eq(got?.sourceData, sourceData, 'sourceData');
     eq(JSON.stringify(got?.headlineData), JSON.stringify(shownTemplate(headlineData)), 'headlineData as JSON text (key order)');

@@ -713,7 +713,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
 
 // ---------------------------------------------------------------------------------------------
 
-// Ordering by id must be code-unit order (SPEC 7) whatever the server's default collation; the test
+// Ordering by id must be code-unit order (docs/api.md, "Paging") whatever the server's default collation; the test
 // server's own default may already be C, so the columns themselves are checked.
 (TEST_STORE === 'postgres' ? test : () => {})('PostgreSQL: every id column is COLLATE "C"', async () => {
   const db = freshDatabase('postgres');

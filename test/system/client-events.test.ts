@@ -1,5 +1,5 @@
-// The typed client's events side against the real server (SPEC 13): auth.token, events.subscribe (the
-// live stream as an async iterator: filters, a start id, an end-user token's share, stopping, and
+// The typed client's events side against the real server (docs/events.md, "Events"): auth.token, events.subscribe
+// (the live stream as an async iterator: filters, a start id, an end-user token's share, stopping, and
 // resuming with Last-Event-ID after a cut connection and after the server restarts, nothing lost and
 // nothing twice), and the webhooks, whose deliveries a receiver here verifies as docs/events.md shows.
 // A stand-in server checks the stream's grammar and retries where the real one would not show them.

@@ -18,7 +18,7 @@ await api.users.add({ organizationId: 1, users: [{ userId: 'u' }] });
 // @ts-expect-error the result is typed, not any
 const wrong: number = r.data;
 const e = new MarginaliaError('NOT_FOUND', 'm', 404, null);
-// @ts-expect-error statuses are the SPEC's codes
+// @ts-expect-error statuses are the codes of docs/api.md "Wire format"
 const bad: MarginaliaError['status'] = 'NOPE';
 for await (const event of api.events.subscribe({ organizationId: 'o', types: ['comment.*', 'notification.add'] })) {
   const id: number = event.id;

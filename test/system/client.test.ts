@@ -34,7 +34,7 @@ describe('the typed client against the real server', () => {
     await Promise.all([db?.drop(), limitedDb?.drop()]);
   });
 
-  test('every thread operation (SPEC 10), with typed results', async () => {
+  test('every thread operation, with typed results', async () => {
     const where = { organizationId: 'o10', documentId: 'd' };
     await api.comments.addAnnotations({
       ...where,
@@ -132,7 +132,7 @@ describe('the typed client against the real server', () => {
     assert.equal((await api.users.update({ organizationId: 'o', users: [{ userId: 'nobody' }] })).data.nobody!.success, false);
   });
 
-  test('every notification operation (SPEC 11), with typed results', async () => {
+  test('every notification operation, with typed results', async () => {
     const org = { organizationId: 'o11' };
     await api.users.add({ ...org, documentId: 'd', users: ['u1', 'u2', 'u3'].map((userId) => ({ userId })) });
     const base = { ...org, actionUser: { userId: 'u1' }, displayHeadlineMessageTemplate: 'hi' };
@@ -200,7 +200,7 @@ describe('the typed client against the real server', () => {
     assert.deepEqual((await api.notifications.count({ ...org, userId: 'u2' })).data, { total: 1, unread: 0 });
   });
 
-  test('the organization operations (SPEC 12), with typed results', async () => {
+  test('the organization operations, with typed results', async () => {
     const added = await api.organizations.add({
       organizations: [{ organizationId: 'o12-a', organizationName: 'A' }, { organizationId: 'o12-b' }],
     });
@@ -221,7 +221,7 @@ describe('the typed client against the real server', () => {
     );
   });
 
-  test('the rest of SPEC 12 through the client: disable state, documents, folders, members, groups, personal data, delete', async () => {
+  test('the rest through the client: disable state, documents, folders, members, groups, personal data, delete', async () => {
     const org = 'o12-life';
     await api.folders.add({ organizationId: org, folders: [{ folderId: 'f', folderName: 'F' }] });
     await api.documents.add({ organizationId: org, folderId: 'f', documents: [{ documentId: 'd', documentName: 'D' }] });

@@ -1,6 +1,6 @@
 // Runs the black-box contract suite of ../shared/conformance against the real server, with two
 // tenants: one from the first start, one made by the CLI, on each database there is. Skips, saying why,
-// where ../shared is absent. SECTIONS are the Part II sections built so far: their lifecycle cases run too.
+// where ../shared is absent. SECTIONS are the suite's lifecycle sections built so far: their lifecycle cases run too.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

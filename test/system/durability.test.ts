@@ -1,6 +1,6 @@
-// A crash in the middle of batch writes (SPEC 1: a batch is one transaction; SPEC 9: nothing
-// acknowledged is lost). Writers stream large commentannotations/add batches (40 threads of 25
-// comments each) at the real server; it is killed with SIGKILL while batches are in flight; after a
+// A crash in the middle of batch writes (docs/api.md, "Wire format": a batch is one transaction; docs/api.md
+// "What always holds": nothing acknowledged is lost). Writers stream large commentannotations/add batches (40
+// threads of 25 comments each) at the real server; it is killed with SIGKILL while batches are in flight; after a
 // restart every batch is either wholly there or wholly absent, and every acknowledged one is there.
 // Runs on each database there is (SQLite, and PostgreSQL when TEST_DATABASE_URL names one). e2e.test.ts covers single writes and
 // SIGTERM.

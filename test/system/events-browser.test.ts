@@ -1,7 +1,7 @@
-// The live event stream (SPEC 13) from a real headless Chromium (Debian's `chromium`, driven by
-// playwright-core), as a browser app would use it: the server runs with MARGINALIA_CORS_ORIGINS naming
-// origin A only; two tiny pages are served from two local HTTP servers on other ports (origin A, origin
-// B). The test gets an end-user token through the API, each page opens
+// The live event stream (docs/events.md, "The live stream: GET /v1/events") from a real headless Chromium (Debian's
+// `chromium`, driven by playwright-core), as a browser app would use it: the server runs with
+// MARGINALIA_CORS_ORIGINS naming origin A only; two tiny pages are served from two local HTTP servers on other
+// ports (origin A, origin B). The test gets an end-user token through the API, each page opens
 // `new EventSource('<server>/v1/events?token=...')`, and a notification addressed to that user is added
 // through the API: the page on A shows it; the page on B is refused by CORS (EventSource error, nothing
 // received), and so is its fetch with `Authorization: Bearer`, while the same preflighted fetch from A

@@ -1,6 +1,6 @@
-// Event streams across processes (SPEC 13): an event written through one process reaches streams held
-// by every other within a second: sibling workers (MARGINALIA_WORKERS) on one SQLite file through the
-// cluster primary, instances on one SQLite file through Redis, instances and workers on PostgreSQL
+// Event streams across processes (docs/events.md, "The live stream: GET /v1/events"): an event written through one
+// process reaches streams held by every other within a second: sibling workers (MARGINALIA_WORKERS) on one SQLite
+// file through the cluster primary, instances on one SQLite file through Redis, instances and workers on PostgreSQL
 // through LISTEN/NOTIFY. The poll (MARGINALIA_EVENT_POLL_MS) is set to a minute in each, so only the
 // notices can make the second; with no notice at all (two instances on one SQLite file, no Redis) the
 // poll alone brings it. Shutdown ends open streams with a close event, from which a client resumes.

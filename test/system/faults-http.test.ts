@@ -23,7 +23,7 @@ async function serverWith(db: FreshDatabase, env: Record<string, string> = {}): 
   return startServer({ env: { ...db.env, MARGINALIA_API_KEY: creds.apiKey, MARGINALIA_AUTH_TOKEN: creds.authToken, ...env } });
 }
 
-describe('SIGTERM with connections open (SPEC 9)', () => {
+describe('SIGTERM with connections open', () => {
   let db: FreshDatabase;
   before(() => {
     db = freshDatabase('sqlite');

@@ -1,5 +1,5 @@
-// Webhooks end to end (SPEC 13), with real server processes (dist/main.js: `npm run build` first) and
-// a receiver on 127.0.0.1 that verifies every signature with the Standard Webhooks library: order per
+// Webhooks end to end (docs/events.md, "Webhooks"), with real server processes (dist/main.js: `npm run build`
+// first) and a receiver on 127.0.0.1 that verifies every signature with the Standard Webhooks library: order per
 // organization, retries after a 500, a receiver down for a while, kill -9 of the server mid-delivery
 // (the counts are printed: written, delivered, duplicates, lost), two servers on one PostgreSQL
 // database delivering each event once, and the CLI.

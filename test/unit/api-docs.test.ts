@@ -1,6 +1,6 @@
-// The API's own description (SPEC 8): /openapi.json is OpenAPI 3.1 generated from the schemas that
-// validate requests, with every operation, its error answers and the two credential headers as
-// security schemes; the committed openapi.json is exactly what the service serves (run
+// The API's own description (docs/api.md, "API reference: /docs and /openapi.json"): /openapi.json is OpenAPI 3.1
+// generated from the schemas that validate requests, with every operation, its error answers and the two credential
+// headers as security schemes; the committed openapi.json is exactly what the service serves (run
 // `npm run openapi` after changing a schema); /docs serves its page and assets from the server itself.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
 import { REPO } from '../helpers/server-process.js';
 
-/** The one GET under /v1: the event stream (SPEC 13). */
+/** The one GET under /v1: the event stream (docs/events.md, "The live stream: GET /v1/events"). */
 const STREAM = '/v1/events';
 
 describe('/openapi.json and /docs', () => {
@@ -56,7 +56,8 @@ describe('/openapi.json and /docs', () => {
       assert.ok(op.summary, `${path} has a summary`);
       const body = op.requestBody.content['application/json'].schema;
       assert.deepEqual(body.required, ['data'], path);
-      // Every operation names its organization at the top of data, but those that take several (SPEC 12).
+      // Every operation names its organization at the top of data, but those that take several (docs/api.md,
+      // "Organizations").
       const data = body.properties.data.properties;
       const organizationId =
         // Optional where it may be absent (documents without an organization): its first alternative.
@@ -65,7 +66,7 @@ describe('/openapi.json and /docs', () => {
         data.organizations?.items.properties.organizationId ??
         data.organizationIds?.anyOf?.[0].items ??
         data.organizationIds?.items ??
-        // auth/token/get names it among the user's properties (SPEC 13).
+        // auth/token/get names it among the user's properties (docs/api.md, "POST /v1/auth/token/get").
         data.userProperties?.properties.organizationId ??
         // users/data/delete/status names only its job (an id of the same limits).
         data.jobId;
@@ -161,7 +162,8 @@ describe('/openapi.json and /docs', () => {
     try {
       const d = (await wide.request('/openapi.json', { method: 'GET' })).json;
       const data = d.paths[PATHS.notificationsAdd].post.requestBody.content['application/json'].schema.properties.data;
-      // notifyUsers is optional and nullable since SPEC 11.1: its array is the first of its anyOf.
+      // notifyUsers is optional and nullable (docs/api.md, "Addressing and read state"): its array is the first of
+      // its anyOf.
       const notifyUsers = data.properties.notifyUsers.anyOf?.find((x: { type?: string }) => x.type === 'array');
       assert.equal(notifyUsers?.maxItems, 5000);
       assert.equal(data.properties.displayHeadlineMessageTemplate.maxLength, 77);

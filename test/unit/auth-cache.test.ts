@@ -1,5 +1,6 @@
 // The authentication cache: a hit skips the credential lookup, and any change to any credential,
-// by any process, empties it before the next check (SPEC 2: a revoked token fails on the next request).
+// by any process, empties it before the next check (docs/api.md, "Credentials": a revoked token fails on the next
+// request).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AuthCache, authenticate, createTenant, tokenRecord } from '../../src/services/credentials.js';

@@ -1,4 +1,4 @@
-// Configuration (SPEC 3): defaults, every variable validated, every problem reported at once.
+// Configuration (docs/configuration.md): defaults, every variable validated, every problem reported at once.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadConfig, redactUrl, SETTINGS, settingsTable } from '../../src/config/index.js';

@@ -1,6 +1,6 @@
-// End-user tokens (SPEC 13): what issueEndUserToken signs and what verifyEndUserToken accepts, on a
-// real store over a fresh database (the configured one). Every token that does not check out, whatever
-// the reason, is refused UNAUTHENTICATED with the one message.
+// End-user tokens (docs/api.md, "POST /v1/auth/token/get"): what issueEndUserToken signs and what
+// verifyEndUserToken accepts, on a real store over a fresh database (the configured one). Every token that does not
+// check out, whatever the reason, is refused UNAUTHENTICATED with the one message.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';

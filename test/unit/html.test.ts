@@ -1,5 +1,5 @@
-// Unit tests of src/services/html.ts: the comment body rules of SPEC 6 (allowlist sanitizing, link
-// protocols, derived text and html).
+// Unit tests of src/services/html.ts: the comment body rules of docs/api.md "Comment HTML" (allowlist sanitizing,
+// link protocols, derived text and html).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { commentBody, htmlFromText, sanitizeCommentHtml, textFromHtml } from '../../src/services/html.js';
@@ -283,7 +283,7 @@ describe('commentBody', () => {
     assert.equal(commentBody({ commentHtml: '<a href="/rel">r</a>' }).html, '<a>r</a>');
   });
 
-  test('SPEC 10.2: div, mention spans and images from absolute http(s) URLs; nothing that runs', () => {
+  test('div, mention spans and images from absolute http(s) URLs; nothing that runs', () => {
     assert.equal(sanitizeCommentHtml('<div><p>block</p></div>'), '<div><p>block</p></div>');
     assert.equal(
       sanitizeCommentHtml('<span class="mention" data-user-id="u1" data-kind="user">@Ann</span>'),

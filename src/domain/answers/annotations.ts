@@ -1,11 +1,12 @@
-// commentannotations/get's answer as JSON text (SPEC 10.1), rendered when a thread is written and kept
-// with it (annotations.answer_head and answer_comments), so that a read splices stored text instead of
-// reading each comment's columns and writing it (a page of 20 threads: 770 us of CPU per request with
+// commentannotations/get's answer as JSON text (docs/api.md, "What a thread reads as"), rendered when a thread is
+// written and kept with it (annotations.answer_head and answer_comments), so that a read splices stored text
+// instead of reading each comment's columns and writing it (a page of 20 threads: 770 us of CPU per request with
 // the join of comments; see bench/README.md). Only what depends on the reader or on profiles is left
 // out: the reader's API key (a gap), and each user, as a slot that a read fills from the organization's
 // profiles, so a users/update shows at once without rewriting threads. A thread's `from` is its first
 // comment's author: the first slot of its comments. A member that was never set, or was cleared, is
-// absent (SPEC 14.1); objects are the JSON text they were written as (key order included).
+// absent (docs/api.md, "Members shown only when set"); objects are the JSON text they were written as (key order
+// included).
 import type { CommentFacts, StoredThreadAnswer, ThreadHead } from '../threads.js';
 import type { Profile, UserRef } from '../users.js';
 import { NO_ORGANIZATION } from '../../schemas/common.js';
@@ -125,8 +126,8 @@ const API_KEY_MEMBER = '"apiKey":';
 const NO_KEY = '\u0005';
 
 /**
- * A stored thread as events show it (SPEC 13): as commentannotations/get shows it, with every user as
- * its writer gave them (no profiles: an event says what was written) and metadata without the API key,
+ * A stored thread as events show it (docs/events.md, "Events"): as commentannotations/get shows it, with every user
+ * as its writer gave them (no profiles: an event says what was written) and metadata without the API key,
  * which an event must not carry (streams reach browsers).
  */
 export function eventThreadJson(r: Pick<StoredThreadAnswer, 'head' | 'comments'>): string {
@@ -135,8 +136,8 @@ export function eventThreadJson(r: Pick<StoredThreadAnswer, 'head' | 'comments'>
 }
 
 /**
- * New comments of a thread as events show them (SPEC 13): each as comments/get shows it, users as their
- * writer gave them, with its annotationId; from their stored text (storedComments), as appended.
+ * New comments of a thread as events show them (docs/events.md, "Events"): each as comments/get shows it, users as
+ * their writer gave them, with its annotationId; from their stored text (storedComments), as appended.
  */
 export function eventCommentsOf(stored: string, annotationId: string): string[] {
   const comments = JSON.parse(`[${filled(stored, (slot) => shownUser(slot, NO_PROFILES))}]`) as object[];

@@ -1,7 +1,7 @@
-// comments/get's answer as JSON text, written straight from the stored comments (SPEC 6's shape, byte
-// for byte what JSON.stringify gave of the objects built before): no object per comment, no second
-// walk by a serializer. Each user a comment shows (its author, each tagged contact) is written by the
-// caller's `user`: resolved against the organization's profiles for comments/get (services/profiles.ts),
+// comments/get's answer as JSON text, written straight from the stored comments (the shape of docs/api.md
+// "What a thread reads as", byte for byte what JSON.stringify gave of the objects built before): no object per
+// comment, no second walk by a serializer. Each user a comment shows (its author, each tagged contact) is written
+// by the caller's `user`: resolved against the organization's profiles for comments/get (services/profiles.ts),
 // or as a slot that a read fills, for the answers threads keep (answers/thread-answers.ts).
 import type { CommentFacts, StoredComment, TaggedContact } from '../threads.js';
 import type { UserRef } from '../users.js';
@@ -53,8 +53,8 @@ export function commentsJson(stored: readonly StoredComment[], commentIds: reado
 }
 
 /**
- * A comment as events show it (SPEC 13): as comments/get shows it, with its users as their writer gave
- * them (no profiles: an event says what was written), and its annotationId.
+ * A comment as events show it (docs/events.md, "Events"): as comments/get shows it, with its users as their writer
+ * gave them (no profiles: an event says what was written), and its annotationId.
  */
 export const eventCommentJson = (c: CommentFacts, annotationId: string): string =>
   `${commentJson(c, (ref) => userJson(ref, undefined)).slice(0, -1)},"annotationId":${json(annotationId)}}`;

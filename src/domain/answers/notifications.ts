@@ -1,8 +1,8 @@
-// notifications/get's answer as JSON text, written from stored rows (SPEC 7's shape, byte for byte what
-// JSON.stringify gave of the objects built before). Whatever does not depend on the reader is rendered
-// once, when the notification is written, into its `answer` column: the text of the answer with gaps
-// for what a read fills in, the action user (profiles change), the template data where it names users
-// (likewise), and the reader's API key. A read splices the pieces; nothing is parsed unless template
+// notifications/get's answer as JSON text, written from stored rows (the shape of docs/api.md
+// "POST /v1/notifications/get", byte for byte what JSON.stringify gave of the objects built before). Whatever does
+// not depend on the reader is rendered once, when the notification is written, into its `answer` column: the text
+// of the answer with gaps for what a read fills in, the action user (profiles change), the template data where it
+// names users (likewise), and the reader's API key. A read splices the pieces; nothing is parsed unless template
 // data names users. Measured on a page of 10: building objects and maps per read, then
 // JSON.stringify, cost about 200 us more; each column a row returns costs about 0.3 us.
 import type { Recipient, StoredNotification } from '../notifications.js';
@@ -26,7 +26,10 @@ export interface NotificationAnswerSource {
   bodyMessage: string;
   timestamp: number;
   recipients: readonly { userId: string; internalId: string; unread: boolean }[];
-  /** notificationSource: "custom" unless made by a comment (SPEC 11.7). */
+  /**
+   * notificationSource: "custom" unless made by a comment (docs/api.md,
+   * "Notifications from comments (triggerNotification)").
+   */
   source?: string;
 }
 
@@ -76,7 +79,8 @@ export function newNotificationAnswer(
 /**
  * The recipient maps and timestamp piece ([4]) with read marks laid over it: a listed reader's entry
  * turns false where it stands, and members who read an organization-wide notification follow, false
- * (SPEC 11.1). Stored answers keep every listed recipient unread, so a read mark never rewrites them.
+ * (docs/api.md, "Addressing and read state"). Stored answers keep every listed recipient unread, so a read mark
+ * never rewrites them.
  */
 function withReaders(
   piece: string,
@@ -102,7 +106,10 @@ function withReaders(
 /** The pieces of a stored answer: [2] is the template data, [5] its user slots. */
 const piecesOf = (answer: string): string[] => answer.split(GAP);
 
-/** SPEC 7: a template value that is an object with a string userId is a user object. */
+/**
+ * A template value that is an object with a string userId is a user object (docs/api.md,
+ * "User objects in a notification").
+ */
 function asUserObject(value: unknown): (Record<string, unknown> & { userId: string }) | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const userId = (value as { userId?: unknown }).userId;
@@ -122,9 +129,9 @@ const FIELDS = ['email', 'name', 'userId'] as const;
 
 /**
  * Template data as stored: its text with a slot for each field a read resolves against profiles
- * (SPEC 7: each user object shows the profile's email, name and userId, after its own members), and
- * the slots' users as JSON text, [[userId, name, email], ...] with what the writer gave ("" when none
- * named a user). A read fills the slots without parsing the template.
+ * (docs/api.md, "User objects in a notification": each user object shows the profile's email, name and userId,
+ * after its own members), and the slots' users as JSON text, [[userId, name, email], ...] with what the writer gave
+ * ("" when none named a user). A read fills the slots without parsing the template.
  */
 function storedTemplate(headlineData: string): { text: string; slots: string } {
   if (!mayNameUsers(headlineData)) return { text: headlineData, slots: '' };
@@ -200,8 +207,8 @@ export function pageAnswer(
 }
 
 /**
- * A notification as events show it (SPEC 13): as a read shows it, with the users as their writer gave
- * them (no profiles: an event says what was written) and without the reader's API key, which an event
+ * A notification as events show it (docs/events.md, "Events"): as a read shows it, with the users as their writer
+ * gave them (no profiles: an event says what was written) and without the reader's API key, which an event
  * must not carry (streams reach browsers).
  */
 export function eventNotificationJson(n: Pick<StoredNotification, 'answer' | 'actionUser'>, organizationId: string): string {

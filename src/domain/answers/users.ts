@@ -1,5 +1,6 @@
-// Author resolution at read time (SPEC 6): a profile in the organization wins over what the writer
-// sent, field by field; with neither, a field reads as "". This is why a users/update shows at once.
+// Author resolution at read time (docs/api.md, "Profiles at read time"): a profile in the organization wins over
+// what the writer sent, field by field; with neither, a field reads as "". This is why a users/update shows at
+// once.
 import type { Static } from 'typebox';
 import type { ShownUser as ShownUserSchema } from '../../schemas/responses.js';
 import type { Profile, UserRef } from '../users.js';

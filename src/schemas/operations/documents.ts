@@ -14,7 +14,7 @@ import { contract } from './contract.js';
 export const documents = {
   documentsAdd: contract({
     paths: { v1: 'organizations/documents/add' },
-    summary: 'Create documents, or rename them; optionally file them in a folder (SPEC 12)',
+    summary: 'Create documents, or rename them; optionally file them in a folder',
     tags: ['organizations'],
     body: DocumentsAddBody,
     result: DocumentsResult,
@@ -22,28 +22,28 @@ export const documents = {
   }),
   documentsGet: contract({
     paths: { v1: 'organizations/documents/get' },
-    summary: "An organization's documents, by id and/or folder, in id order and paged (SPEC 12)",
+    summary: "An organization's documents, by id and/or folder, in id order and paged",
     tags: ['organizations'],
     body: DocumentsGetBody,
     result: DocumentListResult,
   }),
   documentsUpdate: contract({
     paths: { v1: 'organizations/documents/update' },
-    summary: 'Rename documents that exist (SPEC 12)',
+    summary: 'Rename documents that exist',
     tags: ['organizations'],
     body: DocumentsUpdateBody,
     result: DocumentsResult,
   }),
   documentsDelete: contract({
     paths: { v1: 'organizations/documents/delete' },
-    summary: 'Delete documents with their threads, comments, notifications and memberships (SPEC 12)',
+    summary: 'Delete documents with their threads, comments, notifications and memberships',
     tags: ['organizations'],
     body: DocumentsDeleteBody,
     result: DocumentsResult,
   }),
   documentsMove: contract({
     paths: { v1: 'organizations/documents/move' },
-    summary: 'Move documents into a folder that exists, or out of any with "root" (SPEC 12)',
+    summary: 'Move documents into a folder that exists, or out of any with "root"',
     tags: ['organizations'],
     body: DocumentsMoveBody,
     result: DocumentsMovedResult,
@@ -51,14 +51,14 @@ export const documents = {
   }),
   documentsAccess: contract({
     paths: { v1: 'organizations/documents/access/update' },
-    summary: "Set documents' access type (SPEC 12)",
+    summary: "Set documents' access type",
     tags: ['organizations'],
     body: DocumentsAccessBody,
     result: AccessResult,
   }),
   documentsDisable: contract({
     paths: { v1: 'organizations/documents/access/disablestate/update' },
-    summary: 'Disable documents, or enable them again; a missing document is created (SPEC 12)',
+    summary: 'Disable documents, or enable them again; a missing document is created',
     tags: ['organizations'],
     body: DocumentsDisableBody,
     result: DisableStateResult,

@@ -6,7 +6,7 @@ import { contract } from './contract.js';
 export const folders = {
   foldersAdd: contract({
     paths: { v1: 'organizations/folders/add' },
-    summary: 'Create folders under a parent that exists, or at the top (SPEC 12)',
+    summary: 'Create folders under a parent that exists, or at the top',
     tags: ['organizations'],
     body: FoldersBody,
     result: FoldersResult,
@@ -14,14 +14,14 @@ export const folders = {
   }),
   foldersGet: contract({
     paths: { v1: 'organizations/folders/get' },
-    summary: 'Every folder of an organization, flat; or one folder with its whole subtree (SPEC 12)',
+    summary: 'Every folder of an organization, flat; or one folder with its whole subtree',
     tags: ['organizations'],
     body: FoldersGetBody,
     result: FolderListResult,
   }),
   foldersUpdate: contract({
     paths: { v1: 'organizations/folders/update' },
-    summary: 'Rename and move folders that exist (SPEC 12)',
+    summary: 'Rename and move folders that exist',
     tags: ['organizations'],
     body: FoldersBody,
     result: FoldersResult,
@@ -29,14 +29,14 @@ export const folders = {
   }),
   foldersDelete: contract({
     paths: { v1: 'organizations/folders/delete' },
-    summary: 'Delete folders with their subtrees; their documents move to no folder (extension, SPEC 12)',
+    summary: 'Delete folders with their subtrees; their documents move to no folder (extension)',
     tags: ['organizations'],
     body: FoldersDeleteBody,
     result: FoldersResult,
   }),
   foldersAccess: contract({
     paths: { v1: 'organizations/folders/access/update' },
-    summary: "Set folders' access type (SPEC 12)",
+    summary: "Set folders' access type",
     tags: ['organizations'],
     body: FoldersAccessBody,
     result: AccessResult,

@@ -6,14 +6,14 @@ import { contract } from './contract.js';
 export const groups = {
   userGroupsAdd: contract({
     paths: { v1: 'organizations/usergroups/add' },
-    summary: 'Create organization user groups, or rename them (SPEC 12)',
+    summary: 'Create organization user groups, or rename them',
     tags: ['users'],
     body: UserGroupsAddBody,
     result: UserGroupsResult,
   }),
   groupUsersAdd: contract({
     paths: { v1: 'organizations/usergroups/users/add' },
-    summary: 'Add users to an organization user group; the group must exist (SPEC 12)',
+    summary: 'Add users to an organization user group; the group must exist',
     tags: ['users'],
     body: GroupUsersAddBody,
     result: GroupUsersResult,
@@ -21,7 +21,7 @@ export const groups = {
   }),
   groupUsersDelete: contract({
     paths: { v1: 'organizations/usergroups/users/delete' },
-    summary: 'Remove users (or all) from an organization user group (SPEC 12)',
+    summary: 'Remove users (or all) from an organization user group',
     tags: ['users'],
     body: GroupUsersDeleteBody,
     result: GroupUsersResult,

@@ -6,15 +6,14 @@ import { contract } from './contract.js';
 export const personalData = {
   userDataGet: contract({
     paths: { v1: 'users/data/get' },
-    summary:
-      "A page of a user's data in an organization: comments they wrote, notifications they acted or are addressed in (SPEC 12)",
+    summary: "A page of a user's data in an organization: comments they wrote, notifications they acted or are addressed in",
     tags: ['users'],
     body: UserDataGetBody,
     result: UserDataResult,
   }),
   userDataDelete: contract({
     paths: { v1: 'users/data/delete' },
-    summary: 'Erase the personal data of users in the organizations named, or all; done before the answer (SPEC 12)',
+    summary: 'Erase the personal data of users in the organizations named, or all; done before the answer',
     description:
       'Answers HTTP 202 with the body the original service documents: `status`, `message`, `data` and ' +
       '`statusCode` at the top, with no `result` wrapper (docs/decisions.md).',
@@ -25,7 +24,7 @@ export const personalData = {
   }),
   userDataStatus: contract({
     paths: { v1: 'users/data/delete/status' },
-    summary: 'The state of a users/data/delete job (SPEC 12)',
+    summary: 'The state of a users/data/delete job',
     tags: ['users'],
     body: UserDataStatusBody,
     result: ErasureStatusResult,

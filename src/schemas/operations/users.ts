@@ -20,14 +20,14 @@ export const users = {
   }),
   usersGet: contract({
     paths: { v1: 'users/get' },
-    summary: 'Members of the organization, or of a document, folder or user groups, in userId order and paged (SPEC 12)',
+    summary: 'Members of the organization, or of a document, folder or user groups, in userId order and paged',
     tags: ['users'],
     body: UsersGetBody,
     result: MembersResult,
   }),
   usersDelete: contract({
     paths: { v1: 'users/delete' },
-    summary: 'Remove users from the organization, or only from a document or folder (SPEC 12)',
+    summary: 'Remove users from the organization, or only from a document or folder',
     tags: ['users'],
     body: UsersDeleteBody,
     result: MembersDeletedResult,

@@ -1,4 +1,4 @@
-// SPEC 6's rule for commentIds, owned by the store because it must hold inside the thread's lock: the
+// The rule of docs/api.md "Comment ids", owned by the store because it must hold inside the thread's lock: the
 // largest id is read and the new ids placed in one transaction.
 import { MAX_COMMENT_ID } from '../../schemas/common.js';
 

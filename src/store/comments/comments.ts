@@ -49,7 +49,9 @@ export interface Thread extends Params {
  */
 const notBefore = (now: number, newest: number): number => Math.max(now, newest);
 
-/** The times a new comment is stored with: those the caller gave (SPEC 10.2), else `now`. */
+/**
+ * The times a new comment is stored with: those the caller gave (docs/api.md, "What an import keeps"), else `now`.
+ */
 export function commentTimes(c: NewComment, now: number): { createdAt: number; lastUpdated: number } {
   const createdAt = c.createdAt ?? now;
   return { createdAt, lastUpdated: c.lastUpdated ?? Math.max(now, createdAt) };
@@ -102,13 +104,16 @@ const written = (annotationId: string, drafts: readonly NewComment[], placed: re
     mentioned: mentionedIn(drafts[i]?.taggedUserContacts ?? null),
   }));
 
-/** The userIds a comment's tags name (a tag's own userId, SPEC 6). */
+/** The userIds a comment's tags name (a tag's own userId, docs/api.md "Comment HTML"). */
 export const mentionedIn = (tags: readonly TaggedContact[] | null): string[] => [...new Set((tags ?? []).map((t) => t.userId))];
 
 /** The latest lastUpdated among comments (0 for none). */
 const latestChange = (comments: readonly Placed[]): number => Math.max(0, ...comments.map((c) => c.lastUpdated));
 
-/** The status object's id, which statusIds filters compare (SPEC 10.3): only a string id is one. */
+/**
+ * The status object's id, which statusIds filters compare (docs/api.md, "POST /v1/commentannotations/get"): only a
+ * string id is one.
+ */
 export const statusIdOf = (status: object): string | null => {
   const id = (status as { id?: unknown }).id;
   return typeof id === 'string' ? id : null;
@@ -123,7 +128,8 @@ export function* addAnnotations(
   now: number,
   notify = false,
 ): Work<Set<string>> {
-  // SPEC 12: the organization and the document exist from the first write that names them, and refuse when disabled.
+  // docs/api.md "Disabled organizations and documents": the organization and the document exist from the first write
+  // that names them, and refuse when disabled.
   yield* enter(tenantId, organizationId, documentId, true);
   const taken = new Set<string>();
   // The comments written, by annotation: the fan-out takes them in request order (threads are written in key order).
@@ -141,7 +147,8 @@ export function* addAnnotations(
       context: jsonOrNull(a.context),
       status: JSON.stringify(a.status),
       createdAt,
-      // Not given: the latest change it has, its own creation or any of its comments' (SPEC 10.1).
+      // Not given: the latest change it has, its own creation or any of its comments' (docs/api.md,
+      // "What a thread reads as").
       lastUpdated: a.lastUpdated ?? Math.max(now, createdAt, latestChange(comments)),
       color: a.color,
       assignedTo: a.assignedTo,
@@ -165,7 +172,8 @@ export function* addAnnotations(
       if (notify) notified.set(a.annotationId, written(a.annotationId, a.comments, comments));
     }
   }
-  // A thread's first comments are not replies (SPEC 14.3): mentions and members only.
+  // A thread's first comments are not replies (docs/api.md, "Notifications from comments (triggerNotification)"):
+  // mentions and members only.
   const inRequestOrder = annotations.flatMap((a) => notified.get(a.annotationId) ?? []);
   yield* emit(
     threadsAdded(
@@ -180,7 +188,7 @@ export function* addAnnotations(
 
 /**
  * Appends comments to a thread, as one atomic operation: the thread is locked, caller-chosen ids are
- * checked, generated ids follow SPEC 6 (comment-ids.ts), and createdAt never goes back.
+ * checked, generated ids follow docs/api.md "Comment ids" (comment-ids.ts), and createdAt never goes back.
  */
 export function* addComments(thread: Thread, comments: CommentDraft[], now: number, notify = false): Work<AddCommentsResult> {
   const locked = (yield* arrays(SQL.lockAnnotation, thread))[0];

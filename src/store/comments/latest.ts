@@ -1,7 +1,7 @@
 // What a thread keeps of its newest comments so that unread counts need no walk of its comments
-// (SPEC 10.6): a thread is unread by a user when a comment by someone else was created after the
-// user's mark. The newest comment by anyone but u is `lastAt` when u did not write it, else
-// `otherAt`, the newest comment by anyone but its author. Folding comments one at a time keeps the
+// (docs/api.md, "POST /v1/commentannotations/count/get"): a thread is unread by a user when a comment by someone
+// else was created after the user's mark. The newest comment by anyone but u is `lastAt` when u did not write it,
+// else `otherAt`, the newest comment by anyone but its author. Folding comments one at a time keeps the
 // three exact in any order of creation times (an import may date comments before older ones).
 
 export interface LatestComments {

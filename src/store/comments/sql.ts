@@ -54,8 +54,8 @@ const LOCKED_SELECT = {
   lastAt: 'a.last_comment_at',
   lastBy: 'a.last_comment_by',
   otherAt: 'a.last_other_at',
-  // SPEC 12: the thread's organization or document disabled refuses the write; read with the lock, so
-  // the check costs no statement.
+  // docs/api.md "Disabled organizations and documents": the thread's organization or document disabled refuses the
+  // write; read with the lock, so the check costs no statement.
   organizationDisabled: `(SELECT o.disabled FROM organizations o WHERE o.tenant_id = a.tenant_id
     AND o.organization_id = a.organization_id)`,
   documentDisabled: `(SELECT d.disabled FROM documents d WHERE d.tenant_id = a.tenant_id

@@ -1,5 +1,5 @@
-// The statements of whole threads (SPEC 10): read, change, delete, count, mark read. SQLite and
-// PostgreSQL side by side; the comment statements are in sql.ts.
+// The statements of whole threads (docs/api.md, "Comment threads"): read, change, delete, count, mark read. SQLite
+// and PostgreSQL side by side; the comment statements are in sql.ts.
 import { CREDENTIALS_VERSION, columnsOf, DOCUMENT_VERSION, PROFILE_VERSION, positions } from '../select.js';
 import { POSTGRES, type Syntax } from '../dialect/syntax.js';
 import { madeOnDemand, same, sql, type Statement, written } from '../sql.js';

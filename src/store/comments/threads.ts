@@ -1,5 +1,5 @@
-// Store code for whole threads (SPEC 10): the thread read, changes and deletes by filter, counts and
-// read marks, and changes and deletes of a thread's comments.
+// Store code for whole threads (docs/api.md, "Comment threads"): the thread read, changes and deletes by filter,
+// counts and read marks, and changes and deletes of a thread's comments.
 import { storedComments, storedHead } from '../../domain/answers/annotations.js';
 import { versionsOf } from '../select.js';
 import { NO_ORGANIZATION } from '../../schemas/common.js';
@@ -307,7 +307,8 @@ export function* updateComments(
       text: r.comment_text as string,
       mentioned: mentionedIn(r.tagged_user_contacts ? (JSON.parse(r.tagged_user_contacts as string) as TaggedContact[]) : null),
     }));
-    // Only comments/add makes replies (SPEC 14.3): an edit tells the mentioned and the members.
+    // Only comments/add makes replies (docs/api.md, "Notifications from comments (triggerNotification)"): an edit
+    // tells the mentioned and the members.
     yield* notifyOfComments(thread, written, now, false);
   }
   return changed;

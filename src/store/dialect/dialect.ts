@@ -20,7 +20,7 @@
 //   connection plans once.
 // - Read snapshots: SQLite's reads of one turn of the event loop share one read transaction, ended
 //   before any write (sqlite.ts, ReadSnapshot); on PostgreSQL each statement reads committed data.
-// - Event ids (the outbox, SPEC 13): SQLite runs one write at a time, so a write numbers its events
+// - Event ids (the outbox, docs/events.md "Events"): SQLite runs one write at a time, so a write numbers its events
 //   itself; PostgreSQL runs a tenant's writes side by side, so a write leaves drafts and a short call
 //   after its commit numbers them (`writesSideBySide`; migrations 18, 21; `aside`).
 // - Notices between processes: PostgreSQL has LISTEN/NOTIFY (a NOTIFY inside a transaction is sent

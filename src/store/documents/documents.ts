@@ -1,5 +1,5 @@
-// Documents as objects (SPEC 12): made by documents/add or by the first write that names one, renamed,
-// moved between folders, given an access type, disabled, listed in id order, deleted with all in them.
+// Documents as objects (docs/api.md, "Documents"): made by documents/add or by the first write that names one,
+// renamed, moved between folders, given an access type, disabled, listed in id order, deleted with all in them.
 import { missingFolder } from '../../domain/folder-tree.js';
 import { NOTIFICATIONS_SQL } from '../notifications/sql.js';
 import { disabledDocument, enter } from '../organizations/organizations.js';
@@ -105,8 +105,9 @@ export function* setAccess(
 }
 
 /**
- * documents/access/disablestate/update: only the organization is checked (SPEC 14.8: a disabled
- * document takes its own disable-state update); a missing document is created, like organizations'.
+ * documents/access/disablestate/update: only the organization is checked (docs/api.md,
+ * "Disabled organizations and documents": a disabled document takes its own disable-state update); a missing
+ * document is created, like organizations'.
  */
 export function* setDisabled(
   tenantId: string,

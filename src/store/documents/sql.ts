@@ -1,4 +1,4 @@
-// The statements of documents as objects (SPEC 12), SQLite and PostgreSQL side by side.
+// The statements of documents as objects (docs/api.md, "Documents"), SQLite and PostgreSQL side by side.
 import { deleteSome, written } from '../sql.js';
 
 /** The columns a document is read with, in the order documents.ts maps them. */
@@ -8,7 +8,7 @@ const COLUMNS = 'document_id, name, folder_id, access_type, disabled, created_at
 export const DOCUMENT = 'tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId';
 
 /**
- * A write that names a document brings it into being (SPEC 12), at the service's time: each upsert
+ * A write that names a document brings it into being (docs/api.md, "Documents"), at the service's time: each upsert
  * answers the row's disabled flag, so a disabled document refuses the write (documents.ts throws and
  * the transaction writes nothing). `sets` is what an existing row takes.
  */
@@ -41,7 +41,10 @@ export const DOCUMENTS_SQL = {
   access: written('setDocumentAccess', () =>
     upsert(['access_type'], ['@accessType'], 'access_type = @accessType, updated_at = @now'),
   ),
-  /** documents/access/disablestate/update: the one write a disabled document takes (SPEC 14.8). */
+  /**
+   * documents/access/disablestate/update: the one write a disabled document takes (docs/api.md,
+   * "Disabled organizations and documents").
+   */
   disable: written('setDocumentDisabled', (s) =>
     upsert(['disabled'], [`@disabled${s.cast('boolean')}`], `disabled = @disabled${s.cast('boolean')}, updated_at = @now`),
   ),

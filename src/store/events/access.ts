@@ -1,4 +1,5 @@
-// Store code of what an end-user token's event stream may carry (SPEC 13; events/stream-access.ts).
+// Store code of what an end-user token's event stream may carry (docs/events.md,
+// "End-user tokens and what a token's stream carries"; events/stream-access.ts).
 import { first, type Work } from '../sql.js';
 import { ACCESS_SQL as SQL } from './sql.js';
 

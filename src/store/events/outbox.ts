@@ -1,5 +1,5 @@
-// Store code of the event outbox (SPEC 13): a write's events are recorded in its own transaction, so
-// nothing is announced that was not committed and nothing committed goes unannounced
+// Store code of the event outbox (docs/events.md, "Events"): a write's events are recorded in its own transaction,
+// so nothing is announced that was not committed and nothing committed goes unannounced
 // (docs/events.md). Ids increase per tenant and commit in order: SQLite takes them in the write
 // (migration 17), PostgreSQL numbers a write's drafts right after its commit (migration 18).
 import { organizationMember } from '../../domain/answers/annotations.js';
@@ -35,7 +35,10 @@ export interface StoredEvent {
 
 const json = JSON.stringify;
 
-/** The event as sent after its id: `,"type":..., "data":...}` (SPEC 13); eventBody puts the id before it. */
+/**
+ * The event as sent after its id: `,"type":..., "data":...}` (docs/events.md, "Events"); eventBody puts the id
+ * before it.
+ */
 const bodyRest = (at: number, e: EventDraft): string =>
   `,"type":${json(e.type)},"timestamp":${at}${organizationMember(e.organizationId)}` +
   `${e.documentId !== null ? `,"documentId":${json(e.documentId)}` : ''},"data":${e.data}}`;

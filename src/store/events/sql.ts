@@ -1,4 +1,4 @@
-// The statements of the event outbox (SPEC 13), SQLite and PostgreSQL side by side.
+// The statements of the event outbox (docs/events.md, "Events"), SQLite and PostgreSQL side by side.
 import { postgresOnly, same, sql, sqliteOnly, written } from '../sql.js';
 
 /**
@@ -75,10 +75,10 @@ export const EVENTS_SQL = {
 };
 
 /**
- * What an end-user token's stream may carry of an organization (SPEC 13): whether the user has a
- * profile there, and whether they may see a document: `public`, anyone of the organization;
- * `organizationPrivate` (also a document no write has described yet), users with a profile;
- * `restricted`, members of the document or of its folder.
+ * What an end-user token's stream may carry of an organization (docs/events.md,
+ * "End-user tokens and what a token's stream carries"): whether the user has a profile there, and whether they may
+ * see a document: `public`, anyone of the organization; `organizationPrivate` (also a document no write has
+ * described yet), users with a profile; `restricted`, members of the document or of its folder.
  */
 export const ACCESS_SQL = {
   access: same(

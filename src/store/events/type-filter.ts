@@ -1,4 +1,4 @@
-// Which event types a stream's `types` or a webhook's `events` name (SPEC 13): exact types
+// Which event types a stream's `types` or a webhook's `events` name (docs/events.md, "Webhooks"): exact types
 // (`comment.add`) and families (`comment.*`: every type of that family). One matcher for both.
 export class TypeFilter {
   private readonly exact = new Set<string>();

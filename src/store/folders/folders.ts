@@ -1,6 +1,6 @@
-// Folders (SPEC 12): a tree per organization, made by folders/add, renamed and moved by folders/update,
-// deleted with their subtrees (their documents stay, in no folder). Each write reads the tree's parents
-// once, checks its entries against it in memory (tree.ts: no recursion, a bounded depth), then writes
+// Folders (docs/api.md, "Folders"): a tree per organization, made by folders/add, renamed and moved by
+// folders/update, deleted with their subtrees (their documents stay, in no folder). Each write reads the tree's
+// parents once, checks its entries against it in memory (tree.ts: no recursion, a bounded depth), then writes
 // the rows in key order.
 import { emit } from '../events/emit.js';
 import { enter } from '../organizations/organizations.js';

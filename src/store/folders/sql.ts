@@ -1,4 +1,4 @@
-// The statements of folders (SPEC 12), SQLite and PostgreSQL side by side. A folder's parent is NULL
+// The statements of folders (docs/api.md, "Folders"), SQLite and PostgreSQL side by side. A folder's parent is NULL
 // at the top. Trees are walked in memory (folders.ts) from one read of the organization's folders, so
 // no statement recurses and no list is spelled out: lists are one JSON or array parameter.
 import { written } from '../sql.js';

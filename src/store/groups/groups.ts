@@ -1,4 +1,5 @@
-// Store code of organization user groups (SPEC 12): groups, and which users are in them.
+// Store code of organization user groups (docs/api.md, "POST /v1/organizations/usergroups/add"): groups, and which
+// users are in them.
 import { enter } from '../organizations/organizations.js';
 import { all, batch, first, list, run, type Work } from '../sql.js';
 import type { UserGroupWrite } from '../../domain/users.js';
@@ -10,7 +11,7 @@ export function* addGroups(tenantId: string, organizationId: string, groups: rea
   for (const g of groups) yield* run(SQL.add, { tenantId, organizationId, groupId: g.groupId, name: g.name, now });
 }
 
-/** usergroups/users/add: false when the group does not exist (SPEC 14.6: NOT_FOUND). */
+/** usergroups/users/add: false when the group does not exist (docs/api.md, "What does not exist": NOT_FOUND). */
 export function* addGroupMembers(tenantId: string, organizationId: string, groupId: string, userIds: string[]): Work<boolean> {
   yield* enter(tenantId, organizationId, null, false);
   const group = { tenantId, organizationId, groupId };

@@ -1,4 +1,5 @@
-// The statements of organization user groups (SPEC 12), SQLite and PostgreSQL side by side.
+// The statements of organization user groups (docs/api.md, "POST /v1/organizations/usergroups/add"), SQLite and
+// PostgreSQL side by side.
 import { same, sql, written } from '../sql.js';
 
 const GROUP = 'tenant_id = @tenantId AND organization_id = @organizationId AND group_id = @groupId';

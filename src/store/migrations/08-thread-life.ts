@@ -3,8 +3,8 @@ import type { Migration } from './migration.js';
 export const threadLife: Migration = {
   version: 8,
   name: 'comment threads with a whole life',
-  // SPEC 10. A thread gains its lastUpdated, the members an import keeps (assignedTo, priority,
-  // targetElement; taggedUserContacts on comments), and two columns that its filters read without
+  // docs/api.md "Comment threads". A thread gains its lastUpdated, the members an import keeps (assignedTo,
+  // priority, targetElement; taggedUserContacts on comments), and two columns that its filters read without
   // parsing JSON or walking comments: status_id (the status object's id) and first_user_id (the
   // author of its first comment). A user's read mark per thread is a row of annotation_reads. A
   // document's threads are read newest first through annotations_by_time.

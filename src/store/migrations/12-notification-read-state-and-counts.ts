@@ -11,14 +11,15 @@ const FILL_COUNTS = `INSERT INTO inbox_counts (tenant_id, organization_id, user_
 export const notificationReadStateAndCounts: Migration = {
   version: 12,
   name: 'notifications have read state, organization-wide addressing, counts and settings',
-  // SPEC 11. An organization-wide notification is one row (notify_all), found by members at read time
-  // through notifications_wide; it is never copied per member. Read state is per (notification, user)
+  // docs/api.md "Notifications". An organization-wide notification is one row (notify_all), found by members at
+  // read time through notifications_wide; it is never copied per member. Read state is per (notification, user)
   // and lives in that user's own row: the unread flag of their inbox row when the notification lists
   // them, else a notification_reads row (organization-wide notifications only). A read mark never
   // rewrites a row another user's read needs. The stored answers keep every recipient unread; a read
   // lays the read marks over them (answers/notifications.ts), found through inbox_readers and
   // notification_reads' key. Counts are kept by triggers (notifications/counts-schema.ts), filled
-  // here from the inboxes that exist. source is SPEC 11.7's "comment" or "custom".
+  // here from the inboxes that exist. source is "comment" (docs/api.md,
+  // "Notifications from comments (triggerNotification)") or "custom".
   sqlite: `
 ALTER TABLE notifications ADD COLUMN notify_all INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE notifications ADD COLUMN source TEXT NOT NULL DEFAULT 'custom';

@@ -10,8 +10,8 @@ const KNOWN_ORGANIZATIONS = `SELECT tenant_id, organization_id FROM users
 export const organizations: Migration = {
   version: 13,
   name: 'organizations are objects',
-  // SPEC 12. An organization has a row from its first write on: organizations/add makes one, and so
-  // does every write that names an organization without one (store/organizations: touch). The
+  // docs/api.md "Organizations". An organization has a row from its first write on: organizations/add makes one,
+  // and so does every write that names an organization without one (store/organizations: touch). The
   // organizations a database already holds get theirs here, made at the time of the migration.
   sqlite: `
 CREATE TABLE organizations (

@@ -10,7 +10,7 @@ const KNOWN_DOCUMENTS = `SELECT tenant_id, organization_id, document_id FROM ann
 export const documentsFoldersGroupsErasures: Migration = {
   version: 14,
   name: 'documents, folders, groups and erasures are objects',
-  // SPEC 12. A document has a row from its first write on, like an organization (migration 13); the
+  // docs/api.md "Documents". A document has a row from its first write on, like an organization (migration 13); the
   // documents a database already holds get theirs here. A folder's parent and a document's folder are
   // NULL at the top. Erasure jobs (users/data/delete) keep only what their status answers.
   sqlite: `

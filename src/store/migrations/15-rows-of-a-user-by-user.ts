@@ -3,8 +3,8 @@ import type { Migration } from './migration.js';
 export const rowsOfAUserByUser: Migration = {
   version: 15,
   name: 'rows of a user found by user',
-  // users/data/get and users/data/delete (SPEC 12) find one user's rows in an organization: their
-  // comments, the notifications they acted in, their memberships, read marks and settings, each
+  // users/data/get and users/data/delete (docs/api.md, "POST /v1/users/data/delete") find one user's rows in an
+  // organization: their comments, the notifications they acted in, their memberships, read marks and settings, each
   // keyed by something else first. Without these, erasing a user in batches would scan the
   // organization once per batch (docs/decisions.md, "Users, groups and personal data").
   sqlite: `

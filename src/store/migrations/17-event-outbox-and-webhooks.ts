@@ -3,7 +3,7 @@ import type { Migration } from './migration.js';
 export const eventOutboxAndWebhooks: Migration = {
   version: 17,
   name: 'an event outbox and webhooks',
-  // SPEC 13. Every write records its events in `events` in its own transaction (the outbox), under
+  // docs/events.md "Events". Every write records its events in `events` in its own transaction (the outbox), under
   // ids that increase per tenant in commit order: `event_counters` holds each tenant's last id and
   // its row is taken last in the writing transaction, so on PostgreSQL a later id never commits
   // before an earlier one and a reader that resumes after an id misses nothing. `body` is the event

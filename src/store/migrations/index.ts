@@ -3,7 +3,7 @@
 // migration lock). A released step never changes; a new need is a new file and a new entry at the end
 // of MIGRATIONS. Every table is keyed tenant first, and every read path has an index that starts the
 // same way. Ids are compared code unit by code unit (COLLATE "C" on PostgreSQL, SQLite's default
-// BINARY), as SPEC 7 orders them. JSON members are kept as text, not jsonb: jsonb would reorder keys,
+// BINARY), as docs/api.md "Paging" orders them. JSON members are kept as text, not jsonb: jsonb would reorder keys,
 // and callers get back what they sent.
 import type { DatabaseKind, Dialect } from '../dialect/dialect.js';
 import { all, exec, run, same, type Work } from '../sql.js';

@@ -68,7 +68,8 @@ export function notificationsChanged(
 
 /**
  * Before notifications/delete: the addressees of what it will delete (the delete leaves no row to read
- * them from), selected as notifications/remove selects (SPEC 14.4) and read with the rows locked.
+ * them from), selected as notifications/remove selects (docs/api.md, "POST /v1/notifications/delete") and read with
+ * the rows locked.
  */
 export function* deletionAudiences(tenantId: string, q: NotificationDeletion): Work<Map<string, Audience>> {
   const SQL = NOTIFICATIONS_SQL;

@@ -1,7 +1,7 @@
-// Notifications from comments (SPEC 11.7, 14.3), written in the comment write's own transaction: one
-// per affected user per write, as services/fan-out.ts decides from the document's members, their inbox
-// settings and (for comments/add, the only write that makes replies) the thread's earlier authors,
-// each read once per write.
+// Notifications from comments (docs/api.md, "Notifications from comments (triggerNotification)"), written in the
+// comment write's own transaction: one per affected user per write, as services/fan-out.ts decides from the
+// document's members, their inbox settings and (for comments/add, the only write that makes replies) the thread's
+// earlier authors, each read once per write.
 import { newNotificationAnswer } from '../../domain/answers/notifications.js';
 import { HEADLINES, recipientsOf } from '../../domain/fan-out.js';
 import { internalUserId, newNotificationId } from '../../domain/ids.js';
@@ -75,7 +75,8 @@ export function* notifyOfComments(
       locationId: null,
       actionUser: c.author,
       headlineTemplate: HEADLINES[reason],
-      // A user object: shown with the author's profile at read time, like actionUser (SPEC 7).
+      // A user object: shown with the author's profile at read time, like actionUser (docs/api.md,
+      // "User objects in a notification").
       headlineData: { actionUser: { userId: c.author.userId, name: c.author.name, email: c.author.email } },
       bodyMessage: c.text,
       sourceData: { annotationId: c.annotationId, commentId: c.commentId, documentId: scope.documentId },

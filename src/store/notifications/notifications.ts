@@ -1,4 +1,5 @@
-// Store code for notifications, their recipients' inboxes, read state, counts and settings (SPEC 7, 11).
+// Store code for notifications, their recipients' inboxes, read state, counts and settings (docs/api.md,
+// "Notifications").
 import { disabledDocument, enter, enterDocument } from '../organizations/organizations.js';
 import { internalUserId } from '../../domain/ids.js';
 import { emit } from '../events/emit.js';
@@ -45,7 +46,8 @@ export function recipientsFrom(
 
 /** Returns false when the notificationId is taken in the organization. */
 export function* add(tenantId: string, organizationId: string, n: NewNotification): Work<boolean> {
-  // SPEC 12: the organization (and the document) exist from the first write that names them, and refuse when disabled.
+  // docs/api.md "Disabled organizations and documents": the organization (and the document) exist from the first write
+  // that names them, and refuse when disabled.
   yield* enter(tenantId, organizationId, n.documentId ?? null, true);
   // What the notification row and each of its inbox rows hold alike.
   const shared = {
@@ -251,8 +253,9 @@ export function sourceFrom(r: Record<string, unknown>, tenantId: string, organiz
 }
 
 /**
- * SPEC 14.8 for writes that reach notifications by id or by filters rather than by their document:
- * named ids in a disabled document refuse the write; found by other filters, they are passed over.
+ * docs/api.md "Disabled organizations and documents" for writes that reach notifications by id or by filters rather
+ * than by their document: named ids in a disabled document refuse the write; found by other filters, they are
+ * passed over.
  */
 function* outsideDisabledDocuments(tenantId: string, organizationId: string, ids: string[], named: boolean): Work<string[]> {
   if (ids.length === 0) return ids;
@@ -288,7 +291,8 @@ export function* remove(tenantId: string, q: NotificationDeletion): Work<string[
 function* selected(tenantId: string, q: NotificationDeletion): Work<string[]> {
   const params = { tenantId, organizationId: q.organizationId, locationId: q.locationId, ids: list(q.notificationIds) };
   const ids = (rows: Record<string, unknown>[]) => rows.map((r) => r.notification_id as string);
-  // By user: what lists them (SPEC 14.4), never organization-wide ones by membership alone.
+  // By user: what lists them (docs/api.md, "POST /v1/notifications/delete"), never organization-wide ones by
+  // membership alone.
   if (q.userId !== null) return ids(yield* all(SQL.idsListing, { ...params, userId: q.userId, documentId: q.documentId }));
   if (q.documentId !== null) return ids(yield* all(SQL.idsOfDocument, { ...params, documentId: q.documentId }));
   if (q.locationId !== null) return ids(yield* all(SQL.idsAtLocation, params));
@@ -345,7 +349,8 @@ export function* setSettings(
   userIds: readonly string[],
   setting: Partial<NotificationSetting>,
 ): Work<void> {
-  // SPEC 12: the organization and each document exist from the first write that names them, and refuse when disabled.
+  // docs/api.md "Disabled organizations and documents": the organization and each document exist from the first write
+  // that names them, and refuse when disabled.
   yield* enter(tenantId, organizationId, null, true);
   for (const documentId of [...documentIds].sort()) yield* enterDocument(tenantId, organizationId, documentId);
   const pairs = [...documentIds].sort().flatMap((documentId) => [...userIds].sort().map((userId) => ({ documentId, userId })));

@@ -78,7 +78,10 @@ const WIDE_UNREAD = wideRead(false);
  */
 const lockNotification = (s: Syntax, order: string) => s.lockInOrder(order, 'KEY SHARE', { of: 'n' });
 
-/** Whether the row's document (`alias`.document_id; none for a notification without one) is disabled (SPEC 14.8). */
+/**
+ * Whether the row's document (`alias`.document_id; none for a notification without one) is disabled (docs/api.md,
+ * "Disabled organizations and documents").
+ */
 const IN_DISABLED_DOCUMENT = (alias: string) => `EXISTS (SELECT 1 FROM documents dd WHERE dd.tenant_id = ${alias}.tenant_id
   AND dd.organization_id = ${alias}.organization_id AND dd.document_id = ${alias}.document_id AND dd.disabled)`;
 
@@ -112,7 +115,8 @@ export const NOTIFICATIONS_SQL = {
   /** What notifications/update renders a changed answer from; locks the rows on PostgreSQL. */
   lockForChange: written(
     'lockNotificationsForChange',
-    // document_disabled: a notification of a disabled document refuses the change (SPEC 14.8), read with the lock.
+    // document_disabled: a notification of a disabled document refuses the change (docs/api.md,
+    // "Disabled organizations and documents"), read with the lock.
     (s) => `SELECT ${CHANGE_SOURCE_COLUMNS}, ${IN_DISABLED_DOCUMENT('notifications')} AS document_disabled
      FROM notifications WHERE tenant_id = @tenantId AND organization_id = @organizationId
        AND ${s.isIn('notification_id', 'ids')}
@@ -187,7 +191,10 @@ export const NOTIFICATIONS_SQL = {
        AND ${s.inList('notification_id', 'ids')}
      ORDER BY timestamp DESC, notification_id DESC`,
   ),
-  /** notifications/delete by user: what lists the user (SPEC 14.4: never organization-wide ones by membership). */
+  /**
+   * notifications/delete by user: what lists the user (docs/api.md, "POST /v1/notifications/delete": never
+   * organization-wide ones by membership).
+   */
   idsListing: written(
     'notificationIdsListing',
     (s) => `SELECT notification_id FROM inbox
@@ -219,7 +226,10 @@ export const NOTIFICATIONS_SQL = {
        AND ${s.isIn('notification_id', 'ids')}
      RETURNING notification_id`,
   ),
-  /** The documents, disabled, of the notifications @ids (SPEC 14.8): a write must not change those. */
+  /**
+   * The documents, disabled, of the notifications @ids (docs/api.md, "Disabled organizations and documents"): a
+   * write must not change those.
+   */
   inDisabledDocuments: written(
     'notificationsInDisabledDocuments',
     (s) => `SELECT n.notification_id, n.document_id FROM notifications n

@@ -1,5 +1,5 @@
-// Organizations as objects (SPEC 12): made by organizations/add or by the first write that names one,
-// renamed, listed in id order.
+// Organizations as objects (docs/api.md, "Organizations"): made by organizations/add or by the first write that
+// names one, renamed, listed in id order.
 import { Refusal } from '../../domain/refusal.js';
 import { all, first, inKeyOrder, list, type Row, run, type Work } from '../sql.js';
 import type { OrganizationRecord, OrganizationWrite } from '../../domain/organizations.js';
@@ -7,8 +7,8 @@ import { deletedSome, type StepResult } from '../batches.js';
 import { DELETE_FROM, DELETE_SOME_FROM, ORGANIZATION_TABLES, ORGANIZATIONS_SQL as SQL } from './sql.js';
 
 /**
- * The first step of every write under an organization (SPEC 12, SPEC 14.8): a disabled organization,
- * or a disabled document the write names, refuses it with PERMISSION_DENIED; thrown, so the
+ * The first step of every write under an organization (docs/api.md, "Disabled organizations and documents"): a
+ * disabled organization, or a disabled document the write names, refuses it with PERMISSION_DENIED; thrown, so the
  * transaction writes nothing. With `create`, the organization and the document come into being.
  */
 export function* enter(tenantId: string, organizationId: string, documentId: string | null, create: boolean): Work<void> {
@@ -43,7 +43,10 @@ interface ThreadScope {
 export const disabledOrganization = (id: string) => new Refusal('PERMISSION_DENIED', `Organization ${id} is disabled.`);
 export const disabledDocument = (id: string) => new Refusal('PERMISSION_DENIED', `Document ${id} is disabled.`);
 
-/** A rename is a write under the organization: a disabled one refuses it (SPEC 14.8). */
+/**
+ * A rename is a write under the organization: a disabled one refuses it (docs/api.md,
+ * "Disabled organizations and documents").
+ */
 function* refuseDisabledAmong(tenantId: string, ids: readonly string[]): Work<void> {
   const disabled = yield* first(SQL.disabledAmong, { tenantId, ids: list(ids) });
   if (disabled) throw disabledOrganization(String(disabled.organization_id));

@@ -1,4 +1,4 @@
-// The statements of organizations as objects (SPEC 12), SQLite and PostgreSQL side by side.
+// The statements of organizations as objects (docs/api.md, "Organizations"), SQLite and PostgreSQL side by side.
 import { POSTGRES, SQLITE, type Syntax } from '../dialect/syntax.js';
 import { deleteSome, same, sql, type Statement, written } from '../sql.js';
 
@@ -13,8 +13,8 @@ const COLUMNS = 'organization_id, name, disabled, created_at, updated_at';
 
 export const ORGANIZATIONS_SQL = {
   /**
-   * The first step of a write that may create: the organization comes into being (SPEC 12) with no
-   * name, at the database's time (the writes that name one do not all carry the service's; see
+   * The first step of a write that may create: the organization comes into being (docs/api.md, "Organizations")
+   * with no name, at the database's time (the writes that name one do not all carry the service's; see
    * docs/decisions.md), and a row answers when it is disabled. Folded into the statement every such
    * write ran anyway, so the check costs no statement (docs/decisions.md, "Disabled"). SQLite: a
    * conflict updates nothing unless the row is disabled, and RETURNING answers only rows written (a
@@ -61,7 +61,10 @@ export const ORGANIZATIONS_SQL = {
     (s) => `UPDATE organizations SET name = coalesce(@name${s.cast('text')}, name), updated_at = @now
      WHERE tenant_id = @tenantId AND organization_id = @organizationId RETURNING organization_id`,
   ),
-  /** The disabled organizations among @ids: a rename of one is a write under it (SPEC 14.8). */
+  /**
+   * The disabled organizations among @ids: a rename of one is a write under it (docs/api.md,
+   * "Disabled organizations and documents").
+   */
   disabledAmong: written(
     'disabledOrganizations',
     (s) => `SELECT organization_id FROM organizations WHERE tenant_id = @tenantId AND ${s.inList('organization_id', 'ids')}

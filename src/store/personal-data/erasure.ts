@@ -1,6 +1,6 @@
-// Store code of users/data/delete (SPEC 12): the data of every user of a request in one organization,
-// erased in bounded batches. Each step below is one batch for all the users at once: db-store runs it
-// as its own transaction, again and again until it says it is done, so erasing a user with 100,000
+// Store code of users/data/delete (docs/api.md, "POST /v1/users/data/delete"): the data of every user of a request
+// in one organization, erased in bounded batches. Each step below is one batch for all the users at once: db-store
+// runs it as its own transaction, again and again until it says it is done, so erasing a user with 100,000
 // comments never holds a write transaction (SQLite) or row locks (PostgreSQL) for long, and erasing
 // 1,000 users costs about as many batches as their rows fill, not 1,000 times the steps. Order
 // matters: comments and notifications first (their triggers move the users' counters), the profiles
@@ -220,7 +220,10 @@ function* listedIn(scope: ErasureScope, _cursor: unknown, limit: number): Work<S
   return next(found.length < limit);
 }
 
-/** SPEC 7: a template value that is an object with a user's userId shows the user. */
+/**
+ * A template value that is an object with a user's userId shows the user (docs/api.md,
+ * "User objects in a notification").
+ */
 function namesAny(headlineData: string, userIds: ReadonlySet<string>): boolean {
   if (!headlineData.includes('"userId"')) return false;
   const data = JSON.parse(headlineData) as Record<string, unknown>;
@@ -296,7 +299,7 @@ function* taggedComments(scope: ErasureScope, cursor: unknown, limit: number): W
   yield* lockThreads(scope, touched);
   for (const { row, kept } of retagged) {
     const key = { documentId: row.document_id, annotationId: row.annotation_id, commentId: Number(row.comment_id) };
-    // None left reads as never set (SPEC 14.1: shown only when set).
+    // None left reads as never set (docs/api.md, "Members shown only when set").
     yield* run(SQL.retag, { ...org, ...key, tags: kept.length > 0 ? JSON.stringify(kept) : null });
   }
   yield* rendered(scope, touched);

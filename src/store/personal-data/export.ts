@@ -1,4 +1,5 @@
-// Store code of users/data/get (SPEC 12): a page of what one user wrote and received in an organization.
+// Store code of users/data/get (docs/api.md, "POST /v1/users/data/get"): a page of what one user wrote and received
+// in an organization.
 import { commentFrom } from '../comments/comments.js';
 import { notificationFrom } from '../notifications/notifications.js';
 import { all, arrays, type Work } from '../sql.js';

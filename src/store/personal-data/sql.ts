@@ -1,5 +1,5 @@
-// The statements of users/data/get and users/data/delete (SPEC 12): one user's rows in an
-// organization, read a page at a time and erased a batch at a time. SQLite and PostgreSQL side by side.
+// The statements of users/data/get and users/data/delete (docs/api.md, "POST /v1/users/data/delete"): one user's
+// rows in an organization, read a page at a time and erased a batch at a time. SQLite and PostgreSQL side by side.
 import { COMMENT_COLUMNS } from '../comments/sql.js';
 import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
 import { SQLITE, type Syntax } from '../dialect/syntax.js';
@@ -116,7 +116,8 @@ export const PERSONAL_DATA_SQL = {
   ),
   /**
    * The notifications the user acted in, is listed in, or receives as a member (organization-wide,
-   * SPEC 14.10), newest first after the page token's position: a union of three walks of at most
+   * docs/api.md "POST /v1/users/data/get"), newest first after the page token's position: a union of three walks of
+   * at most
    * @limit each, the user's inbox (by user, newest first), the organization-wide ones (notifications_wide)
    * and the ones they acted in (notifications_by_actor: only their own rows are ordered), instead of
    * one walk of every notification of the organization.

@@ -1,4 +1,5 @@
-// Store code for the tenants' end-user token signing keys (SPEC 13): one per tenant, made on first use.
+// Store code for the tenants' end-user token signing keys (docs/api.md, "POST /v1/auth/token/get"): one per tenant,
+// made on first use.
 import { first, type Row, run, type Work } from '../sql.js';
 import type { SigningKey } from '../../domain/credentials.js';
 import { SIGNING_KEYS_SQL as SQL } from './sql.js';

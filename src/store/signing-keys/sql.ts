@@ -1,4 +1,5 @@
-// The statements of the tenants' end-user token signing keys (SPEC 13), SQLite and PostgreSQL side by side.
+// The statements of the tenants' end-user token signing keys (docs/api.md, "POST /v1/auth/token/get"), SQLite and
+// PostgreSQL side by side.
 import { same, written } from '../sql.js';
 
 export const SIGNING_KEYS_SQL = {

@@ -1,5 +1,5 @@
-// The statements of users/get and users/delete (SPEC 12): an organization's members, by scope and
-// group, and their removal. SQLite and PostgreSQL side by side.
+// The statements of users/get and users/delete (docs/api.md, "POST /v1/users/get"): an organization's members, by
+// scope and group, and their removal. SQLite and PostgreSQL side by side.
 import { written } from '../sql.js';
 
 const USERS_OF_ORG = 'u.tenant_id = @tenantId AND u.organization_id = @organizationId';

@@ -1,4 +1,5 @@
-// Store code of users/get and users/delete (SPEC 12): an organization's members and their removal.
+// Store code of users/get and users/delete (docs/api.md, "POST /v1/users/get"): an organization's members and their
+// removal.
 import { enter } from '../organizations/organizations.js';
 import { all, list, run, type Work } from '../sql.js';
 import type { MemberQuery, Profile, Scope } from '../../domain/users.js';
@@ -30,7 +31,8 @@ export function* members(tenantId: string, q: MemberQuery): Work<Profile[]> {
  * every group entry in the organization. Answers the userIds that were there to remove.
  */
 export function* removeMembers(tenantId: string, organizationId: string, scope: Scope, userIds: string[]): Work<Set<string>> {
-  // SPEC 12, 14.8: a disabled organization (or the document named) refuses the write.
+  // docs/api.md "Disabled organizations and documents": a disabled organization (or the document named) refuses the
+  // write.
   yield* enter(tenantId, organizationId, scope?.kind === 'document' ? scope.id : null, false);
   const params = { tenantId, organizationId, userIds: list([...userIds].sort()) };
   const ids = (rows: Record<string, unknown>[]) => rows.map((r) => r.user_id as string);

@@ -25,7 +25,8 @@ const BUMP_PROFILE_VERSION = `INSERT INTO profile_versions (tenant_id, organizat
 const updateUsers = (scoped: boolean) =>
   sql(scoped ? 'updateMembers' : 'updateUsers', {
     sqlite: `${UPDATE_USER}${scoped ? ` AND ${MEMBER('@userId')}` : ''} RETURNING user_id`,
-    // A disabled organization (or document scope) changes nothing and answers a row `what` (SPEC 12).
+    // A disabled organization (or document scope) changes nothing and answers a row `what` (docs/api.md,
+    // "Disabled organizations and documents").
     postgres: `WITH refused AS (${DISABLED_IN_SCOPE(POSTGRES)}),
                bump AS (INSERT INTO profile_versions (tenant_id, organization_id, version)
                  SELECT @tenantId, @organizationId, 1 WHERE NOT EXISTS (SELECT 1 FROM refused)
@@ -45,8 +46,9 @@ export const USERS_SQL = {
   bumpProfileVersion: same('bumpProfileVersion', BUMP_PROFILE_VERSION),
   /**
    * users/update's first step on SQLite: the bump, answering whether the organization (or the
-   * document scope, @documentId) is disabled, so the check costs no statement of its own (SPEC 12;
-   * the caller throws, and the transaction writes nothing). PostgreSQL's statement does both itself.
+   * document scope, @documentId) is disabled, so the check costs no statement of its own (docs/api.md,
+   * "Disabled organizations and documents"; the caller throws, and the transaction writes nothing). PostgreSQL's
+   * statement does both itself.
    */
   bumpUnlessDisabled: same(
     'bumpProfileVersionUnlessDisabled',

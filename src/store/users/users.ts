@@ -12,7 +12,8 @@ const fields = (u: UserWrite) => ({
 });
 
 export function* upsert(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Work<void> {
-  // SPEC 12: the organization (and a document scope) exists from the first write that names it, and refuses when disabled.
+  // docs/api.md "Disabled organizations and documents": the organization (and a document scope) exists from the first
+  // write that names it, and refuses when disabled.
   yield* enter(tenantId, organizationId, scope?.kind === 'document' ? scope.id : null, true);
   // First, as in every write to users: one lock order (the version row, then users in key order).
   yield* run(SQL.bumpProfileVersion, { tenantId, organizationId });

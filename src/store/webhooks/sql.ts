@@ -1,4 +1,4 @@
-// The statements of webhooks and their deliveries (SPEC 13), SQLite and PostgreSQL side by side.
+// The statements of webhooks and their deliveries (docs/events.md, "Webhooks"), SQLite and PostgreSQL side by side.
 // Every statement names the tenant, but the worker's, which take work from every tenant and carry
 // each row's tenant on with it. Row locks are PostgreSQL's (FOR UPDATE, SKIP LOCKED where another
 // instance's work is skipped rather than waited for); SQLite's write transaction already excludes

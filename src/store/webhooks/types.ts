@@ -1,4 +1,5 @@
-// What the store keeps of webhooks and their deliveries (SPEC 13), as the Store interface speaks of it.
+// What the store keeps of webhooks and their deliveries (docs/events.md, "Webhooks"), as the Store interface speaks
+// of it.
 
 /** A webhook as webhooks/add writes it. */
 export interface NewWebhook {

@@ -1,5 +1,5 @@
-// Store code of webhooks/add, get, delete and deliveries/get (SPEC 13). A new webhook's cursor starts
-// at its tenant's last event: it is sent what happens after it was made, not the outbox's history.
+// Store code of webhooks/add, get, delete and deliveries/get (docs/events.md, "Webhooks"). A new webhook's cursor
+// starts at its tenant's last event: it is sent what happens after it was made, not the outbox's history.
 import { lastId } from '../events/outbox.js';
 import { arrays, first, run, type Work } from '../sql.js';
 import { WEBHOOKS_SQL as SQL } from './sql.js';
