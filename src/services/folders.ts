@@ -95,7 +95,7 @@ export function setFolderAccess({ store, clock }: Services, caller: Caller, inpu
 
 /**
  * The folder with its whole subtree nested in `subFolders`, children in folderId order: each folder is
- * made once, in the order of the walk (store/folders/tree.ts, no recursion), and attached to its parent.
+ * made once, in the order of the walk (domain/folder-tree.ts, no recursion), and attached to its parent.
  */
 export function subtree(folders: readonly FolderRecord[], rootId: string, organizationId: string): FolderAnswer | null {
   const byId = new Map(folders.map((f) => [f.folderId, f]));

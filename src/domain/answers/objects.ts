@@ -1,6 +1,6 @@
 // Organizations, documents, folders and members as their reads show them (docs/api.md, "Organizations"): one mapper
 // each from the store's record, shared by the reads (services/) and by the events that carry the object
-// (docs/events.md, "Event types and their data"; store/events/kinds.ts), so an event's data is what the read
+// (docs/events.md, "Event types and their data"; store/<feature>/events.ts), so an event's data is what the read
 // answers.
 import type { Static } from 'typebox';
 import { ROOT } from '../../schemas/folders.js';

@@ -53,8 +53,10 @@ export const documentsStore = (core: StoreCore) => ({
     return core.read('getDocuments', () => documents.page(tenantId, query));
   },
 
-  /** documents/delete: with everything in them; answers the ids that existed. */
-  /** Each document as organizations are deleted (deleteOrganizations), its parts in documents.ts. */
+  /**
+   * documents/delete: with everything in them; answers the ids that existed. Each document as
+   * organizations are deleted (deleteOrganizations), its parts in documents.ts.
+   */
   async deleteDocuments(
     tenantId: string,
     organizationId: string,

@@ -59,10 +59,10 @@ export const organizationsStore = (core: StoreCore) => ({
     );
   },
 
-  /** organizations/delete: everything in each, in one transaction; answers those that existed. */
   /**
-   * Each organization in three parts (organizations.ts): marked deleting, its rows a batch at a time
-   * (inBatches), then the row with its organization.delete event. Answers those that existed.
+   * organizations/delete: everything in each. Each organization in three parts (organizations.ts):
+   * marked deleting, its rows a batch at a time (inBatches), then the row with its organization.delete
+   * event. Answers those that existed.
    */
   async deleteOrganizations(tenantId: string, organizationIds: readonly string[], now: number): Promise<Set<string>> {
     const deleted = new Set<string>();

@@ -23,8 +23,6 @@ export const personalDataStore = (core: StoreCore) => ({
   /**
    * users/data/delete: every user's data in each organization (null: all of the tenant's), in
    * transactions of at most `batchSize` rows each; records the job when done. Answers how many batches ran.
-   */
-  /**
    * Only where the users have rows or are named (the index by user of migration 27): users found
    * nowhere cost one read. In each organization every step runs once for all the users together, a
    * batch at a time (inBatches): the steps that find rows by user for the users with a row of their own
