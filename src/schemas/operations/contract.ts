@@ -35,18 +35,13 @@ interface Declared<P extends Paths, Body extends TSchema, Result extends TSchema
   successStatus?: Status;
 }
 
+/** A contract as the service and the client read it: as declared, with every answer by HTTP status. */
 export interface Contract<
   Body extends TSchema = TSchema,
   Result extends TSchema = TSchema,
   P extends Paths = Paths,
   Status extends SuccessStatus = SuccessStatus,
-> {
-  paths: P;
-  summary: string;
-  description?: string;
-  tags: readonly string[];
-  body: (limits: InputLimits) => Body;
-  result: Result;
+> extends Omit<Declared<P, Body, Result, Status>, 'also' | 'partial' | 'successStatus'> {
   successStatus: Status;
   /** Every answer by HTTP status, the success and the refusals, as /openapi.json lists them. */
   response: Answers;

@@ -178,6 +178,3 @@ export const POSTGRES: Syntax = {
   deleteSomeByKey: (table, _keys, where) =>
     `DELETE FROM ${table} WHERE ctid IN (SELECT ctid FROM ${table} WHERE ${where} LIMIT @limit)`,
 };
-
-/** Each database's syntax, by its kind. */
-export const SYNTAX: Readonly<Record<DatabaseKind, Syntax>> = { sqlite: SQLITE, postgres: POSTGRES };
