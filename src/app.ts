@@ -1,6 +1,7 @@
 // Builds the HTTP application around a store. No I/O of its own: tests build it around any store and
 // drive it with inject; src/server.ts owns listening, signals and shutdown.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config/index.js';
@@ -67,6 +68,8 @@ export interface AppOptions {
    * prefixes, so the bench can measure what more operations cost a request when no code on its path changed.
    */
   extraOperationPrefixes?: readonly string[];
+  /** The server the app answers on, already listening (server.ts: the early listener); by default Fastify makes one. */
+  serverFactory?: (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server;
 }
 
 const asJson = (data: unknown): string => JSON.stringify(data);
@@ -79,6 +82,7 @@ export async function buildApp({
   rateLimiter,
   events,
   extraOperationPrefixes = [],
+  serverFactory,
 }: AppOptions): Promise<App> {
   const metrics = createMetrics(store);
   const timeouts = config.http ?? DEFAULT_HTTP_TIMEOUTS;
@@ -100,6 +104,7 @@ export async function buildApp({
     // untouched.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, verbose: true } },
     clientErrorHandler: connections.onClientError,
+    ...(serverFactory ? { serverFactory } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Response schemas type the handlers and describe the API; answers are written as they are, never

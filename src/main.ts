@@ -68,8 +68,14 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
   }
   const config = loaded.config;
   if (command === 'serve') {
+    // The port is answered before the server's modules load (src/http/early-listener.ts). With workers
+    // the primary hands connections out; each worker takes them once it is ready.
+    const early =
+      config.workers > 1
+        ? null
+        : await (await import('./http/early-listener.js')).listenEarly(config.port, config.host, config.http);
     const { serve } = await import('./server.js');
-    await serve(config, process.stderr);
+    await serve(config, process.stderr, early);
     return null;
   }
   const io: Io = { out: (line) => process.stdout.write(`${line}\n`) };

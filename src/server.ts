@@ -8,6 +8,7 @@ import { boundedStdout } from './log-output.js';
 import { systemClock } from './clock.js';
 import { DEFAULT_LOG_BUFFER_MB, redactUrl, type Config } from './config/index.js';
 import { API_KEY_HEADER, AUTH_TOKEN_HEADER } from './http/auth.js';
+import type { EarlyListener } from './http/early-listener.js';
 import { SharedRateLimiter } from './http/shared-rate-limiter.js';
 import { EventHub } from './events/hub.js';
 import { connectNotices, relayNotices } from './events/notices.js';
@@ -61,7 +62,8 @@ export function makeLogger(
   return logger;
 }
 
-export async function serve(config: Config, stderr: NodeJS.WritableStream): Promise<void> {
+/** Runs the service; on `early`'s port when given (it answers /healthz while the rest starts), else on config.port. */
+export async function serve(config: Config, stderr: NodeJS.WritableStream, early: EarlyListener | null = null): Promise<void> {
   limitHeapGrowth(config.heapGrowthPercent);
   const logger = makeLogger(config);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger, stderr);
@@ -99,7 +101,7 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream): Prom
     everyMs: config.eventPollMs,
     onError: (err) => logger.warn({ err }, 'event outbox: numbering left drafts failed; trying again later'),
   });
-  const app = await buildApp({ config, store, logger, rateLimiter, events });
+  const app = await buildApp({ config, store, logger, rateLimiter, events, serverFactory: early?.factory });
   // Webhook deliveries (docs/events.md, "Webhooks"): every serving process runs the worker; claims keep them apart.
   const webhooks = new WebhookWorker({
     store,
@@ -111,13 +113,19 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream): Prom
     pollMs: config.webhookPollMs,
   });
   onStopSignal(logger, config.shutdownTimeoutMs, async () => {
+    // Fastify closes a server it listened on; the early listener's is closed here, once its connections are drained.
+    const closed = early ? new Promise((resolve) => early.server.close(resolve)) : null;
     await Promise.all([app.close(), webhooks.stop()]);
+    await closed;
     await notices.close();
     await Promise.all([pruner.stop(), sweep.stop()]);
     await rateLimiter?.close();
     await store.close();
   });
-  await app.listen({ port: config.port, host: config.host });
+  if (early) {
+    await app.ready();
+    logger.info(`Server listening at ${early.open()}`);
+  } else await app.listen({ port: config.port, host: config.host });
   webhooks.start();
 }
 

@@ -509,8 +509,39 @@ const FIELDS = {
     ['quick', 'full', 'off'],
     (raw) => raw.toLowerCase(),
     'How the SQLite file is checked for damage at start: `quick` (PRAGMA quick_check, about 2 s per GB), `full` ' +
-      '(integrity_check, slower, also checks indexes against tables) or `off`. Damage found makes /readyz fail and ' +
-      'writes answer 503 (docs/operations.md).',
+      '(integrity_check, slower, also checks indexes against tables) or `off`. A file larger than ' +
+      'MARGINALIA_SQLITE_CHECK_INLINE_MB is checked on a thread of its own while the server serves. Damage found ' +
+      'makes /readyz fail and writes answer 503 (docs/operations.md).',
+  ),
+  sqliteCheckInlineMb: integer(
+    'MARGINALIA_SQLITE_CHECK_INLINE_MB',
+    16,
+    0,
+    1_048_576,
+    'A SQLite file up to this size (MB, with its WAL) is checked before the server starts serving (about 30 ms for ' +
+      "16 MB); a larger one after, on a thread of its own, so that a large file's check does not hold the start " +
+      '(32 s for 6.4 GB). 0: always after.',
+  ),
+  sqliteReadyAfterCheck: flag(
+    'MARGINALIA_SQLITE_READY_AFTER_CHECK',
+    'With `1`, /readyz answers 503 "checking" while the check of a large file at start runs (requests are served ' +
+      'meanwhile); by default the server is ready at once, and damage the check finds later makes /readyz fail then.',
+  ),
+  sqliteCheckpointMs: integer(
+    'MARGINALIA_SQLITE_CHECKPOINT_MS',
+    100,
+    0,
+    60_000,
+    'How often a thread of its own copies the SQLite WAL into the file (a checkpoint), instead of the request whose ' +
+      'commit crossed 1,000 pages doing it on the event loop. 0: SQLite checkpoints at commits, as it does by itself.',
+  ),
+  sqliteWalMaxMb: integer(
+    'MARGINALIA_SQLITE_WAL_MAX_MB',
+    64,
+    1,
+    1_048_576,
+    'With the checkpoint thread: past this size of the WAL (MB), a commit checkpoints it itself, the bound should the ' +
+      'thread fall behind (a reader holding an old snapshot, a slow disk).',
   ),
   sqlitePageSize: converted(
     oneOf(

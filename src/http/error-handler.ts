@@ -32,6 +32,8 @@ const UNAVAILABLE_ANSWERS: Readonly<Record<UnavailableReason, { message: string;
     message:
       'The database file is damaged; the operator has been told. Writes, and reads of the damaged data, fail until it is repaired.',
   },
+  // Only /readyz says it, with MARGINALIA_SQLITE_READY_AFTER_CHECK: requests are served meanwhile.
+  checking: { message: 'checking: the database file is being checked for damage after start.', retryAfter: '5' },
 };
 
 export function unavailable(err: StoreUnavailableError): ApiError {

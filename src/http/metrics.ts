@@ -3,12 +3,12 @@
 // pool, and the process's own metrics. One registry per app, so apps built side by side (tests) keep
 // their counts apart. With MARGINALIA_WORKERS > 1 each worker counts its own requests (a scrape is
 // answered by one worker): scrape each instance as a whole, or run one worker per container.
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
 import { LASTING_FAULTS } from '../store/health.js';
 import { answeredPartially } from './error-handler.js';
 import { BoundCounter, BoundHistogram, type CounterSeries, type HistogramSeries } from './hot-metrics.js';
-import type { Store } from '../store/store.js';
+import type { CheckpointStats, Store } from '../store/store.js';
 import type { App } from './types.js';
 
 export const METRICS_PATH = '/metrics';
@@ -79,6 +79,36 @@ export function createMetrics(store: Store): Metrics {
     'Time each write transaction held the database writer (SQLite) or its row locks (PostgreSQL), by database and method.',
     [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registry,
+  );
+  // The checkpoint thread's work (SQLite, once it runs): the pages the commits wrote to the WAL, which a
+  // checkpoint copies into the file. Divided by the writes answered, the pages a write costs.
+  const checkpointed = (name: string, help: string, of: (s: CheckpointStats) => number) =>
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const stats = store.checkpointStats?.();
+        if (!stats) return;
+        // The thread keeps the totals; a counter is set to them by starting over (prom-client has no set for counters).
+        this.reset();
+        this.inc(of(stats));
+      },
+    });
+  checkpointed(
+    'marginalia_sqlite_wal_pages_written_total',
+    'Pages written to the SQLite WAL since start, as the checkpoint thread found them (each one copied into the file after).',
+    (s) => s.pages,
+  );
+  checkpointed(
+    'marginalia_sqlite_checkpoints_total',
+    'Checkpoints since start that copied pages into the SQLite file.',
+    (s) => s.checkpoints,
+  );
+  checkpointed(
+    'marginalia_sqlite_checkpoint_seconds_total',
+    'Time the checkpoint thread spent copying the WAL into the file and syncing it, since start.',
+    (s) => s.seconds,
   );
   const transactionsBy = new Map<string, HistogramSeries>();
   store.observeTransactions?.((method, seconds) => {

@@ -12,7 +12,9 @@ export function registerOperational(app: App, store: Store): void {
   app.get('/readyz', open('The database is reachable (503 when not)'), async (request, reply) => {
     try {
       await store.ping();
-      return { status: 'ready', database: store.kind };
+      // The check of a large SQLite file runs after start (MARGINALIA_SQLITE_CHECK_INLINE_MB): said while it runs, and how it ended.
+      const check = store.check();
+      return { status: 'ready', database: store.kind, ...(check === 'off' ? {} : { check }) };
     } catch (err) {
       // A lasting fault was logged at error level when it began; each failed check need not repeat it.
       const lasting = store.fault() !== null;

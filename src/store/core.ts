@@ -7,13 +7,13 @@
 import { guarded, type Maybe, then } from '../maybe.js';
 import { BatchSizer, DEFAULT_MOST_ROWS_PER_BATCH, DEFAULT_WRITE_BUDGET_MS, type StepResult, turn } from './batches.js';
 import * as credentials from './credentials/credentials.js';
-import type { CallListener, Dialect, TransactionListener } from './dialect/dialect.js';
+import type { CallListener, CheckpointStats, Dialect, TransactionListener } from './dialect/dialect.js';
 import { collecting } from './events/emit.js';
 import { EventNumbering } from './events/numbering.js';
 import * as outbox from './events/outbox.js';
 import type { EventDraft } from './events/outbox.js';
 import { EVENTS_CHANNEL } from './events/sql.js';
-import { type FaultListener, type LastingFault, StorageHealth, StoreUnavailableError } from './health.js';
+import { type CheckState, type FaultListener, type LastingFault, StorageHealth, StoreUnavailableError } from './health.js';
 import { migrate } from './migrations/index.js';
 import { all, type BatchQuery, type Query, type Row, run, type Work } from './sql.js';
 import type { EventListener } from './store.js';
@@ -27,6 +27,8 @@ export interface StoreOptions {
   writeBudgetMs: number;
   /** The most rows a batch of a long operation takes (MARGINALIA_ERASURE_BATCH_SIZE; batches.ts). */
   mostRowsPerBatch: number;
+  /** Whether readiness waits for the check of the file at start when it runs after it (MARGINALIA_SQLITE_READY_AFTER_CHECK). */
+  readyAfterCheck?: boolean;
 }
 
 export class StoreCore {
@@ -221,15 +223,40 @@ export class StoreCore {
     this.dialect.onTransaction = listener;
   }
 
+  private checkState: CheckState = 'off';
+
+  /**
+   * Checks the file for damage (now, or on a thread while the store serves), then brings the schema up
+   * to date. A file found damaged is not migrated: it serves 503s until an operator restores it; a
+   * migration that meets damage the check did not reach yet ends the same way.
+   */
   async migrate(): Promise<void> {
-    const damage = this.dialect.damageAtOpen();
-    if (damage.length > 0) {
-      this.health.failed(
-        new StoreUnavailableError('The database file is damaged.', { reason: 'damaged', cause: new Error(damage.join('; ')) }),
-      );
-      return;
+    const started = this.dialect.checkAtOpen((checked) => {
+      if ('failed' in checked) this.checkState = 'failed';
+      else if (checked.damage.length === 0) this.checkState = 'passed';
+      else {
+        this.checkState = 'damaged';
+        const cause = new Error(checked.damage.join('; '));
+        this.health.failed(new StoreUnavailableError('The database file is damaged.', { reason: 'damaged', cause }));
+      }
+    });
+    if (started === 'checking') this.checkState = 'checking';
+    if (this.health.damaged) return;
+    try {
+      await migrate(this.dialect);
+    } catch (err) {
+      if (!(err instanceof StoreUnavailableError && err.reason === 'damaged')) throw err;
+      this.health.failed(err);
     }
-    await migrate(this.dialect);
+  }
+
+  /** The check of the file at start: not made, still running, or its outcome. */
+  check(): CheckState {
+    return this.checkState;
+  }
+
+  checkpointStats(): CheckpointStats | undefined {
+    return this.dialect.checkpointStats?.();
   }
 
   fault(): LastingFault | null {
@@ -238,6 +265,8 @@ export class StoreCore {
 
   async ping(): Promise<void> {
     this.refuseIfDamaged();
+    if (this.checkState === 'checking' && this.options.readyAfterCheck)
+      throw new StoreUnavailableError('The database file is being checked for damage.', { reason: 'checking' });
     // While writes are refused, readiness waits for a write to get through (the probe row).
     if (this.health.writesRefused) {
       await this.write('probeWrite', () => credentials.probeWrite());

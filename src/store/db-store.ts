@@ -30,6 +30,8 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ping: () => core.ping(),
     fault: () => core.fault(),
     poolStats: () => core.poolStats(),
+    check: () => core.check(),
+    checkpointStats: () => core.checkpointStats(),
     observeCalls: (listener) => core.observeCalls(listener),
     observeTransactions: (listener) => core.observeTransactions(listener),
     close: () => core.close(),

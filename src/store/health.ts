@@ -4,7 +4,13 @@
 // from here, and the operator is told once when a fault begins and once when it ends.
 
 /** Why the store cannot serve a request now; each maps to a 503 with its own message. */
-export type UnavailableReason = 'unreachable' | 'busy' | 'storage_full' | 'read_only' | 'damaged';
+export type UnavailableReason = 'unreachable' | 'busy' | 'storage_full' | 'read_only' | 'damaged' | 'checking';
+
+/**
+ * The check of the SQLite file for damage at start: not made (PostgreSQL, or turned off), still checking
+ * on its thread, or its outcome ('failed': it could not finish, say an I/O error, and found nothing).
+ */
+export type CheckState = 'off' | 'checking' | 'passed' | 'damaged' | 'failed';
 
 /** The database cannot serve this request now: the request may be retried later. */
 export class StoreUnavailableError extends Error {

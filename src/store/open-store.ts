@@ -17,6 +17,10 @@ export interface StoreConfig {
   sqliteSynchronous: SqliteSynchronous;
   sqliteSecureDelete: SqliteSecureDelete;
   sqliteCheckAtStart: SqliteCheck;
+  sqliteCheckInlineMb: number;
+  sqliteReadyAfterCheck: boolean;
+  sqliteCheckpointMs: number;
+  sqliteWalMaxMb: number;
   sqlitePageSize: number;
   sqliteCacheMb: number;
   sqliteMmapMb: number;
@@ -46,6 +50,7 @@ export async function openStore(config: StoreConfig, listeners: StoreListeners =
     numberingIntervalMs: config.eventNumberingMs,
     writeBudgetMs: config.writeBudgetMs,
     mostRowsPerBatch: config.erasureBatchSize,
+    readyAfterCheck: config.sqliteReadyAfterCheck,
   });
   try {
     await store.migrate();
@@ -76,6 +81,9 @@ export function dialectFor(config: StoreConfig, listeners: StoreListeners = {}):
         synchronous: config.sqliteSynchronous,
         secureDelete: config.sqliteSecureDelete,
         checkAtStart: config.sqliteCheckAtStart,
+        checkInlineMb: config.sqliteCheckInlineMb,
+        checkpointEveryMs: config.sqliteCheckpointMs,
+        walMaxMb: config.sqliteWalMaxMb,
         pageSize: config.sqlitePageSize,
         cacheMb: config.sqliteCacheMb,
         mmapMb: config.sqliteMmapMb,

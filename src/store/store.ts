@@ -3,8 +3,8 @@
 // so no query can forget it. Each method is atomic on its own: a batch is one transaction inside the
 // store. Data methods answer with a Maybe (maybe.ts): at once on SQLite, with a promise on PostgreSQL;
 // `await` takes either.
-import type { CallListener, TransactionListener } from './dialect/dialect.js';
-import type { LastingFault } from './health.js';
+import type { CallListener, CheckpointStats, TransactionListener } from './dialect/dialect.js';
+import type { CheckState, LastingFault } from './health.js';
 
 /** A tenant's new last event id; a null tenant: notices may have been missed (any tenant may have new events). */
 export type EventListener = (tenantId: string | null, lastId: number) => void;
@@ -37,6 +37,10 @@ export interface StoreLife {
   fault(): LastingFault | null;
   /** Connection pool occupancy, where there is a pool (PostgreSQL). */
   poolStats?(): { total: number; idle: number; waiting: number } | undefined;
+  /** The check of the file for damage at start (SQLite): not made, running, or its outcome (/readyz says which). */
+  check(): CheckState;
+  /** What the checkpoint thread has done (SQLite, once it runs): /metrics counts the WAL pages written from it. */
+  checkpointStats?(): CheckpointStats | undefined;
   /** Where the time of every store call goes (the app's metrics). */
   observeCalls?(listener: CallListener | null): void;
   /** Where the time of every write transaction goes (metrics.ts: marginalia_write_transaction_seconds). */
@@ -86,4 +90,5 @@ export type { LocationDataDeleted, LocationMoved } from './locations/locations.j
 export type * from './webhooks/types.js';
 export type { DomainsAdded } from './domains/domains.js';
 
-export { StoreUnavailableError, type LastingFault, type UnavailableReason } from './health.js';
+export { StoreUnavailableError, type CheckState, type LastingFault, type UnavailableReason } from './health.js';
+export type { CheckpointStats } from './dialect/dialect.js';

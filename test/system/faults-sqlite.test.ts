@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
+import { eventually } from '../helpers/eventually.js';
 import { logEntries, post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { mountTmpfs, NO_TMPFS, type Tmpfs } from '../helpers/tmpfs.js';
 
@@ -162,6 +163,20 @@ describe('SQLite file with damaged pages', () => {
       }
     },
   );
+
+  test('a file past MARGINALIA_SQLITE_CHECK_INLINE_MB is checked after start: alive at once, then the same answers', async () => {
+    const server = await startServer({
+      env: env(await damagedDatabase('after-start'), { MARGINALIA_SQLITE_CHECK_INLINE_MB: '0' }),
+    });
+    try {
+      assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+      await eventually('the check on its thread to find the damage', async () => (await readyz(server.url)).status === 503);
+      await expectDamageAnswered(server);
+      assert.equal(logLines(server, 50).filter((l) => l.fault === 'damaged').length, 1);
+    } finally {
+      await stopServer(server);
+    }
+  });
 
   test('with the check off, found by the first read that meets it: the same answers, told once', async () => {
     const server = await startServer({ env: env(await damagedDatabase('at-read'), { MARGINALIA_SQLITE_CHECK_AT_START: 'off' }) });

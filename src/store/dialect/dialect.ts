@@ -44,6 +44,17 @@ export type TransactionListener = (method: string, seconds: number) => void;
 /** The seconds since `started` (performance.now()), for a transaction's listener. */
 export const since = (started: number): number => (performance.now() - started) / 1000;
 
+/** A check's finding: the damage in the check's own words ([] when none), or why the check could not finish. */
+export type Checked = { damage: string[] } | { failed: string };
+/** The checkpoints since the store opened (metrics.ts): those that copied something, the WAL pages written meanwhile, their time. */
+export interface CheckpointStats {
+  checkpoints: number;
+  pages: number;
+  seconds: number;
+}
+/** Whether a check at open is done ('checked'), still running, or not made. */
+export type CheckAtOpen = 'checked' | 'checking' | 'off';
+
 export interface Dialect {
   readonly kind: DatabaseKind;
   /** Whether writes run side by side (PostgreSQL) rather than one at a time (SQLite's write lock). */
@@ -81,8 +92,13 @@ export interface Dialect {
    * work in one transaction under the migration lock; several processes may call it at once.
    */
   migrate(work: () => Work<void>): Promise<void>;
-  /** Damage found when the database was opened (SQLite's quick_check), as the check's own words; [] when none. */
-  damageAtOpen(): string[];
+  /**
+   * Checks the database for damage as it opens (SQLite's quick_check): now, or on a thread of its own
+   * for a large file; `onChecked` hears the finding either way. Says which (PostgreSQL: 'off').
+   */
+  checkAtOpen(onChecked: (checked: Checked) => void): CheckAtOpen;
+  /** What the checkpoints have done, where a thread of the store's makes them (SQLite). */
+  checkpointStats?(): CheckpointStats | undefined;
   /**
    * After an erasure deleted rows of `tables` for good: makes their bytes unreadable where the database
    * can (SQLite: checkpoints the WAL into the file and truncates it; PostgreSQL: VACUUMs the tables).

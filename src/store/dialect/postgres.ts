@@ -17,7 +17,7 @@ import {
   type Step,
   type Work,
 } from '../sql.js';
-import { type CallListener, type Dialect, since, type TransactionListener, timed } from './dialect.js';
+import { type CallListener, type CheckAtOpen, type Dialect, since, type TransactionListener, timed } from './dialect.js';
 
 export interface PostgresOptions {
   url: string;
@@ -366,8 +366,8 @@ export class PostgresDialect implements Dialect {
   }
 
   /** PostgreSQL checks its own pages: there is nothing to look for at open. */
-  damageAtOpen(): string[] {
-    return [];
+  checkAtOpen(): CheckAtOpen {
+    return 'off';
   }
 
   /**

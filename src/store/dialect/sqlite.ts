@@ -1,7 +1,7 @@
 // SQLite through better-sqlite3, in WAL mode. Store code runs synchronously: a write is one IMMEDIATE
 // transaction (concurrent processes queue for the write lock, up to the busy timeout, instead of
 // deadlocking), a read is its statements one after the other. See dialect.ts for what differs.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../health.js';
@@ -16,7 +16,17 @@ import {
   type Step,
   type Work,
 } from '../sql.js';
-import { type CallListener, type Dialect, since, type TransactionListener, timed } from './dialect.js';
+import {
+  type CallListener,
+  type CheckAtOpen,
+  type Checked,
+  type CheckpointStats,
+  type Dialect,
+  since,
+  type TransactionListener,
+  timed,
+} from './dialect.js';
+import { startUpkeep, type UpkeepThread } from './sqlite-upkeep.js';
 
 export type SqliteSynchronous = 'NORMAL' | 'FULL';
 export type SqliteSecureDelete = 'ON' | 'FAST' | 'OFF';
@@ -31,6 +41,12 @@ export interface SqliteOptions {
   secureDelete?: SqliteSecureDelete;
   /** How the file is checked for damage when it is opened (default quick). */
   checkAtStart?: SqliteCheck;
+  /** A file up to this size (MB) is checked before the store opens; a larger one on a thread of its own, after (default 16). */
+  checkInlineMb?: number;
+  /** How often the checkpoint thread copies the WAL into the file, ms; 0: SQLite's own checkpoints, at a commit (default 0). */
+  checkpointEveryMs?: number;
+  /** With the checkpoint thread: the WAL's size (MB) past which a commit checkpoints itself, its bound (default 64). */
+  walMaxMb?: number;
   /** Page size of a new file (bytes, a power of two); an existing file keeps its own. */
   pageSize?: number;
   /** SQLite's own page cache, MB; memory-mapped reads, MB (0: none). */
@@ -42,6 +58,13 @@ export interface SqliteOptions {
 
 /** Prepared statements kept: every static one, and the recent variants of the notification read. */
 const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Write transactions before the checkpoint thread starts. Until then SQLite's own checkpoints (every
+ * 1,000 pages) have little to do; a thread costs a few milliseconds to start (a quarter of a second
+ * as TypeScript, in tests), which a store that writes a little need not pay.
+ */
+const CHECKPOINT_THREAD_AFTER_WRITES = 64;
 
 /**
  * What a better-sqlite3 error means for the caller: the (extended) result code decides. Anything
@@ -138,6 +161,10 @@ export class SqliteDialect implements Dialect {
   /** Runs fn in a transaction; made once (better-sqlite3 builds a wrapper per call of transaction()). */
   private readonly inTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
   private readonly snapshot: ReadSnapshot;
+  private writes = 0;
+  private checkpoints: UpkeepThread | undefined;
+  private readonly checkpointed: CheckpointStats = { checkpoints: 0, pages: 0, seconds: 0 };
+  private checker: UpkeepThread | undefined;
 
   constructor(private readonly options: SqliteOptions) {
     if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
@@ -269,6 +296,7 @@ export class SqliteDialect implements Dialect {
 
   /** fn in one IMMEDIATE transaction (the writer), its time told to onTransaction whether it committed or not. */
   private transaction<T>(method: string, fn: () => T): T {
+    if (++this.writes === CHECKPOINT_THREAD_AFTER_WRITES) this.startCheckpoints();
     const listener = this.onTransaction;
     if (!listener) return this.inTransaction.immediate(fn) as T;
     const started = performance.now();
@@ -294,12 +322,28 @@ export class SqliteDialect implements Dialect {
   }
 
   /**
-   * PRAGMA quick_check (or integrity_check) at open: damage found here is reported at once, instead
-   * of by the first request that reads the damaged page.
+   * PRAGMA quick_check (or integrity_check) when the store opens: damage found here is reported at once,
+   * instead of by the first request that reads the damaged page. A small file is checked here and now;
+   * a larger one on a thread of its own, while the server starts and serves (a check reads the whole
+   * file: half a minute for 6 GB), its finding told to `onChecked` when it has one.
    */
-  damageAtOpen(): string[] {
+  checkAtOpen(onChecked: (checked: Checked) => void): CheckAtOpen {
     const check = this.options.checkAtStart ?? 'quick';
-    if (check === 'off') return [];
+    if (check === 'off' || this.options.path === ':memory:') return 'off';
+    const size = (suffix: string) => statSync(this.options.path + suffix, { throwIfNoEntry: false })?.size ?? 0;
+    if (size('') + size('-wal') <= (this.options.checkInlineMb ?? 16) * 1024 * 1024) {
+      onChecked({ damage: this.damageNow(check) });
+      return 'checked';
+    }
+    this.checker = startUpkeep({ path: this.options.path, job: `${check}-check` }, (report) => {
+      if ('checkpoint' in report) return;
+      this.checker = undefined;
+      onChecked('checked' in report ? { damage: report.checked } : { failed: report.failed });
+    });
+    return 'checking';
+  }
+
+  private damageNow(check: 'quick' | 'full'): string[] {
     const pragma = check === 'full' ? 'integrity_check(20)' : 'quick_check(20)';
     try {
       return (this.db.pragma(pragma) as Record<string, string>[]).map((row) => Object.values(row)[0]!).filter((v) => v !== 'ok');
@@ -308,6 +352,31 @@ export class SqliteDialect implements Dialect {
       if (!(classified instanceof StoreUnavailableError) || classified.reason !== 'damaged') throw err;
       return [(err as Error).message];
     }
+  }
+
+  /**
+   * Checkpoints move to a thread of their own (docs/decisions.md, "Upkeep off the request path"): a
+   * checkpoint at a commit copies the WAL into the file and syncs it inside the request that happened
+   * to cross SQLite's 1,000 pages, on the event loop, while every other request waits. This connection
+   * now checkpoints itself only past MARGINALIA_SQLITE_WAL_MAX_MB, the bound should the thread fall
+   * behind (a reader holding an old snapshot, a slow disk).
+   */
+  private startCheckpoints(): void {
+    const everyMs = this.options.checkpointEveryMs ?? 0;
+    if (everyMs <= 0 || this.options.path === ':memory:' || this.checkpoints) return;
+    const pageSize = this.db.pragma('page_size', { simple: true }) as number;
+    const bound = Math.max(1, Math.floor(((this.options.walMaxMb ?? 64) * 1024 * 1024) / pageSize));
+    this.db.pragma(`wal_autocheckpoint = ${bound}`);
+    this.checkpoints = startUpkeep({ path: this.options.path, job: 'checkpoints', everyMs }, (report) => {
+      if (!('checkpoint' in report)) return;
+      this.checkpointed.checkpoints++;
+      this.checkpointed.pages += report.checkpoint.frames;
+      this.checkpointed.seconds += report.checkpoint.seconds;
+    });
+  }
+
+  checkpointStats(): CheckpointStats | undefined {
+    return this.checkpoints ? { ...this.checkpointed } : undefined;
   }
 
   /**
@@ -326,6 +395,8 @@ export class SqliteDialect implements Dialect {
   }
 
   async close(): Promise<void> {
+    await Promise.all([this.checkpoints?.stop(), this.checker?.stop()]);
+    this.checkpoints = this.checker = undefined;
     this.snapshot.end();
     if (this.db.open) this.db.close();
   }

@@ -1,0 +1,101 @@
+// The SQLite file's upkeep, on a thread of its own with a connection of its own, so that none of it
+// holds the event loop (docs/decisions.md, "Upkeep off the request path"): one thread copies the WAL
+// into the file (checkpoints) for as long as the store is open, another checks the file for damage
+// after start and ends. Started by sqlite-upkeep.ts; each reports by message, and ends when told to stop.
+import { closeSync, openSync, readSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import type { UpkeepData, UpkeepReport } from './sqlite-upkeep.js';
+
+const data = workerData as UpkeepData;
+const port = parentPort!;
+const report = (r: UpkeepReport) => port.postMessage(r);
+const db = new Database(data.path);
+// This connection writes nothing and reads each page once: a small cache, and no checkpoint of its own.
+db.pragma('cache_size = -2048');
+db.pragma('wal_autocheckpoint = 0');
+
+/**
+ * The WAL's checkpoint sequence, from its header (bytes 12-15, big-endian): it moves each time a writer
+ * starts the WAL over from its first frame, which tells frames written since the last look from frames
+ * already counted. 0 when there is no WAL yet.
+ */
+const walHeader = Buffer.alloc(4);
+function walSequence(): number {
+  let fd: number | undefined;
+  try {
+    fd = openSync(`${data.path}-wal`, 'r');
+    return readSync(fd, walHeader, 0, 4, 12) === 4 ? walHeader.readUInt32BE(0) : 0;
+  } catch {
+    return 0;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+let seen = { sequence: -1, frames: 0 };
+let checkpoints: NodeJS.Timeout | undefined;
+function checkpoint(): void {
+  const started = performance.now();
+  try {
+    // PASSIVE: copies what no reader still needs and never waits; what is left goes at the next one.
+    const [r] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
+    const sequence = walSequence();
+    const frames = r!.log < 0 ? 0 : sequence !== seen.sequence ? r!.log : Math.max(0, r!.log - seen.frames);
+    seen = { sequence, frames: Math.max(0, r!.log) };
+    if (frames > 0) report({ checkpoint: { frames, seconds: (performance.now() - started) / 1000 } });
+  } catch (err) {
+    report({ failed: `checkpoint: ${(err as Error).message}` });
+  }
+}
+
+/**
+ * PRAGMA quick_check (or integrity_check) one table at a time, each its own read: a check of the whole
+ * file would hold one snapshot for as long as it reads, and no checkpoint could start the WAL over
+ * meanwhile. The last step checks the file as a whole (pages used twice or never), as the pragma
+ * without a table does.
+ */
+function check(full: boolean): void {
+  const pragma = full ? 'integrity_check' : 'quick_check';
+  const damage: string[] = [];
+  try {
+    const tables = db
+      .prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+      .pluck()
+      .all() as string[];
+    for (const table of tables) {
+      for (const row of db.pragma(`${pragma}('${table.replaceAll("'", "''")}')`) as Record<string, string>[]) {
+        const said = Object.values(row)[0]!;
+        if (said !== 'ok') damage.push(said);
+      }
+      if (damage.length >= 20) break;
+    }
+    if (damage.length === 0)
+      for (const row of db.pragma(`${pragma}(20)`) as Record<string, string>[]) {
+        const said = Object.values(row)[0]!;
+        if (said !== 'ok') damage.push(said);
+      }
+  } catch (err) {
+    const code = String((err as { code?: unknown }).code ?? '');
+    if (!code.startsWith('SQLITE_CORRUPT') && code !== 'SQLITE_NOTADB') {
+      report({ failed: `check: ${(err as Error).message}` });
+      return;
+    }
+    damage.push((err as Error).message);
+  }
+  report({ checked: damage.slice(0, 20) });
+}
+
+port.on('message', (message: 'stop') => {
+  if (message !== 'stop') return;
+  clearInterval(checkpoints);
+  db.close();
+  port.close();
+});
+
+if (data.job === 'checkpoints') checkpoints = setInterval(checkpoint, data.everyMs);
+else {
+  check(data.job === 'full-check');
+  db.close();
+  port.close();
+}

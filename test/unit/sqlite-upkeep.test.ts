@@ -1,0 +1,155 @@
+// The SQLite file's upkeep off the request path (store/dialect/sqlite-upkeep.ts; docs/decisions.md,
+// "Upkeep off the request path"): the checkpoint thread copies the WAL and counts the pages written,
+// the WAL stays under its bound when the thread does not keep up, and the check of a file at start runs
+// on a thread of its own: damage it finds is a lasting fault, and readiness can wait for it.
+import assert from 'node:assert/strict';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { dbStore } from '../../src/store/db-store.js';
+import { SqliteDialect, type SqliteOptions } from '../../src/store/dialect/sqlite.js';
+import { run, same } from '../../src/store/sql.js';
+import { StoreUnavailableError } from '../../src/store/store.js';
+import { eventually } from '../helpers/eventually.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'marginalia-sqlite-upkeep-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const options = (name: string, over: Partial<SqliteOptions> = {}): SqliteOptions => ({
+  path: join(dir, name),
+  busyTimeoutMs: 1000,
+  synchronous: 'NORMAL',
+  ...over,
+});
+
+const PUT = same('put', 'INSERT INTO kv (k, v) VALUES (@k, @v)');
+function schema(d: SqliteDialect): void {
+  d.write('schema', function* () {
+    yield { op: 'exec', text: 'CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT)' };
+  });
+}
+/** `n` writes of a row each, `bytes` of value. */
+function writes(d: SqliteDialect, n: number, bytes = 100, from = 0): void {
+  for (let i = from; i < from + n; i++)
+    d.write('put', function* () {
+      return yield* run(PUT, { k: `k${i}`, v: 'x'.repeat(bytes) });
+    });
+}
+
+test('the checkpoint thread starts after the first writes and counts the pages they wrote to the WAL', async () => {
+  const d = new SqliteDialect(options('counted.db', { checkpointEveryMs: 20 }));
+  try {
+    schema(d);
+    writes(d, 10);
+    assert.equal(d.checkpointStats(), undefined, 'a store that has written little starts no thread');
+    writes(d, 100, 100, 10);
+    await eventually('the checkpoints of 111 writes', () => (d.checkpointStats()?.pages ?? 0) >= 111);
+    const stats = d.checkpointStats()!;
+    assert.ok(stats.checkpoints >= 1 && stats.seconds > 0, JSON.stringify(stats));
+    // Copied into the file by the thread: a connection of its own sees every row with the WAL gone.
+    await eventually('the WAL copied into the file', () => {
+      const other = new Database(options('counted.db').path, { readonly: true });
+      try {
+        return (other.prepare('SELECT count(*) AS n FROM kv').get() as { n: number }).n === 110;
+      } finally {
+        other.close();
+      }
+    });
+  } finally {
+    await d.close();
+  }
+});
+
+test('a WAL the thread does not copy in time stays under MARGINALIA_SQLITE_WAL_MAX_MB: the commit past it checkpoints', async () => {
+  // A thread that waits a minute between checkpoints: only the bound keeps the WAL in check.
+  const d = new SqliteDialect(options('bounded.db', { checkpointEveryMs: 60_000, walMaxMb: 1 }));
+  try {
+    schema(d);
+    writes(d, 64);
+    // 600 writes of 8 kB: about 5 MB through the WAL.
+    writes(d, 600, 8000, 64);
+    const wal = statSync(`${options('bounded.db').path}-wal`).size;
+    assert.ok(wal < 2 * 1024 * 1024, `the WAL is ${wal} bytes`);
+  } finally {
+    await d.close();
+  }
+  const without = new SqliteDialect(options('unbounded.db', { checkpointEveryMs: 60_000, walMaxMb: 64 }));
+  try {
+    schema(without);
+    writes(without, 664, 8000);
+    const wal = statSync(`${options('unbounded.db').path}-wal`).size;
+    assert.ok(wal > 4 * 1024 * 1024, `the control's WAL is ${wal} bytes: the bound above is what held it`);
+  } finally {
+    await without.close();
+  }
+});
+
+/** A file of `rows` rows whose table's root page is then overwritten: quick_check reports it. */
+function damagedFile(name: string, rows: number): string {
+  const path = join(dir, name);
+  const db = new Database(path);
+  db.exec('CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT)');
+  const put = db.prepare('INSERT INTO kv VALUES (?, ?)');
+  db.transaction(() => {
+    for (let i = 0; i < rows; i++) put.run(`k${i}`, 'x'.repeat(200));
+  })();
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  const root = (db.prepare(`SELECT rootpage FROM sqlite_master WHERE name = 'kv'`).get() as { rootpage: number }).rootpage;
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  const fd = openSync(path, 'r+');
+  writeSync(fd, Buffer.alloc(pageSize, 0xa5), 0, pageSize, (root - 1) * pageSize);
+  closeSync(fd);
+  return path;
+}
+
+test('a file past MARGINALIA_SQLITE_CHECK_INLINE_MB is checked on a thread after the store opens; damage is a lasting fault', async () => {
+  const path = damagedFile('damaged-later.db', 2000);
+  const store = dbStore(new SqliteDialect({ ...options('x'), path, checkInlineMb: 0 }));
+  try {
+    await store.migrate();
+    assert.equal(store.check(), 'checking', 'opened without waiting for the check');
+    assert.equal(store.fault(), null);
+    await store.ping();
+    await eventually('the check to end', () => store.check() !== 'checking');
+    assert.equal(store.check(), 'damaged');
+    assert.equal(store.fault(), 'damaged');
+    await assert.rejects(store.ping(), (err) => err instanceof StoreUnavailableError && err.reason === 'damaged');
+  } finally {
+    await store.close();
+  }
+  // The same file under the bound is checked before the store opens, and not migrated.
+  const inline = dbStore(new SqliteDialect({ ...options('x'), path, checkInlineMb: 16 }));
+  try {
+    await inline.migrate();
+    assert.equal(inline.check(), 'damaged');
+    assert.equal(inline.fault(), 'damaged');
+  } finally {
+    await inline.close();
+  }
+});
+
+test('with readiness after the check, ping says "checking" until the check on its thread has passed', async () => {
+  const path = join(dir, 'sound.db');
+  const seed = dbStore(new SqliteDialect({ ...options('x'), path }));
+  await seed.migrate();
+  await seed.close();
+  const store = dbStore(new SqliteDialect({ ...options('x'), path, checkInlineMb: 0 }), undefined, {
+    numberingIntervalMs: 20,
+    writeBudgetMs: 50,
+    mostRowsPerBatch: 1000,
+    readyAfterCheck: true,
+  });
+  try {
+    await store.migrate();
+    assert.equal(store.check(), 'checking');
+    await assert.rejects(store.ping(), (err) => err instanceof StoreUnavailableError && err.reason === 'checking');
+    await eventually('the check to pass', () => store.check() === 'passed');
+    await store.ping();
+    assert.equal(store.fault(), null);
+  } finally {
+    await store.close();
+  }
+});
