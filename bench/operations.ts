@@ -202,23 +202,28 @@ export const OPERATIONS: Operation[] = [
       users: Array.from({ length: 100 }, (_, u) => ({ userId: userOf(u % s.usersPerOrg), email: `u${u}.${n}@example.com` })),
     }),
   },
-  {
-    name: 'notifications/add',
-    kind: 'write',
-    method: 'POST',
-    path: '/v1/notifications/add',
-    body: (s) => {
-      const actor = userOf(pick(s.usersPerOrg));
-      return {
-        organizationId: org(pick(s.organizations)),
-        documentId: docOf(pick(s.documentsPerOrg)),
-        actionUser: { userId: actor },
-        displayHeadlineMessageTemplate: '{actionUser} replied to you',
-        displayHeadlineMessageTemplateData: { actionUser: { userId: actor } },
-        notifyUsers: [{ userId: userOf(pick(s.usersPerOrg)) }, { userId: userOf(pick(s.usersPerOrg)) }],
-      };
-    },
-  },
+  ...[2, 1, 10, 50].map(
+    (recipients): Operation => ({
+      // The write whose cost grows with its recipients: one inbox row each (the first row, 2, is the one of earlier runs).
+      name: `notifications/add (${recipients} recipient${recipients === 1 ? '' : 's'})`,
+      kind: 'write',
+      method: 'POST',
+      path: '/v1/notifications/add',
+      body: (s) => {
+        const actor = userOf(pick(s.usersPerOrg));
+        const first = pick(s.usersPerOrg);
+        return {
+          organizationId: org(pick(s.organizations)),
+          documentId: docOf(pick(s.documentsPerOrg)),
+          actionUser: { userId: actor },
+          displayHeadlineMessageTemplate: '{actionUser} replied to you',
+          displayHeadlineMessageTemplateData: { actionUser: { userId: actor } },
+          // Distinct users of the organization, from a random one on.
+          notifyUsers: Array.from({ length: recipients }, (_, i) => ({ userId: userOf((first + i) % s.usersPerOrg) })),
+        };
+      },
+    }),
+  ),
   {
     name: 'comments/add',
     kind: 'write',

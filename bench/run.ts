@@ -140,15 +140,70 @@ async function startServer(env: Record<string, string>): Promise<{ proc: ChildPr
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
+  const started = performance.now();
+  let aliveMs: number | undefined;
+  for (let i = 0; i < 6000; i++) {
     try {
-      if ((await fetch(`${url}/readyz`)).ok) return { proc, url };
+      if (aliveMs === undefined && (await fetch(`${url}/healthz`)).ok) aliveMs = performance.now() - started;
+      if ((await fetch(`${url}/readyz`)).ok) {
+        startTimes = { aliveMs: Math.round(aliveMs!), readyMs: Math.round(performance.now() - started) };
+        void checkDone(url, started);
+        return { proc, url };
+      }
     } catch {
       /* not listening yet */
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error('the server did not become ready');
+}
+
+/** How the server's start went: /healthz first answered, /readyz 200, and the check of the file at start done (ms from spawn). */
+let startTimes: { aliveMs: number; readyMs: number; checkedMs?: number } | undefined;
+/** Notes when /readyz stops saying the start-up check is running (it runs beside the rows' load). */
+async function checkDone(url: string, started: number): Promise<void> {
+  for (;;) {
+    try {
+      const body = (await (await fetch(`${url}/readyz`)).json()) as { check?: string };
+      if (body.check !== 'checking') {
+        startTimes!.checkedMs = Math.round(performance.now() - started);
+        return;
+      }
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The server's resident memory split: anonymous (its heap and SQLite's cache) and file pages mapped (code, mmap), MB. */
+function rssSplit(pid: number): { anonMb: number; fileMb: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    return { anonMb: Math.round(kb('RssAnon') / 1024), fileMb: Math.round((kb('RssFile') + kb('RssShmem')) / 1024) };
+  } catch {
+    return { anonMb: 0, fileMb: 0 };
+  }
+}
+
+/** Bytes the server's processes have written to storage so far (/proc/<pid>/io write_bytes: the WAL and the checkpoints). */
+function writtenBytes(pids: number[]): number {
+  let bytes = 0;
+  for (const p of pids) {
+    try {
+      bytes += Number(/write_bytes:\s+(\d+)/.exec(readFileSync(`/proc/${p}/io`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      /* gone */
+    }
+  }
+  return bytes;
+}
+
+/** The WAL pages the server's checkpoint thread has counted so far (SQLite; 0 before it runs). */
+async function walPages(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^marginalia_sqlite_wal_pages_written_total (\S+)$/m.exec(text)?.[1] ?? 0);
 }
 
 /** Resident memory of the server and its workers, in MB. */
@@ -335,6 +390,9 @@ const { proc, url } = await startServer(env);
 const baselineServer = await startBaseline();
 const BASELINE = OPERATIONS.find((o) => o.kind === 'baseline')!;
 const rows: any[] = [];
+/** Seconds the server is left idle after the rows before its memory at rest is read. */
+const IDLE_SECONDS = 10;
+let idle: { rssMb: number; anonMb: number; fileMb: number } | undefined;
 try {
   await load(baselineServer.url, BASELINE.name, 2); // warm up the baseline process
   await load(url, 'GET /healthz', 2); // and the server
@@ -344,13 +402,21 @@ try {
     const runs: { baseline: any; op: any }[] = [];
     let peak = 0;
     const pids = serverPids(proc.pid!);
+    let peakSplit = { anonMb: 0, fileMb: 0 };
     for (let pair = 0; pair < pairs; pair++) {
       const baseline = await measured([baselineServer.proc.pid!], baselineServer.url, BASELINE.name, seconds);
       const sampler = setInterval(() => {
         peak = Math.max(peak, rssMb(proc.pid!));
+        const split = rssSplit(proc.pid!);
+        if (split.anonMb + split.fileMb > peakSplit.anonMb + peakSplit.fileMb) peakSplit = split;
       }, 250);
+      const [pagesBefore, bytesBefore] = [await walPages(url), writtenBytes(pids)];
       const r = await measured(pids, url, op.name, seconds);
       clearInterval(sampler);
+      // The checkpoint thread counts a page when it copies it: give it a moment to reach the run's last writes.
+      if (op.kind === 'write') await new Promise((resolve) => setTimeout(resolve, 300));
+      r.walPagesPerRequest = Number((((await walPages(url)) - pagesBefore) / Math.max(1, r.total)).toFixed(1));
+      r.kbWrittenPerRequest = Number(((writtenBytes(pids) - bytesBefore) / 1024 / Math.max(1, r.total)).toFixed(1));
       runs.push({ baseline, op: r });
     }
     const expected = op.expect ?? 200;
@@ -372,6 +438,10 @@ try {
       // Answers other than the expected status (a 401 row expects only non-2xx), and socket errors.
       unexpected: runs.reduce((n, x) => n + (expected === 200 ? x.op.non2xx : x.op.total - x.op.non2xx) + x.op.errors, 0),
       rssMb: peak,
+      rssAnonMb: peakSplit.anonMb,
+      rssFileMb: peakSplit.fileMb,
+      walPagesPerRequest: median(runs.map((x) => x.op.walPagesPerRequest)),
+      kbWrittenPerRequest: median(runs.map((x) => x.op.kbWrittenPerRequest)),
       pairs: runs,
     };
     rows.push(row);
@@ -379,6 +449,9 @@ try {
       `  ${op.name}: ${Math.round(row.requestsPerSecond)} req/s, ${(row.ratio * 100).toFixed(0)}% of baseline, p99 ${row.p99} ms`,
     );
   }
+  // Memory at rest: what the rows' load left resident once the server has been idle a while.
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  idle = { rssMb: rssMb(proc.pid!), ...rssSplit(proc.pid!) };
 } finally {
   proc.kill('SIGTERM');
   baselineServer.proc.kill('SIGTERM');
@@ -405,20 +478,27 @@ const report = {
   tool,
   pinned: pin,
   machine,
+  start: startTimes,
+  idle,
   results: rows,
   operationCount: spreadRow,
 };
 
 const table = [
-  '| operation | req/s | baseline req/s | vs baseline | p50 ms | p99 ms | unexpected answers | server RSS MB |' +
-    ' CPU us/req (baseline) | CPU vs baseline |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  '| operation | req/s | baseline req/s | vs baseline | p50 ms | p99 ms | unexpected answers | server RSS MB (anon + file) |' +
+    ' CPU us/req (baseline) | CPU vs baseline | WAL pages/req | kB written/req |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map(
     (r) =>
       `| ${r.operation} | ${Math.round(r.requestsPerSecond)} | ${Math.round(r.baselinePerSecond)} | ${(r.ratio * 100).toFixed(0)}% |` +
-      ` ${r.p50} | ${r.p99} | ${r.unexpected} | ${r.rssMb} | ${r.cpuUsPerRequest} (${r.baselineCpuUsPerRequest}) |` +
-      ` ${(r.cpuRatio * 100).toFixed(0)}% |`,
+      ` ${r.p50} | ${r.p99} | ${r.unexpected} | ${r.rssMb} (${r.rssAnonMb} + ${r.rssFileMb}) |` +
+      ` ${r.cpuUsPerRequest} (${r.baselineCpuUsPerRequest}) | ${(r.cpuRatio * 100).toFixed(0)}% |` +
+      ` ${r.kind === 'write' ? r.walPagesPerRequest : ''} | ${r.kind === 'write' ? r.kbWrittenPerRequest : ''} |`,
   ),
+  '',
+  `start: /healthz after ${startTimes?.aliveMs} ms, ready after ${startTimes?.readyMs} ms, the check of the file done after ` +
+    `${startTimes?.checkedMs ?? '?'} ms; idle ${IDLE_SECONDS} s after the rows: RSS ${idle?.rssMb} MB ` +
+    `(${idle?.anonMb} anonymous + ${idle?.fileMb} file)`,
   ...(spreadRow
     ? [
         '',
