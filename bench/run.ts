@@ -1,5 +1,5 @@
 // npm run bench -- [--scale small|large] [--db sqlite|postgres] [--workers N] [--seconds S] [--pairs N]
-//                  [--tool wrk|autocannon] [--only text] [--fresh]
+//                  [--tool wrk|autocannon] [--only text|text...] [--fresh] [--server other-checkout]
 // Builds (or reuses) a dataset, starts the real server on it and drives each operation from a separate
 // load process (10 connections): wrk when installed, else autocannon. With one worker the server is
 // pinned to core 0 and the load to core 1. Each operation runs in pairs with the baseline (a bare
@@ -31,6 +31,7 @@ const { values: opts } = parseArgs({
     connections: { type: 'string', default: '10' },
     only: { type: 'string' },
     fresh: { type: 'boolean', default: false },
+    server: { type: 'string' },
   },
 });
 const scaleName = opts.scale as ScaleName;
@@ -48,6 +49,8 @@ if (tool !== 'wrk' && tool !== 'autocannon') throw new Error('--tool must be wrk
 const pin = workers === 1 && cpus().length >= 2 && installed('taskset');
 const pinned = (core: number, cmd: string, args: string[]): [string, string[]] =>
   pin ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args];
+/** Whether --only (text, or texts separated by "|") chooses the row. */
+const chosen = (name: string): boolean => !opts.only || opts.only.split('|').some((text) => name.includes(text));
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
@@ -125,7 +128,8 @@ async function freePort(): Promise<number> {
 
 async function startServer(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
   const port = await freePort();
-  const [cmd, args] = pinned(0, process.execPath, [join(ROOT, 'dist', 'main.js'), 'serve']);
+  // --server: another checkout's build (its dist/main.js) on the same dataset, for a before and after.
+  const [cmd, args] = pinned(0, process.execPath, [join(opts.server ?? ROOT, 'dist', 'main.js'), 'serve']);
   const proc = spawn(cmd, args, {
     env: {
       ...process.env,
@@ -397,7 +401,7 @@ try {
   await load(baselineServer.url, BASELINE.name, 2); // warm up the baseline process
   await load(url, 'GET /healthz', 2); // and the server
   for (const op of OPERATIONS) {
-    if (op.kind === 'baseline' || (opts.only && !op.name.includes(opts.only))) continue;
+    if (op.kind === 'baseline' || !chosen(op.name)) continue;
     await load(url, op.name, 2); // warm up: caches, JIT, statement plans
     const runs: { baseline: any; op: any }[] = [];
     let peak = 0;
@@ -456,7 +460,7 @@ try {
   proc.kill('SIGTERM');
   baselineServer.proc.kill('SIGTERM');
 }
-const spreadRow = !opts.only || SPREAD.name.includes(opts.only) ? await operationCountRow(env) : null;
+const spreadRow = chosen(SPREAD.name) ? await operationCountRow(env) : null;
 
 const machine = {
   cpu: cpus()[0]?.model,
