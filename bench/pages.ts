@@ -95,7 +95,8 @@ reader.close();
 
 for (const m of measured) {
   const byOwner = new Map<string, number>();
-  for (const p of m.pages) byOwner.set(owner.get(p) ?? '(freelist or new)', (byOwner.get(owner.get(p) ?? '(freelist or new)') ?? 0) + 1);
+  for (const p of m.pages)
+    byOwner.set(owner.get(p) ?? '(freelist or new)', (byOwner.get(owner.get(p) ?? '(freelist or new)') ?? 0) + 1);
   const rows = [...byOwner].sort((a, b) => b[1] - a[1]);
   console.log(
     `\n${m.operation}: ${(m.pages.length / writes).toFixed(1)} pages a write (${writes} writes, answers ${JSON.stringify(m.answers)})`,

@@ -396,7 +396,7 @@ const BASELINE = OPERATIONS.find((o) => o.kind === 'baseline')!;
 const rows: any[] = [];
 /** Seconds the server is left idle after the rows before its memory at rest is read. */
 const IDLE_SECONDS = 10;
-let idle: { rssMb: number; anonMb: number; fileMb: number } | undefined;
+let idle: { rssMb: number; anonMb: number; fileMb: number; heapUsedMb: number; heapTotalMb: number } | undefined;
 try {
   await load(baselineServer.url, BASELINE.name, 2); // warm up the baseline process
   await load(url, 'GET /healthz', 2); // and the server
@@ -455,7 +455,10 @@ try {
   }
   // Memory at rest: what the rows' load left resident once the server has been idle a while.
   await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
-  idle = { rssMb: rssMb(proc.pid!), ...rssSplit(proc.pid!) };
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  const heapMb = (name: string) =>
+    Math.round(Number(new RegExp(`^marginalia_nodejs_heap_size_${name}_bytes (\\S+)$`, 'm').exec(metrics)?.[1] ?? 0) / 2 ** 20);
+  idle = { rssMb: rssMb(proc.pid!), ...rssSplit(proc.pid!), heapUsedMb: heapMb('used'), heapTotalMb: heapMb('total') };
 } finally {
   proc.kill('SIGTERM');
   baselineServer.proc.kill('SIGTERM');
@@ -502,7 +505,7 @@ const table = [
   '',
   `start: /healthz after ${startTimes?.aliveMs} ms, ready after ${startTimes?.readyMs} ms, the check of the file done after ` +
     `${startTimes?.checkedMs ?? '?'} ms; idle ${IDLE_SECONDS} s after the rows: RSS ${idle?.rssMb} MB ` +
-    `(${idle?.anonMb} anonymous + ${idle?.fileMb} file)`,
+    `(${idle?.anonMb} anonymous + ${idle?.fileMb} file; JavaScript heap ${idle?.heapUsedMb} MB used of ${idle?.heapTotalMb})`,
   ...(spreadRow
     ? [
         '',

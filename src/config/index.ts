@@ -537,7 +537,7 @@ const FIELDS = {
   ),
   sqliteWalMaxMb: integer(
     'MARGINALIA_SQLITE_WAL_MAX_MB',
-    64,
+    16,
     1,
     1_048_576,
     'With the checkpoint thread: past this size of the WAL (MB), a commit checkpoints it itself, the bound should the ' +

@@ -36,7 +36,7 @@ describe('loadConfig', () => {
       sqliteCheckInlineMb: 16,
       sqliteReadyAfterCheck: false,
       sqliteCheckpointMs: 100,
-      sqliteWalMaxMb: 64,
+      sqliteWalMaxMb: 16,
       sqlitePageSize: 8192,
       sqliteCacheMb: 64,
       sqliteMmapMb: 0,

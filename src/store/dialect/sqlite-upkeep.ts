@@ -5,8 +5,8 @@ import { Worker } from 'node:worker_threads';
 /** What a thread is started with: the file, and its one job. */
 export type UpkeepData = { path: string } & ({ job: 'checkpoints'; everyMs: number } | { job: 'quick-check' | 'full-check' });
 
-/** What a thread tells: a checkpoint that copied frames, the damage its check found ([]: none), or a failure. */
-export type UpkeepReport = { checkpoint: { frames: number; seconds: number } } | { checked: string[] } | { failed: string };
+/** What a thread tells: a checkpoint that copied frames (its time), the damage its check found ([]: none), or a failure. */
+export type UpkeepReport = { checkpoint: { seconds: number } } | { checked: string[] } | { failed: string };
 
 /**
  * The thread's module: the built file next to this one, or, when this runs as TypeScript (tests, through

@@ -27,6 +27,7 @@ import {
   timed,
 } from './dialect.js';
 import { startUpkeep, type UpkeepThread } from './sqlite-upkeep.js';
+import { WalUpkeep } from './sqlite-wal.js';
 
 export type SqliteSynchronous = 'NORMAL' | 'FULL';
 export type SqliteSecureDelete = 'ON' | 'FAST' | 'OFF';
@@ -45,7 +46,7 @@ export interface SqliteOptions {
   checkInlineMb?: number;
   /** How often the checkpoint thread copies the WAL into the file, ms; 0: SQLite's own checkpoints, at a commit (default 0). */
   checkpointEveryMs?: number;
-  /** With the checkpoint thread: the WAL's size (MB) past which a commit checkpoints itself, its bound (default 64). */
+  /** With the checkpoint thread: the WAL's size (MB) past which this connection copies the rest itself, its bound (default 16). */
   walMaxMb?: number;
   /** Page size of a new file (bytes, a power of two); an existing file keeps its own. */
   pageSize?: number;
@@ -162,8 +163,7 @@ export class SqliteDialect implements Dialect {
   private readonly inTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
   private readonly snapshot: ReadSnapshot;
   private writes = 0;
-  private checkpoints: UpkeepThread | undefined;
-  private readonly checkpointed: CheckpointStats = { checkpoints: 0, pages: 0, seconds: 0 };
+  private wal: WalUpkeep | undefined;
   private checker: UpkeepThread | undefined;
 
   constructor(private readonly options: SqliteOptions) {
@@ -297,13 +297,16 @@ export class SqliteDialect implements Dialect {
   /** fn in one IMMEDIATE transaction (the writer), its time told to onTransaction whether it committed or not. */
   private transaction<T>(method: string, fn: () => T): T {
     if (++this.writes === CHECKPOINT_THREAD_AFTER_WRITES) this.startCheckpoints();
+    const wal = this.wal;
+    wal?.beforeWrite();
     const listener = this.onTransaction;
-    if (!listener) return this.inTransaction.immediate(fn) as T;
-    const started = performance.now();
+    const started = listener ? performance.now() : 0;
     try {
-      return this.inTransaction.immediate(fn) as T;
+      const done = this.inTransaction.immediate(fn) as T;
+      wal?.afterCommit();
+      return done;
     } finally {
-      listener(method, since(started));
+      listener?.(method, since(started));
     }
   }
 
@@ -358,25 +361,17 @@ export class SqliteDialect implements Dialect {
    * Checkpoints move to a thread of their own (docs/decisions.md, "Upkeep off the request path"): a
    * checkpoint at a commit copies the WAL into the file and syncs it inside the request that happened
    * to cross SQLite's 1,000 pages, on the event loop, while every other request waits. This connection
-   * now checkpoints itself only past MARGINALIA_SQLITE_WAL_MAX_MB, the bound should the thread fall
-   * behind (a reader holding an old snapshot, a slow disk).
+   * keeps the count of pages written, starts the WAL over, and checkpoints itself only past
+   * MARGINALIA_SQLITE_WAL_MAX_MB (sqlite-wal.ts).
    */
   private startCheckpoints(): void {
     const everyMs = this.options.checkpointEveryMs ?? 0;
-    if (everyMs <= 0 || this.options.path === ':memory:' || this.checkpoints) return;
-    const pageSize = this.db.pragma('page_size', { simple: true }) as number;
-    const bound = Math.max(1, Math.floor(((this.options.walMaxMb ?? 64) * 1024 * 1024) / pageSize));
-    this.db.pragma(`wal_autocheckpoint = ${bound}`);
-    this.checkpoints = startUpkeep({ path: this.options.path, job: 'checkpoints', everyMs }, (report) => {
-      if (!('checkpoint' in report)) return;
-      this.checkpointed.checkpoints++;
-      this.checkpointed.pages += report.checkpoint.frames;
-      this.checkpointed.seconds += report.checkpoint.seconds;
-    });
+    if (everyMs <= 0 || this.options.path === ':memory:' || this.wal) return;
+    this.wal = new WalUpkeep(this.db, this.options.path, everyMs, this.options.walMaxMb ?? 16);
   }
 
   checkpointStats(): CheckpointStats | undefined {
-    return this.checkpoints ? { ...this.checkpointed } : undefined;
+    return this.wal?.counted();
   }
 
   /**
@@ -395,8 +390,9 @@ export class SqliteDialect implements Dialect {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.checkpoints?.stop(), this.checker?.stop()]);
-    this.checkpoints = this.checker = undefined;
+    await Promise.all([this.wal?.stop(), this.checker?.stop()]);
+    this.wal = undefined;
+    this.checker = undefined;
     this.snapshot.end();
     if (this.db.open) this.db.close();
   }
