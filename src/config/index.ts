@@ -16,6 +16,7 @@ import {
   MAX_LIVE_STATES_PER_DOCUMENT,
 } from '../services/livestate.js';
 import { DEFAULT_MOST_ROWS_PER_BATCH, DEFAULT_WRITE_BUDGET_MS } from '../store/batches.js';
+import { DEFAULT_INBOX_ANSWER_COPIES } from '../store/notifications/notifications.js';
 import { DEFAULT_PROFILE_CACHE_MB } from '../services/profiles.js';
 import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
 import { DEFAULT_MAX_ALLOWED_DOMAINS } from '../services/workspace-domains.js';
@@ -512,6 +513,16 @@ const FIELDS = {
       '(integrity_check, slower, also checks indexes against tables) or `off`. A file larger than ' +
       'MARGINALIA_SQLITE_CHECK_INLINE_MB is checked on a thread of its own while the server serves. Damage found ' +
       'makes /readyz fail and writes answer 503 (docs/operations.md).',
+  ),
+  inboxAnswerCopies: integer(
+    'MARGINALIA_INBOX_ANSWER_COPIES',
+    DEFAULT_INBOX_ANSWER_COPIES,
+    0,
+    1_000_000,
+    "A notification to at most this many recipients keeps a copy of its answer in each recipient's inbox row, so a " +
+      'page of an inbox is read in one range scan; one to more keeps its answer once, which a page reads from the ' +
+      'notification (about 6 us a row). The answer names every recipient, so copies grow with the square of their ' +
+      'number: at 50 recipients, 280 pages written a notification with copies against 60 without (docs/decisions.md).',
   ),
   sqliteCheckInlineMb: integer(
     'MARGINALIA_SQLITE_CHECK_INLINE_MB',

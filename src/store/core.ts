@@ -29,6 +29,8 @@ export interface StoreOptions {
   mostRowsPerBatch: number;
   /** Whether readiness waits for the check of the file at start when it runs after it (MARGINALIA_SQLITE_READY_AFTER_CHECK). */
   readyAfterCheck?: boolean;
+  /** The most recipients whose inbox rows each keep a copy of a notification's answer (MARGINALIA_INBOX_ANSWER_COPIES). */
+  inboxAnswerCopies?: number;
 }
 
 export class StoreCore {

@@ -32,6 +32,7 @@ export interface StoreConfig {
   eventNumberingMs: number;
   writeBudgetMs: number;
   erasureBatchSize: number;
+  inboxAnswerCopies: number;
 }
 
 /** What the store tells the process about its database as it runs (the server logs it). */
@@ -51,6 +52,7 @@ export async function openStore(config: StoreConfig, listeners: StoreListeners =
     writeBudgetMs: config.writeBudgetMs,
     mostRowsPerBatch: config.erasureBatchSize,
     readyAfterCheck: config.sqliteReadyAfterCheck,
+    inboxAnswerCopies: config.inboxAnswerCopies,
   });
   try {
     await store.migrate();

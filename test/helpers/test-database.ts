@@ -128,7 +128,9 @@ export function freshDatabase(kind: StoreKind = TEST_STORE, overrides: Record<st
           WHERE m.type = 'table' AND p.type IN ('TEXT', '')`),
       );
   }
-  env = { ...env, ...overrides };
+  // One recipient's inbox row keeps a copy of the answer, more recipients' do not (MARGINALIA_INBOX_ANSWER_COPIES,
+  // 5 by default): so every test of notifications reads both kinds of row, and the two must answer alike.
+  env = { ...env, MARGINALIA_INBOX_ANSWER_COPIES: '1', ...overrides };
   const loaded = loadConfig(env);
   if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
   return { kind, env, config: loaded.config, open: () => openStore(loaded.config), exec, query, textColumns, drop };

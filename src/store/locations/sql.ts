@@ -5,7 +5,7 @@
 import { same, written } from '../sql.js';
 import { THREAD } from '../comments/sql.js';
 import { DOCUMENT } from '../documents/sql.js';
-import { CHANGE_SOURCE_COLUMNS } from '../notifications/sql.js';
+import { CHANGE_SOURCE_COLUMNS, KEPT_COPY } from '../notifications/sql.js';
 
 export const LOCATIONS_SQL = {
   /** The document's threads that name a location in either member: those a location may match. */
@@ -44,10 +44,10 @@ export const LOCATIONS_SQL = {
     `UPDATE notifications SET location_id = @locationId, answer = @answer
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND notification_id = @notificationId`,
   ),
-  /** Each recipient's copy of the notification (the inbox keeps its answer and locationId per user). */
+  /** Each recipient's copy of the notification (the inbox keeps its locationId per user, and its answer where it has a copy). */
   moveInbox: same(
     'moveInbox',
-    `UPDATE inbox SET location_id = @locationId, answer = @answer
+    `UPDATE inbox SET location_id = @locationId, answer = ${KEPT_COPY('answer', '@answer')}
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND notification_id = @notificationId`,
   ),
 };

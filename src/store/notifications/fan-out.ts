@@ -85,6 +85,7 @@ export function* notifyOfComments(
       notifyAll: false,
       source: 'comment' as const,
     };
-    yield* add(scope.tenantId, scope.organizationId, { ...notification, answer: newNotificationAnswer(notification) });
+    // One recipient: its inbox row keeps the answer's one copy, whatever MARGINALIA_INBOX_ANSWER_COPIES says of more.
+    yield* add(scope.tenantId, scope.organizationId, { ...notification, answer: newNotificationAnswer(notification) }, 1);
   }
 }

@@ -45,7 +45,15 @@ export function recipientsFrom(
 }
 
 /** Returns false when the notificationId is taken in the organization. */
-export function* add(tenantId: string, organizationId: string, n: NewNotification): Work<boolean> {
+/** MARGINALIA_INBOX_ANSWER_COPIES' default (docs/decisions.md, "Each answer written once"). */
+export const DEFAULT_INBOX_ANSWER_COPIES = 5;
+
+/**
+ * notifications/add. Each recipient's inbox row holds a copy of the answer, so that a page of the inbox is
+ * one range scan, only while the notification has at most `answerCopies` recipients: the answer names
+ * every recipient, so copies cost the square of their number (docs/decisions.md, "Each answer written once").
+ */
+export function* add(tenantId: string, organizationId: string, n: NewNotification, answerCopies: number): Work<boolean> {
   // docs/api.md "Disabled organizations and documents": the organization (and the document) exist from the first write
   // that names them, and refuse when disabled.
   yield* enter(tenantId, organizationId, n.documentId ?? null, true);
@@ -77,7 +85,7 @@ export function* add(tenantId: string, organizationId: string, n: NewNotificatio
   // Sent: nothing waits on its answer, so it goes out with what follows (sql.ts, `send`).
   yield* sendBatch(
     SQL.insertInbox,
-    shared,
+    n.recipients.length <= answerCopies ? shared : { ...shared, answer: '' },
     n.recipients.map((r, position) => ({ userId: r.userId, position })),
   );
   return true;

@@ -6,6 +6,14 @@ import { madeOnDemand, same, sql, type Statement, written } from '../sql.js';
 
 /** The columns a branch of the read takes from its rows (an inbox row or a notification: same names). */
 const ROW_COLUMNS = 'n.notification_id, n.timestamp, n.action_user_id, n.action_user_name, n.action_user_email, n.answer';
+/**
+ * The same from an inbox row, whose answer is a copy of its notification's, or '' where the
+ * notification has more recipients than MARGINALIA_INBOX_ANSWER_COPIES: then the answer, which names
+ * every recipient, is read once from the notification (docs/decisions.md, "Each answer written once").
+ */
+const INBOX_COLUMNS = `n.notification_id, n.timestamp, n.action_user_id, n.action_user_name, n.action_user_email,
+  CASE WHEN n.answer = '' THEN (SELECT x.answer FROM notifications x WHERE x.tenant_id = n.tenant_id
+    AND x.organization_id = n.organization_id AND x.notification_id = n.notification_id) ELSE n.answer END AS answer`;
 
 /**
  * Who has read the notification, as JSON text: listed recipients whose inbox row is read
@@ -89,6 +97,9 @@ const IN_DISABLED_DOCUMENT = (alias: string) => `EXISTS (SELECT 1 FROM documents
 export const CHANGE_SOURCE_COLUMNS = `notification_id, document_id, location_id, action_user_id, action_user_name, action_user_email,
   headline_template, headline_data, body_message, source_data, timestamp, recipients, source, notify_all`;
 
+/** An inbox row's answer (`row`) after its notification's changed to `answer`: the new copy, or none if it kept none. */
+export const KEPT_COPY = (row: string, answer: string): string => `CASE WHEN ${row} = '' THEN '' ELSE ${answer} END`;
+
 export const NOTIFICATIONS_SQL = {
   insert: same(
     'insertNotification',
@@ -136,12 +147,13 @@ export const NOTIFICATIONS_SQL = {
                    headline_data, body_message, source_data, answer)
                WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.notification_id = x.notification_id`,
   }),
+  /** The recipients' rows follow a change; a row without a copy of the answer ('') stays without. */
   changeInboxContent: sql('changeInboxContent', {
     sqlite: `UPDATE inbox SET action_user_id = @actionUserId, action_user_name = @actionUserName,
-               action_user_email = @actionUserEmail, answer = @answer
+               action_user_email = @actionUserEmail, answer = ${KEPT_COPY('answer', '@answer')}
              WHERE tenant_id = @tenantId AND organization_id = @organizationId AND notification_id = @notificationId`,
     postgres: `UPDATE inbox i SET action_user_id = x.action_user_id, action_user_name = x.action_user_name,
-                 action_user_email = x.action_user_email, answer = x.answer
+                 action_user_email = x.action_user_email, answer = ${KEPT_COPY('i.answer', 'x.answer')}
                FROM unnest(@notificationId::text[], @actionUserId::text[], @actionUserName::text[], @actionUserEmail::text[],
                  @answer::text[]) AS x(notification_id, action_user_id, action_user_name, action_user_email, answer)
                WHERE i.tenant_id = @tenantId AND i.organization_id = @organizationId AND i.notification_id = x.notification_id`,
@@ -397,7 +409,7 @@ function sqliteRead(f: NotificationFilterSet, limit: number): string {
   // The unread walk is told its index: without statistics SQLite would take the key and skip read rows.
   const inboxIndex = f.unread ? ' INDEXED BY inbox_unread' : '';
   return `SELECT ${columnsOf(selectList(SQLITE, 'page'))} FROM (
-    SELECT ${ROW_COLUMNS} FROM inbox n${inboxIndex} WHERE ${inbox.join(' AND ')}
+    SELECT ${INBOX_COLUMNS} FROM inbox n${inboxIndex} WHERE ${inbox.join(' AND ')}
     UNION ALL
     SELECT ${ROW_COLUMNS} FROM notifications n INDEXED BY notifications_wide WHERE ${wide.join(' AND ')}
     ORDER BY timestamp DESC, notification_id DESC LIMIT ${limit}
@@ -435,7 +447,7 @@ function postgresRead(f: NotificationFilterSet): string {
     ...(f.unread === null ? [] : [wideRead(!f.unread)]),
   ];
   return `SELECT ${columnsOf(selectList(POSTGRES, 'page'))} FROM (
-    (SELECT ${ROW_COLUMNS} FROM inbox n WHERE ${inbox.join(' AND ')} ${ORDER} LIMIT @limit)
+    (SELECT ${INBOX_COLUMNS} FROM inbox n WHERE ${inbox.join(' AND ')} ${ORDER} LIMIT @limit)
     UNION ALL
     (SELECT ${ROW_COLUMNS} FROM notifications n WHERE ${wide.join(' AND ')} ${ORDER} LIMIT @limit)
   ) AS page ORDER BY page.timestamp DESC, page.notification_id DESC LIMIT @limit`;

@@ -3,6 +3,7 @@
 import { COMMENT_COLUMNS } from '../comments/sql.js';
 import { CREDENTIALS_VERSION, columnsOf, PROFILE_VERSION, positions } from '../select.js';
 import { SQLITE, type Syntax } from '../dialect/syntax.js';
+import { KEPT_COPY } from '../notifications/sql.js';
 import { same, sql, written } from '../sql.js';
 
 const ORG = 'tenant_id = @tenantId AND organization_id = @organizationId';
@@ -226,8 +227,8 @@ export const PERSONAL_DATA_SQL = {
                WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.notification_id = x.notification_id`,
   }),
   changeInboxAnswers: sql('changeInboxAnswers', {
-    sqlite: `UPDATE inbox SET answer = @answer WHERE ${ORG} AND notification_id = @notificationId`,
-    postgres: `UPDATE inbox i SET answer = x.answer FROM unnest(@notificationId::text[], @answer::text[]) AS x(notification_id, answer)
+    sqlite: `UPDATE inbox SET answer = ${KEPT_COPY('answer', '@answer')} WHERE ${ORG} AND notification_id = @notificationId`,
+    postgres: `UPDATE inbox i SET answer = ${KEPT_COPY('i.answer', 'x.answer')} FROM unnest(@notificationId::text[], @answer::text[]) AS x(notification_id, answer)
                WHERE i.tenant_id = @tenantId AND i.organization_id = @organizationId AND i.notification_id = x.notification_id`,
   }),
   notificationWindow: written('notificationWindow', (s) =>
