@@ -228,7 +228,8 @@ export const PERSONAL_DATA_SQL = {
   }),
   changeInboxAnswers: sql('changeInboxAnswers', {
     sqlite: `UPDATE inbox SET answer = ${KEPT_COPY('answer', '@answer')} WHERE ${ORG} AND notification_id = @notificationId`,
-    postgres: `UPDATE inbox i SET answer = ${KEPT_COPY('i.answer', 'x.answer')} FROM unnest(@notificationId::text[], @answer::text[]) AS x(notification_id, answer)
+    postgres: `UPDATE inbox i SET answer = ${KEPT_COPY('i.answer', 'x.answer')}
+               FROM unnest(@notificationId::text[], @answer::text[]) AS x(notification_id, answer)
                WHERE i.tenant_id = @tenantId AND i.organization_id = @organizationId AND i.notification_id = x.notification_id`,
   }),
   notificationWindow: written('notificationWindow', (s) =>
