@@ -567,7 +567,7 @@ const FIELDS = {
   ),
   sqliteCacheMb: integer(
     'MARGINALIA_SQLITE_CACHE_MB',
-    48,
+    64,
     1,
     65536,
     'Pages SQLite keeps in its own cache, per connection (each worker has one), in MB; the rest of the file is ' +

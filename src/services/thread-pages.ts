@@ -9,7 +9,7 @@ import { type Maybe, then } from '../maybe.js';
 import type { DocumentVersions } from '../domain/threads.js';
 
 /** How many megabytes of pages the cache holds at most by default (MARGINALIA_THREAD_PAGE_CACHE_MB). */
-export const DEFAULT_THREAD_PAGE_CACHE_MB = 32;
+export const DEFAULT_THREAD_PAGE_CACHE_MB = 64;
 
 /** A page as answered: its data member's bytes, and the next page's token. */
 export interface ThreadPageAnswer {
