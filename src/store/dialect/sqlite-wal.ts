@@ -26,12 +26,12 @@ export class WalUpkeep {
     everyMs: number,
     walMaxMb: number,
   ) {
+    this.shm = openSync(`${path}-shm`, 'r');
     const pageSize = db.pragma('page_size', { simple: true }) as number;
     this.bound = Math.max(1, Math.floor((walMaxMb * 1024 * 1024) / pageSize));
     this.restartAt = Math.min(this.bound, Math.max(RESTART_LEAST_FRAMES, Math.floor(this.bound / 4)));
     // SQLite's own checkpoint at a commit stays, at twice the bound, should this one's fail.
     db.pragma(`wal_autocheckpoint = ${this.bound * 2}`);
-    this.shm = openSync(`${path}-shm`, 'r');
     this.thread = startUpkeep({ path, job: 'checkpoints', everyMs }, (report) => {
       if (!('checkpoint' in report)) return;
       this.stats.checkpoints++;
@@ -49,9 +49,13 @@ export class WalUpkeep {
     return { frames: this.header.readUInt32LE(16), copied: this.header.readUInt32LE(96) };
   }
 
-  /** Before a write transaction. */
+  /** Before a write transaction. Bookkeeping only: it never fails the write (nor does afterCommit). */
   beforeWrite(): void {
-    this.before = this.wal().frames;
+    try {
+      this.before = this.wal().frames;
+    } catch {
+      this.before = 0;
+    }
   }
 
   /**
@@ -63,7 +67,13 @@ export class WalUpkeep {
    * to the event loop on a busy core).
    */
   afterCommit(): void {
-    const { frames, copied } = this.wal();
+    let wal: { frames: number; copied: number };
+    try {
+      wal = this.wal();
+    } catch {
+      return;
+    }
+    const { frames, copied } = wal;
     this.stats.pages += frames >= this.before ? frames - this.before : frames;
     if (frames >= this.bound || (frames >= this.restartAt && frames - copied <= CATCH_UP_MOST_FRAMES)) this.checkpoint();
   }

@@ -367,7 +367,11 @@ export class SqliteDialect implements Dialect {
   private startCheckpoints(): void {
     const everyMs = this.options.checkpointEveryMs ?? 0;
     if (everyMs <= 0 || this.options.path === ':memory:' || this.wal) return;
-    this.wal = new WalUpkeep(this.db, this.options.path, everyMs, this.options.walMaxMb ?? 16);
+    try {
+      this.wal = new WalUpkeep(this.db, this.options.path, everyMs, this.options.walMaxMb ?? 16);
+    } catch {
+      // No WAL-index to read (a file system that refuses it): SQLite's own checkpoints go on, at commits.
+    }
   }
 
   checkpointStats(): CheckpointStats | undefined {
