@@ -12,7 +12,6 @@
 // Prints a table and writes bench/results/events-<db>.json.
 import { execFileSync, fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +19,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { BENCH_CREDENTIALS } from './dataset.js';
 import { type StreamSpec, summary, type WriteRecord } from './events-client.js';
+import { freePort } from '../test/helpers/server-process.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The release before the outbox: notifications/add as it was, for (a). */
@@ -58,14 +58,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const TMP = mkdtempSync(join(tmpdir(), 'marginalia-bench-events-'));
 
 // ---- processes ------------------------------------------------------------------------------------
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 interface Server {
   proc: ChildProcess;

@@ -7,7 +7,6 @@
 // written as JSON under bench/results/.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +17,7 @@ import { loadConfig } from '../src/config/index.js';
 import { openStore } from '../src/store/open-store.js';
 import { buildDataset, PostgresSink, SCALES, SqliteSink, type ScaleName } from './dataset.js';
 import { HEADERS, OPERATIONS, SPREAD, spreadBody } from './operations.js';
+import { freePort } from '../test/helpers/server-process.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: opts } = parseArgs({
@@ -116,14 +116,6 @@ async function build(
   });
   await store.close();
   log(`dataset built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 async function startServer(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {

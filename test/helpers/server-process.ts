@@ -2,6 +2,7 @@
 // does) and speaks HTTP to it. Used by the end-to-end, durability, CLI and conformance tests.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after } from 'node:test';
@@ -56,6 +57,15 @@ if (/\.test\.[cm]?[jt]s$/.test(process.argv[1] ?? ''))
       }
     }, 5000).unref();
   });
+
+/** A port free on 127.0.0.1 now, for a process that must be told its port before it starts (the tests and the bench). */
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as { port: number };
+  await new Promise((resolve) => s.close(resolve));
+  return port;
+}
 
 export async function startServer(opts: StartOptions): Promise<ServerProcess> {
   const env = childEnv(opts.env);

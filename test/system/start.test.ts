@@ -2,21 +2,12 @@
 // first moment, before the store is open and the app built; /readyz and the API answer 503 "starting"
 // in the envelope until the app takes over, and then the API is served on the same port.
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, test } from 'node:test';
-import { createKey, post, startServer, stopServer } from '../helpers/server-process.js';
+import { createKey, freePort, post, startServer, stopServer } from '../helpers/server-process.js';
 import { freshDatabase } from '../helpers/test-database.js';
 
 const db = freshDatabase('sqlite');
 after(() => db.drop());
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as { port: number };
-  await new Promise((resolve) => s.close(resolve));
-  return port;
-}
 
 test('/healthz answers while the server starts; /readyz and the API say "starting" until the app is ready', async () => {
   const creds = createKey(db.env, 'start');

@@ -1,7 +1,8 @@
 // The SQLite file's upkeep, on a thread of its own with a connection of its own, so that none of it
 // holds the event loop (docs/decisions.md, "Upkeep off the request path"): one thread copies the WAL
 // into the file (checkpoints) for as long as the store is open, another checks the file for damage
-// after start and ends. Started by sqlite-upkeep.ts; each reports by message, and ends when told to stop.
+// after start and ends. Started by sqlite-upkeep.ts; each reports by message. The store's close ends
+// them (Worker.terminate: better-sqlite3 closes a thread's connections as the thread ends).
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -28,7 +29,6 @@ const db = new Database(data.path);
 db.pragma('cache_size = -2048');
 db.pragma('wal_autocheckpoint = 0');
 
-let checkpoints: NodeJS.Timeout | undefined;
 let copied = 0;
 function checkpoint(): void {
   const started = performance.now();
@@ -53,23 +53,23 @@ function checkpoint(): void {
 function check(full: boolean): void {
   const pragma = full ? 'integrity_check' : 'quick_check';
   const damage: string[] = [];
+  // Each row of the pragma says "ok" or one problem.
+  const note = (rows: unknown) => {
+    for (const row of rows as Record<string, string>[]) {
+      const said = Object.values(row)[0]!;
+      if (said !== 'ok') damage.push(said);
+    }
+  };
   try {
     const tables = db
       .prepare(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
       .pluck()
       .all() as string[];
     for (const table of tables) {
-      for (const row of db.pragma(`${pragma}('${table.replaceAll("'", "''")}')`) as Record<string, string>[]) {
-        const said = Object.values(row)[0]!;
-        if (said !== 'ok') damage.push(said);
-      }
+      note(db.pragma(`${pragma}('${table.replaceAll("'", "''")}')`));
       if (damage.length >= 20) break;
     }
-    if (damage.length === 0)
-      for (const row of db.pragma(`${pragma}(20)`) as Record<string, string>[]) {
-        const said = Object.values(row)[0]!;
-        if (said !== 'ok') damage.push(said);
-      }
+    if (damage.length === 0) note(db.pragma(`${pragma}(20)`));
   } catch (err) {
     const code = String((err as { code?: unknown }).code ?? '');
     if (!code.startsWith('SQLITE_CORRUPT') && code !== 'SQLITE_NOTADB') {
@@ -81,14 +81,7 @@ function check(full: boolean): void {
   report({ checked: damage.slice(0, 20) });
 }
 
-port.on('message', (message: 'stop') => {
-  if (message !== 'stop') return;
-  clearInterval(checkpoints);
-  db.close();
-  port.close();
-});
-
-if (data.job === 'checkpoints') checkpoints = setInterval(checkpoint, data.everyMs);
+if (data.job === 'checkpoints') setInterval(checkpoint, data.everyMs);
 else {
   check(data.job === 'full-check');
   db.close();

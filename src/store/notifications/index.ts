@@ -23,13 +23,17 @@ import {
   type RenderedChanges,
 } from './events.js';
 import * as notifications from './notifications.js';
-import { DEFAULT_INBOX_ANSWER_COPIES } from './notifications.js';
 
 export const notificationsStore = (core: StoreCore) => ({
   /** Returns false when the notificationId is taken in the organization. */
   addNotification(tenantId: string, organizationId: string, notification: NewNotification): Maybe<boolean> {
     return core.emitting('addNotification', tenantId, notification.timestamp, () =>
-      notifications.add(tenantId, organizationId, notification, core.options.inboxAnswerCopies ?? DEFAULT_INBOX_ANSWER_COPIES),
+      notifications.add(
+        tenantId,
+        organizationId,
+        notification,
+        core.options.inboxAnswerCopies ?? notifications.DEFAULT_INBOX_ANSWER_COPIES,
+      ),
     );
   },
 
