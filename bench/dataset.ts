@@ -110,6 +110,19 @@ interface Rows {
   }[];
 }
 
+/**
+ * The organizations and documents the rows name, with the rows the service would have made for them at
+ * their first write; without them the bench's first write to each document would create its row.
+ */
+function scopesOf(rows: Rows): { organizations: string[]; documents: { organizationId: string; documentId: string }[] } {
+  const documents = new Map<string, { organizationId: string; documentId: string }>();
+  for (const { organizationId, documentId } of [...rows.notifications, ...rows.annotations]) {
+    documents.set(JSON.stringify([organizationId, documentId]), { organizationId, documentId });
+  }
+  const organizations = new Set([...rows.users, ...documents.values()].map((r) => r.organizationId));
+  return { organizations: [...organizations], documents: [...documents.values()] };
+}
+
 /** The rows of one organization. */
 function organizationRows(scale: Scale, o: number): Rows {
   const rnd = random(o + 1);
@@ -287,8 +300,19 @@ export class SqliteSink {
       ),
       insertAnnotation: this.db.prepare(COMMENTS_SQL.insertAnnotation.sqlite.text),
       insertComment: this.db.prepare(COMMENTS_SQL.insertComments.sqlite.text),
+      organization: this.db.prepare(
+        `INSERT INTO organizations (tenant_id, organization_id, created_at, updated_at)
+         VALUES (@tenantId, @organizationId, @now, @now) ON CONFLICT DO NOTHING`,
+      ),
+      document: this.db.prepare(
+        `INSERT INTO documents (tenant_id, organization_id, document_id, created_at, updated_at)
+         VALUES (@tenantId, @organizationId, @documentId, @now, @now) ON CONFLICT DO NOTHING`,
+      ),
     };
+    const scopes = scopesOf(rows);
     this.db.transaction(() => {
+      for (const organizationId of scopes.organizations) s.organization!.run({ tenantId, organizationId, now: T0 });
+      for (const d of scopes.documents) s.document!.run({ tenantId, ...d, now: T0 });
       for (const u of rows.users) s.upsertUser!.run({ tenantId, ...u, photoUrl: null, now: T0 });
       for (const n of rows.notifications) {
         const shared = {
@@ -363,7 +387,18 @@ export class PostgresSink {
   async write(tenantId: string, rows: Rows): Promise<void> {
     const c = this.client;
     const col = <T, K extends keyof T>(list: T[], key: K) => list.map((x) => x[key]);
+    const scopes = scopesOf(rows);
     await c.query('BEGIN');
+    await c.query(
+      `INSERT INTO organizations (tenant_id, organization_id, created_at, updated_at)
+      SELECT $1, o, $3, $3 FROM unnest($2::text[]) AS o ON CONFLICT DO NOTHING`,
+      [tenantId, scopes.organizations, T0],
+    );
+    await c.query(
+      `INSERT INTO documents (tenant_id, organization_id, document_id, created_at, updated_at)
+      SELECT $1, x.o, x.d, $4, $4 FROM unnest($2::text[], $3::text[]) AS x(o, d) ON CONFLICT DO NOTHING`,
+      [tenantId, col(scopes.documents, 'organizationId'), col(scopes.documents, 'documentId'), T0],
+    );
     await c.query(
       `INSERT INTO users (tenant_id, organization_id, user_id, name, email, created_at, updated_at)
       SELECT $1, x.o, x.u, x.n, x.e, $6, $6 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) AS x(o, u, n, e)`,

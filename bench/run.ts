@@ -1,5 +1,5 @@
 // npm run bench -- [--scale small|large] [--db sqlite|postgres] [--workers N] [--seconds S] [--pairs N]
-//                  [--tool wrk|autocannon] [--only text|text...] [--fresh] [--server other-checkout]
+//                  [--tool wrk|autocannon] [--only text|text...] [--fresh] [--server other-checkout] [--cpu-prof DIR]
 // Builds (or reuses) a dataset, starts the real server on it and drives each operation from a separate
 // load process (10 connections): wrk when installed, else autocannon. With one worker the server is
 // pinned to core 0 and the load to core 1. Each operation runs in pairs with the baseline (a bare
@@ -32,6 +32,7 @@ const { values: opts } = parseArgs({
     only: { type: 'string' },
     fresh: { type: 'boolean', default: false },
     server: { type: 'string' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const scaleName = opts.scale as ScaleName;
@@ -121,7 +122,9 @@ async function build(
 async function startServer(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
   const port = await freePort();
   // --server: another checkout's build (its dist/main.js) on the same dataset, for a before and after.
-  const [cmd, args] = pinned(0, process.execPath, [join(opts.server ?? ROOT, 'dist', 'main.js'), 'serve']);
+  // --cpu-prof DIR: V8's profile of the server under the rows' load, written to DIR when it stops.
+  const profile = opts['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', opts['cpu-prof']] : [];
+  const [cmd, args] = pinned(0, process.execPath, [...profile, join(opts.server ?? ROOT, 'dist', 'main.js'), 'serve']);
   const proc = spawn(cmd, args, {
     env: {
       ...process.env,
