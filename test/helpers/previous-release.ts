@@ -226,8 +226,22 @@ export async function beforeDeletesInBatches(db: Pick<FreshDatabase, 'exec'>): P
 DELETE FROM schema_migrations WHERE version = 26;`);
 }
 
-/** The schema the release before this one left (through migration 25), with the rows written since. */
+/**
+ * Before migration 28: notifications (SQLite) were a WITHOUT ROWID table, its rows in its interior
+ * pages too. Migration 28's own steps, the other way: the same columns, indexes and triggers.
+ */
+export async function beforeNotificationsByRowid(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const step = MIGRATIONS.find((m) => m.version === 28)!.sqlite;
+  const keyed = step.replaceAll('notifications_by_rowid', 'notifications_keyed').replace(') STRICT;', ') STRICT, WITHOUT ROWID;');
+  await db.exec(`${db.kind === 'sqlite' ? keyed : ''}\nDELETE FROM schema_migrations WHERE version = 28;`);
+}
+
+/** The schema the release before this one left (through migration 27), with the rows written since. */
+export const asOfMigration27 = beforeNotificationsByRowid;
+
+/** The schema an earlier release left (through migration 25), with the rows written since. */
 export async function asOfMigration25(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await asOfMigration27(db);
   await beforeUserOrganizations(db);
   await beforeDeletesInBatches(db);
 }

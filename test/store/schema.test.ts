@@ -10,6 +10,7 @@ import type { AnnotationQuery } from '../../src/domain/threads.js';
 import {
   beforeAllowedDomains,
   asOfMigration25,
+  asOfMigration27,
   asOfMigration11,
   asOfMigration12,
   asOfMigration5,
@@ -319,6 +320,75 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
             ['old', 'teal'],
           ],
           'the color is kept as sent, and an older thread takes one',
+        );
+      });
+    },
+  );
+
+  storeTest(
+    'a database as the release before left it (through migration 27) migrates forward: notifications read, count and change as before',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.addNotification(TA, ORG, notification('n1', { recipients: ['u1', 'u2'] }));
+      await store.addNotification(TA, ORG, notification('n2', { recipients: ['u1'], timestamp: T0 + 1, documentId: 'd2' }));
+      await store.addNotification(TA, ORG, notification('n3', { recipients: [], timestamp: T0 + 2, notifyAll: true }));
+      await store.addNotification(TA, 'org-2', notification('n1', { recipients: ['u1'], timestamp: T0 + 3 }));
+      const reads = (s: Store) =>
+        Promise.all([
+          s.getNotifications(TA, notificationQuery({ userId: 'u1' })),
+          s.getNotifications(TA, notificationQuery({ userId: 'u2' })),
+          s.getNotifications(TA, notificationQuery({ documentId: 'd2' })),
+          s.getNotifications(TA, notificationQuery({ notificationIds: ['n1', 'n3'] })),
+          s.getNotifications(TA, notificationQuery({ organizationId: 'org-2' })),
+          s.countNotifications(TA, ORG, 'u1', null),
+        ]);
+      const before = await reads(store);
+      const rowid = async () =>
+        !String((await db.query(`SELECT sql FROM sqlite_schema WHERE name = 'notifications'`))[0]!.sql).includes('WITHOUT ROWID');
+      await asOfMigration27(db);
+      if (db.kind === 'sqlite') assert.equal(await rowid(), false, 'the release before kept notifications WITHOUT ROWID');
+      await withSecondStore(db, async (reopened) => {
+        if (db.kind === 'sqlite') {
+          assert.equal(await rowid(), true, 'a rowid table after migration 28');
+          const objects = (await db.query(`SELECT name FROM sqlite_schema WHERE tbl_name = 'notifications' ORDER BY name`)).map(
+            (r) => r.name,
+          );
+          eq(
+            objects,
+            [
+              'notifications',
+              'notifications_by_actor',
+              'notifications_by_document',
+              'notifications_delete_counts',
+              'notifications_insert_counts',
+              'notifications_insert_names_users',
+              'notifications_update_counts',
+              'notifications_update_names_users',
+              'notifications_user_organization',
+              'notifications_user_organization_update',
+              'notifications_wide',
+              'sqlite_autoindex_notifications_1',
+            ],
+            'its indexes and triggers, as before, and its key as a unique index',
+          );
+        }
+        eq(await reads(reopened), before, 'every read answers as before the migration');
+        // The key still refuses a second notification of the same id, and the triggers still count and index.
+        eq(await reopened.addNotification(TA, ORG, notification('n1', { recipients: ['u3'] })), false, 'n1 exists');
+        await reopened.addNotification(TA, ORG, notification('n4', { recipients: ['u1'], timestamp: T0 + 4, notifyAll: true }));
+        const counted = await reopened.countNotifications(TA, ORG, 'u1', null);
+        eq([counted.total, counted.unread], [before[5].total + 1, before[5].unread + 1], 'the new one counted');
+        eq(
+          (await db.query(`SELECT count(DISTINCT organization_id) AS n FROM user_organizations WHERE user_id = 'actor'`))[0]!.n,
+          db.kind === 'sqlite' ? 2 : '2',
+          "the actor's organizations, kept by the triggers",
+        );
+        const { after: _a, limit: _l, unread: _u, ...deletion } = notificationQuery({ notificationIds: ['n2'] });
+        eq(await reopened.deleteNotifications(TA, deletion, T0), ['n2'], 'n2 deleted');
+        eq(
+          (await reopened.getNotifications(TA, notificationQuery({ userId: 'u1' }))).map((n) => n.notificationId),
+          ['n4', 'n1'],
+          "u1's page after an add and a delete",
         );
       });
     },

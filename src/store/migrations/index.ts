@@ -34,6 +34,7 @@ import { liveStates } from './24-live-states.js';
 import { threadColors } from './25-thread-colors.js';
 import { batchedDeletes } from './26-batched-deletes.js';
 import { userOrganizations } from './27-user-organizations.js';
+import { notificationsByRowid } from './28-notifications-by-rowid.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -68,6 +69,7 @@ export const MIGRATIONS: readonly Migration[] = [
   threadColors,
   batchedDeletes,
   userOrganizations,
+  notificationsByRowid,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');
