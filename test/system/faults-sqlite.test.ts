@@ -34,6 +34,15 @@ const readyz = async (url: string) => {
 };
 /** The server's log entries at a level (50 = error). */
 const logLines = (s: ServerProcess, level: number) => logEntries(s).filter((l) => l.level === level);
+/**
+ * The error lines that name a fault, once the first has come: the log reaches the pipe after the answer
+ * that met the fault (its stream is buffered), so a test that asserted at once could read none.
+ */
+async function faultLines(s: ServerProcess, fault: string) {
+  const found = () => logLines(s, 50).filter((l) => l.fault === fault);
+  await eventually(`a log line of the fault ${fault}`, () => found().length > 0);
+  return found();
+}
 
 describe('SQLite on a full disk', { skip: NO_TMPFS }, () => {
   let disk: Tmpfs;
@@ -83,7 +92,7 @@ describe('SQLite on a full disk', { skip: NO_TMPFS }, () => {
     assert.equal(notReady.status, 503);
     assert.match(notReady.body.error.message, /storage is full/);
     assert.equal((await read(server.url)).status, 200, 'reads go on');
-    const faults = logLines(server, 50).filter((l) => l.fault === 'storage_full');
+    const faults = await faultLines(server, 'storage_full');
     assert.equal(faults.length, 1, 'the operator is told once');
     assert.match(faults[0]!.msg, /Free disk space/);
     assert.match(await (await fetch(`${server.url}/metrics`)).text(), /marginalia_database_fault\{fault="storage_full"\} 1/);
@@ -154,7 +163,7 @@ describe('SQLite file with damaged pages', () => {
         await expectDamageAnswered(server);
         await expectDamageAnswered(server);
         assert.equal((await readUsers(server.url)).status, 503, 'users/update writes, so it is refused too');
-        const errors = logLines(server, 50).filter((l) => l.fault === 'damaged');
+        const errors = await faultLines(server, 'damaged');
         assert.equal(errors.length, 1, JSON.stringify(logLines(server, 50)));
         assert.match(errors[0]!.msg, /restore the last good backup/);
         assert.match(await (await fetch(`${server.url}/metrics`)).text(), /marginalia_database_fault\{fault="damaged"\} 1/);
@@ -172,7 +181,7 @@ describe('SQLite file with damaged pages', () => {
       assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
       await eventually('the check on its thread to find the damage', async () => (await readyz(server.url)).status === 503);
       await expectDamageAnswered(server);
-      assert.equal(logLines(server, 50).filter((l) => l.fault === 'damaged').length, 1);
+      assert.equal((await faultLines(server, 'damaged')).length, 1);
     } finally {
       await stopServer(server);
     }
@@ -184,7 +193,7 @@ describe('SQLite file with damaged pages', () => {
       assert.equal((await readyz(server.url)).status, 200, 'the damage is not known yet');
       await expectDamageAnswered(server);
       await expectDamageAnswered(server);
-      assert.equal(logLines(server, 50).filter((l) => l.fault === 'damaged').length, 1);
+      assert.equal((await faultLines(server, 'damaged')).length, 1);
     } finally {
       await stopServer(server);
     }
