@@ -381,12 +381,19 @@ export class SqliteDialect implements Dialect {
   /**
    * After rows were deleted for good (an erasure): the WAL, which still holds the pages as they were
    * before, is copied into the file and truncated, so the erased bytes are in neither (secure_delete has
-   * zeroed them in the pages written). A reader of another process can hold the WAL back: the
-   * checkpoint then waits up to the busy timeout, and whatever it could not copy is copied by the next.
+   * zeroed them in the pages written). A checkpoint already running (the upkeep thread's, every few
+   * milliseconds) makes SQLite answer busy at once, without waiting: the truncation is tried again
+   * until it is done. A reader of another process can hold the WAL back: then it gives up after the
+   * busy timeout, and whatever it could not copy is copied by the next checkpoint.
    */
   async scrub(_tables: readonly string[]): Promise<void> {
-    this.snapshot.end();
-    this.guard(() => this.db.pragma('wal_checkpoint(TRUNCATE)'));
+    const deadline = Date.now() + this.options.busyTimeoutMs;
+    for (;;) {
+      this.snapshot.end();
+      const [done] = this.guard(() => this.db.pragma('wal_checkpoint(TRUNCATE)')) as { busy: number }[];
+      if (done?.busy === 0 || Date.now() >= deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   }
 
   async ping(): Promise<void> {
