@@ -381,9 +381,9 @@ export class SqliteDialect implements Dialect {
   /**
    * After rows were deleted for good (an erasure): the WAL, which still holds the pages as they were
    * before, is copied into the file and truncated, so the erased bytes are in neither (secure_delete has
-   * zeroed them in the pages written). A checkpoint already running (the upkeep thread's, every few
-   * milliseconds) makes SQLite answer busy at once, without waiting: the truncation is tried again
-   * until it is done. A reader of another process can hold the WAL back: then it gives up after the
+   * zeroed them in the pages written). A checkpoint already running (the upkeep thread's, every
+   * MARGINALIA_SQLITE_CHECKPOINT_MS) makes SQLite answer busy at once, without waiting: the truncation is
+   * tried again until it is done. A reader of another process can hold the WAL back: then it gives up after the
    * busy timeout, and whatever it could not copy is copied by the next checkpoint.
    */
   async scrub(_tables: readonly string[]): Promise<void> {
