@@ -42,20 +42,21 @@ export class WalUpkeep {
   /**
    * The WAL's frames and those copied into the file, from the WAL-index (the -shm file, which SQLite
    * maps into memory: mxFrame at byte 16 of its header, nBackfill at byte 96; sqlite.org/walformat.html).
-   * One read of 100 bytes, about a microsecond.
+   * One read of 100 bytes, about a microsecond. Undefined when it cannot be read: this is bookkeeping,
+   * and never fails the write it follows.
    */
-  private wal(): { frames: number; copied: number } {
-    readSync(this.shm, this.header, 0, 100, 0);
+  private wal(): { frames: number; copied: number } | undefined {
+    try {
+      readSync(this.shm, this.header, 0, 100, 0);
+    } catch {
+      return undefined;
+    }
     return { frames: this.header.readUInt32LE(16), copied: this.header.readUInt32LE(96) };
   }
 
-  /** Before a write transaction. Bookkeeping only: it never fails the write (nor does afterCommit). */
+  /** Before a write transaction. */
   beforeWrite(): void {
-    try {
-      this.before = this.wal().frames;
-    } catch {
-      this.before = 0;
-    }
+    this.before = this.wal()?.frames ?? 0;
   }
 
   /**
@@ -67,12 +68,8 @@ export class WalUpkeep {
    * to the event loop on a busy core).
    */
   afterCommit(): void {
-    let wal: { frames: number; copied: number };
-    try {
-      wal = this.wal();
-    } catch {
-      return;
-    }
+    const wal = this.wal();
+    if (!wal) return;
     const { frames, copied } = wal;
     this.stats.pages += frames >= this.before ? frames - this.before : frames;
     if (frames >= this.bound || (frames >= this.restartAt && frames - copied <= CATCH_UP_MOST_FRAMES)) this.checkpoint();

@@ -44,7 +44,6 @@ export function recipientsFrom(
   }));
 }
 
-/** Returns false when the notificationId is taken in the organization. */
 /** MARGINALIA_INBOX_ANSWER_COPIES' default (docs/decisions.md, "Each answer written once"). */
 export const DEFAULT_INBOX_ANSWER_COPIES = 5;
 
@@ -52,6 +51,7 @@ export const DEFAULT_INBOX_ANSWER_COPIES = 5;
  * notifications/add. Each recipient's inbox row holds a copy of the answer, so that a page of the inbox is
  * one range scan, only while the notification has at most `answerCopies` recipients: the answer names
  * every recipient, so copies cost the square of their number (docs/decisions.md, "Each answer written once").
+ * Returns false when the notificationId is taken in the organization.
  */
 export function* add(tenantId: string, organizationId: string, n: NewNotification, answerCopies: number): Work<boolean> {
   // docs/api.md "Disabled organizations and documents": the organization (and the document) exist from the first write
