@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig } from '../src/config/index.js';
+import { DEFAULT_REST_AFTER_MS } from '../src/http/at-rest.js';
 import { openStore } from '../src/store/open-store.js';
 import { buildDataset, PostgresSink, SCALES, SqliteSink, type ScaleName } from './dataset.js';
 import { HEADERS, OPERATIONS, SPREAD, spreadBody } from './operations.js';
@@ -234,6 +235,15 @@ function serverPids(pid: number): number[] {
   return [pid, ...children(['-P', String(pid)]), ...(opts.db === 'postgres' ? children(['-x', 'postgres']) : [])];
 }
 
+/** Whether the process is a PostgreSQL backend (the server's connections) rather than the server's own. */
+const isPostgres = (pid: number): boolean => {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+  } catch {
+    return false;
+  }
+};
+
 /** CPU time (user + system) the processes have used so far, in microseconds (/proc/<pid>/stat). */
 function cpuMicros(pids: number[]): number {
   let ticks = 0;
@@ -251,8 +261,16 @@ function cpuMicros(pids: number[]): number {
 /** Runs the load and measures the CPU the given processes spent per request meanwhile. */
 async function measured(pids: number[], url: string, operation: string, secs: number, paths?: string[]): Promise<any> {
   const before = cpuMicros(pids);
+  const database = pids.filter(isPostgres);
+  const dbBefore = cpuMicros(database);
   const r = await load(url, operation, secs, paths);
-  return { ...r, cpuUsPerRequest: Number(((cpuMicros(pids) - before) / Math.max(1, r.total)).toFixed(1)) };
+  const perRequest = (us: number) => Number((us / Math.max(1, r.total)).toFixed(1));
+  // PostgreSQL's share on its own: what the database costs a request, however lean the server.
+  return {
+    ...r,
+    cpuUsPerRequest: perRequest(cpuMicros(pids) - before),
+    dbCpuUsPerRequest: perRequest(cpuMicros(database) - dbBefore),
+  };
 }
 
 function load(url: string, operation: string, secs: number, paths?: string[]): Promise<any> {
@@ -389,9 +407,16 @@ const { proc, url } = await startServer(env);
 const baselineServer = await startBaseline();
 const BASELINE = OPERATIONS.find((o) => o.kind === 'baseline')!;
 const rows: any[] = [];
-/** Seconds the server is left idle after the rows before its memory at rest is read. */
+/** Seconds the server is left idle after the rows before its memory is read, its caches still held. */
 const IDLE_SECONDS = 10;
-let idle: { rssMb: number; anonMb: number; fileMb: number; heapUsedMb: number; heapTotalMb: number } | undefined;
+/**
+ * Seconds after the rows by which the server has let go of its caches at rest (MARGINALIA_REST_AFTER_MS's
+ * default, which it looks for a quarter late at most), and a margin for the collection that follows.
+ */
+const REST_SECONDS = (DEFAULT_REST_AFTER_MS * 1.25) / 1000 + 5;
+type Memory = { rssMb: number; anonMb: number; fileMb: number; heapUsedMb: number; heapTotalMb: number };
+let idle: Memory | undefined;
+let rest: Memory | undefined;
 try {
   await load(baselineServer.url, BASELINE.name, 2); // warm up the baseline process
   await load(url, 'GET /healthz', 2); // and the server
@@ -430,6 +455,7 @@ try {
       // would be if both were bound by the server's CPU. When the load generator caps the baseline (its
       // core is idle part of the time), the req/s ratio understates the server and this one does not.
       cpuUsPerRequest: median(runs.map((x) => x.op.cpuUsPerRequest)),
+      dbCpuUsPerRequest: median(runs.map((x) => x.op.dbCpuUsPerRequest)),
       baselineCpuUsPerRequest: median(runs.map((x) => x.baseline.cpuUsPerRequest)),
       cpuRatio: Number(median(runs.map((x) => x.baseline.cpuUsPerRequest / x.op.cpuUsPerRequest)).toFixed(3)),
       p50: median(runs.map((x) => x.op.p50)),
@@ -448,12 +474,17 @@ try {
       `  ${op.name}: ${Math.round(row.requestsPerSecond)} req/s, ${(row.ratio * 100).toFixed(0)}% of baseline, p99 ${row.p99} ms`,
     );
   }
-  // Memory at rest: what the rows' load left resident once the server has been idle a while.
+  // Memory after the rows' load: idle a while with the caches it filled, then at rest, without them.
+  const memory = async (): Promise<Memory> => {
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    const heapMb = (name: string) =>
+      Math.round(Number(new RegExp(`^marginalia_nodejs_heap_size_${name}_bytes (\\S+)$`, 'm').exec(metrics)?.[1] ?? 0) / 2 ** 20);
+    return { rssMb: rssMb(proc.pid!), ...rssSplit(proc.pid!), heapUsedMb: heapMb('used'), heapTotalMb: heapMb('total') };
+  };
   await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
-  const metrics = await (await fetch(`${url}/metrics`)).text();
-  const heapMb = (name: string) =>
-    Math.round(Number(new RegExp(`^marginalia_nodejs_heap_size_${name}_bytes (\\S+)$`, 'm').exec(metrics)?.[1] ?? 0) / 2 ** 20);
-  idle = { rssMb: rssMb(proc.pid!), ...rssSplit(proc.pid!), heapUsedMb: heapMb('used'), heapTotalMb: heapMb('total') };
+  idle = await memory();
+  await new Promise((resolve) => setTimeout(resolve, (REST_SECONDS - IDLE_SECONDS) * 1000));
+  rest = await memory();
 } finally {
   proc.kill('SIGTERM');
   baselineServer.proc.kill('SIGTERM');
@@ -482,9 +513,13 @@ const report = {
   machine,
   start: startTimes,
   idle,
+  rest,
   results: rows,
   operationCount: spreadRow,
 };
+
+const described = (m: Memory | undefined) =>
+  `RSS ${m?.rssMb} MB (${m?.anonMb} anonymous + ${m?.fileMb} file; JavaScript heap ${m?.heapUsedMb} MB used of ${m?.heapTotalMb})`;
 
 const table = [
   '| operation | req/s | baseline req/s | vs baseline | p50 ms | p99 ms | unexpected answers | server RSS MB (anon + file) |' +
@@ -494,13 +529,14 @@ const table = [
     (r) =>
       `| ${r.operation} | ${Math.round(r.requestsPerSecond)} | ${Math.round(r.baselinePerSecond)} | ${(r.ratio * 100).toFixed(0)}% |` +
       ` ${r.p50} | ${r.p99} | ${r.unexpected} | ${r.rssMb} (${r.rssAnonMb} + ${r.rssFileMb}) |` +
-      ` ${r.cpuUsPerRequest} (${r.baselineCpuUsPerRequest}) | ${(r.cpuRatio * 100).toFixed(0)}% |` +
+      ` ${r.cpuUsPerRequest}${r.dbCpuUsPerRequest ? `, database ${r.dbCpuUsPerRequest}` : ''} (${r.baselineCpuUsPerRequest}) |` +
+      ` ${(r.cpuRatio * 100).toFixed(0)}% |` +
       ` ${r.kind === 'write' ? r.walPagesPerRequest : ''} | ${r.kind === 'write' ? r.kbWrittenPerRequest : ''} |`,
   ),
   '',
   `start: /healthz after ${startTimes?.aliveMs} ms, ready after ${startTimes?.readyMs} ms, the check of the file done after ` +
-    `${startTimes?.checkedMs ?? '?'} ms; idle ${IDLE_SECONDS} s after the rows: RSS ${idle?.rssMb} MB ` +
-    `(${idle?.anonMb} anonymous + ${idle?.fileMb} file; JavaScript heap ${idle?.heapUsedMb} MB used of ${idle?.heapTotalMb})`,
+    `${startTimes?.checkedMs ?? '?'} ms; idle ${IDLE_SECONDS} s after the rows: ${described(idle)}; ` +
+    `at rest (${REST_SECONDS} s): ${described(rest)}`,
   ...(spreadRow
     ? [
         '',

@@ -8,6 +8,8 @@ import type { Config } from './config/index.js';
 import { ApiError } from './errors.js';
 import { registerApiDocs } from './http/api-docs.js';
 import { registerAuth } from './http/auth.js';
+import { collectGarbage, returnFreeMemory } from './heap.js';
+import { registerAtRest } from './http/at-rest.js';
 import { registerCors } from './http/cors.js';
 import { Connections, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions } from './http/connections.js';
 import { createMetrics, registerMetrics, registerMetricsRoute } from './http/metrics.js';
@@ -36,6 +38,7 @@ export interface AppOptions {
         | 'authFailureFloorMs'
         | 'profileCacheMb'
         | 'threadPageCacheMb'
+        | 'restAfterMs'
         | 'erasureBatchSize'
         | 'maxFolderDepth'
         | 'maxAllowedDomains'
@@ -150,13 +153,15 @@ export async function buildApp({
   registerMetricsRoute(app, metrics);
   registerOperational(app, store);
 
+  const profiles = new ProfileCache(store, config.profileCacheMb);
+  const threadPages = new ThreadPageCache(config.threadPageCacheMb);
   const services = {
     store,
     clock,
     limits: config.limits,
     bodyLimit: config.bodyLimit,
-    profiles: new ProfileCache(store, config.profileCacheMb),
-    threadPages: new ThreadPageCache(config.threadPageCacheMb),
+    profiles,
+    threadPages,
     erasureBatchSize: config.erasureBatchSize,
     maxFolderDepth: config.maxFolderDepth,
     maxAllowedDomains: config.maxAllowedDomains,
@@ -187,6 +192,17 @@ export async function buildApp({
     maxStreams: config.eventStreamsMax ?? 10_000,
   };
   await app.register(async (scope: App) => {
+    // API requests only: probes and scrapes of /healthz, /readyz and /metrics come at rest too.
+    registerAtRest(scope, {
+      afterMs: config.restAfterMs ?? 0,
+      release: () => {
+        threadPages.clear();
+        profiles.clear();
+        store.releaseMemory?.();
+        collectGarbage();
+        returnFreeMemory();
+      },
+    });
     registerAuth(scope, store, limiter, config.authFailureFloorMs, aliases);
     registerOperations(scope, services, OPERATIONS);
     events_.register(scope, services, streams);

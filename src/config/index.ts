@@ -19,6 +19,7 @@ import { DEFAULT_MOST_ROWS_PER_BATCH, DEFAULT_WRITE_BUDGET_MS } from '../store/b
 import { DEFAULT_INBOX_ANSWER_COPIES } from '../store/notifications/notifications.js';
 import { DEFAULT_PROFILE_CACHE_MB } from '../services/profiles.js';
 import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
+import { DEFAULT_REST_AFTER_MS } from '../http/at-rest.js';
 import { DEFAULT_MAX_ALLOWED_DOMAINS } from '../services/workspace-domains.js';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../webhooks/schedule.js';
 import { converted, integer, oneOf, type Setting, text } from './setting.js';
@@ -413,6 +414,15 @@ const FIELDS = {
     60_000,
     'How often each process looks for new events to deliver to webhooks and for deliveries due (an idle look is one ' +
       'small read); the most an event waits before its delivery starts.',
+  ),
+  restAfterMs: integer(
+    'MARGINALIA_REST_AFTER_MS',
+    DEFAULT_REST_AFTER_MS,
+    0,
+    86_400_000,
+    'After this many milliseconds without a request, each process lets go of what it keeps in memory only for ' +
+      "speed (MARGINALIA_THREAD_PAGE_CACHE_MB's pages, MARGINALIA_PROFILE_CACHE_MB's profiles, SQLite's page cache), " +
+      'so that memory at rest falls back from its peak; the next requests read from the database again. 0: kept.',
   ),
   threadPageCacheMb: integer(
     'MARGINALIA_THREAD_PAGE_CACHE_MB',

@@ -153,6 +153,12 @@ export class ProfileCache {
     return shown;
   }
 
+  /** Lets every organization go (at rest: docs/decisions.md, "Memory at rest"). */
+  clear(): void {
+    this.organizations.clear();
+    this.held = 0;
+  }
+
   private organization(key: string, version: number): Organization {
     let org = this.organizations.get(key);
     if (org && org.version !== version) {

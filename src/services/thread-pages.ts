@@ -79,6 +79,12 @@ export class ThreadPageCache {
     this.held += bytes;
   }
 
+  /** Lets every page go (at rest: docs/decisions.md, "Memory at rest"). */
+  clear(): void {
+    this.pages.clear();
+    this.held = 0;
+  }
+
   private drop(key: string, page: Held): void {
     this.pages.delete(key);
     this.held -= page.bytes;

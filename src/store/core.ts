@@ -287,6 +287,10 @@ export class StoreCore {
     return this.dialect.poolStats?.();
   }
 
+  releaseMemory(): void {
+    this.dialect.releaseMemory?.();
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled([...this.numbering.numberings.keys()].map((t) => this.numbering.eventsNumbered(t)));
     return this.dialect.close();

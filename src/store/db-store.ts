@@ -30,6 +30,7 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ping: () => core.ping(),
     fault: () => core.fault(),
     poolStats: () => core.poolStats(),
+    releaseMemory: () => core.releaseMemory(),
     check: () => core.check(),
     checkpointStats: () => core.checkpointStats(),
     observeCalls: (listener) => core.observeCalls(listener),

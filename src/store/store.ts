@@ -37,6 +37,8 @@ export interface StoreLife {
   fault(): LastingFault | null;
   /** Connection pool occupancy, where there is a pool (PostgreSQL). */
   poolStats?(): { total: number; idle: number; waiting: number } | undefined;
+  /** At rest: lets go of what the database keeps in memory for speed alone (SQLite's page cache). */
+  releaseMemory?(): void;
   /** The check of the file for damage at start (SQLite): not made, running, or its outcome (/readyz says which). */
   check(): CheckState;
   /** What the checkpoint thread has done (SQLite, once it runs): /metrics counts the WAL pages written from it. */

@@ -163,3 +163,16 @@ test('the bound is in bytes: long profiles take more of it, and the cache never 
   }
   assert.ok(cache.bytes > 0.25 * MB, 'what fits is kept');
 });
+
+test('at rest the cache lets go of every organization, and reads them again when asked', async () => {
+  lookups = [];
+  const cache = new ProfileCache(counted, 64);
+  await cache.resolve(TA, 'a', 1, ['a1']);
+  await cache.resolve(TA, 'a', 1, ['a2']);
+  assert.equal(lookups.length, 1, 'held');
+  assert.ok(cache.bytes > 0);
+  cache.clear();
+  assert.equal(cache.bytes, 0);
+  assert.deepEqual(names(await cache.resolve(TA, 'a', 1, ['a1']), ['a1']), ['a1']);
+  assert.equal(lookups.length, 2, 'read again after the release');
+});

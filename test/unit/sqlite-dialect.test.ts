@@ -96,3 +96,23 @@ test("one turn's reads share a snapshot: this store's writes show at once, anoth
     await d.close();
   }
 });
+
+test('at rest the page cache is let go, inside a read snapshot too, and reads and writes go on', async () => {
+  const d = dialect('rest.db');
+  try {
+    d.write('schema', function* () {
+      yield { op: 'exec', text: 'CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT, flag INTEGER, tags TEXT)' };
+    });
+    for (let i = 0; i < 200; i++) put(d, `k${i}`, 'x'.repeat(500));
+    assert.equal(read(d).length, 200, 'the pages read into the cache, the snapshot open');
+    d.releaseMemory();
+    assert.equal(read(d).length, 200, 'read again from the file, in the same snapshot');
+    await nextTurn();
+    d.releaseMemory();
+    put(d, 'last', 'y');
+    assert.equal(read(d).length, 201);
+  } finally {
+    await d.close();
+  }
+  d.releaseMemory();
+});

@@ -48,3 +48,12 @@ test('0 megabytes keeps nothing', () => {
   cache.keep('k', at(1), page(1));
   assert.equal(cache.has('k'), false);
 });
+
+test('at rest every page is let go, and the whole bound is free again', () => {
+  const cache = new ThreadPageCache(1);
+  cache.keep('a', at(1), page(MB / 2));
+  cache.clear();
+  assert.equal(cache.has('a'), false);
+  cache.keep('b', at(1), page(MB - 400));
+  assert.equal(cache.has('b'), true);
+});

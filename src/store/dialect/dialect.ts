@@ -111,6 +111,11 @@ export interface Dialect {
   close(): Promise<void>;
   /** Connection pool occupancy, where there is a pool (PostgreSQL). */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * Lets go of the memory the database keeps in process for speed alone (SQLite's page cache), at rest:
+   * the next reads take their pages from the operating system's cache again.
+   */
+  releaseMemory?(): void;
   /** Where every call's timing goes (the app's metrics); null until someone listens. */
   onCall: CallListener | null;
   /** Where every write transaction's time goes (the app's metrics); null until someone listens. */

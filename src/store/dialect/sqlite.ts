@@ -400,6 +400,11 @@ export class SqliteDialect implements Dialect {
     this.guard(() => this.db.prepare('SELECT 1').get());
   }
 
+  /** shrink_memory: the page cache's pages freed (those of an open transaction stay; none is open between turns). */
+  releaseMemory(): void {
+    if (this.db.open) this.guard(() => this.db.pragma('shrink_memory'));
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.wal?.stop(), this.checker?.stop()]);
     this.wal = undefined;
