@@ -21,7 +21,8 @@ const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 export class WalUpkeep {
   private readonly shm: number;
   private readonly header = Buffer.alloc(100);
-  private readonly thread: UpkeepThread;
+  /** None where the process has one CPU: SQLite checkpoints at its commits, at the bound (see the constructor). */
+  private readonly thread: UpkeepThread | undefined;
   private readonly stats: CheckpointStats = { checkpoints: 0, pages: 0, seconds: 0 };
   private readonly bound: number;
   private readonly restartAt: number;
@@ -32,11 +33,21 @@ export class WalUpkeep {
     path: string,
     everyMs: number,
     walMaxMb: number,
+    threaded = true,
   ) {
     this.shm = openSync(`${path}-shm`, 'r');
     const pageSize = db.pragma('page_size', { simple: true }) as number;
     this.bound = Math.max(1, Math.floor((walMaxMb * 1024 * 1024) / pageSize));
     this.restartAt = Math.min(this.bound, Math.max(RESTART_LEAST_FRAMES, Math.floor(this.bound / 4)));
+    // One CPU (a container's, or `taskset`): the thread could only take the core the event loop works
+    // on, and at nice 19 it holds the checkpoint lock through copies that rarely get the core. Even a
+    // commit that waits for the lock (catchUp) was measured to lose to it under other processes' load
+    // (docs/decisions.md, "Upkeep off the request path", point 4). So SQLite checkpoints at its
+    // commits, at the bound, and this connection only counts the pages.
+    if (!threaded) {
+      db.pragma(`wal_autocheckpoint = ${this.bound}`);
+      return;
+    }
     // SQLite's own checkpoint at a commit stays, at twice the bound, should this one's fail.
     db.pragma(`wal_autocheckpoint = ${this.bound * 2}`);
     this.thread = startUpkeep({ path, job: 'checkpoints', everyMs }, (report) => {
@@ -79,6 +90,7 @@ export class WalUpkeep {
     if (!wal) return;
     const { frames, copied } = wal;
     this.stats.pages += frames >= this.before ? frames - this.before : frames;
+    if (!this.thread) return;
     if (frames >= this.bound) this.catchUp();
     else if (frames >= this.restartAt && frames - copied <= CATCH_UP_MOST_FRAMES) this.checkpoint();
   }
@@ -117,7 +129,7 @@ export class WalUpkeep {
   }
 
   async stop(): Promise<void> {
-    await this.thread.stop();
+    await this.thread?.stop();
     closeSync(this.shm);
   }
 }

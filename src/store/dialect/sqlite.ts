@@ -3,6 +3,7 @@
 // deadlocking), a read is its statements one after the other. See dialect.ts for what differs.
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { availableParallelism } from 'node:os';
 import Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../health.js';
 import {
@@ -368,7 +369,7 @@ export class SqliteDialect implements Dialect {
     const everyMs = this.options.checkpointEveryMs ?? 0;
     if (everyMs <= 0 || this.options.path === ':memory:' || this.wal) return;
     try {
-      this.wal = new WalUpkeep(this.db, this.options.path, everyMs, this.options.walMaxMb ?? 16);
+      this.wal = new WalUpkeep(this.db, this.options.path, everyMs, this.options.walMaxMb ?? 16, availableParallelism() > 1);
     } catch {
       // No WAL-index to read (a file system that refuses it): SQLite's own checkpoints go on, at commits.
     }
