@@ -554,7 +554,8 @@ const FIELDS = {
     0,
     60_000,
     'How often a thread of its own copies the SQLite WAL into the file (a checkpoint), instead of the request whose ' +
-      'commit crossed 1,000 pages doing it on the event loop. 0: SQLite checkpoints at commits, as it does by itself.',
+      'commit crossed 1,000 pages doing it on the event loop. 0: SQLite checkpoints at commits, as it does by itself; ' +
+      'so it does, at MARGINALIA_SQLITE_WAL_MAX_MB, where the process may run on one CPU only.',
   ),
   sqliteWalMaxMb: integer(
     'MARGINALIA_SQLITE_WAL_MAX_MB',
