@@ -1,6 +1,7 @@
 // The serving connection's side of checkpoints off the request path (docs/decisions.md, "Upkeep off the
 // request path"): it counts the pages each commit writes to the WAL, starts the WAL over when the
-// checkpoint thread has copied nearly all of it, and checkpoints itself only past the bound.
+// checkpoint thread has copied nearly all of it, and checkpoints itself only past the bound. Where the
+// process has one CPU there is no thread: SQLite checkpoints at the bound, and this only counts.
 import { closeSync, openSync, readSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import type { CheckpointStats } from './dialect.js';
@@ -106,22 +107,21 @@ export class WalUpkeep {
    */
   private catchUp(): void {
     const until = performance.now() + CATCH_UP_WAIT_MS;
-    while (this.checkpoint() === 'busy' && performance.now() < until) Atomics.wait(SLEEP, 0, 0, 1);
+    while (this.checkpoint() && performance.now() < until) Atomics.wait(SLEEP, 0, 0, 1);
   }
 
-  /** A PASSIVE checkpoint: 'busy' when another connection's checkpoint holds the lock. */
-  private checkpoint(): 'done' | 'busy' | 'failed' {
+  /** A PASSIVE checkpoint; answers true when it could not start: another connection's holds the lock. */
+  private checkpoint(): boolean {
     const started = performance.now();
     try {
       const [r] = this.db.pragma('wal_checkpoint(PASSIVE)') as { busy: number }[];
-      if (r?.busy) return 'busy';
+      if (r?.busy) return true;
       this.stats.checkpoints++;
       this.stats.seconds += (performance.now() - started) / 1000;
-      return 'done';
     } catch {
       // The next write meets the same fault, and reports it.
-      return 'failed';
     }
+    return false;
   }
 
   counted(): CheckpointStats {
