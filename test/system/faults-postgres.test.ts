@@ -3,6 +3,7 @@
 // read-only, as after a failover to a standby, and out of disk.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { eventually } from '../helpers/eventually.js';
 import { byStatus, readAllIds, writeLoad } from '../helpers/load.js';
 import { logEntries, post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { freshDatabase, NEEDS_POSTGRES, PG_URL, withPg, type FreshDatabase } from '../helpers/test-database.js';
@@ -232,7 +233,10 @@ describe('PostgreSQL runs out of disk (SQLSTATE 53100)', { skip: NEEDS_POSTGRES 
     await diskFull(false);
     assert.equal((await fetch(`${server.url}/readyz`)).status, 200, 'ready again once space is freed');
     assert.equal((await write('after')).status, 200);
-    const log = logEntries(server).filter((l) => l.fault === 'storage_full');
+    // The line saying the fault ended can reach the server's log after the write's answer reaches us.
+    const faultLog = () => logEntries(server).filter((l) => l.fault === 'storage_full');
+    await eventually('the log line saying the fault ended', () => faultLog().length >= 2, { ms: 2_000 }).catch(() => {});
+    const log = faultLog();
     assert.deepEqual(
       log.map((l) => l.level),
       [50, 30],
