@@ -1,5 +1,5 @@
 // Picks the database that DATABASE_URL names, and brings its schema up to date.
-import { dbStore } from './db-store.js';
+import { dbStore, type StoreOptions } from './db-store.js';
 import { byDatabase } from './dialect/databases.js';
 import type { Dialect } from './dialect/dialect.js';
 import { PostgresDialect } from './dialect/postgres.js';
@@ -21,6 +21,7 @@ export interface StoreConfig {
   sqliteReadyAfterCheck: boolean;
   sqliteCheckpointMs: number;
   sqliteWalMaxMb: number;
+  sqliteWritesPerCommit: number;
   sqlitePageSize: number;
   sqliteCacheMb: number;
   sqliteMmapMb: number;
@@ -47,13 +48,7 @@ export interface StoreListeners {
 
 export async function openStore(config: StoreConfig, listeners: StoreListeners = {}): Promise<Store> {
   const dialect = dialectFor(config, listeners);
-  const store = dbStore(dialect, listeners.onFault, {
-    numberingIntervalMs: config.eventNumberingMs,
-    writeBudgetMs: config.writeBudgetMs,
-    mostRowsPerBatch: config.erasureBatchSize,
-    readyAfterCheck: config.sqliteReadyAfterCheck,
-    inboxAnswerCopies: config.inboxAnswerCopies,
-  });
+  const store = dbStore(dialect, listeners.onFault, storeOptionsOf(config));
   try {
     await store.migrate();
   } catch (err) {
@@ -62,6 +57,15 @@ export async function openStore(config: StoreConfig, listeners: StoreListeners =
   }
   return store;
 }
+
+/** The store's options from a configuration (openStore's; the bench's floor server opens its store from its dialect). */
+export const storeOptionsOf = (config: StoreConfig): StoreOptions => ({
+  numberingIntervalMs: config.eventNumberingMs,
+  writeBudgetMs: config.writeBudgetMs,
+  mostRowsPerBatch: config.erasureBatchSize,
+  readyAfterCheck: config.sqliteReadyAfterCheck,
+  inboxAnswerCopies: config.inboxAnswerCopies,
+});
 
 /** The database's dialect for a configuration, not yet opened (openStore's; tests drive one directly). */
 export function dialectFor(config: StoreConfig, listeners: StoreListeners = {}): Dialect {
@@ -86,6 +90,7 @@ export function dialectFor(config: StoreConfig, listeners: StoreListeners = {}):
         checkInlineMb: config.sqliteCheckInlineMb,
         checkpointEveryMs: config.sqliteCheckpointMs,
         walMaxMb: config.sqliteWalMaxMb,
+        writesPerCommit: config.sqliteWritesPerCommit,
         pageSize: config.sqlitePageSize,
         cacheMb: config.sqliteCacheMb,
         mmapMb: config.sqliteMmapMb,

@@ -181,7 +181,10 @@ describe('PostgreSQL refuses writes (read-only, as a standby after a failover)',
     assert.equal(ready.status, 200, JSON.stringify(ready.body));
     assert.equal((await write('after')).status, 200);
     assert.deepEqual((await readIds()).sort(), ['after', 'before']);
-    const log = logEntries(server).filter((l) => l.fault === 'read_only');
+    // The server's log lines can reach us after its answers (see the test of a full disk below).
+    const faultLog = () => logEntries(server).filter((l) => l.fault === 'read_only');
+    await eventually('the log lines of the fault', () => faultLog().length >= 2, { ms: 2_000 }).catch(() => {});
+    const log = faultLog();
     assert.deepEqual(
       log.map((l) => l.level),
       [50, 30],
