@@ -34,6 +34,7 @@ const { values: opts } = parseArgs({
     fresh: { type: 'boolean', default: false },
     server: { type: 'string' },
     'cpu-prof': { type: 'string' },
+    floor: { type: 'boolean', default: false },
   },
 });
 const scaleName = opts.scale as ScaleName;
@@ -316,6 +317,39 @@ async function startBaseline(): Promise<{ proc: ChildProcess; url: string }> {
   throw new Error('the baseline server did not start');
 }
 
+/**
+ * --floor: the floor of a served request (bench/floor-server.ts), on the server's core and the same
+ * database: the operation's service on the real store behind a bare Fastify route. `eachAlone`: with
+ * each write in a COMMIT of its own (SQLite), the design the writes of a turn in one COMMIT replaced.
+ */
+async function startFloor(env: Record<string, string>, eachAlone: boolean): Promise<{ proc: ChildProcess; url: string }> {
+  const port = await freePort();
+  const [cmd, args] = pinned(0, process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'floor-server.ts'), String(port)]);
+  const proc = spawn(cmd, args, {
+    env: { ...process.env, ...env, ...(eachAlone ? { MARGINALIA_SQLITE_WRITES_PER_COMMIT: '1' } : {}) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    try {
+      await fetch(`${url}/v1/notifications/get`, { method: 'POST' });
+      return { proc, url };
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the floor server did not start');
+}
+/** The paths bench/floor-server.ts serves. */
+const FLOOR_PATHS = new Set([
+  '/v1/notifications/get',
+  '/v1/notifications/add',
+  '/v1/users/update',
+  '/v1/commentannotations/get',
+  '/v1/commentannotations/comments/add',
+]);
+
 /** A server of the operation-count row (bench/operations-server.ts), on the server's core, with `copies` more of each operation. */
 async function startOperationsServer(
   env: Record<string, string>,
@@ -411,6 +445,9 @@ const { proc, url } = await startServer(env);
 // off the request path"). The start row above reports it; the rows wait for it.
 await checked;
 const baselineServer = await startBaseline();
+const floors = opts.floor
+  ? { floor: await startFloor(env, false), eachAlone: opts.db === 'sqlite' ? await startFloor(env, true) : undefined }
+  : undefined;
 const BASELINE = OPERATIONS.find((o) => o.kind === 'baseline')!;
 const rows: any[] = [];
 /** Seconds the server is left idle after the rows before its memory is read, its caches still held. */
@@ -429,7 +466,12 @@ try {
   for (const op of OPERATIONS) {
     if (op.kind === 'baseline' || !chosen(op.name)) continue;
     await load(url, op.name, 2); // warm up: caches, JIT, statement plans
-    const runs: { baseline: any; op: any }[] = [];
+    const runs: { baseline: any; op: any; floor?: any; eachAlone?: any }[] = [];
+    // The floor servers this row runs on too (--floor): the one of a COMMIT per write for writes only.
+    const floorsOf = floors && FLOOR_PATHS.has(op.path) ? floors : undefined;
+    const aloneFloor = op.kind === 'write' ? floorsOf?.eachAlone : undefined;
+    if (floorsOf) await load(floorsOf.floor.url, op.name, 2);
+    if (aloneFloor) await load(aloneFloor.url, op.name, 2);
     let peak = 0;
     const pids = serverPids(proc.pid!);
     let peakSplit = { anonMb: 0, fileMb: 0 };
@@ -447,8 +489,25 @@ try {
       if (op.kind === 'write') await new Promise((resolve) => setTimeout(resolve, 300));
       r.walPagesPerRequest = Number((((await walPages(url)) - pagesBefore) / Math.max(1, r.total)).toFixed(1));
       r.kbWrittenPerRequest = Number(((writtenBytes(pids) - bytesBefore) / 1024 / Math.max(1, r.total)).toFixed(1));
-      runs.push({ baseline, op: r });
+      const floor = floorsOf
+        ? await measured(serverPids(floorsOf.floor.proc.pid!), floorsOf.floor.url, op.name, seconds)
+        : undefined;
+      const eachAlone = aloneFloor
+        ? await measured(serverPids(aloneFloor.proc.pid!), aloneFloor.url, op.name, seconds)
+        : undefined;
+      runs.push({ baseline, op: r, floor, eachAlone });
     }
+    /** A floor server's medians, its ratio to the same pair's baseline. */
+    const floorOf = (key: 'floor' | 'eachAlone') =>
+      runs[0]?.[key]
+        ? {
+            requestsPerSecond: median(runs.map((x) => x[key].requestsPerSecond)),
+            ratio: Number(median(runs.map((x) => x[key].requestsPerSecond / x.baseline.requestsPerSecond)).toFixed(3)),
+            cpuUsPerRequest: median(runs.map((x) => x[key].cpuUsPerRequest)),
+            p99: median(runs.map((x) => x[key].p99)),
+            unexpected: runs.reduce((n, x) => n + x[key].non2xx + x[key].errors, 0),
+          }
+        : undefined;
     const expected = op.expect ?? 200;
     const row = {
       operation: op.name,
@@ -473,6 +532,8 @@ try {
       rssFileMb: peakSplit.fileMb,
       walPagesPerRequest: median(runs.map((x) => x.op.walPagesPerRequest)),
       kbWrittenPerRequest: median(runs.map((x) => x.op.kbWrittenPerRequest)),
+      floor: floorOf('floor'),
+      eachAloneFloor: floorOf('eachAlone'),
       pairs: runs,
     };
     rows.push(row);
@@ -494,6 +555,8 @@ try {
 } finally {
   proc.kill('SIGTERM');
   baselineServer.proc.kill('SIGTERM');
+  floors?.floor.proc.kill('SIGTERM');
+  floors?.eachAlone?.proc.kill('SIGTERM');
 }
 const spreadRow = chosen(SPREAD.name) ? await operationCountRow(env) : null;
 
@@ -543,6 +606,27 @@ const table = [
   `start: /healthz after ${startTimes?.aliveMs} ms, ready after ${startTimes?.readyMs} ms, the check of the file done after ` +
     `${startTimes?.checkedMs ?? '?'} ms; idle ${IDLE_SECONDS} s after the rows: ${described(idle)}; ` +
     `at rest (${REST_SECONDS} s): ${described(rest)}`,
+  ...(floors
+    ? [
+        '',
+        'The floor (bench/floor-server.ts): the same request on the same store behind a bare Fastify route; and with each',
+        "write in a COMMIT of its own (SQLite). Each: vs baseline, CPU us/req, p99 ms; 'unexpected' counts other answers.",
+        '',
+        '| operation | the app | floor | floor, a COMMIT per write |',
+        '|---|---:|---:|---:|',
+        ...rows
+          .filter((r) => r.floor)
+          .map((r) => {
+            const unexpected = (f: any) => (f.unexpected ? `, unexpected ${f.unexpected}` : '');
+            const cell = (f: any) =>
+              f ? `${(f.ratio * 100).toFixed(1)}%, ${f.cpuUsPerRequest} us, ${f.p99} ms${unexpected(f)}` : '';
+            return (
+              `| ${r.operation} | ${(r.ratio * 100).toFixed(1)}%, ${r.cpuUsPerRequest} us, ${r.p99} ms |` +
+              ` ${cell(r.floor)} | ${cell(r.eachAloneFloor)} |`
+            );
+          }),
+      ]
+    : []),
   ...(spreadRow
     ? [
         '',
