@@ -5,8 +5,8 @@
 // logging. A row's ratio here against its ratio on the real server is what the app around the store
 // costs; what is left is the store's own, the floor no work on the pipeline can go below.
 //
-// The bench runs two: one as configured, one with MARGINALIA_SQLITE_WRITES_PER_COMMIT=1 (each write
-// its own COMMIT, as before the writes of a turn shared one), the design it replaced, in the same run.
+// Another design of the store can be tried here first, measured beside the app in the same pairs
+// (docs/decisions.md, "Writes of a turn in one commit, tried": a prototype measured this way).
 //   node --import tsx bench/floor-server.ts <port>   (DATABASE_URL etc. in the environment)
 import Fastify from 'fastify';
 import { loadConfig } from '../src/config/index.js';
@@ -17,8 +17,7 @@ import { success } from '../src/http/envelope.js';
 import { ProfileCache } from '../src/services/profiles.js';
 import { ThreadPageCache } from '../src/services/thread-pages.js';
 import type { Services } from '../src/services/context.js';
-import { dbStore } from '../src/store/db-store.js';
-import { dialectFor, storeOptionsOf } from '../src/store/open-store.js';
+import { openStore } from '../src/store/open-store.js';
 import type { Tenant } from '../src/domain/credentials.js';
 import { BENCH_CREDENTIALS } from './dataset.js';
 
@@ -34,9 +33,7 @@ const SERVED = new Set([
 const loaded = loadConfig({ ...process.env, MARGINALIA_RATE_LIMIT: '0' });
 if (!loaded.ok) throw new Error(loaded.errors.join('; '));
 const { config } = loaded;
-const dialect = dialectFor(config);
-const store = dbStore(dialect, undefined, storeOptionsOf(config));
-await store.migrate();
+const store = await openStore(config);
 const found = await store.findCredentials(BENCH_CREDENTIALS.apiKey);
 if (!found) throw new Error('no bench tenant: build the dataset with npm run bench first');
 const tenant: Tenant = found.tenant;

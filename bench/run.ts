@@ -319,14 +319,13 @@ async function startBaseline(): Promise<{ proc: ChildProcess; url: string }> {
 
 /**
  * --floor: the floor of a served request (bench/floor-server.ts), on the server's core and the same
- * database: the operation's service on the real store behind a bare Fastify route. `eachAlone`: with
- * each write in a COMMIT of its own (SQLite), the design the writes of a turn in one COMMIT replaced.
+ * database: the operation's service on the real store behind a bare Fastify route.
  */
-async function startFloor(env: Record<string, string>, eachAlone: boolean): Promise<{ proc: ChildProcess; url: string }> {
+async function startFloor(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
   const port = await freePort();
   const [cmd, args] = pinned(0, process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'floor-server.ts'), String(port)]);
   const proc = spawn(cmd, args, {
-    env: { ...process.env, ...env, ...(eachAlone ? { MARGINALIA_SQLITE_WRITES_PER_COMMIT: '1' } : {}) },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -445,9 +444,7 @@ const { proc, url } = await startServer(env);
 // off the request path"). The start row above reports it; the rows wait for it.
 await checked;
 const baselineServer = await startBaseline();
-const floors = opts.floor
-  ? { floor: await startFloor(env, false), eachAlone: opts.db === 'sqlite' ? await startFloor(env, true) : undefined }
-  : undefined;
+const floor = opts.floor ? await startFloor(env) : undefined;
 const BASELINE = OPERATIONS.find((o) => o.kind === 'baseline')!;
 const rows: any[] = [];
 /** Seconds the server is left idle after the rows before its memory is read, its caches still held. */
@@ -466,12 +463,10 @@ try {
   for (const op of OPERATIONS) {
     if (op.kind === 'baseline' || !chosen(op.name)) continue;
     await load(url, op.name, 2); // warm up: caches, JIT, statement plans
-    const runs: { baseline: any; op: any; floor?: any; eachAlone?: any }[] = [];
-    // The floor servers this row runs on too (--floor): the one of a COMMIT per write for writes only.
-    const floorsOf = floors && FLOOR_PATHS.has(op.path) ? floors : undefined;
-    const aloneFloor = op.kind === 'write' ? floorsOf?.eachAlone : undefined;
-    if (floorsOf) await load(floorsOf.floor.url, op.name, 2);
-    if (aloneFloor) await load(aloneFloor.url, op.name, 2);
+    const runs: { baseline: any; op: any; floor?: any }[] = [];
+    // The floor server, when this row's operation is one it serves (--floor).
+    const floorOfRow = floor && FLOOR_PATHS.has(op.path) ? floor : undefined;
+    if (floorOfRow) await load(floorOfRow.url, op.name, 2);
     let peak = 0;
     const pids = serverPids(proc.pid!);
     let peakSplit = { anonMb: 0, fileMb: 0 };
@@ -489,25 +484,19 @@ try {
       if (op.kind === 'write') await new Promise((resolve) => setTimeout(resolve, 300));
       r.walPagesPerRequest = Number((((await walPages(url)) - pagesBefore) / Math.max(1, r.total)).toFixed(1));
       r.kbWrittenPerRequest = Number(((writtenBytes(pids) - bytesBefore) / 1024 / Math.max(1, r.total)).toFixed(1));
-      const floor = floorsOf
-        ? await measured(serverPids(floorsOf.floor.proc.pid!), floorsOf.floor.url, op.name, seconds)
-        : undefined;
-      const eachAlone = aloneFloor
-        ? await measured(serverPids(aloneFloor.proc.pid!), aloneFloor.url, op.name, seconds)
-        : undefined;
-      runs.push({ baseline, op: r, floor, eachAlone });
+      const atFloor = floorOfRow ? await measured(serverPids(floorOfRow.proc.pid!), floorOfRow.url, op.name, seconds) : undefined;
+      runs.push({ baseline, op: r, floor: atFloor });
     }
-    /** A floor server's medians, its ratio to the same pair's baseline. */
-    const floorOf = (key: 'floor' | 'eachAlone') =>
-      runs[0]?.[key]
-        ? {
-            requestsPerSecond: median(runs.map((x) => x[key].requestsPerSecond)),
-            ratio: Number(median(runs.map((x) => x[key].requestsPerSecond / x.baseline.requestsPerSecond)).toFixed(3)),
-            cpuUsPerRequest: median(runs.map((x) => x[key].cpuUsPerRequest)),
-            p99: median(runs.map((x) => x[key].p99)),
-            unexpected: runs.reduce((n, x) => n + x[key].non2xx + x[key].errors, 0),
-          }
-        : undefined;
+    /** The floor server's medians, its ratio to the same pair's baseline. */
+    const atFloor = runs[0]?.floor
+      ? {
+          requestsPerSecond: median(runs.map((x) => x.floor.requestsPerSecond)),
+          ratio: Number(median(runs.map((x) => x.floor.requestsPerSecond / x.baseline.requestsPerSecond)).toFixed(3)),
+          cpuUsPerRequest: median(runs.map((x) => x.floor.cpuUsPerRequest)),
+          p99: median(runs.map((x) => x.floor.p99)),
+          unexpected: runs.reduce((n, x) => n + x.floor.non2xx + x.floor.errors, 0),
+        }
+      : undefined;
     const expected = op.expect ?? 200;
     const row = {
       operation: op.name,
@@ -532,8 +521,7 @@ try {
       rssFileMb: peakSplit.fileMb,
       walPagesPerRequest: median(runs.map((x) => x.op.walPagesPerRequest)),
       kbWrittenPerRequest: median(runs.map((x) => x.op.kbWrittenPerRequest)),
-      floor: floorOf('floor'),
-      eachAloneFloor: floorOf('eachAlone'),
+      floor: atFloor,
       pairs: runs,
     };
     rows.push(row);
@@ -555,8 +543,7 @@ try {
 } finally {
   proc.kill('SIGTERM');
   baselineServer.proc.kill('SIGTERM');
-  floors?.floor.proc.kill('SIGTERM');
-  floors?.eachAlone?.proc.kill('SIGTERM');
+  floor?.proc.kill('SIGTERM');
 }
 const spreadRow = chosen(SPREAD.name) ? await operationCountRow(env) : null;
 
@@ -606,14 +593,14 @@ const table = [
   `start: /healthz after ${startTimes?.aliveMs} ms, ready after ${startTimes?.readyMs} ms, the check of the file done after ` +
     `${startTimes?.checkedMs ?? '?'} ms; idle ${IDLE_SECONDS} s after the rows: ${described(idle)}; ` +
     `at rest (${REST_SECONDS} s): ${described(rest)}`,
-  ...(floors
+  ...(floor
     ? [
         '',
-        'The floor (bench/floor-server.ts): the same request on the same store behind a bare Fastify route; and with each',
-        "write in a COMMIT of its own (SQLite). Each: vs baseline, CPU us/req, p99 ms; 'unexpected' counts other answers.",
+        'The floor (bench/floor-server.ts): the same request on the same store behind a bare Fastify route.',
+        "Each: vs baseline, CPU us/req, p99 ms; 'unexpected' counts other answers.",
         '',
-        '| operation | the app | floor | floor, a COMMIT per write |',
-        '|---|---:|---:|---:|',
+        '| operation | the app | floor |',
+        '|---|---:|---:|',
         ...rows
           .filter((r) => r.floor)
           .map((r) => {
@@ -621,8 +608,7 @@ const table = [
             const cell = (f: any) =>
               f ? `${(f.ratio * 100).toFixed(1)}%, ${f.cpuUsPerRequest} us, ${f.p99} ms${unexpected(f)}` : '';
             return (
-              `| ${r.operation} | ${(r.ratio * 100).toFixed(1)}%, ${r.cpuUsPerRequest} us, ${r.p99} ms |` +
-              ` ${cell(r.floor)} | ${cell(r.eachAloneFloor)} |`
+              `| ${r.operation} | ${(r.ratio * 100).toFixed(1)}%, ${r.cpuUsPerRequest} us, ${r.p99} ms |` + ` ${cell(r.floor)} |`
             );
           }),
       ]

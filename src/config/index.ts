@@ -565,15 +565,6 @@ const FIELDS = {
     'With the checkpoint thread: past this size of the WAL (MB), a commit checkpoints it itself, the bound should the ' +
       'thread fall behind (a reader holding an old snapshot, a slow disk).',
   ),
-  sqliteWritesPerCommit: integer(
-    'MARGINALIA_SQLITE_WRITES_PER_COMMIT',
-    32,
-    1,
-    10_000,
-    'The writes of one turn of the event loop that share one SQLite COMMIT at most (group commit): each in a savepoint ' +
-      'of its own, all answered after the COMMIT. Under load several requests arrive in a turn, and the pages they ' +
-      'touch alike are written once. 1: each write commits alone (docs/decisions.md, "Writes of a turn in one commit").',
-  ),
   sqlitePageSize: converted(
     oneOf(
       'MARGINALIA_SQLITE_PAGE_SIZE',

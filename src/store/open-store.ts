@@ -1,5 +1,5 @@
 // Picks the database that DATABASE_URL names, and brings its schema up to date.
-import { dbStore, type StoreOptions } from './db-store.js';
+import { dbStore } from './db-store.js';
 import { byDatabase } from './dialect/databases.js';
 import type { Dialect } from './dialect/dialect.js';
 import { PostgresDialect } from './dialect/postgres.js';
@@ -21,7 +21,6 @@ export interface StoreConfig {
   sqliteReadyAfterCheck: boolean;
   sqliteCheckpointMs: number;
   sqliteWalMaxMb: number;
-  sqliteWritesPerCommit: number;
   sqlitePageSize: number;
   sqliteCacheMb: number;
   sqliteMmapMb: number;
@@ -48,7 +47,13 @@ export interface StoreListeners {
 
 export async function openStore(config: StoreConfig, listeners: StoreListeners = {}): Promise<Store> {
   const dialect = dialectFor(config, listeners);
-  const store = dbStore(dialect, listeners.onFault, storeOptionsOf(config));
+  const store = dbStore(dialect, listeners.onFault, {
+    numberingIntervalMs: config.eventNumberingMs,
+    writeBudgetMs: config.writeBudgetMs,
+    mostRowsPerBatch: config.erasureBatchSize,
+    readyAfterCheck: config.sqliteReadyAfterCheck,
+    inboxAnswerCopies: config.inboxAnswerCopies,
+  });
   try {
     await store.migrate();
   } catch (err) {
@@ -57,15 +62,6 @@ export async function openStore(config: StoreConfig, listeners: StoreListeners =
   }
   return store;
 }
-
-/** The store's options from a configuration (openStore's; the bench's floor server opens its store from its dialect). */
-export const storeOptionsOf = (config: StoreConfig): StoreOptions => ({
-  numberingIntervalMs: config.eventNumberingMs,
-  writeBudgetMs: config.writeBudgetMs,
-  mostRowsPerBatch: config.erasureBatchSize,
-  readyAfterCheck: config.sqliteReadyAfterCheck,
-  inboxAnswerCopies: config.inboxAnswerCopies,
-});
 
 /** The database's dialect for a configuration, not yet opened (openStore's; tests drive one directly). */
 export function dialectFor(config: StoreConfig, listeners: StoreListeners = {}): Dialect {
@@ -90,7 +86,6 @@ export function dialectFor(config: StoreConfig, listeners: StoreListeners = {}):
         checkInlineMb: config.sqliteCheckInlineMb,
         checkpointEveryMs: config.sqliteCheckpointMs,
         walMaxMb: config.sqliteWalMaxMb,
-        writesPerCommit: config.sqliteWritesPerCommit,
         pageSize: config.sqlitePageSize,
         cacheMb: config.sqliteCacheMb,
         mmapMb: config.sqliteMmapMb,

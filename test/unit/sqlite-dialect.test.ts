@@ -31,12 +31,11 @@ function dialect(name: string): SqliteDialect {
 
 const ALL = same('all', 'SELECT k, v, flag, tags FROM kv WHERE k = @k OR @k IS NULL ORDER BY k');
 const PUT = same('put', 'INSERT INTO kv (k, v, flag, tags) VALUES (@k, @v, @flag, @tags)');
-// One write per COMMIT (the dialect's default here): reads and writes answer synchronously.
 const read = (d: SqliteDialect, k: string | null = null) =>
   d.query(
     'all',
     query(ALL, { k }, true, (rows) => rows as unknown[][]),
-  ) as unknown[][];
+  );
 const put = (d: SqliteDialect, k: string, v: string) =>
   d.write('put', function* () {
     return yield* run(PUT, { k, v, flag: true, tags: list(['a', 'b']) });

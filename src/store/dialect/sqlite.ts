@@ -5,7 +5,6 @@ import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { availableParallelism } from 'node:os';
 import Database from 'better-sqlite3';
-import type { Maybe } from '../../maybe.js';
 import { StoreUnavailableError } from '../health.js';
 import {
   type BatchQuery,
@@ -29,7 +28,6 @@ import {
   timed,
 } from './dialect.js';
 import { startUpkeep, type UpkeepThread } from './sqlite-upkeep.js';
-import { commitOpenTurns, TurnCommit } from './sqlite-turn.js';
 import { WalUpkeep } from './sqlite-wal.js';
 
 export type SqliteSynchronous = 'NORMAL' | 'FULL';
@@ -49,11 +47,6 @@ export interface SqliteOptions {
   checkInlineMb?: number;
   /** How often the checkpoint thread copies the WAL into the file, ms; 0: SQLite's own checkpoints, at a commit (default 0). */
   checkpointEveryMs?: number;
-  /**
-   * The writes of a turn of the event loop one COMMIT takes at most (sqlite-turn.ts); 1: each write commits
-   * alone, and answers synchronously (default 1).
-   */
-  writesPerCommit?: number;
   /** With the checkpoint thread: the WAL's size (MB) past which this connection copies the rest itself, its bound (default 16). */
   walMaxMb?: number;
   /** Page size of a new file (bytes, a power of two); an existing file keeps its own. */
@@ -170,8 +163,6 @@ export class SqliteDialect implements Dialect {
   /** Runs fn in a transaction; made once (better-sqlite3 builds a wrapper per call of transaction()). */
   private readonly inTransaction: Database.Transaction<(fn: () => unknown) => unknown>;
   private readonly snapshot: ReadSnapshot;
-  /** The writes of this turn, when several share a COMMIT (writesPerCommit > 1). */
-  private readonly turn: TurnCommit | undefined;
   private writes = 0;
   private wal: WalUpkeep | undefined;
   private checker: UpkeepThread | undefined;
@@ -191,24 +182,6 @@ export class SqliteDialect implements Dialect {
     this.db.pragma('foreign_keys = ON');
     this.inTransaction = this.db.transaction((fn: () => unknown) => fn());
     this.snapshot = new ReadSnapshot(this.db);
-    const most = options.writesPerCommit ?? 1;
-    this.turn =
-      most > 1
-        ? new TurnCommit(this.db, (fn) => this.inTransaction.immediate(fn), most, {
-            beforeBegin: () => this.wal?.beforeWrite(),
-            afterCommit: (seconds) => {
-              this.wal?.afterCommit();
-              this.onTransaction?.('commit', seconds);
-            },
-            classify: classifySqlite,
-          })
-        : undefined;
-  }
-
-  /** Before anything but a write: the turns' writes committed (sqlite-turn.ts), and the turn's read transaction ended. */
-  private settle(): void {
-    commitOpenTurns();
-    this.snapshot.end();
   }
 
   private statement(t: StatementText, raw: boolean): Prepared {
@@ -273,51 +246,36 @@ export class SqliteDialect implements Dialect {
   }
 
   /** No pool to queue behind: a read. */
-  aside<T>(method: string, work: () => Work<T>): Maybe<T> {
+  aside<T>(method: string, work: () => Work<T>): T {
     return this.read(method, work);
   }
 
-  /**
-   * A read: in the turn's read transaction, or in its write transaction while the turn has writes open
-   * (sqlite-turn.ts), then answered once they have committed.
-   */
-  read<T>(method: string, work: () => Work<T>): Maybe<T> {
+  read<T>(method: string, work: () => Work<T>): T {
     return timed(this.onCall, method, () =>
       this.guard(() => {
-        commitOpenTurns(this.turn);
         this.snapshot.enter();
-        let result: T;
-        try {
-          result = this.drive(work());
-        } catch (err) {
-          this.turn?.failedWith(err);
-          throw err;
-        }
-        return this.turn ? this.turn.after(result) : result;
+        return this.drive(work());
       }),
-    ) as Maybe<T>;
+    ) as T;
   }
 
-  query<T>(method: string, q: Query<T>): Maybe<T> {
+  query<T>(method: string, q: Query<T>): T {
     const listener = this.onCall;
     const started = listener ? performance.now() : 0;
     let rows: unknown[];
     try {
-      commitOpenTurns(this.turn);
       this.snapshot.enter();
       const { stmt, order } = this.statement(q.statement.sqlite, q.arrays);
       rows = stmt.all(bind(order, q.params));
     } catch (err) {
       listener?.(method, (performance.now() - started) / 1000, 'error');
-      this.turn?.failedWith(err);
       throw classifySqlite(err);
     }
     listener?.(method, (performance.now() - started) / 1000, 'ok');
-    const result = q.map(rows);
-    return this.turn ? this.turn.after(result) : result;
+    return q.map(rows);
   }
 
-  batchWrite<T>(method: string, q: BatchQuery<T>): Maybe<T> {
+  batchWrite<T>(method: string, q: BatchQuery<T>): T {
     this.snapshot.end();
     const run = () => {
       const before = (q.sqliteBefore ?? []).flatMap((s) => {
@@ -329,30 +287,17 @@ export class SqliteDialect implements Dialect {
       const { stmt, order } = this.statement(q.statement.sqlite, false);
       return q.map([...before, ...q.rows.flatMap((row) => stmt.all(bind(order, { ...q.params, ...row })) as Row[])]);
     };
-    return timed(this.onCall, method, () => this.guard(() => this.transaction(method, run))) as Maybe<T>;
+    return timed(this.onCall, method, () => this.guard(() => this.transaction(method, run))) as T;
   }
 
-  write<T>(method: string, work: () => Work<T>): Maybe<T> {
+  write<T>(method: string, work: () => Work<T>): T {
     this.snapshot.end();
-    return timed(this.onCall, method, () => this.guard(() => this.transaction(method, () => this.drive(work())))) as Maybe<T>;
+    return timed(this.onCall, method, () => this.guard(() => this.transaction(method, () => this.drive(work())))) as T;
   }
 
-  /**
-   * fn in one IMMEDIATE transaction (the writer), its time told to onTransaction whether it committed or
-   * not; or, with writesPerCommit > 1, in a savepoint of the turn's transaction (sqlite-turn.ts), its
-   * result once the turn has committed, and the COMMIT's time told as the method `commit`.
-   */
-  private transaction<T>(method: string, fn: () => T): Maybe<T> {
+  /** fn in one IMMEDIATE transaction (the writer), its time told to onTransaction whether it committed or not. */
+  private transaction<T>(method: string, fn: () => T): T {
     if (++this.writes === CHECKPOINT_THREAD_AFTER_WRITES) this.startCheckpoints();
-    if (this.turn) {
-      const started = this.onTransaction ? performance.now() : 0;
-      try {
-        return this.turn.run(fn);
-      } finally {
-        this.onTransaction?.(method, since(started));
-      }
-    }
-    commitOpenTurns();
     const wal = this.wal;
     wal?.beforeWrite();
     const listener = this.onTransaction;
@@ -367,7 +312,7 @@ export class SqliteDialect implements Dialect {
   }
 
   async migrate(work: () => Work<void>): Promise<void> {
-    this.settle();
+    this.snapshot.end();
     // The IMMEDIATE transaction is the migration lock between processes.
     this.guard(() =>
       this.db
@@ -445,7 +390,7 @@ export class SqliteDialect implements Dialect {
   async scrub(_tables: readonly string[]): Promise<void> {
     const deadline = Date.now() + this.options.busyTimeoutMs;
     for (;;) {
-      this.settle();
+      this.snapshot.end();
       const [done] = this.guard(() => this.db.pragma('wal_checkpoint(TRUNCATE)')) as { busy: number }[];
       if (done?.busy === 0 || Date.now() >= deadline) return;
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -462,7 +407,6 @@ export class SqliteDialect implements Dialect {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.settle();
     await Promise.all([this.wal?.stop(), this.checker?.stop()]);
     this.wal = undefined;
     this.checker = undefined;
