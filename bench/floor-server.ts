@@ -9,26 +9,18 @@
 // (docs/decisions.md, "Writes of a turn in one commit, tried": a prototype measured this way).
 //   node --import tsx bench/floor-server.ts <port>   (DATABASE_URL etc. in the environment)
 import Fastify from 'fastify';
+import { servicesOf } from '../src/app.js';
+import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config/index.js';
 import { then } from '../src/maybe.js';
 import { OPERATIONS } from '../src/operations/index.js';
 import { pathsOf } from '../src/operations/operation.js';
 import { success } from '../src/http/envelope.js';
-import { ProfileCache } from '../src/services/profiles.js';
-import { ThreadPageCache } from '../src/services/thread-pages.js';
 import type { Services } from '../src/services/context.js';
 import { openStore } from '../src/store/open-store.js';
 import type { Tenant } from '../src/domain/credentials.js';
 import { BENCH_CREDENTIALS } from './dataset.js';
-
-/** The operations the bench's rows ask for. */
-const SERVED = new Set([
-  '/v1/notifications/get',
-  '/v1/notifications/add',
-  '/v1/users/update',
-  '/v1/commentannotations/get',
-  '/v1/commentannotations/comments/add',
-]);
+import { FLOOR_PATHS } from './operations.js';
 
 const loaded = loadConfig({ ...process.env, MARGINALIA_RATE_LIMIT: '0' });
 if (!loaded.ok) throw new Error(loaded.errors.join('; '));
@@ -37,18 +29,11 @@ const store = await openStore(config);
 const found = await store.findCredentials(BENCH_CREDENTIALS.apiKey);
 if (!found) throw new Error('no bench tenant: build the dataset with npm run bench first');
 const tenant: Tenant = found.tenant;
-const services: Services = {
-  store,
-  clock: Date.now,
-  limits: config.limits,
-  bodyLimit: config.bodyLimit,
-  profiles: new ProfileCache(store, config.profileCacheMb),
-  threadPages: new ThreadPageCache(config.threadPageCacheMb),
-};
+const services = servicesOf(config, store, systemClock);
 
 const app = Fastify({ logger: false });
 for (const op of OPERATIONS) {
-  for (const path of pathsOf(op).filter((p) => SERVED.has(p))) {
+  for (const path of pathsOf(op).filter((p) => FLOOR_PATHS.has(p))) {
     const run = op.run as (services: Services, tenant: Tenant, data: unknown) => unknown;
     const answer = op.answer;
     app.post(path, { schema: { body: op.contract.body(config.limits) } }, (request, reply) => {

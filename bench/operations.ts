@@ -241,6 +241,15 @@ export const OPERATIONS: Operation[] = [
   },
 ];
 
+/** The operations bench/floor-server.ts serves: those of the rows that --floor measures at their floor too. */
+export const FLOOR_PATHS: ReadonlySet<string> = new Set([
+  '/v1/notifications/get',
+  '/v1/notifications/add',
+  '/v1/users/update',
+  '/v1/commentannotations/get',
+  '/v1/commentannotations/comments/add',
+]);
+
 export const HEADERS = {
   'content-type': 'application/json',
   'x-service-api-key': BENCH_CREDENTIALS.apiKey,

@@ -17,7 +17,7 @@ import { loadConfig } from '../src/config/index.js';
 import { DEFAULT_REST_AFTER_MS } from '../src/http/at-rest.js';
 import { openStore } from '../src/store/open-store.js';
 import { buildDataset, PostgresSink, SCALES, SqliteSink, type ScaleName } from './dataset.js';
-import { HEADERS, OPERATIONS, SPREAD, spreadBody } from './operations.js';
+import { FLOOR_PATHS, HEADERS, OPERATIONS, SPREAD, spreadBody } from './operations.js';
 import { freePort } from '../test/helpers/server-process.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -299,55 +299,37 @@ const median = (xs: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-/** The yardstick (bench/baseline-server.ts), on the server's core. */
-async function startBaseline(): Promise<{ proc: ChildProcess; url: string }> {
+/** A bench server of its own (`script` under bench/, given its port), on the server's core; ready once `probe` answers. */
+async function startPinned(
+  script: string,
+  probe: string,
+  env: Record<string, string> = {},
+  tries = 300,
+): Promise<{ proc: ChildProcess; url: string }> {
   const port = await freePort();
-  const [cmd, args] = pinned(0, process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'baseline-server.ts'), String(port)]);
-  const proc = spawn(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  const [cmd, args] = pinned(0, process.execPath, ['--import', 'tsx', join(ROOT, 'bench', script), String(port)]);
+  const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < tries; i++) {
     try {
-      await fetch(`${url}/baseline`, { method: 'POST' });
+      await fetch(url + probe, { method: 'POST' });
       return { proc, url };
     } catch {
       /* not listening yet */
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('the baseline server did not start');
+  throw new Error(`bench/${script} did not start`);
 }
 
+/** The yardstick (bench/baseline-server.ts). */
+const startBaseline = () => startPinned('baseline-server.ts', '/baseline');
+
 /**
- * --floor: the floor of a served request (bench/floor-server.ts), on the server's core and the same
- * database: the operation's service on the real store behind a bare Fastify route.
+ * --floor: the floor of a served request (bench/floor-server.ts) on the same database: the operation's
+ * service on the real store behind a bare Fastify route. It opens the store first (a minute at most).
  */
-async function startFloor(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
-  const port = await freePort();
-  const [cmd, args] = pinned(0, process.execPath, ['--import', 'tsx', join(ROOT, 'bench', 'floor-server.ts'), String(port)]);
-  const proc = spawn(cmd, args, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    try {
-      await fetch(`${url}/v1/notifications/get`, { method: 'POST' });
-      return { proc, url };
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the floor server did not start');
-}
-/** The paths bench/floor-server.ts serves. */
-const FLOOR_PATHS = new Set([
-  '/v1/notifications/get',
-  '/v1/notifications/add',
-  '/v1/users/update',
-  '/v1/commentannotations/get',
-  '/v1/commentannotations/comments/add',
-]);
+const startFloor = (env: Record<string, string>) => startPinned('floor-server.ts', '/v1/notifications/get', env, 600);
 
 /** A server of the operation-count row (bench/operations-server.ts), on the server's core, with `copies` more of each operation. */
 async function startOperationsServer(
@@ -484,8 +466,10 @@ try {
       if (op.kind === 'write') await new Promise((resolve) => setTimeout(resolve, 300));
       r.walPagesPerRequest = Number((((await walPages(url)) - pagesBefore) / Math.max(1, r.total)).toFixed(1));
       r.kbWrittenPerRequest = Number(((writtenBytes(pids) - bytesBefore) / 1024 / Math.max(1, r.total)).toFixed(1));
-      const atFloor = floorOfRow ? await measured(serverPids(floorOfRow.proc.pid!), floorOfRow.url, op.name, seconds) : undefined;
-      runs.push({ baseline, op: r, floor: atFloor });
+      const floorRun = floorOfRow
+        ? await measured(serverPids(floorOfRow.proc.pid!), floorOfRow.url, op.name, seconds)
+        : undefined;
+      runs.push({ baseline, op: r, floor: floorRun });
     }
     /** The floor server's medians, its ratio to the same pair's baseline. */
     const atFloor = runs[0]?.floor
@@ -574,6 +558,10 @@ const report = {
   operationCount: spreadRow,
 };
 
+/** A row of the floor's table: vs baseline, CPU a request, p99, and answers other than expected if any. */
+const floorCell = (f: any) =>
+  `${(f.ratio * 100).toFixed(1)}%, ${f.cpuUsPerRequest} us, ${f.p99} ms${f.unexpected ? `, unexpected ${f.unexpected}` : ''}`;
+
 const described = (m: Memory | undefined) =>
   `RSS ${m?.rssMb} MB (${m?.anonMb} anonymous + ${m?.fileMb} file; JavaScript heap ${m?.heapUsedMb} MB used of ${m?.heapTotalMb})`;
 
@@ -601,16 +589,7 @@ const table = [
         '',
         '| operation | the app | floor |',
         '|---|---:|---:|',
-        ...rows
-          .filter((r) => r.floor)
-          .map((r) => {
-            const unexpected = (f: any) => (f.unexpected ? `, unexpected ${f.unexpected}` : '');
-            const cell = (f: any) =>
-              f ? `${(f.ratio * 100).toFixed(1)}%, ${f.cpuUsPerRequest} us, ${f.p99} ms${unexpected(f)}` : '';
-            return (
-              `| ${r.operation} | ${(r.ratio * 100).toFixed(1)}%, ${r.cpuUsPerRequest} us, ${r.p99} ms |` + ` ${cell(r.floor)} |`
-            );
-          }),
+        ...rows.filter((r) => r.floor).map((r) => `| ${r.operation} | ${floorCell(r)} | ${floorCell(r.floor)} |`),
       ]
     : []),
   ...(spreadRow

@@ -27,6 +27,7 @@ import { CredentialWatch } from './events/credential-watch.js';
 import { EventHub } from './events/hub.js';
 import { ProfileCache } from './services/profiles.js';
 import { ThreadPageCache } from './services/thread-pages.js';
+import type { Services } from './services/context.js';
 import type { Store } from './store/store.js';
 
 export interface AppOptions {
@@ -76,6 +77,24 @@ export interface AppOptions {
 }
 
 const asJson = (data: unknown): string => JSON.stringify(data);
+
+/** What every operation's service is given, from the configuration (the app's; the bench's floor server's too). */
+export function servicesOf(config: AppOptions['config'], store: Store, clock: Clock): Services {
+  return {
+    store,
+    clock,
+    limits: config.limits,
+    bodyLimit: config.bodyLimit,
+    profiles: new ProfileCache(store, config.profileCacheMb),
+    threadPages: new ThreadPageCache(config.threadPageCacheMb),
+    erasureBatchSize: config.erasureBatchSize,
+    maxFolderDepth: config.maxFolderDepth,
+    maxAllowedDomains: config.maxAllowedDomains,
+    maxLiveStatesPerDocument: config.maxLiveStatesPerDocument,
+    maxLiveStateBytes: config.maxLiveStateBytes,
+    webhookAllowPrivate: config.webhookAllowPrivate,
+  };
+}
 
 export async function buildApp({
   config,
@@ -153,22 +172,8 @@ export async function buildApp({
   registerMetricsRoute(app, metrics);
   registerOperational(app, store);
 
-  const profiles = new ProfileCache(store, config.profileCacheMb);
-  const threadPages = new ThreadPageCache(config.threadPageCacheMb);
-  const services = {
-    store,
-    clock,
-    limits: config.limits,
-    bodyLimit: config.bodyLimit,
-    profiles,
-    threadPages,
-    erasureBatchSize: config.erasureBatchSize,
-    maxFolderDepth: config.maxFolderDepth,
-    maxAllowedDomains: config.maxAllowedDomains,
-    maxLiveStatesPerDocument: config.maxLiveStatesPerDocument,
-    maxLiveStateBytes: config.maxLiveStateBytes,
-    webhookAllowPrivate: config.webhookAllowPrivate,
-  };
+  const services = servicesOf(config, store, clock);
+  const { profiles, threadPages } = services;
   const limiter =
     rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;
   const hub = events ?? new EventHub(store, { pollMs: config.eventPollMs ?? 1000 });
