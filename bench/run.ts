@@ -53,7 +53,10 @@ const pin = workers === 1 && cpus().length >= 2 && installed('taskset');
 const pinned = (core: number, cmd: string, args: string[]): [string, string[]] =>
   pin ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args];
 /** Whether --only (text, or texts separated by "|") chooses the row. */
-const chosen = (name: string): boolean => !opts.only || opts.only.split('|').some((text) => name.includes(text));
+// A text ending in `$` matches the end of a name: `--only 'by userId$'` is one row, not every row that names it.
+const chosen = (name: string): boolean =>
+  !opts.only ||
+  opts.only.split('|').some((text) => (text.endsWith('$') ? name.endsWith(text.slice(0, -1)) : name.includes(text)));
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const log = (msg: string) => process.stderr.write(`${msg}\n`);
 
@@ -121,12 +124,14 @@ async function build(
   log(`dataset built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
+/** --cpu-prof DIR: V8's profile of a server (`who`: the app, the floor) under the rows' load, written to DIR/who when it stops. */
+const profileArgs = (who: string): string[] =>
+  opts['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', join(opts['cpu-prof'], who)] : [];
+
 async function startServer(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
   const port = await freePort();
   // --server: another checkout's build (its dist/main.js) on the same dataset, for a before and after.
-  // --cpu-prof DIR: V8's profile of the server under the rows' load, written to DIR when it stops.
-  const profile = opts['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', opts['cpu-prof']] : [];
-  const [cmd, args] = pinned(0, process.execPath, [...profile, join(opts.server ?? ROOT, 'dist', 'main.js'), 'serve']);
+  const [cmd, args] = pinned(0, process.execPath, [...profileArgs('app'), join(opts.server ?? ROOT, 'dist', 'main.js'), 'serve']);
   const proc = spawn(cmd, args, {
     env: {
       ...process.env,
@@ -305,9 +310,10 @@ async function startPinned(
   probe: string,
   env: Record<string, string> = {},
   tries = 300,
+  nodeArgs: string[] = [],
 ): Promise<{ proc: ChildProcess; url: string }> {
   const port = await freePort();
-  const [cmd, args] = pinned(0, process.execPath, ['--import', 'tsx', join(ROOT, 'bench', script), String(port)]);
+  const [cmd, args] = pinned(0, process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, 'bench', script), String(port)]);
   const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < tries; i++) {
@@ -329,7 +335,8 @@ const startBaseline = () => startPinned('baseline-server.ts', '/baseline');
  * --floor: the floor of a served request (bench/floor-server.ts) on the same database: the operation's
  * service on the real store behind a bare Fastify route. It opens the store first (a minute at most).
  */
-const startFloor = (env: Record<string, string>) => startPinned('floor-server.ts', '/v1/notifications/get', env, 600);
+const startFloor = (env: Record<string, string>) =>
+  startPinned('floor-server.ts', '/v1/notifications/get', env, 600, profileArgs('floor'));
 
 /** A server of the operation-count row (bench/operations-server.ts), on the server's core, with `copies` more of each operation. */
 async function startOperationsServer(

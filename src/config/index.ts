@@ -278,7 +278,8 @@ const FIELDS = {
     1_000_000,
     'Megabytes of user profiles each process keeps in memory for showing authors and action users (about ' +
       '550 bytes a profile of common sizes, 4.4 kB one whose fields are all at their longest); past it, the ' +
-      'organizations held longest are let go. A rename still shows at once. 0 reads them on every read.',
+      'organization used longest ago is let go for a new one at most once per 10 ms, and the others are looked ' +
+      'up for their read only. A rename still shows at once. 0 reads them on every read.',
   ),
   erasureBatchSize: integer(
     'MARGINALIA_ERASURE_BATCH_SIZE',

@@ -4,6 +4,8 @@
 // own transaction, on any instance. A cached organization whose version differs is dropped before it
 // answers: a rename shows on the very next read, everywhere, and a page costs no users lookup at all
 // once its organization is held.
+import type { Clock } from '../clock.js';
+import { Admission } from './admission.js';
 import { type Maybe, then } from '../maybe.js';
 import type { Store } from '../store/store.js';
 import type { Profile } from '../domain/users.js';
@@ -76,12 +78,16 @@ export class ProfileCache {
   /** What every organization held costs, in bytes. */
   private held = 0;
   private readonly maxBytes: number;
+  /** Once full, an organization not held comes in at a bounded rate; the others are looked up and not kept. */
+  private readonly admission: Admission;
 
   constructor(
     private readonly store: Store,
     megabytes = DEFAULT_PROFILE_CACHE_MB,
+    clock?: Clock,
   ) {
     this.maxBytes = megabytes * 1024 * 1024;
+    this.admission = new Admission(clock);
   }
 
   /** What the organizations held cost, in bytes (profileBytes): within the bound, but for one organization's own entry. */
@@ -109,6 +115,7 @@ export class ProfileCache {
   resolve(tenantId: string, organizationId: string, version: number, userIds: Iterable<string>): Maybe<Profiles> {
     const key = `${tenantId}\n${organizationId}`;
     const org = this.organization(key, version);
+    if (!org) return this.passing(tenantId, organizationId, userIds);
     if (org.whole) return org.profiles;
     const missing: string[] = [];
     for (const userId of userIds) {
@@ -153,19 +160,39 @@ export class ProfileCache {
     return shown;
   }
 
+  /** The profiles of an organization not let in (services/admission.ts): looked up, answered, not kept. */
+  private passing(tenantId: string, organizationId: string, userIds: Iterable<string>): Maybe<Profiles> {
+    const wanted = [...new Set(userIds)];
+    if (wanted.length === 0) return NO_PROFILES;
+    return then(this.store.findProfiles(tenantId, organizationId, wanted), (found) => {
+      const shown = new Map<string, Profile | undefined>(found);
+      for (const userId of wanted) if (!found.has(userId)) shown.set(userId, undefined);
+      return shown;
+    });
+  }
+
   /** Lets every organization go (at rest: docs/decisions.md, "Memory at rest"). */
   clear(): void {
     this.organizations.clear();
     this.held = 0;
+    this.admission.emptied();
   }
 
-  private organization(key: string, version: number): Organization {
+  /** The organization held under `key` at `version`, last in the order of use; undefined if one is not let in now. */
+  private organization(key: string, version: number): Organization | undefined {
     let org = this.organizations.get(key);
-    if (org && org.version !== version) {
+    // A held organization at another version keeps its place in: only its profiles are read again.
+    const replaced = org !== undefined && org.version !== version;
+    if (org && replaced) {
       this.let(key, org);
       org = undefined;
     }
-    if (!org) {
+    if (org) {
+      // Most recently used last: makeRoom lets go from the front.
+      this.organizations.delete(key);
+      this.organizations.set(key, org);
+    } else {
+      if (!replaced && !this.admission.admits()) return undefined;
       // An organization held costs its key and its objects even before it holds a profile.
       org = { version, profiles: new Map(), bytes: stringBytes(key) + PROFILE_OVERHEAD, whole: false, tried: false };
       this.organizations.set(key, org);
@@ -181,14 +208,17 @@ export class ProfileCache {
   }
 
   /**
-   * Room for `wanted` more bytes of the organization at `key`: past the bound, the organizations held
-   * longest go first (a Map iterates in insertion order), so those in use come back with one query
-   * each. False when this organization alone would be past it.
+   * Room for `wanted` more bytes of the organization at `key`: past the bound, the organizations used
+   * longest ago go first (a Map iterates in insertion order, and each use moves one last). False when
+   * this organization alone would be past it.
    */
   private makeRoom(key: string, wanted: number): boolean {
     for (const [other, org] of this.organizations) {
       if (this.held + wanted <= this.maxBytes) return true;
-      if (other !== key) this.let(other, org);
+      if (other !== key) {
+        this.let(other, org);
+        this.admission.filled();
+      }
     }
     return this.held + wanted <= this.maxBytes;
   }

@@ -5,8 +5,10 @@
 // triggers move on every change to its threads' rows, migration 11) and its organization's profiles'
 // (migration 7). A read asks the database for both, and answers from memory only when both are
 // unchanged, so a write on any instance shows on the very next read everywhere.
+import type { Clock } from '../clock.js';
 import { type Maybe, then } from '../maybe.js';
 import type { DocumentVersions } from '../domain/threads.js';
+import { Admission } from './admission.js';
 
 /** How many megabytes of pages the cache holds at most by default (MARGINALIA_THREAD_PAGE_CACHE_MB). */
 export const DEFAULT_THREAD_PAGE_CACHE_MB = 64;
@@ -36,9 +38,12 @@ export class ThreadPageCache {
   private readonly pages = new Map<string, Held>();
   private held = 0;
   private readonly maxBytes: number;
+  /** Once full, a page not held comes in at a bounded rate: a page read once (most are) is answered and not kept. */
+  private readonly admission: Admission;
 
-  constructor(megabytes = DEFAULT_THREAD_PAGE_CACHE_MB) {
+  constructor(megabytes = DEFAULT_THREAD_PAGE_CACHE_MB, clock?: Clock) {
     this.maxBytes = megabytes * 1024 * 1024;
+    this.admission = new Admission(clock);
   }
 
   /** Whether a page under `key` is held (worth asking the database whether it is still current). */
@@ -47,8 +52,9 @@ export class ThreadPageCache {
   }
 
   /**
-   * The page held under `key` if the versions the database reports now are those it was read under;
-   * a page whose versions moved is let go.
+   * The page held under `key` if the versions the database reports now are those it was read under. A
+   * page whose versions moved stays until the read that follows replaces it (keep): it keeps its place
+   * without waiting to be let in again, and is never answered meanwhile.
    */
   current(key: string, versions: Maybe<DocumentVersions>): Maybe<CachedPage> {
     return then(versions, (now) => {
@@ -59,20 +65,24 @@ export class ThreadPageCache {
         this.pages.set(key, held);
         return { page: held, credentialsVersion: now.credentialsVersion };
       }
-      if (held) this.drop(key, held);
       return { page: undefined, credentialsVersion: now.credentialsVersion };
     });
   }
 
-  /** Keeps a page read under these versions; past the bound, the pages used longest ago go first. */
+  /**
+   * Keeps a page read under these versions, in place of the one held under `key` or, once full, if it is
+   * let in (services/admission.ts); past the bound, the pages used longest ago go first.
+   */
   keep(key: string, versions: Omit<DocumentVersions, 'credentialsVersion'>, answer: ThreadPageAnswer): void {
     const bytes = answer.data.length + (key.length + (answer.nextPageToken?.length ?? 0)) * 2 + ENTRY_BYTES;
     if (bytes > this.maxBytes) return;
     const old = this.pages.get(key);
     if (old) this.drop(key, old);
+    else if (!this.admission.admits()) return;
     for (const [other, page] of this.pages) {
       if (this.held + bytes <= this.maxBytes) break;
       this.drop(other, page);
+      this.admission.filled();
     }
     const { documentVersion, profileVersion } = versions;
     this.pages.set(key, { data: answer.data, nextPageToken: answer.nextPageToken, documentVersion, profileVersion, bytes });
@@ -83,6 +93,7 @@ export class ThreadPageCache {
   clear(): void {
     this.pages.clear();
     this.held = 0;
+    this.admission.emptied();
   }
 
   private drop(key: string, page: Held): void {

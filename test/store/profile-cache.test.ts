@@ -2,6 +2,7 @@
 // database the suite runs on (SQLite, then PostgreSQL).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { ADMIT_EVERY_MS } from '../../src/services/admission.js';
 import { profileBytes, ProfileCache, WHOLE_ORGANIZATION } from '../../src/services/profiles.js';
 import type { Store } from '../../src/store/store.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
@@ -55,6 +56,15 @@ const MB = 1024 * 1024;
 /** What one of the small profiles above costs held (the bound is in bytes). */
 const SMALL = profileBytes('a1', { userId: 'a1', name: 'a1', email: null, photoUrl: null });
 
+/** What an organization holding one small profile costs: its entry and the profile. */
+const entryBytes = (org: string) => 24 + `${TA}\n${org}`.length + 300;
+const ONE = entryBytes('a') + SMALL;
+/** A clock at which every organization may come in: ADMIT_EVERY_MS passes between any two of its readings. */
+const ticking = () => {
+  let now = 0;
+  return () => (now += ADMIT_EVERY_MS);
+};
+
 const names = (p: ReadonlyMap<string, { name: string | null } | undefined>, ids: string[]) =>
   ids.map((id) => p.get(id)?.name ?? null);
 
@@ -73,7 +83,7 @@ test('held profiles are read once per organization and version; a new version re
 test('past the bound, the organization held longest goes; one organization past it alone is kept by none', async () => {
   lookups = [];
   // Room for one organization (its own entry costs less than a profile) with three small profiles.
-  const cache = new ProfileCache(counted, (4 * SMALL) / MB);
+  const cache = new ProfileCache(counted, (4 * SMALL) / MB, ticking());
   await cache.resolve(TA, 'a', 1, ['a1', 'a2']);
   await cache.resolve(TA, 'b', 1, ['b1', 'b2']);
   await cache.resolve(TA, 'b', 1, ['b1']);
@@ -98,6 +108,76 @@ test('past the bound, the organization held longest goes; one organization past 
     ],
     'a bound of 0 reads every time',
   );
+});
+
+test('the organization used longest ago goes first', async () => {
+  // Room for a and b with a profile each, and for c's entry, but not for c's absent user besides.
+  const cache = new ProfileCache(counted, (2 * ONE + entryBytes('c') + 100 + 26 - 1) / MB, ticking());
+  await cache.resolve(TA, 'a', 1, ['a1']);
+  await cache.resolve(TA, 'b', 1, ['b1']);
+  await cache.resolve(TA, 'a', 1, ['a1']);
+  lookups = [];
+  await cache.resolve(TA, 'c', 1, ['c1']);
+  await cache.resolve(TA, 'a', 1, ['a1']);
+  assert.deepEqual(lookups, [['c', 'c1']], 'a, used after b, is still held');
+  await cache.resolve(TA, 'b', 1, ['b1']);
+  assert.deepEqual(lookups.at(-1), ['b', 'b1'], 'b was let go for c');
+});
+
+test('once full, a new organization comes in at most once per ADMIT_EVERY_MS; the others are looked up and not kept', async () => {
+  let now = 1_000;
+  // Room for one organization holding one profile.
+  const cache = new ProfileCache(counted, (1.5 * ONE) / MB, () => now);
+  await cache.resolve(TA, 'a', 1, ['a1']);
+  await cache.resolve(TA, 'b', 1, ['b1']);
+  // Full since a went for b: the first organization after that comes in at once (b goes for it).
+  await cache.resolve(TA, 'c', 1, ['c1']);
+  lookups = [];
+  // In the same millisecond a is looked up for each read, and not kept.
+  assert.deepEqual(names(await cache.resolve(TA, 'a', 1, ['a1', 'a3', 'a1', 'x']), ['a1', 'a3', 'x']), ['a1', 'a3', null]);
+  await cache.resolve(TA, 'a', 1, ['a3']);
+  await cache.resolve(TA, 'c', 1, ['c1']);
+  assert.deepEqual(
+    lookups,
+    [
+      ['a', 'a1', 'a3', 'x'],
+      ['a', 'a3'],
+    ],
+    'a not kept, c still held',
+  );
+  // A new version of a held organization keeps its place.
+  await cache.resolve(TA, 'c', 2, ['c1']);
+  await cache.resolve(TA, 'c', 2, ['c1']);
+  assert.deepEqual(lookups.slice(2), [['c', 'c1']], 'c read again at its new version, and held');
+  now += ADMIT_EVERY_MS - 1;
+  await cache.resolve(TA, 'a', 1, ['a1']);
+  await cache.resolve(TA, 'a', 1, ['a1']);
+  assert.deepEqual(
+    lookups.slice(3),
+    [
+      ['a', 'a1'],
+      ['a', 'a1'],
+    ],
+    'not yet',
+  );
+  now += 1;
+  lookups = [];
+  await cache.resolve(TA, 'a', 1, ['a1']);
+  await cache.resolve(TA, 'a', 1, ['a1']);
+  await cache.resolve(TA, 'c', 2, ['c1']);
+  assert.deepEqual(
+    lookups,
+    [
+      ['a', 'a1'],
+      ['c', 'c1'],
+    ],
+    'a came in and is held; c went for it',
+  );
+  cache.clear();
+  lookups = [];
+  await cache.resolve(TA, 'c', 2, ['c1']);
+  await cache.resolve(TA, 'c', 2, ['c1']);
+  assert.deepEqual(lookups, [['c', 'c1']], 'after a release the cache is not full: c comes in at once');
 });
 
 test('an organization small enough is read whole once per version: then nothing of it is looked up', async () => {

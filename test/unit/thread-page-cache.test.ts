@@ -2,6 +2,7 @@
 // under the versions they were read under, and past the bound the page used longest ago goes first.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ADMIT_EVERY_MS } from '../../src/services/admission.js';
 import { ThreadPageCache } from '../../src/services/thread-pages.js';
 
 const MB = 1024 * 1024;
@@ -14,10 +15,9 @@ test('a page is answered only while both versions are those it was read under', 
   cache.keep('k', at(1), page(10));
   assert.ok(current(cache, 'k').page, 'same versions');
   assert.equal(current(cache, 'k', at(1, 2)).page, undefined, 'profiles moved');
-  assert.equal(cache.has('k'), false, 'and it was let go');
-  cache.keep('k', at(1), page(10));
-  assert.equal(current(cache, 'k', at(2)).page, undefined, 'the document moved');
-  assert.equal(cache.has('k'), false);
+  cache.keep('k', at(1, 2), page(10));
+  assert.ok(current(cache, 'k', at(1, 2)).page, 'the page read after it took its place');
+  assert.equal(current(cache, 'k', at(2, 2)).page, undefined, 'the document moved');
 });
 
 test('past the bound the page used longest ago goes first; a page larger than the bound is not kept', () => {
@@ -41,6 +41,48 @@ test('past the bound the page used longest ago goes first; a page larger than th
   );
   cache.keep('a', at(2), page(third));
   assert.ok(current(cache, 'a', at(2)).page, 'kept again under new versions');
+});
+
+test('once full, a new page comes in at most once per ADMIT_EVERY_MS; a page held is replaced at once', () => {
+  let now = 1_000;
+  const cache = new ThreadPageCache(1, () => now);
+  const half = Math.floor(MB / 2) - 300;
+  cache.keep('a', at(1), page(half));
+  cache.keep('b', at(1), page(half));
+  cache.keep('c', at(1), page(half));
+  assert.deepEqual(
+    ['a', 'b', 'c'].map((k) => cache.has(k)),
+    [false, true, true],
+    'a went for c: full',
+  );
+  cache.keep('d', at(1), page(half));
+  assert.deepEqual(
+    ['b', 'c', 'd'].map((k) => cache.has(k)),
+    [false, true, true],
+    'the first since full comes in',
+  );
+  cache.keep('e', at(1), page(half));
+  assert.equal(cache.has('e'), false, 'not let in: the same millisecond as d');
+  cache.keep('c', at(2), page(half));
+  assert.ok(current(cache, 'c', at(2)).page, 'a page held is replaced without waiting');
+  now += ADMIT_EVERY_MS - 1;
+  cache.keep('e', at(1), page(half));
+  assert.equal(cache.has('e'), false, 'not yet');
+  now += 1;
+  cache.keep('e', at(1), page(half));
+  assert.deepEqual(
+    ['c', 'd', 'e'].map((k) => cache.has(k)),
+    [true, false, true],
+    'e let in, d (used longest ago) let go',
+  );
+  cache.clear();
+  cache.keep('f', at(1), page(half));
+  cache.keep('g', at(1), page(half));
+  assert.deepEqual(
+    ['f', 'g'].map((k) => cache.has(k)),
+    [true, true],
+    'after a release the cache is not full',
+  );
 });
 
 test('0 megabytes keeps nothing', () => {
