@@ -277,9 +277,10 @@ const FIELDS = {
     0,
     1_000_000,
     'Megabytes of user profiles each process keeps in memory for showing authors and action users (about ' +
-      '550 bytes a profile of common sizes, 4.4 kB one whose fields are all at their longest); past it, the ' +
-      'organization used longest ago is let go for a new one at most once per 10 ms, and the others are looked ' +
-      'up for their read only. A rename still shows at once. 0 reads them on every read.',
+      '550 bytes a profile of common sizes, 4.4 kB one whose fields are all at their longest); once it has had ' +
+      'to let one go, a new organization comes in at most once per 10 ms, in place of the one used longest ago, ' +
+      "and the others' profiles are looked up for each read and not kept. A rename still shows at once. 0 reads " +
+      'them on every read.',
   ),
   erasureBatchSize: integer(
     'MARGINALIA_ERASURE_BATCH_SIZE',
@@ -432,7 +433,8 @@ const FIELDS = {
     1_000_000,
     'Megabytes of answered pages of threads (commentannotations/get) each process keeps, to answer them ' +
       "again while their document and its authors' profiles are unchanged (checked on every read); past it, " +
-      'the pages used longest ago are let go. 0 reads and renders every page.',
+      'the pages used longest ago are let go, and a new page is kept at most once per 10 ms (the others are ' +
+      'answered and not kept). 0 reads and renders every page.',
   ),
   redisUrl: text(
     'MARGINALIA_REDIS_URL',

@@ -12,7 +12,7 @@ import { systemClock, type Clock } from '../clock.js';
 export const ADMIT_EVERY_MS = 10;
 
 export class Admission {
-  /** Something held was let go for something new since the cache was last emptied. */
+  /** Something held was let go for something new since the cache last held at most half its bound. */
   private full = false;
   /** When a new entry last came in while full (the clock's milliseconds). */
   private last = Number.NEGATIVE_INFINITY;
@@ -24,16 +24,20 @@ export class Admission {
     this.full = true;
   }
 
-  /** The cache was emptied (at rest): everything comes in again. */
-  emptied(): void {
-    this.full = false;
+  /**
+   * The cache holds `held` bytes of its bound now: at most half (emptied at rest, or a large entry
+   * replaced by a small one), and everything comes in again until something must be let go.
+   */
+  holds(held: number, bound: number): void {
+    if (held <= bound / 2) this.full = false;
   }
 
   /** Whether a new entry may come in now (and, while full, that this one does). */
   admits(): boolean {
     if (!this.full) return true;
     const now = this.clock();
-    if (now - this.last < ADMIT_EVERY_MS) return false;
+    // A clock set back (NTP, a resumed machine) must not shut the gate until it catches up.
+    if (now >= this.last && now - this.last < ADMIT_EVERY_MS) return false;
     this.last = now;
     return true;
   }

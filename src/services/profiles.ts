@@ -15,6 +15,8 @@ export type Profiles = ReadonlyMap<string, Profile | undefined>;
 
 const NO_PROFILES: Profiles = new Map();
 
+const isEmpty = (values: Iterable<unknown>): boolean => values[Symbol.iterator]().next().done === true;
+
 /**
  * How many megabytes of profiles (of any organizations) the cache holds at most by default
  * (MARGINALIA_PROFILE_CACHE_MB): about 60,000 profiles of common sizes, 7,000 whose every field is
@@ -114,6 +116,8 @@ export class ProfileCache {
    */
   resolve(tenantId: string, organizationId: string, version: number, userIds: Iterable<string>): Maybe<Profiles> {
     const key = `${tenantId}\n${organizationId}`;
+    // Nothing to show: no organization taken in (nor a place let in) for it.
+    if (!this.organizations.has(key) && isEmpty(userIds)) return NO_PROFILES;
     const org = this.organization(key, version);
     if (!org) return this.passing(tenantId, organizationId, userIds);
     if (org.whole) return org.profiles;
@@ -175,13 +179,13 @@ export class ProfileCache {
   clear(): void {
     this.organizations.clear();
     this.held = 0;
-    this.admission.emptied();
+    this.admission.holds(0, this.maxBytes);
   }
 
   /** The organization held under `key` at `version`, last in the order of use; undefined if one is not let in now. */
   private organization(key: string, version: number): Organization | undefined {
     let org = this.organizations.get(key);
-    // A held organization at another version keeps its place in: only its profiles are read again.
+    // A held organization at another version is replaced without waiting to be let in: only its profiles are read again.
     const replaced = org !== undefined && org.version !== version;
     if (org && replaced) {
       this.let(key, org);
@@ -205,6 +209,7 @@ export class ProfileCache {
   private let(key: string, org: Organization): void {
     this.held -= org.bytes;
     this.organizations.delete(key);
+    this.admission.holds(this.held, this.maxBytes);
   }
 
   /**

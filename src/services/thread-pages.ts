@@ -33,6 +33,8 @@ export interface CachedPage {
 
 /** What an entry costs besides its bytes and strings: the Map's slot, the entry and the Buffer objects. */
 const ENTRY_BYTES = 200;
+/** Keys whose page was let go for moved versions, remembered at most: its next page comes in without waiting. */
+const MOVED_KEYS = 1024;
 
 export class ThreadPageCache {
   private readonly pages = new Map<string, Held>();
@@ -40,10 +42,17 @@ export class ThreadPageCache {
   private readonly maxBytes: number;
   /** Once full, a page not held comes in at a bounded rate: a page read once (most are) is answered and not kept. */
   private readonly admission: Admission;
+  /** Pages let go because their versions moved: the page read next under the key replaces them without waiting. */
+  private readonly moved = new Set<string>();
 
   constructor(megabytes = DEFAULT_THREAD_PAGE_CACHE_MB, clock?: Clock) {
     this.maxBytes = megabytes * 1024 * 1024;
     this.admission = new Admission(clock);
+  }
+
+  /** What the pages held cost, in bytes: never more than the bound. */
+  get bytes(): number {
+    return this.held;
   }
 
   /** Whether a page under `key` is held (worth asking the database whether it is still current). */
@@ -52,9 +61,9 @@ export class ThreadPageCache {
   }
 
   /**
-   * The page held under `key` if the versions the database reports now are those it was read under. A
-   * page whose versions moved stays until the read that follows replaces it (keep): it keeps its place
-   * without waiting to be let in again, and is never answered meanwhile.
+   * The page held under `key` if the versions the database reports now are those it was read under; a
+   * page whose versions moved is let go, and the page read next under its key comes in without waiting
+   * to be let in (keep).
    */
   current(key: string, versions: Maybe<DocumentVersions>): Maybe<CachedPage> {
     return then(versions, (now) => {
@@ -65,20 +74,27 @@ export class ThreadPageCache {
         this.pages.set(key, held);
         return { page: held, credentialsVersion: now.credentialsVersion };
       }
+      if (held) {
+        this.drop(key, held);
+        if (this.moved.size >= MOVED_KEYS) this.moved.clear();
+        this.moved.add(key);
+      }
       return { page: undefined, credentialsVersion: now.credentialsVersion };
     });
   }
 
   /**
-   * Keeps a page read under these versions, in place of the one held under `key` or, once full, if it is
-   * let in (services/admission.ts); past the bound, the pages used longest ago go first.
+   * Keeps a page read under these versions: in place of the one held under `key` or let go for moved
+   * versions, or else, once full, if it is let in (services/admission.ts). Past the bound, the pages used
+   * longest ago go first.
    */
   keep(key: string, versions: Omit<DocumentVersions, 'credentialsVersion'>, answer: ThreadPageAnswer): void {
     const bytes = answer.data.length + (key.length + (answer.nextPageToken?.length ?? 0)) * 2 + ENTRY_BYTES;
-    if (bytes > this.maxBytes) return;
     const old = this.pages.get(key);
     if (old) this.drop(key, old);
-    else if (!this.admission.admits()) return;
+    const replacing = old !== undefined || this.moved.delete(key);
+    if (bytes > this.maxBytes) return;
+    if (!replacing && !this.admission.admits()) return;
     for (const [other, page] of this.pages) {
       if (this.held + bytes <= this.maxBytes) break;
       this.drop(other, page);
@@ -92,12 +108,14 @@ export class ThreadPageCache {
   /** Lets every page go (at rest: docs/decisions.md, "Memory at rest"). */
   clear(): void {
     this.pages.clear();
+    this.moved.clear();
     this.held = 0;
-    this.admission.emptied();
+    this.admission.holds(0, this.maxBytes);
   }
 
   private drop(key: string, page: Held): void {
     this.pages.delete(key);
     this.held -= page.bytes;
+    this.admission.holds(this.held, this.maxBytes);
   }
 }

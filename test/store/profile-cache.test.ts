@@ -126,29 +126,33 @@ test('the organization used longest ago goes first', async () => {
 
 test('once full, a new organization comes in at most once per ADMIT_EVERY_MS; the others are looked up and not kept', async () => {
   let now = 1_000;
-  // Room for one organization holding one profile.
-  const cache = new ProfileCache(counted, (1.5 * ONE) / MB, () => now);
-  await cache.resolve(TA, 'a', 1, ['a1']);
-  await cache.resolve(TA, 'b', 1, ['b1']);
-  // Full since a went for b: the first organization after that comes in at once (b goes for it).
-  await cache.resolve(TA, 'c', 1, ['c1']);
+  // Room for two organizations holding a profile each; c and x (no such users) cost less.
+  const cache = new ProfileCache(counted, (2.5 * ONE) / MB, () => now);
+  for (const org of ['a', 'b', 'c']) await cache.resolve(TA, org, 1, [`${org}1`]);
+  // Full since a went for c: the first organization after that comes in at once.
+  await cache.resolve(TA, 'x', 1, ['x1']);
+  const held = cache.bytes;
   lookups = [];
   // In the same millisecond a is looked up for each read, and not kept.
   assert.deepEqual(names(await cache.resolve(TA, 'a', 1, ['a1', 'a3', 'a1', 'x']), ['a1', 'a3', 'x']), ['a1', 'a3', null]);
   await cache.resolve(TA, 'a', 1, ['a3']);
-  await cache.resolve(TA, 'c', 1, ['c1']);
+  for (const org of ['b', 'c', 'x']) await cache.resolve(TA, org, 1, [`${org}1`]);
   assert.deepEqual(
     lookups,
     [
       ['a', 'a1', 'a3', 'x'],
       ['a', 'a3'],
     ],
-    'a not kept, c still held',
+    'a not kept; b, c and x still held',
   );
-  // A new version of a held organization keeps its place.
+  assert.equal(cache.bytes, held, 'what was not kept costs nothing');
+  // A new version of a held organization is replaced without waiting.
   await cache.resolve(TA, 'c', 2, ['c1']);
   await cache.resolve(TA, 'c', 2, ['c1']);
   assert.deepEqual(lookups.slice(2), [['c', 'c1']], 'c read again at its new version, and held');
+  assert.equal(cache.bytes, held);
+  // A read that shows nobody takes no place.
+  assert.equal((await cache.resolve(TA, 'y', 1, [])).size, 0);
   now += ADMIT_EVERY_MS - 1;
   await cache.resolve(TA, 'a', 1, ['a1']);
   await cache.resolve(TA, 'a', 1, ['a1']);
@@ -158,26 +162,43 @@ test('once full, a new organization comes in at most once per ADMIT_EVERY_MS; th
       ['a', 'a1'],
       ['a', 'a1'],
     ],
-    'not yet',
+    'not yet: y took no place',
   );
   now += 1;
   lookups = [];
   await cache.resolve(TA, 'a', 1, ['a1']);
   await cache.resolve(TA, 'a', 1, ['a1']);
   await cache.resolve(TA, 'c', 2, ['c1']);
+  await cache.resolve(TA, 'b', 1, ['b1']);
   assert.deepEqual(
     lookups,
     [
       ['a', 'a1'],
-      ['c', 'c1'],
+      ['b', 'b1'],
     ],
-    'a came in and is held; c went for it',
+    'a came in and is held; x and b, used longest ago, went for it',
   );
   cache.clear();
   lookups = [];
+  await cache.resolve(TA, 'b', 1, ['b1']);
+  await cache.resolve(TA, 'b', 1, ['b1']);
+  assert.deepEqual(lookups, [['b', 'b1']], 'after a release the cache is not full: b comes in at once');
+});
+
+test('a full cache that comes to hold half its bound or less lets new organizations in at once again', async () => {
+  const cache = new ProfileCache(counted, (2.8 * ONE) / MB, () => 1_000);
+  // x fills it (a goes), and y, the first since, comes in (b goes): c, x and y are held.
+  for (const org of ['a', 'b', 'c', 'x', 'y']) await cache.resolve(TA, org, 1, [`${org}1`]);
+  lookups = [];
+  await cache.resolve(TA, 'a', 1, ['a1']);
+  await cache.resolve(TA, 'a', 1, ['a1']);
+  assert.equal(lookups.length, 2, 'full: a is not let in');
+  // c's new version is read again in its place: x and y alone hold half the bound or less meanwhile.
   await cache.resolve(TA, 'c', 2, ['c1']);
-  await cache.resolve(TA, 'c', 2, ['c1']);
-  assert.deepEqual(lookups, [['c', 'c1']], 'after a release the cache is not full: c comes in at once');
+  lookups = [];
+  await cache.resolve(TA, 'a', 1, ['a1']);
+  await cache.resolve(TA, 'a', 1, ['a1']);
+  assert.deepEqual(lookups, [['a', 'a1']], 'a comes in, in the same millisecond');
 });
 
 test('an organization small enough is read whole once per version: then nothing of it is looked up', async () => {
