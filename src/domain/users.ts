@@ -16,6 +16,14 @@ export interface Profile {
   photoUrl: string | null;
 }
 
+/**
+ * Profiles looked up for one read and not kept (services/profiles.ts, an organization not let in): answers
+ * keep nothing per profile for them. Kept per profile, their text would make every such short-lived
+ * profile a weak entry V8's collections trace (docs/decisions.md, "Caches that let new entries in at a
+ * bounded rate").
+ */
+export class PassingProfiles extends Map<string, Profile | undefined> {}
+
 /** An author or actor as the writer sent it; null where the writer left a field out. */
 export interface UserRef {
   userId: string;

@@ -8,7 +8,7 @@ import type { Clock } from '../clock.js';
 import { Admission } from './admission.js';
 import { type Maybe, then } from '../maybe.js';
 import type { Store } from '../store/store.js';
-import type { Profile } from '../domain/users.js';
+import { PassingProfiles, type Profile } from '../domain/users.js';
 
 /** The profile of each user asked for; undefined where the user has none in the organization. */
 export type Profiles = ReadonlyMap<string, Profile | undefined>;
@@ -169,7 +169,7 @@ export class ProfileCache {
     const wanted = [...new Set(userIds)];
     if (wanted.length === 0) return NO_PROFILES;
     return then(this.store.findProfiles(tenantId, organizationId, wanted), (found) => {
-      const shown = new Map<string, Profile | undefined>(found);
+      const shown = new PassingProfiles(found);
       for (const userId of wanted) if (!found.has(userId)) shown.set(userId, undefined);
       return shown;
     });

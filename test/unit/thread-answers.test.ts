@@ -11,7 +11,7 @@ import { filled, storedComments, storedHead, threadPage } from '../../src/domain
 import { showUser } from '../../src/domain/answers/users.js';
 import { latestOf, newestNotBy } from '../../src/store/comments/latest.js';
 import type { CommentFacts, ThreadHead } from '../../src/domain/threads.js';
-import type { Profile, UserRef } from '../../src/domain/users.js';
+import { PassingProfiles, type Profile, type UserRef } from '../../src/domain/users.js';
 
 const SEED = 20261123;
 const anyText = fc.string({ unit: 'binary', maxLength: 12 });
@@ -123,6 +123,8 @@ test('a stored thread answer renders as the answer built from objects, byte for 
       const expected = reference(t, comments, shown, apiKey);
       assert.equal(page.render(apiKey, shown, null), `[${expected}]`);
       assert.equal(page.render(apiKey, shown, ['none', t.annotationId]), `[null,${expected}]`);
+      // Profiles looked up and not kept render the same, through the path that keeps nothing per profile.
+      assert.equal(page.render(apiKey, new PassingProfiles(shown), null), `[${expected}]`);
     }),
     { seed: SEED, numRuns: 400 },
   );

@@ -8,7 +8,7 @@
 // absent (docs/api.md, "Members shown only when set"); objects are the JSON text they were written as (key order
 // included).
 import type { CommentFacts, StoredThreadAnswer, ThreadHead } from '../threads.js';
-import type { Profile, UserRef } from '../users.js';
+import { PassingProfiles, type Profile, type UserRef } from '../users.js';
 import { NO_ORGANIZATION } from '../../schemas/common.js';
 import { commentJson } from './comments.js';
 
@@ -82,7 +82,8 @@ const SLOT_IDS = new RegExp(`${SLOT}([^${SEP}]*)${SEP}`, 'g');
 
 /**
  * A profile with both a name and an email shows the same whatever its slots hold: its text is made
- * once per profile held (a profile is a new object when its organization's version moves).
+ * once per profile held (a profile is a new object when its organization's version moves), and for
+ * each slot of profiles looked up and not kept (PassingProfiles).
  */
 const shownProfiles = new WeakMap<Profile, string>();
 
@@ -92,6 +93,7 @@ function shownUser(slot: string, profiles: Profiles): string {
   const id = slot.slice(0, a);
   const p = profiles.get(idOf(id));
   if (p && p.email != null && p.name != null) {
+    if (profiles instanceof PassingProfiles) return `{"email":${json(p.email)},"name":${json(p.name)},"userId":${id}}`;
     let shown = shownProfiles.get(p);
     if (shown === undefined) {
       shown = `{"email":${json(p.email)},"name":${json(p.name)},"userId":${id}}`;
