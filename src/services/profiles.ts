@@ -167,7 +167,6 @@ export class ProfileCache {
   /** The profiles of an organization not let in (services/admission.ts): looked up, answered, not kept. */
   private passing(tenantId: string, organizationId: string, userIds: Iterable<string>): Maybe<Profiles> {
     const wanted = [...new Set(userIds)];
-    if (wanted.length === 0) return NO_PROFILES;
     return then(this.store.findProfiles(tenantId, organizationId, wanted), (found) => {
       const shown = new PassingProfiles(found);
       for (const userId of wanted) if (!found.has(userId)) shown.set(userId, undefined);
