@@ -1,6 +1,6 @@
 // The events of user writes (events/drafts.ts): each user as users/get shows them.
 import { shownMember } from '../../domain/answers/objects.js';
-import type { Scope } from '../../domain/users.js';
+import type { Profile, Scope } from '../../domain/users.js';
 import { draft, json } from '../events/drafts.js';
 import type { EventDraft } from '../events/outbox.js';
 import type { Work } from '../sql.js';
@@ -15,7 +15,17 @@ export function* usersWritten(
   userIds: readonly string[],
 ): Work<EventDraft[]> {
   if (userIds.length === 0) return [];
-  const found = yield* profiles(tenantId, organizationId, [...userIds]);
+  return usersShown(type, organizationId, scope, userIds, yield* profiles(tenantId, organizationId, [...userIds]));
+}
+
+/** usersWritten, for a write that has the profiles already (users/update's statement returns them). */
+export function usersShown(
+  type: 'user.add' | 'user.update',
+  organizationId: string,
+  scope: Scope,
+  userIds: readonly string[],
+  found: ReadonlyMap<string, Profile>,
+): EventDraft[] {
   const documentId = scope?.kind === 'document' ? scope.id : null;
   return userIds.flatMap((userId) => {
     const p = found.get(userId);

@@ -1,48 +1,51 @@
 // Users: profiles and memberships of an organization.
 // This feature's part of the Store (store.ts): each method runs its store code through the core.
 import type { MemberQuery, Profile, Scope, UserWrite } from '../../domain/users.js';
-import type { Maybe } from '../../maybe.js';
+import { type Maybe, then } from '../../maybe.js';
 import type { StoreCore } from '../core.js';
-import { usersDeleted, usersWritten } from './events.js';
+import { usersDeleted, usersShown } from './events.js';
 import * as members from './members.js';
 import * as users from './users.js';
 
 export const usersStore = (core: StoreCore) => ({
   upsertUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<void> {
-    return core.emitting(
+    const written = core.emitting(
       'upsertUsers',
       tenantId,
       now,
       () => users.upsert(tenantId, organizationId, scope, list, now),
-      () =>
-        usersWritten(
+      (profiles) =>
+        usersShown(
           'user.add',
-          tenantId,
           organizationId,
           scope,
           list.map((u) => u.userId),
+          profiles,
         ),
     );
+    return then(written, () => undefined);
   },
 
   /** Updates the users that exist in the scope; returns their userIds. */
   updateUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<Set<string>> {
-    // One statement on PostgreSQL still, but now in a transaction with its events (core.ts, batched).
+    // One statement on PostgreSQL still, but now in a transaction with its events (core.ts, batched); the
+    // statement returns the changed profiles, which the events show.
     const q = users.update(tenantId, organizationId, scope, list, now);
-    return core.emitting(
+    const written = core.emitting(
       'updateUsers',
       tenantId,
       now,
       () => core.batched(q),
       (updated) =>
-        usersWritten(
+        usersShown(
           'user.update',
-          tenantId,
           organizationId,
           scope,
-          list.map((u) => u.userId).filter((id) => updated.has(id)),
+          list.map((u) => u.userId),
+          updated,
         ),
     );
+    return then(written, (updated) => new Set(updated.keys()));
   },
 
   findProfiles(tenantId: string, organizationId: string, userIds: string[]): Maybe<Map<string, Profile>> {

@@ -24,7 +24,8 @@ const BUMP_PROFILE_VERSION = `INSERT INTO profile_versions (tenant_id, organizat
  */
 const updateUsers = (scoped: boolean) =>
   sql(scoped ? 'updateMembers' : 'updateUsers', {
-    sqlite: `${UPDATE_USER}${scoped ? ` AND ${MEMBER('@userId')}` : ''} RETURNING user_id`,
+    // The changed profiles come back whole: users/update's events show them (events.ts), with no read after.
+    sqlite: `${UPDATE_USER}${scoped ? ` AND ${MEMBER('@userId')}` : ''} RETURNING user_id, name, email, photo_url`,
     // A disabled organization (or document scope) changes nothing and answers a row `what` (docs/api.md,
     // "Disabled organizations and documents").
     postgres: `WITH refused AS (${DISABLED_IN_SCOPE(POSTGRES)}),
@@ -38,8 +39,9 @@ const updateUsers = (scoped: boolean) =>
                  AS x(user_id, name, email, photo_url)
                WHERE u.tenant_id = @tenantId AND u.organization_id = @organizationId AND u.user_id = x.user_id
                  ${scoped ? `AND ${MEMBER('x.user_id')}` : ''}
-               RETURNING u.user_id)
-               SELECT user_id, NULL AS what FROM changed UNION ALL SELECT NULL, what FROM refused`,
+               RETURNING u.user_id, u.name, u.email, u.photo_url)
+               SELECT user_id, name, email, photo_url, NULL AS what FROM changed
+               UNION ALL SELECT NULL, NULL, NULL, NULL, what FROM refused`,
   });
 
 export const USERS_SQL = {
@@ -66,7 +68,8 @@ export const USERS_SQL = {
        name = coalesce(excluded.name, users.name),
        email = coalesce(excluded.email, users.email),
        photo_url = coalesce(excluded.photo_url, users.photo_url),
-       updated_at = excluded.updated_at`,
+       updated_at = excluded.updated_at
+     RETURNING user_id, name, email, photo_url`,
   ),
   updateUsers: updateUsers(false),
   // The scope check and the change in one statement.

@@ -11,27 +11,37 @@ const fields = (u: UserWrite) => ({
   photoUrl: u.photoUrl ?? null,
 });
 
-export function* upsert(tenantId: string, organizationId: string, scope: Scope, users: UserWrite[], now: number): Work<void> {
+/** users/add: returns the profiles as written, which its events show (events.ts). */
+export function* upsert(
+  tenantId: string,
+  organizationId: string,
+  scope: Scope,
+  users: UserWrite[],
+  now: number,
+): Work<Map<string, Profile>> {
   // docs/api.md "Disabled organizations and documents": the organization (and a document scope) exists from the first
   // write that names it, and refuses when disabled.
   yield* enter(tenantId, organizationId, scope?.kind === 'document' ? scope.id : null, true);
   // First, as in every write to users: one lock order (the version row, then users in key order).
   yield* run(SQL.bumpProfileVersion, { tenantId, organizationId });
+  const written = new Map<string, Profile>();
   for (const u of inKeyOrder(users, (x) => x.userId)) {
-    yield* run(SQL.upsert, { tenantId, organizationId, now, ...fields(u) });
+    for (const r of yield* all(SQL.upsert, { tenantId, organizationId, now, ...fields(u) }))
+      written.set(u.userId, profileFrom(r));
     if (scope)
       yield* run(SQL.insertMembership, { tenantId, organizationId, kind: scope.kind, scopeId: scope.id, userId: u.userId });
   }
+  return written;
 }
 
-/** Updates the users that exist in the scope; returns their userIds. One statement on PostgreSQL. */
+/** Updates the users that exist in the scope; returns their profiles as changed. One statement on PostgreSQL. */
 export function update(
   tenantId: string,
   organizationId: string,
   scope: Scope,
   users: UserWrite[],
   now: number,
-): BatchQuery<Set<string>> {
+): BatchQuery<Map<string, Profile>> {
   const documentId = scope?.kind === 'document' ? scope.id : null;
   const params = scope
     ? { tenantId, organizationId, documentId, now, kind: scope.kind, scopeId: scope.id }
@@ -44,7 +54,7 @@ export function update(
     rows,
     (r) => {
       refuseListed(r, organizationId, documentId);
-      return new Set(r.flatMap((x) => (x.user_id == null ? [] : [x.user_id as string])));
+      return new Map(r.flatMap((x): [string, Profile][] => (x.user_id == null ? [] : [[x.user_id as string, profileFrom(x)]])));
     },
     [SQL.bumpUnlessDisabled],
   );
