@@ -17,7 +17,7 @@ import { startDraftSweep } from './events/sweep.js';
 import { WebhookWorker } from './webhooks/worker.js';
 import { createFirstTenant, ensureBootstrapCredentials } from './services/credentials.js';
 import { byDatabase } from './store/dialect/databases.js';
-import { openStore, type StoreListeners } from './store/open-store.js';
+import { openStoreWhenReachable, type StoreListeners } from './store/open-store.js';
 import type { LastingFault, Store } from './store/store.js';
 
 /** The service's JSON logger; `destination` is for tests (stdout otherwise). */
@@ -68,7 +68,7 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
   const logger = makeLogger(config);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger, stderr);
   const where = databaseName(config);
-  const store = await openStore(config, storeListeners(logger, where));
+  const store = await openWaiting(config, logger);
   logger.info({ database: where }, 'database ready');
   // With workers, the primary has made sure of the credentials before forking.
   if (cluster.isPrimary) await ensureCredentials(store, config, logger, stderr);
@@ -179,13 +179,21 @@ function onStopSignal(logger: Logger, timeoutMs: number, stop: () => Promise<voi
   process.once('SIGINT', () => void handle('SIGINT'));
 }
 
+/** The serving store, once its database can be reached (MARGINALIA_DATABASE_WAIT_SECONDS). */
+function openWaiting(config: Config, logger: Logger): Promise<Store> {
+  const where = databaseName(config);
+  return openStoreWhenReachable(config, config.databaseWaitSeconds, storeListeners(logger, where), (err, attempt) =>
+    logger.warn({ err, attempt, database: where }, 'the database cannot be reached; trying again in a second'),
+  );
+}
+
 /**
  * MARGINALIA_WORKERS > 1: migrate and make sure of credentials once, then fork the workers, which
  * share the listening port (the primary hands connections out in turn). A worker that dies is
  * replaced; on SIGTERM every worker drains its requests and the primary exits when all have.
  */
 async function runPrimary(config: Config, logger: Logger, stderr: NodeJS.WritableStream): Promise<void> {
-  const store = await openStore(config, storeListeners(logger, databaseName(config)));
+  const store = await openWaiting(config, logger);
   await ensureCredentials(store, config, logger, stderr);
   // The primary has checked the SQLite file: a worker checks it again only where damage was found, so
   // that each worker starts in the same state (the check reads the whole file).

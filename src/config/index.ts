@@ -634,6 +634,15 @@ const FIELDS = {
     600_000,
     'How long to wait for a PostgreSQL connection before answering 503.',
   ),
+  databaseWaitSeconds: integer(
+    'MARGINALIA_DATABASE_WAIT_SECONDS',
+    30,
+    0,
+    3600,
+    'At start, how long to keep trying a database that cannot be reached (PostgreSQL not up yet, restarting, or ' +
+      'out of connections) before exiting with code 1, trying again every second; /healthz answers meanwhile. 0: ' +
+      'exit at the first failure.',
+  ),
   pgStatementTimeoutMs: integer(
     'MARGINALIA_PG_STATEMENT_TIMEOUT_MS',
     5000,

@@ -4,7 +4,7 @@ import { byDatabase } from './dialect/databases.js';
 import type { Dialect } from './dialect/dialect.js';
 import { PostgresDialect } from './dialect/postgres.js';
 import { type SqliteCheck, SqliteDialect, type SqliteSecureDelete, type SqliteSynchronous } from './dialect/sqlite.js';
-import type { FaultListener } from './health.js';
+import { type FaultListener, StoreUnavailableError } from './health.js';
 import type { Store } from './store.js';
 
 /** Which database, and where: a file (path ':memory:' is a throwaway database) or a PostgreSQL URL. */
@@ -62,6 +62,33 @@ export async function openStore(config: StoreConfig, listeners: StoreListeners =
   }
   return store;
 }
+
+/**
+ * openStore, trying again every second while the database cannot be reached, for at most `waitSeconds`
+ * (MARGINALIA_DATABASE_WAIT_SECONDS): a server started beside its database, or just after another process
+ * of it was killed, waits for it rather than exiting. Any other failure (a bad schema, a damaged file,
+ * writes refused) ends the start at once. `waiting` hears each failed attempt.
+ */
+export async function openStoreWhenReachable(
+  config: StoreConfig,
+  waitSeconds: number,
+  listeners: StoreListeners = {},
+  waiting?: (err: StoreUnavailableError, attempt: number) => void,
+): Promise<Store> {
+  const deadline = performance.now() + waitSeconds * 1000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openStore(config, listeners);
+    } catch (err) {
+      const unreachable = err instanceof StoreUnavailableError && err.reason === 'unreachable';
+      if (!unreachable || performance.now() + RETRY_EVERY_MS > deadline) throw err;
+      waiting?.(err, attempt);
+      await new Promise((resolve) => setTimeout(resolve, RETRY_EVERY_MS));
+    }
+  }
+}
+
+const RETRY_EVERY_MS = 1000;
 
 /** The database's dialect for a configuration, not yet opened (openStore's; tests drive one directly). */
 export function dialectFor(config: StoreConfig, listeners: StoreListeners = {}): Dialect {
