@@ -639,9 +639,9 @@ const FIELDS = {
     30,
     0,
     3600,
-    'At start, how long to keep trying a database that cannot be reached (PostgreSQL not up yet, restarting, or ' +
-      'out of connections) before exiting with code 1, trying again every second; /healthz answers meanwhile. 0: ' +
-      'exit at the first failure.',
+    'At start, how long to keep trying a PostgreSQL that cannot be reached (not up yet, restarting, or out of ' +
+      'connections) before exiting with code 1, trying again every second; with one worker /healthz answers ' +
+      'meanwhile (docs/operations.md, "Start"). 0: exit at the first failure.',
   ),
   pgStatementTimeoutMs: integer(
     'MARGINALIA_PG_STATEMENT_TIMEOUT_MS',

@@ -2,7 +2,7 @@
 import { dbStore } from './db-store.js';
 import { byDatabase } from './dialect/databases.js';
 import type { Dialect } from './dialect/dialect.js';
-import { PostgresDialect } from './dialect/postgres.js';
+import { connectionFailed, PostgresDialect } from './dialect/postgres.js';
 import { type SqliteCheck, SqliteDialect, type SqliteSecureDelete, type SqliteSynchronous } from './dialect/sqlite.js';
 import { type FaultListener, StoreUnavailableError } from './health.js';
 import type { Store } from './store.js';
@@ -64,10 +64,11 @@ export async function openStore(config: StoreConfig, listeners: StoreListeners =
 }
 
 /**
- * openStore, trying again every second while the database cannot be reached, for at most `waitSeconds`
+ * openStore, trying again every second while PostgreSQL cannot be reached, for at most `waitSeconds`
  * (MARGINALIA_DATABASE_WAIT_SECONDS): a server started beside its database, or just after another process
- * of it was killed, waits for it rather than exiting. Any other failure (a bad schema, a damaged file,
- * writes refused) ends the start at once. `waiting` hears each failed attempt.
+ * of it was killed, waits for it rather than exiting. Any other failure (a statement that timed out, a bad
+ * schema, a SQLite file that cannot be opened or read, writes refused) ends the start at once: waiting
+ * would not change it. `waiting` hears each failed attempt that is followed by another.
  */
 export async function openStoreWhenReachable(
   config: StoreConfig,
@@ -80,10 +81,13 @@ export async function openStoreWhenReachable(
     try {
       return await openStore(config, listeners);
     } catch (err) {
-      const unreachable = err instanceof StoreUnavailableError && err.reason === 'unreachable';
-      if (!unreachable || performance.now() + RETRY_EVERY_MS > deadline) throw err;
+      const unreachable =
+        config.database.kind === 'postgres' && err instanceof StoreUnavailableError && connectionFailed(err.cause);
+      const left = deadline - performance.now();
+      if (!unreachable || left <= 0) throw err;
       waiting?.(err, attempt);
-      await new Promise((resolve) => setTimeout(resolve, RETRY_EVERY_MS));
+      // The last attempt is made at the deadline.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_EVERY_MS, left)));
     }
   }
 }

@@ -7,6 +7,8 @@ type Mode = 'up' | 'reset' | 'silent';
 /** Forwards TCP to a service (PostgreSQL, Redis) while up; when cut, resets every connection or goes silent on them. */
 export class CuttableProxy {
   mode: Mode = 'up';
+  /** Connections reset on arrival while cut: each is one attempt of the client to connect. */
+  resets = 0;
   private readonly sockets = new Set<Socket>();
   private server: Server | null = null;
 
@@ -15,7 +17,10 @@ export class CuttableProxy {
   async listen(): Promise<number> {
     this.server = createServer((client) => {
       this.track(client);
-      if (this.mode === 'reset') return void client.destroy();
+      if (this.mode === 'reset') {
+        this.resets++;
+        return void client.destroy();
+      }
       if (this.mode === 'silent') return; // accepted, never answered
       const upstream = connect(this.target.port, this.target.host);
       this.track(upstream);

@@ -88,6 +88,15 @@ function isUnavailable(err: unknown): boolean {
   );
 }
 
+/**
+ * A failure to reach the server at all (refused, reset, starting up, out of connections), as opposed to
+ * a statement that ran too long (57014, a read timeout), which trying again at start would not change.
+ */
+export function connectionFailed(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown };
+  return isUnavailable(err) && e.code !== '57014' && !(typeof e.message === 'string' && /Query read timeout/i.test(e.message));
+}
+
 function classifyPostgres(err: unknown): unknown {
   const code = (err as { code?: unknown }).code;
   const refused = typeof code === 'string' ? WRITE_REFUSED[code] : undefined;
