@@ -81,8 +81,8 @@ export async function openStoreWhenReachable(
     try {
       return await openStore(config, listeners);
     } catch (err) {
-      const unreachable =
-        config.database.kind === 'postgres' && err instanceof StoreUnavailableError && connectionFailed(err.cause);
+      // connectionFailed knows PostgreSQL's connection failures only: a SQLite error is never one.
+      const unreachable = err instanceof StoreUnavailableError && connectionFailed(err.cause);
       const left = deadline - performance.now();
       if (!unreachable || left <= 0) throw err;
       waiting?.(err, attempt);
