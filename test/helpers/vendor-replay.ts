@@ -1,4 +1,4 @@
-// Replays the original service's documented examples (../shared/vendor/examples-v1.json, extracted from
+// Replays the original service's documented examples (../shared/vendor/examples-v1.json and -v2.json, extracted from
 // its public reference) and compares each answer with the one its page documents: the HTTP status, the
 // envelope, `status` and `message` exactly, the kind of `data` (object, array, null or absent), every
 // documented member with its documented type, and per-item entries with their `success`, `message`
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { REPO } from './server-process.js';
 
 export const EXAMPLES_V1 = join(REPO, '..', 'shared', 'vendor', 'examples-v1.json');
+export const EXAMPLES_V2 = join(REPO, '..', 'shared', 'vendor', 'examples-v2.json');
 
 export interface VendorExample {
   name: string;

@@ -47,7 +47,7 @@ export const annotations = {
     result: AnnotationChangesResult,
   }),
   annotationsCount: contract({
-    paths: { v1: 'commentannotations/count/get' },
+    paths: { v1: 'commentannotations/count/get', v2: 'commentannotations/count/get' },
     summary: 'Count the threads of documents, and those unread by a user',
     tags: ['comments'],
     body: AnnotationsCountBody,

@@ -28,7 +28,7 @@ export const comments = {
     also: [404],
   }),
   commentsDelete: contract({
-    paths: { v1: 'commentannotations/comments/delete' },
+    paths: { v1: 'commentannotations/comments/delete', v2: 'commentannotations/comments/delete' },
     summary: 'Delete comments of a thread (all without commentIds); the thread stays',
     tags: ['comments'],
     body: CommentsDeleteBody,

@@ -42,7 +42,7 @@ export const documents = {
     result: DocumentsResult,
   }),
   documentsMove: contract({
-    paths: { v1: 'organizations/documents/move' },
+    paths: { v1: 'organizations/documents/move', v2: 'organizations/documents/move' },
     summary: 'Move documents into a folder that exists, or out of any with "root"',
     tags: ['organizations'],
     body: DocumentsMoveBody,
@@ -50,14 +50,14 @@ export const documents = {
     also: [404],
   }),
   documentsAccess: contract({
-    paths: { v1: 'organizations/documents/access/update' },
+    paths: { v1: 'organizations/documents/access/update', v2: 'organizations/documents/access/update' },
     summary: "Set documents' access type",
     tags: ['organizations'],
     body: DocumentsAccessBody,
     result: AccessResult,
   }),
   documentsDisable: contract({
-    paths: { v1: 'organizations/documents/access/disablestate/update' },
+    paths: { v1: 'organizations/documents/access/disablestate/update', v2: 'organizations/documents/access/disablestate/update' },
     summary: 'Disable documents, or enable them again; a missing document is created',
     tags: ['organizations'],
     body: DocumentsDisableBody,

@@ -20,7 +20,7 @@ export const folders = {
     result: FolderListResult,
   }),
   foldersUpdate: contract({
-    paths: { v1: 'organizations/folders/update' },
+    paths: { v1: 'organizations/folders/update', v2: 'organizations/folders/update' },
     summary: 'Rename and move folders that exist',
     tags: ['organizations'],
     body: FoldersBody,

@@ -12,7 +12,7 @@ export const groups = {
     result: UserGroupsResult,
   }),
   groupUsersAdd: contract({
-    paths: { v1: 'organizations/usergroups/users/add' },
+    paths: { v1: 'organizations/usergroups/users/add', v2: 'organizations/usergroups/users/add' },
     summary: 'Add users to an organization user group; the group must exist',
     tags: ['users'],
     body: GroupUsersAddBody,
@@ -20,7 +20,7 @@ export const groups = {
     also: [404],
   }),
   groupUsersDelete: contract({
-    paths: { v1: 'organizations/usergroups/users/delete' },
+    paths: { v1: 'organizations/usergroups/users/delete', v2: 'organizations/usergroups/users/delete' },
     summary: 'Remove users (or all) from an organization user group',
     tags: ['users'],
     body: GroupUsersDeleteBody,

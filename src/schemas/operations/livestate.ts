@@ -5,7 +5,7 @@ import { contract } from './contract.js';
 
 export const livestate = {
   liveStateBroadcast: contract({
-    paths: { v1: 'livestate/broadcast' },
+    paths: { v1: 'livestate/broadcast', v2: 'livestate/broadcast' },
     summary: "Set a document's live state under an id, replaced or shallow-merged, and announce it",
     description:
       '`data` replaces the state under `liveStateDataId`; with `merge: true` its members replace theirs in the state ' +

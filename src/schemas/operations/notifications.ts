@@ -44,7 +44,7 @@ export const notifications = {
     result: NotificationChangesResult,
   }),
   notificationsDelete: contract({
-    paths: { v1: 'notifications/delete' },
+    paths: { v1: 'notifications/delete', v2: 'notifications/delete' },
     summary: 'Delete the notifications the filters match, for every recipient',
     tags: ['notifications'],
     body: NotificationsDeleteBody,

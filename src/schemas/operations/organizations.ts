@@ -5,7 +5,7 @@ import { contract } from './contract.js';
 
 export const organizations = {
   organizationsAdd: contract({
-    paths: { v1: 'organizations/add' },
+    paths: { v1: 'organizations/add', v2: 'organizations/add' },
     summary: 'Create organizations, or rename them',
     tags: ['organizations'],
     body: OrganizationsBody,
@@ -19,21 +19,21 @@ export const organizations = {
     result: OrganizationListResult,
   }),
   organizationsUpdate: contract({
-    paths: { v1: 'organizations/update' },
+    paths: { v1: 'organizations/update', v2: 'organizations/update' },
     summary: 'Rename organizations that exist',
     tags: ['organizations'],
     body: OrganizationsBody,
     result: OrganizationsResult,
   }),
   organizationsDelete: contract({
-    paths: { v1: 'organizations/delete' },
+    paths: { v1: 'organizations/delete', v2: 'organizations/delete' },
     summary: 'Delete organizations with everything in them, in one transaction',
     tags: ['organizations'],
     body: OrganizationIdsBody,
     result: OrganizationsDeleteResult,
   }),
   organizationsDisable: contract({
-    paths: { v1: 'organizations/access/disablestate/update' },
+    paths: { v1: 'organizations/access/disablestate/update', v2: 'organizations/access/disablestate/update' },
     summary: 'Disable organizations (every write under them is refused) or enable them again',
     tags: ['organizations'],
     body: OrganizationsDisableBody,

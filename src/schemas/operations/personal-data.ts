@@ -5,14 +5,14 @@ import { contract } from './contract.js';
 
 export const personalData = {
   userDataGet: contract({
-    paths: { v1: 'users/data/get' },
+    paths: { v1: 'users/data/get', v2: 'users/data/get' },
     summary: "A page of a user's data in an organization: comments they wrote, notifications they acted or are addressed in",
     tags: ['users'],
     body: UserDataGetBody,
     result: UserDataResult,
   }),
   userDataDelete: contract({
-    paths: { v1: 'users/data/delete' },
+    paths: { v1: 'users/data/delete', v2: 'users/data/delete' },
     summary: 'Erase the personal data of users in the organizations named, or all; done before the answer',
     description:
       'Answers HTTP 202 with the body the original service documents: `status`, `message`, `data` and ' +
@@ -23,7 +23,7 @@ export const personalData = {
     successStatus: 202,
   }),
   userDataStatus: contract({
-    paths: { v1: 'users/data/delete/status' },
+    paths: { v1: 'users/data/delete/status', v2: 'users/data/delete/status' },
     summary: 'The state of a users/data/delete job',
     tags: ['users'],
     body: UserDataStatusBody,

@@ -26,7 +26,7 @@ export const users = {
     result: MembersResult,
   }),
   usersDelete: contract({
-    paths: { v1: 'users/delete' },
+    paths: { v1: 'users/delete', v2: 'users/delete' },
     summary: 'Remove users from the organization, or only from a document or folder',
     tags: ['users'],
     body: UsersDeleteBody,

@@ -5,7 +5,7 @@ import { contract } from './contract.js';
 
 export const workspace = {
   domainsAdd: contract({
-    paths: { v1: 'workspace/domains/add' },
+    paths: { v1: 'workspace/domains/add', v2: 'workspace/domains/add' },
     summary: "Allow browser domains: pages there may read the tenant's end-user answers (CORS)",
     tags: ['workspace'],
     body: DomainsBody,
@@ -13,7 +13,7 @@ export const workspace = {
     partial: 'some domains were allowed already: they were skipped, the others added (`domainsAdded`, `skippedDomains`)',
   }),
   domainsDelete: contract({
-    paths: { v1: 'workspace/domains/delete' },
+    paths: { v1: 'workspace/domains/delete', v2: 'workspace/domains/delete' },
     summary: 'Remove allowed browser domains',
     tags: ['workspace'],
     body: DomainsBody,
