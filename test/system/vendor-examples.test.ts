@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { systemClock } from '../../src/clock.js';
+import { CONTRACT } from '../../src/schemas/operations/index.js';
 import { createTenant, type IssuedCredentials } from '../../src/services/credentials.js';
 import { postBody, startServer, stopServer } from '../helpers/server-process.js';
 import { freshDatabase, STORE_KINDS } from '../helpers/test-database.js';
@@ -383,31 +384,15 @@ interface Row {
 }
 
 /**
- * The /v2 pages served so far (docs/api.md, "Version 2"): those that are their v1 twin with only the
- * version changed, answered by the same operation, so their examples need what their v1 twin's do.
+ * The /v2 pages served so far (docs/api.md, "Version 2"), from the operations' contracts: each is its v1
+ * twin under the same name, answered by the same operation, so its examples need what its v1 page's do.
  */
-const V2_TWINS = new Set([
-  'commentannotations/count/get',
-  'commentannotations/comments/delete',
-  'organizations/documents/move',
-  'organizations/documents/access/update',
-  'organizations/documents/access/disablestate/update',
-  'organizations/folders/update',
-  'users/data/delete',
-  'users/data/get',
-  'users/data/delete/status',
-  'livestate/broadcast',
-  'notifications/delete',
-  'organizations/add',
-  'organizations/delete',
-  'organizations/access/disablestate/update',
-  'organizations/update',
-  'organizations/usergroups/users/add',
-  'organizations/usergroups/users/delete',
-  'users/delete',
-  'workspace/domains/add',
-  'workspace/domains/delete',
-]);
+const V2_TWINS = new Set(
+  Object.values(CONTRACT).flatMap((c): string[] => {
+    const paths = c.paths as Partial<Record<'v1' | 'v2', string>>;
+    return paths.v2 !== undefined && paths.v2 === paths.v1 ? [paths.v2] : [];
+  }),
+);
 
 const PAGES_V2 = vendorPages(EXAMPLES_V2)?.filter((p) => V2_TWINS.has(p.endpoint.replace(/^\/v2\//, ''))) ?? null;
 
