@@ -1,4 +1,4 @@
-import type { UserRef } from './users.js';
+import type { Profile, UserRef } from './users.js';
 
 /** A user a comment tags: the caller's own text for the tag, and the contact (a user, resolved at read time). */
 export interface TaggedContact {
@@ -152,8 +152,11 @@ export interface LocationMove {
 export interface ThreadsUpdated {
   ids: string[];
   reauthored: Map<string, number[]>;
-  /** updateUsers' new authors written as profiles (none without an organization, or with no thread matched). */
-  profiled: string[];
+  /**
+   * updateUsers' new authors written as profiles, as written, in the order updateUsers names them (none
+   * without an organization, or with no thread matched).
+   */
+  profiled: ReadonlyMap<string, Profile>;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { ThreadFilters, ThreadRef, ThreadsUpdated } from '../../domain/thre
 import { CHUNK, chunks, draft, json, once } from '../events/drafts.js';
 import type { EventDraft } from '../events/outbox.js';
 import { all, queried, type Work } from '../sql.js';
-import { usersWritten } from '../users/events.js';
+import { usersShown } from '../users/events.js';
 import { comments as commentsRead } from './comments.js';
 import { THREADS_SQL } from './threads-sql.js';
 import { annotations, filterParams } from './threads.js';
@@ -54,7 +54,7 @@ export function* threadsUpdated(
   { ids, reauthored, profiled }: ThreadsUpdated,
   statusesBefore: ReadonlyMap<string, string> | null,
 ): Work<EventDraft[]> {
-  const users = yield* usersWritten('user.add', tenantId, f.organizationId, null, once(profiled));
+  const users = usersShown('user.add', f.organizationId, null, [...profiled.keys()], profiled);
   const stored = yield* storedThreads(tenantId, f.organizationId, f.documentId, ids);
   const comments: EventDraft[] = [];
   for (const [annotationId, commentIds] of reauthored)

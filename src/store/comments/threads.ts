@@ -160,12 +160,16 @@ export function* updateAnnotations(tenantId: string, f: ThreadFilters, change: T
     profiled.length > 0 && f.organizationId !== NO_ORGANIZATION && (yield* first(SQL.anyMatching, filterParams(tenantId, f)))
       ? profiled
       : [];
-  if (profiles.length > 0) yield* upsertProfiles(tenantId, f.organizationId, null, profiles, now);
+  const written = profiles.length > 0 ? yield* upsertProfiles(tenantId, f.organizationId, null, profiles, now) : null;
   const rows = yield* all(SQL.update, { ...filterParams(tenantId, f), ...changeParams(change), now });
   const ids = rows.map((r) => r.annotation_id as string);
   const reauthored = swaps.length > 0 ? yield* reauthor(tenantId, f, ids, swaps) : new Map<string, number[]>();
   yield* renderThreads(tenantId, f.organizationId, f.documentId, ids);
-  return { ids, reauthored, profiled: profiles.map((p) => p.userId) };
+  // In the order updateUsers names them (a Map keeps the first), as their events come.
+  const shown = new Map(
+    profiles.flatMap(({ userId }) => (written?.has(userId) ? [[userId, written.get(userId)!] as const] : [])),
+  );
+  return { ids, reauthored, profiled: shown };
 }
 
 /**

@@ -22,7 +22,12 @@ export const locationsStore = (core: StoreCore) => ({
       now,
       () => locations.move(document, move, now),
       function* (moved) {
-        const threads = yield* threadsUpdated(tenantId, f, { ids: moved.threads, reauthored: new Map(), profiled: [] }, null);
+        const threads = yield* threadsUpdated(
+          tenantId,
+          f,
+          { ids: moved.threads, reauthored: new Map(), profiled: new Map() },
+          null,
+        );
         return [...threads, ...notificationsChanged(organizationId, [], moved.notifications, new Set())];
       },
     );

@@ -3,22 +3,11 @@ import { shownMember } from '../../domain/answers/objects.js';
 import type { Profile, Scope } from '../../domain/users.js';
 import { draft, json } from '../events/drafts.js';
 import type { EventDraft } from '../events/outbox.js';
-import type { Work } from '../sql.js';
-import { profiles } from './users.js';
 
-/** users/add and users/update: each user named that has a profile, as users/get shows it. */
-export function* usersWritten(
-  type: 'user.add' | 'user.update',
-  tenantId: string,
-  organizationId: string,
-  scope: Scope,
-  userIds: readonly string[],
-): Work<EventDraft[]> {
-  if (userIds.length === 0) return [];
-  return usersShown(type, organizationId, scope, userIds, yield* profiles(tenantId, organizationId, [...userIds]));
-}
-
-/** usersWritten, for a write that has the profiles already (users/update's statement returns them). */
+/**
+ * users/add and users/update (and the authors commentannotations/update makes profiles): each user named
+ * that has a profile, as users/get shows it, from the profiles the write's statements returned.
+ */
 export function usersShown(
   type: 'user.add' | 'user.update',
   organizationId: string,
