@@ -83,7 +83,8 @@ export type AnnotationCountsResult = ResultOf<'annotationsCount'>;
 export type MarkedReadResult = ResultOf<'annotationsRead'>;
 export type OrganizationsResult = ResultOf<'organizationsAdd'>;
 export type MembersResult = ResultOf<'usersGet'>;
-export type Member = MembersResult['data'][number];
+/** A member as users/get lists them (grouped by document, with allDocuments and groupByDocumentId, they are a map of these). */
+export type Member = Extract<MembersResult['data'], readonly unknown[]>[number];
 export type MembersDeletedResult = ResultOf<'usersDelete'>;
 export type UserGroupsResult = ResultOf<'userGroupsAdd'>;
 export type GroupUsersResult = ResultOf<'groupUsersAdd'>;
@@ -178,9 +179,12 @@ export class Marginalia {
     update: this.operation('usersUpdate'),
     /** users/get: an organization's members (of a document, folder or groups), in userId order, paged. */
     get: this.operation('usersGet'),
-    /** Every page of a users/get, following pageToken. */
-    all: (data: Omit<DataOf<'usersGet'>, 'pageToken'>): Promise<Member[]> =>
-      everyPage((pageToken) => this.users.get({ ...data, pageToken })),
+    /** Every page of a users/get (listed, not grouped by document), following pageToken. */
+    all: (data: Omit<DataOf<'usersGet'>, 'pageToken' | 'groupByDocumentId'>): Promise<Member[]> =>
+      everyPage(
+        (pageToken) =>
+          this.users.get({ ...data, groupByDocumentId: false, pageToken }) as Promise<{ data: Member[]; pageToken?: string }>,
+      ),
     /** users/delete: a document's or folder's membership, or (without either) the profile and every membership. */
     delete: this.operation('usersDelete'),
   };

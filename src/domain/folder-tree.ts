@@ -2,7 +2,7 @@
 // no stack (docs/api.md, "Folders": 50 levels deep and 10,000 wide are ordinary). Depth is bounded (planned,
 // below): folders/get answers a subtree nested, and JSON.stringify recurses through it.
 import { invalidArgument, Refusal } from './refusal.js';
-import type { FolderWrite } from './organizations.js';
+import type { AccessType, FolderWrite } from './organizations.js';
 
 /** Each folder's parent (null: the top). */
 export type Parents = Map<string, string | null>;
@@ -86,6 +86,7 @@ function heightOf(folder: string, children: Map<string | null, string[]>): numbe
 export interface FolderChange {
   folderId: string;
   name: string | null;
+  accessType: AccessType | null;
   creates: boolean;
   moves: boolean;
   parentId: string | null;
@@ -107,7 +108,7 @@ export function planned(parents: Parents, entries: readonly FolderWrite[], adds:
     if (creates && !adds) continue;
     const moves = creates || e.parentId !== undefined;
     const parentId = e.parentId ?? null;
-    changes.push({ folderId: e.folderId, name: e.name, creates, moves, parentId });
+    changes.push({ folderId: e.folderId, name: e.name, accessType: e.accessType ?? null, creates, moves, parentId });
     if (!moves) continue;
     const member = `data.folders[${index}].parentFolderId`;
     if (parentId !== null && !parents.has(parentId)) throw missingFolder(parentId);

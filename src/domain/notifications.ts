@@ -113,9 +113,11 @@ export interface NotificationQuery {
   notificationIds: string[] | null;
   /** Only what userId has (not) read; null: both. */
   unread: boolean | null;
+  /** Oldest first (`order: "asc"`); else newest first. */
+  ascending?: boolean;
   after: NotificationCursor | null;
   limit: number;
 }
 
 /** notifications/delete's selection: filters as in get. */
-export type NotificationDeletion = Omit<NotificationQuery, 'after' | 'limit' | 'unread'>;
+export type NotificationDeletion = Omit<NotificationQuery, 'after' | 'limit' | 'unread' | 'ascending'>;

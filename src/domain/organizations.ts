@@ -51,8 +51,16 @@ export interface FolderRecord {
   name: string;
   parentId: string | null;
   accessType: AccessType;
+  /** Whether it takes its access from its parent (/v2's inheritFromParent), its own accessType kept beside. */
+  inheritsAccess: boolean;
   createdAt: number;
   updatedAt: number;
+}
+
+/** folders/access/update: null keeps the access type, or the inheritance. */
+export interface FolderAccess {
+  accessType: AccessType | null;
+  inherits: boolean | null;
 }
 
 /** folders/add and update: name null keeps the name; parentId undefined keeps the place, null is the top. */
@@ -60,4 +68,6 @@ export interface FolderWrite {
   folderId: string;
   name: string | null;
   parentId: string | null | undefined;
+  /** Its access type (folders/add may set one); null or absent keeps it, or the default for a new folder. */
+  accessType?: AccessType | null;
 }

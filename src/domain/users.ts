@@ -38,9 +38,26 @@ export interface MemberQuery {
   userIds: string[] | null;
   /** Members of any of these groups. */
   groupIds: string[] | null;
+  /** Only members of some document of the organization (users/get allDocuments). */
+  ofAnyDocument?: boolean;
   /** Users strictly after this userId (paging); null: from the first. */
   after: string | null;
   limit: number;
+}
+
+/** users/get allDocuments grouped by document: every document membership, in (documentId, userId) order. */
+export interface DocumentMemberQuery {
+  organizationId: string;
+  userIds: string[] | null;
+  groupIds: string[] | null;
+  /** Strictly after this membership (paging); null: from the first. */
+  after: { documentId: string; userId: string } | null;
+  limit: number;
+}
+
+/** A member of a document, with the profile. */
+export interface DocumentMember extends Profile {
+  documentId: string;
 }
 
 /** usergroups/add: a group and its name (null: keep the name it has). */

@@ -1,6 +1,8 @@
 // Documents as objects.
 import { success } from '../http/envelope.js';
-import { operation, pageTokenOf } from './operation.js';
+import { PartialSuccess } from '../errors.js';
+import { answers, DocumentsResult } from '../schemas/responses.js';
+import { type Adapter, operation, pageTokenOf } from './operation.js';
 import { CONTRACT } from '../schemas/operations/index.js';
 import {
   addDocuments,
@@ -10,7 +12,22 @@ import {
   setDocumentAccess,
   setDocumentsDisabled,
   updateDocuments,
+  type DocumentOutcomes,
 } from '../services/documents.js';
+
+/**
+ * /v2's answer to a batch where some documents failed: 500 INTERNAL with every entry in `details`, the
+ * others' work committed (docs/api.md, "Version 2"); v1 answers the same entries as a success.
+ */
+function partialOnV2(message: string, failed: string, when: string): Adapter<never, DocumentOutcomes> {
+  return {
+    response: answers(DocumentsResult, [], { partial: `${when}: the others were done, every entry in \`details\`` }),
+    answer: (entries) => {
+      if (Object.values(entries).some((e) => !e.success)) throw new PartialSuccess(failed, entries);
+      return success(message, entries);
+    },
+  };
+}
 
 /** Documents as objects. */
 export const documents = [
@@ -25,10 +42,16 @@ export const documents = [
   operation(CONTRACT.documentsUpdate, {
     run: updateDocuments,
     answer: 'Document(s) updated successfully.',
+    adapters: {
+      v2: partialOnV2('Document(s) updated successfully.', 'Error updating document(s).', 'some documents do not exist'),
+    },
   }),
   operation(CONTRACT.documentsDelete, {
     run: deleteDocuments,
     answer: 'Document(s) deleted successfully.',
+    adapters: {
+      v2: partialOnV2('Document(s) deleted successfully.', 'Error deleting document(s).', 'some documents do not exist'),
+    },
   }),
   operation(CONTRACT.documentsMove, {
     run: moveDocuments,

@@ -128,3 +128,6 @@ function handlerOf(
 
 /** The answer's `pageToken` beside `data`, when there is a next page. */
 export const pageTokenOf = (next: string | null | undefined): Record<string, string> => (next ? { pageToken: next } : {});
+
+/** The same token under the name some /v2 pages give it (docs/api.md, "Version 2"). */
+export const nextPageTokenOf = (next: string | null | undefined): Record<string, string> => (next ? { nextPageToken: next } : {});

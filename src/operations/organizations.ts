@@ -1,6 +1,7 @@
 // Organizations as objects: created, read, renamed, deleted and disabled.
 import { success } from '../http/envelope.js';
-import { operation, pageTokenOf } from './operation.js';
+import { nextPageTokenOf, operation, pageTokenOf } from './operation.js';
+import { answers, OrganizationListResultV2 } from '../schemas/responses.js';
 import { CONTRACT } from '../schemas/operations/index.js';
 import {
   addOrganizations,
@@ -19,6 +20,13 @@ export const organizations = [
   operation(CONTRACT.organizationsGet, {
     run: getOrganizations,
     answer: (got) => success('Organization(s) retrieved successfully.', got.organizations, pageTokenOf(got.nextPageToken)),
+    adapters: {
+      v2: {
+        response: answers(OrganizationListResultV2),
+        answer: (got) =>
+          success('Organization(s) retrieved successfully.', got.organizations, nextPageTokenOf(got.nextPageToken)),
+      },
+    },
   }),
   operation(CONTRACT.organizationsUpdate, {
     run: updateOrganizations,

@@ -1,6 +1,7 @@
 // Users: their profiles (added, updated) and their memberships (read, removed).
 import { success } from '../http/envelope.js';
-import { operation, pageTokenOf } from './operation.js';
+import { nextPageTokenOf, operation, pageTokenOf } from './operation.js';
+import { answers, MembersResultV2 } from '../schemas/responses.js';
 import { CONTRACT } from '../schemas/operations/index.js';
 import { addUsers, updateUsers } from '../services/users.js';
 import { deleteMembers, getMembers } from '../services/members.js';
@@ -22,6 +23,12 @@ export const members = [
   operation(CONTRACT.usersGet, {
     run: getMembers,
     answer: (got) => success('User(s) retrieved successfully.', got.users, pageTokenOf(got.nextPageToken)),
+    adapters: {
+      v2: {
+        response: answers(MembersResultV2),
+        answer: (got) => success('User(s) retrieved successfully.', got.users, nextPageTokenOf(got.nextPageToken)),
+      },
+    },
   }),
   operation(CONTRACT.usersDelete, {
     run: deleteMembers,

@@ -118,3 +118,8 @@ export const RequestBody = <T extends TSchema>(data: T) => Type.Object({ data })
 
 /** The `data` member an operation takes, from its request-body schema factory: the type services and the client share. */
 export type DataOf<F extends (...args: never[]) => TSchema> = Static<ReturnType<F>> extends { data: infer D } ? D : never;
+
+/** The order of a paged read by time (/v2's `order`): newest first unless "asc". */
+export const Order = Type.Union([Type.Literal('asc'), Type.Literal('desc')], {
+  description: 'By time: "desc" (newest first, the default) or "asc"',
+});

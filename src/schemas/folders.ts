@@ -11,6 +11,7 @@ const FolderIn = Type.Object({
   folderName: Opt(Name),
   // A folder that exists (or comes earlier in the same folders/add); "root" or none: the top.
   parentFolderId: Opt(Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH, description: 'A folderId, or "root" for the top' })),
+  accessType: Opt(AccessTypeIn),
 });
 
 /** organizations/folders/add and organizations/folders/update. */
@@ -18,9 +19,15 @@ export const FoldersBody = (limits: InputLimits) =>
   RequestBody(Type.Object({ organizationId: Id, folders: Batch(limits, FolderIn) }));
 export type FoldersData = DataOf<typeof FoldersBody>;
 
-export const FoldersGetBody = () =>
-  RequestBody(Type.Object({ organizationId: Id, folderId: Opt(Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH })) }));
+const FoldersGetFields = {
+  organizationId: Id,
+  folderId: Opt(Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH })),
+  maxDepth: Opt(Type.Integer({ minimum: 1, description: 'Levels of subFolders under folderId (v1: all of them; /v2: 1)' })),
+};
+export const FoldersGetBody = () => RequestBody(Type.Object(FoldersGetFields));
 export type FoldersGetData = DataOf<typeof FoldersGetBody>;
+/** As /v2 asks: the same members; the operation is told which version asked (`v2`), as the answers differ. */
+export type FoldersGetV2Data = FoldersGetData & { v2?: boolean };
 
 export const FoldersDeleteBody = (limits: InputLimits) =>
   RequestBody(Type.Object({ organizationId: Id, folderIds: Batch(limits, Id) }));
@@ -29,3 +36,15 @@ export type FoldersDeleteData = DataOf<typeof FoldersDeleteBody>;
 export const FoldersAccessBody = (limits: InputLimits) =>
   RequestBody(Type.Object({ organizationId: Id, folderIds: Batch(limits, Id), accessType: AccessTypeIn }));
 export type FoldersAccessData = DataOf<typeof FoldersAccessBody>;
+
+/** /v2: the access type, or inheritFromParent, or both (docs/api.md, "Version 2"). */
+export const FoldersAccessV2Body = (limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      organizationId: Id,
+      folderIds: Batch(limits, Id),
+      accessType: Opt(AccessTypeIn),
+      inheritFromParent: Opt(Type.Boolean()),
+    }),
+  );
+export type FoldersAccessV2Data = DataOf<typeof FoldersAccessV2Body>;

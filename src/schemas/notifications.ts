@@ -8,6 +8,7 @@ import {
   MAX_PAGE_SIZE,
   NotificationId,
   Opt,
+  Order,
   RequestBody,
   Text,
   UserRefIn,
@@ -49,6 +50,7 @@ export const NotificationsGetBody = (limits: InputLimits) =>
       // Needs userId (docs/api.md, "POST /v1/notifications/get"): true keeps what userId has not read, false what
       // they have.
       unread: Opt(Type.Boolean()),
+      order: Opt(Order),
       pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
       pageToken: Opt(Type.String({ maxLength: 1024 })),
     }),
@@ -61,6 +63,9 @@ const NotificationChangeIn = (limits: InputLimits) =>
     id: Type.String({ minLength: 1 }),
     readByUserIds: Filter(limits, Id),
     unreadByUserIds: Filter(limits, Id),
+    // The original service's inbox hides what was read unless this is true; reads here never hide read
+    // notifications, so it changes nothing (docs/decisions.md).
+    persistReadForUsers: Opt(Type.Boolean()),
     actionUser: Opt(UserRefIn),
     displayHeadlineMessageTemplate: Opt(Text(limits)),
     displayHeadlineMessageTemplateData: Opt(FreeObject),

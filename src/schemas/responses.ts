@@ -2,7 +2,7 @@
 // describe the API in /openapi.json and type the client. They do not drive serialization: responses
 // are written with JSON.stringify (see app.ts), so a schema can never drop or coerce a member.
 import { SettingValue } from './notifications.js';
-import Type, { type Static, type TSchema } from 'typebox';
+import Type, { type Static, type TOptional, type TSchema, type TString } from 'typebox';
 
 import { ERROR_CODES, type ErrorCode } from './error-codes.js';
 
@@ -33,6 +33,10 @@ const Success = <T extends TSchema, E extends Record<string, TSchema> = Record<n
     },
     { description: 'Success: the result envelope' },
   );
+
+/** The next page's token beside data, under the name a page gives it (pageToken, or nextPageToken on some /v2 pages). */
+const pageTokenNamed = <N extends string>(name: N, what: string) =>
+  ({ [name]: Type.Optional(Type.String({ description: `Present when more ${what} remain` })) }) as Record<N, TOptional<TString>>;
 
 /**
  * The answers an operation can give: its success (HTTP 200, or 202 for users/data/delete, whose page
@@ -275,10 +279,10 @@ export const Organization = Type.Object({
   createdAt: Type.Integer({ description: 'ms since the epoch' }),
   lastUpdated: Type.Integer({ description: 'ms since the epoch' }),
 });
-export const OrganizationListResult = Success(
-  Type.Array(Organization, { description: 'In organizationId order, paged; unknown ids are left out' }),
-  { pageToken: Type.Optional(Type.String({ description: 'Present when more organizations remain' })) },
-);
+const OrganizationList = Type.Array(Organization, { description: 'In organizationId order, paged; unknown ids are left out' });
+export const OrganizationListResult = Success(OrganizationList, pageTokenNamed('pageToken', 'organizations'));
+/** /v2 names the token nextPageToken (docs/api.md, "Version 2"). */
+export const OrganizationListResultV2 = Success(OrganizationList, pageTokenNamed('nextPageToken', 'organizations'));
 
 /**
  * documents/add, update and delete (docs/api.md, "Documents"): by documentId; a document that does not exist is `code:
@@ -335,6 +339,21 @@ export const AccessResult = Success(
   ),
 );
 
+/** /v2 folders/access/update: accessType null where only the inheritance was set, which is shown when sent. */
+export const FolderAccessResultV2 = Success(
+  Type.Record(
+    Type.String(),
+    Type.Object({
+      success: Type.Boolean(),
+      accessType: Type.Union([AccessType, Type.Null()]),
+      inheritFromParent: Type.Optional(Type.Boolean()),
+      message: Type.String(),
+      code: Type.Optional(Type.Literal('not-found')),
+    }),
+    { description: 'By folderId' },
+  ),
+);
+
 /** folders/add, update and delete: by folderId. */
 export const FoldersResult = Success(
   Type.Record(
@@ -358,6 +377,10 @@ export interface FolderAnswer {
   accessType: 'organizationPrivate' | 'restricted' | 'public';
   createdAt: number;
   lastUpdated: number;
+  /** /v2 only: the caller's API key, the ancestors from "root" down, and whether it inherits its parent's access. */
+  apiKey?: string;
+  ancestors?: string[];
+  inheritAccessFromParent?: boolean;
   subFolders?: FolderAnswer[];
 }
 // Described flat: the nesting is documented, not spelled as a recursive schema (the answers do not drive serialization).
@@ -378,7 +401,14 @@ export const FolderListResult = Success(
         accessType: { type: 'string', enum: ['organizationPrivate', 'restricted', 'public'] },
         createdAt: { type: 'integer', description: 'ms since the epoch' },
         lastUpdated: { type: 'integer', description: 'ms since the epoch' },
-        subFolders: { type: 'array', items: { type: 'object' }, description: 'With folderId: the children, nested the same way' },
+        apiKey: { type: 'string', description: "/v2 only: the caller's API key" },
+        ancestors: { type: 'array', items: { type: 'string' }, description: '/v2 only: from "root" down to the parent' },
+        inheritAccessFromParent: { type: 'boolean', description: "/v2 only: it takes its parent's access" },
+        subFolders: {
+          type: 'array',
+          items: { type: 'object' },
+          description: 'With folderId: the children, nested the same way, maxDepth levels (v1: all; /v2: 1 by default)',
+        },
       },
     },
   }),
@@ -391,9 +421,15 @@ export const Member = Type.Object({
   email: Type.String({ description: '"" when never set' }),
   photoUrl: Type.String({ description: '"" when never set' }),
 });
-export const MembersResult = Success(Type.Array(Member, { description: 'In userId order, paged; unknown ids are left out' }), {
-  pageToken: Type.Optional(Type.String({ description: 'Present when more users remain' })),
-});
+const MemberList = Type.Union([
+  Type.Array(Member, { description: 'In userId order, paged; unknown ids are left out' }),
+  Type.Record(Type.String(), Type.Array(Member), {
+    description: 'allDocuments with groupByDocumentId: by documentId, in (documentId, userId) order, paged',
+  }),
+]);
+export const MembersResult = Success(MemberList, pageTokenNamed('pageToken', 'users'));
+/** /v2 names the token nextPageToken (docs/api.md, "Version 2"). */
+export const MembersResultV2 = Success(MemberList, pageTokenNamed('nextPageToken', 'users'));
 
 /** users/delete (docs/api.md, "POST /v1/users/delete"): by userId, without an id. */
 export const MembersDeletedResult = Success(

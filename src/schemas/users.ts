@@ -39,6 +39,10 @@ export const UsersGetBody = (limits: InputLimits) =>
       folderId: Opt(Id),
       userIds: Filter(limits, Id),
       organizationUserGroupIds: Filter(limits, Id),
+      /** Members of any document of the organization instead of its members (no documentId or folderId then). */
+      allDocuments: Opt(Type.Boolean()),
+      /** With allDocuments: the answer's data is a map of documentId to that document's members. */
+      groupByDocumentId: Opt(Type.Boolean()),
       pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
       pageToken: Opt(Type.String({ maxLength: 1024 })),
     }),

@@ -34,6 +34,9 @@ const writes = (documents: DocumentsAddData['documents']): DocumentWrite[] => {
  */
 const NOT_FOUND = { message: 'Document does not exist', code: 'not-found' as const };
 
+/** The per-document answer of documents/add, update and delete, by documentId. */
+export type DocumentOutcomes = Record<string, { success: boolean; id: string; message: string; code?: 'not-found' }>;
+
 /** documents/add: creates each document (and its organization), renames it when named, files it when a folder is given. */
 export function addDocuments({ store, clock }: Services, caller: Caller, input: DocumentsAddData) {
   const entries = writes(input.documents);
@@ -49,7 +52,7 @@ export function addDocuments({ store, clock }: Services, caller: Caller, input: 
 }
 
 /** documents/update: renames those that exist; the others are answered as not found. */
-export function updateDocuments({ store, clock }: Services, caller: Caller, input: DocumentsUpdateData) {
+export function updateDocuments({ store, clock }: Services, caller: Caller, input: DocumentsUpdateData): Maybe<DocumentOutcomes> {
   const entries = writes(input.documents);
   return then(store.updateDocuments(caller.id, input.organizationId, entries, clock()), (updated) =>
     keyedOutcomes(
@@ -64,7 +67,7 @@ export function updateDocuments({ store, clock }: Services, caller: Caller, inpu
 }
 
 /** documents/delete: each that exists, with everything in it. */
-export function deleteDocuments({ store, clock }: Services, caller: Caller, input: DocumentsDeleteData) {
+export function deleteDocuments({ store, clock }: Services, caller: Caller, input: DocumentsDeleteData): Maybe<DocumentOutcomes> {
   const ids = input.documentIds;
   return then(store.deleteDocuments(caller.id, input.organizationId, ids, clock()), (deleted) =>
     keyedOutcomes(ids, [...deleted], (id, success) =>

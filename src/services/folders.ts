@@ -5,10 +5,10 @@ import { shownFolder } from '../domain/answers/objects.js';
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import {
-  type FoldersAccessData,
   type FoldersData,
   type FoldersDeleteData,
-  type FoldersGetData,
+  type FoldersAccessV2Data,
+  type FoldersGetV2Data,
   ROOT,
 } from '../schemas/folders.js';
 import type { FolderAnswer } from '../schemas/responses.js';
@@ -35,7 +35,7 @@ function writes(input: FoldersData): FolderWrite[] {
       throw invalid(`${spell(['folders', i, 'parentFolderId'])}: a folder cannot move under itself or its own subtree.`);
     }
     const parent = f.parentFolderId == null ? undefined : f.parentFolderId === ROOT ? null : f.parentFolderId;
-    return { folderId: f.folderId, name: orNull(f.folderName), parentId: parent };
+    return { folderId: f.folderId, name: orNull(f.folderName), parentId: parent, accessType: f.accessType ?? null };
   });
 }
 
@@ -81,41 +81,91 @@ export function deleteFolders({ store, clock }: Services, caller: Caller, input:
   );
 }
 
-export function setFolderAccess({ store, clock }: Services, caller: Caller, input: FoldersAccessData) {
+/**
+ * folders/access/update: the access type, and (/v2) whether the folder inherits its parent's; a folder given an
+ * access type of its own and no inheritFromParent stops inheriting (docs/decisions.md).
+ */
+export function setFolderAccess({ store, clock }: Services, caller: Caller, input: FoldersAccessV2Data) {
   const ids = input.folderIds;
-  const { accessType } = input;
-  return then(store.setFolderAccess(caller.id, input.organizationId, ids, accessType, clock()), (done) =>
+  const accessType = input.accessType ?? null;
+  const asked = input.inheritFromParent ?? null;
+  const inherits = asked ?? (accessType === null ? null : false);
+  if (accessType === null && inherits === null)
+    throw invalid(`${spell(['accessType'])} or ${spell(['inheritFromParent'])} is required.`);
+  const shown = asked === null ? { accessType } : { accessType, inheritFromParent: asked };
+  return then(store.setFolderAccess(caller.id, input.organizationId, ids, { accessType, inherits }, clock()), (done) =>
     keyedOutcomes(ids, [...done], (_id, success) =>
       success
-        ? { success, accessType, message: 'Folder access type updated.' }
-        : { success, accessType, message: NOT_FOUND.message, code: NOT_FOUND.code },
+        ? { success, ...shown, message: 'Folder access type updated.' }
+        : { success, ...shown, message: NOT_FOUND.message, code: NOT_FOUND.code },
     ),
   );
 }
 
+/** How a folder is shown: as v1 shows it, or with /v2's members (the caller's apiKey, ancestors, inheritance). */
+type Shown = (f: FolderRecord) => FolderAnswer;
+
+const shownAs = (input: FoldersGetV2Data, caller: Caller, parents: Parents): Shown => {
+  const { organizationId } = input;
+  if (!input.v2) return (f) => shownFolder(f, organizationId);
+  return (f) => ({
+    ...shownFolder(f, organizationId),
+    apiKey: caller.apiKey,
+    ancestors: ancestorsOf(f.folderId, parents),
+    inheritAccessFromParent: f.inheritsAccess,
+  });
+};
+
+/** A folder's ancestors from the top down, "root" first (the tree is walked, never recursed). */
+function ancestorsOf(folderId: string, parents: Parents): string[] {
+  const up: string[] = [];
+  const seen = new Set([folderId]);
+  for (let at = parents.get(folderId); at != null && !seen.has(at); at = parents.get(at)) {
+    seen.add(at);
+    up.push(at);
+  }
+  return [ROOT, ...up.reverse()];
+}
+
 /**
- * The folder with its whole subtree nested in `subFolders`, children in folderId order: each folder is
- * made once, in the order of the walk (domain/folder-tree.ts, no recursion), and attached to its parent.
+ * The folder with its subtree nested in `subFolders`, children in folderId order, `maxDepth` levels down
+ * (all of them by default); a folder at that depth has no `subFolders`. Each folder is made once, in the
+ * order of the walk (domain/folder-tree.ts, no recursion), and attached to its parent.
  */
-export function subtree(folders: readonly FolderRecord[], rootId: string, organizationId: string): FolderAnswer | null {
+export function subtree(
+  folders: readonly FolderRecord[],
+  rootId: string,
+  organizationId: string,
+  maxDepth = Number.POSITIVE_INFINITY,
+  shown: Shown = (f) => shownFolder(f, organizationId),
+): FolderAnswer | null {
   const byId = new Map(folders.map((f) => [f.folderId, f]));
   if (!byId.has(rootId)) return null;
   const parents = parentsOf(folders);
-  const made = new Map<string, FolderAnswer>();
+  const made = new Map<string, { node: FolderAnswer; depth: number }>();
   for (const id of subtreeOf(rootId, childrenOf(parents))) {
-    const node: FolderAnswer = { ...shownFolder(byId.get(id)!, organizationId), subFolders: [] };
-    made.set(id, node);
-    if (id !== rootId) made.get(parents.get(id)!)!.subFolders!.push(node);
+    const parent = id === rootId ? undefined : made.get(parents.get(id)!);
+    // Below the depth asked for: left out (its parent, at that depth, has no subFolders to put it in).
+    if (parent && parent.node.subFolders === undefined) continue;
+    const depth = parent ? parent.depth + 1 : 0;
+    const node: FolderAnswer = depth < maxDepth ? { ...shown(byId.get(id)!), subFolders: [] } : shown(byId.get(id)!);
+    made.set(id, { node, depth });
+    if (parent) parent.node.subFolders!.push(node);
   }
-  return made.get(rootId)!;
+  return made.get(rootId)!.node;
 }
 
-/** folders/get: every folder, flat; or, with folderId, that folder and its whole subtree ([] when it does not exist). */
-export function getFolders({ store }: Services, caller: Caller, input: FoldersGetData): Maybe<FolderAnswer[]> {
+/**
+ * folders/get: every folder, flat; or, with folderId, that folder and its subtree ([] when it does not exist):
+ * on v1 all of it, on /v2 `maxDepth` levels (1 by default), as each page says.
+ */
+export function getFolders({ store }: Services, caller: Caller, input: FoldersGetV2Data): Maybe<FolderAnswer[]> {
   const { organizationId } = input;
   return then(store.getFolders(caller.id, organizationId), (folders) => {
-    if (input.folderId == null) return folders.map((f) => shownFolder(f, organizationId));
-    const tree = subtree(folders, input.folderId, organizationId);
+    const shown = shownAs(input, caller, parentsOf(folders));
+    if (input.folderId == null) return folders.map(shown);
+    const depth = input.maxDepth ?? (input.v2 ? 1 : Number.POSITIVE_INFINITY);
+    const tree = subtree(folders, input.folderId, organizationId, depth, shown);
     return tree ? [tree] : [];
   });
 }

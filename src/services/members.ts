@@ -7,20 +7,45 @@ import type { UsersDeleteData, UsersGetData } from '../schemas/users.js';
 import type { Caller, Services } from './context.js';
 import { asSet, filterDigest, keyPaged } from './page-token.js';
 import { filterList, keyedOutcomes, scopeOf } from './rules.js';
+import { invalid } from '../errors.js';
+import { spell } from './member-path.js';
 
 export interface MemberPage {
-  users: Static<typeof Member>[];
+  /** In userId order; grouped (allDocuments with groupByDocumentId): by documentId, each in userId order. */
+  users: Static<typeof Member>[] | Record<string, Static<typeof Member>[]>;
   nextPageToken: string | null;
 }
 
-/** users/get: members (of a document, folder or groups, when named) in userId order, paged; unknown ids left out. */
-export function getMembers({ store }: Services, caller: Caller, input: UsersGetData): Maybe<MemberPage> {
+/**
+ * users/get: members (of a document, folder or groups, when named; with allDocuments, of any document) in userId
+ * order, paged; unknown ids left out. With allDocuments and groupByDocumentId, every document's members.
+ */
+export function getMembers(services: Services, caller: Caller, input: UsersGetData): Maybe<MemberPage> {
   const scope = scopeOf(input);
+  const allDocuments = input.allDocuments === true;
+  if (allDocuments && scope)
+    throw invalid(
+      `${spell(['allDocuments'])} cannot be used with ${spell([scope.kind === 'document' ? 'documentId' : 'folderId'])}.`,
+    );
+  if (input.groupByDocumentId === true) {
+    if (!allDocuments) throw invalid(`${spell(['groupByDocumentId'])} needs ${spell(['allDocuments'])}.`);
+    return documentMembers(services, caller, input);
+  }
   const userIds = filterList(input.userIds);
   const groupIds = filterList(input.organizationUserGroupIds);
-  const digest = filterDigest(['users/get', input.organizationId, scope, asSet(userIds), asSet(groupIds)]);
+  // allDocuments only when asked: the tokens of the reads without it stay what they were.
+  const filters = ['users/get', input.organizationId, scope, asSet(userIds), asSet(groupIds)];
+  const digest = filterDigest(allDocuments ? [...filters, 'allDocuments'] : filters);
   const read = (after: string | null, limit: number) =>
-    store.getMembers(caller.id, { organizationId: input.organizationId, scope, userIds, groupIds, after, limit });
+    services.store.getMembers(caller.id, {
+      organizationId: input.organizationId,
+      scope,
+      userIds,
+      groupIds,
+      ofAnyDocument: allDocuments,
+      after,
+      limit,
+    });
   return then(
     keyPaged(input, digest, read, (u) => u.userId),
     ({ page, nextPageToken }) => ({
@@ -28,6 +53,47 @@ export function getMembers({ store }: Services, caller: Caller, input: UsersGetD
       nextPageToken,
     }),
   );
+}
+
+/** users/get by document: paged by (documentId, userId), the token's key that pair as JSON. */
+function documentMembers({ store }: Services, caller: Caller, input: UsersGetData): Maybe<MemberPage> {
+  const userIds = filterList(input.userIds);
+  const groupIds = filterList(input.organizationUserGroupIds);
+  const digest = filterDigest(['users/get by document', input.organizationId, asSet(userIds), asSet(groupIds)]);
+  const read = (after: string | null, limit: number) =>
+    store.getDocumentMembers(caller.id, {
+      organizationId: input.organizationId,
+      userIds,
+      groupIds,
+      after: after === null ? null : pairOf(after),
+      limit,
+    });
+  return then(
+    keyPaged(input, digest, read, (m) => JSON.stringify([m.documentId, m.userId])),
+    ({ page, nextPageToken }) => {
+      const users: Record<string, Static<typeof Member>[]> = {};
+      for (const m of page) {
+        // defineProperty: a documentId such as "__proto__" is an ordinary own key here.
+        if (!Object.hasOwn(users, m.documentId))
+          Object.defineProperty(users, m.documentId, { value: [], enumerable: true, writable: true, configurable: true });
+        users[m.documentId]!.push(shownMember(m));
+      }
+      return { users, nextPageToken };
+    },
+  );
+}
+
+/** The (documentId, userId) a token's key holds; a key that is not one is a malformed token. */
+function pairOf(key: string): { documentId: string; userId: string } {
+  let pair: unknown;
+  try {
+    pair = JSON.parse(key);
+  } catch {
+    pair = null;
+  }
+  if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string')
+    throw invalid(`${spell(['pageToken'])} is malformed.`);
+  return { documentId: pair[0], userId: pair[1] };
 }
 
 /** users/delete: with a document or folder only that membership goes; else the profile, every membership and group entry. */

@@ -78,6 +78,7 @@ export function getNotifications(
     notificationIds: filterList(input.notificationIds),
     unread: orNull(input.unread),
   };
+  const ascending = input.order === 'asc';
   // The digest binds page tokens to their filters; most reads neither bring nor need a token.
   const digest = () =>
     filterDigest([
@@ -86,12 +87,13 @@ export function getNotifications(
       filters.userId,
       filters.locationId,
       asSet(filters.notificationIds),
-      // Appended only when given, so the tokens of reads without it stay as they were.
+      // Appended only when given, so the tokens of reads without them stay as they were.
       ...(filters.unread === null ? [] : [filters.unread]),
+      ...(ascending ? ['asc'] : []),
     ]);
   const after = input.pageToken != null ? decodePageToken(input.pageToken, digest()) : null;
   const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
-  return then(store.getNotifications(caller.id, { ...filters, after, limit: pageSize + 1 }), (rows) => {
+  return then(store.getNotifications(caller.id, { ...filters, ascending, after, limit: pageSize + 1 }), (rows) => {
     const page = rows.length > pageSize ? rows.slice(0, pageSize) : rows;
     const last = page[page.length - 1];
     const nextPageToken =

@@ -14,6 +14,7 @@ import { DOMAINS_SQL } from '../../src/store/domains/sql.js';
 import { LIVE_STATES_SQL } from '../../src/store/livestate/sql.js';
 import { NOTIFICATION_FILTER_SETS, NOTIFICATIONS_SQL, notificationRead } from '../../src/store/notifications/sql.js';
 import type { Statement } from '../../src/store/sql.js';
+import { MEMBERS_SQL } from '../../src/store/users/members-sql.js';
 import { USERS_SQL } from '../../src/store/users/sql.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 
@@ -22,6 +23,7 @@ const ALL_STATEMENTS: readonly Statement[] = [
   ...Object.values(CREDENTIALS_SQL),
   ...Object.values(DOMAINS_SQL),
   ...Object.values(USERS_SQL),
+  ...Object.values(MEMBERS_SQL),
   ...Object.values(COMMENTS_SQL),
   ...Object.values(THREADS_SQL),
   UNRENDERED_THREADS,
@@ -37,7 +39,16 @@ const WHOLE_TABLE = new Set(['countTenants', 'allTenants', 'allTokens', 'firstTe
 const planned = (name: string, text: string) =>
   /^\s*(SELECT|UPDATE|DELETE|WITH)/i.test(text) || ['markAnnotationsRead', 'markWideRead', 'readWide'].includes(name);
 /** Statements that only write rows by key, or read the one-row version table. */
-const READ_PATHS = new Set(['notificationsByUser', 'notificationsByDocument', 'comments', 'annotations', 'liveStates']);
+const READ_PATHS = new Set([
+  'notificationsByUser',
+  'notificationsByDocument',
+  'notificationsByUserAscending',
+  'notificationsByDocumentAscending',
+  'comments',
+  'annotations',
+  'liveStates',
+  'documentMembersPage',
+]);
 
 describe('query plans', () => {
   // Each run checks the plans of its own database.

@@ -39,8 +39,8 @@ const USER = 'yourUserId';
 interface Context {
   /** POST {data} as this example's tenant; the answer must be a success. */
   call(path: string, data: Record<string, unknown>): Promise<any>;
-  /** Strings of the example to replace (placeholders that cannot be real), each with why. */
-  replace(placeholder: string, value: string, why: string): void;
+  /** Strings of the example to replace (placeholders that cannot be real; undefined leaves the member out), each with why. */
+  replace(placeholder: string, value: string | undefined, why: string): void;
 }
 
 interface Plan {
@@ -363,6 +363,132 @@ const SETUPS: Record<string, Plan> = {
   },
 };
 
+/** A v2 example that asks for less than a page: its answer is the last page, without the token the page shows. */
+const LAST_PAGE: Expectation = {
+  lastPage: true,
+  note: 'what the example asks for fits one page: no next-page token, as whenever no more remain (docs/decisions.md)',
+};
+
+/**
+ * Replaces the page's placeholder token with a real one: the token of the first page of `pageSize` of the
+ * same read, so the example reads the page after it.
+ */
+async function realToken(ctx: Context, path: string, data: Record<string, unknown>, placeholder: string, member: string) {
+  const first = await ctx.call(path, data);
+  assert.ok(typeof first[member] === 'string', `${path} gave no ${member} for a first page: the setup made too little`);
+  ctx.replace(placeholder, first[member], `the page's "${placeholder}" cannot be real: the token of a first page is sent`);
+}
+
+/** The v2 pages whose examples need another setup or comparison than their v1 twin's. */
+const SETUPS_V2: Record<string, Plan> = {
+  '/v2/users/get': {
+    setup: async (ctx, ex, i) => {
+      await SETUPS['/v1/users/get']!.setup!(ctx, ex, i);
+      await ctx.call('/v1/users/add', { organizationId: ORG, users: users('yourUserId2') });
+      if (i === 0) await realToken(ctx, '/v2/users/get', { organizationId: ORG, pageSize: 1 }, 'pageToken', 'nextPageToken');
+    },
+    // The third example (allDocuments, groupByDocumentId) is answered as the page's second answer, by document.
+    expect: (_ex, i) => (i === 2 ? { ...LAST_PAGE, answer: 1, maps: ['data'] } : LAST_PAGE),
+  },
+  '/v2/notifications/get': {
+    // 45 notifications: the first page of 20 gives the token the example sends, and a page of 20 after it leaves more.
+    setup: async (ctx, ex) => {
+      await ctx.call('/v1/notifications/add', notification());
+      for (let n = 0; n < 45; n++) await ctx.call('/v1/notifications/add', notification({ notificationId: `n-${n}` }));
+      const data = ex.body.data as Record<string, unknown>;
+      if (typeof data.pageToken === 'string')
+        await realToken(ctx, '/v2/notifications/get', { ...data, pageToken: undefined }, data.pageToken, 'pageToken');
+    },
+    expect: (ex) => ({
+      maps: ['notifyUsers', 'notifyUsersByUserId'],
+      ...((ex.body.data as Record<string, unknown>).notificationIds ? LAST_PAGE : {}),
+    }),
+  },
+  '/v2/organizations/documents/get': {
+    // 45 documents, 3 of them in yourFolderId: a first page of 20 gives the example's token, and more remain after its page.
+    setup: async (ctx, ex) => {
+      await folder(ctx, 'yourFolderId');
+      const named = (documentId: string) => ({ documentId, documentName: 'yourDocumentName' });
+      await ctx.call('/v1/organizations/documents/add', {
+        organizationId: ORG,
+        documents: ['yourDocumentId1', 'yourDocumentId2', ...Array.from({ length: 40 }, (_, n) => `d-${n}`)].map(named),
+      });
+      await ctx.call('/v1/organizations/documents/add', {
+        organizationId: ORG,
+        folderId: 'yourFolderId',
+        documents: ['f-1', 'f-2', 'f-3'].map(named),
+      });
+      const data = ex.body.data as Record<string, unknown>;
+      if (typeof data.pageToken === 'string')
+        await realToken(ctx, '/v2/organizations/documents/get', { ...data, pageToken: undefined }, data.pageToken, 'pageToken');
+    },
+    expect: (ex) => ((ex.body.data as Record<string, unknown>).pageToken ? {} : LAST_PAGE),
+  },
+  '/v2/organizations/documents/delete': {
+    setup: async (ctx) =>
+      ctx.call('/v1/organizations/documents/add', {
+        organizationId: ORG,
+        documents: [{ documentId: 'yourDocumentId1' }, { documentId: 'yourDocumentId2' }],
+      }),
+  },
+  '/v2/organizations/folders/add': {
+    setup: async (ctx) => folder(ctx, 'yourParentFolderId'),
+    expect: (_ex, i) =>
+      i === 1
+        ? {
+            keyMap: { yourFolderId: 'folder2025' },
+            note: 'the second example adds the folder "folder2025", which the page\'s answer keys yourFolderId',
+          }
+        : {},
+  },
+  '/v2/organizations/folders/get': {
+    // yourFolderId, five levels deep: the depth asked for (1 by default, 3 in the third example) cuts it.
+    setup: async (ctx) =>
+      ctx.call('/v1/organizations/folders/add', {
+        organizationId: ORG,
+        folders: [
+          { folderId: 'yourFolderId', folderName: 'Folder 1' },
+          ...['c1', 'c2', 'c3', 'c4', 'c5'].map((folderId, n, all) => ({
+            folderId,
+            folderName: folderId,
+            parentFolderId: n === 0 ? 'yourFolderId' : all[n - 1],
+            accessType: 'public',
+          })),
+        ],
+      }),
+    // The page documents one answer for each of its three examples.
+    expect: (_ex, i) => ({ answer: i }),
+  },
+  '/v2/organizations/folders/access/update': {
+    setup: async (ctx) => {
+      await folder(ctx, 'yourFolderId1, yourFolderId2', 'parent');
+      await ctx.call('/v1/organizations/folders/add', {
+        organizationId: ORG,
+        folders: [{ folderId: 'yourFolderId1', parentFolderId: 'parent' }],
+      });
+    },
+    expect: (_ex, i) =>
+      i === 0
+        ? SETUPS['/v1/organizations/folders/access/update']!.expect!(_ex, i)
+        : {
+            answer: 1,
+            keyMap: { folder1: 'yourFolderId1' },
+            note: "the second example names yourFolderId1, which the page's answer keys folder1",
+          },
+  },
+  '/v2/organizations/get': {
+    setup: async (ctx, ex, i) => {
+      await SETUPS['/v1/organizations/get']!.setup!(ctx, ex, i);
+      ctx.replace(
+        'pageToken',
+        undefined,
+        'the page\'s "pageToken" cannot be real, and the one organization asked for has no second page: sent without it',
+      );
+    },
+    expect: () => LAST_PAGE,
+  },
+};
+
 /** Folders of the organization, at the top. */
 const folder = (ctx: Context, ...folderIds: string[]) =>
   ctx.call('/v1/organizations/folders/add', { organizationId: ORG, folders: folderIds.map((folderId) => ({ folderId })) });
@@ -399,7 +525,12 @@ const PAGES_V2 = vendorPages(EXAMPLES_V2)?.filter((p) => V2_TWINS.has(p.endpoint
 /** Each version's pages, each page's plan (a v2 twin's is its v1 page's), and how many examples they hold. */
 const VERSIONS = [
   { version: 'v1', pages: PAGES, plan: (endpoint: string) => SETUPS[endpoint], total: 109 },
-  { version: 'v2', pages: PAGES_V2, plan: (endpoint: string) => SETUPS[endpoint.replace(/^\/v2\//, '/v1/')], total: 34 },
+  {
+    version: 'v2',
+    pages: PAGES_V2,
+    plan: (endpoint: string) => SETUPS_V2[endpoint] ?? SETUPS[endpoint.replace(/^\/v2\//, '/v1/')],
+    total: 77,
+  },
 ] as const;
 
 for (const { version, pages, plan: planOf, total: expected } of VERSIONS)
@@ -427,7 +558,7 @@ for (const { version, pages, plan: planOf, total: expected } of VERSIONS)
           for (const [i, example] of page.requests.entries()) {
             row.examples++;
             const creds = await createTenant(store, systemClock, `replay ${page.endpoint} ${i}`);
-            const replace: Record<string, string> = { YOUR_API_KEY: creds.apiKey, YOUR_AUTH_TOKEN: creds.authToken };
+            const replace: Record<string, string | undefined> = { YOUR_API_KEY: creds.apiKey, YOUR_AUTH_TOKEN: creds.authToken };
             const ctx: Context = {
               call: async (path, data) => {
                 const r = await post(server.url, path, { data }, creds);

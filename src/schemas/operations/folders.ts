@@ -5,7 +5,7 @@ import { contract } from './contract.js';
 
 export const folders = {
   foldersAdd: contract({
-    paths: { v1: 'organizations/folders/add' },
+    paths: { v1: 'organizations/folders/add', v2: 'organizations/folders/add' },
     summary: 'Create folders under a parent that exists, or at the top',
     tags: ['organizations'],
     body: FoldersBody,
@@ -13,7 +13,7 @@ export const folders = {
     also: [404],
   }),
   foldersGet: contract({
-    paths: { v1: 'organizations/folders/get' },
+    paths: { v1: 'organizations/folders/get', v2: 'organizations/folders/get' },
     summary: 'Every folder of an organization, flat; or one folder with its whole subtree',
     tags: ['organizations'],
     body: FoldersGetBody,
@@ -35,7 +35,7 @@ export const folders = {
     result: FoldersResult,
   }),
   foldersAccess: contract({
-    paths: { v1: 'organizations/folders/access/update' },
+    paths: { v1: 'organizations/folders/access/update', v2: 'organizations/folders/access/update' },
     summary: "Set folders' access type",
     tags: ['organizations'],
     body: FoldersAccessBody,

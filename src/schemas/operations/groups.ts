@@ -5,7 +5,7 @@ import { contract } from './contract.js';
 
 export const groups = {
   userGroupsAdd: contract({
-    paths: { v1: 'organizations/usergroups/add' },
+    paths: { v1: 'organizations/usergroups/add', v2: 'organizations/usergroups/add' },
     summary: 'Create organization user groups, or rename them',
     tags: ['users'],
     body: UserGroupsAddBody,

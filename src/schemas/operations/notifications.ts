@@ -30,14 +30,14 @@ export const notifications = {
     also: [409],
   }),
   notificationsGet: contract({
-    paths: { v1: 'notifications/get' },
+    paths: { v1: 'notifications/get', v2: 'notifications/get' },
     summary: 'Get notifications by document or recipient, newest first, with paging',
     tags: ['notifications'],
     body: NotificationsGetBody,
     result: NotificationsResult,
   }),
   notificationsUpdate: contract({
-    paths: { v1: 'notifications/update' },
+    paths: { v1: 'notifications/update', v2: 'notifications/update' },
     summary: 'Change notifications: read and unread marks, and content',
     tags: ['notifications'],
     body: NotificationsUpdateBody,

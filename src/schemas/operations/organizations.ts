@@ -12,7 +12,7 @@ export const organizations = {
     result: OrganizationsResult,
   }),
   organizationsGet: contract({
-    paths: { v1: 'organizations/get' },
+    paths: { v1: 'organizations/get', v2: 'organizations/get' },
     summary: "The tenant's organizations, by id or all, in id order and paged",
     tags: ['organizations'],
     body: OrganizationsGetBody,

@@ -12,14 +12,14 @@ export const users = {
     result: UsersResult,
   }),
   usersUpdate: contract({
-    paths: { v1: 'users/update' },
+    paths: { v1: 'users/update', v2: 'users/update' },
     summary: 'Update existing users; missing users are reported, not created',
     tags: ['users'],
     body: UsersBody,
     result: UsersResult,
   }),
   usersGet: contract({
-    paths: { v1: 'users/get' },
+    paths: { v1: 'users/get', v2: 'users/get' },
     summary: 'Members of the organization, or of a document, folder or user groups, in userId order and paged',
     tags: ['users'],
     body: UsersGetBody,

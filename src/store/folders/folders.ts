@@ -6,7 +6,7 @@ import { emit } from '../events/emit.js';
 import { enter } from '../organizations/organizations.js';
 import { foldersDeleted } from './events.js';
 import { all, first, idsInKeyOrder, inKeyOrder, list, run, type Work } from '../sql.js';
-import type { AccessType, FolderRecord, FolderWrite } from '../../domain/organizations.js';
+import type { AccessType, FolderAccess, FolderRecord, FolderWrite } from '../../domain/organizations.js';
 import { FOLDERS_SQL as SQL } from './sql.js';
 import {
   childrenOf,
@@ -27,7 +27,15 @@ function* lockedTree(tenantId: string, organizationId: string): Work<Parents> {
 /** The rows of a checked write, in key order: each made, or renamed and (with `moves`) moved. */
 function* written(tenantId: string, organizationId: string, changes: readonly FolderChange[], now: number): Work<void> {
   for (const c of inKeyOrder(changes, (c) => c.folderId)) {
-    const at = { tenantId, organizationId, folderId: c.folderId, name: c.name, parentId: c.parentId, now };
+    const at = {
+      tenantId,
+      organizationId,
+      folderId: c.folderId,
+      name: c.name,
+      parentId: c.parentId,
+      accessType: c.accessType,
+      now,
+    };
     yield* run(c.creates ? SQL.insert : SQL.change, c.creates ? at : { ...at, moves: c.moves });
   }
 }
@@ -95,13 +103,14 @@ export function* setAccess(
   tenantId: string,
   organizationId: string,
   ids: readonly string[],
-  accessType: AccessType,
+  access: FolderAccess,
   now: number,
 ): Work<Set<string>> {
   yield* enter(tenantId, organizationId, null, false);
   const done = new Set<string>();
+  const { accessType, inherits } = access;
   for (const folderId of idsInKeyOrder(ids)) {
-    if (yield* first(SQL.access, { tenantId, organizationId, folderId, accessType, now })) done.add(folderId);
+    if (yield* first(SQL.access, { tenantId, organizationId, folderId, accessType, inherits, now })) done.add(folderId);
   }
   return done;
 }
@@ -114,6 +123,7 @@ export function* listAll(tenantId: string, organizationId: string): Work<FolderR
     name: String(r.name),
     parentId: r.parent_id === null ? null : String(r.parent_id),
     accessType: String(r.access_type) as AccessType,
+    inheritsAccess: Boolean(r.inherit_access),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
   }));

@@ -1,6 +1,6 @@
 // An organization's folder tree.
 // This feature's part of the Store (store.ts): each method runs its store code through the core.
-import type { AccessType, FolderRecord, FolderWrite } from '../../domain/organizations.js';
+import type { FolderAccess, FolderRecord, FolderWrite } from '../../domain/organizations.js';
 import type { Maybe } from '../../maybe.js';
 import type { StoreCore } from '../core.js';
 import { foldersWritten } from './events.js';
@@ -64,14 +64,14 @@ export const foldersStore = (core: StoreCore) => ({
     tenantId: string,
     organizationId: string,
     folderIds: readonly string[],
-    accessType: AccessType,
+    access: FolderAccess,
     now: number,
   ): Maybe<Set<string>> {
     return core.emitting(
       'setFolderAccess',
       tenantId,
       now,
-      () => folders.setAccess(tenantId, organizationId, folderIds, accessType, now),
+      () => folders.setAccess(tenantId, organizationId, folderIds, access, now),
       (done) =>
         foldersWritten(
           'folder.update',

@@ -16,27 +16,32 @@ export const FOLDERS_SQL = {
   /** Every folder of the organization, in id order: the tree, read once per operation. */
   all: written(
     'organizationFolders',
-    () => `SELECT folder_id, name, parent_id, access_type, created_at, updated_at FROM folders
+    () => `SELECT folder_id, name, parent_id, access_type, inherit_access, created_at, updated_at FROM folders
      WHERE ${ORGANIZATION} ORDER BY folder_id`,
   ),
   /** Every folder's parent: what a move or a delete walks. */
   parents: written('folderParents', () => `SELECT folder_id, parent_id FROM folders WHERE ${ORGANIZATION}`),
   insert: written(
     'insertFolder',
-    (s) => `INSERT INTO folders (tenant_id, organization_id, folder_id, name, parent_id, created_at, updated_at)
-     VALUES (@tenantId, @organizationId, @folderId, coalesce(@name${s.cast('text')}, ''), @parentId${s.cast('text')}, @now, @now)`,
+    (s) => `INSERT INTO folders (tenant_id, organization_id, folder_id, name, parent_id, access_type, created_at, updated_at)
+     VALUES (@tenantId, @organizationId, @folderId, coalesce(@name${s.cast('text')}, ''), @parentId${s.cast('text')},
+       coalesce(@accessType${s.cast('text')}, 'organizationPrivate'), @now, @now)`,
   ),
   /** Renames (null: keeps the name) and, with moves set, moves under parentId (null: the top). */
   change: written(
     'changeFolder',
     (s) => `UPDATE folders SET name = coalesce(@name${s.cast('text')}, name),
+       access_type = coalesce(@accessType${s.cast('text')}, access_type),
        parent_id = CASE WHEN @moves${s.cast('boolean')} THEN @parentId${s.cast('text')} ELSE parent_id END,
        updated_at = @now
      WHERE ${FOLDER}`,
   ),
   access: written(
     'setFolderAccess',
-    () => `UPDATE folders SET access_type = @accessType, updated_at = @now WHERE ${FOLDER} RETURNING folder_id`,
+    // null keeps either: /v2 may set the inheritance alone (folders.ts setAccess).
+    (s) => `UPDATE folders SET access_type = coalesce(@accessType${s.cast('text')}, access_type),
+       inherit_access = coalesce(@inherits${s.cast('boolean')}, inherit_access), updated_at = @now
+     WHERE ${FOLDER} RETURNING folder_id`,
   ),
   /** folders/delete: the folders of the subtrees, one list parameter (first: see documents/sql.ts folderExists). */
   remove: written('deleteFolders', (s) => `DELETE FROM folders WHERE ${ORGANIZATION} AND ${s.inList('folder_id', 'ids')}`),

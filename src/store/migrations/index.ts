@@ -35,6 +35,7 @@ import { threadColors } from './25-thread-colors.js';
 import { batchedDeletes } from './26-batched-deletes.js';
 import { userOrganizations } from './27-user-organizations.js';
 import { notificationsByRowid } from './28-notifications-by-rowid.js';
+import { folderInheritance } from './29-folder-inheritance.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -70,6 +71,7 @@ export const MIGRATIONS: readonly Migration[] = [
   batchedDeletes,
   userOrganizations,
   notificationsByRowid,
+  folderInheritance,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');

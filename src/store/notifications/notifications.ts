@@ -19,8 +19,10 @@ import type {
 } from '../../domain/notifications.js';
 import { N, NOTIFICATIONS_SQL as SQL, notificationRead } from './sql.js';
 
-/** A position after every row of the (timestamp desc, id desc) order: "from the start". */
+/** A position before every row of the (timestamp desc, id desc) order: "from the start". */
 const FROM_START = { timestamp: Number.MAX_SAFE_INTEGER, notificationId: '' };
+/** The same in the (timestamp asc, id asc) order (`order: "asc"`). */
+const FROM_START_ASCENDING = { timestamp: -1, notificationId: '' };
 
 /**
  * The recipients column as written by add: [userId, true, internalId] per recipient. The middle member
@@ -134,7 +136,8 @@ export function notificationFrom(r: unknown[], at: NotificationPositions = N): S
 }
 
 export function read(tenantId: string, q: NotificationQuery): Query<StoredNotification[]> {
-  const after = q.after ?? FROM_START;
+  const ascending = q.ascending === true;
+  const after = q.after ?? (ascending ? FROM_START_ASCENDING : FROM_START);
   const statement = notificationRead(
     {
       byUser: q.userId !== null,
@@ -142,6 +145,7 @@ export function read(tenantId: string, q: NotificationQuery): Query<StoredNotifi
       location: q.locationId !== null,
       ids: q.notificationIds !== null,
       unread: q.userId !== null ? q.unread : null,
+      ascending,
     },
     q.limit,
   );

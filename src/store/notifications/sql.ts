@@ -353,6 +353,8 @@ export interface NotificationFilterSet {
   ids: boolean;
   /** The user's read state: only unread (true), only read (false), or both (null). Needs byUser. */
   unread: boolean | null;
+  /** Oldest first (`order: "asc"`): the same indexes, walked the other way. */
+  ascending?: boolean;
 }
 
 /** Every filter set notifications/get can produce (by document, the document is always given). */
@@ -360,7 +362,9 @@ export const NOTIFICATION_FILTER_SETS: readonly NotificationFilterSet[] = [false
   [false, true].flatMap((location) =>
     [false, true].flatMap((ids) =>
       (byUser ? [false, true] : [true]).flatMap((document) =>
-        (byUser ? [null, true, false] : [null]).map((unread) => ({ byUser, document, location, ids, unread })),
+        (byUser ? [null, true, false] : [null]).flatMap((unread) =>
+          [false, true].map((ascending) => ({ byUser, document, location, ids, unread, ascending })),
+        ),
       ),
     ),
   ),
@@ -368,9 +372,16 @@ export const NOTIFICATION_FILTER_SETS: readonly NotificationFilterSet[] = [false
 
 const filterSetKey = (f: NotificationFilterSet): string =>
   `${f.byUser ? 'inbox' : 'document'}${f.byUser && f.document ? '+document' : ''}${f.location ? '+location' : ''}` +
-  `${f.ids ? '+ids' : ''}${f.unread === null ? '' : f.unread ? '+unread' : '+read'}`;
+  `${f.ids ? '+ids' : ''}${f.unread === null ? '' : f.unread ? '+unread' : '+read'}${f.ascending ? ' asc' : ''}`;
 
-const ORDER = 'ORDER BY n.timestamp DESC, n.notification_id DESC';
+/** A read's order, its direction, and the comparison that takes the rows after the page token's. */
+const direction = (f: NotificationFilterSet) => {
+  const way = f.ascending ? 'ASC' : 'DESC';
+  return {
+    order: (alias: string) => `ORDER BY ${alias}timestamp ${way}, ${alias}notification_id ${way}`,
+    after: f.ascending ? '>' : '<',
+  };
+};
 
 /**
  * SQLite: one statement per filter set and page size. A filter that is absent leaves no clause at all:
@@ -384,16 +395,17 @@ const ORDER = 'ORDER BY n.timestamp DESC, n.notification_id DESC';
  */
 function sqliteRead(f: NotificationFilterSet, limit: number): string {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`bad notification read limit ${limit}`);
+  const way = direction(f);
   const filters = [
     ...(f.document ? ['n.document_id = @documentId'] : []),
     ...(f.location ? ['n.location_id = @locationId'] : []),
     ...(f.ids ? [`n.notification_id IN (SELECT value FROM json_each(@ids))`] : []),
-    `(n.timestamp, n.notification_id) < (@afterTimestamp, @afterId)`,
+    `(n.timestamp, n.notification_id) ${way.after} (@afterTimestamp, @afterId)`,
   ];
   const org = ['n.tenant_id = @tenantId', 'n.organization_id = @organizationId'];
   if (!f.byUser) {
     const where = [...org, ...filters].join(' AND ');
-    return `SELECT ${columnsOf(selectList(SQLITE))} FROM notifications n WHERE ${where} ${ORDER} LIMIT ${limit}`;
+    return `SELECT ${columnsOf(selectList(SQLITE))} FROM notifications n WHERE ${where} ${way.order('n.')} LIMIT ${limit}`;
   }
   const inbox = [...org, 'n.user_id = @userId', ...(f.unread === null ? [] : [`n.unread = ${f.unread ? 1 : 0}`]), ...filters];
   const wide = [
@@ -412,16 +424,18 @@ function sqliteRead(f: NotificationFilterSet, limit: number): string {
     SELECT ${INBOX_COLUMNS} FROM inbox n${inboxIndex} WHERE ${inbox.join(' AND ')}
     UNION ALL
     SELECT ${ROW_COLUMNS} FROM notifications n INDEXED BY notifications_wide WHERE ${wide.join(' AND ')}
-    ORDER BY timestamp DESC, notification_id DESC LIMIT ${limit}
-  ) AS page ORDER BY page.timestamp DESC, page.notification_id DESC`;
+    ${way.order('')} LIMIT ${limit}
+  ) AS page ${way.order('page.')}`;
 }
 
 /** PostgreSQL: by document, and by user per read state, with optional filters; its planner handles them well. */
 function postgresRead(f: NotificationFilterSet): string {
+  const way = direction(f);
+  const ORDER = way.order('n.');
   const filters = [
     POSTGRES.whenGiven('n.location_id', 'locationId'),
     POSTGRES.inList('n.notification_id', 'ids'),
-    `(n.timestamp, n.notification_id) < (@afterTimestamp::bigint, @afterId::text)`,
+    `(n.timestamp, n.notification_id) ${way.after} (@afterTimestamp::bigint, @afterId::text)`,
   ];
   const org = ['n.tenant_id = @tenantId', 'n.organization_id = @organizationId'];
   if (!f.byUser) {
@@ -450,7 +464,7 @@ function postgresRead(f: NotificationFilterSet): string {
     (SELECT ${INBOX_COLUMNS} FROM inbox n WHERE ${inbox.join(' AND ')} ${ORDER} LIMIT @limit)
     UNION ALL
     (SELECT ${ROW_COLUMNS} FROM notifications n WHERE ${wide.join(' AND ')} ${ORDER} LIMIT @limit)
-  ) AS page ORDER BY page.timestamp DESC, page.notification_id DESC LIMIT @limit`;
+  ) AS page ${way.order('page.')} LIMIT @limit`;
 }
 
 /** The notification read for a filter set and page size. Each walks its indexes in (timestamp desc, id desc) order. */
@@ -461,7 +475,9 @@ const madeRead = madeOnDemand(
   ({ f, limit }) => ({
     sqlite: { name: `notifications ${filterSetKey(f)} ${limit}`, text: sqliteRead(f, limit) },
     postgres: {
-      name: f.byUser ? `notificationsByUser${f.unread === null ? '' : f.unread ? 'Unread' : 'Read'}` : 'notificationsByDocument',
+      name:
+        (f.byUser ? `notificationsByUser${f.unread === null ? '' : f.unread ? 'Unread' : 'Read'}` : 'notificationsByDocument') +
+        (f.ascending ? 'Ascending' : ''),
       text: postgresRead(f),
     },
   }),

@@ -1,6 +1,6 @@
 // Users: profiles and memberships of an organization.
 // This feature's part of the Store (store.ts): each method runs its store code through the core.
-import type { MemberQuery, Profile, Scope, UserWrite } from '../../domain/users.js';
+import type { DocumentMember, DocumentMemberQuery, MemberQuery, Profile, Scope, UserWrite } from '../../domain/users.js';
 import { type Maybe, then } from '../../maybe.js';
 import type { StoreCore } from '../core.js';
 import { usersDeleted, usersShown } from './events.js';
@@ -60,6 +60,11 @@ export const usersStore = (core: StoreCore) => ({
   /** users/get: members in userId order, at most `limit`. */
   getMembers(tenantId: string, q: MemberQuery): Maybe<Profile[]> {
     return core.read('getMembers', () => members.members(tenantId, q));
+  },
+
+  /** users/get allDocuments grouped by document: memberships in (documentId, userId) order, at most `limit`. */
+  getDocumentMembers(tenantId: string, q: DocumentMemberQuery): Maybe<DocumentMember[]> {
+    return core.read('getDocumentMembers', () => members.documentMembers(tenantId, q));
   },
 
   /** users/delete: with a scope, that membership; else profiles, memberships and group entries. Answers who was removed. */

@@ -20,7 +20,27 @@ export const MEMBERS_SQL = {
        AND (@groupIds${s.cast('text[]')} IS NULL OR EXISTS (SELECT 1 FROM group_members g
          WHERE g.tenant_id = u.tenant_id AND g.organization_id = u.organization_id
            AND ${s.isIn('g.group_id', 'groupIds')} AND g.user_id = u.user_id))
+       AND (NOT @anyDocument${s.cast('boolean')} OR EXISTS (SELECT 1 FROM memberships m
+         WHERE m.tenant_id = u.tenant_id AND m.organization_id = u.organization_id AND m.user_id = u.user_id
+           AND m.scope_kind = 'document'))
      ORDER BY u.user_id LIMIT @limit`,
+  ),
+  /**
+   * users/get allDocuments grouped by document: every document membership with its profile, in
+   * (documentId, userId) order after the page token's pair, through the memberships' key.
+   */
+  documentMembersPage: written(
+    'documentMembersPage',
+    (s) => `SELECT m.scope_id AS document_id, u.user_id, u.name, u.email, u.photo_url
+     FROM memberships m JOIN users u ON u.tenant_id = m.tenant_id AND u.organization_id = m.organization_id
+       AND u.user_id = m.user_id
+     WHERE m.tenant_id = @tenantId AND m.organization_id = @organizationId AND m.scope_kind = 'document'
+       AND ${s.inList('m.user_id', 'userIds')}
+       AND (m.scope_id, m.user_id) > (@afterDocument${s.cast('text')}, @afterUser${s.cast('text')})
+       AND (@groupIds${s.cast('text[]')} IS NULL OR EXISTS (SELECT 1 FROM group_members g
+         WHERE g.tenant_id = u.tenant_id AND g.organization_id = u.organization_id
+           AND ${s.isIn('g.group_id', 'groupIds')} AND g.user_id = u.user_id))
+     ORDER BY m.scope_id, m.user_id LIMIT @limit`,
   ),
   /** users/delete with a document or folder: only that membership goes. */
   deleteMemberships: written(

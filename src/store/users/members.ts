@@ -2,7 +2,7 @@
 // removal.
 import { enter } from '../organizations/organizations.js';
 import { all, list, run, type Work } from '../sql.js';
-import type { MemberQuery, Profile, Scope } from '../../domain/users.js';
+import type { DocumentMember, DocumentMemberQuery, MemberQuery, Profile, Scope } from '../../domain/users.js';
 import { MEMBERS_SQL as SQL } from './members-sql.js';
 import { USERS_SQL } from './sql.js';
 
@@ -15,15 +15,33 @@ export function* members(tenantId: string, q: MemberQuery): Work<Profile[]> {
     groupIds: list(q.groupIds),
     scopeKind: q.scope?.kind ?? null,
     scopeId: q.scope?.id ?? null,
+    anyDocument: q.ofAnyDocument ?? false,
     after: q.after,
     limit: q.limit,
   });
-  return rows.map((r) => ({
-    userId: r.user_id as string,
-    name: r.name as string | null,
-    email: r.email as string | null,
-    photoUrl: r.photo_url as string | null,
-  }));
+  return rows.map(profileOf);
+}
+
+const profileOf = (r: Record<string, unknown>): Profile => ({
+  userId: r.user_id as string,
+  name: r.name as string | null,
+  email: r.email as string | null,
+  photoUrl: r.photo_url as string | null,
+});
+
+/** users/get allDocuments grouped by document: up to `limit` memberships in (documentId, userId) order after `after`. */
+export function* documentMembers(tenantId: string, q: DocumentMemberQuery): Work<DocumentMember[]> {
+  const rows = yield* all(SQL.documentMembersPage, {
+    tenantId,
+    organizationId: q.organizationId,
+    userIds: list(q.userIds),
+    groupIds: list(q.groupIds),
+    // '' sorts before every id: from the first.
+    afterDocument: q.after?.documentId ?? '',
+    afterUser: q.after?.userId ?? '',
+    limit: q.limit,
+  });
+  return rows.map((r) => ({ documentId: r.document_id as string, ...profileOf(r) }));
 }
 
 /**
