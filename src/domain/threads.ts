@@ -17,6 +17,20 @@ export interface NewComment {
   lastUpdated: number | null;
   /** null when the caller gave none. */
   taggedUserContacts: TaggedContact[] | null;
+  /** /v2's members (docs/api.md, "Version 2"), kept as sent; null or absent when the caller gave none. */
+  context?: object | null;
+  attachments?: object[] | null;
+  agent?: CommentAgent | null;
+}
+
+/** The agent that wrote a comment (/v2's commentData[].agent), kept as sent; its ids are what threads filter on. */
+export interface CommentAgent {
+  agentSource: string;
+  agentId: string;
+  executionId?: string;
+  agentType?: string;
+  url?: string;
+  [member: string]: unknown;
 }
 
 /** What every row of a read carries besides its data: the versions it was read under (the same on every row). */
@@ -27,11 +41,17 @@ export interface ReadVersions {
   credentialsVersion: number;
 }
 
-export interface StoredComment extends Omit<NewComment, 'taggedUserContacts' | 'createdAt' | 'lastUpdated'>, ReadVersions {
+export interface StoredComment
+  extends Omit<NewComment, 'taggedUserContacts' | 'createdAt' | 'lastUpdated' | 'context' | 'attachments' | 'agent'>,
+    ReadVersions {
   createdAt: number;
   lastUpdated: number;
   /** As JSON text, or null when never set. */
   taggedUserContacts: string | null;
+  /** /v2's members as JSON text; null or absent when never set. */
+  context?: string | null;
+  attachments?: string | null;
+  agent?: string | null;
   status: string;
   type: string;
 }
@@ -55,7 +75,15 @@ export interface ThreadMembers {
   assignedTo: UserRef | null;
   priority: object | null;
   targetElement: object | null;
+  /** /v2's members (docs/api.md, "Version 2"): its kind ("comment" when not given), and the rest as sent. */
+  kind?: ThreadKind;
+  suggestion?: object | null;
+  commentType?: string | null;
+  visibility?: object | null;
 }
+
+/** What a thread is: a comment thread, or a suggestion (a proposed change, possibly an agent's finding). */
+export type ThreadKind = 'comment' | 'suggestion';
 
 /** Comments to append to an existing thread: ids the caller chose, or undefined for the store to assign. */
 export interface CommentDraft extends Omit<NewComment, 'commentId'> {
@@ -75,6 +103,14 @@ export interface ThreadHead {
   assignedTo: UserRef | null;
   priority: string | null;
   targetElement: string | null;
+  /** /v2's members (absent: a comment thread without them): its kind, the rest as JSON text or userIds. */
+  kind?: string;
+  suggestion?: string | null;
+  commentType?: string | null;
+  visibility?: string | null;
+  /** Who resolved it and who last changed its status (/v2's resolvedByUserId, statusUpdatedByUserId). */
+  resolvedBy?: string | null;
+  statusUpdatedBy?: string | null;
 }
 
 /** What a comment's answer is written from: a stored comment, without the versions its read saw. */
@@ -105,6 +141,55 @@ export interface ThreadFilters {
   userIds: string[] | null;
   /** The status object's `id`. */
   statusIds: string[] | null;
+  /**
+   * /v2's commentannotations/delete: threads of this agent (its first agent comment's), only its pending
+   * suggestions, only those made at these URLs. Absent: no filter.
+   */
+  agentId?: string | null;
+  agentSuggestions?: boolean;
+  agentUrls?: string[] | null;
+}
+
+/**
+ * /v2's commentannotations/get (store/comments/search-sql.ts): an organization's threads, or one document's
+ * (`documentId`), in lastUpdated order; every filter null or absent passes every thread.
+ */
+export interface ThreadSearch {
+  organizationId: string;
+  documentId: string | null;
+  documentIds: string[] | null;
+  /** A folder's documents; null: the documents in no folder; undefined: no filter. */
+  folder?: string | null;
+  annotationIds: string[] | null;
+  locationIds: string[] | null;
+  userIds: string[] | null;
+  statusIds: string[] | null;
+  mentionedUserIds: string[] | null;
+  resolvedBy: string | null;
+  agentId: string | null;
+  executionId: string | null;
+  agentType: string | null;
+  agentSource: string | null;
+  /** Only threads an agent wrote; only agents' suggestions (pending: none is accepted through this API). */
+  agentOnly: boolean;
+  suggestionsOnly: boolean;
+  updatedAfter: number | null;
+  updatedBefore: number | null;
+  createdAfter: number | null;
+  createdBefore: number | null;
+  ascending: boolean;
+  /** Threads strictly after this position in the order (paging); null: from the first. */
+  after: { lastUpdated: number; documentId: string; annotationId: string } | null;
+  limit: number;
+}
+
+/** A thread /v2's commentannotations/get found: its place in the order, its stored answer. */
+export interface FoundThread extends ReadVersions {
+  annotationId: string;
+  documentId: string;
+  lastUpdated: number;
+  head: string;
+  comments: string;
 }
 
 /** Position in the (createdAt desc, annotationId desc) order of a document's threads. */
@@ -137,6 +222,9 @@ export interface ThreadChange {
   assignedTo?: UserRef | null;
   priority?: object | null;
   targetElement?: object | null;
+  /** /v2's resolvedByUserId and statusUpdatedByUserId. */
+  resolvedBy?: string | null;
+  statusUpdatedBy?: string | null;
 }
 
 /** locations/update: the location moved from, the one moved to, and whether `to` merges over a thread's own object. */
@@ -167,6 +255,9 @@ export interface CommentChange {
   body?: { html: string; text: string };
   from?: UserRef;
   taggedUserContacts?: TaggedContact[] | null;
+  /** /v2's members (docs/api.md, "Version 2"): null clears. */
+  context?: object | null;
+  attachments?: object[] | null;
   /**
    * triggerNotification (docs/api.md, "Notifications from comments (triggerNotification)"): the changed comments
    * notify their mentions and the document's members.

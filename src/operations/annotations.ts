@@ -1,7 +1,11 @@
 // Comment annotations: a document's threads.
 import { confirmedBy } from '../http/auth.js';
 import { sendSuccessJson } from '../http/envelope.js';
-import { operation, pageTokenOf } from './operation.js';
+import { nextPageTokenOf, operation, ownRun, pageTokenOf } from './operation.js';
+import { success } from '../http/envelope.js';
+import { AnnotationsSearchBody } from '../schemas/comments.js';
+import { AnnotationSearchResultV2, answers } from '../schemas/responses.js';
+import { searchAnnotations } from '../services/thread-search.js';
 import { CONTRACT } from '../schemas/operations/index.js';
 import { addAnnotations } from '../services/comments.js';
 import {
@@ -24,6 +28,20 @@ export const annotations = [
     answer: (got, request, reply) => {
       confirmedBy(request, got.credentialsVersion);
       return sendSuccessJson(reply, 'Annotations fetched successfully.', got.data, pageTokenOf(got.nextPageToken));
+    },
+    adapters: {
+      // /v2 reads across documents by lastUpdated, with its own filters (services/thread-search.ts).
+      v2: ownRun({
+        body: AnnotationsSearchBody,
+        response: answers(AnnotationSearchResultV2),
+        run: searchAnnotations,
+        answer: (found, request) => {
+          confirmedBy(request, found.credentialsVersion);
+          // The /v2 page words the answer grouped by document apart from the list.
+          const message = found.grouped ? 'Annotations fetched successfully.' : 'Annotation(s) fetched successfully.';
+          return success(message, found.threads, nextPageTokenOf(found.nextPageToken));
+        },
+      }),
     },
   }),
   operation(CONTRACT.annotationsUpdate, {

@@ -1,9 +1,11 @@
 // The comments of a thread.
 import { confirmedBy } from '../http/auth.js';
-import { sendSuccessJson } from '../http/envelope.js';
-import { operation } from './operation.js';
+import { sendSuccessJson, success } from '../http/envelope.js';
+import { operation, ownRun } from './operation.js';
+import { CommentsGetBody } from '../schemas/comments.js';
 import { CONTRACT } from '../schemas/operations/index.js';
-import { addComments, deleteComments, getComments, updateComments } from '../services/comments.js';
+import { answers, CommentsResultV2 } from '../schemas/responses.js';
+import { addComments, deleteComments, getComments, getCommentsV2, updateComments } from '../services/comments.js';
 
 /** The comments of a thread. */
 export const comments = [
@@ -18,6 +20,18 @@ export const comments = [
     answer: ({ commentsJson, credentialsVersion }, request, reply) => {
       confirmedBy(request, credentialsVersion);
       return sendSuccessJson(reply, 'Comments(s) retrieved successfully.', commentsJson);
+    },
+    adapters: {
+      // /v2 shows each comment with its own members (answers/v2-threads.ts), under its page's wording.
+      v2: ownRun({
+        body: CommentsGetBody,
+        response: answers(CommentsResultV2),
+        run: getCommentsV2,
+        answer: ({ comments, credentialsVersion }, request) => {
+          confirmedBy(request, credentialsVersion);
+          return success('Comments retrieved successfully.', comments);
+        },
+      }),
     },
   }),
   operation(CONTRACT.commentsUpdate, {

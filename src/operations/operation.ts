@@ -33,7 +33,23 @@ export interface Adapter<Data, Out> {
   data?: (data: never) => Data;
   /** Its answer, when not the operation's. */
   answer?: Answer<Out>;
+  /** Its own service call, for a version whose read is another (ownRun), with its answer. */
+  run?: (services: Services, tenant: Tenant, data: never) => Maybe<unknown>;
 }
+
+/** A version served by a service call of its own (a read another version answers differently). */
+export interface OwnRun<D, O> {
+  body: (limits: InputLimits) => TSchema;
+  response: Answers;
+  run(services: Services, tenant: Tenant, data: D): Maybe<O>;
+  answer: Answer<O>;
+}
+
+/**
+ * That version as the adapter of its operation (whose data and result types come from where it is put):
+ * its run and answer are typed together here, and erased there.
+ */
+export const ownRun = <D, O, Data, Out>(spec: OwnRun<D, O>): Adapter<Data, Out> => spec as unknown as Adapter<Data, Out>;
 
 /** How the service runs an operation: what a caller does not see of it. */
 export interface Service<Data, Out> {
@@ -113,8 +129,8 @@ function handlerOf(
   op: Operation,
   adapter: Adapter<unknown, unknown> | undefined,
 ): (request: FastifyRequest, reply: FastifyReply) => unknown {
-  // Erased here: `operation()` checked the data's type against the body's where it was declared.
-  const run = op.run as (services: Services, tenant: Tenant, data: unknown) => Maybe<unknown>;
+  // Erased here: `operation()` (or `ownRun`) checked the data's type against the body's where it was declared.
+  const run = (adapter?.run ?? op.run) as (services: Services, tenant: Tenant, data: unknown) => Maybe<unknown>;
   const toData = adapter?.data as ((data: unknown) => unknown) | undefined;
   const answer = adapter?.answer ?? op.answer;
   const dataOf = (request: FastifyRequest) => {

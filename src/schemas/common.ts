@@ -65,7 +65,9 @@ export const Name = Type.String({ maxLength: 256 });
  * data must go in (docs/decisions.md). A value not shaped like an address is kept and shown, never mailed.
  */
 export const Email = Type.String({ maxLength: 254, description: 'At most 254 characters; kept as sent' });
-export const PhotoUrl = Type.String({ maxLength: 2048 });
+/** The longest URL a member may hold (photoUrl, an agent's url). */
+export const MAX_URL_LENGTH = 2048;
+export const PhotoUrl = Type.String({ maxLength: MAX_URL_LENGTH });
 export const CommentId = Type.Integer({ minimum: 1, maximum: MAX_COMMENT_ID });
 export const NotificationId = Type.String({
   pattern: '^[A-Za-z0-9_-]{1,128}$',

@@ -97,6 +97,8 @@ export const CommentIdsResult = Success(Type.Array(Type.Integer(), { description
 
 export const ShownUser = Type.Object({ email: Type.String(), name: Type.String(), userId: Type.String() });
 
+const FreeObject = Type.Record(Type.String(), Type.Unknown());
+
 export const Comment = Type.Object({
   commentId: Type.Integer(),
   commentHtml: Type.String(),
@@ -111,6 +113,9 @@ export const Comment = Type.Object({
       description: 'Only when set; each contact resolved at read time',
     }),
   ),
+  context: Type.Optional(FreeObject),
+  attachments: Type.Optional(Type.Array(FreeObject, { description: 'References to files stored elsewhere, as sent' })),
+  agent: Type.Optional(FreeObject),
 });
 export const CommentsResult = Success(
   Type.Array(Type.Union([Comment, Type.Null()]), {
@@ -118,15 +123,13 @@ export const CommentsResult = Success(
   }),
 );
 
-const FreeObject = Type.Record(Type.String(), Type.Unknown());
-
 /**
  * A thread as commentannotations/get shows it (docs/api.md, "What a thread reads as"); the optional members only
  * when set.
  */
 export const Annotation = Type.Object({
   annotationId: Type.String(),
-  type: Type.Literal('comment'),
+  type: Type.Union([Type.Literal('comment'), Type.Literal('suggestion')]),
   from: Type.Union([ShownUser, Type.Null()], { description: "Its first comment's author; null without comments" }),
   comments: Type.Array(Comment, { description: 'In creation order' }),
   status: FreeObject,
@@ -144,12 +147,78 @@ export const Annotation = Type.Object({
   assignedTo: Type.Optional(ShownUser),
   priority: Type.Optional(FreeObject),
   targetElement: Type.Optional(FreeObject),
+  suggestion: Type.Optional(FreeObject),
+  commentType: Type.Optional(Type.String()),
+  visibility: Type.Optional(FreeObject),
+  resolvedByUserId: Type.Optional(Type.String()),
+  statusUpdatedByUserId: Type.Optional(Type.String()),
 });
 export const AnnotationListResult = Success(
   Type.Array(Type.Union([Annotation, Type.Null()]), {
     description: 'Newest first, paged; with annotationIds, one entry per id asked, null where there is none',
   }),
   { pageToken: Type.Optional(Type.String({ description: 'Present when more threads remain' })) },
+);
+
+/** A user as /v2 shows it: with what the original derives from the profile (answers/v2-threads.ts). */
+const ShownUserV2 = Type.Object({
+  ...ShownUser.properties,
+  organizationId: Type.Optional(Type.String()),
+  photoUrl: Type.String(),
+  initial: Type.String(),
+  clientUserName: Type.String(),
+  name_lowercase: Type.String(),
+  email_lowercase: Type.String(),
+  type: Type.Literal('signedIn'),
+  contacts: Type.Array(Type.Unknown()),
+  isAdmin: Type.Boolean(),
+});
+
+/** A comment as /v2 shows it: its lists always there. */
+export const CommentV2 = Type.Object({
+  ...Comment.properties,
+  from: ShownUserV2,
+  isDraft: Type.Boolean(),
+  isCommentTextAvailable: Type.Boolean(),
+  to: Type.Array(Type.Unknown()),
+  toOrganizationUserGroup: Type.Array(Type.Unknown()),
+  taggedUserContacts: Type.Array(
+    Type.Object({ userId: Type.String(), text: Type.Optional(Type.String()), contact: Type.Optional(ShownUserV2) }),
+  ),
+  attachments: Type.Array(FreeObject),
+  recorders: Type.Array(Type.Unknown()),
+  customList: Type.Array(Type.Unknown()),
+  reactionAnnotationIds: Type.Array(Type.String()),
+  reactionAnnotations: Type.Array(FreeObject),
+});
+export const CommentsResultV2 = Success(
+  Type.Array(Type.Union([CommentV2, Type.Null()]), {
+    description: 'The thread in order; with commentIds, one entry per id asked, null where there is none',
+  }),
+);
+
+/** A thread as /v2 shows it (docs/api.md, "Version 2"). */
+const AnnotationV2 = Type.Object({
+  ...Annotation.properties,
+  from: Type.Union([ShownUserV2, Type.Null()]),
+  assignedTo: Type.Optional(ShownUserV2),
+  comments: Type.Array(CommentV2, { description: 'In creation order' }),
+  hasDraftComments: Type.Boolean(),
+  visibilityConfig: FreeObject,
+  subscribedUsers: Type.Record(Type.String(), FreeObject, { description: 'Its participants, by internal user id' }),
+  unsubscribedUsers: FreeObject,
+  subscribedGroups: FreeObject,
+  customList: Type.Array(Type.Unknown()),
+});
+export const AnnotationSearchResultV2 = Success(
+  Type.Union([
+    Type.Array(Type.Union([AnnotationV2, Type.Null()]), {
+      description:
+        'By lastUpdated (newest first unless order is "asc"), paged; with annotationIds, one entry per id asked, null where there is none',
+    }),
+    Type.Record(Type.String(), Type.Array(AnnotationV2), { description: 'groupByDocumentId: by documentId' }),
+  ]),
+  pageTokenNamed('nextPageToken', 'threads'),
 );
 
 /** A per-item answer of a change or delete (docs/api.md, "Comment threads"). */

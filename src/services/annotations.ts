@@ -19,13 +19,19 @@ import { spell } from './member-path.js';
 import { asSet, decodePageToken, DEFAULT_PAGE_SIZE, encodePageToken, filterDigest } from './page-token.js';
 import { filterList, type ItemOutcome, itemOutcomes, orNull, requireUnique } from './rules.js';
 
-const filtersOf = (input: AnnotationsDeleteData & { statusIds?: string[] | null }): ThreadFilters => ({
+type FilterInput = Omit<AnnotationsDeleteData, 'agentId' | 'agentSuggestions' | 'agentUrls'> &
+  Partial<Pick<AnnotationsDeleteData, 'agentId' | 'agentSuggestions' | 'agentUrls'>> & { statusIds?: string[] | null };
+
+const filtersOf = (input: FilterInput): ThreadFilters => ({
   organizationId: organizationOf(input),
   documentId: input.documentId,
   annotationIds: filterList(input.annotationIds),
   locationIds: filterList(input.locationIds),
   userIds: filterList(input.userIds),
   statusIds: filterList(input.statusIds),
+  ...(input.agentId != null ? { agentId: input.agentId } : {}),
+  ...(input.agentSuggestions === true ? { agentSuggestions: true } : {}),
+  ...(filterList(input.agentUrls) ? { agentUrls: filterList(input.agentUrls) } : {}),
 });
 
 /** commentannotations/get's answer: its data member's bytes, the next page's token, and the credentials version the read saw. */
@@ -119,7 +125,18 @@ function readPage(
 type ThreadOutcome = ItemOutcome<string>;
 const threadMessages = (done: string) => ({ done, missing: 'Annotation not found.' });
 
-const CHANGEABLE = ['status', 'location', 'locationId', 'context', 'color', 'assignedTo', 'priority', 'targetElement'] as const;
+const CHANGEABLE = [
+  'status',
+  'location',
+  'locationId',
+  'context',
+  'color',
+  'assignedTo',
+  'priority',
+  'targetElement',
+  'resolvedByUserId',
+  'statusUpdatedByUserId',
+] as const;
 
 /**
  * commentannotations/update (docs/api.md): the matching threads change in one transaction: the members
@@ -160,8 +177,14 @@ function changeOf(u: NonNullable<AnnotationsUpdateData['updatedData']>): ThreadC
     ...(u.assignedTo !== undefined ? { assignedTo: u.assignedTo === null ? null : userRef(u.assignedTo) } : {}),
     ...(u.priority !== undefined ? { priority: orNull(u.priority) } : {}),
     ...(u.targetElement !== undefined ? { targetElement: orNull(u.targetElement) } : {}),
+    // A thread moved to a status that is not terminal is no longer resolved: it keeps no resolver (the /v2 page).
+    ...(u.status !== undefined && !isTerminal(u.status) && u.resolvedByUserId === undefined ? { resolvedBy: null } : {}),
+    ...(u.resolvedByUserId !== undefined ? { resolvedBy: u.resolvedByUserId } : {}),
+    ...(u.statusUpdatedByUserId !== undefined ? { statusUpdatedBy: u.statusUpdatedByUserId } : {}),
   };
 }
+
+const isTerminal = (status: object): boolean => (status as { type?: unknown }).type === 'terminal';
 
 /**
  * commentannotations/delete (docs/api.md, "POST /v1/commentannotations/delete"): the matching threads, with their

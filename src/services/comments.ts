@@ -11,15 +11,16 @@ import type {
   CommentsUpdateData,
 } from '../schemas/comments.js';
 import type { AnnotationOutcome as AnnotationOutcomeSchema } from '../schemas/responses.js';
-import { MAX_COMMENT_ID, organizationOf } from '../schemas/common.js';
+import { MAX_COMMENT_ID, NO_ORGANIZATION, organizationOf } from '../schemas/common.js';
 import { assignCommentIds } from '../store/comments/comment-ids.js';
-import type { CommentChange, NewComment, TaggedContact, ThreadRef } from '../domain/threads.js';
+import type { CommentAgent, CommentChange, NewComment, TaggedContact, ThreadRef } from '../domain/threads.js';
 import type { UserRef } from '../domain/users.js';
 import { commentsJson, usersOf } from '../domain/answers/comments.js';
 import { resolvedAgainst } from '../domain/answers/users.js';
 import type { Caller, Services } from './context.js';
 import { commentBody } from './html.js';
-import { newAnnotationId } from '../domain/ids.js';
+import { internalUserId, newAnnotationId } from '../domain/ids.js';
+import { v2Comment } from '../domain/answers/v2-threads.js';
 import { type MemberPath, spell } from './member-path.js';
 import { filterList, type ItemOutcome, itemOutcomes, orNull, requireUnique } from './rules.js';
 
@@ -55,8 +56,26 @@ function drafts(comments: CommentInput[], path: MemberPath) {
       createdAt: orNull(c.createdAt),
       lastUpdated: orNull(c.lastUpdated),
       taggedUserContacts: c.taggedUserContacts != null ? taggedContacts(c.taggedUserContacts) : null,
+      context: orNull(c.context),
+      attachments: orNull(c.attachments),
+      agent: orNull(c.agent) as CommentAgent | null,
     };
   });
+}
+
+type VisibilityInput = NonNullable<AnnotationsAddData['commentAnnotations'][number]['visibility']>;
+
+/** A thread's visibility as the /v2 page requires it: organizationPrivate names its organization, restricted its users. */
+function visibilityOf(v: VisibilityInput, path: MemberPath): object {
+  if (v.type === 'organizationPrivate' && v.organizationId == null)
+    throw invalid(`${spell([...path, 'organizationId'])} is required when the visibility is organizationPrivate.`);
+  if (v.type === 'restricted' && (v.userIds ?? []).length === 0)
+    throw invalid(`${spell([...path, 'userIds'])} must list someone when the visibility is restricted.`);
+  return {
+    type: v.type,
+    ...(v.organizationId != null ? { organizationId: v.organizationId } : {}),
+    ...(v.userIds != null ? { userIds: [...new Set(v.userIds)] } : {}),
+  };
 }
 
 function exhausted(annotationId: string): ApiError {
@@ -104,9 +123,17 @@ export function addAnnotations(
       createdAt: orNull(a.createdAt),
       lastUpdated: orNull(a.lastUpdated),
       comments,
+      kind: a.type ?? 'comment',
+      // A suggestion's status is the server's: pending until accepted or rejected (the /v2 page).
+      suggestion: a.type === 'suggestion' && a.suggestion != null ? { ...a.suggestion, status: 'pending' } : null,
+      commentType: orNull(a.commentType),
+      visibility: a.visibility != null ? visibilityOf(a.visibility, ['commentAnnotations', i, 'visibility']) : null,
     };
   });
-  const notify = notifies(input);
+  const notify = notifies(
+    input,
+    input.commentAnnotations.flatMap((a) => a.commentData),
+  );
   const added = store.addAnnotations(caller.id, organizationOf(input), input.documentId, annotations, clock(), notify);
   // fromEntries: an annotationId such as "__proto__" is an ordinary own key here.
   return then(added, (taken) => outcomesOf(annotations, taken));
@@ -139,8 +166,12 @@ const threadOf = (input: CommentsDeleteData): ThreadRef => ({
  * triggerNotification (docs/api.md, "Notifications from comments"): notifications belong to an organization (its members, their settings),
  * so a write to a document without one cannot ask for them (docs/decisions.md).
  */
-function notifies(input: { organizationId?: string | null; triggerNotification?: boolean | null }): boolean {
-  if (input.triggerNotification !== true) return false;
+function notifies(
+  input: { organizationId?: string | null; triggerNotification?: boolean | null },
+  comments: readonly { triggerNotification?: boolean | null }[] = [],
+): boolean {
+  // /v2 asks per comment; a request notifies when it or any of its comments asks.
+  if (input.triggerNotification !== true && !comments.some((c) => c.triggerNotification === true)) return false;
   if (input.organizationId == null)
     throw invalid(
       `${spell(['triggerNotification'])} needs ${spell(['organizationId'])}: notifications belong to an organization.`,
@@ -154,7 +185,7 @@ const noThread = (input: { annotationId: string; documentId: string }) =>
 
 export function addComments({ store, clock }: Services, caller: Caller, input: CommentsAddData): Maybe<number[]> {
   const list = drafts(input.commentData, ['commentData']);
-  const notify = notifies(input);
+  const notify = notifies(input, input.commentData);
   const added = store.addComments(caller.id, organizationOf(input), input.documentId, input.annotationId, list, clock(), notify);
   return then(added, (outcome) => {
     switch (outcome.kind) {
@@ -175,10 +206,38 @@ export function addComments({ store, clock }: Services, caller: Caller, input: C
  * (none when it found no comment).
  */
 export function getComments(
-  { store, profiles }: Services,
+  services: Services,
   caller: Caller,
   input: CommentsGetData,
 ): Maybe<{ commentsJson: string; credentialsVersion: number | undefined }> {
+  return then(readComments(services, caller, input), ({ stored, commentIds, profiles }) => ({
+    commentsJson: commentsJson(stored, commentIds, resolvedAgainst(profiles)),
+    credentialsVersion: stored[0]?.credentialsVersion,
+  }));
+}
+
+/** comments/get on /v2: the same comments, each as /v2 shows it (answers/v2-threads.ts). */
+export function getCommentsV2(
+  services: Services,
+  caller: Caller,
+  input: CommentsGetData,
+): Maybe<{ comments: (object | null)[]; credentialsVersion: number | undefined }> {
+  return then(readComments(services, caller, input), ({ stored, commentIds, profiles, organizationId }) => {
+    const cx = {
+      organizationId: organizationId === NO_ORGANIZATION ? undefined : organizationId,
+      profiles,
+      internalUserId: (userId: string) => internalUserId(caller.id, organizationId, userId),
+    };
+    const v1 = JSON.parse(commentsJson(stored, commentIds, resolvedAgainst(profiles))) as (Record<string, unknown> | null)[];
+    return {
+      comments: v1.map((c) => (c === null ? null : v2Comment(c, cx))),
+      credentialsVersion: stored[0]?.credentialsVersion,
+    };
+  });
+}
+
+/** The comments a comments/get names, with the profiles held for the version the read saw (authors, tagged contacts). */
+function readComments({ store, profiles }: Services, caller: Caller, input: CommentsGetData) {
   const commentIds = filterList(input.commentIds);
   const organizationId = organizationOf(input);
   const read = store.getComments(caller.id, {
@@ -188,14 +247,14 @@ export function getComments(
     userIds: filterList(input.userIds),
     commentIds,
   });
-  return then(read, (stored) => {
-    // The authors and tagged contacts, from the profiles held for the version the read saw.
-    const authors = stored.flatMap(usersOf);
-    return then(profiles.forRows(caller.id, organizationId, stored, authors), (p) => ({
-      commentsJson: commentsJson(stored, commentIds, resolvedAgainst(p)),
-      credentialsVersion: stored[0]?.credentialsVersion,
-    }));
-  });
+  return then(read, (stored) =>
+    then(profiles.forRows(caller.id, organizationId, stored, stored.flatMap(usersOf)), (p) => ({
+      stored,
+      commentIds,
+      profiles: p,
+      organizationId,
+    })),
+  );
 }
 
 type CommentOutcome = ItemOutcome<number>;
@@ -211,8 +270,17 @@ export function updateComments(
   input: CommentsUpdateData,
 ): Maybe<Record<string, CommentOutcome>> {
   const u = input.updatedData;
-  if (u.commentText == null && u.commentHtml == null && u.from === undefined && u.taggedUserContacts === undefined) {
-    throw invalid(`${spell(['updatedData'])} needs at least one of commentText, commentHtml, from, taggedUserContacts.`);
+  if (
+    u.commentText == null &&
+    u.commentHtml == null &&
+    u.from === undefined &&
+    u.taggedUserContacts === undefined &&
+    u.context === undefined &&
+    u.attachments === undefined
+  ) {
+    throw invalid(
+      `${spell(['updatedData'])} needs at least one of commentText, commentHtml, from, taggedUserContacts, context, attachments.`,
+    );
   }
   const change: CommentChange = {
     ...(u.commentText != null || u.commentHtml != null ? { body: commentBody(u) } : {}),
@@ -220,6 +288,8 @@ export function updateComments(
     ...(u.taggedUserContacts !== undefined
       ? { taggedUserContacts: u.taggedUserContacts === null ? null : taggedContacts(u.taggedUserContacts) }
       : {}),
+    ...(u.context !== undefined ? { context: u.context } : {}),
+    ...(u.attachments !== undefined ? { attachments: u.attachments } : {}),
     notify: notifies(input),
   };
   const thread = threadOf(input);

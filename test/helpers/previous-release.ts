@@ -236,8 +236,43 @@ export async function beforeNotificationsByRowid(db: Pick<FreshDatabase, 'kind' 
   await db.exec(`${db.kind === 'sqlite' ? keyed : ''}\nDELETE FROM schema_migrations WHERE version = 28;`);
 }
 
-/** The schema the release before this one left (through migration 27), with the rows written since. */
-export const asOfMigration27 = beforeNotificationsByRowid;
+/** Before migration 30: threads and comments had none of /v2's members, and no index by lastUpdated. */
+export async function beforeThreadV2Members(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  const threads = [
+    'kind',
+    'suggestion',
+    'comment_type',
+    'visibility',
+    'resolved_by',
+    'status_updated_by',
+    'agent_id',
+    'agent_source',
+    'execution_id',
+    'agent_type',
+    'agent_url',
+  ];
+  await db.exec(`DROP INDEX annotations_by_update; DROP INDEX annotations_by_document_update;
+${threads.map((c) => `ALTER TABLE annotations DROP COLUMN ${c};`).join('\n')}
+${['context', 'attachments', 'agent'].map((c) => `ALTER TABLE comments DROP COLUMN ${c};`).join('\n')}
+DELETE FROM schema_migrations WHERE version = 30;`);
+}
+
+/** Before migration 29: folders did not inherit their parent's access. */
+export async function beforeFolderInheritance(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('ALTER TABLE folders DROP COLUMN inherit_access; DELETE FROM schema_migrations WHERE version = 29;');
+}
+
+/** The schema the release before this one left (through migration 28), with the rows written since. */
+export async function asOfMigration28(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeThreadV2Members(db);
+  await beforeFolderInheritance(db);
+}
+
+/** The schema an earlier release left (through migration 27), with the rows written since. */
+export async function asOfMigration27(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await asOfMigration28(db);
+  await beforeNotificationsByRowid(db);
+}
 
 /** The schema an earlier release left (through migration 25), with the rows written since. */
 export async function asOfMigration25(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {

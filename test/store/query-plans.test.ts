@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { compile } from '../../src/store/dialect/postgres.js';
 import { COMMENTS_SQL } from '../../src/store/comments/sql.js';
 import { UNRENDERED_THREADS } from '../../src/store/comments/backfill.js';
+import { SEARCH_SHAPES, threadSearch } from '../../src/store/comments/search-sql.js';
 import { THREAD_FILTER_SETS, THREADS_SQL, threadPageRead } from '../../src/store/comments/threads-sql.js';
 import { CREDENTIALS_SQL } from '../../src/store/credentials/sql.js';
 import { DOMAINS_SQL } from '../../src/store/domains/sql.js';
@@ -31,6 +32,7 @@ const ALL_STATEMENTS: readonly Statement[] = [
   ...Object.values(LIVE_STATES_SQL),
   ...NOTIFICATION_FILTER_SETS.map((f) => notificationRead(f, 11)),
   ...THREAD_FILTER_SETS.map((f) => threadPageRead({ f, limit: 21 })),
+  ...SEARCH_SHAPES.map((shape) => threadSearch(shape)),
 ];
 
 /** Operator statements that read whole tables by design (`keys list`, first start), and the first-start lock. */
@@ -48,6 +50,10 @@ const READ_PATHS = new Set([
   'annotations',
   'liveStates',
   'documentMembersPage',
+  'threadSearchDocument',
+  'threadSearchDocumentAscending',
+  'threadSearchOrganization',
+  'threadSearchOrganizationAscending',
 ]);
 
 describe('query plans', () => {

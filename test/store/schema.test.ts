@@ -11,6 +11,7 @@ import {
   beforeAllowedDomains,
   asOfMigration25,
   asOfMigration27,
+  asOfMigration28,
   asOfMigration11,
   asOfMigration12,
   asOfMigration5,
@@ -292,6 +293,58 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
           ['before pglz', `after ${lz4 ? 'lz4' : 'pglz'}`],
           'the row written before keeps pglz; a new one takes lz4 where the server has it',
         );
+      });
+    },
+  );
+
+  storeTest(
+    'a database as the release before left it (through migration 28) migrates forward: threads and folders read as before, and take /v2 members',
+    async (store, db) => {
+      await store.addAnnotations(TA, ORG, DOC, [annotation('old', [newComment(1, 'before')])], T0);
+      await store.addFolders(TA, ORG, [{ folderId: 'f', name: 'F', parentId: null }], T0, 10);
+      const before = await readThreads(store, TA, annotationQuery());
+      const folders = await store.getFolders(TA, ORG);
+      await asOfMigration28(db);
+      await withSecondStore(db, async (reopened) => {
+        eq(await readThreads(reopened, TA, annotationQuery()), before, 'a thread written before reads as it did');
+        eq(await reopened.getFolders(TA, ORG), folders, 'a folder written before reads as it did, inheriting nothing');
+        const search = {
+          organizationId: ORG,
+          documentId: null,
+          documentIds: null,
+          annotationIds: null,
+          locationIds: null,
+          userIds: null,
+          statusIds: null,
+          mentionedUserIds: null,
+          resolvedBy: null,
+          agentId: null,
+          executionId: null,
+          agentType: null,
+          agentSource: null,
+          agentOnly: false,
+          suggestionsOnly: false,
+          updatedAfter: null,
+          updatedBefore: null,
+          createdAfter: null,
+          createdBefore: null,
+          ascending: false,
+          after: null,
+          limit: 10,
+        };
+        eq(
+          (await reopened.searchThreads(TA, search)).map((t) => t.annotationId),
+          ['old'],
+          'found by lastUpdated (migration 30)',
+        );
+        await reopened.updateAnnotations(TA, { ...annotationQuery(), annotationIds: ['old'] }, { resolvedBy: 'u9' }, T0 + 1);
+        eq(
+          (await reopened.searchThreads(TA, { ...search, resolvedBy: 'u9' })).map((t) => t.annotationId),
+          ['old'],
+          'an older thread takes a resolver',
+        );
+        await reopened.setFolderAccess(TA, ORG, ['f'], { accessType: null, inherits: true }, T0 + 2);
+        eq((await reopened.getFolders(TA, ORG))[0]!.inheritsAccess, true, 'an older folder takes the inheritance');
       });
     },
   );

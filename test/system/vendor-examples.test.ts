@@ -379,6 +379,57 @@ async function realToken(ctx: Context, path: string, data: Record<string, unknow
   ctx.replace(placeholder, first[member], `the page's "${placeholder}" cannot be real: the token of a first page is sent`);
 }
 
+/**
+ * The members of a /v2 thread or comment the replay does not compare (docs/decisions.md, "/v2, served step by
+ * step"): what only the original's browser SDK records or assigns (the page the thread was made on, the SDK's
+ * version, its numbering of threads, the avatar colors and group it gives a user), and the reactions, which
+ * come with issue 41.
+ */
+const SDK_USER = ['groupId', 'color', 'textColor'];
+const unshownOf = (at: string, thread: boolean): string[] => [
+  ...(thread ? ['annotationNumber', 'annotationIndex', 'pageInfo', 'metadata.sdkVersion'].map((m) => `${at}.${m}`) : []),
+  ...SDK_USER.map((m) => `${at}${thread ? '.comments[]' : ''}.from.${m}`),
+  ...(thread ? SDK_USER.map((m) => `${at}.from.${m}`) : []),
+  `${at}${thread ? '.comments[]' : ''}.reactionAnnotationIds`,
+  `${at}${thread ? '.comments[]' : ''}.reactionAnnotations`,
+];
+const V2_THREAD: Expectation = {
+  unshown: unshownOf('data[]', true),
+  kept: ['data[].locationId'],
+  maps: ['subscribedUsers'],
+  note:
+    "not compared: pageInfo, metadata.sdkVersion, annotationNumber, annotationIndex, a user's groupId, color and " +
+    "textColor (recorded by the original's browser SDK), reactions (issue 41); locationId a string, as sent",
+};
+
+/** A thread of the v2 pages\' examples: by yourUserId at locationx, its location and access context as the page shows. */
+async function v2Thread(ctx: Context, annotationId: string, extra: Record<string, unknown> = {}, org = ORG, doc = DOC) {
+  await thread(ctx, annotationId, org, doc, {
+    location: { id: 'locationx', version: { id: 'v1', name: 'Version 1' } },
+    context: { access: { default: 'velt' } },
+    status: V2_STATUS,
+    ...extra,
+  });
+}
+
+/** The status the v2 page's threads show (the original's default status, as its SDK writes it). */
+const V2_STATUS = {
+  id: 'OPEN',
+  name: 'Open',
+  color: 'var(--velt-accent, #625DF5)',
+  lightColor: 'var(--velt-accent-light, #E7E8FA)',
+  type: 'default',
+  svg: '<svg width="16" height="16" viewBox="0 0 16 16"></svg>',
+};
+
+const agentComment = (agent: Record<string, unknown>) => ({
+  commentData: [
+    say("Heading has a spelling mistake: 'Welcom' should be 'Welcome'.", 'spell-check', {
+      agent: { agentSource: 'velt', reason: { title: 'Spelling error', description: 'Misspelled.', severity: 'low' }, ...agent },
+    }),
+  ],
+});
+
 /** The v2 pages whose examples need another setup or comparison than their v1 twin's. */
 const SETUPS_V2: Record<string, Plan> = {
   '/v2/users/get': {
@@ -476,6 +527,92 @@ const SETUPS_V2: Record<string, Plan> = {
             note: "the second example names yourFolderId1, which the page's answer keys folder1",
           },
   },
+  '/v2/commentannotations/get': {
+    setup: async (ctx, ex, i) => {
+      const data = ex.body.data as Record<string, unknown>;
+      if (i === 1) {
+        await v2Thread(ctx, 'a1', {}, ORG, 'yourDocumentId1');
+        await v2Thread(ctx, 'a2', {}, ORG, 'yourDocumentId2');
+      } else if (i === 7) {
+        // The page asks for lastUpdated after and before the same time: bounds are inclusive (docs/decisions.md).
+        await v2Thread(ctx, 'at-that-time', { lastUpdated: 1720441573192, createdAt: 1720441573000 }, 'myorg1');
+      } else if (i === 8) {
+        await ctx.call('/v1/organizations/folders/add', { organizationId: 'myorg1', folders: [{ folderId: 'folderId1' }] });
+        await ctx.call('/v1/organizations/documents/add', {
+          organizationId: 'myorg1',
+          folderId: 'folderId1',
+          documents: [{ documentId: 'in-folder' }],
+        });
+        await v2Thread(ctx, 'in-folder-thread', {}, 'myorg1', 'in-folder');
+        await v2Thread(ctx, 'elsewhere', {}, 'myorg1', 'not-in-folder');
+      } else if (i === 9) {
+        await v2Thread(ctx, 'found', { type: 'suggestion', ...agentComment({ agentId: 'spell-check' }) });
+        await v2Thread(ctx, 'not-an-agent');
+      } else {
+        const pageToken = data.pageToken as string;
+        if (data.annotationIds) {
+          // Asked by id, as the page's answer shows: the first thread, and null for the second, which is not there.
+          await v2Thread(ctx, 'yourAnnotationId1');
+          ctx.replace(pageToken, undefined, "threads asked by id are not paged (as on v1): the page's token is not sent");
+        } else {
+          // 25 threads: a first page of 10 gives the example's token, and more remain after the page it reads.
+          for (const id of ['yourAnnotationId1', 'yourAnnotationId2', ...Array.from({ length: 23 }, (_, n) => `t-${n}`)])
+            await v2Thread(ctx, id);
+          await realToken(ctx, '/v2/commentannotations/get', { ...data, pageToken: undefined }, pageToken, 'nextPageToken');
+        }
+      }
+    },
+    expect: (ex, i) => {
+      const data = ex.body.data as Record<string, unknown>;
+      if (i === 1)
+        return { answer: 1, maps: ['data'], ...LAST_PAGE, note: `grouped by document, compared as a map; ${LAST_PAGE.note}` };
+      const last = data.pageToken === undefined || data.annotationIds !== undefined;
+      return last ? { ...V2_THREAD, lastPage: true, note: `${V2_THREAD.note}; ${LAST_PAGE.note}` } : V2_THREAD;
+    },
+  },
+  '/v2/commentannotations/delete': {
+    setup: async (ctx, ex, i) => {
+      if (i !== 12) return SETUPS['/v1/commentannotations/delete']!.setup!(ctx, ex, i);
+      await v2Thread(ctx, 'yourAnnotationId1', {
+        type: 'suggestion',
+        ...agentComment({ agentId: 'spell-check', url: 'https://example.com/pricing' }),
+      });
+      await v2Thread(ctx, 'elsewhere', {
+        type: 'suggestion',
+        ...agentComment({ agentId: 'spell-check', url: 'https://example.com/' }),
+      });
+    },
+    expect: (ex, i) => SETUPS['/v1/commentannotations/delete']!.expect!(ex, i),
+  },
+  '/v2/commentannotations/update': {
+    // Both threads by yourUserId at locationx, so that every example's filters match both, as its answer shows.
+    setup: async (ctx, ex, i) => {
+      if ((ex.body.data as Record<string, unknown>).updateUsers)
+        return SETUPS['/v1/commentannotations/update']!.setup!(ctx, ex, i);
+      await thread(ctx, 'yourAnnotationId1');
+      await thread(ctx, 'yourAnnotationId2');
+    },
+  },
+  '/v2/commentannotations/comments/get': {
+    setup: SETUPS['/v1/commentannotations/comments/get']!.setup!,
+    expect: () => ({
+      unshown: unshownOf('data[]', false),
+      note: "not compared: a user's groupId, color and textColor (given by the original's browser SDK), reactions (issue 41)",
+    }),
+  },
+  '/v2/commentannotations/comments/update': {
+    setup: async (ctx, ex, i) => {
+      if (i === 0) return SETUPS['/v1/commentannotations/comments/update']!.setup!(ctx, ex, i);
+      await thread(ctx, 'yourAnnotationId', ORG, DOC, { commentData: [say('x', USER, { commentId: 123456 })] });
+    },
+    expect: (_ex, i) =>
+      i === 0
+        ? {}
+        : {
+            keyMap: { '607395': '123456' },
+            note: "the second example updates comment 123456, which the page's answer keys 607395",
+          },
+  },
   '/v2/organizations/get': {
     setup: async (ctx, ex, i) => {
       await SETUPS['/v1/organizations/get']!.setup!(ctx, ex, i);
@@ -529,7 +666,7 @@ const VERSIONS = [
     version: 'v2',
     pages: PAGES_V2,
     plan: (endpoint: string) => SETUPS_V2[endpoint] ?? SETUPS[endpoint.replace(/^\/v2\//, '/v1/')],
-    total: 77,
+    total: 127,
   },
 ] as const;
 

@@ -41,9 +41,15 @@ export function storedHead(t: ThreadHead, organizationId: string, documentId: st
     (t.color !== null ? `,"color":${json(t.color)}` : '') +
     (t.assignedTo ? `,"assignedTo":${userSlot(t.assignedTo)}` : '') +
     (t.priority !== null ? `,"priority":${t.priority}` : '') +
-    (t.targetElement !== null ? `,"targetElement":${t.targetElement}` : '');
+    (t.targetElement !== null ? `,"targetElement":${t.targetElement}` : '') +
+    // /v2's members (docs/api.md, "Version 2"), shown when set, as every optional member is.
+    (t.suggestion != null ? `,"suggestion":${t.suggestion}` : '') +
+    (t.commentType != null ? `,"commentType":${json(t.commentType)}` : '') +
+    (t.visibility != null ? `,"visibility":${t.visibility}` : '') +
+    (t.resolvedBy != null ? `,"resolvedByUserId":${json(t.resolvedBy)}` : '') +
+    (t.statusUpdatedBy != null ? `,"statusUpdatedByUserId":${json(t.statusUpdatedBy)}` : '');
   return (
-    `{"annotationId":${json(t.annotationId)},"type":"comment","from":${GAP},"comments":[${GAP}]` +
+    `{"annotationId":${json(t.annotationId)},"type":${json(t.kind ?? 'comment')},"from":${GAP},"comments":[${GAP}]` +
     `,"status":${t.status},"createdAt":${t.createdAt},"lastUpdated":${t.lastUpdated},"metadata":{"apiKey":${GAP}` +
     `${organizationMember(organizationId)},"documentId":${json(documentId)}}${optional}}`
   );

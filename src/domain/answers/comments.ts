@@ -36,7 +36,10 @@ export function commentJson(c: CommentFacts, user: UserWriter): string {
     `{"commentId":${c.commentId},"commentHtml":${json(c.html)},"commentText":${json(c.text)}` +
     `,"from":${user(c.from)},"lastUpdated":"${new Date(c.lastUpdated).toISOString()}"` +
     `,"createdAt":${json(c.createdAt)},"status":${json(c.status)},"type":${json(c.type)}` +
-    `${tags ? `,"taggedUserContacts":${tagsJson(tags, user)}` : ''}}`
+    `${tags ? `,"taggedUserContacts":${tagsJson(tags, user)}` : ''}` +
+    // /v2's members (docs/api.md, "Version 2"), shown when set, as JSON text kept as written.
+    `${c.context != null ? `,"context":${c.context}` : ''}${c.attachments != null ? `,"attachments":${c.attachments}` : ''}` +
+    `${c.agent != null ? `,"agent":${c.agent}` : ''}}`
   );
 }
 

@@ -18,7 +18,7 @@ import { contract } from './contract.js';
 
 export const annotations = {
   annotationsAdd: contract({
-    paths: { v1: 'commentannotations/add' },
+    paths: { v1: 'commentannotations/add', v2: 'commentannotations/add' },
     summary: 'Add comment annotations (threads), each with its first comments',
     tags: ['comments'],
     body: AnnotationsAddBody,
@@ -26,21 +26,21 @@ export const annotations = {
     also: [409],
   }),
   annotationsGet: contract({
-    paths: { v1: 'commentannotations/get' },
+    paths: { v1: 'commentannotations/get', v2: 'commentannotations/get' },
     summary: "Get a document's threads with their comments, newest first and paged, or by annotationId",
     tags: ['comments'],
     body: AnnotationsGetBody,
     result: AnnotationListResult,
   }),
   annotationsUpdate: contract({
-    paths: { v1: 'commentannotations/update' },
+    paths: { v1: 'commentannotations/update', v2: 'commentannotations/update' },
     summary: 'Change threads of a document (status, location, context, assignee, priority, target); null clears',
     tags: ['comments'],
     body: AnnotationsUpdateBody,
     result: AnnotationChangesResult,
   }),
   annotationsDelete: contract({
-    paths: { v1: 'commentannotations/delete' },
+    paths: { v1: 'commentannotations/delete', v2: 'commentannotations/delete' },
     summary: 'Delete threads of a document with their comments',
     tags: ['comments'],
     body: AnnotationsDeleteBody,

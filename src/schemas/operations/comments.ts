@@ -5,7 +5,7 @@ import { contract } from './contract.js';
 
 export const comments = {
   commentsAdd: contract({
-    paths: { v1: 'commentannotations/comments/add' },
+    paths: { v1: 'commentannotations/comments/add', v2: 'commentannotations/comments/add' },
     summary: 'Add comments to an existing annotation',
     tags: ['comments'],
     body: CommentsAddBody,
@@ -13,14 +13,14 @@ export const comments = {
     also: [404, 409],
   }),
   commentsGet: contract({
-    paths: { v1: 'commentannotations/comments/get' },
+    paths: { v1: 'commentannotations/comments/get', v2: 'commentannotations/comments/get' },
     summary: 'Get the comments of an annotation, optionally by author or commentId',
     tags: ['comments'],
     body: CommentsGetBody,
     result: CommentsResult,
   }),
   commentsUpdate: contract({
-    paths: { v1: 'commentannotations/comments/update' },
+    paths: { v1: 'commentannotations/comments/update', v2: 'commentannotations/comments/update' },
     summary: 'Change comments of a thread: body, author, tagged contacts',
     tags: ['comments'],
     body: CommentsUpdateBody,

@@ -72,6 +72,9 @@ const placedAfter = (comments: readonly NewComment[], afterSeq: number, now: num
     status: 'added',
     type: 'text',
     taggedUserContacts: jsonOrNull(c.taggedUserContacts),
+    context: jsonOrNull(c.context),
+    attachments: jsonOrNull(c.attachments),
+    agent: jsonOrNull(c.agent),
   }));
 
 function* insertComments(thread: Thread, comments: readonly Placed[]): Work<void> {
@@ -89,6 +92,9 @@ function* insertComments(thread: Thread, comments: readonly Placed[]): Work<void
       createdAt: c.createdAt,
       lastUpdated: c.lastUpdated,
       tags: c.taggedUserContacts,
+      context: c.context ?? null,
+      attachments: c.attachments ?? null,
+      agent: c.agent ?? null,
     })),
   );
 }
@@ -154,6 +160,10 @@ export function* addAnnotations(
       assignedTo: a.assignedTo,
       priority: jsonOrNull(a.priority),
       targetElement: jsonOrNull(a.targetElement),
+      kind: a.kind ?? 'comment',
+      suggestion: jsonOrNull(a.suggestion),
+      commentType: a.commentType ?? null,
+      visibility: jsonOrNull(a.visibility),
     };
     const stored = { head: storedHead(head, organizationId, documentId), comments: storedComments(comments) };
     const added = yield* run(SQL.insertAnnotation, {
@@ -164,6 +174,7 @@ export function* addAnnotations(
       firstUserId: a.comments[0]?.from.userId ?? null,
       ...stored,
       ...latestOf(comments),
+      ...agentOf(a.comments),
     });
     if (added === 0) taken.add(a.annotationId);
     else {
@@ -229,6 +240,18 @@ export function* addComments(thread: Thread, comments: CommentDraft[], now: numb
   return { kind: 'added', commentIds: assigned.commentIds };
 }
 
+/** The ids of a thread's first agent comment (what threads are filtered by: search-sql.ts), as parameters. */
+function agentOf(comments: readonly NewComment[]) {
+  const agent = comments.find((c) => c.agent)?.agent;
+  return {
+    agentId: agent?.agentId ?? null,
+    agentSource: agent?.agentSource ?? null,
+    executionId: typeof agent?.executionId === 'string' ? agent.executionId : null,
+    agentType: typeof agent?.agentType === 'string' ? agent.agentType : null,
+    agentUrl: typeof agent?.url === 'string' ? agent.url : null,
+  };
+}
+
 /** A comment from a read row; `at` says where its columns sit (the comment read's, or the thread read's). */
 export function commentFrom(r: unknown[], at: Positions<typeof COMMENT_COLUMNS> & VersionPositions = C): StoredComment {
   return {
@@ -242,6 +265,9 @@ export function commentFrom(r: unknown[], at: Positions<typeof COMMENT_COLUMNS> 
     createdAt: Number(r[at.createdAt]),
     lastUpdated: Number(r[at.lastUpdated]),
     taggedUserContacts: r[at.taggedUserContacts] as string | null,
+    context: r[at.commentContext] as string | null,
+    attachments: r[at.attachments] as string | null,
+    agent: r[at.agent] as string | null,
   };
 }
 

@@ -20,5 +20,11 @@ export function headFrom(r: unknown[], at: Positions<typeof HEAD_COLUMNS>): Thre
     assignedTo: userRefOf(r[at.assignedTo] as string | null),
     priority: r[at.priority] as string | null,
     targetElement: r[at.targetElement] as string | null,
+    kind: r[at.kind] as string,
+    suggestion: r[at.suggestion] as string | null,
+    commentType: r[at.commentType] as string | null,
+    visibility: r[at.visibility] as string | null,
+    resolvedBy: r[at.resolvedBy] as string | null,
+    statusUpdatedBy: r[at.statusUpdatedBy] as string | null,
   };
 }

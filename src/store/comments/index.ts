@@ -7,6 +7,7 @@ import type {
   CommentDraft,
   CommentQuery,
   DocumentVersions,
+  FoundThread,
   NewAnnotation,
   StoredComment,
   StoredThreadAnswer,
@@ -14,12 +15,14 @@ import type {
   ThreadCounts,
   ThreadFilters,
   ThreadRef,
+  ThreadSearch,
   ThreadsUpdated,
 } from '../../domain/threads.js';
 import type { Maybe } from '../../maybe.js';
 import * as comments from './comments.js';
 import { commentsDeleted, threadStatuses, threadsDeleted, threadsRead, threadsUpdated } from './events.js';
 import * as threads from './threads.js';
+import { search } from './search.js';
 import type { StoreCore } from '../core.js';
 import { emit } from '../events/emit.js';
 
@@ -59,6 +62,11 @@ export const commentsStore = (core: StoreCore) => ({
   /** A document's threads with their comments: a page newest first, or the threads with the given ids. */
   getAnnotations(tenantId: string, q: AnnotationQuery): Maybe<StoredThreadAnswer[]> {
     return core.query('getAnnotations', threads.annotations(tenantId, q));
+  },
+
+  /** /v2's commentannotations/get: threads in lastUpdated order with the v2 filters, at most `limit`. */
+  searchThreads(tenantId: string, q: ThreadSearch): Maybe<FoundThread[]> {
+    return core.query('searchThreads', search(tenantId, q));
   },
 
   /** Changes the threads the filters match, with lastUpdated = now; returns their ids, and the comments re-authored. */

@@ -17,6 +17,10 @@ export const COMMENT_COLUMNS = {
   lastUpdated: 'c.last_updated',
   seq: 'c.seq',
   taggedUserContacts: 'c.tagged_user_contacts',
+  // Not `context`: the thread read selects the thread's columns beside these (threads-sql.ts).
+  commentContext: 'c.context',
+  attachments: 'c.attachments',
+  agent: 'c.agent',
 } as const;
 
 const COMMENT_SELECT = { ...COMMENT_COLUMNS, profileVersion: PROFILE_VERSION, credentialsVersion: CREDENTIALS_VERSION } as const;
@@ -46,6 +50,12 @@ export const HEAD_COLUMNS = {
   assignedTo: 'a.assigned_to',
   priority: 'a.priority',
   targetElement: 'a.target_element',
+  kind: 'a.kind',
+  suggestion: 'a.suggestion',
+  commentType: 'a.comment_type',
+  visibility: 'a.visibility',
+  resolvedBy: 'a.resolved_by',
+  statusUpdatedBy: 'a.status_updated_by',
 } as const;
 
 /** A locked thread: its head, and what it keeps of its newest comments (latest.ts). */
@@ -73,10 +83,12 @@ export const COMMENTS_SQL = {
     'insertAnnotation',
     `INSERT INTO annotations (tenant_id, organization_id, document_id, annotation_id, location, location_id, context, status,
        created_at, last_updated, status_id, first_user_id, color, assigned_to, priority, target_element, answer_head,
-       answer_comments, last_comment_at, last_comment_by, last_other_at)
+       answer_comments, last_comment_at, last_comment_by, last_other_at, kind, suggestion, comment_type, visibility,
+       agent_id, agent_source, execution_id, agent_type, agent_url)
      VALUES (@tenantId, @organizationId, @documentId, @annotationId, @location, @locationId, @context, @status, @createdAt,
        @lastUpdated, @statusId, @firstUserId, @color, @assignedTo, @priority, @targetElement, @head, @comments,
-       @lastAt, @lastBy, @otherAt)
+       @lastAt, @lastBy, @otherAt, @kind, @suggestion, @commentType, @visibility, @agentId, @agentSource, @executionId,
+       @agentType, @agentUrl)
      ON CONFLICT DO NOTHING`,
   ),
   // Reads the thread and, on PostgreSQL, locks it, so concurrent writes to one thread's comments (ids,
@@ -98,16 +110,20 @@ export const COMMENTS_SQL = {
   ),
   insertComments: sql('insertComments', {
     sqlite: `INSERT INTO comments (tenant_id, organization_id, document_id, annotation_id, comment_id, seq, comment_html,
-               comment_text, from_user_id, from_name, from_email, status, type, created_at, last_updated, tagged_user_contacts)
+               comment_text, from_user_id, from_name, from_email, status, type, created_at, last_updated, tagged_user_contacts,
+               context, attachments, agent)
              VALUES (@tenantId, @organizationId, @documentId, @annotationId, @commentId, @seq, @html, @text, @fromUserId,
-               @fromName, @fromEmail, 'added', 'text', @createdAt, @lastUpdated, @tags)`,
+               @fromName, @fromEmail, 'added', 'text', @createdAt, @lastUpdated, @tags, @context, @attachments, @agent)`,
     postgres: `INSERT INTO comments (tenant_id, organization_id, document_id, annotation_id, comment_id, seq, comment_html,
-                 comment_text, from_user_id, from_name, from_email, status, type, created_at, last_updated, tagged_user_contacts)
+                 comment_text, from_user_id, from_name, from_email, status, type, created_at, last_updated, tagged_user_contacts,
+                 context, attachments, agent)
                SELECT @tenantId, @organizationId, @documentId, @annotationId, c.comment_id, c.seq, c.html, c.text, c.user_id,
-                 c.name, c.email, 'added', 'text', c.created_at, c.last_updated, c.tags
+                 c.name, c.email, 'added', 'text', c.created_at, c.last_updated, c.tags, c.context, c.attachments, c.agent
                FROM unnest(@commentId::int[], @seq::int[], @html::text[], @text::text[], @fromUserId::text[],
-                 @fromName::text[], @fromEmail::text[], @createdAt::bigint[], @lastUpdated::bigint[], @tags::text[])
-                 AS c(comment_id, seq, html, text, user_id, name, email, created_at, last_updated, tags)`,
+                 @fromName::text[], @fromEmail::text[], @createdAt::bigint[], @lastUpdated::bigint[], @tags::text[],
+                 @context::text[], @attachments::text[], @agent::text[])
+                 AS c(comment_id, seq, html, text, user_id, name, email, created_at, last_updated, tags, context, attachments,
+                   agent)`,
   }),
   // After comments/add: the thread's lastUpdated follows its newest change, a thread that had no comment
   // gets its first author, the new comments' answers are appended to its stored ones, and its newest

@@ -26,6 +26,14 @@ const threadFilters = (s: Syntax, alias: string) => {
   return [documentThreads(alias), ...lists].join(' AND ');
 };
 
+/** /v2's agent filters of commentannotations/delete (ThreadFilters): each passes every row when not given. */
+const agentFilters = (s: Syntax) =>
+  [
+    s.whenGiven('agent_id', 'agentId'),
+    `(NOT @agentSuggestions${s.cast('boolean')} OR (kind = 'suggestion' AND agent_id IS NOT NULL))`,
+    s.inList('agent_url', 'agentUrls'),
+  ].join(' AND ');
+
 const SAME_THREAD = (c: string, a: string) =>
   `${c}.tenant_id = ${a}.tenant_id AND ${c}.organization_id = ${a}.organization_id AND ${c}.document_id = ${a}.document_id
     AND ${c}.annotation_id = ${a}.annotation_id`;
@@ -140,6 +148,8 @@ const CHANGED_MEMBERS: [column: string, param: string, flag: string][] = [
   ['assigned_to', 'assignedTo', 'set_assignedTo'],
   ['priority', 'priority', 'set_priority'],
   ['target_element', 'targetElement', 'set_targetElement'],
+  ['resolved_by', 'resolvedBy', 'set_resolvedBy'],
+  ['status_updated_by', 'statusUpdatedBy', 'set_statusUpdatedBy'],
 ];
 
 /** The comment columns a comments/update may set, likewise. */
@@ -150,6 +160,8 @@ const CHANGED_COMMENT_MEMBERS: [column: string, param: string, flag: string][] =
   ['from_name', 'fromName', 'set_from'],
   ['from_email', 'fromEmail', 'set_from'],
   ['tagged_user_contacts', 'tags', 'set_tags'],
+  ['context', 'context', 'set_context'],
+  ['attachments', 'attachments', 'set_attachments'],
 ];
 
 const sets = (s: Syntax, members: [string, string, string][]) =>
@@ -226,10 +238,22 @@ export const THREADS_SQL = {
   whole: written('wholeAnnotations', (s) => wholeRead(s)),
   /**
    * The same for migration 9's data step, which runs on the schema of its own release: columns added
-   * since (a thread's color, migration 25) are not there yet, and no thread has one.
+   * since (a thread's color, migration 25; /v2's members, migration 30) are not there yet, and no thread has one.
    */
   wholeAsOfMigration9: written('wholeAnnotationsAsOfMigration9', (s) =>
-    wholeRead(s, { ...WHOLE_SELECT, color: 'NULL' } as unknown as typeof WHOLE_SELECT),
+    wholeRead(s, {
+      ...WHOLE_SELECT,
+      color: 'NULL',
+      kind: `'comment'`,
+      suggestion: 'NULL',
+      commentType: 'NULL',
+      visibility: 'NULL',
+      resolvedBy: 'NULL',
+      statusUpdatedBy: 'NULL',
+      commentContext: 'NULL',
+      attachments: 'NULL',
+      agent: 'NULL',
+    } as unknown as typeof WHOLE_SELECT),
   ),
   store: sql('storeAnnotations', STORE_THREADS),
   /** updateUsers: the comments of the listed threads by any of @userIds, in key order. */
@@ -254,7 +278,7 @@ export const THREADS_SQL = {
   matching: written(
     'matchingAnnotations',
     (s) =>
-      `SELECT annotation_id FROM annotations WHERE ${threadFilters(s, '')}
+      `SELECT annotation_id FROM annotations WHERE ${threadFilters(s, '')} AND ${agentFilters(s)}
         ${s.lockInOrder('annotation_id', 'UPDATE')}`,
   ),
   cascadeComments: written('deleteThreadComments', (s) => `DELETE FROM comments WHERE ${listedThreads(s)}`),

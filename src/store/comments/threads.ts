@@ -53,6 +53,9 @@ export const filterParams = (tenantId: string, f: ThreadFilters): Params => ({
   locationIds: list(f.locationIds),
   userIds: list(f.userIds),
   statusIds: list(f.statusIds),
+  agentId: f.agentId ?? null,
+  agentSuggestions: f.agentSuggestions ?? false,
+  agentUrls: list(f.agentUrls ?? null),
 });
 
 /** The rows of the whole-thread read (one per comment, thread columns repeated), as threads. */
@@ -143,6 +146,10 @@ function changeParams(change: ThreadChange): Params {
     priority: jsonOrNull(change.priority),
     set_targetElement: named('targetElement'),
     targetElement: jsonOrNull(change.targetElement),
+    set_resolvedBy: named('resolvedBy'),
+    resolvedBy: change.resolvedBy ?? null,
+    set_statusUpdatedBy: named('statusUpdatedBy'),
+    statusUpdatedBy: change.statusUpdatedBy ?? null,
   };
 }
 
@@ -298,6 +305,10 @@ export function* updateComments(
     fromEmail: change.from?.email ?? null,
     set_tags: change.taggedUserContacts !== undefined,
     tags: jsonOrNull(change.taggedUserContacts),
+    set_context: change.context !== undefined,
+    context: jsonOrNull(change.context),
+    set_attachments: change.attachments !== undefined,
+    attachments: jsonOrNull(change.attachments),
   });
   if (rows.length > 0) yield* touched(thread, now);
   const changed = rows.map((r) => Number(r.comment_id));

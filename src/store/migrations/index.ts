@@ -36,6 +36,7 @@ import { batchedDeletes } from './26-batched-deletes.js';
 import { userOrganizations } from './27-user-organizations.js';
 import { notificationsByRowid } from './28-notifications-by-rowid.js';
 import { folderInheritance } from './29-folder-inheritance.js';
+import { threadV2Members } from './30-thread-v2-members.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -72,6 +73,7 @@ export const MIGRATIONS: readonly Migration[] = [
   userOrganizations,
   notificationsByRowid,
   folderInheritance,
+  threadV2Members,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');
