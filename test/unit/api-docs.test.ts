@@ -103,6 +103,7 @@ describe('/openapi.json and /docs', () => {
         'ALREADY_EXISTS',
         'RESOURCE_EXHAUSTED',
         'INTERNAL',
+        'UNIMPLEMENTED',
         'UNAVAILABLE',
       ],
     );
