@@ -21,6 +21,10 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
+/** An error answer: the shared envelope, described for one status. */
+const error = (description: string) =>
+  Type.Unsafe<{ error: { message: string; status: string } }>({ $ref: 'ErrorBody#', description });
+
 /** The success envelope (docs/api.md, "Wire format") around an operation's data; extensions sit beside data. */
 // E defaults to no extensions: inferred from the constraint instead, it would widen every result to unknown.
 const Success = <T extends TSchema, E extends Record<string, TSchema> = Record<never, TSchema>>(
@@ -33,10 +37,6 @@ const Success = <T extends TSchema, E extends Record<string, TSchema> = Record<n
     },
     { description: 'Success: the result envelope' },
   );
-
-/** An error answer: the shared envelope, described for one status. */
-const error = (description: string) =>
-  Type.Unsafe<{ error: { message: string; status: string } }>({ $ref: 'ErrorBody#', description });
 
 /**
  * The answers an operation can give: its success (HTTP 200, or 202 for users/data/delete, whose page

@@ -62,11 +62,6 @@ export interface Expectation {
   unavailable?: string;
 }
 
-/** The one answer of a page not available on a self-hosted server, at `path`. */
-export const unavailableAnswer = (path: string) => ({
-  error: { message: `${path} is not available on a self-hosted server.`, status: 'UNIMPLEMENTED' },
-});
-
 export interface Outcome {
   differences: string[];
   /** Kept decisions met on the way (a documented type that docs/decisions.md keeps otherwise). */
@@ -279,3 +274,8 @@ export function substituted<T>(body: T, replace: Readonly<Record<string, string>
   };
   return walk(body) as T;
 }
+
+/** The one answer of a page not available on a self-hosted server, at `path`. */
+export const unavailableAnswer = (path: string) => ({
+  error: { message: `${path} is not available on a self-hosted server.`, status: 'UNIMPLEMENTED' },
+});
