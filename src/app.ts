@@ -22,6 +22,7 @@ import type { App } from './http/types.js';
 import { registerOperational } from './routes/operational.js';
 import { OPERATIONS } from './operations/index.js';
 import { pathsOf, registerOperations } from './operations/operation.js';
+import { registerUnavailable, UNAVAILABLE_PATHS } from './operations/unavailable.js';
 import * as events_ from './routes/v1_events.js';
 import { CredentialWatch } from './events/credential-watch.js';
 import { EventHub } from './events/hub.js';
@@ -210,6 +211,7 @@ export async function buildApp({
     });
     registerAuth(scope, store, limiter, config.authFailureFloorMs, aliases);
     registerOperations(scope, services, OPERATIONS);
+    registerUnavailable(scope);
     events_.register(scope, services, streams);
     for (const prefix of extraOperationPrefixes) registerOperations(scope, services, OPERATIONS, prefix);
   });
@@ -234,7 +236,8 @@ export async function buildApp({
         .send(errorBody(new ApiError('INVALID_ARGUMENT', `${request.method} is not allowed on ${events_.path}; use GET.`))),
     handler: async () => {},
   });
-  for (const url of ['', ...extraOperationPrefixes].flatMap((prefix) => OPERATIONS.flatMap(pathsOf).map((p) => prefix + p))) {
+  const operationPaths = ['', ...extraOperationPrefixes].flatMap((prefix) => OPERATIONS.flatMap(pathsOf).map((p) => prefix + p));
+  for (const url of [...operationPaths, ...UNAVAILABLE_PATHS]) {
     app.route({
       method: otherMethods,
       url,

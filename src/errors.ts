@@ -11,6 +11,9 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   ALREADY_EXISTS: 409,
   RESOURCE_EXHAUSTED: 429,
   INTERNAL: 500,
+  // A page of the original service's other products, which a self-hosted server does not have (docs/api.md,
+  // "Not available on a self-hosted server"): the caller's request, not a fault of ours.
+  UNIMPLEMENTED: 501,
   UNAVAILABLE: 503,
 };
 

@@ -463,6 +463,7 @@ function statusOfHttp(http: number): ErrorCode {
     409: 'ALREADY_EXISTS',
     413: 'INVALID_ARGUMENT',
     429: 'RESOURCE_EXHAUSTED',
+    501: 'UNIMPLEMENTED',
     503: 'UNAVAILABLE',
   };
   return byHttp[http] ?? 'INTERNAL';

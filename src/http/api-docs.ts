@@ -129,6 +129,12 @@ export async function registerApiDocs(app: App): Promise<void> {
         { name: 'events', description: 'The live stream of events (Server-Sent Events); docs/events.md' },
         { name: 'webhooks', description: 'Webhooks: events POSTed to your URLs, signed (Standard Webhooks); docs/events.md' },
         { name: 'workspace', description: "The tenant's settings: browser domains allowed for its end-user tokens (CORS)" },
+        {
+          name: 'unavailable',
+          description:
+            "/v2 pages of the original service's other products (AI agents, Memory, CRDT editor state, recordings, the AI " +
+            'rewriter, the console account): 501 UNIMPLEMENTED on a self-hosted server, after the credential check',
+        },
         { name: 'operational', description: 'Health and readiness; no credentials' },
       ],
     },

@@ -75,9 +75,11 @@ export function errorPayload(err: unknown, request: FastifyRequest, reply: Fasti
 export function errorHandler(bodyLimit: number) {
   return function handle(err: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
     const api = toApiError(err, request, bodyLimit);
-    // A bug was logged by toApiError; a documented partial success is an answer, logged as none.
+    // A bug was logged by toApiError; a documented partial success is an answer, logged as none, and so
+    // is a page this server does not have (UNIMPLEMENTED): the caller asked for it, nothing failed.
     if (api instanceof PartialSuccess) partial.add(request);
-    else if (api.httpStatus >= 500 && api.code !== 'INTERNAL') request.log.warn({ code: api.code }, api.message);
+    else if (api.httpStatus >= 500 && api.code !== 'INTERNAL' && api.code !== 'UNIMPLEMENTED')
+      request.log.warn({ code: api.code }, api.message);
     reply.code(api.httpStatus).headers(api.headers).send(errorBody(api));
   };
 }

@@ -5,6 +5,7 @@
 // answered by one worker): scrape each instance as a whole, or run one worker per container.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { FastifyReply, FastifyRequest, onResponseHookHandler } from 'fastify';
+import { HTTP_STATUS } from '../errors.js';
 import { LASTING_FAULTS } from '../store/health.js';
 import { answeredPartially } from './error-handler.js';
 import { BoundCounter, BoundHistogram, type CounterSeries, type HistogramSeries } from './hot-metrics.js';
@@ -124,11 +125,13 @@ export function createMetrics(store: Store): Metrics {
 
 /**
  * What an answer was, beside its status: `ok` (2xx), `refused` (4xx: the request was the caller's
- * problem), `partial` (a documented partial success, answered 500 INTERNAL as the original service's
- * pages show: errors.ts) and `fault` (any other 5xx: a bug, or the database unavailable).
+ * problem; and 501, a page of the original service's other products, which this server does not have),
+ * `partial` (a documented partial success, answered 500 INTERNAL as the original service's pages show:
+ * errors.ts) and `fault` (any other 5xx: a bug, or the database unavailable).
  */
 export type Outcome = 'ok' | 'refused' | 'partial' | 'fault';
-const outcomeOf = (status: number): Outcome => (status < 400 ? 'ok' : status < 500 ? 'refused' : 'fault');
+const outcomeOf = (status: number): Outcome =>
+  status < 400 ? 'ok' : status < 500 || status === HTTP_STATUS.UNIMPLEMENTED ? 'refused' : 'fault';
 
 /**
  * What the log says of a tenant: the first 10 characters of its key (`mk_` and 7 random ones for a

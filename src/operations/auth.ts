@@ -1,7 +1,7 @@
 // End-user tokens.
 import { operation } from './operation.js';
 import { CONTRACT } from '../schemas/operations/index.js';
-import { issueEndUserToken } from '../services/end-user-tokens.js';
+import { issueEndUserToken, issueResourceToken } from '../services/end-user-tokens.js';
 
 /** End-user tokens. */
 export const auth = [
@@ -12,4 +12,6 @@ export const auth = [
     run: issueEndUserToken,
     answer: 'Token generated successfully.',
   }),
+  // docs/api.md "POST /v2/auth/generate_token": the answer its page documents, as v1's.
+  operation(CONTRACT.authGenerateToken, { run: issueResourceToken, answer: 'Token generated successfully.' }),
 ];

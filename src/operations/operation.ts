@@ -10,7 +10,7 @@ import { success } from '../http/envelope.js';
 import type { App } from '../http/types.js';
 import { then, type Maybe } from '../maybe.js';
 import type { InputLimits } from '../schemas/common.js';
-import type { Answers, Contract, ContractData, Version } from '../schemas/operations/contract.js';
+import { type Answers, type Contract, type ContractData, namesOf, type Version } from '../schemas/operations/contract.js';
 import type { Services } from '../services/context.js';
 import type { Tenant } from '../domain/credentials.js';
 
@@ -75,9 +75,8 @@ export const operation = <C extends Contract, Out>(contract: C, service: Service
 /** The path of `name` in `version`. */
 export const pathOf = (version: Version, name: string): string => `/${version}/${name}`;
 
-/** Every path an operation is served at. */
-export const pathsOf = (op: Operation): string[] =>
-  (Object.entries(op.contract.paths) as [Version, string][]).map(([version, name]) => pathOf(version, name));
+/** Every path an operation is served at (its aliases too). */
+export const pathsOf = (op: Operation): string[] => namesOf(op.contract).map(([version, name]) => pathOf(version, name));
 
 /**
  * Request schemas built once per schema factory and input limits: operations with the same body (and
@@ -104,7 +103,7 @@ function bodyOf(factory: (limits: InputLimits) => TSchema, limits: InputLimits):
 export function registerOperations(app: App, services: Services, operations: readonly Operation[], prefix = ''): void {
   for (const op of operations) {
     const { contract } = op;
-    for (const [version, name] of Object.entries(contract.paths) as [Version, string][]) {
+    for (const [version, name] of namesOf(contract)) {
       const adapter = op.adapters?.[version];
       app.route({
         method: 'POST',

@@ -8,6 +8,7 @@ import { ApiError, invalid } from '../errors.js';
 import { API_KEY_HEADER, serverCredentialsOf } from '../http/auth.js';
 import { allowTenantOrigin } from '../http/cors.js';
 import { EVENT_STREAM_DOC } from '../http/api-docs.js';
+import { MAX_END_USER_TOKEN_LENGTH } from '../schemas/auth.js';
 import { Id } from '../schemas/common.js';
 import { EVENT_CATEGORIES, EVENT_TYPE_PATTERN } from '../schemas/webhooks.js';
 import type { App } from '../http/types.js';
@@ -42,7 +43,9 @@ export const EventsQuery = Type.Object(
     types: Type.Optional(
       Type.String({ minLength: 1, maxLength: 4096, description: 'Comma list of types; `family.*` for a family.' }),
     ),
-    token: Type.Optional(Type.String({ minLength: 1, maxLength: 8192, description: 'An end-user token (auth/token/get).' })),
+    token: Type.Optional(
+      Type.String({ minLength: 1, maxLength: MAX_END_USER_TOKEN_LENGTH, description: 'An end-user token (auth/token/get).' }),
+    ),
     lastEventId: Type.Optional(Type.String({ maxLength: 64, description: 'Resume after this event id.' })),
   },
   { additionalProperties: false },

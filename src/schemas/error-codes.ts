@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   'ALREADY_EXISTS',
   'RESOURCE_EXHAUSTED',
   'INTERNAL',
+  'UNIMPLEMENTED',
   'UNAVAILABLE',
 ] as const;
 

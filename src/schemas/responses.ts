@@ -21,6 +21,10 @@ export const ErrorBody = Type.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
+/** An error answer: the shared envelope, described for one status. */
+const error = (description: string) =>
+  Type.Unsafe<{ error: { message: string; status: string } }>({ $ref: 'ErrorBody#', description });
+
 /** The success envelope (docs/api.md, "Wire format") around an operation's data; extensions sit beside data. */
 // E defaults to no extensions: inferred from the constraint instead, it would widen every result to unknown.
 const Success = <T extends TSchema, E extends Record<string, TSchema> = Record<never, TSchema>>(
@@ -48,8 +52,6 @@ export function answers<T extends TSchema>(
   also: readonly (404 | 409)[] = [],
   { partial, successStatus = 200 }: { partial?: string; successStatus?: 200 | 202 } = {},
 ) {
-  const error = (description: string) =>
-    Type.Unsafe<{ error: { message: string; status: string } }>({ $ref: 'ErrorBody#', description });
   return {
     [successStatus]: success,
     400: error('INVALID_ARGUMENT: the body, a member, or the Content-Type'),
@@ -75,6 +77,26 @@ export function answers<T extends TSchema>(
     503: error(
       'UNAVAILABLE: the database cannot be reached, its storage is full or read-only, its file is damaged, or the server is shutting down',
     ),
+  };
+}
+
+/**
+ * The answers of a page of the original service's other products (docs/api.md, "Not available on a
+ * self-hosted server"): 501 once the credentials pass, and what is answered before that. Its body is
+ * not read, so nothing in it is refused.
+ */
+export function unavailableAnswers() {
+  return {
+    501: error('UNIMPLEMENTED: "<path> is not available on a self-hosted server.", once the credentials pass'),
+    400: error('INVALID_ARGUMENT: a body that is not JSON, or another Content-Type'),
+    401: error('UNAUTHENTICATED: a credential header missing, or unknown, wrong or revoked'),
+    403: error('PERMISSION_DENIED: the tenant is disabled'),
+    405: error('INVALID_ARGUMENT: a method other than POST (with Allow: POST)'),
+    408: error('INVALID_ARGUMENT: the request did not arrive within the HTTP timeouts; the connection closes'),
+    413: error('INVALID_ARGUMENT: the body is over MARGINALIA_BODY_LIMIT'),
+    429: error('RESOURCE_EXHAUSTED: over the rate limit (with Retry-After)'),
+    500: error('INTERNAL: a bug; the message carries the request id'),
+    503: error('UNAVAILABLE: the database cannot be reached (the credentials are checked there), or the server is shutting down'),
   };
 }
 

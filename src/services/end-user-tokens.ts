@@ -1,5 +1,6 @@
-// End-user tokens (docs/api.md, "POST /v1/auth/token/get"): auth/token/get signs a JWT for one user of one
-// organization of the tenant, and the event stream verifies it. Each tenant signs with its own secret (HMAC-SHA256,
+// End-user tokens (docs/api.md, "POST /v1/auth/token/get" and "POST /v2/auth/generate_token"): auth/token/get
+// and v2's auth/generate_token sign a JWT for one user of one organization of the tenant (v2's also carries the
+// resources the user may access), and the event stream verifies it. Each tenant signs with its own secret (HMAC-SHA256,
 // 32 random bytes made on first use and stored: a hash of it could not sign), held in memory per process
 // once read. A token names its tenant (`tid`) and its key (`kid` in the header, for a later rotation);
 // the verifier looks the secret up by `tid` and only then verifies, so a token claiming tenant B but
@@ -7,10 +8,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { ApiError } from '../errors.js';
-import type { AuthTokenData } from '../schemas/auth.js';
+import { type AuthTokenData, type GenerateTokenData, MAX_END_USER_TOKEN_LENGTH } from '../schemas/auth.js';
 import type { Store } from '../store/store.js';
 import type { SigningKey } from '../domain/credentials.js';
 import type { Caller, Services } from './context.js';
+import { organizationOfResource, resourcesOfClaim, type TokenResource, tokenResource } from './token-resources.js';
 
 /** How long an end-user token is valid. */
 export const END_USER_TOKEN_TTL_SECONDS = 48 * 60 * 60;
@@ -26,6 +28,8 @@ export interface EndUserClaims {
   email?: string;
   name?: string;
   isAdmin?: boolean;
+  /** The resources a v2 token names, with their roles (token-resources.ts); absent in a v1 token. */
+  resources?: TokenResource[];
   /** Seconds since the epoch. */
   issuedAt: number;
   expiresAt: number;
@@ -79,22 +83,61 @@ export async function checkTokenTenant(store: Store, tenantId: string): Promise<
   if (!(await keyToVerify(store, tenantId))) throw invalid();
 }
 
-/** auth/token/get: a token for `userId` in the organization, with the properties given. */
-export async function issueEndUserToken(services: Services, caller: Caller, input: AuthTokenData): Promise<{ token: string }> {
+/** The properties a token may carry of its user: each only when given (null is absent). */
+interface UserClaims {
+  email?: string | null | undefined;
+  name?: string | null | undefined;
+  isAdmin?: boolean | null | undefined;
+}
+
+/** The one way a token is made, whichever operation asks: `claims` of `userId` in `organizationId`, signed. */
+async function sign(
+  services: Services,
+  caller: Caller,
+  userId: string,
+  organizationId: string,
+  { email, name, isAdmin }: UserClaims,
+  more: Record<string, unknown> = {},
+): Promise<string> {
   const key = await keyToSign(services, caller.id);
-  const { organizationId, email, name, isAdmin } = input.userProperties;
   const claims: Record<string, unknown> = { tid: caller.id, org: organizationId };
   if (email != null) claims.email = email;
   if (name != null) claims.name = name;
   if (isAdmin != null) claims.isAdmin = isAdmin;
   const now = Math.floor(services.clock() / 1000);
-  const token = await new SignJWT(claims)
+  return new SignJWT({ ...claims, ...more })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT', kid: key.kid })
-    .setSubject(input.userId)
+    .setSubject(userId)
     .setIssuedAt(now)
     .setExpirationTime(now + END_USER_TOKEN_TTL_SECONDS)
     .setJti(randomUUID())
     .sign(key.secret);
+}
+
+/** auth/token/get: a token for `userId` in the organization, with the properties given. */
+export async function issueEndUserToken(services: Services, caller: Caller, input: AuthTokenData): Promise<{ token: string }> {
+  return { token: await sign(services, caller, input.userId, input.userProperties.organizationId, input.userProperties) };
+}
+
+/**
+ * v2's auth/generate_token (and /v2/auth/token/get): v1's token, whose organization is the first resource's
+ * (its stream's share, as v1's), with every resource and its role in the `res` claim. A token longer than
+ * the event stream takes is refused rather than issued unusable.
+ */
+export async function issueResourceToken(
+  services: Services,
+  caller: Caller,
+  input: GenerateTokenData,
+): Promise<{ token: string }> {
+  const resources = input.permissions.resources.map(tokenResource);
+  const organizationId = organizationOfResource(resources[0]!);
+  const token = await sign(services, caller, input.userId, organizationId, input.userProperties, { res: resources });
+  if (token.length > MAX_END_USER_TOKEN_LENGTH)
+    throw new ApiError(
+      'INVALID_ARGUMENT',
+      `data.permissions.resources: the token would be ${token.length} characters, more than the ` +
+        `${MAX_END_USER_TOKEN_LENGTH} an end-user token may have; name fewer resources, or shorter ids.`,
+    );
   return { token };
 }
 
@@ -128,9 +171,11 @@ export async function verifyEndUserToken({ store, clock }: Services, token: stri
   } catch {
     throw invalid();
   }
-  const { sub, org, tid, email, name, isAdmin, iat, exp, jti } = payload;
+  const { sub, org, tid, email, name, isAdmin, res, iat, exp, jti } = payload;
   if (tid !== tenantId || !str(sub) || !str(org) || typeof iat !== 'number' || typeof exp !== 'number' || !str(jti))
     throw invalid();
+  const resources = res === undefined ? undefined : resourcesOfClaim(res);
+  if (resources === null) throw invalid();
   return {
     tenantId,
     userId: sub,
@@ -138,6 +183,7 @@ export async function verifyEndUserToken({ store, clock }: Services, token: stri
     ...(typeof email === 'string' ? { email } : {}),
     ...(typeof name === 'string' ? { name } : {}),
     ...(typeof isAdmin === 'boolean' ? { isAdmin } : {}),
+    ...(resources ? { resources } : {}),
     issuedAt: iat,
     expiresAt: exp,
     tokenId: jti,

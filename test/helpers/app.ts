@@ -17,10 +17,16 @@ import { freshDatabase, type FreshDatabase } from './test-database.js';
 export const HEX32 = /^[0-9a-f]{32}$/;
 export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-/** Each operation's v1 path, by its contract's name (src/schemas/operations/): what the route tests post to. */
-export const PATHS = Object.fromEntries(Object.entries(CONTRACT).map(([name, c]) => [name, `/v1/${c.paths.v1}`])) as {
-  readonly [K in keyof typeof CONTRACT]: string;
-};
+/**
+ * Each operation's v1 path (its v2 one where it has no v1 path), by its contract's name (src/schemas/operations/):
+ * what the route tests post to.
+ */
+export const PATHS = Object.fromEntries(
+  Object.entries(CONTRACT).map(([name, c]) => {
+    const paths = c.paths as Partial<Record<'v1' | 'v2', string>>;
+    return [name, paths.v1 !== undefined ? `/v1/${paths.v1}` : `/v2/${paths.v2}`];
+  }),
+) as { readonly [K in keyof typeof CONTRACT]: string };
 
 export interface Reply {
   status: number;

@@ -492,6 +492,25 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
     apiKey: fc.constantFrom<Json>('not-a-key', ''),
     authToken: fc.constantFrom<Json>('not-a-token', ''),
   }),
+  authGenerateToken: record({
+    userId: uid,
+    userProperties: record({
+      name: fc.string({ maxLength: 20 }),
+      email: fc.constantFrom<Json>('a@b.c', '', null),
+      isAdmin: fc.constantFrom<Json>(true, false, null, 'yes'),
+    }),
+    permissions: record({
+      resources: list(
+        record({
+          type: fc.constantFrom<Json>('organization', 'folder', 'document', 'workspace'),
+          id: id('r'),
+          organizationId: fc.option(org, { nil: null }),
+          accessRole: fc.constantFrom<Json>('viewer', 'editor', null, 'owner'),
+          expiresAt: time,
+        }),
+      ),
+    }),
+  }),
   // Every host is this machine, at a port where nothing listens: the real server of fuzz.test.ts allows
   // them (MARGINALIA_WEBHOOK_ALLOW_PRIVATE) and its deliveries fail at once, never leaving the machine; in
   // process the guard refuses them. And URLs refused whatever the guard: a scheme, none, a password.

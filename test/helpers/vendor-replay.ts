@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { REPO } from './server-process.js';
 
 export const EXAMPLES_V1 = join(REPO, '..', 'shared', 'vendor', 'examples-v1.json');
@@ -65,6 +66,11 @@ export interface Expectation {
   lastPage?: boolean;
   /** Where the page cannot be followed as printed, what was done and why (the replay's table shows it). */
   note?: string;
+  /**
+   * The page's path, for a page of the original service's other products: the documented answer is not
+   * the page's but 501 UNIMPLEMENTED naming that path (docs/api.md, "Not available on a self-hosted server").
+   */
+  unavailable?: string;
 }
 
 /** The members beside data that carry the next page's token. */
@@ -107,6 +113,13 @@ export function compareAnswer(
 ): Outcome {
   const out: Outcome = { differences: [], kept: [] };
   const diff = (what: string) => out.differences.push(what);
+  if (x.unavailable !== undefined) {
+    if (actual.status !== 501) diff(`HTTP ${actual.status}, a page not available here answers 501`);
+    const expected = unavailableAnswer(x.unavailable);
+    if (!isDeepStrictEqual(actual.json, expected))
+      diff(`${JSON.stringify(actual.json)?.slice(0, 300)}, not ${JSON.stringify(expected)}`);
+    return out;
+  }
   const doc = documented.body;
   const expectedStatus = typeof doc.statusCode === 'number' ? doc.statusCode : 200;
   if (actual.status !== expectedStatus) diff(`HTTP ${actual.status}, the page shows ${expectedStatus}`);
@@ -282,3 +295,8 @@ export function substituted<T>(body: T, replace: Readonly<Record<string, string 
   };
   return walk(body) as T;
 }
+
+/** The one answer of a page not available on a self-hosted server, at `path`. */
+export const unavailableAnswer = (path: string) => ({
+  error: { message: `${path} is not available on a self-hosted server.`, status: 'UNIMPLEMENTED' },
+});

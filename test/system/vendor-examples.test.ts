@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { systemClock } from '../../src/clock.js';
+import { UNAVAILABLE_PATHS } from '../../src/operations/unavailable.js';
 import { CONTRACT } from '../../src/schemas/operations/index.js';
 import { createTenant, type IssuedCredentials } from '../../src/services/credentials.js';
 import { postBody, startServer, stopServer } from '../helpers/server-process.js';
@@ -647,6 +648,22 @@ interface Row {
 }
 
 /**
+ * The v2 pages with a declaration of their own (auth/generate_token), and the pages of the original
+ * service's other products, whose documented answer here is 501 UNIMPLEMENTED naming their path
+ * (docs/api.md, "Not available on a self-hosted server"): a list apart from the twins', with its own plans.
+ */
+const V2_OWN: Record<string, Plan> = {
+  '/v2/auth/generate_token': {},
+  ...Object.fromEntries(
+    UNAVAILABLE_PATHS.map((path): [string, Plan] => [
+      path,
+      { expect: () => ({ unavailable: path, note: "another product's page: 501 UNIMPLEMENTED (docs/api.md)" }) },
+    ]),
+  ),
+};
+const PAGES_V2_OWN = vendorPages(EXAMPLES_V2)?.filter((p) => Object.hasOwn(V2_OWN, p.endpoint)) ?? null;
+
+/**
  * The /v2 pages served so far (docs/api.md, "Version 2"), from the operations' contracts: each is its v1
  * twin under the same name, answered by the same operation, so its examples need what its v1 page's do.
  */
@@ -661,6 +678,7 @@ const PAGES_V2 = vendorPages(EXAMPLES_V2)?.filter((p) => V2_TWINS.has(p.endpoint
 
 /** Each version's pages, each page's plan (a v2 twin's is its v1 page's), and how many examples they hold. */
 const VERSIONS = [
+  { version: 'v2 (own and not available)', pages: PAGES_V2_OWN, plan: (endpoint: string) => V2_OWN[endpoint], total: 104 },
   { version: 'v1', pages: PAGES, plan: (endpoint: string) => SETUPS[endpoint], total: 109 },
   {
     version: 'v2',

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { UNAVAILABLE_PATHS } from '../../src/operations/unavailable.js';
+import { MAX_TOKEN_RESOURCES } from '../../src/schemas/auth.js';
 import { makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
 import { REPO } from '../helpers/server-process.js';
 
@@ -43,7 +45,7 @@ describe('/openapi.json and /docs', () => {
   });
 
   test('describes every operation as a POST, with its request schema and every error answer in the envelope', () => {
-    const operations = Object.values(PATHS);
+    const operations = Object.values(PATHS).filter((p) => p.startsWith('/v1/'));
     assert.deepEqual(
       Object.keys(doc.paths)
         .filter((p) => p.startsWith('/v1/') && p !== STREAM)
@@ -103,6 +105,7 @@ describe('/openapi.json and /docs', () => {
         'ALREADY_EXISTS',
         'RESOURCE_EXHAUSTED',
         'INTERNAL',
+        'UNIMPLEMENTED',
         'UNAVAILABLE',
       ],
     );
@@ -146,6 +149,24 @@ describe('/openapi.json and /docs', () => {
       doc.tags.some((t: any) => t.name === 'events'),
       'its tag',
     );
+  });
+
+  test("v2's token operation is listed under both its names, and the pages not available with their 501", () => {
+    const [generate, alias] = ['/v2/auth/generate_token', '/v2/auth/token/get'].map((p) => doc.paths[p]?.post);
+    assert.ok(generate && alias, 'both names of the one operation');
+    assert.deepEqual(alias, generate, 'the same operation under its other name');
+    const resource =
+      generate.requestBody.content['application/json'].schema.properties.data.properties.permissions.properties.resources;
+    assert.equal(resource.maxItems, MAX_TOKEN_RESOURCES);
+    assert.deepEqual(resource.items.properties.type.enum, ['organization', 'folder', 'document']);
+    for (const path of UNAVAILABLE_PATHS) {
+      const op = doc.paths[path]?.post;
+      assert.ok(op, `${path} is listed`);
+      assert.deepEqual(op.tags, ['unavailable'], path);
+      assert.match(op.responses['501'].description, /UNIMPLEMENTED/, path);
+      assert.ok(op.responses['401'], `${path}: the credentials are checked first`);
+    }
+    assert.ok(doc.tags.some((t: any) => t.name === 'unavailable'));
   });
 
   test('the operational endpoints need no credentials', () => {

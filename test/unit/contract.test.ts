@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OPERATIONS } from '../../src/operations/index.js';
+import { namesOf } from '../../src/schemas/operations/contract.js';
 import { CONTRACT } from '../../src/schemas/operations/index.js';
 
 test('every contract is served by one operation, and every operation serves a contract of the table', () => {
@@ -14,7 +15,7 @@ test('every contract is served by one operation, and every operation serves a co
   assert.equal(served.size, Object.keys(CONTRACT).length, 'no operation with a contract outside CONTRACT');
 });
 
-test('no two contracts share a path', () => {
-  const paths = Object.values(CONTRACT).flatMap((c) => Object.entries(c.paths).map(([version, name]) => `/${version}/${name}`));
+test('no two contracts share a path, aliases included', () => {
+  const paths = Object.values(CONTRACT).flatMap((c) => namesOf(c).map(([version, name]) => `/${version}/${name}`));
   assert.equal(new Set(paths).size, paths.length);
 });

@@ -8,7 +8,12 @@ import { decodeJwt, decodeProtectedHeader, SignJWT, UnsecuredJWT } from 'jose';
 import { ApiError } from '../../src/errors.js';
 import { createTenant } from '../../src/services/credentials.js';
 import type { Caller, Services } from '../../src/services/context.js';
-import { END_USER_TOKEN_TTL_SECONDS, issueEndUserToken, verifyEndUserToken } from '../../src/services/end-user-tokens.js';
+import {
+  END_USER_TOKEN_TTL_SECONDS,
+  issueEndUserToken,
+  issueResourceToken,
+  verifyEndUserToken,
+} from '../../src/services/end-user-tokens.js';
 import type { Store } from '../../src/store/store.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
 
@@ -220,5 +225,58 @@ describe('end-user tokens: refused', () => {
       await refused(forged(header, rest, secret), `without ${claim}`);
     }
     assert.equal((await verifyEndUserToken(services, forged(header, claims, secret))).userId, 'u1', 'the forger itself is right');
+  });
+});
+
+describe("v2's token: the resources it names (the res claim)", () => {
+  const resources = [
+    { type: 'document', id: 'd1', organizationId: 'org-2', accessRole: 'viewer', expiresAt: 1640995200 },
+    { type: 'organization', id: 'org-1', organizationId: 'ignored' },
+    { type: 'folder', id: 'f1', organizationId: 'org-1', accessRole: null, expiresAt: null },
+  ] as const;
+  const issueV2 = async () =>
+    (
+      await issueResourceToken(services, a, {
+        userId: 'u1',
+        userProperties: { name: 'U', email: 'u@x.y' },
+        permissions: { resources: resources.map((r) => ({ ...r })) },
+      })
+    ).token;
+  const held = [
+    { type: 'document', id: 'd1', organizationId: 'org-2', accessRole: 'viewer', expiresAt: 1640995200 },
+    { type: 'organization', id: 'org-1', accessRole: 'editor' },
+    { type: 'folder', id: 'f1', organizationId: 'org-1', accessRole: 'editor' },
+  ];
+
+  test("roles resolved (editor by default), an organization's own id, the first resource's organization", async () => {
+    const token = await issueV2();
+    const claims = decodeJwt(token);
+    assert.deepEqual(claims.res, held);
+    assert.equal(claims.org, 'org-2');
+    const verified = await verifyEndUserToken(services, token);
+    assert.deepEqual(verified.resources, held);
+    assert.equal(verified.organizationId, 'org-2');
+    assert.equal((await verifyEndUserToken(services, await issue(a))).resources, undefined, 'a v1 token names none');
+  });
+
+  test('a res claim that issuing never writes is refused, even correctly signed', async () => {
+    const token = await issueV2();
+    const claims = decodeJwt(token);
+    const header = decodeProtectedHeader(token);
+    const secret = await secretOf(a.id);
+    const bad: [string, unknown][] = [
+      ['not an array', { type: 'organization', id: 'o', accessRole: 'editor' }],
+      ['empty', []],
+      ['an entry that is no object', ['o']],
+      ['an unknown type', [{ type: 'workspace', id: 'o', accessRole: 'editor' }]],
+      ['no id', [{ type: 'organization', accessRole: 'editor' }]],
+      ['no role', [{ type: 'organization', id: 'o' }]],
+      ['an unknown role', [{ type: 'organization', id: 'o', accessRole: 'owner' }]],
+      ['a document without its organization', [{ type: 'document', id: 'd', accessRole: 'viewer' }]],
+      ['an organization naming another', [{ type: 'organization', id: 'o', organizationId: 'p', accessRole: 'viewer' }]],
+      ['an expiry that is no whole number', [{ type: 'organization', id: 'o', accessRole: 'viewer', expiresAt: '1' }]],
+    ];
+    for (const [what, res] of bad) await refused(forged(header, { ...claims, res }, secret), what);
+    assert.deepEqual((await verifyEndUserToken(services, forged(header, claims, secret))).resources, held, 'the forger is right');
   });
 });

@@ -42,6 +42,16 @@ const shout = operation(shouts, {
   answer: 'Shouted.',
 });
 
+const named = contract({
+  paths: { v2: 'greetings/say' },
+  aliases: { v2: ['greetings/hello', 'greetings/hi'] },
+  summary: 'Say',
+  tags: ['test'],
+  body: Body,
+  result: Result,
+});
+const say = operation(named, { run: (_services, _tenant, data) => `said ${data.name}`, answer: 'Said.' });
+
 async function appWith(compiled: object[]): Promise<App> {
   const app: App = Fastify().withTypeProvider<TypeBoxTypeProvider>();
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -83,5 +93,22 @@ test('routes with the same body factory share one schema object, across registra
   // Five routes: greetings/add, greetings/shout and /copy's greetings/add on Body, greetings/create on RenamedBody.
   assert.equal(compiled.length, 5);
   assert.equal(new Set(compiled).size, 2);
+  await app.close();
+});
+
+test("a contract's aliases are routes of the same operation, beside its paths", async () => {
+  const app: App = Fastify().withTypeProvider<TypeBoxTypeProvider>();
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.tenant = { id: 't1' } as Tenant;
+    done();
+  });
+  registerOperations(app, services, [say]);
+  await app.ready();
+  assert.deepEqual(pathsOf(say), ['/v2/greetings/say', '/v2/greetings/hello', '/v2/greetings/hi']);
+  for (const url of pathsOf(say)) {
+    const r = await app.inject({ method: 'POST', url, payload: { data: { name: 'ana' } } });
+    assert.deepEqual(r.json(), { result: { status: 'success', message: 'Said.', data: 'said ana' } }, url);
+  }
   await app.close();
 });

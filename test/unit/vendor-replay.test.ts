@@ -2,7 +2,7 @@
 // each rule it checks finds a difference when the answer breaks it, so a green replay means something.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compareAnswer, type DocumentedAnswer, substituted } from '../helpers/vendor-replay.js';
+import { compareAnswer, type DocumentedAnswer, substituted, unavailableAnswer } from '../helpers/vendor-replay.js';
 
 const page = (body: Record<string, any>): DocumentedAnswer => ({ kind: 'success', name: 'Success Response', body });
 const ok = (data: unknown, extra: Record<string, unknown> = {}) => ({
@@ -87,4 +87,15 @@ test('placeholders are replaced wherever they are, and nothing else is', () => {
   assert.deepEqual(substituted({ data: { k: 'YOUR_KEY', list: ['YOUR_KEY', 'x'], n: 1 } }, { YOUR_KEY: 'mk_1' }), {
     data: { k: 'mk_1', list: ['mk_1', 'x'], n: 1 },
   });
+});
+
+test("a page not available here: 501 and the exact body naming its path, whatever the page's own answer", () => {
+  const x = { unavailable: '/v2/agents/create' };
+  const doc = documented({ agentId: 'a1' });
+  assert.deepEqual(differences({ data: {} }, doc, { status: 501, json: unavailableAnswer('/v2/agents/create') }, x), []);
+  assert.equal(differences({ data: {} }, doc, { status: 404, json: unavailableAnswer('/v2/agents/create') }, x).length, 1);
+  assert.equal(differences({ data: {} }, doc, { status: 501, json: unavailableAnswer('/v2/agents/get') }, x).length, 1);
+  const more = { error: { ...unavailableAnswer('/v2/agents/create').error, details: {} } };
+  assert.equal(differences({ data: {} }, doc, { status: 501, json: more }, x).length, 1, 'nothing more in the envelope');
+  assert.equal(differences({ data: {} }, doc, ok({ agentId: 'a1' }), x).length, 2, "the page's own answer is not it");
 });

@@ -1,5 +1,5 @@
 // End-user tokens.
-import { AuthTokenBody } from '../auth.js';
+import { AuthTokenBody, GenerateTokenBody, MAX_TOKEN_RESOURCES } from '../auth.js';
 import { AuthTokenResult } from '../responses.js';
 import { contract } from './contract.js';
 
@@ -14,6 +14,24 @@ export const auth = {
       'needs the server credentials.',
     tags: ['auth'],
     body: AuthTokenBody,
+    result: AuthTokenResult,
+  }),
+  // v2's page of the same name takes other members (resources instead of an organizationId, header
+  // credentials only), so it is a declaration of its own rather than an adapter (docs/decisions.md).
+  authGenerateToken: contract({
+    paths: { v2: 'auth/generate_token' },
+    // The original service's own sample application calls it under this name too.
+    aliases: { v2: ['auth/token/get'] },
+    summary: 'Issue a signed end-user token (JWT, 48 hours) naming the resources its user may access',
+    description:
+      "Your server calls it with the server credentials and hands the token to that user's browser; it is also " +
+      'served at `/v2/auth/token/get`. `permissions.resources` names 1 to ' +
+      `${MAX_TOKEN_RESOURCES} organizations, folders and documents, each with an \`accessRole\` (viewer or editor, ` +
+      'the default) and an optional `expiresAt`; a folder or document names its `organizationId`. The token is ' +
+      "v1's (it opens `GET /v1/events` as `Authorization: Bearer <token>` or `?token=`, with the share of the " +
+      "first resource's organization) and carries the resources and roles; the roles grant nothing yet.",
+    tags: ['auth'],
+    body: GenerateTokenBody,
     result: AuthTokenResult,
   }),
 };

@@ -12,6 +12,12 @@ export type Version = 'v1' | 'v2';
 /** An operation's name in each version that serves it, e.g. `{ v1: 'users/update' }` for POST /v1/users/update. */
 export type Paths = Partial<Record<Version, string>>;
 
+/**
+ * Further names a version serves the same operation under, as the same route (its name in `paths` is
+ * the one the client and the docs use): e.g. `{ v2: ['auth/token/get'] }` beside `auth/generate_token`.
+ */
+export type Aliases = Partial<Record<Version, readonly string[]>>;
+
 /** What an operation can answer, per HTTP status (responses.ts). */
 export type Answers = ReturnType<typeof answers>;
 
@@ -21,6 +27,7 @@ type SuccessStatus = 200 | 202;
 /** A contract as declared: its answers are named by the success schema and the refusals it adds. */
 interface Declared<P extends Paths, Body extends TSchema, Result extends TSchema, Status extends SuccessStatus> {
   paths: P;
+  aliases?: Aliases;
   summary: string;
   description?: string;
   tags: readonly string[];
@@ -53,6 +60,13 @@ export function contract<const P extends Paths, Body extends TSchema, Result ext
 ): Contract<Body, Result, P, Status> {
   const { also, partial, successStatus = 200 as Status, ...rest } = declared;
   return { ...rest, successStatus, response: answers(declared.result, also, { partial, successStatus }) };
+}
+
+/** Every version and name a contract is served under: its paths, then its aliases. */
+export function namesOf(c: Pick<Contract, 'paths' | 'aliases'>): [Version, string][] {
+  const named = Object.entries(c.paths) as [Version, string][];
+  const aliases = Object.entries(c.aliases ?? {}) as [Version, readonly string[]][];
+  return [...named, ...aliases.flatMap(([version, names]) => names.map((name): [Version, string] => [version, name]))];
 }
 
 /** The `data` member a contract's request body holds. */
