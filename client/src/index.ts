@@ -9,7 +9,13 @@
 // stream (GET /v1/events, a stream rather than an operation of the table) as an async iterator that
 // resumes by itself (events.ts).
 import type { ErrorCode } from '../../src/schemas/error-codes.js';
-import type { ContractData, ContractResult } from '../../src/schemas/operations/contract.js';
+import type {
+  ContractData,
+  ContractDataIn,
+  ContractResult,
+  ContractResultIn,
+  Version,
+} from '../../src/schemas/operations/contract.js';
 import { CONTRACT, type OperationName } from '../../src/schemas/operations/index.js';
 import { type EventSubscription, type SubscribeOptions, Subscription } from './events.js';
 
@@ -31,6 +37,21 @@ type DataOf<K extends OperationName> = ContractData<Contracts[K]>;
 type ResultOf<K extends OperationName> = ContractResult<Contracts[K]>;
 /** The method that calls operation K. */
 type Call<K extends OperationName> = (data: DataOf<K>) => Promise<ResultOf<K>>;
+
+/** The operations served under /v2 (docs/api.md, "Version 2"). */
+type V2Operation = { [K in OperationName]: Contracts[K]['paths'] extends { v2: string } ? K : never }[OperationName];
+/** The method that calls operation K under /v2: typed by /v2's request and answer where they differ. */
+type CallV2<K extends OperationName> = (
+  data: ContractDataIn<Contracts[K], 'v2'>,
+) => Promise<ContractResultIn<Contracts[K], 'v2'>>;
+/** Every /v2 operation, by its name (`client.v2.annotationsGet({...})`). */
+export type V2Calls = { [K in V2Operation]: CallV2<K> };
+/** The names of the /v2 operations. */
+const V2_OPERATIONS = (Object.keys(CONTRACT) as OperationName[]).filter(
+  (name): name is V2Operation => (CONTRACT[name].paths as { v2?: string }).v2 !== undefined,
+);
+/** Reads and counts: safe to repeat after a 503 (the /v2 calls' writes are not retried on 503 unless asked). */
+const REPEATABLE_V2 = /(Get|Count|Status)$/;
 
 export type AuthTokenData = DataOf<'authTokenGet'>;
 export type AnnotationsAddData = DataOf<'annotationsAdd'>;
@@ -375,6 +396,15 @@ export class Marginalia {
       everyPage((pageToken) => this.webhooks.deliveries({ ...data, pageToken })),
   };
 
+  /**
+   * The original service's current API, /v2 (docs/api.md, "Version 2"): every operation served there, by its
+   * name, each typed by /v2's own request and answer where its page differs from v1 (commentannotations/get
+   * across an organization, nextPageToken, ...). `client.v2.annotationsGet({ organizationId: 'acme', order: 'asc' })`.
+   */
+  readonly v2: V2Calls = Object.fromEntries(
+    V2_OPERATIONS.map((name) => [name, (data: unknown) => this.call(name, data as never, REPEATABLE_V2.test(name), 'v2')]),
+  ) as unknown as V2Calls;
+
   private readonly options: Required<Omit<MarginaliaOptions, 'fetch'>> & { fetch: typeof fetch };
 
   constructor(options: MarginaliaOptions) {
@@ -398,9 +428,14 @@ export class Marginalia {
   }
 
   /** POSTs data to operation `name`; `repeatable` says whether a 503 may be retried without risking a second write. */
-  private async call<K extends V1Operation>(name: K, data: DataOf<K>, repeatable: boolean): Promise<ResultOf<K>> {
+  private async call<K extends OperationName>(
+    name: K,
+    data: DataOf<K>,
+    repeatable: boolean,
+    version: Version = 'v1',
+  ): Promise<ResultOf<K>> {
     type R = ResultOf<K>;
-    const path = `/v1/${(CONTRACT[name].paths as { v1: string }).v1}`;
+    const path = `/${version}/${(CONTRACT[name].paths as Partial<Record<Version, string>>)[version]}`;
     const { baseUrl, apiKey, authToken, retries, backoffMs, maxWaitMs, retryWritesOn503, fetch: doFetch } = this.options;
     for (let attempt = 0; ; attempt++) {
       let res: Response;

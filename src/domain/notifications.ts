@@ -18,10 +18,13 @@ export interface NewNotification {
    */
   notifyAll: boolean;
   /**
-   * notificationSource: "custom" (notifications/add) or "comment" (docs/api.md,
+   * notificationSource: what notifications/add was given ("custom" unless told), or "comment" (docs/api.md,
    * "Notifications from comments (triggerNotification)").
    */
-  source: 'custom' | 'comment';
+  source: string;
+  /** /v2: an access context kept as sent (JSON text), and whether the customer's resolver gives the content. */
+  context?: string | null;
+  resolverUsed?: boolean;
   /** The answer as far as it does not depend on the reader, rendered by the service (answers/notifications.ts). */
   answer: string;
 }
@@ -63,6 +66,9 @@ export interface ChangeSource {
   recipients: { userId: string; internalId: string }[];
   source: string;
   notifyAll: boolean;
+  /** JSON text, or null. */
+  context?: string | null;
+  resolverUsed?: boolean;
 }
 
 /** notifications/update's change to one notification (docs/api.md, "POST /v1/notifications/update"). */
@@ -121,3 +127,10 @@ export interface NotificationQuery {
 
 /** notifications/delete's selection: filters as in get. */
 export type NotificationDeletion = Omit<NotificationQuery, 'after' | 'limit' | 'unread' | 'ascending'>;
+
+/**
+ * The documentId a user's organization-level notification setting is kept under (/v2's config/set without
+ * documentIds): no document is called "" (ids are 1 to 256 characters). It is the user's default for every
+ * document without a setting of its own.
+ */
+export const ORGANIZATION_LEVEL = '';

@@ -3,11 +3,10 @@ import { confirmedBy } from '../http/auth.js';
 import { sendSuccessJson } from '../http/envelope.js';
 import { nextPageTokenOf, operation, ownRun, pageTokenOf } from './operation.js';
 import { success } from '../http/envelope.js';
-import { AnnotationsSearchBody } from '../schemas/comments.js';
-import { AnnotationSearchResultV2, answers } from '../schemas/responses.js';
 import { searchAnnotations } from '../services/thread-search.js';
 import { CONTRACT } from '../schemas/operations/index.js';
-import { addAnnotations } from '../services/comments.js';
+import { addAnnotations, notifyingPerComment } from '../services/comments.js';
+import type { AnnotationsAddData } from '../schemas/comments.js';
 import {
   countAnnotations,
   deleteAnnotations,
@@ -21,6 +20,15 @@ export const annotations = [
   operation(CONTRACT.annotationsAdd, {
     run: addAnnotations,
     answer: 'Comment Annotation(s) added successfully.',
+    adapters: {
+      v2: {
+        data: (data: AnnotationsAddData) =>
+          notifyingPerComment(
+            data,
+            data.commentAnnotations.flatMap((a) => a.commentData),
+          ),
+      },
+    },
   }),
   operation(CONTRACT.annotationsGet, {
     config: { confirmsCredentials: true },
@@ -32,8 +40,6 @@ export const annotations = [
     adapters: {
       // /v2 reads across documents by lastUpdated, with its own filters (services/thread-search.ts).
       v2: ownRun({
-        body: AnnotationsSearchBody,
-        response: answers(AnnotationSearchResultV2),
         run: searchAnnotations,
         answer: (found, request) => {
           confirmedBy(request, found.credentialsVersion);

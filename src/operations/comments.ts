@@ -2,16 +2,23 @@
 import { confirmedBy } from '../http/auth.js';
 import { sendSuccessJson, success } from '../http/envelope.js';
 import { operation, ownRun } from './operation.js';
-import { CommentsGetBody } from '../schemas/comments.js';
 import { CONTRACT } from '../schemas/operations/index.js';
-import { answers, CommentsResultV2 } from '../schemas/responses.js';
-import { addComments, deleteComments, getComments, getCommentsV2, updateComments } from '../services/comments.js';
+import type { CommentsAddData } from '../schemas/comments.js';
+import {
+  addComments,
+  deleteComments,
+  getComments,
+  getCommentsV2,
+  notifyingPerComment,
+  updateComments,
+} from '../services/comments.js';
 
 /** The comments of a thread. */
 export const comments = [
   operation(CONTRACT.commentsAdd, {
     run: addComments,
     answer: 'Comment(s) added successfully.',
+    adapters: { v2: { data: (data: CommentsAddData) => notifyingPerComment(data, data.commentData) } },
   }),
   operation(CONTRACT.commentsGet, {
     config: { confirmsCredentials: true },
@@ -24,8 +31,6 @@ export const comments = [
     adapters: {
       // /v2 shows each comment with its own members (answers/v2-threads.ts), under its page's wording.
       v2: ownRun({
-        body: CommentsGetBody,
-        response: answers(CommentsResultV2),
         run: getCommentsV2,
         answer: ({ comments, credentialsVersion }, request) => {
           confirmedBy(request, credentialsVersion);

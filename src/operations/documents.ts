@@ -1,7 +1,6 @@
 // Documents as objects.
 import { success } from '../http/envelope.js';
 import { PartialSuccess } from '../errors.js';
-import { answers, DocumentsResult } from '../schemas/responses.js';
 import { type Adapter, operation, pageTokenOf } from './operation.js';
 import { CONTRACT } from '../schemas/operations/index.js';
 import {
@@ -19,9 +18,8 @@ import {
  * /v2's answer to a batch where some documents failed: 500 INTERNAL with every entry in `details`, the
  * others' work committed (docs/api.md, "Version 2"); v1 answers the same entries as a success.
  */
-function partialOnV2(message: string, failed: string, when: string): Adapter<never, DocumentOutcomes> {
+function partialOnV2(message: string, failed: string): Adapter<never, DocumentOutcomes> {
   return {
-    response: answers(DocumentsResult, [], { partial: `${when}: the others were done, every entry in \`details\`` }),
     answer: (entries) => {
       if (Object.values(entries).some((e) => !e.success)) throw new PartialSuccess(failed, entries);
       return success(message, entries);
@@ -43,14 +41,14 @@ export const documents = [
     run: updateDocuments,
     answer: 'Document(s) updated successfully.',
     adapters: {
-      v2: partialOnV2('Document(s) updated successfully.', 'Error updating document(s).', 'some documents do not exist'),
+      v2: partialOnV2('Document(s) updated successfully.', 'Error updating document(s).'),
     },
   }),
   operation(CONTRACT.documentsDelete, {
     run: deleteDocuments,
     answer: 'Document(s) deleted successfully.',
     adapters: {
-      v2: partialOnV2('Document(s) deleted successfully.', 'Error deleting document(s).', 'some documents do not exist'),
+      v2: partialOnV2('Document(s) deleted successfully.', 'Error deleting document(s).'),
     },
   }),
   operation(CONTRACT.documentsMove, {

@@ -1,13 +1,6 @@
 // Folders of documents.
 import { success } from '../http/envelope.js';
-import {
-  type FoldersAccessData,
-  FoldersAccessV2Body,
-  type FoldersAccessV2Data,
-  type FoldersGetData,
-  type FoldersGetV2Data,
-} from '../schemas/folders.js';
-import { answers, FolderAccessResultV2 } from '../schemas/responses.js';
+import type { FoldersAccessData, FoldersAccessV2Data, FoldersGetData, FoldersGetV2Data } from '../schemas/folders.js';
 import { operation } from './operation.js';
 import { CONTRACT } from '../schemas/operations/index.js';
 import { addFolders, deleteFolders, getFolders, setFolderAccess, updateFolders } from '../services/folders.js';
@@ -48,8 +41,6 @@ export const folders = [
     answer: 'Updated access for folders successfully.',
     adapters: {
       v2: {
-        body: FoldersAccessV2Body,
-        response: answers(FolderAccessResultV2),
         data: (data: FoldersAccessV2Data) => data as FoldersAccessData,
         // The /v2 page words the answer that sets the inheritance as its entries are worded.
         answer: (entries, request) =>

@@ -39,8 +39,9 @@ export interface Adapter<Data, Out> {
 
 /** A version served by a service call of its own (a read another version answers differently). */
 export interface OwnRun<D, O> {
-  body: (limits: InputLimits) => TSchema;
-  response: Answers;
+  /** Its request and answers, when its contract's VersionShape does not give them. */
+  body?: (limits: InputLimits) => TSchema;
+  response?: Answers;
   run(services: Services, tenant: Tenant, data: D): Maybe<O>;
   answer: Answer<O>;
 }
@@ -114,8 +115,9 @@ export function registerOperations(app: App, services: Services, operations: rea
           summary: contract.summary,
           ...(contract.description !== undefined ? { description: contract.description } : {}),
           tags: [...contract.tags],
-          body: bodyOf(adapter?.body ?? contract.body, services.limits),
-          response: adapter?.response ?? contract.response,
+          // A version's own request and answers: its adapter's, else its contract's (VersionShape), else the operation's.
+          body: bodyOf(adapter?.body ?? (version === 'v2' ? contract.v2?.body : undefined) ?? contract.body, services.limits),
+          response: adapter?.response ?? (version === 'v2' ? contract.v2Response : undefined) ?? contract.response,
         },
         handler: handlerOf(services, op, adapter),
       });

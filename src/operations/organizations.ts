@@ -1,7 +1,6 @@
 // Organizations as objects: created, read, renamed, deleted and disabled.
 import { success } from '../http/envelope.js';
 import { nextPageTokenOf, operation, pageTokenOf } from './operation.js';
-import { answers, OrganizationListResultV2 } from '../schemas/responses.js';
 import { CONTRACT } from '../schemas/operations/index.js';
 import {
   addOrganizations,
@@ -22,7 +21,6 @@ export const organizations = [
     answer: (got) => success('Organization(s) retrieved successfully.', got.organizations, pageTokenOf(got.nextPageToken)),
     adapters: {
       v2: {
-        response: answers(OrganizationListResultV2),
         answer: (got) =>
           success('Organization(s) retrieved successfully.', got.organizations, nextPageTokenOf(got.nextPageToken)),
       },

@@ -1,7 +1,6 @@
 // Users: their profiles (added, updated) and their memberships (read, removed).
 import { success } from '../http/envelope.js';
 import { nextPageTokenOf, operation, pageTokenOf } from './operation.js';
-import { answers, MembersResultV2 } from '../schemas/responses.js';
 import { CONTRACT } from '../schemas/operations/index.js';
 import { addUsers, updateUsers } from '../services/users.js';
 import { deleteMembers, getMembers } from '../services/members.js';
@@ -25,7 +24,6 @@ export const members = [
     answer: (got) => success('User(s) retrieved successfully.', got.users, pageTokenOf(got.nextPageToken)),
     adapters: {
       v2: {
-        response: answers(MembersResultV2),
         answer: (got) => success('User(s) retrieved successfully.', got.users, nextPageTokenOf(got.nextPageToken)),
       },
     },

@@ -71,7 +71,7 @@ export const CommentIn = (limits: InputLimits) =>
     taggedUserContacts: Opt(TaggedUserContacts(limits)),
     ...CommentV2Members(limits),
     agent: Opt(CommentAgentIn),
-    /** /v2 asks per comment: any comment asking notifies, as `data.triggerNotification` does. */
+    /** /v2 asks per comment: any comment asking notifies, as `data.triggerNotification` does (v1 ignores it). */
     triggerNotification: Opt(Type.Boolean()),
     /** /v2: activities are issue 37's; taken and kept for nothing yet (docs/decisions.md). */
     triggerActivities: Opt(Type.Boolean()),

@@ -31,7 +31,17 @@ const DocumentIn = Type.Object({ documentId: Id, documentName: Opt(Name) });
 
 /** organizations/documents/add: folderId (which must exist) places every document of the request in it. */
 export const DocumentsAddBody = (limits: InputLimits) =>
-  RequestBody(Type.Object({ organizationId: Id, folderId: Opt(FolderRef), documents: Batch(limits, DocumentIn) }));
+  RequestBody(
+    Type.Object({
+      organizationId: Id,
+      folderId: Opt(FolderRef),
+      documents: Batch(limits, DocumentIn),
+      /** The organization is made by the first write anyway. */
+      createOrganization: Opt(Type.Boolean()),
+      /** A folderId that does not exist is made, at the top, instead of answering NOT_FOUND. */
+      createFolder: Opt(Type.Boolean()),
+    }),
+  );
 export type DocumentsAddData = DataOf<typeof DocumentsAddBody>;
 
 export const DocumentsUpdateBody = (limits: InputLimits) =>

@@ -5,6 +5,7 @@ import {
   Filter,
   FreeObject,
   Id,
+  MAX_ID_LENGTH,
   MAX_PAGE_SIZE,
   NotificationId,
   Opt,
@@ -25,10 +26,20 @@ export const NotificationsAddBody = (limits: InputLimits) =>
       locationId: Opt(Id),
       notificationId: Opt(NotificationId),
       actionUser: UserRefIn,
-      displayHeadlineMessageTemplate: Text(limits),
+      // Required unless isNotificationResolverUsed (the customer's resolver then gives the content).
+      displayHeadlineMessageTemplate: Opt(Text(limits)),
       displayHeadlineMessageTemplateData: Opt(FreeObject),
       displayBodyMessage: Opt(Text(limits)),
       notificationSourceData: Opt(FreeObject),
+      /** /v2: the source shown (notificationSource; "custom" unless given), an access context, the resolver flag. */
+      notificationSource: Opt(Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH })),
+      context: Opt(FreeObject),
+      isNotificationResolverUsed: Opt(Type.Boolean()),
+      /** Organizations and documents are made by their first write whatever these say. */
+      createOrganization: Opt(Type.Boolean()),
+      createDocument: Opt(Type.Boolean()),
+      /** Checked with the permissions of end users (docs/decisions.md). */
+      verifyUserPermissions: Opt(Type.Boolean()),
       // Optional (docs/api.md, "Addressing and read state"): none, or none with notifyAll, addresses the whole
       // organization.
       notifyUsers: Opt(Type.Array(UserRefIn, { maxItems: limits.maxBatch })),
@@ -108,13 +119,23 @@ export const NotificationsReadBody = (limits: InputLimits) =>
 export const SettingValue = Type.Unsafe<'ALL' | 'MINE' | 'NONE'>({ type: 'string', enum: ['ALL', 'MINE', 'NONE'] });
 
 export const NotificationConfigGetBody = (limits: InputLimits) =>
-  RequestBody(Type.Object({ organizationId: Id, documentIds: Batch(limits, Id), userId: Id }));
+  RequestBody(
+    Type.Object({
+      organizationId: Id,
+      // Required unless getOrganizationConfig (checked by the service, which names them).
+      documentIds: Filter(limits, Id),
+      userId: Id,
+      /** The user's organization-level setting, their default for every document. */
+      getOrganizationConfig: Opt(Type.Boolean()),
+    }),
+  );
 
 export const NotificationConfigSetBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
       organizationId: Id,
-      documentIds: Batch(limits, Id),
+      // None: the organization-level setting, each user's default for every document.
+      documentIds: Filter(limits, Id),
       userIds: Batch(limits, Id),
       // At least one of them, not null (null is absent, docs/api.md "Wire format"): checked by the service, which
       // names them.

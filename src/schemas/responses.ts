@@ -266,7 +266,9 @@ export const NotificationAddedResult = Success(
 
 export const Notification = Type.Object({
   id: Type.String(),
-  notificationSource: Type.Union([Type.Literal('custom'), Type.Literal('comment')]),
+  notificationSource: Type.String({
+    description: '"comment" when a comment made it; else as notifications/add gave it ("custom")',
+  }),
   notificationSourceData: Type.Record(Type.String(), Type.Unknown()),
   actionUser: ShownUser,
   displayBodyMessage: Type.String(),
@@ -278,6 +280,10 @@ export const Notification = Type.Object({
     documentId: Type.Optional(Type.String()),
     locationId: Type.Optional(Type.String()),
   }),
+  context: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'As notifications/add gave it' })),
+  isNotificationResolverUsed: Type.Optional(
+    Type.Literal(true, { description: "Its content comes from the customer's resolver" }),
+  ),
   notifyUsers: Type.Record(Type.String(), Type.Boolean(), { description: 'By internal user id: true while unread' }),
   notifyUsersByUserId: Type.Record(Type.String(), Type.Boolean(), { description: 'By userId: true while unread' }),
   timestamp: Type.Integer({ description: 'Milliseconds since the Unix epoch' }),
@@ -305,19 +311,24 @@ export const NotificationConfigResult = Success(
       config: Type.Object({ inbox: SettingValue, email: SettingValue }),
       metadata: Type.Object({
         organizationId: Type.String(),
-        documentId: Type.String(),
+        documentId: Type.Optional(Type.String({ description: 'Absent for the organization-level setting' })),
         userId: Type.String(),
         apiKey: Type.String(),
       }),
     }),
-    { description: 'One entry per document, in the order asked' },
+    { description: 'One entry per document, in the order asked; with getOrganizationConfig, the organization-level one' },
   ),
 );
 export const NotificationConfigSetResult = Success(
   Type.Record(
     Type.String(),
-    Type.Object({ success: Type.Boolean(), userId: Type.String(), documentId: Type.String(), message: Type.String() }),
-    { description: 'By userId; documentId is the last document' },
+    Type.Object({
+      success: Type.Boolean(),
+      userId: Type.String(),
+      documentId: Type.Optional(Type.String({ description: 'The last document; absent for the organization-level setting' })),
+      message: Type.String(),
+    }),
+    { description: 'By userId' },
   ),
 );
 

@@ -14,7 +14,14 @@ import {
   type DataOf,
 } from './common.js';
 
-export const UserIn = Type.Object({ userId: Id, name: Opt(Name), email: Opt(Email), photoUrl: Opt(PhotoUrl) });
+export const UserIn = Type.Object({
+  userId: Id,
+  name: Opt(Name),
+  email: Opt(Email),
+  photoUrl: Opt(PhotoUrl),
+  /** /v2: the user's role on the organization, document or folder named; taken, given effect by the permissions. */
+  accessRole: Opt(Type.Union([Type.Literal('viewer'), Type.Literal('editor')])),
+});
 
 export const UsersBody = (limits: InputLimits) =>
   RequestBody(
@@ -23,6 +30,11 @@ export const UsersBody = (limits: InputLimits) =>
       documentId: Opt(Id),
       folderId: Opt(Id),
       users: Batch(limits, UserIn),
+      /** The organization and a document are made by the first write anyway. */
+      createOrganization: Opt(Type.Boolean()),
+      createDocument: Opt(Type.Boolean()),
+      /** users/add: a folderId that does not exist is made, at the top. */
+      createFolder: Opt(Type.Boolean()),
     }),
   );
 

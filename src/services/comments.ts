@@ -130,10 +130,7 @@ export function addAnnotations(
       visibility: a.visibility != null ? visibilityOf(a.visibility, ['commentAnnotations', i, 'visibility']) : null,
     };
   });
-  const notify = notifies(
-    input,
-    input.commentAnnotations.flatMap((a) => a.commentData),
-  );
+  const notify = notifies(input);
   const added = store.addAnnotations(caller.id, organizationOf(input), input.documentId, annotations, clock(), notify);
   // fromEntries: an annotationId such as "__proto__" is an ordinary own key here.
   return then(added, (taken) => outcomesOf(annotations, taken));
@@ -163,15 +160,20 @@ const threadOf = (input: CommentsDeleteData): ThreadRef => ({
 });
 
 /**
+ * /v2 asks for notifications per comment (`commentData[].triggerNotification`): a request any of whose comments
+ * asks notifies, as `data.triggerNotification` does on v1, where a comment's own is ignored (docs/decisions.md).
+ */
+export const notifyingPerComment = <D extends { triggerNotification?: boolean | null }>(
+  data: D,
+  comments: readonly { triggerNotification?: boolean | null }[],
+): D => (comments.some((c) => c.triggerNotification === true) ? { ...data, triggerNotification: true } : data);
+
+/**
  * triggerNotification (docs/api.md, "Notifications from comments"): notifications belong to an organization (its members, their settings),
  * so a write to a document without one cannot ask for them (docs/decisions.md).
  */
-function notifies(
-  input: { organizationId?: string | null; triggerNotification?: boolean | null },
-  comments: readonly { triggerNotification?: boolean | null }[] = [],
-): boolean {
-  // /v2 asks per comment; a request notifies when it or any of its comments asks.
-  if (input.triggerNotification !== true && !comments.some((c) => c.triggerNotification === true)) return false;
+function notifies(input: { organizationId?: string | null; triggerNotification?: boolean | null }): boolean {
+  if (input.triggerNotification !== true) return false;
   if (input.organizationId == null)
     throw invalid(
       `${spell(['triggerNotification'])} needs ${spell(['organizationId'])}: notifications belong to an organization.`,
@@ -185,7 +187,7 @@ const noThread = (input: { annotationId: string; documentId: string }) =>
 
 export function addComments({ store, clock }: Services, caller: Caller, input: CommentsAddData): Maybe<number[]> {
   const list = drafts(input.commentData, ['commentData']);
-  const notify = notifies(input, input.commentData);
+  const notify = notifies(input);
   const added = store.addComments(caller.id, organizationOf(input), input.documentId, input.annotationId, list, clock(), notify);
   return then(added, (outcome) => {
     switch (outcome.kind) {

@@ -41,7 +41,7 @@ export type DocumentOutcomes = Record<string, { success: boolean; id: string; me
 export function addDocuments({ store, clock }: Services, caller: Caller, input: DocumentsAddData) {
   const entries = writes(input.documents);
   const folderId = input.folderId == null ? null : folderOf(input.folderId);
-  return then(store.addDocuments(caller.id, input.organizationId, folderId, entries, clock()), () =>
+  return then(store.addDocuments(caller.id, input.organizationId, folderId, entries, clock(), input.createFolder === true), () =>
     Object.fromEntries(
       entries.map(({ documentId: id }) => [
         id,

@@ -3,25 +3,33 @@
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type { NotificationConfigGetData, NotificationConfigSetData } from '../schemas/notifications.js';
-import type { NotificationSetting } from '../domain/notifications.js';
+import { type NotificationSetting, ORGANIZATION_LEVEL } from '../domain/notifications.js';
 import type { Caller, Services } from './context.js';
 import { spell } from './member-path.js';
 
 /** What a user who never set one reads (docs/api.md, "POST /v1/notifications/config/get"). */
 export const DEFAULT_SETTING: NotificationSetting = { inbox: 'MINE', email: 'MINE' };
 
-/** One entry per document, in the order asked; a document asked twice is answered once. */
+/**
+ * One entry per document, in the order asked (a document asked twice is answered once): its setting, else
+ * the user's organization-level one, else the default; or, with getOrganizationConfig, the organization-level one.
+ */
 export function getNotificationConfig({ store }: Services, caller: Caller, input: NotificationConfigGetData) {
-  const documentIds = [...new Set(input.documentIds)];
-  return then(store.notificationSettings(caller.id, input.organizationId, input.userId, documentIds), (set) =>
-    documentIds.map((documentId) => {
-      const s = set.get(documentId) ?? DEFAULT_SETTING;
-      return {
-        config: { inbox: s.inbox, email: s.email },
-        metadata: { organizationId: input.organizationId, documentId, userId: input.userId, apiKey: caller.apiKey },
-      };
-    }),
-  );
+  const { organizationId, userId } = input;
+  const organizationLevel = input.getOrganizationConfig === true;
+  const documentIds = [...new Set(input.documentIds ?? [])];
+  if (!organizationLevel && documentIds.length === 0)
+    throw invalid(`${spell(['documentIds'])} is required unless ${spell(['getOrganizationConfig'])} is true.`);
+  const asked = organizationLevel ? [ORGANIZATION_LEVEL] : [...documentIds, ORGANIZATION_LEVEL];
+  return then(store.notificationSettings(caller.id, organizationId, userId, asked), (set) => {
+    const fallback = set.get(ORGANIZATION_LEVEL) ?? DEFAULT_SETTING;
+    const entry = (s: NotificationSetting, documentId: string | null) => ({
+      config: { inbox: s.inbox, email: s.email },
+      metadata: { organizationId, ...(documentId !== null ? { documentId } : {}), userId, apiKey: caller.apiKey },
+    });
+    if (organizationLevel) return [entry(fallback, null)];
+    return documentIds.map((documentId) => entry(set.get(documentId) ?? fallback, documentId));
+  });
 }
 
 /** Sets every (document, user) pair in one transaction; answers by userId with the last document. */
@@ -30,7 +38,9 @@ export function setNotificationConfig(
   caller: Caller,
   input: NotificationConfigSetData,
 ): Maybe<object> {
-  const documentIds = [...new Set(input.documentIds)];
+  // None: the organization-level setting (ORGANIZATION_LEVEL), kept like a document's.
+  const listed = [...new Set(input.documentIds ?? [])];
+  const documentIds = listed.length > 0 ? listed : [ORGANIZATION_LEVEL];
   const userIds = [...new Set(input.userIds)];
   const setting = {
     ...(input.config.inbox != null && { inbox: input.config.inbox }),
@@ -45,12 +55,17 @@ export function setNotificationConfig(
         `one request sets at most ${limits.maxMarksPerRequest} (MARGINALIA_MAX_MARKS_PER_REQUEST).`,
     );
   }
-  const lastDocument = input.documentIds[input.documentIds.length - 1]!;
+  const lastDocument = listed.length > 0 ? input.documentIds![input.documentIds!.length - 1]! : null;
   return then(store.setNotificationSettings(caller.id, input.organizationId, documentIds, userIds, setting, clock()), () =>
     Object.fromEntries(
       userIds.map((userId) => [
         userId,
-        { success: true, userId, documentId: lastDocument, message: 'User config set successfully.' },
+        {
+          success: true,
+          userId,
+          ...(lastDocument !== null ? { documentId: lastDocument } : {}),
+          message: 'User config set successfully.',
+        },
       ]),
     ),
   );

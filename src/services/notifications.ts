@@ -19,6 +19,11 @@ export function addNotification({ store, clock }: Services, caller: Caller, inpu
       `${spell(['notifyAll'])} is false and ${spell(['notifyUsers'])} lists nobody: the notification would reach no one.`,
     );
   }
+  const resolverUsed = input.isNotificationResolverUsed === true;
+  if (input.displayHeadlineMessageTemplate == null && !resolverUsed)
+    throw invalid(
+      `${spell(['displayHeadlineMessageTemplate'])} is required unless ${spell(['isNotificationResolverUsed'])} is true.`,
+    );
   const notificationId = input.notificationId ?? newNotificationId();
   // A user listed twice is notified once. Internal ids are derived here, once, so reads need not hash.
   const listed = input.notifyUsers ?? [];
@@ -31,7 +36,7 @@ export function addNotification({ store, clock }: Services, caller: Caller, inpu
     documentId: orNull(input.documentId),
     locationId: orNull(input.locationId),
     actionUser: { userId: input.actionUser.userId, name: orNull(input.actionUser.name), email: orNull(input.actionUser.email) },
-    headlineTemplate: input.displayHeadlineMessageTemplate,
+    headlineTemplate: input.displayHeadlineMessageTemplate ?? '',
     headlineData: input.displayHeadlineMessageTemplateData ?? {},
     bodyMessage: input.displayBodyMessage ?? '',
     sourceData: input.notificationSourceData ?? {},
@@ -40,7 +45,9 @@ export function addNotification({ store, clock }: Services, caller: Caller, inpu
     // docs/api.md "Addressing and read state": addressed to the whole organization when asked, or when nobody is
     // listed.
     notifyAll: input.notifyAll ?? recipients.length === 0,
-    source: 'custom' as const,
+    source: input.notificationSource ?? 'custom',
+    context: input.context != null ? JSON.stringify(input.context) : null,
+    resolverUsed,
   };
   // The answer is rendered once, here, rather than on every read.
   const adding = store.addNotification(caller.id, input.organizationId, {

@@ -23,8 +23,9 @@ function writes(input: UsersInput): UserWrite[] {
 export function addUsers({ store, clock }: Services, caller: Caller, input: UsersInput): Maybe<Record<string, UserOutcome>> {
   const scope = scopeOf(input);
   requireUnique(input.users, (u) => u.userId, ['users'], 'userId');
-  return then(store.upsertUsers(caller.id, input.organizationId, scope, writes(input), clock()), () =>
-    outcomes(caller, input, () => ({ success: true, message: 'User added.' })),
+  return then(
+    store.upsertUsers(caller.id, input.organizationId, scope, writes(input), clock(), input.createFolder === true),
+    () => outcomes(caller, input, () => ({ success: true, message: 'User added.' })),
   );
 }
 

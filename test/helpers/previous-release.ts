@@ -262,8 +262,15 @@ export async function beforeFolderInheritance(db: Pick<FreshDatabase, 'exec'>): 
   await db.exec('ALTER TABLE folders DROP COLUMN inherit_access; DELETE FROM schema_migrations WHERE version = 29;');
 }
 
+/** Before migration 31: notifications had no context and no resolver flag. */
+export async function beforeNotificationV2Members(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec(`ALTER TABLE notifications DROP COLUMN context; ALTER TABLE notifications DROP COLUMN resolver_used;
+DELETE FROM schema_migrations WHERE version = 31;`);
+}
+
 /** The schema the release before this one left (through migration 28), with the rows written since. */
 export async function asOfMigration28(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeNotificationV2Members(db);
   await beforeThreadV2Members(db);
   await beforeFolderInheritance(db);
 }

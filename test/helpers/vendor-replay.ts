@@ -267,6 +267,7 @@ class Shape {
     for (const [member, documented] of Object.entries(doc)) {
       const value = as && String(documented) === as[0] ? (typeof documented === 'number' ? Number(as[1]) : as[1]) : documented;
       const at = `${path}.${member}`;
+      if (this.x.unshown?.includes(at)) continue;
       if (!Object.hasOwn(got, member)) {
         this.diff(at, 'missing');
         continue;

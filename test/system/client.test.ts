@@ -82,6 +82,35 @@ describe('the typed client against the real server', () => {
     assert.deepEqual([t2?.comments, t2?.from, t3], [[], null, null]);
   });
 
+  test('/v2 through client.v2: each operation by name, typed by its /v2 shape', async () => {
+    const where = { organizationId: 'o-v2', documentId: 'd' };
+    await api.v2.annotationsAdd({
+      ...where,
+      commentAnnotations: [
+        { annotationId: 'v2-a', type: 'suggestion', commentData: [{ commentText: 'a', from: { userId: 'u1', name: 'Ann' } }] },
+        { annotationId: 'v2-b', commentData: [{ commentText: 'b', from: { userId: 'u2' } }] },
+      ],
+    });
+    const oldest = await api.v2.annotationsGet({ organizationId: 'o-v2', order: 'asc', pageSize: 1 });
+    assert.equal(oldest.message, 'Annotation(s) fetched successfully.');
+    assert.equal(typeof oldest.nextPageToken, 'string', '/v2 names the token nextPageToken');
+    const [first] = oldest.data as { annotationId: string; comments: { from: { initial: string } }[] }[];
+    assert.equal(first!.comments[0]!.from.initial, 'A');
+    await api.v2.usersAdd({ organizationId: 'o-v2', users: [{ userId: 'u1' }, { userId: 'u2' }] });
+    const users = await api.v2.usersGet({ organizationId: 'o-v2', pageSize: 1 });
+    assert.equal(typeof users.nextPageToken, 'string');
+    const token = await api.v2.authGenerateToken({
+      userId: 'u1',
+      userProperties: { name: 'Ann', email: 'ann@example.com' },
+      permissions: { resources: [{ type: 'organization', id: 'o-v2' }] },
+    });
+    assert.equal(typeof token.data.token, 'string');
+    await assert.rejects(api.v2.annotationsGet({ organizationId: 'o-v2', order: 'sideways' as 'asc' }), (e: MarginaliaError) => {
+      assert.equal(e.status, 'INVALID_ARGUMENT');
+      return true;
+    });
+  });
+
   test('every operation, with typed results', async () => {
     const users = await api.users.add({ organizationId: 'o', users: [{ userId: 'u1', name: 'Una' }] });
     assert.match(users.data.u1!.id, /^[0-9a-f]{32}$/);

@@ -614,6 +614,34 @@ const SETUPS_V2: Record<string, Plan> = {
             note: "the second example updates comment 123456, which the page's answer keys 607395",
           },
   },
+  '/v2/notifications/config/get': {
+    setup: async (ctx, ex, i) => {
+      await SETUPS['/v1/notifications/config/get']!.setup!(ctx, ex, i);
+      // The user's organization-level setting (config/set without documentIds).
+      if (i === 1)
+        await ctx.call('/v2/notifications/config/set', {
+          organizationId: 'org1',
+          userIds: ['USER_ID1'],
+          config: { inbox: 'ALL', email: 'ALL' },
+        });
+    },
+    expect: (_ex, i) =>
+      i === 1
+        ? {
+            unshown: ['data[].metadata.documentId'],
+            note: 'the organization-level setting is of no document: its metadata has no documentId',
+          }
+        : {},
+  },
+  '/v2/notifications/config/set': {
+    expect: (_ex, i) =>
+      i === 1
+        ? {
+            unshown: ['data.USER_ID1.documentId'],
+            note: 'set at the organization level (no documentIds), its entry names no document',
+          }
+        : { exact: true },
+  },
   '/v2/organizations/get': {
     setup: async (ctx, ex, i) => {
       await SETUPS['/v1/organizations/get']!.setup!(ctx, ex, i);
@@ -684,7 +712,7 @@ const VERSIONS = [
     version: 'v2',
     pages: PAGES_V2,
     plan: (endpoint: string) => SETUPS_V2[endpoint] ?? SETUPS[endpoint.replace(/^\/v2\//, '/v1/')],
-    total: 127,
+    total: 143,
   },
 ] as const;
 

@@ -31,6 +31,9 @@ export interface NotificationAnswerSource {
    * "Notifications from comments (triggerNotification)").
    */
   source?: string;
+  /** /v2's members: the context as JSON text, and the resolver flag; shown when set. */
+  context?: string | null;
+  resolverUsed?: boolean;
 }
 
 /**
@@ -55,7 +58,9 @@ export function storedNotificationAnswer(n: NotificationAnswerSource): string {
     template.text,
     // metadata's apiKey and organizationId go here
     `${n.documentId !== null ? `,"documentId":${json(n.documentId)}` : ''}` +
-      `${n.locationId !== null ? `,"locationId":${json(n.locationId)}` : ''}}`,
+      `${n.locationId !== null ? `,"locationId":${json(n.locationId)}` : ''}}` +
+      // /v2's members, when set: after metadata, before the piece a read lays its marks over (withReaders).
+      `${n.context != null ? `,"context":${n.context}` : ''}${n.resolverUsed ? ',"isNotificationResolverUsed":true' : ''}`,
     `${recipientMaps(n.recipients)},"timestamp":${json(n.timestamp)}}`,
     template.slots,
   ].join(GAP);

@@ -5,12 +5,14 @@ import {
   AnnotationsDeleteBody,
   AnnotationsGetBody,
   AnnotationsReadBody,
+  AnnotationsSearchBody,
   AnnotationsUpdateBody,
 } from '../comments.js';
 import {
   AnnotationChangesResult,
   AnnotationCountsResult,
   AnnotationListResult,
+  AnnotationSearchResultV2,
   AnnotationsResult,
   MarkedReadResult,
 } from '../responses.js';
@@ -31,6 +33,7 @@ export const annotations = {
     tags: ['comments'],
     body: AnnotationsGetBody,
     result: AnnotationListResult,
+    v2: { body: AnnotationsSearchBody, result: AnnotationSearchResultV2 },
   }),
   annotationsUpdate: contract({
     paths: { v1: 'commentannotations/update', v2: 'commentannotations/update' },
@@ -54,7 +57,7 @@ export const annotations = {
     result: AnnotationCountsResult,
   }),
   annotationsRead: contract({
-    paths: { v1: 'commentannotations/read' },
+    paths: { v1: 'commentannotations/read', v2: 'commentannotations/read' },
     summary: 'Mark threads of a document read by a user, as of now (extension)',
     tags: ['comments'],
     body: AnnotationsReadBody,

@@ -1,6 +1,6 @@
 // The comments of a thread.
 import { CommentsAddBody, CommentsDeleteBody, CommentsGetBody, CommentsUpdateBody } from '../comments.js';
-import { CommentChangesResult, CommentIdsResult, CommentsResult } from '../responses.js';
+import { CommentChangesResult, CommentIdsResult, CommentsResult, CommentsResultV2 } from '../responses.js';
 import { contract } from './contract.js';
 
 export const comments = {
@@ -18,6 +18,7 @@ export const comments = {
     tags: ['comments'],
     body: CommentsGetBody,
     result: CommentsResult,
+    v2: { result: CommentsResultV2 },
   }),
   commentsUpdate: contract({
     paths: { v1: 'commentannotations/comments/update', v2: 'commentannotations/comments/update' },

@@ -24,9 +24,28 @@ export type Answers = ReturnType<typeof answers>;
 /** The HTTP status of a success; 202 only for users/data/delete, whose answer has no `result` wrapper. */
 type SuccessStatus = 200 | 202;
 
+/**
+ * What /v2 changes of an operation's request or answer (docs/api.md, "Version 2"): its own body or success
+ * schema, where its page differs; the service validates with them and the client types its /v2 calls by them.
+ */
+export interface VersionShape {
+  body?: (limits: InputLimits) => TSchema;
+  result?: TSchema;
+  /** What a 500 with `details` means on this version (the documents operations' partial failures on /v2). */
+  partial?: string;
+}
+
 /** A contract as declared: its answers are named by the success schema and the refusals it adds. */
-interface Declared<P extends Paths, Body extends TSchema, Result extends TSchema, Status extends SuccessStatus> {
+interface Declared<
+  P extends Paths,
+  Body extends TSchema,
+  Result extends TSchema,
+  Status extends SuccessStatus,
+  V2 extends VersionShape = VersionShape,
+> {
   paths: P;
+  /** Where /v2's request or answer differs from the operation's. */
+  v2?: V2;
   aliases?: Aliases;
   summary: string;
   description?: string;
@@ -48,18 +67,33 @@ export interface Contract<
   Result extends TSchema = TSchema,
   P extends Paths = Paths,
   Status extends SuccessStatus = SuccessStatus,
-> extends Omit<Declared<P, Body, Result, Status>, 'also' | 'partial' | 'successStatus'> {
+  V2 extends VersionShape = VersionShape,
+> extends Omit<Declared<P, Body, Result, Status, V2>, 'also' | 'partial' | 'successStatus'> {
   successStatus: Status;
   /** Every answer by HTTP status, the success and the refusals, as /openapi.json lists them. */
   response: Answers;
+  /** The same for /v2, where its shape differs. */
+  v2Response?: Answers;
 }
 
 /** A contract, its path literals and schema types kept (the client's calls are typed by them). */
-export function contract<const P extends Paths, Body extends TSchema, Result extends TSchema, Status extends SuccessStatus = 200>(
-  declared: Declared<P, Body, Result, Status>,
-): Contract<Body, Result, P, Status> {
+export function contract<
+  const P extends Paths,
+  Body extends TSchema,
+  Result extends TSchema,
+  Status extends SuccessStatus = 200,
+  V2 extends VersionShape = VersionShape,
+>(declared: Declared<P, Body, Result, Status, V2>): Contract<Body, Result, P, Status, V2> {
   const { also, partial, successStatus = 200 as Status, ...rest } = declared;
-  return { ...rest, successStatus, response: answers(declared.result, also, { partial, successStatus }) };
+  const v2 = declared.v2;
+  return {
+    ...rest,
+    successStatus,
+    response: answers(declared.result, also, { partial, successStatus }),
+    ...(v2?.result || v2?.partial
+      ? { v2Response: answers(v2.result ?? declared.result, also, { partial: v2.partial ?? partial, successStatus }) }
+      : {}),
+  };
 }
 
 /** Every version and name a contract is served under: its paths, then its aliases. */
@@ -71,6 +105,22 @@ export function namesOf(c: Pick<Contract, 'paths' | 'aliases'>): [Version, strin
 
 /** The `data` member a contract's request body holds. */
 export type ContractData<C extends Contract> = DataOf<C['body']>;
+
+/** The `data` member of a call in version V: /v2's own body where it has one. */
+export type ContractDataIn<C extends Contract, V extends Version> = V extends 'v2'
+  ? C extends { v2?: { body: infer F extends (limits: InputLimits) => TSchema } }
+    ? DataOf<F>
+    : ContractData<C>
+  : ContractData<C>;
+
+/** What a call in version V answers: /v2's own result where it has one. */
+export type ContractResultIn<C extends Contract, V extends Version> = V extends 'v2'
+  ? C extends { v2?: { result: infer R extends TSchema } }
+    ? Static<R> extends { result: infer X }
+      ? X
+      : never
+    : ContractResult<C>
+  : ContractResult<C>;
 
 /** What a call answers: the `result` member of its success, or (a 202) the answer itself. */
 export type ContractResult<C extends Contract> = C['successStatus'] extends 202

@@ -13,7 +13,7 @@ import { contract } from './contract.js';
 
 export const documents = {
   documentsAdd: contract({
-    paths: { v1: 'organizations/documents/add' },
+    paths: { v1: 'organizations/documents/add', v2: 'organizations/documents/add' },
     summary: 'Create documents, or rename them; optionally file them in a folder',
     tags: ['organizations'],
     body: DocumentsAddBody,
@@ -33,6 +33,7 @@ export const documents = {
     tags: ['organizations'],
     body: DocumentsUpdateBody,
     result: DocumentsResult,
+    v2: { partial: 'some documents do not exist: the others were renamed, every entry in `details`' },
   }),
   documentsDelete: contract({
     paths: { v1: 'organizations/documents/delete', v2: 'organizations/documents/delete' },
@@ -40,6 +41,7 @@ export const documents = {
     tags: ['organizations'],
     body: DocumentsDeleteBody,
     result: DocumentsResult,
+    v2: { partial: 'some documents do not exist: the others were deleted, every entry in `details`' },
   }),
   documentsMove: contract({
     paths: { v1: 'organizations/documents/move', v2: 'organizations/documents/move' },

@@ -1,6 +1,6 @@
 // Folders of documents.
-import { FoldersAccessBody, FoldersBody, FoldersDeleteBody, FoldersGetBody } from '../folders.js';
-import { AccessResult, FolderListResult, FoldersResult } from '../responses.js';
+import { FoldersAccessBody, FoldersAccessV2Body, FoldersBody, FoldersDeleteBody, FoldersGetBody } from '../folders.js';
+import { AccessResult, FolderAccessResultV2, FolderListResult, FoldersResult } from '../responses.js';
 import { contract } from './contract.js';
 
 export const folders = {
@@ -40,5 +40,6 @@ export const folders = {
     tags: ['organizations'],
     body: FoldersAccessBody,
     result: AccessResult,
+    v2: { body: FoldersAccessV2Body, result: FolderAccessResultV2 },
   }),
 };

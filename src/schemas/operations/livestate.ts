@@ -16,7 +16,7 @@ export const livestate = {
     result: LiveStateBroadcastResult,
   }),
   liveStateGet: contract({
-    paths: { v1: 'livestate/get' },
+    paths: { v1: 'livestate/get', v2: 'livestate/get' },
     summary: "A document's live states, by id or all, in id order, paged (extension)",
     tags: ['livestate'],
     body: LiveStateGetBody,

@@ -5,7 +5,7 @@ import { contract } from './contract.js';
 
 export const locations = {
   locationsUpdate: contract({
-    paths: { v1: 'organizations/documents/locations/update' },
+    paths: { v1: 'organizations/documents/locations/update', v2: 'organizations/documents/locations/update' },
     summary: "Move a location's threads and notifications to another location, or change its object",
     description:
       "Every thread of the document at `migrate.oldLocation` (by its locationId or its location object's id) shows " +
@@ -18,7 +18,7 @@ export const locations = {
     result: LocationResult,
   }),
   locationDataDelete: contract({
-    paths: { v1: 'organizations/documents/locations/data/delete' },
+    paths: { v1: 'organizations/documents/locations/data/delete', v2: 'organizations/documents/locations/data/delete' },
     summary: "Delete a location's threads (with their comments and read marks) and notifications",
     description:
       "The document's threads at `location` (by their locationId or their location object's id) go with their " +

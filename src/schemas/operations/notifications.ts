@@ -22,7 +22,7 @@ import { contract } from './contract.js';
 
 export const notifications = {
   notificationsAdd: contract({
-    paths: { v1: 'notifications/add' },
+    paths: { v1: 'notifications/add', v2: 'notifications/add' },
     summary: 'Add a notification for one or more recipients',
     tags: ['notifications'],
     body: NotificationsAddBody,
@@ -51,28 +51,28 @@ export const notifications = {
     result: NotificationChangesResult,
   }),
   notificationsCount: contract({
-    paths: { v1: 'notifications/count/get' },
+    paths: { v1: 'notifications/count/get', v2: 'notifications/count/get' },
     summary: "Count a user's notifications, and those unread",
     tags: ['notifications'],
     body: NotificationsCountBody,
     result: NotificationCountResult,
   }),
   notificationsRead: contract({
-    paths: { v1: 'notifications/read' },
+    paths: { v1: 'notifications/read', v2: 'notifications/read' },
     summary: "Mark a user's notifications read: all, a document's, or those named",
     tags: ['notifications'],
     body: NotificationsReadBody,
     result: NotificationsMarkedResult,
   }),
   notificationsConfigGet: contract({
-    paths: { v1: 'notifications/config/get' },
+    paths: { v1: 'notifications/config/get', v2: 'notifications/config/get' },
     summary: "A user's inbox and email settings per document",
     tags: ['notifications'],
     body: NotificationConfigGetBody,
     result: NotificationConfigResult,
   }),
   notificationsConfigSet: contract({
-    paths: { v1: 'notifications/config/set' },
+    paths: { v1: 'notifications/config/set', v2: 'notifications/config/set' },
     summary: "Set users' inbox and email settings for documents",
     tags: ['notifications'],
     body: NotificationConfigSetBody,

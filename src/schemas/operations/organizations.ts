@@ -1,6 +1,12 @@
 // Organizations as objects: created, read, renamed, deleted and disabled.
 import { OrganizationIdsBody, OrganizationsBody, OrganizationsDisableBody, OrganizationsGetBody } from '../organizations.js';
-import { DisableStateResult, OrganizationListResult, OrganizationsDeleteResult, OrganizationsResult } from '../responses.js';
+import {
+  DisableStateResult,
+  OrganizationListResult,
+  OrganizationListResultV2,
+  OrganizationsDeleteResult,
+  OrganizationsResult,
+} from '../responses.js';
 import { contract } from './contract.js';
 
 export const organizations = {
@@ -17,6 +23,7 @@ export const organizations = {
     tags: ['organizations'],
     body: OrganizationsGetBody,
     result: OrganizationListResult,
+    v2: { result: OrganizationListResultV2 },
   }),
   organizationsUpdate: contract({
     paths: { v1: 'organizations/update', v2: 'organizations/update' },

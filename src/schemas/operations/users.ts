@@ -1,11 +1,11 @@
 // Users: their profiles (added, updated) and their memberships (read, removed).
-import { MembersDeletedResult, MembersResult, UsersResult } from '../responses.js';
+import { MembersDeletedResult, MembersResult, MembersResultV2, UsersResult } from '../responses.js';
 import { UsersBody, UsersDeleteBody, UsersGetBody } from '../users.js';
 import { contract } from './contract.js';
 
 export const users = {
   usersAdd: contract({
-    paths: { v1: 'users/add' },
+    paths: { v1: 'users/add', v2: 'users/add' },
     summary: 'Add users or update their profiles, optionally as members of a document or folder',
     tags: ['users'],
     body: UsersBody,
@@ -24,6 +24,7 @@ export const users = {
     tags: ['users'],
     body: UsersGetBody,
     result: MembersResult,
+    v2: { result: MembersResultV2 },
   }),
   usersDelete: contract({
     paths: { v1: 'users/delete', v2: 'users/delete' },

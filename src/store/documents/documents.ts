@@ -7,6 +7,7 @@ import { deletedSome, type StepResult, stepDone } from '../batches.js';
 import { all, first, idsInKeyOrder, list, type Params, run, type Work } from '../sql.js';
 import type { AccessType, DocumentQuery, DocumentRecord, DocumentWrite } from '../../domain/organizations.js';
 import { DOCUMENTS_SQL as SQL } from './sql.js';
+import { folderMadeIfMissing } from '../folders/made-on-demand.js';
 
 /** How many notification ids one delete statement takes (the list is one parameter either way). */
 const NOTIFICATION_CHUNK = 1000;
@@ -47,8 +48,10 @@ export function* add(
   folderId: string | null,
   entries: readonly DocumentWrite[],
   now: number,
+  createFolder = false,
 ): Work<void> {
   yield* enter(tenantId, organizationId, null, true);
+  if (createFolder && folderId !== null) yield* folderMadeIfMissing(tenantId, organizationId, folderId, now);
   yield* requireFolder(tenantId, organizationId, folderId);
   const names = new Map(entries.map((e) => [e.documentId, e.name]));
   yield* writeEach(SQL.add, [...names.keys()], (documentId) => ({

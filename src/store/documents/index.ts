@@ -27,12 +27,13 @@ export const documentsStore = (core: StoreCore) => {
       folderId: string | null,
       entries: readonly DocumentWrite[],
       now: number,
+      createFolder = false,
     ): Maybe<void> {
       return core.emitting(
         'addDocuments',
         tenantId,
         now,
-        () => documents.add(tenantId, organizationId, folderId, entries, now),
+        () => documents.add(tenantId, organizationId, folderId, entries, now, createFolder),
         () =>
           documentsWritten(
             'document.add',

@@ -27,6 +27,12 @@ export const FOLDERS_SQL = {
      VALUES (@tenantId, @organizationId, @folderId, coalesce(@name${s.cast('text')}, ''), @parentId${s.cast('text')},
        coalesce(@accessType${s.cast('text')}, 'organizationPrivate'), @now, @now)`,
   ),
+  /** /v2's createFolder: a folder at the top, unless one of that id exists; answers the id when it was made. */
+  insertIfMissing: written(
+    'insertFolderIfMissing',
+    () => `INSERT INTO folders (tenant_id, organization_id, folder_id, name, parent_id, created_at, updated_at)
+     VALUES (@tenantId, @organizationId, @folderId, '', NULL, @now, @now) ON CONFLICT DO NOTHING RETURNING folder_id`,
+  ),
   /** Renames (null: keeps the name) and, with moves set, moves under parentId (null: the top). */
   change: written(
     'changeFolder',

@@ -37,6 +37,7 @@ import { userOrganizations } from './27-user-organizations.js';
 import { notificationsByRowid } from './28-notifications-by-rowid.js';
 import { folderInheritance } from './29-folder-inheritance.js';
 import { threadV2Members } from './30-thread-v2-members.js';
+import { notificationV2Members } from './31-notification-v2-members.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -74,6 +75,7 @@ export const MIGRATIONS: readonly Migration[] = [
   notificationsByRowid,
   folderInheritance,
   threadV2Members,
+  notificationV2Members,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');

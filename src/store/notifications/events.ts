@@ -1,6 +1,12 @@
 // The events of notification writes (events/drafts.ts): rendered from what the write wrote.
 import { eventNotificationJson } from '../../domain/answers/notifications.js';
-import type { ChangeSource, NotificationChange, NotificationDeletion, NotificationSetting } from '../../domain/notifications.js';
+import {
+  type ChangeSource,
+  type NotificationChange,
+  type NotificationDeletion,
+  type NotificationSetting,
+  ORGANIZATION_LEVEL,
+} from '../../domain/notifications.js';
 import type { UserRef } from '../../domain/users.js';
 import { chunks, draft, json, once } from '../events/drafts.js';
 import type { Audience, EventDraft } from '../events/outbox.js';
@@ -129,6 +135,13 @@ export const settingsSet = (
   const config = { ...(setting.inbox && { inbox: setting.inbox }), ...(setting.email && { email: setting.email }) };
   const users = once(userIds);
   return once(documentIds).map((documentId) =>
-    draft('notification.config_set', organizationId, documentId, json({ userIds: users, config }), { users, wide: false }),
+    draft(
+      'notification.config_set',
+      organizationId,
+      // The organization-level setting is of no document.
+      documentId === ORGANIZATION_LEVEL ? null : documentId,
+      json({ userIds: users, config }),
+      { users, wide: false },
+    ),
   );
 };

@@ -53,6 +53,7 @@ export function* notifyOfComments(
   const candidates = new Set([...[...authorsOf.values()].flat().map((a) => a.userId), ...written.flatMap((c) => c.mentioned)]);
   const settings = new Map<string, SettingValue>(members.map((u) => [u, 'ALL']));
   if (candidates.size > 0) {
+    // The organization-level settings come first (documentId ''), so a document's own overrides them.
     for (const r of yield* all(NOTIFICATIONS_SQL.inboxSettings, { ...scope, userIds: list([...candidates]) })) {
       settings.set(r.user_id as string, r.inbox as SettingValue);
     }

@@ -6,16 +6,17 @@ import { emit } from '../events/emit.js';
 import { versionsOf } from '../select.js';
 import { notificationAdded } from './events.js';
 import { all, batch, inKeyOrder, list, type Query, query, run, sendBatch, type Work } from '../sql.js';
-import type {
-  InboxCount,
-  NewNotification,
-  ChangeSource,
-  NotificationChange,
-  NotificationDeletion,
-  NotificationQuery,
-  NotificationSetting,
-  Recipient,
-  StoredNotification,
+import {
+  type InboxCount,
+  type NewNotification,
+  type ChangeSource,
+  type NotificationChange,
+  type NotificationDeletion,
+  type NotificationQuery,
+  type NotificationSetting,
+  type Recipient,
+  type StoredNotification,
+  ORGANIZATION_LEVEL,
 } from '../../domain/notifications.js';
 import { N, NOTIFICATIONS_SQL as SQL, notificationRead } from './sql.js';
 
@@ -81,6 +82,8 @@ export function* add(tenantId: string, organizationId: string, n: NewNotificatio
     sourceData: JSON.stringify(n.sourceData),
     recipients: recipientsJson(n.recipients),
     source: n.source,
+    context: n.context ?? null,
+    resolverUsed: n.resolverUsed ?? false,
   });
   if (inserted === 0) return false;
   yield* emit([notificationAdded(organizationId, n)]);
@@ -261,6 +264,8 @@ export function sourceFrom(r: Record<string, unknown>, tenantId: string, organiz
     })),
     source: r.source as string,
     notifyAll: Boolean(r.notify_all),
+    context: r.context as string | null,
+    resolverUsed: Boolean(r.resolver_used),
   };
 }
 
@@ -364,7 +369,8 @@ export function* setSettings(
   // docs/api.md "Disabled organizations and documents": the organization and each document exist from the first write
   // that names them, and refuse when disabled.
   yield* enter(tenantId, organizationId, null, true);
-  for (const documentId of [...documentIds].sort()) yield* enterDocument(tenantId, organizationId, documentId);
+  for (const documentId of [...documentIds].sort())
+    if (documentId !== ORGANIZATION_LEVEL) yield* enterDocument(tenantId, organizationId, documentId);
   const pairs = [...documentIds].sort().flatMap((documentId) => [...userIds].sort().map((userId) => ({ documentId, userId })));
   yield* batch(SQL.setSettings, { tenantId, organizationId, inbox: setting.inbox ?? null, email: setting.email ?? null }, pairs);
 }

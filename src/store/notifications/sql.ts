@@ -95,7 +95,7 @@ const IN_DISABLED_DOCUMENT = (alias: string) => `EXISTS (SELECT 1 FROM documents
 
 /** The columns a changed notification is rendered from (notifications.ts, sourceFrom): a change and a location move read them. */
 export const CHANGE_SOURCE_COLUMNS = `notification_id, document_id, location_id, action_user_id, action_user_name, action_user_email,
-  headline_template, headline_data, body_message, source_data, timestamp, recipients, source, notify_all`;
+  headline_template, headline_data, body_message, source_data, timestamp, recipients, source, notify_all, context, resolver_used`;
 
 /** An inbox row's answer (`row`) after its notification's changed to `answer`: the new copy, or none if it kept none. */
 export const KEPT_COPY = (row: string, answer: string): string => `CASE WHEN ${row} = '' THEN '' ELSE ${answer} END`;
@@ -105,10 +105,10 @@ export const NOTIFICATIONS_SQL = {
     'insertNotification',
     `INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id,
        action_user_id, action_user_name, action_user_email, headline_template, headline_data,
-       body_message, source_data, timestamp, recipients, answer, notify_all, source)
+       body_message, source_data, timestamp, recipients, answer, notify_all, source, context, resolver_used)
      VALUES (@tenantId, @organizationId, @notificationId, @documentId, @locationId, @actionUserId,
        @actionUserName, @actionUserEmail, @headlineTemplate, @headlineData, @bodyMessage,
-       @sourceData, @timestamp, @recipients, @answer, @notifyAll, @source)
+       @sourceData, @timestamp, @recipients, @answer, @notifyAll, @source, @context, @resolverUsed)
      ON CONFLICT DO NOTHING`,
   ),
   insertInbox: sql('insertInbox', {
@@ -307,12 +307,16 @@ export const NOTIFICATIONS_SQL = {
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
        AND ${s.isIn('document_id', 'documentIds')}`,
   ),
-  /** The inbox settings of users for one document (the fan-out). */
+  /**
+   * The inbox settings of users for one document (the fan-out): each user's for the document, and their
+   * organization-level one ('', the default for documents without one), the document's first.
+   */
   inboxSettings: written(
     'inboxSettings',
     (s) => `SELECT user_id, inbox FROM notification_settings
-     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId
-       AND ${s.isIn('user_id', 'userIds')}`,
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id IN (@documentId, '')
+       AND ${s.isIn('user_id', 'userIds')}
+     ORDER BY document_id`,
   ),
   /** notifications/config/set: a setting not named keeps its value, or is MINE when there was none. */
   setSettings: sql('setNotificationSettings', {
@@ -334,13 +338,19 @@ export const NOTIFICATIONS_SQL = {
        AND annotation_id = @annotationId
      GROUP BY from_user_id`,
   ),
-  /** The document's members (users/add with the documentId) whose inbox setting is ALL: the fan-out's third rule. */
+  /**
+   * The document's members (users/add with the documentId) whose inbox setting (the document's, else their
+   * organization-level one) is ALL: the fan-out's third rule.
+   */
   membersWithAll: same(
     'documentMembersWithAll',
-    `SELECT m.user_id FROM memberships m JOIN notification_settings s ON s.tenant_id = m.tenant_id
-       AND s.organization_id = m.organization_id AND s.document_id = m.scope_id AND s.user_id = m.user_id
+    `SELECT m.user_id FROM memberships m
+       LEFT JOIN notification_settings d ON d.tenant_id = m.tenant_id AND d.organization_id = m.organization_id
+         AND d.document_id = m.scope_id AND d.user_id = m.user_id
+       LEFT JOIN notification_settings o ON o.tenant_id = m.tenant_id AND o.organization_id = m.organization_id
+         AND o.document_id = '' AND o.user_id = m.user_id
      WHERE m.tenant_id = @tenantId AND m.organization_id = @organizationId AND m.scope_kind = 'document'
-       AND m.scope_id = @documentId AND s.inbox = 'ALL'`,
+       AND m.scope_id = @documentId AND coalesce(d.inbox, o.inbox) = 'ALL'`,
   ),
 };
 

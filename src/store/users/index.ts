@@ -8,12 +8,19 @@ import * as members from './members.js';
 import * as users from './users.js';
 
 export const usersStore = (core: StoreCore) => ({
-  upsertUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<void> {
+  upsertUsers(
+    tenantId: string,
+    organizationId: string,
+    scope: Scope,
+    list: UserWrite[],
+    now: number,
+    createFolder = false,
+  ): Maybe<void> {
     const written = core.emitting(
       'upsertUsers',
       tenantId,
       now,
-      () => users.upsert(tenantId, organizationId, scope, list, now),
+      () => users.upsert(tenantId, organizationId, scope, list, now, createFolder),
       (profiles) =>
         usersShown(
           'user.add',

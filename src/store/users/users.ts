@@ -3,6 +3,7 @@ import { enter, refuseListed } from '../organizations/organizations.js';
 import { all, type BatchQuery, batchQuery, inKeyOrder, list, type Query, query, run, type Work } from '../sql.js';
 import type { Profile, Scope, UserWrite } from '../../domain/users.js';
 import { USERS_SQL as SQL } from './sql.js';
+import { folderMadeIfMissing } from '../folders/made-on-demand.js';
 
 const fields = (u: UserWrite) => ({
   userId: u.userId,
@@ -18,6 +19,7 @@ export function* upsert(
   scope: Scope,
   users: UserWrite[],
   now: number,
+  createFolder = false,
 ): Work<Map<string, Profile>> {
   // docs/api.md "Disabled organizations and documents": the organization (and a document scope) exists from the first
   // write that names it, and refuses when disabled.
@@ -31,6 +33,8 @@ export function* upsert(
     if (scope)
       yield* run(SQL.insertMembership, { tenantId, organizationId, kind: scope.kind, scopeId: scope.id, userId: u.userId });
   }
+  // /v2's createFolder: last, after the users, so every write to users takes its locks in one order.
+  if (createFolder && scope?.kind === 'folder') yield* folderMadeIfMissing(tenantId, organizationId, scope.id, now);
   return written;
 }
 
