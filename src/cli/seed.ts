@@ -18,6 +18,7 @@ import type { Io } from './commands.js';
 
 const ORG = 'acme';
 const DOC = 'roadmap-2027';
+const CHECKLIST = 'launch-checklist';
 const USERS = [
   { userId: 'ana', name: 'Ana Lima', email: 'ana@acme.example' },
   { userId: 'ben', name: 'Ben Okafor', email: 'ben@acme.example' },
@@ -126,15 +127,40 @@ export async function seedDemo(store: Store, io: Io, config: Config): Promise<vo
     ],
   });
 
+  // A review bot's finding on another document, as /v2 writes it: a suggestion, by an agent, for a page.
+  await addAnnotations(services, caller, {
+    organizationId: ORG,
+    documentId: CHECKLIST,
+    commentAnnotations: [
+      {
+        annotationId: 'typo-finding',
+        type: 'suggestion',
+        suggestion: { targetId: 'heading-1', oldValue: 'Lauch plan', newValue: 'Launch plan' },
+        commentData: [
+          {
+            ...comment('review-bot', "<p>The heading says 'Lauch plan': 'Launch plan'?</p>"),
+            agent: {
+              agentSource: 'external',
+              agentId: 'review-bot',
+              url: 'https://acme.example/launch',
+              reason: { title: 'Typo' },
+            },
+          },
+        ],
+      },
+    ],
+  });
+
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
-  const curl = (op: string, data: unknown) =>
-    `curl -s ${base}/v1/${op} -H 'content-type: application/json' -H 'x-service-api-key: ${creds.apiKey}' ` +
+  const curl = (op: string, data: unknown, version = 'v1') =>
+    `curl -s ${base}/${version}/${op} -H 'content-type: application/json' -H 'x-service-api-key: ${creds.apiKey}' ` +
     `-H 'x-service-auth-token: ${creds.authToken}' -d '${JSON.stringify({ data })}'`;
   io.out(
     [
       `Demo organization "${ORG}" loaded for a new tenant: ${USERS.length} users, 2 comment threads on "${DOC}" (one` +
-        ' resolved, with an edited comment), 7 notifications (3 from a comment that mentions Ana; one she has read).',
+        ` resolved, with an edited comment), a review bot's suggestion on "${CHECKLIST}", 7 notifications (3 from a` +
+        ' comment that mentions Ana; one she has read).',
       '',
       `  API key:    ${creds.apiKey}`,
       `  Auth token: ${creds.authToken}`,
@@ -158,6 +184,9 @@ export async function seedDemo(store: Store, io: Io, config: Config): Promise<vo
       '',
       "# Chloé's notification settings for the roadmap: every comment reaches her inbox (ALL)",
       curl('notifications/config/get', { organizationId: ORG, documentIds: [DOC], userId: 'chloe' }),
+      '',
+      "# /v2: every agent suggestion of the organization still pending, across its documents (the review bot's)",
+      curl('commentannotations/get', { organizationId: ORG, agentSuggestions: true }, 'v2'),
     ].join('\n'),
   );
 }

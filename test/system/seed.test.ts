@@ -25,10 +25,15 @@ for (const db of databases)
     const authToken = /Auth token:\s+(\S+)/.exec(seeded.stdout)?.[1];
     assert.ok(apiKey && authToken, seeded.stdout);
     const curls = seeded.stdout.split('\n').filter((l) => l.startsWith('curl '));
-    assert.equal(curls.length, 6, seeded.stdout);
+    assert.equal(curls.length, 7, seeded.stdout);
     const run = (c: string) => JSON.parse(execFileSync('bash', ['-c', c], { encoding: 'utf8' }));
 
-    const [inbox, count, thread, rename, read, config] = curls.map(run);
+    const [inbox, count, thread, rename, read, config, suggestions] = curls.map(run);
+    assert.deepEqual(
+      suggestions.result.data.map((t: any) => [t.annotationId, t.type, t.suggestion.status, t.comments[0].agent.agentId]),
+      [['typo-finding', 'suggestion', 'pending', 'review-bot']],
+      "/v2's read across the organization finds the bot's pending suggestion",
+    );
     assert.equal(inbox.result.status, 'success');
     const [mention, ...rest] = inbox.result.data;
     assert.deepEqual(
