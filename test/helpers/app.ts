@@ -28,6 +28,9 @@ export const PATHS = Object.fromEntries(
   }),
 ) as { readonly [K in keyof typeof CONTRACT]: string };
 
+/** The /v2 path of an operation served under both versions by one name (docs/api.md, "Version 2"). */
+export const v2 = (v1Path: string): string => v1Path.replace(/^\/v1\//, '/v2/');
+
 export interface Reply {
   status: number;
   headers: LightMyRequestResponse['headers'];

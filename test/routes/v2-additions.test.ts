@@ -5,7 +5,7 @@
 // failures (500 INTERNAL with details, the rest done). And that v1 answers the same requests as it always has.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectError, makeTestApp, PATHS, type TestApp, user } from '../helpers/app.js';
+import { expectError, makeTestApp, PATHS, type TestApp, user, v2 } from '../helpers/app.js';
 
 let t: TestApp;
 before(async () => {
@@ -15,8 +15,6 @@ after(async () => t.close());
 
 let seq = 0;
 const uniq = (prefix: string) => `${prefix}-${String(++seq).padStart(4, '0')}`;
-/** The /v2 path of an operation served under both versions with the same name. */
-const v2 = (path: string) => path.replace(/^\/v1\//, '/v2/');
 
 describe('/v2 next-page tokens', () => {
   test('users/get and organizations/get name it nextPageToken on /v2, pageToken on v1; each version reads its own', async () => {

@@ -4,7 +4,7 @@
 // comments/get's /v2 shape. And v1's answers for the same threads.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectError, makeTestApp, PATHS, steppingClock, type TestApp, user } from '../helpers/app.js';
+import { expectError, makeTestApp, PATHS, steppingClock, type TestApp, user, v2 } from '../helpers/app.js';
 
 let t: TestApp;
 before(async () => {
@@ -15,7 +15,6 @@ after(async () => t.close());
 
 let seq = 0;
 const uniq = (prefix: string) => `${prefix}-${String(++seq).padStart(4, '0')}`;
-const v2 = (path: string) => path.replace(/^\/v1\//, '/v2/');
 const GET = v2(PATHS.annotationsGet);
 
 const comment = (text: string, by = 'ann', extra: Record<string, unknown> = {}) => ({

@@ -5,7 +5,7 @@
 // Marginalia's own operations under /v2.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectError, makeTestApp, PATHS, type TestApp, user } from '../helpers/app.js';
+import { expectError, makeTestApp, PATHS, type TestApp, user, v2 } from '../helpers/app.js';
 
 let t: TestApp;
 before(async () => {
@@ -15,7 +15,6 @@ after(async () => t.close());
 
 let seq = 0;
 const uniq = (prefix: string) => `${prefix}-${String(++seq).padStart(4, '0')}`;
-const v2 = (path: string) => path.replace(/^\/v1\//, '/v2/');
 
 describe('/v2 notifications/add', () => {
   test('with the resolver no template is needed; context, source and the flag are kept and shown', async () => {
