@@ -17,35 +17,41 @@ import {
   type DataOf,
 } from './common.js';
 
+/** The members of notifications/add but its template, with the configured limits. */
+const NotificationsAddFields = (limits: InputLimits) => ({
+  organizationId: Id,
+  documentId: Opt(Id),
+  locationId: Opt(Id),
+  notificationId: Opt(NotificationId),
+  actionUser: UserRefIn,
+  displayHeadlineMessageTemplateData: Opt(FreeObject),
+  displayBodyMessage: Opt(Text(limits)),
+  notificationSourceData: Opt(FreeObject),
+  /** /v2: the source shown (notificationSource; "custom" unless given), an access context, the resolver flag. */
+  notificationSource: Opt(Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH })),
+  context: Opt(FreeObject),
+  isNotificationResolverUsed: Opt(Type.Boolean()),
+  /** Organizations and documents are made by their first write whatever these say. */
+  createOrganization: Opt(Type.Boolean()),
+  createDocument: Opt(Type.Boolean()),
+  /** Checked with the permissions of end users (docs/decisions.md). */
+  verifyUserPermissions: Opt(Type.Boolean()),
+  // Optional (docs/api.md, "Addressing and read state"): none, or none with notifyAll, addresses the whole
+  // organization.
+  notifyUsers: Opt(Type.Array(UserRefIn, { maxItems: limits.maxBatch })),
+  notifyAll: Opt(Type.Boolean()),
+});
+
 /** The notifications/add request body, with the configured limits. */
 export const NotificationsAddBody = (limits: InputLimits) =>
-  RequestBody(
-    Type.Object({
-      organizationId: Id,
-      documentId: Opt(Id),
-      locationId: Opt(Id),
-      notificationId: Opt(NotificationId),
-      actionUser: UserRefIn,
-      // Required unless isNotificationResolverUsed (the customer's resolver then gives the content).
-      displayHeadlineMessageTemplate: Opt(Text(limits)),
-      displayHeadlineMessageTemplateData: Opt(FreeObject),
-      displayBodyMessage: Opt(Text(limits)),
-      notificationSourceData: Opt(FreeObject),
-      /** /v2: the source shown (notificationSource; "custom" unless given), an access context, the resolver flag. */
-      notificationSource: Opt(Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH })),
-      context: Opt(FreeObject),
-      isNotificationResolverUsed: Opt(Type.Boolean()),
-      /** Organizations and documents are made by their first write whatever these say. */
-      createOrganization: Opt(Type.Boolean()),
-      createDocument: Opt(Type.Boolean()),
-      /** Checked with the permissions of end users (docs/decisions.md). */
-      verifyUserPermissions: Opt(Type.Boolean()),
-      // Optional (docs/api.md, "Addressing and read state"): none, or none with notifyAll, addresses the whole
-      // organization.
-      notifyUsers: Opt(Type.Array(UserRefIn, { maxItems: limits.maxBatch })),
-      notifyAll: Opt(Type.Boolean()),
-    }),
-  );
+  RequestBody(Type.Object({ ...NotificationsAddFields(limits), displayHeadlineMessageTemplate: Text(limits) }));
+
+/**
+ * /v2's: the template may be left out with isNotificationResolverUsed (the customer's resolver then gives the
+ * content; checked by the service, which names them).
+ */
+export const NotificationsAddV2Body = (limits: InputLimits) =>
+  RequestBody(Type.Object({ ...NotificationsAddFields(limits), displayHeadlineMessageTemplate: Opt(Text(limits)) }));
 
 /** The notifications/get request body, with the configured limits. */
 export const NotificationsGetBody = (limits: InputLimits) =>
@@ -119,10 +125,13 @@ export const NotificationsReadBody = (limits: InputLimits) =>
 export const SettingValue = Type.Unsafe<'ALL' | 'MINE' | 'NONE'>({ type: 'string', enum: ['ALL', 'MINE', 'NONE'] });
 
 export const NotificationConfigGetBody = (limits: InputLimits) =>
+  RequestBody(Type.Object({ organizationId: Id, documentIds: Batch(limits, Id), userId: Id }));
+
+/** /v2's: documentIds required unless getOrganizationConfig (checked by the service, which names them). */
+export const NotificationConfigGetV2Body = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
       organizationId: Id,
-      // Required unless getOrganizationConfig (checked by the service, which names them).
       documentIds: Filter(limits, Id),
       userId: Id,
       /** The user's organization-level setting, their default for every document. */
@@ -130,18 +139,23 @@ export const NotificationConfigGetBody = (limits: InputLimits) =>
     }),
   );
 
+const ConfigIn = Type.Object({ inbox: Opt(SettingValue), email: Opt(SettingValue) });
+
 export const NotificationConfigSetBody = (limits: InputLimits) =>
   RequestBody(
     Type.Object({
       organizationId: Id,
-      // None: the organization-level setting, each user's default for every document.
-      documentIds: Filter(limits, Id),
+      documentIds: Batch(limits, Id),
       userIds: Batch(limits, Id),
       // At least one of them, not null (null is absent, docs/api.md "Wire format"): checked by the service, which
       // names them.
-      config: Type.Object({ inbox: Opt(SettingValue), email: Opt(SettingValue) }),
+      config: ConfigIn,
     }),
   );
+
+/** /v2's: without documentIds, the organization-level setting, each user's default for every document. */
+export const NotificationConfigSetV2Body = (limits: InputLimits) =>
+  RequestBody(Type.Object({ organizationId: Id, documentIds: Filter(limits, Id), userIds: Batch(limits, Id), config: ConfigIn }));
 
 export type NotificationsAddData = DataOf<typeof NotificationsAddBody>;
 export type NotificationsGetData = DataOf<typeof NotificationsGetBody>;
@@ -149,5 +163,6 @@ export type NotificationsUpdateData = DataOf<typeof NotificationsUpdateBody>;
 export type NotificationsDeleteData = DataOf<typeof NotificationsDeleteBody>;
 export type NotificationsCountData = DataOf<typeof NotificationsCountBody>;
 export type NotificationsReadData = DataOf<typeof NotificationsReadBody>;
-export type NotificationConfigGetData = DataOf<typeof NotificationConfigGetBody>;
-export type NotificationConfigSetData = DataOf<typeof NotificationConfigSetBody>;
+export type NotificationConfigGetData = DataOf<typeof NotificationConfigGetV2Body>;
+export type NotificationConfigSetData = DataOf<typeof NotificationConfigSetV2Body>;
+export type NotificationsAddV2Data = DataOf<typeof NotificationsAddV2Body>;

@@ -1,7 +1,7 @@
 // notifications/add and notifications/get (docs/api.md, "Notifications").
 import { ApiError, invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
-import type { NotificationsAddData, NotificationsGetData } from '../schemas/notifications.js';
+import type { NotificationsAddV2Data, NotificationsGetData } from '../schemas/notifications.js';
 import type { Caller, Services } from './context.js';
 import { internalUserId, newNotificationId } from '../domain/ids.js';
 import { newNotificationAnswer, pageAnswer } from '../domain/answers/notifications.js';
@@ -10,7 +10,8 @@ import { spell } from './member-path.js';
 import type { Profiles } from './profiles.js';
 import { filterList, orNull } from './rules.js';
 
-type AddNotificationInput = NotificationsAddData;
+// /v2's: the template may be absent with isNotificationResolverUsed (v1's schema requires it).
+type AddNotificationInput = NotificationsAddV2Data;
 type GetNotificationsInput = NotificationsGetData;
 
 export function addNotification({ store, clock }: Services, caller: Caller, input: AddNotificationInput) {

@@ -1,8 +1,11 @@
 // Notifications, a user's inbox and its settings.
 import {
   NotificationConfigGetBody,
+  NotificationConfigGetV2Body,
   NotificationConfigSetBody,
+  NotificationConfigSetV2Body,
   NotificationsAddBody,
+  NotificationsAddV2Body,
   NotificationsCountBody,
   NotificationsDeleteBody,
   NotificationsGetBody,
@@ -26,6 +29,7 @@ export const notifications = {
     summary: 'Add a notification for one or more recipients',
     tags: ['notifications'],
     body: NotificationsAddBody,
+    v2: { body: NotificationsAddV2Body },
     result: NotificationAddedResult,
     also: [409],
   }),
@@ -69,6 +73,7 @@ export const notifications = {
     summary: "A user's inbox and email settings per document",
     tags: ['notifications'],
     body: NotificationConfigGetBody,
+    v2: { body: NotificationConfigGetV2Body },
     result: NotificationConfigResult,
   }),
   notificationsConfigSet: contract({
@@ -76,6 +81,7 @@ export const notifications = {
     summary: "Set users' inbox and email settings for documents",
     tags: ['notifications'],
     body: NotificationConfigSetBody,
+    v2: { body: NotificationConfigSetV2Body },
     result: NotificationConfigSetResult,
   }),
 };
