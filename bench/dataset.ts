@@ -337,6 +337,8 @@ export class SqliteSink {
           answer,
           notifyAll: n.notifyAll ? 1 : 0,
           source: 'custom',
+          context: null,
+          resolverUsed: 0,
         });
         const inbox = { ...shared, answer, notifyAll: n.notifyAll ? 1 : 0 };
         for (const [position, userId] of n.recipients.entries()) s.insertInbox!.run({ ...inbox, userId, position });
@@ -369,16 +371,41 @@ export class SqliteSink {
           priority: null,
           targetElement: null,
           color: null,
+          ...NO_V2_MEMBERS,
           ...a.kept,
         });
       }
       for (const c of rows.comments) {
         const times = { createdAt: T0, lastUpdated: T0 };
-        s.insertComment!.run({ tenantId, ...c, seq: c.commentId, fromName: null, fromEmail: null, ...times, tags: null });
+        s.insertComment!.run({
+          tenantId,
+          ...c,
+          seq: c.commentId,
+          fromName: null,
+          fromEmail: null,
+          ...times,
+          tags: null,
+          context: null,
+          attachments: null,
+          agent: null,
+        });
       }
     })();
   }
 }
+
+/** A thread's /v2 members (migration 30), none of which the dataset's threads have. */
+const NO_V2_MEMBERS = {
+  kind: 'comment',
+  suggestion: null,
+  commentType: null,
+  visibility: null,
+  agentId: null,
+  agentSource: null,
+  executionId: null,
+  agentType: null,
+  agentUrl: null,
+};
 
 /** Writes with one multi-row INSERT ... SELECT FROM unnest(...) per table per batch. */
 export class PostgresSink {
