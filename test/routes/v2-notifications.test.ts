@@ -61,7 +61,7 @@ describe('/v2 notifications/add', () => {
 });
 
 describe('organization-level notification settings', () => {
-  test("set without documentIds: the user's default for every document without its own, read back with getOrganizationConfig", async () => {
+  test("set without documentIds: each user's default for documents without their own; getOrganizationConfig reads it", async () => {
     const org = uniq('org');
     const set = await t.a.ok(v2(PATHS.notificationsConfigSet), {
       organizationId: org,

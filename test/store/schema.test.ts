@@ -298,7 +298,8 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
   );
 
   storeTest(
-    'a database as the release before left it (through migration 28) migrates forward: threads and folders read as before, and take /v2 members',
+    'a database as the release before left it (through migration 28) migrates forward: threads and folders read as before, ' +
+      'and take /v2 members',
     async (store, db) => {
       await store.addAnnotations(TA, ORG, DOC, [annotation('old', [newComment(1, 'before')])], T0);
       await store.addFolders(TA, ORG, [{ folderId: 'f', name: 'F', parentId: null }], T0, 10);
