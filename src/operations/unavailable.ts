@@ -115,6 +115,10 @@ export function registerUnavailable(app: App): void {
         method: 'POST',
         url,
         schema: {
+          // Not in /openapi.json: with all 54 listed, Swagger UI's /docs stops rendering a third of the way down
+          // (each feature alone renders; agents and memory together do not). The tag says what they answer, and
+          // docs/api.md lists them (docs/decisions.md).
+          hide: true,
           summary: `Not available on a self-hosted server (${feature})`,
           description: `This page ${reason}. A self-hosted server answers it 501 UNIMPLEMENTED once the credentials pass.`,
           tags: ['unavailable'],

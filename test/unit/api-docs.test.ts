@@ -159,14 +159,10 @@ describe('/openapi.json and /docs', () => {
       generate.requestBody.content['application/json'].schema.properties.data.properties.permissions.properties.resources;
     assert.equal(resource.maxItems, MAX_TOKEN_RESOURCES);
     assert.deepEqual(resource.items.properties.type.enum, ['organization', 'folder', 'document']);
-    for (const path of UNAVAILABLE_PATHS) {
-      const op = doc.paths[path]?.post;
-      assert.ok(op, `${path} is listed`);
-      assert.deepEqual(op.tags, ['unavailable'], path);
-      assert.match(op.responses['501'].description, /UNIMPLEMENTED/, path);
-      assert.ok(op.responses['401'], `${path}: the credentials are checked first`);
-    }
-    assert.ok(doc.tags.some((t: any) => t.name === 'unavailable'));
+    // The 54 pages of the original's other products are not listed one by one (Swagger UI stops rendering with
+    // them: docs/decisions.md); their tag says what they answer, and docs/api.md lists them.
+    for (const path of UNAVAILABLE_PATHS) assert.equal(doc.paths[path], undefined, `${path} is not listed`);
+    assert.ok(doc.tags.some((t: any) => t.name === 'unavailable' && /501 UNIMPLEMENTED/.test(t.description)));
   });
 
   test('the operational endpoints need no credentials', () => {
