@@ -5,8 +5,8 @@ import { type Maybe, then } from '../maybe.js';
 import type { Member } from '../schemas/responses.js';
 import type { UsersDeleteData, UsersGetData } from '../schemas/users.js';
 import type { Caller, Services } from './context.js';
-import { asSet, filterDigest, keyPaged } from './page-token.js';
-import { filterList, keyedOutcomes, scopeOf } from './rules.js';
+import { asSet, filterDigest, keyPaged, keyTuple, tupleKey } from './page-token.js';
+import { filterList, grouped, keyedOutcomes, scopeOf } from './rules.js';
 import { invalid } from '../errors.js';
 import { spell } from './member-path.js';
 
@@ -69,31 +69,18 @@ function documentMembers({ store }: Services, caller: Caller, input: UsersGetDat
       limit,
     });
   return then(
-    keyPaged(input, digest, read, (m) => JSON.stringify([m.documentId, m.userId])),
+    keyPaged(input, digest, read, (m) => tupleKey([m.documentId, m.userId])),
     ({ page, nextPageToken }) => {
-      const users: Record<string, Static<typeof Member>[]> = {};
-      for (const m of page) {
-        // defineProperty: a documentId such as "__proto__" is an ordinary own key here.
-        if (!Object.hasOwn(users, m.documentId))
-          Object.defineProperty(users, m.documentId, { value: [], enumerable: true, writable: true, configurable: true });
-        users[m.documentId]!.push(shownMember(m));
-      }
+      const users = grouped(page, (m) => m.documentId, shownMember);
       return { users, nextPageToken };
     },
   );
 }
 
-/** The (documentId, userId) a token's key holds; a key that is not one is a malformed token. */
+/** The (documentId, userId) a token's key holds. */
 function pairOf(key: string): { documentId: string; userId: string } {
-  let pair: unknown;
-  try {
-    pair = JSON.parse(key);
-  } catch {
-    pair = null;
-  }
-  if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string')
-    throw invalid(`${spell(['pageToken'])} is malformed.`);
-  return { documentId: pair[0], userId: pair[1] };
+  const [documentId, userId] = keyTuple(key, ['id', 'id']);
+  return { documentId, userId };
 }
 
 /** users/delete: with a document or folder only that membership goes; else the profile, every membership and group entry. */

@@ -74,6 +74,27 @@ export function decodeKeyToken(token: string, digest: string): string {
   return lastKey;
 }
 
+/** A composite key of a key-paged read, as its token's key holds it (JSON): ids and integer times. */
+type KeyPart = 'id' | 'integer';
+type KeyTuple<K extends readonly KeyPart[]> = { [I in keyof K]: K[I] extends 'integer' ? number : string };
+
+/** The key as a token holds it. */
+export const tupleKey = (parts: readonly (string | number)[]): string => JSON.stringify(parts);
+
+/** A token key's parts, each of the kind `kinds` says (users/get by document, /v2's thread search); else malformed. */
+export function keyTuple<const K extends readonly KeyPart[]>(key: string, kinds: K): KeyTuple<K> {
+  let parts: unknown;
+  try {
+    parts = JSON.parse(key);
+  } catch {
+    throw malformed();
+  }
+  const fits = (v: unknown, kind: KeyPart) => (kind === 'integer' ? Number.isSafeInteger(v) : storableId(v));
+  if (!Array.isArray(parts) || parts.length !== kinds.length || !kinds.every((kind, i) => fits(parts[i], kind)))
+    throw malformed();
+  return parts as KeyTuple<K>;
+}
+
 /**
  * A read in key order, paged by key: `read` is asked for one row more than the page, which says
  * whether another page follows; the next token holds the page's last key and the filters' digest.

@@ -73,3 +73,22 @@ export function keyedOutcomes<Id extends string | number, E>(
     [...new Set([...(asked ?? []), ...done])].map((id): [string, E] => [String(id), entry(id, hit.has(id))]),
   );
 }
+
+/**
+ * Rows as a map of key to list, each list in the rows' order (answers grouped by documentId). defineProperty: a
+ * key such as "__proto__" is an ordinary own key here.
+ */
+export function grouped<R, V>(
+  rows: readonly R[],
+  keyOf: (row: R) => string,
+  entryOf: (row: R, i: number) => V,
+): Record<string, V[]> {
+  const out: Record<string, V[]> = {};
+  for (const [i, row] of rows.entries()) {
+    const key = keyOf(row);
+    if (!Object.hasOwn(out, key))
+      Object.defineProperty(out, key, { value: [], enumerable: true, writable: true, configurable: true });
+    out[key]!.push(entryOf(row, i));
+  }
+  return out;
+}

@@ -12,8 +12,8 @@ import { MAX_PAGE_SIZE } from '../schemas/common.js';
 import { ROOT } from '../schemas/folders.js';
 import type { Caller, Services } from './context.js';
 import { spell } from './member-path.js';
-import { asSet, DEFAULT_PAGE_SIZE, decodeKeyToken, encodeKeyToken, filterDigest } from './page-token.js';
-import { filterList } from './rules.js';
+import { asSet, DEFAULT_PAGE_SIZE, decodeKeyToken, encodeKeyToken, filterDigest, keyTuple, tupleKey } from './page-token.js';
+import { filterList, grouped } from './rules.js';
 
 /** What the read answers: the threads (listed, or by documentId), the next page's token, the credentials version seen. */
 export interface ThreadsFound {
@@ -58,17 +58,10 @@ function searchOf(input: AnnotationsSearchData): Omit<ThreadSearch, 'after' | 'l
   };
 }
 
-/** A page token's position: [lastUpdated, documentId, annotationId] as the key token's JSON text. */
+/** A page token's position: its key holds [lastUpdated, documentId, annotationId]. */
 function positionOf(key: string): NonNullable<ThreadSearch['after']> {
-  let p: unknown;
-  try {
-    p = JSON.parse(key);
-  } catch {
-    p = null;
-  }
-  if (!Array.isArray(p) || p.length !== 3 || !Number.isSafeInteger(p[0]) || typeof p[1] !== 'string' || typeof p[2] !== 'string')
-    throw invalid(`${spell(['pageToken'])} is malformed.`);
-  return { lastUpdated: p[0], documentId: p[1], annotationId: p[2] };
+  const [lastUpdated, documentId, annotationId] = keyTuple(key, ['integer', 'id', 'id']);
+  return { lastUpdated, documentId, annotationId };
 }
 
 export function searchAnnotations(services: Services, caller: Caller, input: AnnotationsSearchData): Maybe<ThreadsFound> {
@@ -93,7 +86,7 @@ export function searchAnnotations(services: Services, caller: Caller, input: Ann
     const last = page[page.length - 1];
     const nextPageToken =
       rows.length > pageSize && last
-        ? encodeKeyToken(JSON.stringify([last.lastUpdated, last.documentId, last.annotationId]), digest)
+        ? encodeKeyToken(tupleKey([last.lastUpdated, last.documentId, last.annotationId]), digest)
         : null;
     const answer = threadPage(page);
     return then(profiles.forRows(caller.id, input.organizationId, page, answer.users), (shown) => {
@@ -105,10 +98,18 @@ export function searchAnnotations(services: Services, caller: Caller, input: Ann
       const threads = (JSON.parse(answer.render(caller.apiKey, shown, null)) as Record<string, unknown>[]).map((t) =>
         v2Thread(t, cx),
       );
-      const grouped = input.groupByDocumentId === true;
+      const byDocument = input.groupByDocumentId === true;
       return {
-        threads: grouped ? byDocument(page, threads) : ids ? asAsked(ids, page, threads) : threads,
-        grouped,
+        threads: byDocument
+          ? grouped(
+              page,
+              (row) => row.documentId,
+              (_row, i) => threads[i]!,
+            )
+          : ids
+            ? asAsked(ids, page, threads)
+            : threads,
+        grouped: byDocument,
         nextPageToken,
         credentialsVersion: page[0]?.credentialsVersion,
       };
@@ -121,16 +122,4 @@ function asAsked(ids: readonly string[], page: readonly FoundThread[], threads: 
   const byId = new Map<string, object>();
   for (const [i, row] of page.entries()) if (!byId.has(row.annotationId)) byId.set(row.annotationId, threads[i]!);
   return ids.map((id) => byId.get(id) ?? null);
-}
-
-/** The page's threads by documentId, each document's in the page's order. */
-function byDocument(page: readonly FoundThread[], threads: object[]): Record<string, object[]> {
-  const out: Record<string, object[]> = {};
-  for (const [i, row] of page.entries()) {
-    // defineProperty: a documentId such as "__proto__" is an ordinary own key here.
-    if (!Object.hasOwn(out, row.documentId))
-      Object.defineProperty(out, row.documentId, { value: [], enumerable: true, writable: true, configurable: true });
-    out[row.documentId]!.push(threads[i]!);
-  }
-  return out;
 }
