@@ -20,9 +20,10 @@ import {
   EXAMPLES_V2,
   type Expectation,
   substituted,
-  type VendorExample,
   vendorPages,
 } from '../helpers/vendor-replay.js';
+import { type Context, DOC, ORG, type Plan, say, thread, USER, users } from '../helpers/vendor-plan.js';
+import { V2_FEATURES } from './vendor-plans/index.js';
 
 const PAGES = vendorPages();
 const skip = PAGES ? false : `the vendor's examples are not beside this clone (${EXAMPLES_V1})`;
@@ -31,53 +32,6 @@ if (skip && process.env.MARGINALIA_TEST_REQUIRE_VENDOR) throw new Error(`MARGINA
 
 const API_KEY_HEADER = 'x-velt-api-key';
 const AUTH_TOKEN_HEADER = 'x-velt-auth-token';
-
-const ORG = 'yourOrganizationId';
-const DOC = 'yourDocumentId';
-const USER = 'yourUserId';
-
-/** What a setup writes with, and what it leaves for the example. */
-interface Context {
-  /** POST {data} as this example's tenant; the answer must be a success. */
-  call(path: string, data: Record<string, unknown>): Promise<any>;
-  /** Strings of the example to replace (placeholders that cannot be real; undefined leaves the member out), each with why. */
-  replace(placeholder: string, value: string | undefined, why: string): void;
-}
-
-interface Plan {
-  setup?: (ctx: Context, example: VendorExample, index: number) => Promise<void>;
-  expect?: (example: VendorExample, index: number) => Expectation;
-}
-
-const say = (text: string, userId = USER, extra: Record<string, unknown> = {}) => ({
-  commentText: text,
-  from: { userId, name: 'User Name', email: 'user@example.com' },
-  ...extra,
-});
-
-/** A thread of `doc` (of no organization when `org` is null): at locationx, by yourUserId, with a color. */
-async function thread(
-  ctx: Context,
-  annotationId: string,
-  org: string | null = ORG,
-  doc = DOC,
-  extra: Record<string, unknown> = {},
-) {
-  await ctx.call('/v1/commentannotations/add', {
-    organizationId: org,
-    documentId: doc,
-    commentAnnotations: [
-      {
-        annotationId,
-        locationId: 'locationx',
-        color: '#00FF00',
-        status: { id: 'OPEN', name: 'Open', color: '#0000FF', type: 'default' },
-        commentData: [say('This is a sample comment text.')],
-        ...extra,
-      },
-    ],
-  });
-}
 
 const notification = (extra: Record<string, unknown> = {}) => ({
   organizationId: ORG,
@@ -97,8 +51,6 @@ const notification = (extra: Record<string, unknown> = {}) => ({
   notifyUsers: [{ userId: USER }],
   ...extra,
 });
-
-const users = (...ids: string[]) => ids.map((userId) => ({ userId, name: 'User Name', email: 'user@email.com' }));
 
 /** The threads' createdAt and lastUpdated: integer ms, where v1's pages print ISO text (docs/decisions.md). */
 const THREAD_TIMES = ['data[].createdAt', 'data[].lastUpdated'];
@@ -682,6 +634,7 @@ interface Row {
  */
 const V2_OWN: Record<string, Plan> = {
   '/v2/auth/generate_token': {},
+  ...V2_FEATURES,
   ...Object.fromEntries(
     UNAVAILABLE_PATHS.map((path): [string, Plan] => [
       path,
@@ -690,6 +643,10 @@ const V2_OWN: Record<string, Plan> = {
   ),
 };
 const PAGES_V2_OWN = vendorPages(EXAMPLES_V2)?.filter((p) => Object.hasOwn(V2_OWN, p.endpoint)) ?? null;
+/** The examples of the features' pages (vendor-plans/), beside generate_token's 3 and the 101 answered 501. */
+const FEATURE_EXAMPLES = (PAGES_V2_OWN ?? [])
+  .filter((p) => Object.hasOwn(V2_FEATURES, p.endpoint))
+  .reduce((n, p) => n + p.requests.length, 0);
 
 /**
  * The /v2 pages served so far (docs/api.md, "Version 2"), from the operations' contracts: each is its v1
@@ -706,7 +663,12 @@ const PAGES_V2 = vendorPages(EXAMPLES_V2)?.filter((p) => V2_TWINS.has(p.endpoint
 
 /** Each version's pages, each page's plan (a v2 twin's is its v1 page's), and how many examples they hold. */
 const VERSIONS = [
-  { version: 'v2 (own and not available)', pages: PAGES_V2_OWN, plan: (endpoint: string) => V2_OWN[endpoint], total: 104 },
+  {
+    version: 'v2 (own and not available)',
+    pages: PAGES_V2_OWN,
+    plan: (endpoint: string) => V2_OWN[endpoint],
+    total: 104 + FEATURE_EXAMPLES,
+  },
   { version: 'v1', pages: PAGES, plan: (endpoint: string) => SETUPS[endpoint], total: 109 },
   {
     version: 'v2',
