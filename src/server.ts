@@ -15,6 +15,7 @@ import { connectNotices, relayNotices } from './events/notices.js';
 import { startPruner } from './events/pruner.js';
 import { startDraftSweep } from './events/sweep.js';
 import { WebhookWorker } from './webhooks/worker.js';
+import { MigrationWorker } from './jobs/document-migrations.js';
 import { createFirstTenant, ensureBootstrapCredentials } from './services/credentials.js';
 import { byDatabase } from './store/dialect/databases.js';
 import { openStoreWhenReachable, type StoreListeners } from './store/open-store.js';
@@ -112,10 +113,18 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     concurrency: config.webhookConcurrency,
     pollMs: config.webhookPollMs,
   });
+  // Document migrations (docs/api.md, "Document migration"): every serving process runs the worker; leases keep them apart.
+  const migrations = new MigrationWorker({
+    store,
+    log: logger,
+    batchSize: config.migrationBatchSize,
+    leaseMs: config.migrationLeaseMs,
+    pollMs: config.migrationPollMs,
+  });
   onStopSignal(logger, config.shutdownTimeoutMs, async () => {
     // Fastify closes a server it listened on; the early listener's is closed here, once its connections are drained.
     const closed = early ? new Promise((resolve) => early.server.close(resolve)) : null;
-    await Promise.all([app.close(), webhooks.stop()]);
+    await Promise.all([app.close(), webhooks.stop(), migrations.stop()]);
     await closed;
     await notices.close();
     await Promise.all([pruner.stop(), sweep.stop()]);
@@ -127,6 +136,7 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     logger.info(`Server listening at ${early.open()}`);
   } else await app.listen({ port: config.port, host: config.host });
   webhooks.start();
+  migrations.start();
 }
 
 /** The database as logs name it: the SQLite path, or the PostgreSQL URL without its password. */

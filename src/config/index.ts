@@ -22,6 +22,11 @@ import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
 import { DEFAULT_REST_AFTER_MS } from '../http/at-rest.js';
 import { DEFAULT_MAX_ALLOWED_DOMAINS } from '../services/workspace-domains.js';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../webhooks/schedule.js';
+import {
+  DEFAULT_MIGRATION_BATCH_SIZE,
+  DEFAULT_MIGRATION_LEASE_MS,
+  DEFAULT_MIGRATION_POLL_MS,
+} from '../jobs/document-migrations.js';
 import { converted, integer, oneOf, type Setting, text } from './setting.js';
 
 /**
@@ -416,6 +421,31 @@ const FIELDS = {
     60_000,
     'How often each process looks for new events to deliver to webhooks and for deliveries due (an idle look is one ' +
       'small read); the most an event waits before its delivery starts.',
+  ),
+  migrationBatchSize: integer(
+    'MARGINALIA_MIGRATION_BATCH_SIZE',
+    DEFAULT_MIGRATION_BATCH_SIZE,
+    1,
+    100_000,
+    'Most rows one batch of a document migration (organizations/documents/migrate) moves, each batch its own ' +
+      'transaction; below it, batches are sized to MARGINALIA_WRITE_BUDGET_MS from the time the last one took, so ' +
+      "other tenants' writes wait at most about that long behind one.",
+  ),
+  migrationLeaseMs: integer(
+    'MARGINALIA_MIGRATION_LEASE_MS',
+    DEFAULT_MIGRATION_LEASE_MS,
+    1000,
+    3_600_000,
+    'How long a document migration stays with the process running it after its last batch: a job whose process ' +
+      'died is taken up by another (or by the same after a restart) once this has passed, from its last batch.',
+  ),
+  migrationPollMs: integer(
+    'MARGINALIA_MIGRATION_POLL_MS',
+    DEFAULT_MIGRATION_POLL_MS,
+    10,
+    60_000,
+    'How often each process looks for a document migration to run (an idle look is one small write); the most a ' +
+      'started migration waits before its first batch.',
   ),
   restAfterMs: integer(
     'MARGINALIA_REST_AFTER_MS',

@@ -57,3 +57,6 @@ export function internalGroupId(tenantId: string, organizationId: string, groupI
 
 /** users/data/delete's job: a string (docs/api.md, "POST /v1/users/data/get"), ordered by time. */
 export const newErasureJobId = (): string => timeOrderedUuid();
+
+/** organizations/documents/migrate's job: a string, ordered by time (docs/api.md, "Document migration"). */
+export const newMigrationId = (): string => timeOrderedUuid();

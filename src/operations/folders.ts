@@ -1,8 +1,10 @@
 // Folders of documents.
 import { success } from '../http/envelope.js';
 import type { FoldersAccessData, FoldersAccessV2Data, FoldersGetData, FoldersGetV2Data } from '../schemas/folders.js';
-import { operation } from './operation.js';
+import { operation, ownRun } from './operation.js';
 import { CONTRACT } from '../schemas/operations/index.js';
+import { answers, FolderDeletedResultV2 } from '../schemas/responses.js';
+import { deleteFolderWithContents } from '../services/folder-deletion.js';
 import { addFolders, deleteFolders, getFolders, setFolderAccess, updateFolders } from '../services/folders.js';
 
 /** Folders of documents. */
@@ -35,6 +37,14 @@ export const folders = [
   operation(CONTRACT.foldersDelete, {
     run: deleteFolders,
     answer: 'Folder(s) deleted successfully.',
+    adapters: {
+      // The /v2 page: one folder, deleted with what it holds, documents included; v1 keeps its answers.
+      v2: ownRun({
+        response: answers(FolderDeletedResultV2, [404]),
+        run: deleteFolderWithContents,
+        answer: 'Folder deletion initiated successfully.',
+      }),
+    },
   }),
   operation(CONTRACT.foldersAccess, {
     run: setFolderAccess,

@@ -48,3 +48,7 @@ export const FoldersAccessV2Body = (limits: InputLimits) =>
     }),
   );
 export type FoldersAccessV2Data = DataOf<typeof FoldersAccessV2Body>;
+
+/** /v2's folders/delete: one folder, deleted with everything in it (docs/api.md, "Version 2"). */
+export const FolderDeleteV2Body = () => RequestBody(Type.Object({ organizationId: Id, folderId: Id }));
+export type FolderDeleteV2Data = DataOf<typeof FolderDeleteV2Body>;

@@ -668,3 +668,28 @@ export const LiveStateListResult = Success(
   Type.Array(LiveState, { description: 'In liveStateDataId order; unknown ids and documents are left out' }),
   { pageToken: Type.Optional(Type.String({ description: 'Present when more states remain' })) },
 );
+
+/** organizations/documents/migrate (/v2): the job started, to poll with migrate/status. */
+export const DocumentMigrationStartedResult = Success(Type.Object({ migrationId: Type.String() }));
+
+/** organizations/documents/migrate/status (/v2): where the job is, and (extensions) what it moves and how far it got. */
+export const DocumentMigrationStatusResult = Success(
+  Type.Object({
+    migrationId: Type.String(),
+    status: Type.Union(
+      ['pending', 'in_progress', 'completed', 'failed'].map((s) => Type.Literal(s)),
+      {
+        description: 'pending: not taken up by a worker yet; in_progress: moving; completed; failed (see error)',
+      },
+    ),
+    documentId: Type.String(),
+    newDocumentId: Type.String(),
+    movedRows: Type.Integer({ description: 'Rows moved so far, every table counted' }),
+    error: Type.Optional(Type.String({ description: 'Why a failed migration stopped' })),
+    createdAt: Type.Integer({ description: 'ms since the epoch: when it was started' }),
+    lastUpdated: Type.Integer({ description: 'ms since the epoch: its last change of status or progress' }),
+  }),
+);
+
+/** organizations/folders/delete on /v2: nothing but the message. */
+export const FolderDeletedResultV2 = Success(Type.Null());

@@ -4,6 +4,7 @@ import { StoreCore, type StoreOptions } from './core.js';
 import { commentsStore } from './comments/index.js';
 import { credentialsStore } from './credentials/index.js';
 import type { Dialect } from './dialect/dialect.js';
+import { documentMigrationsStore } from './document-migrations/index.js';
 import { documentsStore } from './documents/index.js';
 import { domainsStore } from './domains/index.js';
 import { eventsStore } from './events/index.js';
@@ -54,5 +55,6 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...domainsStore(core),
     ...liveStatesStore(core),
     ...webhooksStore(core),
+    ...documentMigrationsStore(core),
   };
 }

@@ -25,6 +25,7 @@ import type { PersonalDataStore } from './personal-data/index.js';
 import type { DomainsStore } from './domains/index.js';
 import type { LiveStatesStore } from './livestate/index.js';
 import type { WebhooksStore } from './webhooks/index.js';
+import type { DocumentMigrationsStore } from './document-migrations/index.js';
 
 /** The store's own life: its schema, health, pool and observers, and the events it hears of. */
 export interface StoreLife {
@@ -86,11 +87,13 @@ export type Store = StoreLife &
   PersonalDataStore &
   DomainsStore &
   LiveStatesStore &
-  WebhooksStore;
+  WebhooksStore &
+  DocumentMigrationsStore;
 
 export type { LocationDataDeleted, LocationMoved } from './locations/locations.js';
 export type * from './webhooks/types.js';
 export type { DomainsAdded } from './domains/domains.js';
+export type { MigrationRun, MigrationStart } from './document-migrations/index.js';
 
 export { StoreUnavailableError, type CheckState, type LastingFault, type UnavailableReason } from './health.js';
 export type { CheckpointStats } from './dialect/dialect.js';

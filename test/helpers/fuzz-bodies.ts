@@ -465,6 +465,8 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
     accessType: fc.constantFrom<Json>('organizationPrivate', 'restricted', 'public', 'secret'),
   }),
   organizationsDelete: record({ organizationIds: list(org) }),
+  documentsMigrate: record({ organizationId: org, documentId: doc, newDocumentId: doc }),
+  documentsMigrateStatus: record({ organizationId: org, migrationId: fc.constantFrom<Json>('migration-1', 'garbage') }),
   organizationsDisable: record({ organizationIds: list(org), disabled: fc.constantFrom<Json>(true, false, 'yes', num(1)) }),
   // The fuzzed requests carry header credentials, so body credentials (wrong ones here) are ignored.
   locationsUpdate: record({

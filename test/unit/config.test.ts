@@ -68,6 +68,9 @@ describe('loadConfig', () => {
       webhookRetrySchedule: [5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
       webhookConcurrency: 16,
       webhookPollMs: 250,
+      migrationBatchSize: 500,
+      migrationLeaseMs: 30_000,
+      migrationPollMs: 1000,
     });
   });
 
@@ -137,6 +140,9 @@ describe('loadConfig', () => {
       MARGINALIA_WEBHOOK_RETRY_SCHEDULE: '0.5, 1,30',
       MARGINALIA_WEBHOOK_CONCURRENCY: '4',
       MARGINALIA_WEBHOOK_POLL_MS: '50',
+      MARGINALIA_MIGRATION_BATCH_SIZE: '200',
+      MARGINALIA_MIGRATION_LEASE_MS: '5000',
+      MARGINALIA_MIGRATION_POLL_MS: '100',
     });
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.config, {
@@ -199,6 +205,9 @@ describe('loadConfig', () => {
       webhookRetrySchedule: [500, 1000, 30_000],
       webhookConcurrency: 4,
       webhookPollMs: 50,
+      migrationBatchSize: 200,
+      migrationLeaseMs: 5000,
+      migrationPollMs: 100,
     });
   });
 
@@ -245,6 +254,9 @@ describe('loadConfig', () => {
       MARGINALIA_WEBHOOK_RETRY_SCHEDULE: '5,5m',
       MARGINALIA_WEBHOOK_CONCURRENCY: '0',
       MARGINALIA_WEBHOOK_POLL_MS: 'often',
+      MARGINALIA_MIGRATION_BATCH_SIZE: '0',
+      MARGINALIA_MIGRATION_LEASE_MS: '10',
+      MARGINALIA_MIGRATION_POLL_MS: 'soon',
     });
     assert.ok(!r.ok);
     const names = [
@@ -281,6 +293,9 @@ describe('loadConfig', () => {
       'MARGINALIA_WEBHOOK_RETRY_SCHEDULE',
       'MARGINALIA_WEBHOOK_CONCURRENCY',
       'MARGINALIA_WEBHOOK_POLL_MS',
+      'MARGINALIA_MIGRATION_BATCH_SIZE',
+      'MARGINALIA_MIGRATION_LEASE_MS',
+      'MARGINALIA_MIGRATION_POLL_MS',
     ];
     for (const name of names)
       assert.ok(

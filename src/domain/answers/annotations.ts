@@ -50,10 +50,17 @@ export function storedHead(t: ThreadHead, organizationId: string, documentId: st
     (t.statusUpdatedBy != null ? `,"statusUpdatedByUserId":${json(t.statusUpdatedBy)}` : '');
   return (
     `{"annotationId":${json(t.annotationId)},"type":${json(t.kind ?? 'comment')},"from":${GAP},"comments":[${GAP}]` +
-    `,"status":${t.status},"createdAt":${t.createdAt},"lastUpdated":${t.lastUpdated},"metadata":{"apiKey":${GAP}` +
-    `${organizationMember(organizationId)},"documentId":${json(documentId)}}${optional}}`
+    `,"status":${t.status},"createdAt":${t.createdAt},"lastUpdated":${t.lastUpdated},` +
+    `${headDocumentPiece(organizationId, documentId)}${optional}}`
   );
 }
+
+/**
+ * The piece of a stored head that names its document, which a document migration rewrites in place
+ * (store/document-migrations/): it holds a GAP, which JSON text never holds raw, so it occurs once.
+ */
+export const headDocumentPiece = (organizationId: string, documentId: string): string =>
+  `"metadata":{"apiKey":${GAP}${organizationMember(organizationId)},"documentId":${json(documentId)}}`;
 
 /** A thread's stored comments, in creation order: each one's answer with slots, joined by commas. */
 export const storedComments = (comments: readonly CommentFacts[]): string =>

@@ -66,6 +66,12 @@ export function storedNotificationAnswer(n: NotificationAnswerSource): string {
   ].join(GAP);
 }
 
+/**
+ * The piece of a stored answer (a notification's, its inbox rows' copies) that names its document, which a
+ * document migration rewrites in place (store/document-migrations/): it starts with a GAP, so it occurs once.
+ */
+export const answerDocumentPiece = (documentId: string): string => `${GAP},"documentId":${json(documentId)}`;
+
 /** The stored answer of a notification as a change left it: stored answers keep every recipient unread (reads lay the marks over them). */
 export const answerOfSource = (n: Omit<NotificationAnswerSource, 'recipients'> & { recipients: readonly Recipient[] }): string =>
   storedNotificationAnswer({ ...n, recipients: n.recipients.map((r) => ({ ...r, unread: true })) });

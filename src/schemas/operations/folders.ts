@@ -1,6 +1,13 @@
 // Folders of documents.
-import { FoldersAccessBody, FoldersAccessV2Body, FoldersBody, FoldersDeleteBody, FoldersGetBody } from '../folders.js';
-import { AccessResult, FolderAccessResultV2, FolderListResult, FoldersResult } from '../responses.js';
+import {
+  FolderDeleteV2Body,
+  FoldersAccessBody,
+  FoldersAccessV2Body,
+  FoldersBody,
+  FoldersDeleteBody,
+  FoldersGetBody,
+} from '../folders.js';
+import { AccessResult, FolderAccessResultV2, FolderDeletedResultV2, FolderListResult, FoldersResult } from '../responses.js';
 import { contract } from './contract.js';
 
 export const folders = {
@@ -28,11 +35,16 @@ export const folders = {
     also: [404],
   }),
   foldersDelete: contract({
-    paths: { v1: 'organizations/folders/delete' },
-    summary: 'Delete folders with their subtrees; their documents move to no folder (extension)',
+    paths: { v1: 'organizations/folders/delete', v2: 'organizations/folders/delete' },
+    summary: 'Delete folders with their subtrees; v1: their documents move to no folder; /v2: one folder, its documents deleted',
+    description:
+      'v1 (an extension): `folderIds`, answered per folder; the documents of the deleted folders stay, in no folder. ' +
+      '/v2 (its page): one `folderId`, deleted with its subfolders and every document in them (as documents/delete ' +
+      'deletes one); `data` is null; 404 `Folder not found.` for a folder the organization does not have.',
     tags: ['organizations'],
     body: FoldersDeleteBody,
     result: FoldersResult,
+    v2: { body: FolderDeleteV2Body, result: FolderDeletedResultV2 },
   }),
   foldersAccess: contract({
     paths: { v1: 'organizations/folders/access/update', v2: 'organizations/folders/access/update' },

@@ -4,6 +4,7 @@
 import { annotations } from './annotations.js';
 import { auth } from './auth.js';
 import { comments } from './comments.js';
+import { documentMigrations } from './document-migrations.js';
 import { documents } from './documents.js';
 import { folders } from './folders.js';
 import { groups } from './groups.js';
@@ -31,6 +32,7 @@ export const CONTRACT = {
   ...webhooks,
   ...workspace,
   ...livestate,
+  ...documentMigrations,
 };
 
 /** The name of an operation. */

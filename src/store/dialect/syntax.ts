@@ -111,6 +111,12 @@ export interface Syntax {
    * as a scan of the table per row.
    */
   deleteSomeByKey(table: string, keys: string, where: string): string;
+  /**
+   * Updates at most @limit of a table's rows that `where` matches with `set` (a batch of a document
+   * migration, which moves rows to another key): SQLite's UPDATE ... LIMIT (the same build option as
+   * DELETE ... LIMIT); PostgreSQL is given the rows' ctids, a TID scan.
+   */
+  updateSome(table: string, set: string, where: string): string;
 }
 
 const lockClause = (strength: LockStrength, options: LockOptions = {}): string =>
@@ -146,6 +152,7 @@ export const SQLITE: Syntax = {
   deleteSome: (table, where) => `DELETE FROM ${table} WHERE ${where} LIMIT @limit`,
   deleteSomeByKey: (table, keys, where) =>
     `DELETE FROM ${table} WHERE (${keys}) IN (SELECT ${keys} FROM ${table} WHERE ${where} LIMIT @limit)`,
+  updateSome: (table, set, where) => `UPDATE ${table} SET ${set} WHERE ${where} LIMIT @limit`,
 };
 
 export const POSTGRES: Syntax = {
@@ -177,4 +184,6 @@ export const POSTGRES: Syntax = {
     `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE ${where} LIMIT @limit))`,
   deleteSomeByKey: (table, _keys, where) =>
     `DELETE FROM ${table} WHERE ctid IN (SELECT ctid FROM ${table} WHERE ${where} LIMIT @limit)`,
+  updateSome: (table, set, where) =>
+    `UPDATE ${table} SET ${set} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE ${where} LIMIT @limit))`,
 };

@@ -124,6 +124,9 @@ export const ORGANIZATIONS_SQL = {
  * table with an organization_id is in neither list.
  */
 export const ORGANIZATION_TABLES = [
+  // First: a document migration's worker holds its job's row before it moves rows (document-migrations/),
+  // so the job goes before what it moves, and its worker stops at its next batch.
+  'document_migrations',
   'annotations',
   'comments',
   'annotation_reads',

@@ -1,0 +1,29 @@
+// Document migration (/v2 only).
+import { DocumentMigrateBody, DocumentMigrationStatusBody } from '../document-migrations.js';
+import { DocumentMigrationStartedResult, DocumentMigrationStatusResult } from '../responses.js';
+import { contract } from './contract.js';
+
+export const documentMigrations = {
+  documentsMigrate: contract({
+    paths: { v2: 'organizations/documents/migrate' },
+    summary: "Move a document's threads, comments, notifications, memberships, settings and live state to a new id, as a job",
+    description:
+      'Answers at once with a `migrationId`; a worker of the service moves the rows in short batches (other writes never ' +
+      'wait long behind it), and `migrate/status` says how far it got. While it runs, both ids refuse writes as a disabled ' +
+      'document does; reads find each row under the id it is at. At its end the old id is gone and the new one takes ' +
+      "the document's name, folder, access and disabled state. 404 when the document does not exist; 409 when the new " +
+      'id exists or the document is being migrated already.',
+    tags: ['organizations'],
+    body: DocumentMigrateBody,
+    result: DocumentMigrationStartedResult,
+    also: [404, 409],
+  }),
+  documentsMigrateStatus: contract({
+    paths: { v2: 'organizations/documents/migrate/status' },
+    summary: 'Where a document migration is: pending, in_progress, completed or failed',
+    tags: ['organizations'],
+    body: DocumentMigrationStatusBody,
+    result: DocumentMigrationStatusResult,
+    also: [404],
+  }),
+};
