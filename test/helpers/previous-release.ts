@@ -335,3 +335,8 @@ export async function asOfMigration5(db: Pick<FreshDatabase, 'kind' | 'exec'>): 
   await beforeProfileVersions(db);
   await beforeInboxAnswers(db);
 }
+
+/** Before migration 33: documents did not migrate (no jobs). */
+export async function beforeDocumentMigrations(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('DROP TABLE document_migrations; DELETE FROM schema_migrations WHERE version = 33;');
+}

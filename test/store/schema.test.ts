@@ -9,6 +9,7 @@ import { StoreUnavailableError, type Store } from '../../src/store/store.js';
 import type { AnnotationQuery } from '../../src/domain/threads.js';
 import {
   beforeAllowedDomains,
+  beforeDocumentMigrations,
   asOfMigration25,
   asOfMigration27,
   asOfMigration28,
@@ -541,6 +542,40 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         );
         eq(await reopened.addAllowedDomains(TA, ['example.com'], 10, T0), { added: ['example.com'], skipped: [] }, 'an add');
         eq(await reopened.allowedDomains(TA), ['example.com'], 'read back');
+      });
+    },
+  );
+
+  storeTest(
+    'a database as migration 31 left it migrates forward: document migrations get their table, and move the rows written before',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first'), newComment(2, 'second')])], T0);
+      await store.addNotification(TA, ORG, notification('n1'));
+      await beforeDocumentMigrations(db);
+      const tables = async () => [...(await db.textColumns()).keys()].filter((name) => name === 'document_migrations');
+      eq(await tables(), [], 'as that release left it');
+      await withSecondStore(db, async (reopened) => {
+        eq(await tables(), ['document_migrations'], 'migration 33 made it');
+        const start = { tenantId: TA, migrationId: 'm1', organizationId: ORG, documentId: DOC, newDocumentId: 'moved' };
+        await reopened.startDocumentMigration(start, T0 + 1);
+        const job = await reopened.claimDocumentMigration('w', T0 + 2, 60_000);
+        eq(job?.migrationId, 'm1', 'claimed');
+        const end = await reopened.runDocumentMigration(job!, {
+          owner: 'w',
+          leaseMs: 60_000,
+          mostRows: 1,
+          now: () => T0 + 3,
+          stopping: () => false,
+        });
+        eq(end, 'completed', 'run to its end, a row a batch');
+        eq(
+          commentIdsOf(await reopened.getComments(TA, { ...commentQuery('ann'), documentId: 'moved' })),
+          [1, 2],
+          'comments moved',
+        );
+        eq(commentIdsOf(await reopened.getComments(TA, commentQuery('ann'))), [], 'none left');
+        eq((await reopened.documentMigration(TA, ORG, 'm1'))?.status, 'completed', 'its status');
       });
     },
   );
