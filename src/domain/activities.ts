@@ -166,3 +166,36 @@ export const mutedActionTypes = (triggers: ActivitySettings['triggers']): string
     ),
   ),
 ];
+
+/**
+ * An activity of the tenant itself, not of an organization's document (an operator's key change, an erasure):
+ * kept under no organization (an activities/get without organizationId reads them), the `custom` feature.
+ * `data` names no user an erasure erased (docs/decisions.md, "Activities").
+ */
+export function tenantActivity(
+  activityId: string,
+  actionType: string,
+  actor: { userId: string; name: string },
+  targetEntityId: string | null,
+  data: Readonly<Record<string, unknown>>,
+): ActivityOfEvent & { activityId: string } {
+  return {
+    organizationId: NO_ORGANIZATION,
+    activityId,
+    documentId: null,
+    featureType: 'custom',
+    actionType,
+    actorId: actor.userId,
+    targetEntityId,
+    body: bodyOf({ actionUser: actor, entityData: data }),
+  };
+}
+
+/** The activity of an erasure: who asked (the API or an operator), the job, how many users and where; never whom. */
+export const erasureActivity = (
+  activityId: string,
+  actor: { userId: string; name: string },
+  jobId: string,
+  usersCount: number,
+  organizationIds: readonly string[] | null,
+) => tenantActivity(activityId, 'user.data_delete', actor, jobId, { jobId, usersCount, organizationIds });

@@ -414,3 +414,55 @@ describe('activities: security', () => {
       await expectMissingCredentials(t, path, { data: { organizationId: org, activityIds: ['mine'] } });
   });
 });
+
+describe('activities: erasure', () => {
+  test("users/data/delete removes the activities the user did or that show them; the erasure's own names no one", async () => {
+    await enable(t.a);
+    const org = uniq('org');
+    const doc = uniq('doc');
+    await t.a.ok(PATHS.annotationsAdd, {
+      organizationId: org,
+      documentId: doc,
+      commentAnnotations: [{ commentData: [say('hi', 'alice')] }],
+    });
+    await t.a.ok(PATHS.activitiesAdd, {
+      organizationId: org,
+      documentId: doc,
+      activities: [
+        commentActivity({ id: 'by-alice', actionUser: { userId: 'alice', name: 'Alice' } }),
+        commentActivity({
+          id: 'shows-alice',
+          actionUser: { userId: 'bob' },
+          displayMessageTemplateData: { to: { userId: 'alice' } },
+        }),
+        commentActivity({ id: 'bob-alone', actionUser: { userId: 'bob' } }),
+      ],
+    });
+    await t.a.ok(PATHS.activitiesAdd, {
+      organizationId: uniq('org'),
+      documentId: doc,
+      activities: [commentActivity({ id: 'kept' })],
+    });
+    // users/data/get lists the activities the user did.
+    const data = (await t.a.ok(PATHS.userDataGet, { organizationId: org, userId: 'alice' })).data;
+    assert.deepEqual(
+      data.activities.map((x: any) => x.actionType),
+      ['comment.add', 'comment_annotation.add'],
+    );
+    assert.equal(data.activities[0].id, 'by-alice');
+    assert.equal((await t.a.ok(PATHS.userDataGet, { organizationId: org, userId: 'nobody' })).data.activities, undefined);
+    const erased = await t.a.post(PATHS.userDataDelete, { organizationIds: [org], userIds: ['alice'] });
+    assert.equal(erased.status, 202, erased.body);
+    const left = (await get(t.a, { organizationId: org })).data.map((x: any) => x.id);
+    assert.deepEqual(left, ['bob-alone']);
+    const [erasure] = (await get(t.a, { actionTypes: ['user.data_delete'] })).data;
+    assert.equal(erasure.actionUser.userId, '@server');
+    assert.equal(erasure.entityData.usersCount, 1);
+    assert.equal(erasure.entityData.jobId, erased.json.data.jobId);
+    assert.doesNotMatch(JSON.stringify(erasure), /alice/);
+    assert.deepEqual(
+      await t.db.query(`SELECT activity_id FROM activities WHERE organization_id = '${org}' AND body LIKE '%alice%'`),
+      [],
+    );
+  });
+});

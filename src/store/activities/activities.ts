@@ -42,6 +42,12 @@ export function* upsert(tenantId: string, activities: readonly NewActivity[], no
   return yield* batch(SQL.upsert, { tenantId, createdAt: now }, rows);
 }
 
+/** An operator's or an erasure's activity, written when the tenant keeps activities; answers whether it was. */
+export function* record(tenantId: string, activity: NewActivity, now: number, byDefault: boolean): Work<boolean> {
+  if (!(yield* enabled(tenantId, byDefault))) return false;
+  return (yield* upsert(tenantId, [activity], now)) > 0;
+}
+
 export interface ActivityQuery {
   organizationId: string;
   documentId: string | null;
@@ -95,6 +101,18 @@ export function* read(tenantId: string, q: ActivityQuery): Work<ActivityRow[]> {
     limit: q.limit,
   });
   return rows.map(rowOf);
+}
+
+/** users/data/get: up to `limit` of the activities the user did, newest first, after the cursor. */
+export function* ofActor(
+  tenantId: string,
+  organizationId: string,
+  userId: string,
+  after: { timestamp: number; activityId: string },
+  limit: number,
+): Work<ActivityRow[]> {
+  const params = { tenantId, organizationId, userId, afterTime: after.timestamp, afterId: after.activityId, limit };
+  return (yield* arrays(SQL.ofActor, params)).map(rowOf);
 }
 
 /** What an update or delete did to each activity named: done, or not (absent, or immutable). */

@@ -27,10 +27,7 @@ export const activitiesStore = (core: StoreCore) => ({
   /** An operator's or an erasure's activity, kept when the tenant keeps activities. */
   recordActivity(tenantId: string, activity: NewActivity, now: number): Maybe<boolean> {
     const byDefault = core.options.activitiesByDefault ?? false;
-    return core.write('recordActivity', function* () {
-      if (!(yield* activities.enabled(tenantId, byDefault))) return false;
-      return (yield* activities.upsert(tenantId, [activity], now)) > 0;
-    });
+    return core.write('recordActivity', () => activities.record(tenantId, activity, now, byDefault));
   },
 
   /** activities/get: a page in time order after the cursor. */

@@ -189,6 +189,15 @@ export const ACTIVITIES_SQL = {
     s.deleteSome('activities', 'tenant_id = @tenantId AND created_at < @before'),
   ),
 
+  /** users/data/get: the activities a user did, newest first, after (@afterTime, @afterId). */
+  ofActor: same(
+    'activitiesOfActor',
+    `SELECT ${COLUMNS} FROM activities
+      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND actor_id = @userId
+        AND (created_at < @afterTime OR (created_at = @afterTime AND activity_id < @afterId))
+      ORDER BY created_at DESC, activity_id DESC LIMIT @limit`,
+  ),
+
   // --- Erasure (personal-data/erasure.ts) ---
   /** The tenant's activities after a key, in key order: what an erasure looks through. */
   window: same(

@@ -7,7 +7,8 @@ export const activities: Migration = {
   // activities/add and, in the same transaction as the write, by every write's events
   // (docs/decisions.md, "Activities"). The columns are what the reads filter and order by; `body` is the
   // rest of the record as JSON text, shown as stored. Keyed tenant first: an organization's activities by
-  // time, a document's by time, an entity's, and the tenant's oldest for retention, each an index range.
+  // time, a document's by time, an entity's, a user's (the userId filter, users/data/get) and the tenant's oldest
+  // for retention, each an index range.
   // SQLite: a rowid table, the JSON last (an entity snapshot may be large: migration 24).
   // activity_settings holds workspace/activityconfig (null: never set, the defaults apply) and
   // activity_muted the action types its triggers turn off, so the write's one insert can check both
@@ -31,6 +32,7 @@ CREATE INDEX activities_by_time ON activities (tenant_id, organization_id, creat
 CREATE INDEX activities_by_document ON activities (tenant_id, organization_id, document_id, created_at);
 CREATE INDEX activities_by_target ON activities (tenant_id, organization_id, target_entity_id);
 CREATE INDEX activities_by_age ON activities (tenant_id, created_at);
+CREATE INDEX activities_by_actor ON activities (tenant_id, organization_id, actor_id, created_at);
 CREATE TABLE activity_settings (
   tenant_id       TEXT NOT NULL PRIMARY KEY,
   is_enabled      INTEGER,
@@ -64,6 +66,7 @@ CREATE INDEX activities_by_time ON activities (tenant_id, organization_id, creat
 CREATE INDEX activities_by_document ON activities (tenant_id, organization_id, document_id, created_at);
 CREATE INDEX activities_by_target ON activities (tenant_id, organization_id, target_entity_id);
 CREATE INDEX activities_by_age ON activities (tenant_id, created_at);
+CREATE INDEX activities_by_actor ON activities (tenant_id, organization_id, actor_id, created_at);
 DO $$
 BEGIN
   ALTER TABLE activities ALTER COLUMN body SET COMPRESSION lz4;
