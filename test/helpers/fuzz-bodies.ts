@@ -581,7 +581,7 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
     activities: list(record({ id: id('act-'), displayMessageTemplate: fc.string({ maxLength: 30 }), changes: freeObject })),
   }),
   activitiesDelete: record({ organizationId: org, documentId: doc, targetEntityId: ann, activityIds: list(id('act-'), 3, 0) }),
-  activityConfigGet: record({}),
+  activityConfigGet: fc.constant<Json>(obj([])),
   activityConfigUpdate: record({
     activityServiceConfig: record({
       isEnabled: fc.boolean(),
