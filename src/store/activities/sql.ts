@@ -126,8 +126,8 @@ export const ACTIVITIES_SQL = {
   /** Whether the tenant keeps activities now (activities/add is refused when it does not). */
   enabled: written(
     'activitiesEnabled',
-    (s) =>
-      `SELECT coalesce(st.is_enabled, ${s.typed('byDefault', 'boolean')}) AS enabled FROM (SELECT 1 AS one) one ${SETTINGS_JOIN}`,
+    (s) => `SELECT coalesce((SELECT is_enabled FROM activity_settings WHERE tenant_id = @tenantId),
+      ${s.typed('byDefault', 'boolean')}) AS enabled`,
   ),
   /** The activities named, locked (PostgreSQL) for activities/update. */
   byIds: written(
