@@ -466,3 +466,22 @@ describe('activities: erasure', () => {
     );
   });
 });
+
+test('an erasure finds the activities of a user who has no other data, in every organization when none is named', async () => {
+  await enable(t.a);
+  const [org1, org2] = [uniq('org'), uniq('org')];
+  const ghost = uniq('ghost');
+  for (const organizationId of [org1, org2])
+    await t.a.ok(PATHS.activitiesAdd, {
+      organizationId,
+      documentId: 'd',
+      activities: [commentActivity({ actionUser: { userId: ghost } }), commentActivity({ id: 'stays' })],
+    });
+  assert.equal((await t.a.post(PATHS.userDataDelete, { userIds: [ghost] })).status, 202);
+  for (const organizationId of [org1, org2])
+    assert.deepEqual(
+      (await get(t.a, { organizationId })).data.map((x: any) => x.id),
+      ['stays'],
+    );
+  assert.deepEqual(await t.db.query(`SELECT activity_id FROM activities WHERE body LIKE '%${ghost}%'`), []);
+});
