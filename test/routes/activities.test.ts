@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, makeTestApp, PATHS, steppingClock, type Caller, type TestApp } from '../helpers/app.js';
-import { expectMissingCredentials } from '../helpers/security.js';
+import { badCredentialCases, expectBadCredentials, expectMissingCredentials } from '../helpers/security.js';
 import { say, uniq } from '../helpers/threads.js';
 
 const ADDED = 'Activity(s) added successfully.';
@@ -410,8 +410,13 @@ describe('activities: security', () => {
     const [a] = (await get(t.a, { organizationId: org })).data;
     assert.equal(a.actionIcon, undefined);
     assert.equal(a.metadata.apiKey, t.a.creds.apiKey);
-    for (const path of [PATHS.activitiesAdd, PATHS.activitiesGet, PATHS.activitiesUpdate, PATHS.activitiesDelete])
-      await expectMissingCredentials(t, path, { data: { organizationId: org, activityIds: ['mine'] } });
+    const paths = [PATHS.activitiesAdd, PATHS.activitiesGet, PATHS.activitiesUpdate, PATHS.activitiesDelete];
+    for (const path of [...paths, PATHS.activityConfigGet, PATHS.activityConfigUpdate]) {
+      const body = { data: { organizationId: org, activityIds: ['mine'], activityServiceConfig: { isEnabled: false } } };
+      await expectMissingCredentials(t, path, body);
+      for (const [label, headers] of badCredentialCases(t)) await expectBadCredentials(t, path, label, headers, body);
+    }
+    assert.equal((await t.a.ok(PATHS.activityConfigGet, {})).data.activityServiceConfig.isEnabled, true, 'nothing changed');
   });
 });
 
