@@ -4,7 +4,7 @@
 // documented errors, and tenants kept apart.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectError, makeTestApp, PATHS, steppingClock, type Caller, type TestApp } from '../helpers/app.js';
+import { expectError, makeTestApp, PATHS, steppingClock, type Caller, type TestApp, v2 } from '../helpers/app.js';
 import { badCredentialCases, expectBadCredentials, expectMissingCredentials } from '../helpers/security.js';
 import { say, uniq } from '../helpers/threads.js';
 
@@ -489,4 +489,39 @@ test('an erasure finds the activities of a user who has no other data, in every 
       ['stays'],
     );
   assert.deepEqual(await t.db.query(`SELECT activity_id FROM activities WHERE body LIKE '%${ghost}%'`), []);
+});
+
+test('/v2 comment writes with triggerActivities: false log no activity for those comments; the rest are logged', async () => {
+  await enable(t.a);
+  const org = uniq('org');
+  const doc = uniq('doc');
+  const added = await t.a.ok(v2(PATHS.annotationsAdd), {
+    organizationId: org,
+    documentId: doc,
+    commentAnnotations: [
+      { commentData: [say('quiet thread', 'alice', { triggerActivities: false })] },
+      { commentData: [say('loud thread', 'alice')] },
+    ],
+  });
+  const [quietId, loudId] = Object.keys(added.data);
+  await t.a.ok(v2(PATHS.commentsAdd), {
+    organizationId: org,
+    documentId: doc,
+    annotationId: quietId,
+    commentData: [
+      say('quiet reply', 'bob', { triggerActivities: false }),
+      say('loud reply', 'carol', { triggerActivities: true }),
+    ],
+  });
+  const shown = (await get(t.a, { organizationId: org, order: 'asc' })).data.map((x: any) => [
+    x.actionType,
+    x.actionUser.userId,
+    x.targetEntityId,
+  ]);
+  assert.deepEqual(shown, [
+    ['comment_annotation.add', 'alice', loudId],
+    ['comment.add', 'carol', quietId],
+  ]);
+  const comments = (await t.a.ok(v2(PATHS.commentsGet), { organizationId: org, documentId: doc, annotationId: quietId })).data;
+  assert.ok(!JSON.stringify(comments).includes('noActivity'), 'the flag is not stored in the answer');
 });

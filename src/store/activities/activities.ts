@@ -25,8 +25,9 @@ const columns = (a: NewActivity) => ({
  * waiting for an answer; the insert itself leaves out what the tenant's settings do not keep.
  */
 export function* fromEvents(tenantId: string, drafts: readonly EventDraft[], now: number, byDefault: boolean): Work<void> {
-  if (drafts.length === 0) return;
-  const rows = drafts.map((d) => columns({ ...activityOfEvent(d), activityId: timeOrderedUuid(now) }));
+  const logged = drafts.filter((d) => d.noActivity !== true);
+  if (logged.length === 0) return;
+  const rows = logged.map((d) => columns({ ...activityOfEvent(d), activityId: timeOrderedUuid(now) }));
   yield* sendBatch(SQL.fromEvents, { tenantId, createdAt: now, byDefault }, rows);
 }
 
