@@ -12,6 +12,7 @@ import type { EarlyListener } from './http/early-listener.js';
 import { SharedRateLimiter } from './http/shared-rate-limiter.js';
 import { EventHub } from './events/hub.js';
 import { connectNotices, relayNotices } from './events/notices.js';
+import { startActivityPruner } from './events/activity-pruner.js';
 import { startPruner } from './events/pruner.js';
 import { startDraftSweep } from './events/sweep.js';
 import { WebhookWorker } from './webhooks/worker.js';
@@ -98,6 +99,10 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     retentionHours: config.eventRetentionHours,
     onError: (err) => logger.warn({ err }, 'event outbox: pruning failed; trying again later'),
   });
+  const activityPruner = startActivityPruner(store, {
+    retentionDays: config.activityRetentionDays,
+    onError: (err) => logger.warn({ err }, 'activities: pruning failed; trying again later'),
+  });
   const sweep = startDraftSweep(store, {
     everyMs: config.eventPollMs,
     onError: (err) => logger.warn({ err }, 'event outbox: numbering left drafts failed; trying again later'),
@@ -127,7 +132,7 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     await Promise.all([app.close(), webhooks.stop(), migrations.stop()]);
     await closed;
     await notices.close();
-    await Promise.all([pruner.stop(), sweep.stop()]);
+    await Promise.all([pruner.stop(), activityPruner.stop(), sweep.stop()]);
     await rateLimiter?.close();
     await store.close();
   });

@@ -3,7 +3,8 @@
 import { systemClock } from '../clock.js';
 import { MAX_ID_LENGTH } from '../schemas/common.js';
 import { createTenant, hashToken, tokenRecord } from '../services/credentials.js';
-import { newAuthToken, newErasureJobId } from '../domain/ids.js';
+import { newAuthToken, newErasureJobId, timeOrderedUuid } from '../domain/ids.js';
+import { erasureActivity, OPERATOR_ACTOR, tenantActivity } from '../domain/activities.js';
 import type { Store } from '../store/store.js';
 import type { Tenant } from '../domain/credentials.js';
 import type { OrganizationRecord } from '../domain/organizations.js';
@@ -30,8 +31,23 @@ async function tenantByKey(store: Store, apiKey: string): Promise<Tenant> {
   return found.tenant;
 }
 
+/**
+ * An operator's key or token change as an activity of the tenant (docs/decisions.md, "Activities"), kept when
+ * the tenant keeps activities: the API key and a token's prefix, never a token.
+ */
+async function logged(store: Store, tenantId: string, actionType: string, apiKey: string, data: Record<string, unknown>) {
+  const now = systemClock();
+  await store.recordActivity(
+    tenantId,
+    tenantActivity(timeOrderedUuid(now), actionType, OPERATOR_ACTOR, apiKey, { apiKey, ...data }),
+    now,
+  );
+}
+
 export async function keysCreate(store: Store, io: Io, name: string): Promise<void> {
   const creds = await createTenant(store, systemClock, name);
+  const tenant = await tenantByKey(store, creds.apiKey);
+  await logged(store, tenant.id, 'operator.key_create', creds.apiKey, { name });
   io.out(JSON.stringify(creds));
 }
 
@@ -51,12 +67,16 @@ export async function keysList(store: Store, io: Io): Promise<void> {
 }
 
 export async function keysRevoke(store: Store, io: Io, apiKey: string): Promise<void> {
+  const tenant = await tenantByKey(store, apiKey);
   if (!(await store.revokeTenant(apiKey, systemClock()))) throw new CliError(`No API key ${apiKey}.`);
+  await logged(store, tenant.id, 'operator.key_revoke', apiKey, {});
   json(io, { apiKey, revoked: true });
 }
 
 export async function keysSetDisabled(store: Store, io: Io, apiKey: string, disabled: boolean): Promise<void> {
+  const tenant = await tenantByKey(store, apiKey);
   if (!(await store.setTenantDisabled(apiKey, disabled))) throw new CliError(`No API key ${apiKey}.`);
+  await logged(store, tenant.id, disabled ? 'operator.key_disable' : 'operator.key_enable', apiKey, {});
   json(io, { apiKey, disabled });
 }
 
@@ -64,7 +84,9 @@ export async function tokensCreate(store: Store, io: Io, apiKey: string): Promis
   const tenant = await tenantByKey(store, apiKey);
   if (tenant.revoked) throw new CliError(`API key ${apiKey} is revoked; it cannot take new tokens.`);
   const authToken = newAuthToken();
-  await store.addToken(tenant.id, tokenRecord(authToken, systemClock()));
+  const record = tokenRecord(authToken, systemClock());
+  await store.addToken(tenant.id, record);
+  await logged(store, tenant.id, 'operator.token_create', apiKey, { prefix: record.prefix });
   io.out(JSON.stringify({ apiKey, authToken }));
 }
 
@@ -79,6 +101,7 @@ export async function tokensRevoke(store: Store, io: Io, apiKey: string, prefix:
   if (matches.length > 1)
     throw new CliError(`${matches.length} active tokens start with ${prefix}; give more characters or the whole token.`);
   await store.revokeToken(tenant.id, matches[0]!.hash, systemClock());
+  await logged(store, tenant.id, 'operator.token_revoke', apiKey, { prefix: matches[0]!.prefix });
   json(io, { apiKey, prefix: matches[0]!.prefix, revoked: true });
 }
 
@@ -168,9 +191,11 @@ export function eraseRequest(options: { tenant?: string; org?: string[]; user?: 
 export async function usersErase(store: Store, io: Io, request: EraseRequest, batchSize: number): Promise<void> {
   const tenant = await chosenTenant(store, request.tenant);
   const jobId = newErasureJobId();
+  const activity = erasureActivity(timeOrderedUuid(), OPERATOR_ACTOR, jobId, request.userIds.length, request.organizationIds);
   const tasksCount = await store.eraseUserData(tenant.id, request.organizationIds, request.userIds, batchSize, {
     jobId,
     now: systemClock,
+    activity,
   });
   json(io, { jobId, tasksCount });
 }

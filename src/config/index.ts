@@ -346,6 +346,20 @@ const FIELDS = {
     'Hours the event outbox keeps each event: a stream can resume with Last-Event-ID within it, and ' +
       'webhook deliveries and their attempts are kept as long. Older ones are deleted in the background, a batch at a time.',
   ),
+  activitiesEnabled: flag(
+    'MARGINALIA_ACTIVITIES_ENABLED',
+    '`1`: tenants that never set their activity settings (workspace/activityconfig/update) keep activity logs: every ' +
+      "write's events become activities and activities/add is taken. Off, as the original service, they keep none until " +
+      'they enable them. A tenant that set `isEnabled` keeps to it either way.',
+  ),
+  activityRetentionDays: integer(
+    'MARGINALIA_ACTIVITY_RETENTION_DAYS',
+    90,
+    1,
+    36_500,
+    'Days an activity is kept, for tenants whose activity settings name no `retentionDays`. Older ones are deleted in ' +
+      'the background, a batch at a time.',
+  ),
   eventPollMs: integer(
     'MARGINALIA_EVENT_POLL_MS',
     1000,

@@ -1,3 +1,4 @@
+import type { ActivityRow } from './activities.js';
 import type { NotificationCursor, StoredNotification } from './notifications.js';
 import type { StoredComment } from './threads.js';
 
@@ -5,12 +6,15 @@ import type { StoredComment } from './threads.js';
 export interface UserDataCursor {
   comments: { documentId: string; annotationId: string; commentId: number } | null;
   notifications: NotificationCursor | null;
+  /** The activities the user did (absent in a token issued before there were activities: none listed). */
+  activities?: { timestamp: number; activityId: string } | null;
 }
 
 /** A page of users/data/get: the user's comments (where each is) and the notifications they acted or are addressed in. */
 export interface UserDataPage {
   comments: { documentId: string; annotationId: string; comment: StoredComment }[];
   notifications: StoredNotification[];
+  activities: ActivityRow[];
 }
 
 /** users/data/delete/status: a finished erasure. */

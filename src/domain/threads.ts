@@ -21,6 +21,8 @@ export interface NewComment {
   context?: object | null;
   attachments?: object[] | null;
   agent?: CommentAgent | null;
+  /** /v2's `triggerActivities: false`: the write's activity of this comment is not logged (docs/decisions.md, "Activities"). */
+  noActivity?: boolean;
 }
 
 /** The agent that wrote a comment (/v2's commentData[].agent), kept as sent; its ids are what threads filter on. */

@@ -1,6 +1,7 @@
 // Every operation, by feature, in the order /openapi.json lists them; app.ts registers them inside the
 // authenticated scope with one loop (registerOperations). GET /v1/events, a stream rather than a
 // request and its answer, stays a route of its own (routes/v1_events.ts).
+import { activities } from './activities.js';
 import { annotations } from './annotations.js';
 import { auth } from './auth.js';
 import { comments } from './comments.js';
@@ -36,4 +37,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...webhooks,
   ...workspace,
   ...liveState,
+  ...activities,
 ];

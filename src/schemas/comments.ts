@@ -73,7 +73,7 @@ export const CommentIn = (limits: InputLimits) =>
     agent: Opt(CommentAgentIn),
     /** /v2 asks per comment: any comment asking notifies, as `data.triggerNotification` does (v1 ignores it). */
     triggerNotification: Opt(Type.Boolean()),
-    /** /v2: activities are issue 37's; taken and kept for nothing yet (docs/decisions.md). */
+    /** /v2: false keeps this comment's write out of the activity log (docs/decisions.md, "Activities"). */
     triggerActivities: Opt(Type.Boolean()),
   });
 

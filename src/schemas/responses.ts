@@ -27,7 +27,7 @@ const error = (description: string) =>
 
 /** The success envelope (docs/api.md, "Wire format") around an operation's data; extensions sit beside data. */
 // E defaults to no extensions: inferred from the constraint instead, it would widen every result to unknown.
-const Success = <T extends TSchema, E extends Record<string, TSchema> = Record<never, TSchema>>(
+export const Success = <T extends TSchema, E extends Record<string, TSchema> = Record<never, TSchema>>(
   data: T,
   extensions: E = {} as E,
 ) =>
@@ -565,6 +565,11 @@ export const UserDataResult = Success(
     notifications: Type.Array(Notification, {
       description: 'Notifications the user acted in or is addressed in (organization-wide ones too), at most 100 a page',
     }),
+    activities: Type.Optional(
+      Type.Array(Type.Object({ id: Type.String() }, { additionalProperties: true }), {
+        description: 'Activities the user did, as activities/get shows them, newest first, at most 100 a page; absent: none',
+      }),
+    ),
   }),
   { nextPageToken: Type.Optional(Type.String({ description: 'Present while more remain' })) },
 );

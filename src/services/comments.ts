@@ -59,6 +59,7 @@ function drafts(comments: CommentInput[], path: MemberPath) {
       context: orNull(c.context),
       attachments: orNull(c.attachments),
       agent: orNull(c.agent) as CommentAgent | null,
+      ...(c.triggerActivities === false ? { noActivity: true } : {}),
     };
   });
 }

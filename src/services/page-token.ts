@@ -161,8 +161,21 @@ export function decodeUserDataToken(token: string, digest: string): UserDataCurs
       : isRecord(n) && Number.isSafeInteger(n.timestamp) && storableId(n.notificationId)
         ? { timestamp: n.timestamp as number, notificationId: n.notificationId }
         : undefined;
-  if (comments === undefined || notifications === undefined || (comments === null && notifications === null)) throw malformed();
-  return { comments, notifications };
+  const a = parsed.activities;
+  const activities =
+    a == null
+      ? null
+      : isRecord(a) && Number.isSafeInteger(a.timestamp) && storableId(a.activityId)
+        ? { timestamp: a.timestamp as number, activityId: a.activityId }
+        : undefined;
+  if (
+    comments === undefined ||
+    notifications === undefined ||
+    activities === undefined ||
+    (comments === null && notifications === null && activities === null)
+  )
+    throw malformed();
+  return { comments, notifications, activities };
 }
 
 export function encodeUserDataToken(cursor: UserDataCursor, digest: string): string {

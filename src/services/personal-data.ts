@@ -11,7 +11,8 @@ import type { UserDataDeleteData, UserDataGetData, UserDataStatusData } from '..
 import { DEFAULT_MOST_ROWS_PER_BATCH } from '../store/batches.js';
 import type { UserDataCursor } from '../domain/personal-data.js';
 import type { Caller, Services } from './context.js';
-import { internalUserId, newErasureJobId } from '../domain/ids.js';
+import { internalUserId, newErasureJobId, timeOrderedUuid } from '../domain/ids.js';
+import { activityJson, erasureActivity, SERVER_ACTOR } from '../domain/activities.js';
 import { decodeUserDataToken, encodeUserDataToken, filterDigest } from './page-token.js';
 import { filterList } from './rules.js';
 
@@ -21,6 +22,7 @@ export const USER_DATA_PAGE_SIZE = 100;
 const FROM_START: UserDataCursor = {
   comments: { documentId: '', annotationId: '', commentId: 0 },
   notifications: { timestamp: Number.MAX_SAFE_INTEGER, notificationId: '' },
+  activities: { timestamp: Number.MAX_SAFE_INTEGER, activityId: '' },
 };
 
 /** users/data/get's data as JSON text, and the token of the next page while either list has more. */
@@ -38,6 +40,8 @@ export function getUserData(
     const notifications = rows.notifications.slice(0, limit);
     const lastComment = comments[comments.length - 1];
     const lastNotification = notifications[notifications.length - 1];
+    const activities = rows.activities.slice(0, limit);
+    const lastActivity = activities[activities.length - 1];
     const next: UserDataCursor = {
       comments:
         rows.comments.length > limit && lastComment
@@ -51,8 +55,12 @@ export function getUserData(
         rows.notifications.length > limit && lastNotification
           ? { timestamp: lastNotification.timestamp, notificationId: lastNotification.notificationId }
           : null,
+      activities:
+        rows.activities.length > limit && lastActivity
+          ? { timestamp: lastActivity.createdAt, activityId: lastActivity.activityId }
+          : null,
     };
-    const nextPageToken = next.comments || next.notifications ? encodeUserDataToken(next, digest) : null;
+    const nextPageToken = next.comments || next.notifications || next.activities ? encodeUserDataToken(next, digest) : null;
     const answer = pageAnswer(caller, organizationId, notifications, (u) => internalUserId(caller.id, organizationId, u));
     const read = [...comments.map((c) => c.comment), ...notifications];
     const users = [
@@ -68,8 +76,13 @@ export function getUserData(
           `,"documentId":${JSON.stringify(c.documentId)}}`,
       );
       // reactions and recordings: the original service's page lists them; none are kept here (yet).
+      // The activities the user did (docs/decisions.md, "Activities"), as activities/get shows them: a member
+      // only where there are some, so the answers of tenants that keep none stay the original page's.
+      const activitiesJson =
+        activities.length > 0 ? `,"activities":[${activities.map((r) => activityJson(r, caller.apiKey)).join(',')}]` : '';
       const dataJson =
-        `{"comments":[${commentsJson.join(',')}],"reactions":[],"recordings":[]` + `,"notifications":${answer.render(shown)}}`;
+        `{"comments":[${commentsJson.join(',')}],"reactions":[],"recordings":[]` +
+        `,"notifications":${answer.render(shown)}${activitiesJson}}`;
       return { dataJson, nextPageToken };
     });
   });
@@ -86,13 +99,17 @@ export async function deleteUserData(
   input: UserDataDeleteData,
 ): Promise<{ jobId: string; tasksCount: number }> {
   const jobId = newErasureJobId();
-  const organizationIds = filterList(input.organizationIds);
+  const listed = filterList(input.organizationIds);
+  const organizationIds = listed && [...new Set(listed)];
+  const userIds = [...new Set(input.userIds)];
+  // The erasure is an activity of the tenant's (docs/decisions.md, "Activities"), naming none of the users.
+  const activity = erasureActivity(timeOrderedUuid(clock()), SERVER_ACTOR, jobId, userIds.length, organizationIds);
   const tasksCount = await store.eraseUserData(
     caller.id,
-    organizationIds && [...new Set(organizationIds)],
-    [...new Set(input.userIds)],
+    organizationIds,
+    userIds,
     erasureBatchSize ?? DEFAULT_MOST_ROWS_PER_BATCH,
-    { jobId, now: clock },
+    { jobId, now: clock, activity },
   );
   return { jobId, tasksCount };
 }

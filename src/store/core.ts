@@ -6,6 +6,7 @@
 // not even migrations (writing to it can spread the damage).
 import { guarded, type Maybe, then } from '../maybe.js';
 import { BatchSizer, DEFAULT_MOST_ROWS_PER_BATCH, DEFAULT_WRITE_BUDGET_MS, type StepResult, turn } from './batches.js';
+import * as activities from './activities/activities.js';
 import * as credentials from './credentials/credentials.js';
 import type { CallListener, CheckpointStats, Dialect, TransactionListener } from './dialect/dialect.js';
 import { collecting } from './events/emit.js';
@@ -31,6 +32,8 @@ export interface StoreOptions {
   readyAfterCheck?: boolean;
   /** The most recipients whose inbox rows each keep a copy of a notification's answer (MARGINALIA_INBOX_ANSWER_COPIES). */
   inboxAnswerCopies?: number;
+  /** Whether a tenant that never set its activity settings keeps activities (MARGINALIA_ACTIVITIES_ENABLED). */
+  activitiesByDefault?: boolean;
 }
 
 export class StoreCore {
@@ -97,7 +100,9 @@ export class StoreCore {
    * more from its result (and may read what the write left, in the same transaction). SQLite numbers
    * the events in the transaction; PostgreSQL leaves them as drafts, and once the write has committed
    * this process numbers the tenant's drafts (events/numbering.ts) while the write answers. Then the
-   * listener hears of the tenant's new last id (the process's live streams).
+   * listener hears of the tenant's new last id (the process's live streams). The events become the
+   * tenant's activities in the same transaction, one insert each, sent without waiting for an answer
+   * (activities/, docs/decisions.md "Activities").
    */
   emitting<T>(
     method: string,
@@ -109,6 +114,7 @@ export class StoreCore {
     let last = 0;
     let drafted = 0;
     const numbersInWrite = !this.dialect.writesSideBySide;
+    const activitiesByDefault = this.options.activitiesByDefault ?? false;
     const written = this.write(method, function* () {
       // A new list for every run: PostgreSQL runs the write again after a serialization failure.
       const drafts: EventDraft[] = [];
@@ -118,6 +124,7 @@ export class StoreCore {
       for (const d of isList(made) ? made : yield* made) drafts.push(d);
       if (numbersInWrite) last = yield* outbox.record(tenantId, drafts, now);
       else drafted = yield* outbox.draft(tenantId, drafts, now);
+      yield* activities.fromEvents(tenantId, drafts, now, activitiesByDefault);
       return result;
     });
     return then(written, (result) => {

@@ -1,6 +1,7 @@
 // The Store over either database: the core (core.ts) and every feature's part of the store
 // (`<feature>/index.ts`), put together once. Adding a feature adds its part here and in store.ts.
 import { StoreCore, type StoreOptions } from './core.js';
+import { activitiesStore } from './activities/index.js';
 import { commentsStore } from './comments/index.js';
 import { credentialsStore } from './credentials/index.js';
 import type { Dialect } from './dialect/dialect.js';
@@ -55,6 +56,7 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...domainsStore(core),
     ...liveStatesStore(core),
     ...webhooksStore(core),
+    ...activitiesStore(core),
     ...documentMigrationsStore(core),
   };
 }

@@ -33,6 +33,8 @@ export interface StoreConfig {
   writeBudgetMs: number;
   erasureBatchSize: number;
   inboxAnswerCopies: number;
+  /** Whether a tenant that never set its activity settings keeps activities (MARGINALIA_ACTIVITIES_ENABLED). */
+  activitiesEnabled?: boolean;
 }
 
 /** What the store tells the process about its database as it runs (the server logs it). */
@@ -53,6 +55,7 @@ export async function openStore(config: StoreConfig, listeners: StoreListeners =
     mostRowsPerBatch: config.erasureBatchSize,
     readyAfterCheck: config.sqliteReadyAfterCheck,
     inboxAnswerCopies: config.inboxAnswerCopies,
+    activitiesByDefault: config.activitiesEnabled ?? false,
   });
   try {
     await store.migrate();

@@ -25,6 +25,7 @@ import type { PersonalDataStore } from './personal-data/index.js';
 import type { DomainsStore } from './domains/index.js';
 import type { LiveStatesStore } from './livestate/index.js';
 import type { WebhooksStore } from './webhooks/index.js';
+import type { ActivitiesStore } from './activities/index.js';
 import type { DocumentMigrationsStore } from './document-migrations/index.js';
 
 /** The store's own life: its schema, health, pool and observers, and the events it hears of. */
@@ -88,6 +89,7 @@ export type Store = StoreLife &
   DomainsStore &
   LiveStatesStore &
   WebhooksStore &
+  ActivitiesStore &
   DocumentMigrationsStore;
 
 export type { LocationDataDeleted, LocationMoved } from './locations/locations.js';

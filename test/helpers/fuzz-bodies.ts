@@ -549,6 +549,50 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
     merge: fc.constantFrom<Json>(true, false, null, 'yes'),
   }),
   liveStateGet: record({ organizationId: org, documentId: doc, liveStateDataIds: list(id('ls-'), 3, 0) }),
+  activitiesAdd: record({
+    organizationId: org,
+    documentId: doc,
+    activities: list(
+      record({
+        id: id('act-'),
+        featureType: fc.constantFrom('comment', 'custom', 'reaction', 'nope'),
+        actionType: fc.constantFrom('comment.add', 'statusChanged', ''),
+        actionUser: userRef,
+        targetEntityId: ann,
+        changes: freeObject,
+        entityData: freeObject,
+        displayMessageTemplate: fc.string({ maxLength: 30 }),
+        displayMessageTemplateData: freeObject,
+        actionIcon: fc.string({ maxLength: 20 }),
+      }),
+    ),
+  }),
+  activitiesGet: record({
+    organizationId: org,
+    documentId: doc,
+    targetEntityId: ann,
+    featureTypes: list(fc.constantFrom('comment', 'custom', 'nope'), 3, 0),
+    actionTypes: list(fc.constantFrom('comment.add', 'document.add'), 3, 0),
+    userId: uid,
+    activityIds: list(id('act-'), 3, 0),
+    order: fc.constantFrom('asc', 'desc', 'sideways'),
+    pageSize: fc.constantFrom<Json>(num(1), num(50), num(0), num(1001)),
+  }),
+  activitiesUpdate: record({
+    organizationId: org,
+    activities: list(record({ id: id('act-'), displayMessageTemplate: fc.string({ maxLength: 30 }), changes: freeObject })),
+  }),
+  activitiesDelete: record({ organizationId: org, documentId: doc, targetEntityId: ann, activityIds: list(id('act-'), 3, 0) }),
+  activityConfigGet: fc.constant<Json>(obj([])),
+  activityConfigUpdate: record({
+    activityServiceConfig: record({
+      isEnabled: fc.boolean(),
+      immutable: fc.boolean(),
+      enabledTime: time,
+      retentionDays: fc.constantFrom<Json>(num(1), num(90), num(0), num(100000)),
+      triggers: fc.constant<Json>(obj([['comment', obj([['comment.add', false]])]])),
+    }),
+  }),
 };
 
 /** A whole request body as text: usually `{"data": ...}`, sometimes broken at the top or not JSON. */

@@ -268,8 +268,20 @@ export async function beforeNotificationV2Members(db: Pick<FreshDatabase, 'exec'
 DELETE FROM schema_migrations WHERE version = 31;`);
 }
 
+/** Before migration 32: no activity logs, no activity settings. */
+export async function beforeActivities(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec(`DROP TABLE activities; DROP TABLE activity_settings; DROP TABLE activity_muted;
+DELETE FROM schema_migrations WHERE version = 32;`);
+}
+
+/** The schema through migration 31 (before activities), with the rows written since. */
+export async function asOfMigration31(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeActivities(db);
+}
+
 /** The schema the release before this one left (through migration 28), with the rows written since. */
 export async function asOfMigration28(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await asOfMigration31(db);
   await beforeNotificationV2Members(db);
   await beforeThreadV2Members(db);
   await beforeFolderInheritance(db);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { compile } from '../../src/store/dialect/postgres.js';
+import { ACTIVITIES_SQL, activityRead } from '../../src/store/activities/sql.js';
 import { COMMENTS_SQL } from '../../src/store/comments/sql.js';
 import { UNRENDERED_THREADS } from '../../src/store/comments/backfill.js';
 import { SEARCH_SHAPES, threadSearch } from '../../src/store/comments/search-sql.js';
@@ -18,6 +19,19 @@ import type { Statement } from '../../src/store/sql.js';
 import { MEMBERS_SQL } from '../../src/store/users/members-sql.js';
 import { USERS_SQL } from '../../src/store/users/sql.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
+
+/** activities/get's reads: by organization, document, entity, user, ids, each way and after a cursor. */
+const NONE = { document: false, target: false, featureTypes: false, actionTypes: false, user: false, ids: false };
+const ACTIVITY_FILTER_SETS = [
+  NONE,
+  { ...NONE, document: true },
+  { ...NONE, document: true, featureTypes: true },
+  { ...NONE, target: true },
+  { ...NONE, document: true, target: true },
+  { ...NONE, user: true },
+  { ...NONE, ids: true },
+  { ...NONE, actionTypes: true },
+].flatMap((f) => [false, true].flatMap((ascending) => [false, true].map((after) => ({ ...f, ascending, after }))));
 
 /** Every statement of the store, with the notification and thread page reads of every filter set. */
 const ALL_STATEMENTS: readonly Statement[] = [
@@ -33,10 +47,12 @@ const ALL_STATEMENTS: readonly Statement[] = [
   ...NOTIFICATION_FILTER_SETS.map((f) => notificationRead(f, 11)),
   ...THREAD_FILTER_SETS.map((f) => threadPageRead({ f, limit: 21 })),
   ...SEARCH_SHAPES.map((shape) => threadSearch(shape)),
+  ...Object.values(ACTIVITIES_SQL),
+  ...ACTIVITY_FILTER_SETS.map((f) => activityRead(f)),
 ];
 
 /** Operator statements that read whole tables by design (`keys list`, first start), and the first-start lock. */
-const WHOLE_TABLE = new Set(['countTenants', 'allTenants', 'allTokens', 'firstTenantLock']);
+const WHOLE_TABLE = new Set(['countTenants', 'allTenants', 'allTokens', 'firstTenantLock', 'activityRetentions']);
 /** Statements planned though they are not SELECT, UPDATE or DELETE: a WITH, an INSERT that reads. */
 const planned = (name: string, text: string) =>
   /^\s*(SELECT|UPDATE|DELETE|WITH)/i.test(text) || ['markAnnotationsRead', 'markWideRead', 'readWide'].includes(name);

@@ -13,6 +13,7 @@ import {
   asOfMigration25,
   asOfMigration27,
   asOfMigration28,
+  asOfMigration31,
   asOfMigration11,
   asOfMigration12,
   asOfMigration5,
@@ -293,6 +294,40 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
           methods.map((r) => `${r.id} ${r.m}`),
           ['before pglz', `after ${lz4 ? 'lz4' : 'pglz'}`],
           'the row written before keeps pglz; a new one takes lz4 where the server has it',
+        );
+      });
+    },
+  );
+
+  storeTest(
+    'a database as migration 31 left it migrates forward: its data reads as before, and writes become activities once enabled',
+    async (store, db) => {
+      await store.addAnnotations(TA, ORG, DOC, [annotation('old', [newComment(1, 'before')])], T0);
+      await store.addNotification(TA, ORG, notification('n1', { recipients: ['u1'] }));
+      const before = await readThreads(store, TA, annotationQuery());
+      await asOfMigration31(db);
+      await withSecondStore(db, async (reopened) => {
+        eq(await readThreads(reopened, TA, annotationQuery()), before, 'a thread written before reads as it did');
+        eq(await reopened.activitySettings(TA), null, 'no settings: the defaults');
+        const settings = { isEnabled: true, immutable: false, enabledTime: T0, retentionDays: null, triggers: null };
+        await reopened.updateActivitySettings(TA, () => settings, T0);
+        await reopened.addNotification(TA, ORG, notification('n2', { recipients: ['u1'], timestamp: T0 + 1 }));
+        const query = {
+          organizationId: ORG,
+          documentId: null,
+          targetEntityId: null,
+          featureTypes: null,
+          actionTypes: null,
+          userId: null,
+          activityIds: null,
+          ascending: true,
+          after: null,
+          limit: 10,
+        };
+        eq(
+          (await reopened.getActivities(TA, query)).map((a) => [a.actionType, a.targetEntityId]),
+          [['notification.add', 'n2']],
+          'a write after the migration is an activity; nothing before it is',
         );
       });
     },

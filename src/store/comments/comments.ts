@@ -186,12 +186,15 @@ export function* addAnnotations(
   // A thread's first comments are not replies (docs/api.md, "Notifications from comments (triggerNotification)"):
   // mentions and members only.
   const inRequestOrder = annotations.flatMap((a) => notified.get(a.annotationId) ?? []);
+  // A thread whose first comment says triggerActivities: false is not logged as an activity.
+  const quiet = (a: (typeof annotations)[number]) => a.comments[0]?.noActivity === true;
+  const added = annotations.flatMap((a) => (threadsWritten.has(a.annotationId) ? [a] : []));
   yield* emit(
     threadsAdded(
       organizationId,
       documentId,
-      annotations.flatMap((a) => threadsWritten.get(a.annotationId) ?? []),
-    ),
+      added.map((a) => threadsWritten.get(a.annotationId)!),
+    ).map((d, i) => (quiet(added[i]!) ? { ...d, noActivity: true } : d)),
   );
   yield* notifyOfComments({ tenantId, organizationId, documentId }, inRequestOrder, now, false);
   return taken;
@@ -224,7 +227,7 @@ export function* addComments(thread: Thread, comments: CommentDraft[], now: numb
   const placed = placedAfter(drafts, Number(tail.max_seq), notBefore(now, Number(tail.last_created)));
   yield* insertComments(thread, placed);
   const appended = storedComments(placed);
-  yield* emit(commentsAdded(thread, appended));
+  yield* emit(commentsAdded(thread, appended).map((d, i) => (drafts[i]?.noActivity ? { ...d, noActivity: true } : d)));
   if (notify) yield* notifyOfComments(thread, written(thread.annotationId, drafts, placed), now, true);
   // The stored answer: the head again (lastUpdated moves), the new comments appended (answers/annotations.ts).
   const head = headFrom(locked, L);

@@ -15,6 +15,8 @@ export interface EventDraft {
   data: string;
   /** A notification's addressees (notification.* events): what an end-user token's stream may carry. */
   audience?: Audience;
+  /** Not logged as an activity: the write asked so (/v2's `triggerActivities: false`; store/activities/). */
+  noActivity?: boolean;
 }
 
 /** Who a notification is addressed to: the users it lists, and everyone of the organization when `wide`. */

@@ -38,6 +38,7 @@ import { notificationsByRowid } from './28-notifications-by-rowid.js';
 import { folderInheritance } from './29-folder-inheritance.js';
 import { threadV2Members } from './30-thread-v2-members.js';
 import { notificationV2Members } from './31-notification-v2-members.js';
+import { activities } from './32-activities.js';
 import { documentMigrations } from './33-document-migrations.js';
 import type { Migration } from './migration.js';
 
@@ -77,6 +78,7 @@ export const MIGRATIONS: readonly Migration[] = [
   folderInheritance,
   threadV2Members,
   notificationV2Members,
+  activities,
   documentMigrations,
 ];
 

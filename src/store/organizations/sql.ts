@@ -157,9 +157,11 @@ export const ORGANIZATION_VERSIONS = ['profile_versions', 'document_versions'] a
  * queue row goes with its deliveries), and the organization.delete event itself is recorded under the
  * organization after its rows went. An erasure of a user's personal data deletes the events and
  * deliveries that name them (personal-data/erasure.ts). PostgreSQL's event_drafts (migration 18) are
- * events not numbered yet, so they are kept alike (SQLite has no such table).
+ * events not numbered yet, so they are kept alike (SQLite has no such table). The activity log (migration
+ * 32) is kept as the outbox is, for the same reasons: its retention prunes it, the organization.delete
+ * activity is its last word, and an erasure deletes what names the user.
  */
-export const ORGANIZATION_HISTORY = ['events', 'webhook_deliveries', 'webhook_queues', 'event_drafts'] as const;
+export const ORGANIZATION_HISTORY = ['events', 'webhook_deliveries', 'webhook_queues', 'event_drafts', 'activities'] as const;
 
 export const DELETE_FROM: Readonly<Record<(typeof ORGANIZATION_TABLES)[number], Statement>> = Object.fromEntries(
   ORGANIZATION_TABLES.map((table) => [

@@ -8,6 +8,7 @@
 // threads first, in key order, as every comment write does.
 import { answerOfSource } from '../../domain/answers/notifications.js';
 import { internalUserId } from '../../domain/ids.js';
+import { ACTIVITIES_SQL } from '../activities/sql.js';
 import { renderThreads } from '../comments/threads.js';
 import { THREADS_SQL } from '../comments/threads-sql.js';
 import { sequence as sequenceEvents } from '../events/outbox.js';
@@ -441,18 +442,36 @@ function* namingLiveStates(scope: HistoryScope, cursor: unknown, limit: number):
 }
 
 /**
+ * Activities that name one of the users (docs/decisions.md, "Activities"): those they did (their actionUser)
+ * and those whose snapshots, changes or template data show them go whole, as events do.
+ */
+function* namingActivities(scope: HistoryScope, cursor: unknown, limit: number): Work<StepResult> {
+  const { tenantId } = scope;
+  const [afterOrganization, afterId] = (cursor as [string, string] | null) ?? ['', ''];
+  const rows = yield* all(ACTIVITIES_SQL.window, { tenantId, afterOrganization, afterId, limit });
+  const named = rows
+    .filter((r) => names(scope, r.organization_id as string, [r.body]))
+    .map((r) => ({ organizationId: r.organization_id as string, activityId: r.activity_id as string }));
+  if (named.length > 0) scope.found = true;
+  yield* batch(ACTIVITIES_SQL.deleteByKey, { tenantId }, named);
+  const last = rows[rows.length - 1];
+  return next(rows.length < limit, last ? [last.organization_id, last.activity_id] : null);
+}
+
+/**
  * Every table an erasure may delete from or rewrite: the organizations' tables (the counters move by
  * trigger) and the history's. What is scrubbed after it (dialect.ts, scrub), so the erased values are
  * left in no free page, WAL or dead row version; a table it did not change costs the scrub next to
  * nothing (PostgreSQL's VACUUM skips pages with no dead rows).
  */
-export const ERASED_TABLES: readonly string[] = [...ORGANIZATION_TABLES, 'events', 'webhook_deliveries'];
+export const ERASED_TABLES: readonly string[] = [...ORGANIZATION_TABLES, 'events', 'webhook_deliveries', 'activities'];
 
 /** The steps over the tenant's history, after every organization's steps. */
 export const HISTORY_STEPS: readonly HistoryStep[] = [
   { name: 'events', run: namingEvents },
   { name: 'webhook deliveries', run: namingDeliveries },
   { name: 'live states', run: namingLiveStates },
+  { name: 'activities', run: namingActivities },
 ];
 
 /** Of the users, those with a row of their own in the organization (one probe per user and table). */

@@ -1,5 +1,6 @@
 // Store code of users/data/get (docs/api.md, "POST /v1/users/data/get"): a page of what one user wrote and received
 // in an organization.
+import { ofActor } from '../activities/activities.js';
 import { commentFrom } from '../comments/comments.js';
 import { notificationFrom } from '../notifications/notifications.js';
 import { all, arrays, type Work } from '../sql.js';
@@ -7,8 +8,8 @@ import type { UserDataCursor, UserDataPage } from '../../domain/personal-data.js
 import { PERSONAL_DATA_SQL as SQL, UC, UN } from './sql.js';
 
 /**
- * Up to `limit` comments and `limit` notifications after the cursor's positions (a list whose cursor
- * is null is done); one read, so both lists see the same moment.
+ * Up to `limit` comments, `limit` notifications and `limit` activities after the cursor's positions (a list whose cursor
+ * is null is done); one read, so the lists see the same moment.
  */
 export function* userData(
   tenantId: string,
@@ -37,7 +38,8 @@ export function* userData(
         afterId: cursor.notifications.notificationId,
       })).map((r) => notificationFrom(r, UN))
     : [];
-  return { comments, notifications };
+  const activities = cursor.activities ? yield* ofActor(tenantId, organizationId, userId, cursor.activities, limit) : [];
+  return { comments, notifications, activities };
 }
 
 /** users/data/delete/status: the job, or null when the tenant has none by that id. */

@@ -4,6 +4,8 @@ import type { ErasureJob, UserDataCursor, UserDataPage } from '../../domain/pers
 import type { Maybe } from '../../maybe.js';
 import { turn, type StepResult } from '../batches.js';
 import type { StoreCore } from '../core.js';
+import * as activities from '../activities/activities.js';
+import type { NewActivity } from '../activities/activities.js';
 import * as erasure from './erasure.js';
 import * as personalData from './export.js';
 import type { Work } from '../sql.js';
@@ -33,7 +35,7 @@ export const personalDataStore = (core: StoreCore) => ({
     organizationIds: string[] | null,
     userIds: string[],
     batchSize: number,
-    job: { jobId: string; now: () => number },
+    job: { jobId: string; now: () => number; activity?: NewActivity },
   ): Promise<number> {
     const visits = await core.read('erasureOrganizations', () => erasure.organizationsOf(tenantId, userIds, organizationIds));
     if (visits.length > 0) await core.dialect.freshenStatistics?.(erasure.ERASED_TABLES);
@@ -61,7 +63,13 @@ export const personalDataStore = (core: StoreCore) => ({
       found: false,
     };
     for (const step of erasure.HISTORY_STEPS) tasks += await steps((at, limit) => step.run(history, at, limit));
-    await core.write('recordErasureJob', () => erasure.recordJob(tenantId, job.jobId, tasks, job.now()));
+    // The job, and the erasure as an activity (naming no one it erased: docs/decisions.md, "Activities"), together.
+    const byDefault = core.options.activitiesByDefault ?? false;
+    await core.write('recordErasureJob', function* () {
+      const at = job.now();
+      yield* erasure.recordJob(tenantId, job.jobId, tasks, at);
+      if (job.activity) yield* activities.record(tenantId, job.activity, at, byDefault);
+    });
     // The erased values are in no row now, but still in the WAL (SQLite), or in dead row versions
     // (PostgreSQL) until vacuumed: scrubbed before the answer, when anything was erased.
     if (visits.length > 0 || history.found) await core.scrub(erasure.ERASED_TABLES);

@@ -2,8 +2,10 @@
 // advanced webhooks, presence, document migration, approval workflows): one file per feature, so each
 // feature's replay lives beside no other's. test/system/vendor-examples.test.ts replays them.
 import type { Plan } from '../../helpers/vendor-plan.js';
+import { ACTIVITY_PLANS } from './activities.js';
 import { MIGRATE_PLANS } from './migrate.js';
 
 export const V2_FEATURES: Record<string, Plan> = {
+  ...ACTIVITY_PLANS,
   ...MIGRATE_PLANS,
 };
