@@ -2,6 +2,7 @@
 // authenticated scope with one loop (registerOperations). GET /v1/events, a stream rather than a
 // request and its answer, stays a route of its own (routes/v1_events.ts).
 import { annotations } from './annotations.js';
+import { apiKeys } from './api-keys.js';
 import { auth } from './auth.js';
 import { comments } from './comments.js';
 import { documents } from './documents.js';
@@ -34,4 +35,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...webhooks,
   ...workspace,
   ...liveState,
+  ...apiKeys,
 ];

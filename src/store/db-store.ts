@@ -6,6 +6,7 @@ import { credentialsStore } from './credentials/index.js';
 import type { Dialect } from './dialect/dialect.js';
 import { documentsStore } from './documents/index.js';
 import { domainsStore } from './domains/index.js';
+import { workspaceStore } from './workspace/index.js';
 import { eventsStore } from './events/index.js';
 import { foldersStore } from './folders/index.js';
 import { groupsStore } from './groups/index.js';
@@ -54,5 +55,6 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...domainsStore(core),
     ...liveStatesStore(core),
     ...webhooksStore(core),
+    ...workspaceStore(core),
   };
 }

@@ -25,6 +25,7 @@ import type { PersonalDataStore } from './personal-data/index.js';
 import type { DomainsStore } from './domains/index.js';
 import type { LiveStatesStore } from './livestate/index.js';
 import type { WebhooksStore } from './webhooks/index.js';
+import type { WorkspaceStore } from './workspace/index.js';
 
 /** The store's own life: its schema, health, pool and observers, and the events it hears of. */
 export interface StoreLife {
@@ -86,7 +87,8 @@ export type Store = StoreLife &
   PersonalDataStore &
   DomainsStore &
   LiveStatesStore &
-  WebhooksStore;
+  WebhooksStore &
+  WorkspaceStore;
 
 export type { LocationDataDeleted, LocationMoved } from './locations/locations.js';
 export type * from './webhooks/types.js';

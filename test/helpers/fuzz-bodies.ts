@@ -539,6 +539,40 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   // not, is the documented partial answer (fuzz.test.ts accepts exactly that 500).
   domainsAdd: record({ domains: list(domain, 4) }),
   domainsDelete: record({ domains: list(domain, 4) }),
+  apiKeyCreate: record({
+    ownerEmail: fc.constantFrom<Json>('owner@example.com', 'not-an-email', ''),
+    type: fc.constantFrom<Json>('testing', 'production', 'other'),
+    apiKeyName: fc.string({ maxLength: 12 }),
+    createAuthToken: fc.boolean(),
+    persistenceDBRegion: fc.constantFrom<Json>('eur3', 'us-central1', '', 'EU!'),
+    allowedDomains: list(domain, 3, 0),
+    addLocalHostToAllowedDomains: fc.boolean(),
+    emailServiceConfig: record({ type: fc.constantFrom<Json>('default', 'sendgrid'), apiKey: fc.string({ maxLength: 20 }) }),
+    webhookServiceConfig: record({ authToken: fc.string({ maxLength: 20 }) }),
+  }),
+  apiKeyUpdate: record({ apiKey: id('mk_'), apiKeyName: fc.string({ maxLength: 12 }) }),
+  apiKeysGet: record({
+    apiKeys: list(id('mk_'), 3, 0),
+    pageSize: fc.integer({ min: 0, max: 101 }).map(num),
+    pageToken: fc.constantFrom<Json>(null, 'garbage', 'eyJ0IjoxfQ'),
+  }),
+  authTokensGet: record({ apiKey: id('mk_') }),
+  authTokenReset: record({ apiKey: id('mk_') }),
+  allowedDomainsGet: fc.constant<Json>(obj([])),
+  apiKeyConfigGet: fc.constant<Json>(obj([['extra', 'x']])),
+  apiKeyConfigUpdate: record({
+    requireJwtToken: fc.boolean(),
+    enablePrivateComments: fc.boolean(),
+    defaultDocumentAccessType: fc.constantFrom<Json>('public', 'restricted', 'organizationPrivate', 'open'),
+    aiModelApiKey: list(
+      record({
+        provider: fc.constantFrom<Json>('openai', 'anthropic', 'gemini', 'x'),
+        customerApiKey: fc.string({ maxLength: 20 }),
+      }),
+      2,
+      0,
+    ),
+  }),
   liveStateBroadcast: record({
     organizationId: org,
     documentId: doc,

@@ -2,6 +2,7 @@
 // service's operation tables (src/operations/) take their paths and schemas from here, the typed
 // client (client/src) its calls; the order of /openapi.json is that of src/operations/index.ts.
 import { annotations } from './annotations.js';
+import { apiKeys } from './api-keys.js';
 import { auth } from './auth.js';
 import { comments } from './comments.js';
 import { documents } from './documents.js';
@@ -31,6 +32,7 @@ export const CONTRACT = {
   ...webhooks,
   ...workspace,
   ...livestate,
+  ...apiKeys,
 };
 
 /** The name of an operation. */
