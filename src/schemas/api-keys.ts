@@ -136,8 +136,10 @@ export const ApiKeyUpdatedResult = Success(Type.Null());
 export const ApiKeyItem = Type.Object({
   id: Type.String({ description: 'The API key' }),
   apiKeyName: Type.String(),
-  type: Type.Optional(KeyType),
-  ownerEmail: Type.Optional(Type.String()),
+  type: Type.Union([Type.Literal('testing'), Type.Literal('production')], {
+    description: 'As created; production for a key made by the CLI',
+  }),
+  ownerEmail: Type.Optional(Type.String({ description: 'Absent for a key made by the CLI' })),
   createdAt: Type.Integer({ description: 'ms since the epoch' }),
   disabled: Type.Boolean(),
   revoked: Type.Boolean(),

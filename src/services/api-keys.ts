@@ -91,7 +91,7 @@ export function updateApiKey({ store }: Services, _workspace: Workspace, input: 
 export interface ApiKeyShown {
   id: string;
   apiKeyName: string;
-  type?: string;
+  type: string;
   ownerEmail?: string;
   createdAt: number;
   disabled: boolean;
@@ -113,7 +113,8 @@ export function listApiKeys(
     const data = page.map(({ tenant, settings }) => ({
       id: tenant.apiKey,
       apiKeyName: tenant.name,
-      ...(settings.type !== null ? { type: settings.type } : {}),
+      // A key made by the CLI has no type: it is the installation's own key, listed as production (docs/decisions.md).
+      type: settings.type ?? 'production',
       ...(settings.ownerEmail !== null ? { ownerEmail: settings.ownerEmail } : {}),
       createdAt: tenant.createdAt,
       disabled: tenant.disabled,
