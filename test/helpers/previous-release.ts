@@ -268,8 +268,16 @@ export async function beforeNotificationV2Members(db: Pick<FreshDatabase, 'exec'
 DELETE FROM schema_migrations WHERE version = 31;`);
 }
 
+/** Before migration 34: no workspace credentials, and API keys had no settings. */
+export async function beforeWorkspaceKeys(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec(
+    'DROP TABLE workspace_credentials; DROP TABLE api_key_settings; DELETE FROM schema_migrations WHERE version = 34;',
+  );
+}
+
 /** The schema the release before this one left (through migration 28), with the rows written since. */
 export async function asOfMigration28(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeWorkspaceKeys(db);
   await beforeNotificationV2Members(db);
   await beforeThreadV2Members(db);
   await beforeFolderInheritance(db);
