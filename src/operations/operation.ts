@@ -5,6 +5,7 @@
 // (operations/index.ts).
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { TSchema } from 'typebox';
+import { WORKSPACE_SECURITY } from '../http/api-docs.js';
 import { tenantOf, workspaceOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
 import type { App } from '../http/types.js';
@@ -134,6 +135,7 @@ export function registerOperations(app: App, services: Services, operations: rea
           summary: contract.summary,
           ...(contract.description !== undefined ? { description: contract.description } : {}),
           tags: [...contract.tags],
+          ...(contract.credentials === 'workspace' ? { security: WORKSPACE_SECURITY } : {}),
           // A version's own request and answers: its adapter's, else its contract's (VersionShape), else the operation's.
           body: bodyOf(adapter?.body ?? (version === 'v2' ? contract.v2?.body : undefined) ?? contract.body, services.limits),
           response: adapter?.response ?? (version === 'v2' ? contract.v2Response : undefined) ?? contract.response,
