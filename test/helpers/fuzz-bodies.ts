@@ -540,15 +540,21 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   domainsAdd: record({ domains: list(domain, 4) }),
   domainsDelete: record({ domains: list(domain, 4) }),
   apiKeyCreate: record({
-    ownerEmail: fc.constantFrom<Json>('owner@example.com', 'not-an-email', ''),
-    type: fc.constantFrom<Json>('testing', 'production', 'other'),
-    apiKeyName: fc.string({ maxLength: 12 }),
+    // Mostly valid, so bodies reach the write as well as each refusal.
+    ownerEmail: fc.constantFrom<Json>('owner@example.com', 'a@b.co', 'owner@example.com', 'not-an-email', ''),
+    type: fc.constantFrom<Json>('testing', 'production', 'testing', 'other'),
+    apiKeyName: fc.string({ minLength: 1, maxLength: 12 }),
     createAuthToken: fc.boolean(),
-    persistenceDBRegion: fc.constantFrom<Json>('eur3', 'us-central1', '', 'EU!'),
-    allowedDomains: list(domain, 3, 0),
+    persistenceDBRegion: fc.constantFrom<Json>('eur3', 'us-central1', 'eur3', ''),
+    allowedDomains: fc.oneof(fc.constant<Json>([]), list(domain, 2, 0)),
     addLocalHostToAllowedDomains: fc.boolean(),
-    emailServiceConfig: record({ type: fc.constantFrom<Json>('default', 'sendgrid'), apiKey: fc.string({ maxLength: 20 }) }),
-    webhookServiceConfig: record({ authToken: fc.string({ maxLength: 20 }) }),
+    // Closed objects (another member is refused): the plain shape, or one with a member too many.
+    emailServiceConfig: fc.constantFrom<Json>(
+      obj([['type', 'sendgrid'], ['apiKey', 'SG.0123456789']]),
+      obj([['type', 'other']]),
+      obj([['extra', 'x']]),
+    ),
+    webhookServiceConfig: fc.constantFrom<Json>(obj([['authToken', 'tok-0123456789']]), obj([['authToken', { num: '1' }]])),
   }),
   apiKeyUpdate: record({ apiKey: id('mk_'), apiKeyName: fc.string({ maxLength: 12 }) }),
   apiKeysGet: record({
