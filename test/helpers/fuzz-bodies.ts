@@ -550,7 +550,10 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
     addLocalHostToAllowedDomains: fc.boolean(),
     // Closed objects (another member is refused): the plain shape, or one with a member too many.
     emailServiceConfig: fc.constantFrom<Json>(
-      obj([['type', 'sendgrid'], ['apiKey', 'SG.0123456789']]),
+      obj([
+        ['type', 'sendgrid'],
+        ['apiKey', 'SG.0123456789'],
+      ]),
       obj([['type', 'other']]),
       obj([['extra', 'x']]),
     ),
