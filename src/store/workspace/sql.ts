@@ -27,11 +27,14 @@ export const WORKSPACE_SQL = {
      RETURNING workspace_id, rotated_at`,
   ),
   renameKey: same('renameApiKey', 'UPDATE tenants SET name = @name WHERE api_key = @apiKey'),
-  /** A page of keys in api_key order (the tenants' unique index), those of @apiKeys when given, after @after. */
+  /**
+   * A page of keys in api_key order, those of @apiKeys when given, after @after ('' for the first page: every
+   * key is longer): a range of the tenants' unique index on api_key.
+   */
   keys: written(
     'apiKeysPage',
     (s) => `SELECT ${KEY_COLUMNS} FROM tenants t LEFT JOIN api_key_settings s ON s.tenant_id = t.id
-     WHERE (@after${s.cast('text')} IS NULL OR t.api_key > @after) AND ${s.inList('t.api_key', 'apiKeys')}
+     WHERE t.api_key > @after AND ${s.inList('t.api_key', 'apiKeys')}
      ORDER BY t.api_key LIMIT @limit`,
   ),
   keyByApiKey: same(

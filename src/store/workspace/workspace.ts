@@ -55,7 +55,7 @@ export const renameApiKey = (apiKey: string, name: string): Work<boolean> =>
   );
 
 export function* apiKeys(after: string | null, apiKeys: readonly string[] | null, limit: number): Work<ApiKeyListing[]> {
-  return (yield* all(SQL.keys, { after, apiKeys: list(apiKeys), limit })).map(listingFrom);
+  return (yield* all(SQL.keys, { after: after ?? '', apiKeys: list(apiKeys), limit })).map(listingFrom);
 }
 
 export function* apiKey(apiKey: string): Work<ApiKeyListing | null> {
