@@ -162,24 +162,24 @@ export function registerAuth(
   const refused = (err: unknown, started: number, done: HookHandlerDoneFunction) =>
     afterFloor(err, started, (e) => done(e as Error));
 
-  const limited = (reply: FastifyReply, decision: RateDecision, done: HookHandlerDoneFunction) => {
+  const limited = (reply: FastifyReply, decision: RateDecision, done: HookHandlerDoneFunction, whose = 'this API key') => {
     // Every answer to an identified key says where its budget stands (the IETF RateLimit fields).
     reply.header('ratelimit-limit', decision.limit);
     reply.header('ratelimit-remaining', decision.remaining);
     reply.header('ratelimit-reset', decision.resetSeconds);
     if (decision.allowed) return done();
     done(
-      new ApiError('RESOURCE_EXHAUSTED', 'Rate limit exceeded for this API key; retry later.', {
+      new ApiError('RESOURCE_EXHAUSTED', `Rate limit exceeded for ${whose}; retry later.`, {
         headers: { 'retry-after': String(decision.retryAfterSeconds) },
       }),
     );
   };
 
-  const takeBudget = (reply: FastifyReply, key: string, done: HookHandlerDoneFunction) => {
+  const takeBudget = (reply: FastifyReply, key: string, done: HookHandlerDoneFunction, whose?: string) => {
     if (!limiter) return done();
     const decision = limiter.take(key);
-    if (decision instanceof Promise) decision.then((d) => limited(reply, d, done), done);
-    else limited(reply, decision, done);
+    if (decision instanceof Promise) decision.then((d) => limited(reply, d, done, whose), done);
+    else limited(reply, decision, done, whose);
   };
 
   const admitted = (request: FastifyRequest, reply: FastifyReply, tenant: Tenant, done: HookHandlerDoneFunction) => {
@@ -204,7 +204,7 @@ export function registerAuth(
     const started = performance.now();
     const admit = (workspace: Workspace) => {
       request.workspace = workspace;
-      takeBudget(reply, WORKSPACE_RATE_KEY, done);
+      takeBudget(reply, WORKSPACE_RATE_KEY, done, "the workspace's credentials");
     };
     let workspace: Maybe<Workspace>;
     try {

@@ -313,6 +313,8 @@ describe('workspace keys: security', () => {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) statuses.push((await post()).status);
       assert.ok(statuses.includes(429), `the workspace is limited: ${statuses}`);
+      const refused = await post();
+      assert.match(expectError(refused, 429, 'RESOURCE_EXHAUSTED'), /workspace's credentials/);
       assert.equal((await limited.a.post(PATHS.webhooksGet, {})).status, 200, "a tenant's budget is its own");
     } finally {
       await limited.close();
