@@ -50,6 +50,8 @@ export interface AppOptions {
         | 'preflightAnswerMs'
         | 'apiKeyHeaders'
         | 'authTokenHeaders'
+        | 'workspaceIdHeaders'
+        | 'workspaceTokenHeaders'
         | 'eventPollMs'
         | 'eventHeartbeatMs'
         | 'eventStreamBufferKb'
@@ -209,7 +211,11 @@ export async function buildApp({
         returnFreeMemory();
       },
     });
-    registerAuth(scope, store, limiter, config.authFailureFloorMs, aliases);
+    registerAuth(scope, store, limiter, config.authFailureFloorMs, {
+      ...aliases,
+      workspaceId: config.workspaceIdHeaders ?? [],
+      workspaceToken: config.workspaceTokenHeaders ?? [],
+    });
     registerOperations(scope, services, OPERATIONS);
     registerUnavailable(scope);
     events_.register(scope, services, streams);

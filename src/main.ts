@@ -29,8 +29,9 @@ import { VERSION } from './version.js';
 // jobs that Node waits for as the process exits (NodePlatform::DrainTasks, where a deadlock in Node
 // itself, nodejs/node#54918, is the likely cause of a CLI run that once hung after its work).
 const webhooks = () => import('./cli/webhooks.js');
+const workspace = () => import('./cli/workspace.js');
 
-const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens', 'orgs', 'users', 'webhooks'];
+const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens', 'orgs', 'users', 'webhooks', 'workspace'];
 
 async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | null> {
   const { positionals, values } = parseArgs({
@@ -178,6 +179,11 @@ async function commandFor(
       need(0, w.WEBHOOKS_DELIVERIES_USAGE);
       const id = w.webhookIdOption(options, w.WEBHOOKS_DELIVERIES_USAGE);
       return (store, io) => w.webhooksDeliveries(store, io, options.tenant, id);
+    }
+    case 'workspace credentials': {
+      const w = await workspace();
+      need(0, w.WORKSPACE_CREDENTIALS_USAGE);
+      return w.workspaceCredentials;
     }
     default:
       throw new CliError(

@@ -7,7 +7,7 @@ import { limitHeapGrowth } from './heap.js';
 import { boundedStdout } from './log-output.js';
 import { systemClock } from './clock.js';
 import { DEFAULT_LOG_BUFFER_MB, redactUrl, type Config } from './config/index.js';
-import { API_KEY_HEADER, AUTH_TOKEN_HEADER } from './http/auth.js';
+import { API_KEY_HEADER, AUTH_TOKEN_HEADER, WORKSPACE_ID_HEADER, WORKSPACE_TOKEN_HEADER } from './http/auth.js';
 import type { EarlyListener } from './http/early-listener.js';
 import { SharedRateLimiter } from './http/shared-rate-limiter.js';
 import { EventHub } from './events/hub.js';
@@ -24,11 +24,20 @@ import type { LastingFault, Store } from './store/store.js';
 
 /** The service's JSON logger; `destination` is for tests (stdout otherwise). */
 export function makeLogger(
-  config: Pick<Config, 'logLevel'> & Partial<Pick<Config, 'apiKeyHeaders' | 'authTokenHeaders' | 'logBufferMb'>>,
+  config: Pick<Config, 'logLevel'> &
+    Partial<Pick<Config, 'apiKeyHeaders' | 'authTokenHeaders' | 'workspaceIdHeaders' | 'workspaceTokenHeaders' | 'logBufferMb'>>,
   destination?: DestinationStream,
 ): Logger {
-  // Their aliases carry credentials too (MARGINALIA_API_KEY_HEADERS, MARGINALIA_AUTH_TOKEN_HEADERS).
-  const aliases = [...(config.apiKeyHeaders ?? []), ...(config.authTokenHeaders ?? [])];
+  // Their aliases carry credentials too (MARGINALIA_API_KEY_HEADERS, MARGINALIA_AUTH_TOKEN_HEADERS, and the
+  // workspace's: MARGINALIA_WORKSPACE_ID_HEADERS, MARGINALIA_WORKSPACE_AUTH_TOKEN_HEADERS).
+  const aliases = [
+    WORKSPACE_ID_HEADER,
+    WORKSPACE_TOKEN_HEADER,
+    ...(config.apiKeyHeaders ?? []),
+    ...(config.authTokenHeaders ?? []),
+    ...(config.workspaceIdHeaders ?? []),
+    ...(config.workspaceTokenHeaders ?? []),
+  ];
   const stdout = destination ? null : boundedStdout(config.logBufferMb ?? DEFAULT_LOG_BUFFER_MB);
   const logger = pino(
     {

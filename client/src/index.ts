@@ -176,6 +176,13 @@ export interface MarginaliaOptions {
   baseUrl: string;
   apiKey: string;
   authToken: string;
+  /**
+   * The workspace's id and auth token (`marginalia workspace credentials`), sent as x-service-workspace-id and
+   * x-service-workspace-auth-token to the workspace pages (`client.v2.apiKeyCreate`, `apiKeysGet`, ...) instead of
+   * the tenant's; needed for those calls only.
+   */
+  workspaceId?: string;
+  workspaceAuthToken?: string;
   /** How many times a 429 or 503 is retried (default 3). */
   retries?: number;
   /** The first backoff in ms, doubled each retry (default 200); Retry-After wins when longer. */
@@ -405,7 +412,8 @@ export class Marginalia {
     V2_OPERATIONS.map((name) => [name, (data: unknown) => this.call(name, data as never, REPEATABLE_V2.test(name), 'v2')]),
   ) as unknown as V2Calls;
 
-  private readonly options: Required<Omit<MarginaliaOptions, 'fetch'>> & { fetch: typeof fetch };
+  private readonly options: Required<Omit<MarginaliaOptions, 'fetch' | 'workspaceId' | 'workspaceAuthToken'>> &
+    Pick<MarginaliaOptions, 'workspaceId' | 'workspaceAuthToken'> & { fetch: typeof fetch };
 
   constructor(options: MarginaliaOptions) {
     this.options = {
@@ -427,6 +435,21 @@ export class Marginalia {
     return (data) => this.call(name, data, typeof repeatable === 'function' ? repeatable(data) : repeatable);
   }
 
+  /** The headers operation `name` is called with: the workspace's for the workspace pages, else the tenant's. */
+  private credentialsFor(name: OperationName): Record<string, string> {
+    const { apiKey, authToken, workspaceId, workspaceAuthToken } = this.options;
+    if ((CONTRACT[name] as { credentials?: string }).credentials !== 'workspace')
+      return { 'x-service-api-key': apiKey, 'x-service-auth-token': authToken };
+    if (workspaceId === undefined || workspaceAuthToken === undefined)
+      throw new MarginaliaError(
+        'UNAUTHENTICATED',
+        `${name} takes the workspace's credentials: give workspaceId and workspaceAuthToken.`,
+        0,
+        null,
+      );
+    return { 'x-service-workspace-id': workspaceId, 'x-service-workspace-auth-token': workspaceAuthToken };
+  }
+
   /** POSTs data to operation `name`; `repeatable` says whether a 503 may be retried without risking a second write. */
   private async call<K extends OperationName>(
     name: K,
@@ -436,13 +459,14 @@ export class Marginalia {
   ): Promise<ResultOf<K>> {
     type R = ResultOf<K>;
     const path = `/${version}/${(CONTRACT[name].paths as Partial<Record<Version, string>>)[version]}`;
-    const { baseUrl, apiKey, authToken, retries, backoffMs, maxWaitMs, retryWritesOn503, fetch: doFetch } = this.options;
+    const { baseUrl, retries, backoffMs, maxWaitMs, retryWritesOn503, fetch: doFetch } = this.options;
+    const credentials = this.credentialsFor(name);
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
         res = await doFetch(baseUrl + path, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-service-api-key': apiKey, 'x-service-auth-token': authToken },
+          headers: { 'content-type': 'application/json', ...credentials },
           body: JSON.stringify({ data }),
         });
       } catch (err) {

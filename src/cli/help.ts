@@ -22,6 +22,8 @@ Commands:
   webhooks list                       list the tenant's webhooks (never their secrets)
   webhooks delete --id <webhookId>    delete a webhook and its pending deliveries
   webhooks deliveries --id <id>       a webhook's last delivery attempts, newest first
+  workspace credentials               make the workspace's id and auth token, or rotate the token;
+                                      prints {"workspaceId","workspaceAuthToken","rotated"}
 
 Options:
   -h, --help                          this help, or a command's: marginalia keys create --help
@@ -87,6 +89,14 @@ A disabled or revoked tenant is not refused: erasure is a legal obligation.`,
       (delivered, retrying, failed), response code, error, time
 
 --tenant as for orgs list. Deliveries are made by the running server (marginalia serve).`,
+  workspace: `Usage: marginalia workspace credentials
+
+The workspace is this installation. Its id and auth token call the workspace pages (/v2/workspace/apikey/create
+and update, apikeys/get, authtokens/get, authtoken/reset) in the headers x-service-workspace-id and
+x-service-workspace-auth-token (or the names MARGINALIA_WORKSPACE_ID_HEADERS and
+MARGINALIA_WORKSPACE_AUTH_TOKEN_HEADERS add). The first run makes both; each later run makes a new token (the
+old one stops working at once) and keeps the id. Prints {"workspaceId","workspaceAuthToken","rotated"}: the
+token is shown only here (it is kept hashed).`,
 };
 
 /** The help for `command` (and its subcommand), or the general usage. */

@@ -2,7 +2,13 @@
 // row all come from that one entry) and read from an environment object in one place, validated at
 // once: a bad deployment fails at start with every problem named, instead of at the first request.
 // docs/configuration.md's table is written from the same declarations.
-import { API_KEY_HEADER, AUTH_TOKEN_HEADER, DEFAULT_AUTH_FAILURE_FLOOR_MS } from '../http/auth.js';
+import {
+  API_KEY_HEADER,
+  AUTH_TOKEN_HEADER,
+  DEFAULT_AUTH_FAILURE_FLOOR_MS,
+  WORKSPACE_ID_HEADER,
+  WORKSPACE_TOKEN_HEADER,
+} from '../http/auth.js';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
 import { DEFAULT_HEAP_GROWTH_PERCENT } from '../heap.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
@@ -257,6 +263,18 @@ const FIELDS = {
     'MARGINALIA_AUTH_TOKEN_HEADERS',
     'Comma list of further header names that carry the auth token; `x-service-auth-token` is read first, then ' +
       'these in order.',
+    headerName,
+  ),
+  workspaceIdHeaders: commaList(
+    'MARGINALIA_WORKSPACE_ID_HEADERS',
+    'Comma list of further header names that carry the workspace id on the workspace pages (workspace/apikey/*, ' +
+      'apikeys/get, authtokens/get, authtoken/reset); `x-service-workspace-id` is read first, then these in order.',
+    headerName,
+  ),
+  workspaceTokenHeaders: commaList(
+    'MARGINALIA_WORKSPACE_AUTH_TOKEN_HEADERS',
+    'Comma list of further header names that carry the workspace auth token on the workspace pages; ' +
+      '`x-service-workspace-auth-token` is read first, then these in order.',
     headerName,
   ),
   corsOrigins: commaList(
@@ -748,6 +766,15 @@ export function loadConfig(env: Env): ConfigResult {
   }
   if (v.authTokenHeaders.includes(API_KEY_HEADER)) {
     errors.push(`MARGINALIA_AUTH_TOKEN_HEADERS names "${API_KEY_HEADER}", which carries the API key.`);
+  }
+  // A workspace credential header is none of a tenant's, nor the other workspace credential's.
+  const tenantHeaders = [API_KEY_HEADER, AUTH_TOKEN_HEADER, ...v.apiKeyHeaders, ...v.authTokenHeaders];
+  for (const [setting, names, other] of [
+    ['MARGINALIA_WORKSPACE_ID_HEADERS', v.workspaceIdHeaders, [WORKSPACE_TOKEN_HEADER, ...v.workspaceTokenHeaders]],
+    ['MARGINALIA_WORKSPACE_AUTH_TOKEN_HEADERS', v.workspaceTokenHeaders, [WORKSPACE_ID_HEADER, ...v.workspaceIdHeaders]],
+  ] as const) {
+    for (const clash of names.filter((h) => tenantHeaders.includes(h) || other.includes(h)))
+      errors.push(`${setting} names "${clash}", which carries another credential.`);
   }
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, config: { ...v, bootstrap: bootstrapPair(v.bootstrap) } };

@@ -46,6 +46,9 @@ export const newNotificationId = (): string => timeOrderedUuid();
 
 export const newApiKey = (): string => `mk_${randomBytes(24).toString('base64url')}`;
 export const newAuthToken = (): string => `mt_${randomBytes(32).toString('base64url')}`;
+/** The workspace's id: not a secret, but never one an API key could be (another prefix). */
+export const newWorkspaceId = (): string => `mws_${randomBytes(12).toString('base64url')}`;
+export const newWorkspaceToken = (): string => `mwt_${randomBytes(32).toString('base64url')}`;
 
 /**
  * An organization user group's internal id, 32 lowercase hex characters, the same every time (docs/api.md,

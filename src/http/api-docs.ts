@@ -7,7 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Type from 'typebox';
 import { ErrorBody } from '../schemas/responses.js';
 import { VERSION } from '../version.js';
-import { API_KEY_HEADER, AUTH_TOKEN_HEADER } from './auth.js';
+import { API_KEY_HEADER, AUTH_TOKEN_HEADER, WORKSPACE_ID_HEADER, WORKSPACE_TOKEN_HEADER } from './auth.js';
 import type { App } from './types.js';
 
 export const OPENAPI_PATH = '/openapi.json';
@@ -15,6 +15,9 @@ export const DOCS_PATH = '/docs';
 
 /** The security scheme of an end-user token (auth/token/get), which only GET /v1/events accepts. */
 export const END_USER_TOKEN_SCHEME = 'endUserToken';
+
+/** What the workspace pages take instead of a tenant's headers (docs/api.md, "Workspace keys and tokens"). */
+export const WORKSPACE_SECURITY: Record<string, string[]>[] = [{ workspaceId: [], workspaceAuthToken: [] }];
 
 const errorAnswer = (description: string) =>
   Type.Unsafe<{ error: { message: string; status: string } }>({ $ref: 'ErrorBody#', description });
@@ -109,6 +112,18 @@ export async function registerApiDocs(app: App): Promise<void> {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: "The tenant's API key" },
           authToken: { type: 'apiKey', in: 'header', name: AUTH_TOKEN_HEADER, description: "One of the key's auth tokens" },
+          workspaceId: {
+            type: 'apiKey',
+            in: 'header',
+            name: WORKSPACE_ID_HEADER,
+            description: "The workspace's id (`marginalia workspace credentials`): the workspace pages only",
+          },
+          workspaceAuthToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: WORKSPACE_TOKEN_HEADER,
+            description: "The workspace's auth token: the workspace pages only",
+          },
           [END_USER_TOKEN_SCHEME]: {
             type: 'http',
             scheme: 'bearer',
@@ -129,6 +144,10 @@ export async function registerApiDocs(app: App): Promise<void> {
         { name: 'events', description: 'The live stream of events (Server-Sent Events); docs/events.md' },
         { name: 'webhooks', description: 'Webhooks: events POSTed to your URLs, signed (Standard Webhooks); docs/events.md' },
         { name: 'workspace', description: "The tenant's settings: browser domains allowed for its end-user tokens (CORS)" },
+        {
+          name: 'workspace keys',
+          description: "API keys (tenants) and their auth tokens, managed with the workspace's credentials (this installation's)",
+        },
         {
           name: 'unavailable',
           description:

@@ -13,12 +13,16 @@ import type { Maybe } from '../maybe.js';
 import { AuthCache, authenticateHashed, hashToken } from '../services/credentials.js';
 import type { Store } from '../store/store.js';
 import type { Tenant } from '../domain/credentials.js';
+import type { Workspace } from '../domain/api-keys.js';
+import { authenticateWorkspace } from '../services/workspace-credentials.js';
 import { errorPayload } from './error-handler.js';
 import type { RateDecision, RateLimit } from './rate-limiter.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     tenant: Tenant | null;
+    /** The workspace, on a route the workspace's credentials call (workspaceCredentials); null elsewhere. */
+    workspace: Workspace | null;
     /**
      * The credentials version under which the auth cache admitted this request without asking the
      * database; null when the database has confirmed the request (or checked it to begin with).
@@ -42,6 +46,11 @@ declare module 'fastify' {
      * itself.
      */
     endUserToken?: boolean;
+    /**
+     * The route takes the workspace's credentials (docs/api.md, "Workspace keys and tokens"), under their own
+     * headers, and no tenant's: each kind is refused where the other is taken.
+     */
+    workspaceCredentials?: boolean;
   }
 }
 
@@ -52,12 +61,22 @@ export function confirmedBy(request: FastifyRequest, seen: number | undefined): 
 
 export const API_KEY_HEADER = 'x-service-api-key';
 export const AUTH_TOKEN_HEADER = 'x-service-auth-token';
+export const WORKSPACE_ID_HEADER = 'x-service-workspace-id';
+export const WORKSPACE_TOKEN_HEADER = 'x-service-workspace-auth-token';
 
-/** Further names a credential header may come under (MARGINALIA_API_KEY_HEADERS, MARGINALIA_AUTH_TOKEN_HEADERS). */
+/**
+ * Further names a credential header may come under (MARGINALIA_API_KEY_HEADERS, MARGINALIA_AUTH_TOKEN_HEADERS,
+ * MARGINALIA_WORKSPACE_ID_HEADERS, MARGINALIA_WORKSPACE_AUTH_TOKEN_HEADERS).
+ */
 export interface HeaderAliases {
   apiKey: readonly string[];
   authToken: readonly string[];
+  workspaceId?: readonly string[];
+  workspaceToken?: readonly string[];
 }
+
+/** The rate limiter's key for the workspace's requests: its own budget, apart from every tenant's (ids are UUIDs). */
+export const WORKSPACE_RATE_KEY = 'workspace';
 
 /**
  * The first non-empty of `names` (the x-service-* header, then its aliases); missing, the 401 names the x-service-*
@@ -94,6 +113,12 @@ function bodyMember(request: FastifyRequest, name: 'apiKey' | 'authToken', heade
   return value;
 }
 
+/** The authenticated workspace of a request to a workspaceCredentials route. */
+export function workspaceOf(request: FastifyRequest): Workspace {
+  if (!request.workspace) throw new Error('workspace route registered outside the authenticated scope');
+  return request.workspace;
+}
+
 /** The authenticated tenant of a request that passed the auth hook. */
 export function tenantOf(request: FastifyRequest): Tenant {
   if (!request.tenant) throw new Error('route registered outside the authenticated scope');
@@ -120,7 +145,10 @@ export function registerAuth(
   const apiKeyHeaders = [API_KEY_HEADER, ...aliases.apiKey];
   const authTokenHeaders = [AUTH_TOKEN_HEADER, ...aliases.authToken];
   const credentialHeaders = [...apiKeyHeaders, ...authTokenHeaders];
+  const workspaceIdHeaders = [WORKSPACE_ID_HEADER, ...(aliases.workspaceId ?? [])];
+  const workspaceTokenHeaders = [WORKSPACE_TOKEN_HEADER, ...(aliases.workspaceToken ?? [])];
   app.decorateRequest('tenant', null);
+  app.decorateRequest('workspace', null);
   app.decorateRequest('unconfirmedVersion', null);
   const cache = new AuthCache();
 
@@ -134,25 +162,58 @@ export function registerAuth(
   const refused = (err: unknown, started: number, done: HookHandlerDoneFunction) =>
     afterFloor(err, started, (e) => done(e as Error));
 
-  const limited = (reply: FastifyReply, decision: RateDecision, done: HookHandlerDoneFunction) => {
+  const limited = (reply: FastifyReply, decision: RateDecision, done: HookHandlerDoneFunction, whose = 'this API key') => {
     // Every answer to an identified key says where its budget stands (the IETF RateLimit fields).
     reply.header('ratelimit-limit', decision.limit);
     reply.header('ratelimit-remaining', decision.remaining);
     reply.header('ratelimit-reset', decision.resetSeconds);
     if (decision.allowed) return done();
     done(
-      new ApiError('RESOURCE_EXHAUSTED', 'Rate limit exceeded for this API key; retry later.', {
+      new ApiError('RESOURCE_EXHAUSTED', `Rate limit exceeded for ${whose}; retry later.`, {
         headers: { 'retry-after': String(decision.retryAfterSeconds) },
       }),
     );
   };
 
+  const takeBudget = (reply: FastifyReply, key: string, done: HookHandlerDoneFunction, whose?: string) => {
+    if (!limiter) return done();
+    const decision = limiter.take(key);
+    if (decision instanceof Promise) decision.then((d) => limited(reply, d, done, whose), done);
+    else limited(reply, decision, done, whose);
+  };
+
   const admitted = (request: FastifyRequest, reply: FastifyReply, tenant: Tenant, done: HookHandlerDoneFunction) => {
     request.tenant = tenant;
-    if (!limiter) return done();
-    const decision = limiter.take(tenant.id);
-    if (decision instanceof Promise) decision.then((d) => limited(reply, d, done), done);
-    else limited(reply, decision, done);
+    takeBudget(reply, tenant.id, done);
+  };
+
+  /**
+   * A workspace route: the workspace's id and token, under their headers only (a tenant's credentials are
+   * not looked at, so they get the 401 of missing headers). Read from the database each time: these are
+   * operator calls, rare, and a rotation must hold on the very next one.
+   */
+  const checkWorkspace = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    let workspaceId: string;
+    let token: string;
+    try {
+      workspaceId = header(request, workspaceIdHeaders);
+      token = header(request, workspaceTokenHeaders);
+    } catch (err) {
+      return done(err as Error);
+    }
+    const started = performance.now();
+    const admit = (workspace: Workspace) => {
+      request.workspace = workspace;
+      takeBudget(reply, WORKSPACE_RATE_KEY, done, "the workspace's credentials");
+    };
+    let workspace: Maybe<Workspace>;
+    try {
+      workspace = authenticateWorkspace(store, workspaceId, token);
+    } catch (err) {
+      return refused(err, started, done);
+    }
+    if (workspace instanceof Promise) workspace.then(admit, (err) => refused(err, started, done));
+    else admit(workspace);
   };
 
   // Callback style and synchronous on SQLite (a cached tenant is one version read): an async hook
@@ -160,6 +221,7 @@ export function registerAuth(
   app.addHook('onRequest', (request, reply, done) => {
     // routeOptions is a getter that builds an object: read once.
     const config = request.routeOptions.config;
+    if (config.workspaceCredentials) return checkWorkspace(request, reply, done);
     if (config.credentialsInBody && headersAbsent(request, credentialHeaders)) {
       deferred.add(request);
       return done();

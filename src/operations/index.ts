@@ -3,6 +3,7 @@
 // request and its answer, stays a route of its own (routes/v1_events.ts).
 import { activities } from './activities.js';
 import { annotations } from './annotations.js';
+import { apiKeys } from './api-keys.js';
 import { auth } from './auth.js';
 import { comments } from './comments.js';
 import { documentMigrations } from './document-migrations.js';
@@ -38,4 +39,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...workspace,
   ...liveState,
   ...activities,
+  ...apiKeys,
 ];

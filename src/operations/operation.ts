@@ -5,7 +5,8 @@
 // (operations/index.ts).
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { TSchema } from 'typebox';
-import { tenantOf } from '../http/auth.js';
+import { WORKSPACE_SECURITY } from '../http/api-docs.js';
+import { tenantOf, workspaceOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
 import type { App } from '../http/types.js';
 import { then, type Maybe } from '../maybe.js';
@@ -13,6 +14,7 @@ import type { InputLimits } from '../schemas/common.js';
 import { type Answers, type Contract, type ContractData, namesOf, type Version } from '../schemas/operations/contract.js';
 import type { Services } from '../services/context.js';
 import type { Tenant } from '../domain/credentials.js';
+import type { Workspace } from '../domain/api-keys.js';
 
 /**
  * How an operation answers what its service gave: a success message (the envelope around it, as
@@ -73,6 +75,22 @@ export interface Operation<C extends Contract = Contract, Out = unknown> extends
 export const operation = <C extends Contract, Out>(contract: C, service: Service<ContractData<C>, Out>): Operation =>
   ({ contract, ...service }) as unknown as Operation;
 
+/**
+ * An operation the workspace's credentials call (its contract says `credentials: 'workspace'`): its service
+ * is given the workspace where others are given the tenant.
+ */
+export function workspaceOperation<C extends Contract, Out>(
+  contract: C,
+  service: {
+    run(services: Services, workspace: Workspace, data: ContractData<C>): Maybe<Out>;
+    answer: Answer<Out>;
+  },
+): Operation {
+  // Its handler would otherwise be given a tenant where it expects the workspace.
+  if (contract.credentials !== 'workspace') throw new Error(`${contract.summary}: its contract takes no workspace credentials`);
+  return { contract, ...service } as unknown as Operation;
+}
+
 /** The path of `name` in `version`. */
 export const pathOf = (version: Version, name: string): string => `/${version}/${name}`;
 
@@ -106,15 +124,18 @@ export function registerOperations(app: App, services: Services, operations: rea
     const { contract } = op;
     for (const [version, name] of namesOf(contract)) {
       const adapter = op.adapters?.[version];
+      // The auth hook reads whose credentials the route takes from its config (http/auth.ts).
+      const config = contract.credentials === 'workspace' ? { ...op.config, workspaceCredentials: true } : op.config;
       app.route({
         method: 'POST',
         url: prefix + pathOf(version, name),
-        ...(op.config ? { config: op.config } : {}),
+        ...(config ? { config } : {}),
         ...(op.preValidation ? { preValidation: op.preValidation } : {}),
         schema: {
           summary: contract.summary,
           ...(contract.description !== undefined ? { description: contract.description } : {}),
           tags: [...contract.tags],
+          ...(contract.credentials === 'workspace' ? { security: WORKSPACE_SECURITY } : {}),
           // A version's own request and answers: its adapter's, else its contract's (VersionShape), else the operation's.
           body: bodyOf(adapter?.body ?? (version === 'v2' ? contract.v2?.body : undefined) ?? contract.body, services.limits),
           response: adapter?.response ?? (version === 'v2' ? contract.v2Response : undefined) ?? contract.response,
@@ -131,7 +152,8 @@ function handlerOf(
   adapter: Adapter<unknown, unknown> | undefined,
 ): (request: FastifyRequest, reply: FastifyReply) => unknown {
   // Erased here: `operation()` (or `ownRun`) checked the data's type against the body's where it was declared.
-  const run = (adapter?.run ?? op.run) as (services: Services, tenant: Tenant, data: unknown) => Maybe<unknown>;
+  const run = (adapter?.run ?? op.run) as (services: Services, caller: Tenant | Workspace, data: unknown) => Maybe<unknown>;
+  const callerOf = op.contract.credentials === 'workspace' ? workspaceOf : tenantOf;
   const toData = adapter?.data as ((data: unknown) => unknown) | undefined;
   const answer = adapter?.answer ?? op.answer;
   const dataOf = (request: FastifyRequest) => {
@@ -139,8 +161,8 @@ function handlerOf(
     return toData ? toData(data) : data;
   };
   if (typeof answer === 'string')
-    return (request) => then(run(services, tenantOf(request), dataOf(request)), (out) => success(answer, out));
-  return (request, reply) => then(run(services, tenantOf(request), dataOf(request)), (out) => answer(out, request, reply));
+    return (request) => then(run(services, callerOf(request), dataOf(request)), (out) => success(answer, out));
+  return (request, reply) => then(run(services, callerOf(request), dataOf(request)), (out) => answer(out, request, reply));
 }
 
 /** The answer's `pageToken` beside `data`, when there is a next page. */

@@ -94,7 +94,7 @@ export const UNAVAILABLE: readonly UnavailableFeature[] = [
     feature: 'Console account',
     reason:
       "is the original service's console account (sign-up, login links, its workspaces): here the workspace is " +
-      'this installation, and its credentials are made by the CLI (`marginalia keys`)',
+      'this installation, and its credentials are made by the CLI (`marginalia workspace credentials`, `marginalia keys`)',
     names: ['workspace/create', 'workspace/get', 'workspace/email/send-login-link', 'workspace/email/status'],
   },
 ];

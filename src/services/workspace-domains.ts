@@ -15,14 +15,17 @@ export const DEFAULT_MAX_ALLOWED_DOMAINS = 1000;
 export const DOMAINS_ADDED = 'Domain(s) added successfully to allowed domains.';
 export const DOMAINS_REMOVED = 'Domain(s) removed successfully from allowed domains.';
 
-/** The entries normalized, each once, in the order first given; one that is malformed is INVALID_ARGUMENT naming it. */
-function normalizedDomains(entries: readonly string[]): string[] {
+/**
+ * The entries normalized, each once, in the order first given; one that is malformed is INVALID_ARGUMENT naming it
+ * (as `member`[i]: workspace/apikey/create names its list allowedDomains).
+ */
+export function normalizedDomains(entries: readonly string[], member = 'domains'): string[] {
   const domains = new Set<string>();
   entries.forEach((entry, i) => {
     const normalized = normalizeDomain(entry);
     if ('problem' in normalized)
       throw invalid(
-        `${spell(['domains', i])} ${normalized.problem}; an entry is a URL or a host, such as https://app.example.com, ` +
+        `${spell([member, i])} ${normalized.problem}; an entry is a URL or a host, such as https://app.example.com, ` +
           'localhost:3000 or *.example.com.',
       );
     domains.add(normalized.domain);

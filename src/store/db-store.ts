@@ -8,6 +8,7 @@ import type { Dialect } from './dialect/dialect.js';
 import { documentMigrationsStore } from './document-migrations/index.js';
 import { documentsStore } from './documents/index.js';
 import { domainsStore } from './domains/index.js';
+import { workspaceStore } from './workspace/index.js';
 import { eventsStore } from './events/index.js';
 import { foldersStore } from './folders/index.js';
 import { groupsStore } from './groups/index.js';
@@ -58,5 +59,6 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...webhooksStore(core),
     ...activitiesStore(core),
     ...documentMigrationsStore(core),
+    ...workspaceStore(core),
   };
 }

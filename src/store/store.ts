@@ -27,6 +27,7 @@ import type { LiveStatesStore } from './livestate/index.js';
 import type { WebhooksStore } from './webhooks/index.js';
 import type { ActivitiesStore } from './activities/index.js';
 import type { DocumentMigrationsStore } from './document-migrations/index.js';
+import type { WorkspaceStore } from './workspace/index.js';
 
 /** The store's own life: its schema, health, pool and observers, and the events it hears of. */
 export interface StoreLife {
@@ -90,7 +91,8 @@ export type Store = StoreLife &
   LiveStatesStore &
   WebhooksStore &
   ActivitiesStore &
-  DocumentMigrationsStore;
+  DocumentMigrationsStore &
+  WorkspaceStore;
 
 export type { LocationDataDeleted, LocationMoved } from './locations/locations.js';
 export type * from './webhooks/types.js';

@@ -541,6 +541,49 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   // not, is the documented partial answer (fuzz.test.ts accepts exactly that 500).
   domainsAdd: record({ domains: list(domain, 4) }),
   domainsDelete: record({ domains: list(domain, 4) }),
+  apiKeyCreate: record({
+    // Mostly valid, so bodies reach the write as well as each refusal.
+    ownerEmail: fc.constantFrom<Json>('owner@example.com', 'a@b.co', 'owner@example.com', 'not-an-email', ''),
+    type: fc.constantFrom<Json>('testing', 'production', 'testing', 'other'),
+    apiKeyName: fc.string({ minLength: 1, maxLength: 12 }),
+    createAuthToken: fc.boolean(),
+    persistenceDBRegion: fc.constantFrom<Json>('eur3', 'us-central1', 'eur3', ''),
+    allowedDomains: fc.oneof(fc.constant<Json>([]), list(domain, 2, 0)),
+    addLocalHostToAllowedDomains: fc.boolean(),
+    // Closed objects (another member is refused): the plain shape, or one with a member too many.
+    emailServiceConfig: fc.constantFrom<Json>(
+      obj([
+        ['type', 'sendgrid'],
+        ['apiKey', 'SG.0123456789'],
+      ]),
+      obj([['type', 'other']]),
+      obj([['extra', 'x']]),
+    ),
+    webhookServiceConfig: fc.constantFrom<Json>(obj([['authToken', 'tok-0123456789']]), obj([['authToken', { num: '1' }]])),
+  }),
+  apiKeyUpdate: record({ apiKey: id('mk_'), apiKeyName: fc.string({ maxLength: 12 }) }),
+  apiKeysGet: record({
+    apiKeys: list(id('mk_'), 3, 0),
+    pageSize: fc.integer({ min: 0, max: 101 }).map(num),
+    pageToken: fc.constantFrom<Json>(null, 'garbage', 'eyJ0IjoxfQ'),
+  }),
+  authTokensGet: record({ apiKey: id('mk_') }),
+  authTokenReset: record({ apiKey: id('mk_') }),
+  allowedDomainsGet: fc.constant<Json>(obj([])),
+  apiKeyConfigGet: fc.constant<Json>(obj([['extra', 'x']])),
+  apiKeyConfigUpdate: record({
+    requireJwtToken: fc.boolean(),
+    enablePrivateComments: fc.boolean(),
+    defaultDocumentAccessType: fc.constantFrom<Json>('public', 'restricted', 'organizationPrivate', 'open'),
+    aiModelApiKey: list(
+      record({
+        provider: fc.constantFrom<Json>('openai', 'anthropic', 'gemini', 'x'),
+        customerApiKey: fc.string({ maxLength: 20 }),
+      }),
+      2,
+      0,
+    ),
+  }),
   liveStateBroadcast: record({
     organizationId: org,
     documentId: doc,

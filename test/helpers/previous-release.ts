@@ -274,8 +274,17 @@ export async function beforeActivities(db: Pick<FreshDatabase, 'exec'>): Promise
 DELETE FROM schema_migrations WHERE version = 32;`);
 }
 
-/** The schema through migration 31 (before activities), with the rows written since. */
+/** Before migration 34: no workspace credentials, and API keys had no settings. */
+export async function beforeWorkspaceKeys(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec(
+    'DROP TABLE workspace_credentials; DROP TABLE api_key_settings; DELETE FROM schema_migrations WHERE version = 34;',
+  );
+}
+
+/** The schema through migration 31 (the release before issue 37's features), with the rows written since. */
 export async function asOfMigration31(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeWorkspaceKeys(db);
+  await beforeDocumentMigrations(db);
   await beforeActivities(db);
 }
 

@@ -9,6 +9,8 @@ export const USER = 'yourUserId';
 
 /** What a setup writes with, and what it leaves for the example. */
 export interface Context {
+  /** The API key of the example's tenant (the workspace pages name it). */
+  apiKey: string;
   /** POST {data} as this example's tenant; the answer must be a success. */
   call(path: string, data: Record<string, unknown>): Promise<any>;
   /** Strings of the example to replace (placeholders that cannot be real; undefined leaves the member out), each with why. */
@@ -16,6 +18,11 @@ export interface Context {
 }
 
 export interface Plan {
+  /**
+   * Whose credentials the example is sent with: its tenant's (the default), or the workspace's (the
+   * workspace pages: the replay makes them once per run and sends them under the vendor's header names).
+   */
+  credentials?: 'workspace';
   setup?: (ctx: Context, example: VendorExample, index: number) => Promise<void>;
   expect?: (example: VendorExample, index: number) => Expectation;
 }

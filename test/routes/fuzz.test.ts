@@ -17,7 +17,9 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { bodyFor, type LimitRequest, limitRequest, OPERATION_NAMES } from '../helpers/fuzz-bodies.js';
 import { makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
-import { createKey, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
+import { CONTRACT } from '../../src/schemas/operations/index.js';
+import { issueWorkspaceCredentials } from '../../src/services/workspace-credentials.js';
+import { cli, createKey, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS || 150);
@@ -133,15 +135,31 @@ describe(`fuzzing every operation (seed ${SEED}, ${RUNS} bodies per operation an
   let server: ServerProcess;
   let creds: { apiKey: string; authToken: string };
   let t: TestApp;
+  /** The workspace's credentials headers, over HTTP and in process: the workspace pages take only those. */
+  let workspaceHeaders: Record<string, string>;
+  let workspaceHeadersInProcess: Record<string, string>;
+  const headersOf = (workspace: { workspaceId: string; workspaceAuthToken: string }) => ({
+    'x-service-workspace-id': workspace.workspaceId,
+    'x-service-workspace-auth-token': workspace.workspaceAuthToken,
+  });
+  /** The credentials an operation takes: the workspace's for the workspace pages, else the tenant's. */
+  const credentialsFor = (
+    op: keyof typeof CONTRACT,
+    workspace: Record<string, string>,
+    tenant: Record<string, string>,
+  ): Record<string, string> => ((CONTRACT[op] as { credentials?: string }).credentials === 'workspace' ? workspace : tenant);
+  const tenantHeaders = () => ({ 'x-service-api-key': creds.apiKey, 'x-service-auth-token': creds.authToken });
 
   before(async () => {
     db = freshDatabase();
     creds = createKey(db.env, 'fuzz');
+    workspaceHeaders = headersOf(JSON.parse(cli(['workspace', 'credentials'], db.env).stdout));
     // Webhooks to this machine only (fuzz-bodies.ts): their deliveries never leave it.
     server = await startServer({
       env: { ...db.env, MARGINALIA_RATE_LIMIT: '0', LOG_LEVEL: 'info', MARGINALIA_WEBHOOK_ALLOW_PRIVATE: '1' },
     });
     t = await makeTestApp();
+    workspaceHeadersInProcess = headersOf(await issueWorkspaceCredentials(t.store, () => Date.now()));
   });
   after(async () => {
     await t?.close();
@@ -166,11 +184,7 @@ describe(`fuzzing every operation (seed ${SEED}, ${RUNS} bodies per operation an
         fc.asyncProperty(bodyFor(op), async (body) => {
           const res = await fetch(server.url + PATHS[op], {
             method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              'x-service-api-key': creds.apiKey,
-              'x-service-auth-token': creds.authToken,
-            },
+            headers: { 'content-type': 'application/json', ...credentialsFor(op, workspaceHeaders, tenantHeaders()) },
             body,
             signal: AbortSignal.timeout(DEADLINE_MS),
           });
@@ -185,7 +199,8 @@ describe(`fuzzing every operation (seed ${SEED}, ${RUNS} bodies per operation an
       const before = snapshotPrototypes();
       await fc.assert(
         fc.asyncProperty(bodyFor(op), async (body) => {
-          const r = await t.a.post(PATHS[op], null, { raw: body, headers: { 'content-type': 'application/json' } });
+          const headers = { 'content-type': 'application/json', ...credentialsFor(op, workspaceHeadersInProcess, {}) };
+          const r = await t.a.post(PATHS[op], null, { raw: body, headers });
           checkAnswer(r, body, PATHS[op]);
           assert.deepEqual(snapshotPrototypes(), before, `a prototype changed after ${body.slice(0, 300)}`);
           assert.equal(({} as Record<string, unknown>).polluted, undefined);
@@ -232,8 +247,7 @@ describe(`fuzzing every operation (seed ${SEED}, ${RUNS} bodies per operation an
           method: r.method,
           headers: {
             'content-type': 'application/json',
-            'x-service-api-key': creds.apiKey,
-            'x-service-auth-token': creds.authToken,
+            ...credentialsFor(r.op, workspaceHeaders, tenantHeaders()),
             ...r.headers,
           },
           body: r.method === 'POST' ? r.body : undefined,

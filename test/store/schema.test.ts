@@ -27,6 +27,7 @@ import {
   beforeLz4,
   beforeNumberingByWrite,
   beforeThreadColors,
+  beforeWorkspaceKeys,
   previousRelease,
 } from '../helpers/previous-release.js';
 import { type FreshDatabase, freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
@@ -538,6 +539,39 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
           orgs.every(([, deleting]) => deleting === false),
           `no organization is being deleted: ${JSON.stringify(orgs)}`,
         );
+      });
+    },
+  );
+
+  storeTest(
+    'a database as migration 31 left it migrates forward: keys of before read with default settings, new documents ' +
+      'take a default access once one is set, and the workspace gets credentials',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.addDocuments(TA, ORG, null, [{ documentId: 'old', name: 'Old' }], T0);
+      await beforeWorkspaceKeys(db);
+      await withSecondStore(db, async (reopened) => {
+        const before = (await reopened.apiKey('mk_a'))!;
+        eq(before.tenant.id, TA, 'a key of before is listed');
+        eq(before.settings, { ownerEmail: null, type: null, defaultDocumentAccessType: null, shown: {} }, 'with no settings');
+        await reopened.updateApiKeySettings(TA, { defaultDocumentAccessType: 'public', shown: { requireJwtToken: true } }, T0);
+        await reopened.addDocuments(TA, ORG, null, [{ documentId: 'new', name: 'New' }], T0 + 1);
+        const docs = await reopened.getDocuments(TA, {
+          organizationId: ORG,
+          documentIds: null,
+          folder: undefined,
+          after: null,
+          limit: 10,
+        });
+        eq(
+          docs.map((d) => `${d.documentId} ${d.accessType}`),
+          ['new public', 'old organizationPrivate'],
+          'the document of before keeps its access; a new one takes the default',
+        );
+        eq(await reopened.workspaceCredentials(), null, 'no workspace credentials until the CLI makes them');
+        const made = await reopened.setWorkspaceToken('mws_1', tokenRecord('mwt_1', T0));
+        eq(made, { workspaceId: 'mws_1', rotated: false }, 'made');
+        eq((await reopened.workspaceCredentials())?.workspaceId, 'mws_1', 'read back');
       });
     },
   );

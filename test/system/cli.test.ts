@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/http/types.js';
 import { DEFAULT_LIMITS } from '../../src/schemas/common.js';
 import { authenticate, createTenant, hashToken, type IssuedCredentials, tokenRecord } from '../../src/services/credentials.js';
+import { authenticateWorkspace } from '../../src/services/workspace-credentials.js';
 import { PATHS, user } from '../helpers/app.js';
 import { cli, MAIN, REPO, tempDir } from '../helpers/server-process.js';
 import { type FreshDatabase, freshDatabase, sqliteStore, STORE_KINDS } from '../helpers/test-database.js';
@@ -147,6 +148,34 @@ describe('marginalia CLI', () => {
     assert.match(help.stdout, /Exit codes: 0 done, 1 failed/);
   });
 
+  test('workspace credentials makes the id and token, then rotates the token: the old one is refused, the id stays', async () => {
+    const db = database();
+    const first = cli(['workspace', 'credentials'], db.env);
+    assert.equal(first.code, 0, first.stderr);
+    const made = JSON.parse(first.stdout);
+    assert.deepEqual(Object.keys(made).sort(), ['rotated', 'workspaceAuthToken', 'workspaceId']);
+    assert.equal(made.rotated, false);
+    assert.equal(
+      (await withStore(db.path, (s) => authenticateWorkspace(s, made.workspaceId, made.workspaceAuthToken))).workspaceId,
+      made.workspaceId,
+    );
+    const again = JSON.parse(cli(['workspace', 'credentials'], db.env).stdout);
+    assert.equal(again.workspaceId, made.workspaceId);
+    assert.equal(again.rotated, true);
+    assert.notEqual(again.workspaceAuthToken, made.workspaceAuthToken);
+    await withStore(db.path, async (s) => {
+      await assert.rejects(async () => authenticateWorkspace(s, made.workspaceId, made.workspaceAuthToken), /Invalid workspace/);
+      assert.equal((await authenticateWorkspace(s, again.workspaceId, again.workspaceAuthToken)).workspaceId, made.workspaceId);
+    });
+    const file = readFileSync(db.path);
+    for (const token of [made.workspaceAuthToken, again.workspaceAuthToken])
+      assert.ok(!file.includes(Buffer.from(token)), 'no workspace token is in the database file');
+    assert.equal(await withStore(db.path, (s) => s.countTenants()), 0, 'the workspace is no tenant');
+    const extra = cli(['workspace', 'credentials', 'more'], db.env);
+    assert.equal(extra.code, 2);
+    assert.match(extra.stderr, /usage: marginalia workspace credentials/);
+  });
+
   test('migrate brings a new database up to date and is idempotent', async () => {
     const db = database();
     assert.equal(cli(['migrate'], db.env).code, 0);
@@ -169,6 +198,8 @@ describe('help and version', () => {
       [['orgs', 'list', '--help'], /Usage: marginalia orgs list \[--tenant <tenant>\]/],
       [['users', '--help'], /Usage: marginalia users erase --user <userId>/],
       [['help', 'tokens'], /Usage: marginalia tokens/],
+      [['workspace', '--help'], /Usage: marginalia workspace credentials/],
+      [['-h'], /workspace credentials/],
       [['-h'], /Commands:/],
     ] as const) {
       const r = cli([...args], db.env);

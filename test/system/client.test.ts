@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { Marginalia, MarginaliaError } from '../../client/src/index.js';
-import { startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
+import { cli, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
 
 const creds = { apiKey: 'client-test-key', authToken: 'client-test-token-0123456789' };
@@ -321,6 +321,26 @@ describe('the typed client against the real server', () => {
       (err: MarginaliaError) =>
         err.status === 'INTERNAL' && JSON.stringify(err.details) === '{"domainsRemoved":[],"skippedDomains":["google.com"]}',
     );
+  });
+
+  test("workspace keys through client.v2: the workspace's credentials on its pages, a new key's on its own", async () => {
+    await assert.rejects(
+      api.v2.apiKeysGet({}),
+      (e: unknown) => e instanceof MarginaliaError && e.status === 'UNAUTHENTICATED' && /workspaceId/.test(e.message),
+    );
+    const workspace = JSON.parse(cli(['workspace', 'credentials'], db.env).stdout);
+    const admin = new Marginalia({ baseUrl: server.url, ...creds, ...workspace });
+    const made = await admin.v2.apiKeyCreate({ ownerEmail: 'owner@example.com', type: 'testing', createAuthToken: true });
+    assert.equal(made.message, 'API key created successfully.');
+    const listed = await admin.v2.apiKeysGet({ apiKeys: [made.data.apiKey] });
+    assert.deepEqual(
+      listed.data.map((k) => [k.id, k.apiKeyName, k.type]),
+      [[made.data.apiKey, 'Testing Key', 'testing']],
+    );
+    const key = new Marginalia({ baseUrl: server.url, apiKey: made.data.apiKey, authToken: made.data.authToken! });
+    const config = await key.v2.apiKeyConfigUpdate({ defaultDocumentAccessType: 'public' });
+    assert.equal(config.data.defaultDocumentAccessType, 'public');
+    assert.equal((await key.v2.apiKeyConfigGet({})).data.ownerEmail, 'owner@example.com');
   });
 
   test('the location operations through the client, in a document without an organization', async () => {

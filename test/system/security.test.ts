@@ -129,4 +129,23 @@ describe('the logger', () => {
     assert.equal(lines[1].headers['x-service-auth-token'], '[redacted]');
     assert.ok(!out.includes(TOKEN) && !out.includes(API_KEY), out);
   });
+
+  test("redacts the workspace's credential headers, and their aliases", () => {
+    let out = '';
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        out += String(chunk);
+        done();
+      },
+    });
+    const logger = makeLogger({ logLevel: 'info', workspaceTokenHeaders: ['x-velt-workspace-auth-token'] }, sink);
+    const headers = {
+      'x-service-workspace-id': 'mws_id',
+      'x-service-workspace-auth-token': 'mwt_secret_one',
+      'x-velt-workspace-auth-token': 'mwt_secret_two',
+    };
+    logger.info({ req: { method: 'POST', url: '/v2/workspace/apikeys/get', headers } }, 'request');
+    logger.info({ headers }, 'headers');
+    assert.ok(!out.includes('mwt_secret') && !out.includes('mws_id'), out);
+  });
 });

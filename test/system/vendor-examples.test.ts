@@ -12,6 +12,7 @@ import { systemClock } from '../../src/clock.js';
 import { UNAVAILABLE_PATHS } from '../../src/operations/unavailable.js';
 import { CONTRACT } from '../../src/schemas/operations/index.js';
 import { createTenant, type IssuedCredentials } from '../../src/services/credentials.js';
+import { issueWorkspaceCredentials } from '../../src/services/workspace-credentials.js';
 import { postBody, startServer, stopServer } from '../helpers/server-process.js';
 import { freshDatabase, STORE_KINDS } from '../helpers/test-database.js';
 import { compareAnswer, EXAMPLES_V1, EXAMPLES_V2, type Expectation, substituted, vendorPages } from '../helpers/vendor-replay.js';
@@ -25,6 +26,9 @@ if (skip && process.env.MARGINALIA_TEST_REQUIRE_VENDOR) throw new Error(`MARGINA
 
 const API_KEY_HEADER = 'x-velt-api-key';
 const AUTH_TOKEN_HEADER = 'x-velt-auth-token';
+/** The workspace pages' headers (MARGINALIA_WORKSPACE_ID_HEADERS, MARGINALIA_WORKSPACE_AUTH_TOKEN_HEADERS). */
+const WORKSPACE_ID_HEADER = 'x-velt-workspace-id';
+const WORKSPACE_TOKEN_HEADER = 'x-velt-workspace-auth-token';
 
 const notification = (extra: Record<string, unknown> = {}) => ({
   organizationId: ORG,
@@ -685,8 +689,16 @@ for (const { version, pages, plan: planOf, total: expected } of VERSIONS)
           MARGINALIA_RATE_LIMIT: '0',
           MARGINALIA_API_KEY_HEADERS: API_KEY_HEADER,
           MARGINALIA_AUTH_TOKEN_HEADERS: AUTH_TOKEN_HEADER,
+          MARGINALIA_WORKSPACE_ID_HEADERS: WORKSPACE_ID_HEADER,
+          MARGINALIA_WORKSPACE_AUTH_TOKEN_HEADERS: WORKSPACE_TOKEN_HEADER,
         },
       });
+      // The workspace is the installation: its credentials, made once, call the pages whose plan asks for them.
+      const workspace = await issueWorkspaceCredentials(store, systemClock);
+      const workspaceHeaders = {
+        [WORKSPACE_ID_HEADER]: workspace.workspaceId,
+        [WORKSPACE_TOKEN_HEADER]: workspace.workspaceAuthToken,
+      };
       const rows: Row[] = [];
       try {
         for (const page of pages!) {
@@ -699,6 +711,7 @@ for (const { version, pages, plan: planOf, total: expected } of VERSIONS)
             const creds = await createTenant(store, systemClock, `replay ${page.endpoint} ${i}`);
             const replace: Record<string, string | undefined> = { YOUR_API_KEY: creds.apiKey, YOUR_AUTH_TOKEN: creds.authToken };
             const ctx: Context = {
+              apiKey: creds.apiKey,
               call: async (path, data) => {
                 const r = await post(server.url, path, { data }, creds);
                 assert.ok(r.status < 300, `setup ${path} for ${page.endpoint} #${i + 1}: ${r.status} ${r.text.slice(0, 400)}`);
@@ -713,7 +726,10 @@ for (const { version, pages, plan: planOf, total: expected } of VERSIONS)
             const body = substituted(example.body, replace);
             // The pages that print the credentials in data send no headers: the example is answered from them.
             const inData = JSON.stringify(example.body).includes('YOUR_AUTH_TOKEN');
-            const answer = await post(server.url, page.endpoint, body, inData ? null : creds);
+            const answer =
+              plan.credentials === 'workspace'
+                ? await postBody(server.url, page.endpoint, body, workspaceHeaders)
+                : await post(server.url, page.endpoint, body, inData ? null : creds);
             const x = plan.expect?.(example, i) ?? {};
             const documented =
               x.answer !== undefined ? page.responses[x.answer]! : page.responses.find((r) => r.kind === 'success')!;

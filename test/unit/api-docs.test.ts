@@ -33,6 +33,19 @@ describe('/openapi.json and /docs', () => {
     assert.deepEqual(doc.components.securitySchemes, {
       apiKey: { type: 'apiKey', in: 'header', name: 'x-service-api-key', description: "The tenant's API key" },
       authToken: { type: 'apiKey', in: 'header', name: 'x-service-auth-token', description: "One of the key's auth tokens" },
+      // The workspace pages alone take these (below).
+      workspaceId: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-service-workspace-id',
+        description: "The workspace's id (`marginalia workspace credentials`): the workspace pages only",
+      },
+      workspaceAuthToken: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-service-workspace-auth-token',
+        description: "The workspace's auth token: the workspace pages only",
+      },
       // GET /v1/events alone takes it (below).
       endUserToken: {
         type: 'http',
@@ -42,6 +55,10 @@ describe('/openapi.json and /docs', () => {
       },
     });
     assert.deepEqual(doc.security, [{ apiKey: [], authToken: [] }]);
+    // The workspace pages take the workspace's headers instead; a key's own pages the tenant's.
+    for (const page of ['apikey/create', 'apikey/update', 'apikeys/get', 'authtokens/get', 'authtoken/reset'])
+      assert.deepEqual(doc.paths[`/v2/workspace/${page}`].post.security, [{ workspaceId: [], workspaceAuthToken: [] }], page);
+    assert.equal(doc.paths['/v2/workspace/apikeyconfig/get'].post.security, undefined);
   });
 
   test('describes every operation as a POST, with its request schema and every error answer in the envelope', () => {

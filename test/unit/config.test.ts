@@ -22,6 +22,8 @@ describe('loadConfig', () => {
       authFailureFloorMs: 5,
       apiKeyHeaders: [],
       authTokenHeaders: [],
+      workspaceIdHeaders: [],
+      workspaceTokenHeaders: [],
       corsOrigins: [],
       profileCacheMb: 32,
       threadPageCacheMb: 64,
@@ -138,6 +140,8 @@ describe('loadConfig', () => {
       MARGINALIA_EVENT_STREAMS_MAX: '100',
       MARGINALIA_API_KEY_HEADERS: 'X-Api-Key, apikey,',
       MARGINALIA_AUTH_TOKEN_HEADERS: 'x-auth-token',
+      MARGINALIA_WORKSPACE_ID_HEADERS: 'X-Velt-Workspace-Id',
+      MARGINALIA_WORKSPACE_AUTH_TOKEN_HEADERS: 'x-velt-workspace-auth-token, x-ws-token',
       MARGINALIA_CORS_ORIGINS: 'https://App.Example.com:443, http://localhost:3000,https://app.example.com',
       MARGINALIA_WEBHOOK_ALLOW_PRIVATE: '1',
       MARGINALIA_WEBHOOK_TIMEOUT_MS: '2000',
@@ -163,6 +167,8 @@ describe('loadConfig', () => {
       authFailureFloorMs: 0,
       apiKeyHeaders: ['x-api-key', 'apikey'],
       authTokenHeaders: ['x-auth-token'],
+      workspaceIdHeaders: ['x-velt-workspace-id'],
+      workspaceTokenHeaders: ['x-velt-workspace-auth-token', 'x-ws-token'],
       corsOrigins: ['https://app.example.com', 'http://localhost:3000'],
       profileCacheMb: 5,
       restAfterMs: 0,
@@ -255,6 +261,8 @@ describe('loadConfig', () => {
       MARGINALIA_CORS_ORIGINS: '*',
       MARGINALIA_API_KEY_HEADERS: 'x key',
       MARGINALIA_AUTH_TOKEN_HEADERS: 'x:token',
+      MARGINALIA_WORKSPACE_ID_HEADERS: 'x ws',
+      MARGINALIA_WORKSPACE_AUTH_TOKEN_HEADERS: 'x;ws',
       MARGINALIA_WEBHOOK_ALLOW_PRIVATE: 'maybe',
       MARGINALIA_WEBHOOK_TIMEOUT_MS: '50',
       MARGINALIA_WEBHOOK_RETRY_SCHEDULE: '5,5m',
@@ -294,6 +302,8 @@ describe('loadConfig', () => {
       'MARGINALIA_CORS_ORIGINS',
       'MARGINALIA_API_KEY_HEADERS',
       'MARGINALIA_AUTH_TOKEN_HEADERS',
+      'MARGINALIA_WORKSPACE_ID_HEADERS',
+      'MARGINALIA_WORKSPACE_AUTH_TOKEN_HEADERS',
       'MARGINALIA_WEBHOOK_ALLOW_PRIVATE',
       'MARGINALIA_WEBHOOK_TIMEOUT_MS',
       'MARGINALIA_WEBHOOK_RETRY_SCHEDULE',
@@ -353,6 +363,26 @@ describe('loadConfig', () => {
       const r = loadConfig(env);
       assert.ok(!r.ok && r.errors.length === 1, `${JSON.stringify(env)}: ${JSON.stringify(r)}`);
     }
+  });
+
+  test("workspace header aliases: header names, none a tenant credential's or the other workspace credential's", () => {
+    for (const env of [
+      { MARGINALIA_WORKSPACE_ID_HEADERS: 'x-service-api-key' },
+      { MARGINALIA_WORKSPACE_AUTH_TOKEN_HEADERS: 'x-service-auth-token' },
+      { MARGINALIA_API_KEY_HEADERS: 'x-velt-api-key', MARGINALIA_WORKSPACE_ID_HEADERS: 'x-velt-api-key' },
+      { MARGINALIA_WORKSPACE_ID_HEADERS: 'x-service-workspace-auth-token' },
+      { MARGINALIA_WORKSPACE_ID_HEADERS: 'x-ws', MARGINALIA_WORKSPACE_AUTH_TOKEN_HEADERS: 'X-WS' },
+    ]) {
+      const r = loadConfig(env);
+      assert.ok(
+        !r.ok && r.errors.some((e) => e.includes('MARGINALIA_WORKSPACE_')),
+        `${JSON.stringify(env)}: ${JSON.stringify(r)}`,
+      );
+    }
+    const fine = loadConfig({ MARGINALIA_WORKSPACE_ID_HEADERS: 'x-velt-workspace-id' });
+    assert.ok(
+      fine.ok && fine.config.workspaceIdHeaders[0] === 'x-velt-workspace-id' && fine.config.workspaceTokenHeaders.length === 0,
+    );
   });
 
   test('webhook settings: the guard is a flag, the retry schedule a comma list of seconds', () => {

@@ -47,6 +47,11 @@ interface Declared<
   /** Where /v2's request or answer differs from the operation's. */
   v2?: V2;
   aliases?: Aliases;
+  /**
+   * Whose credentials call it: a tenant's (the default), or the workspace's, under its own headers
+   * (docs/api.md, "Workspace keys and tokens"); each is refused where the other is taken.
+   */
+  credentials?: 'workspace';
   summary: string;
   description?: string;
   tags: readonly string[];

@@ -3,6 +3,7 @@
 // client (client/src) its calls; the order of /openapi.json is that of src/operations/index.ts.
 import { activities } from './activities.js';
 import { annotations } from './annotations.js';
+import { apiKeys } from './api-keys.js';
 import { auth } from './auth.js';
 import { comments } from './comments.js';
 import { documentMigrations } from './document-migrations.js';
@@ -35,6 +36,7 @@ export const CONTRACT = {
   ...livestate,
   ...activities,
   ...documentMigrations,
+  ...apiKeys,
 };
 
 /** The name of an operation. */

@@ -6,7 +6,7 @@ import type { Credentials, Tenant, TenantListing, TokenRecord } from '../../doma
 import { credentialsFrom, tenantFrom, tokenFrom, tokenListingFrom } from './rows.js';
 import { CREDENTIALS_SQL as SQL } from './sql.js';
 
-type NewTenant = Omit<Tenant, 'disabled' | 'revoked'>;
+export type NewTenant = Omit<Tenant, 'disabled' | 'revoked'>;
 
 export const version = (): Query<number> => query(SQL.version, {}, true, (rows) => Number((rows as unknown[][])[0]![0]));
 
@@ -15,13 +15,13 @@ export function* countTenants(): Work<number> {
 }
 
 /** A change to keys or tokens: the change, then the version bump, in the caller's transaction. */
-function* changing<T>(change: Work<T>): Work<T> {
+export function* changing<T>(change: Work<T>): Work<T> {
   const result = yield* change;
   yield* run(SQL.bumpVersion);
   return result;
 }
 
-function* insertTenant(tenant: NewTenant, token: TokenRecord): Work<void> {
+export function* insertTenant(tenant: NewTenant, token: TokenRecord | null): Work<void> {
   yield* run(SQL.insertTenant, {
     id: tenant.id,
     apiKey: tenant.apiKey,
@@ -29,7 +29,8 @@ function* insertTenant(tenant: NewTenant, token: TokenRecord): Work<void> {
     disabled: false,
     createdAt: tenant.createdAt,
   });
-  yield* run(SQL.insertToken, { tenantId: tenant.id, ...token });
+  // workspace/apikey/create without createAuthToken makes a key with no token yet.
+  if (token) yield* run(SQL.insertToken, { tenantId: tenant.id, ...token });
 }
 
 export const createTenant = (tenant: NewTenant, token: TokenRecord): Work<void> => changing(insertTenant(tenant, token));

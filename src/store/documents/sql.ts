@@ -1,5 +1,6 @@
 // The statements of documents as objects (docs/api.md, "Documents"), SQLite and PostgreSQL side by side.
 import { deleteSome, written } from '../sql.js';
+import { NEW_DOCUMENT_ACCESS } from '../workspace/sql.js';
 
 /** The columns a document is read with, in the order documents.ts maps them. */
 const COLUMNS = 'document_id, name, folder_id, access_type, disabled, created_at, updated_at';
@@ -12,11 +13,19 @@ export const DOCUMENT = 'tenant_id = @tenantId AND organization_id = @organizati
  * answers the row's disabled flag, so a disabled document refuses the write (documents.ts throws and
  * the transaction writes nothing). `sets` is what an existing row takes.
  */
-const upsert = (columns: string[], values: string[], sets: string) =>
-  `INSERT INTO documents (tenant_id, organization_id, document_id, ${columns.join(', ')}, created_at, updated_at)
+const upsert = (given: string[], givenValues: string[], sets: string) => {
+  // A new document takes the tenant's default access unless the write sets one (documents/access/update).
+  const [columns, values] = given.includes('access_type')
+    ? [given, givenValues]
+    : [
+        [...given, 'access_type'],
+        [...givenValues, NEW_DOCUMENT_ACCESS],
+      ];
+  return `INSERT INTO documents (tenant_id, organization_id, document_id, ${columns.join(', ')}, created_at, updated_at)
    VALUES (@tenantId, @organizationId, @documentId, ${values.join(', ')}, @now, @now)
    ON CONFLICT (tenant_id, organization_id, document_id) DO UPDATE SET ${sets}
    RETURNING disabled`;
+};
 
 export const DOCUMENTS_SQL = {
   /**

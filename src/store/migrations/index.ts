@@ -40,6 +40,7 @@ import { threadV2Members } from './30-thread-v2-members.js';
 import { notificationV2Members } from './31-notification-v2-members.js';
 import { activities } from './32-activities.js';
 import { documentMigrations } from './33-document-migrations.js';
+import { workspaceKeys } from './34-workspace-keys.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -80,6 +81,7 @@ export const MIGRATIONS: readonly Migration[] = [
   notificationV2Members,
   activities,
   documentMigrations,
+  workspaceKeys,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');

@@ -1,6 +1,7 @@
 // The statements of organizations as objects (docs/api.md, "Organizations"), SQLite and PostgreSQL side by side.
 import { POSTGRES, SQLITE, type Syntax } from '../dialect/syntax.js';
 import { deleteSome, same, sql, type Statement, written } from '../sql.js';
+import { NEW_DOCUMENT_ACCESS } from '../workspace/sql.js';
 
 /** Which of the organization and the document (@documentId, may be null) are disabled: a row `what` for each. */
 export const DISABLED_IN_SCOPE = (s: Syntax) => `SELECT 'organization' AS what FROM organizations
@@ -32,14 +33,14 @@ export const ORGANIZATIONS_SQL = {
        ON CONFLICT (tenant_id, organization_id) DO NOTHING)
      SELECT disabled FROM organizations WHERE tenant_id = @tenantId AND organization_id = @organizationId AND disabled`,
   }),
-  /** The same for a document the write names (after its organization's step). */
+  /** The same for a document the write names (after its organization's step), with the tenant's default access. */
   enterDocument: sql('enterDocument', {
-    sqlite: `INSERT INTO documents (tenant_id, organization_id, document_id, created_at, updated_at)
-     SELECT @tenantId, @organizationId, @documentId, t.now, t.now FROM (SELECT ${SQLITE.nowMs} AS now) t
+    sqlite: `INSERT INTO documents (tenant_id, organization_id, document_id, access_type, created_at, updated_at)
+     SELECT @tenantId, @organizationId, @documentId, ${NEW_DOCUMENT_ACCESS}, t.now, t.now FROM (SELECT ${SQLITE.nowMs} AS now) t
      WHERE true ON CONFLICT (tenant_id, organization_id, document_id) DO UPDATE SET disabled = documents.disabled
        WHERE documents.disabled RETURNING disabled`,
-    postgres: `WITH made AS (INSERT INTO documents (tenant_id, organization_id, document_id, created_at, updated_at)
-       SELECT @tenantId, @organizationId, @documentId, t.now, t.now FROM (SELECT ${POSTGRES.nowMs} AS now) t
+    postgres: `WITH made AS (INSERT INTO documents (tenant_id, organization_id, document_id, access_type, created_at, updated_at)
+       SELECT @tenantId, @organizationId, @documentId, ${NEW_DOCUMENT_ACCESS}, t.now, t.now FROM (SELECT ${POSTGRES.nowMs} AS now) t
        ON CONFLICT (tenant_id, organization_id, document_id) DO NOTHING)
      SELECT disabled FROM documents
      WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId AND disabled`,

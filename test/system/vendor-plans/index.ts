@@ -4,8 +4,10 @@
 import type { Plan } from '../../helpers/vendor-plan.js';
 import { ACTIVITY_PLANS } from './activities.js';
 import { MIGRATE_PLANS } from './migrate.js';
+import { WORKSPACE_KEYS } from './workspace-keys.js';
 
 export const V2_FEATURES: Record<string, Plan> = {
   ...ACTIVITY_PLANS,
   ...MIGRATE_PLANS,
+  ...WORKSPACE_KEYS,
 };
