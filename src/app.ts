@@ -55,6 +55,7 @@ export interface AppOptions {
         | 'eventStreamBufferKb'
         | 'eventStreamsMax'
         | 'webhookAllowPrivate'
+        | 'webhookSecretGraceHours'
       >
     >;
   store: Store;
@@ -96,6 +97,7 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
     maxLiveStatesPerDocument: config.maxLiveStatesPerDocument,
     maxLiveStateBytes: config.maxLiveStateBytes,
     webhookAllowPrivate: config.webhookAllowPrivate,
+    webhookSecretGraceHours: config.webhookSecretGraceHours,
   };
 }
 

@@ -1,6 +1,7 @@
 // Every operation, by feature, in the order /openapi.json lists them; app.ts registers them inside the
 // authenticated scope with one loop (registerOperations). GET /v1/events, a stream rather than a
 // request and its answer, stays a route of its own (routes/v1_events.ts).
+import { advancedWebhooks, webhookOperators } from './advanced-webhooks.js';
 import { annotations } from './annotations.js';
 import { auth } from './auth.js';
 import { comments } from './comments.js';
@@ -32,6 +33,8 @@ export const OPERATIONS: readonly Operation[] = [
   ...locations,
   ...auth,
   ...webhooks,
+  ...webhookOperators,
+  ...advancedWebhooks,
   ...workspace,
   ...liveState,
 ];

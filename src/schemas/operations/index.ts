@@ -1,6 +1,7 @@
 // Every operation's contract, by a stable name (the client's and the tests' name for it). The
 // service's operation tables (src/operations/) take their paths and schemas from here, the typed
 // client (client/src) its calls; the order of /openapi.json is that of src/operations/index.ts.
+import { advancedWebhooks } from './advanced-webhooks.js';
 import { annotations } from './annotations.js';
 import { auth } from './auth.js';
 import { comments } from './comments.js';
@@ -29,6 +30,7 @@ export const CONTRACT = {
   ...locations,
   ...auth,
   ...webhooks,
+  ...advancedWebhooks,
   ...workspace,
   ...livestate,
 };

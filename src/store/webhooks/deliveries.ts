@@ -33,7 +33,11 @@ export function* dispatch(now: number, limits: DispatchLimits): Work<{ made: num
     // A webhook that is off gets no deliveries of what happens meanwhile: its cursor moves past it
     // (docs/events.md, "Advanced webhooks"; `webhooks/recover` brings back only what failed).
     if (isOff(off)) {
-      const skipped = yield* first<{ id: unknown; n: unknown }>(SQL.lastAfter, { tenantId, after: Number(cursor), limit: limits.events });
+      const skipped = yield* first<{ id: unknown; n: unknown }>(SQL.lastAfter, {
+        tenantId,
+        after: Number(cursor),
+        limit: limits.events,
+      });
       if (Number(skipped?.n ?? 0) === limits.events) more = true;
       const next = skipped?.id == null ? Number(lastId) : Number(skipped.id);
       yield* run(SQL.setCursor, { tenantId, webhookId, cursor: next });
@@ -73,7 +77,7 @@ export const PARKED_MS = 3_600_000;
 
 /** [disabled, auto_off, settings] as OFF (sql.ts) reads them: whether the webhook is off. */
 function isOff([disabled, autoOff, settings]: unknown[]): boolean {
-  if (Boolean(disabled) || autoOff != null) return true;
+  if (disabled || autoOff != null) return true;
   if (settings == null) return false;
   return (JSON.parse(settings as string) as { isEnabled?: unknown }).isEnabled === false;
 }
