@@ -47,6 +47,8 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
       events: { type: 'string' },
       description: { type: 'string' },
       id: { type: 'string' },
+      event: { type: 'string' },
+      since: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -107,6 +109,8 @@ async function commandFor(
     events?: string;
     description?: string;
     id?: string;
+    event?: string;
+    since?: string;
   },
   config: Config,
 ): Promise<Action> {
@@ -178,6 +182,24 @@ async function commandFor(
       need(0, w.WEBHOOKS_DELIVERIES_USAGE);
       const id = w.webhookIdOption(options, w.WEBHOOKS_DELIVERIES_USAGE);
       return (store, io) => w.webhooksDeliveries(store, io, options.tenant, id);
+    }
+    case 'webhooks replay': {
+      const w = await webhooks();
+      need(0, w.WEBHOOKS_REPLAY_USAGE);
+      const request = w.replayRequest(options);
+      return (store, io) => w.webhooksReplay(store, io, options.tenant, request);
+    }
+    case 'webhooks recover': {
+      const w = await webhooks();
+      need(0, w.WEBHOOKS_RECOVER_USAGE);
+      const request = w.recoverRequest(options);
+      return (store, io) => w.webhooksRecover(store, io, options.tenant, request);
+    }
+    case 'webhooks rotate': {
+      const w = await webhooks();
+      need(0, w.WEBHOOKS_ROTATE_USAGE);
+      const id = w.webhookIdOption(options, w.WEBHOOKS_ROTATE_USAGE);
+      return (store, io) => w.webhooksRotate(store, io, options.tenant, id, config.webhookSecretGraceHours);
     }
     default:
       throw new CliError(

@@ -4,7 +4,7 @@
 import Type from 'typebox';
 import { Id, Millis, Nullable, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 import { Success } from './responses.js';
-import { EventTypeName, MAX_WEBHOOK_DESCRIPTION_LENGTH, MAX_WEBHOOK_EVENT_TYPES, WebhookUrl } from './webhooks.js';
+import { EventTypeName, MAX_WEBHOOK_DESCRIPTION_LENGTH, MAX_WEBHOOK_EVENT_TYPES } from './webhooks.js';
 
 /** Most channels (organization ids) one endpoint names, and metadata entries it carries. */
 export const MAX_ENDPOINT_CHANNELS = 100;
