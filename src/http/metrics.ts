@@ -147,7 +147,9 @@ export function createMetrics(store: Store, sources: MetricSources = {}): Metric
 function webhookMetrics(registry: Registry): Metrics['webhooks'] {
   const attempts = new Counter({
     name: 'marginalia_webhook_attempts_total',
-    help: 'Webhook delivery attempts made by this process, by outcome: delivered, retrying (failed, tried again later), failed (for good).',
+    help:
+      'Webhook delivery attempts made by this process, by outcome: delivered, retrying (failed, tried again later), ' +
+      'failed (for good).',
     labelNames: ['outcome'],
     registers: [registry],
   });

@@ -18,7 +18,8 @@ const FilterTypes = Type.Array(EventTypeName, {
   minItems: 1,
   maxItems: MAX_WEBHOOK_EVENT_TYPES,
   description:
-    'Event types (comment.add, comment.*), the original service\'s names too (comment_annotation.assign: docs/events.md, "Event type names"); ' +
+    "Event types (comment.add, comment.*), the original service's names too " +
+    '(comment_annotation.assign: docs/events.md, "Event type names"); ' +
     'absent: every type',
 });
 const Channels = Type.Array(Id, {

@@ -570,13 +570,13 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   }),
   endpointsDelete: record({ endpointId: id('wh_') }),
   endpointSecretGet: record({ endpointId: id('wh_') }),
-  advancedWebhookConfigGet: record({}),
+  advancedWebhookConfigGet: record({ organizationId: org }),
   advancedWebhookConfigUpdate: record({
     isEnabled: fc.constantFrom<Json>(true, false, null, num(1)),
     encryptData: fc.constantFrom<Json>(true, false, null),
     publicKey: fc.string({ maxLength: 20 }),
   }),
-  webhookConfigGet: record({}),
+  webhookConfigGet: record({ organizationId: org }),
   webhookConfigUpdate: record({
     useWebhookService: fc.constantFrom<Json>(true, false, null),
     webhookServiceConfig: fc.constantFrom<Json>(

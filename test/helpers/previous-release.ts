@@ -335,3 +335,25 @@ export async function asOfMigration5(db: Pick<FreshDatabase, 'kind' | 'exec'>): 
   await beforeProfileVersions(db);
   await beforeInboxAnswers(db);
 }
+
+/** Before migration 36: webhooks had no endpoint members; no worker state, no webhook settings, no index of failed deliveries. */
+export async function beforeAdvancedWebhooks(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const columns = [
+    'filter_types',
+    'channels',
+    'disabled',
+    'rate_limit',
+    'metadata',
+    'uid',
+    'updated_at',
+    'previous_secret',
+    'previous_secret_until',
+  ];
+  await db.exec(
+    db.kind === 'sqlite'
+      ? columns.map((c) => `ALTER TABLE webhooks DROP COLUMN ${c};`).join('\n')
+      : `ALTER TABLE webhooks ${columns.map((c) => `DROP COLUMN ${c}`).join(', ')};`,
+  );
+  await db.exec(`DROP TABLE webhook_states; DROP TABLE webhook_settings; DROP INDEX webhook_deliveries_failed;
+DELETE FROM schema_migrations WHERE version = 36`);
+}

@@ -28,10 +28,9 @@ const P = {
   deliveries: '/v1/webhooks/deliveries/get',
 } as const;
 
-const NOT_CONFIGURED =
-  'Advanced webhooks are not configured for this workspace. Enable them first via POST /v2/workspace/advancedwebhookconfig/update with { "isEnabled": true }.';
-const DISABLED =
-  'Advanced webhooks are disabled for this workspace. Enable them via POST /v2/workspace/advancedwebhookconfig/update with { "isEnabled": true }.';
+const ENABLE = 'POST /v2/workspace/advancedwebhookconfig/update with { "isEnabled": true }.';
+const NOT_CONFIGURED = `Advanced webhooks are not configured for this workspace. Enable them first via ${ENABLE}`;
+const DISABLED = `Advanced webhooks are disabled for this workspace. Enable them via ${ENABLE}`;
 /** An address the guard takes without a DNS lookup, in a documentation range: nothing there answers. */
 const PUBLIC = 'https://203.0.113.10/hooks/velt';
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -244,7 +243,7 @@ describe('advanced webhooks: endpoints', () => {
       );
   });
 
-  test('security: another tenant can neither see, change, read the secret of, nor delete an endpoint; credentials are required', async () => {
+  test('security: another tenant cannot see, change, read the secret of or delete an endpoint; credentials are required', async () => {
     const mine = (await t.a.ok(P.create, { url: PUBLIC, description: 'a only' })).data;
     await t.b.ok(P.configUpdate, { isEnabled: true });
     assert.ok((await t.b.ok(P.get, {})).data.endpoints.every((e: any) => e.id !== mine.id));

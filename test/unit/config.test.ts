@@ -66,6 +66,8 @@ describe('loadConfig', () => {
       webhookAllowPrivate: false,
       webhookTimeoutMs: 15_000,
       webhookRetrySchedule: [5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      webhookDisableAfterFailingHours: 120,
+      webhookSecretGraceHours: 24,
       webhookConcurrency: 16,
       webhookPollMs: 250,
     });
@@ -137,6 +139,8 @@ describe('loadConfig', () => {
       MARGINALIA_WEBHOOK_RETRY_SCHEDULE: '0.5, 1,30',
       MARGINALIA_WEBHOOK_CONCURRENCY: '4',
       MARGINALIA_WEBHOOK_POLL_MS: '50',
+      MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS: '48',
+      MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS: '2',
     });
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.config, {
@@ -197,6 +201,8 @@ describe('loadConfig', () => {
       webhookAllowPrivate: true,
       webhookTimeoutMs: 2000,
       webhookRetrySchedule: [500, 1000, 30_000],
+      webhookDisableAfterFailingHours: 48,
+      webhookSecretGraceHours: 2,
       webhookConcurrency: 4,
       webhookPollMs: 50,
     });
@@ -245,6 +251,8 @@ describe('loadConfig', () => {
       MARGINALIA_WEBHOOK_RETRY_SCHEDULE: '5,5m',
       MARGINALIA_WEBHOOK_CONCURRENCY: '0',
       MARGINALIA_WEBHOOK_POLL_MS: 'often',
+      MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS: '0',
+      MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS: '1.5',
     });
     assert.ok(!r.ok);
     const names = [
@@ -281,6 +289,8 @@ describe('loadConfig', () => {
       'MARGINALIA_WEBHOOK_RETRY_SCHEDULE',
       'MARGINALIA_WEBHOOK_CONCURRENCY',
       'MARGINALIA_WEBHOOK_POLL_MS',
+      'MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS',
+      'MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS',
     ];
     for (const name of names)
       assert.ok(
