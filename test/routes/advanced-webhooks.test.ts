@@ -451,10 +451,19 @@ describe('advanced webhooks: delivery (the worker, in this process)', () => {
     const again = await w.a.ok(P.replay, { webhookId: id, eventId: ids[0] });
     assert.deepEqual(again.data, { webhookId: id, eventId: ids[0], status: 'replayed' });
     await receiver.until(() => receiver.received.length >= 5, 10_000, 'the replayed delivery');
+    // A delivery retention removed is made again from the event the outbox keeps.
+    await new Promise((r) => setTimeout(r, 200));
+    assert.ok((await w.store.pruneWebhookDeliveries(Date.now() + 1000, 1000)) > 0, 'finished deliveries pruned');
+    const remade = await w.a.ok(P.replay, { webhookId: id, eventId: ids[1] });
+    assert.equal(remade.data.status, 'replayed');
+    await receiver.until(() => receiver.received.length >= 6, 10_000, 'the delivery made again');
     await stop();
+    assert.equal(receiver.received[5]!.body.id, ids[1]);
     assert.equal(receiver.received[4]!.body.id, ids[0]);
     assert.equal(receiver.received[4]!.id, receiver.received[0]!.id, 'the same webhook-id: a receiver sees the same message');
     expectError(await w.a.post(P.replay, { webhookId: id, eventId: 999_999 }), 404, 'NOT_FOUND');
+    // An event from before the endpoint was made was never its to send.
+    expectError(await w.a.post(P.replay, { webhookId: id, eventId: 1 }), 404, 'NOT_FOUND');
     expectError(await w.a.post(P.recover, { webhookId: 'wh_nope', since: 0 }), 404, 'NOT_FOUND');
   });
 });

@@ -87,14 +87,18 @@ export const WEBHOOKS_SQL = {
     `SELECT status, organization_id FROM webhook_deliveries
      WHERE tenant_id = @tenantId AND webhook_id = @webhookId AND event_id = @eventId`,
   ),
-  /** A replay of an event whose delivery retention removed (or that the webhook's filter left out), while the event is kept. */
+  /**
+   * A replay of an event whose delivery retention removed (or that the webhook's filter left out), while the event is
+   * kept: one recorded after the webhook was made, and dispatched already (a later one is on its way).
+   */
   replayEvent: written(
     'replayWebhookEvent',
     (s) => `INSERT INTO webhook_deliveries
        (tenant_id, webhook_id, event_id, organization_id, event_type, body, status, attempts, created_at, finished_at)
      SELECT tenant_id, @webhookId${s.cast('text')}, id, organization_id, type, body, 'pending', 0, @now${s.cast('bigint')}, NULL
-     FROM events WHERE tenant_id = @tenantId AND id = @eventId${s.cast('bigint')} AND id <= (
-       SELECT event_cursor FROM webhooks WHERE tenant_id = @tenantId AND id = @webhookId)
+     FROM events e WHERE tenant_id = @tenantId AND id = @eventId${s.cast('bigint')} AND EXISTS (
+       SELECT 1 FROM webhooks w WHERE w.tenant_id = @tenantId AND w.id = @webhookId
+         AND e.id <= w.event_cursor AND e.created_at >= w.created_at)
      RETURNING organization_id`,
   ),
   /** recover: the failed deliveries made since @since, pending again; answers their organizations. */
