@@ -12,7 +12,7 @@ import { collectGarbage, returnFreeMemory } from './heap.js';
 import { registerAtRest } from './http/at-rest.js';
 import { registerCors } from './http/cors.js';
 import { Connections, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions } from './http/connections.js';
-import { createMetrics, registerMetrics, registerMetricsRoute } from './http/metrics.js';
+import { createMetrics, type Metrics, registerMetrics, registerMetricsRoute } from './http/metrics.js';
 import { errorBody, errorHandler } from './http/error-handler.js';
 import { jsonBodyParser, requireUtf8 } from './http/json-body.js';
 import { lazyChildLogger } from './http/lazy-logger.js';
@@ -57,6 +57,7 @@ export interface AppOptions {
         | 'eventStreamBufferKb'
         | 'eventStreamsMax'
         | 'webhookAllowPrivate'
+        | 'webhookSecretGraceHours'
       >
     >;
   store: Store;
@@ -70,6 +71,8 @@ export interface AppOptions {
    * one that this store's own writes wake.
    */
   events?: EventHub;
+  /** The /metrics registry (server.ts makes it, to give the webhook worker its meter); by default one of the app's own. */
+  metrics?: Metrics;
   /**
    * Bench only (bench/operations-server.ts): every operation registered again under each of these path
    * prefixes, so the bench can measure what more operations cost a request when no code on its path changed.
@@ -96,6 +99,7 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
     maxLiveStatesPerDocument: config.maxLiveStatesPerDocument,
     maxLiveStateBytes: config.maxLiveStateBytes,
     webhookAllowPrivate: config.webhookAllowPrivate,
+    webhookSecretGraceHours: config.webhookSecretGraceHours,
   };
 }
 
@@ -106,10 +110,13 @@ export async function buildApp({
   logger,
   rateLimiter,
   events,
+  metrics: given,
   extraOperationPrefixes = [],
   serverFactory,
 }: AppOptions): Promise<App> {
-  const metrics = createMetrics(store);
+  // The open streams are read at each scrape, from the hub made below.
+  let hub: EventHub | undefined;
+  const metrics = given ?? createMetrics(store, { openStreams: () => hub?.size ?? 0 });
   const timeouts = config.http ?? DEFAULT_HTTP_TIMEOUTS;
   const connections = new Connections(timeouts.requestTimeoutMs);
   const app: App = Fastify({
@@ -179,7 +186,7 @@ export async function buildApp({
   const { profiles, threadPages } = services;
   const limiter =
     rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;
-  const hub = events ?? new EventHub(store, { pollMs: config.eventPollMs ?? 1000 });
+  hub = events ?? new EventHub(store, { pollMs: config.eventPollMs ?? 1000 });
   if (!events) store.onEvents?.((tenantId, lastId) => (tenantId === null ? hub.wakeAll() : hub.wake(tenantId, lastId)));
   const credentials = new CredentialWatch(store, {
     everyMs: config.eventPollMs ?? 1000,

@@ -9,6 +9,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   PERMISSION_DENIED: 403,
   NOT_FOUND: 404,
   ALREADY_EXISTS: 409,
+  // gRPC's mapping, which the original service's pages follow: the request is refused as it stands, not retried.
+  FAILED_PRECONDITION: 400,
   RESOURCE_EXHAUSTED: 429,
   INTERNAL: 500,
   // A page of the original service's other products, which a self-hosted server does not have (docs/api.md,

@@ -48,6 +48,8 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
       events: { type: 'string' },
       description: { type: 'string' },
       id: { type: 'string' },
+      event: { type: 'string' },
+      since: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -108,6 +110,8 @@ async function commandFor(
     events?: string;
     description?: string;
     id?: string;
+    event?: string;
+    since?: string;
   },
   config: Config,
 ): Promise<Action> {
@@ -184,6 +188,24 @@ async function commandFor(
       const w = await workspace();
       need(0, w.WORKSPACE_CREDENTIALS_USAGE);
       return w.workspaceCredentials;
+    }
+    case 'webhooks replay': {
+      const w = await webhooks();
+      need(0, w.WEBHOOKS_REPLAY_USAGE);
+      const request = w.replayRequest(options);
+      return (store, io) => w.webhooksReplay(store, io, options.tenant, request);
+    }
+    case 'webhooks recover': {
+      const w = await webhooks();
+      need(0, w.WEBHOOKS_RECOVER_USAGE);
+      const request = w.recoverRequest(options);
+      return (store, io) => w.webhooksRecover(store, io, options.tenant, request);
+    }
+    case 'webhooks rotate': {
+      const w = await webhooks();
+      need(0, w.WEBHOOKS_ROTATE_USAGE);
+      const id = w.webhookIdOption(options, w.WEBHOOKS_ROTATE_USAGE);
+      return (store, io) => w.webhooksRotate(store, io, options.tenant, id, config.webhookSecretGraceHours);
     }
     default:
       throw new CliError(

@@ -17,6 +17,8 @@ import { startPruner } from './events/pruner.js';
 import { startDraftSweep } from './events/sweep.js';
 import { WebhookWorker } from './webhooks/worker.js';
 import { MigrationWorker } from './jobs/document-migrations.js';
+import { HOUR_MS } from './webhooks/schedule.js';
+import { createMetrics } from './http/metrics.js';
 import { createFirstTenant, ensureBootstrapCredentials } from './services/credentials.js';
 import { byDatabase } from './store/dialect/databases.js';
 import { openStoreWhenReachable, type StoreListeners } from './store/open-store.js';
@@ -116,7 +118,8 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     everyMs: config.eventPollMs,
     onError: (err) => logger.warn({ err }, 'event outbox: numbering left drafts failed; trying again later'),
   });
-  const app = await buildApp({ config, store, logger, rateLimiter, events, serverFactory: early?.factory });
+  const metrics = createMetrics(store, { openStreams: () => events.size });
+  const app = await buildApp({ config, store, logger, rateLimiter, events, metrics, serverFactory: early?.factory });
   // Webhook deliveries (docs/events.md, "Webhooks"): every serving process runs the worker; claims keep them apart.
   const webhooks = new WebhookWorker({
     store,
@@ -126,6 +129,8 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     retryScheduleMs: config.webhookRetrySchedule,
     concurrency: config.webhookConcurrency,
     pollMs: config.webhookPollMs,
+    disableAfterMs: config.webhookDisableAfterFailingHours * HOUR_MS,
+    meter: metrics.webhooks,
   });
   // Document migrations (docs/api.md, "Document migration"): every serving process runs the worker; leases keep them apart.
   const migrations = new MigrationWorker({

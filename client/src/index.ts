@@ -401,6 +401,12 @@ export class Marginalia {
     /** Every page of a webhooks/deliveries/get, following pageToken (newest first). */
     allDeliveries: (data: Omit<WebhookDeliveriesGetData, 'pageToken'>): Promise<WebhookAttempt[]> =>
       everyPage((pageToken) => this.webhooks.deliveries({ ...data, pageToken })),
+    /** webhooks/deliveries/replay: one event sent to the webhook again, next in its organization's order. */
+    replay: this.operation('webhookDeliveryReplay', false),
+    /** webhooks/recover: every delivery that failed for good since `since` (ms), pending again, in order. */
+    recover: this.operation('webhooksRecover', false),
+    /** webhooks/secret/rotate: a new secret; the one before signs too during the grace period. */
+    rotateSecret: this.operation('webhookSecretRotate', false),
   };
 
   /**

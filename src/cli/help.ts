@@ -24,6 +24,9 @@ Commands:
   webhooks deliveries --id <id>       a webhook's last delivery attempts, newest first
   workspace credentials               make the workspace's id and auth token, or rotate the token;
                                       prints {"workspaceId","workspaceAuthToken","rotated"}
+  webhooks replay --id <id> --event <eventId>   send one event to a webhook again
+  webhooks recover --id <id> --since <time>     send again every delivery that failed since a time
+  webhooks rotate --id <id>           a new secret; the old one signs too during the grace period
 
 Options:
   -h, --help                          this help, or a command's: marginalia keys create --help
@@ -74,7 +77,7 @@ named with --org, or in every organization of the tenant without --org: the same
 /v1/users/data/delete, in transactions of MARGINALIA_ERASURE_BATCH_SIZE rows (1000). Prints
 {"jobId","tasksCount"}; /v1/users/data/delete/status answers for the job. --tenant as for orgs list.
 A disabled or revoked tenant is not refused: erasure is a legal obligation.`,
-  webhooks: `Usage: marginalia webhooks <add|list|delete|deliveries> ... [--tenant <tenant>]
+  webhooks: `Usage: marginalia webhooks <add|list|delete|deliveries|replay|recover|rotate> ... [--tenant <tenant>]
 
   webhooks add --url <url> [--events <type,...>] [--description <text>]
       add a webhook, as POST /v1/webhooks/add: every event of the tenant (or those of --events: types
@@ -87,6 +90,15 @@ A disabled or revoked tenant is not refused: erasure is a legal obligation.`,
   webhooks deliveries --id <webhookId>
       the webhook's last 100 delivery attempts, newest first: event, attempt number, status
       (delivered, retrying, failed), response code, error, time
+  webhooks replay --id <webhookId> --event <eventId>
+      send one event to the webhook again, as POST /v1/webhooks/deliveries/replay: its delivery is
+      pending again, next in its organization's order
+  webhooks recover --id <webhookId> --since <ISO time or ms>
+      every delivery that failed for good since that time, pending again (as POST /v1/webhooks/recover):
+      after a receiver's outage, it gets each organization's events in order. Prints {"webhookId","recovered"}
+  webhooks rotate --id <webhookId>
+      a new secret (printed); the secret before it signs every delivery too for
+      MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS (24), so pending deliveries verify with either
 
 --tenant as for orgs list. Deliveries are made by the running server (marginalia serve).`,
   workspace: `Usage: marginalia workspace credentials

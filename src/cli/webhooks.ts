@@ -10,7 +10,15 @@ import {
   MAX_WEBHOOK_EVENT_TYPES,
   MAX_WEBHOOK_URL_LENGTH,
 } from '../schemas/webhooks.js';
-import { addWebhook, deleteWebhook, getWebhookDeliveries, getWebhooks } from '../services/webhooks.js';
+import {
+  addWebhook,
+  deleteWebhook,
+  getWebhookDeliveries,
+  getWebhooks,
+  recoverWebhookDeliveries,
+  replayWebhookDelivery,
+  rotateWebhookSecret,
+} from '../services/webhooks.js';
 import type { Store } from '../store/store.js';
 import { CliError, chosenTenant, type Io } from './commands.js';
 
@@ -18,6 +26,9 @@ export const WEBHOOKS_ADD_USAGE = 'webhooks add --url <url> [--events <type,...>
 export const WEBHOOKS_LIST_USAGE = 'webhooks list [--tenant <tenant>]';
 export const WEBHOOKS_DELETE_USAGE = 'webhooks delete --id <webhookId> [--tenant <tenant>]';
 export const WEBHOOKS_DELIVERIES_USAGE = 'webhooks deliveries --id <webhookId> [--tenant <tenant>]';
+export const WEBHOOKS_REPLAY_USAGE = 'webhooks replay --id <webhookId> --event <eventId> [--tenant <tenant>]';
+export const WEBHOOKS_RECOVER_USAGE = 'webhooks recover --id <webhookId> --since <ISO time or ms> [--tenant <tenant>]';
+export const WEBHOOKS_ROTATE_USAGE = 'webhooks rotate --id <webhookId> [--tenant <tenant>]';
 
 /** Attempts `webhooks deliveries` prints: the newest. */
 const ATTEMPTS_SHOWN = 100;
@@ -122,4 +133,60 @@ export async function webhooksDeliveries(store: Store, io: Io, tenant: string | 
     io,
     page.attempts.map((a) => ({ ...a, attemptedAt: iso(a.attemptedAt) })),
   );
+}
+
+/** webhooks replay's options: the webhook and the event (an id webhooks deliveries shows). */
+export function replayRequest(options: { id?: string; event?: string }): { webhookId: string; eventId: number } {
+  const webhookId = webhookIdOption(options, WEBHOOKS_REPLAY_USAGE);
+  const eventId = Number(options.event);
+  if (options.event === undefined || !/^[1-9]\d{0,15}$/.test(options.event) || !Number.isSafeInteger(eventId))
+    throw new CliError(`usage: marginalia ${WEBHOOKS_REPLAY_USAGE} (--event: a positive integer)`, 2);
+  return { webhookId, eventId };
+}
+
+/** webhooks recover's options: --since an ISO 8601 time (2026-11-27T09:00:00Z) or milliseconds since the epoch. */
+export function recoverRequest(options: { id?: string; since?: string }): { webhookId: string; since: number } {
+  const webhookId = webhookIdOption(options, WEBHOOKS_RECOVER_USAGE);
+  const text = options.since ?? '';
+  const since = /^\d{1,16}$/.test(text) ? Number(text) : Date.parse(text);
+  if (!Number.isSafeInteger(since) || since < 0)
+    throw new CliError(`usage: marginalia ${WEBHOOKS_RECOVER_USAGE} (--since: an ISO 8601 time or ms since the epoch)`, 2);
+  return { webhookId, since };
+}
+
+/** Prints {"webhookId","eventId","status"}: replayed (pending again), or pending (not sent yet). */
+export async function webhooksReplay(
+  store: Store,
+  io: Io,
+  tenant: string | undefined,
+  request: { webhookId: string; eventId: number },
+): Promise<void> {
+  const caller = await chosenTenant(store, tenant);
+  json(io, await speaking(() => replayWebhookDelivery({ store, clock: systemClock }, caller, request)));
+}
+
+/** Prints {"webhookId","recovered"}: the failed deliveries made since --since, pending again; the server sends them. */
+export async function webhooksRecover(
+  store: Store,
+  io: Io,
+  tenant: string | undefined,
+  request: { webhookId: string; since: number },
+): Promise<void> {
+  const caller = await chosenTenant(store, tenant);
+  json(io, await speaking(() => recoverWebhookDeliveries({ store, clock: systemClock }, caller, request)));
+}
+
+/** Prints {"webhookId","secret","previousSecretValidUntil"}: the old secret signs too until then. */
+export async function webhooksRotate(
+  store: Store,
+  io: Io,
+  tenant: string | undefined,
+  webhookId: string,
+  graceHours: number,
+): Promise<void> {
+  const caller = await chosenTenant(store, tenant);
+  const rotated = await speaking(() =>
+    rotateWebhookSecret({ store, clock: systemClock, webhookSecretGraceHours: graceHours }, caller, { webhookId }),
+  );
+  json(io, { ...rotated, previousSecretValidUntil: iso(rotated.previousSecretValidUntil) });
 }

@@ -27,12 +27,16 @@ import { DEFAULT_PROFILE_CACHE_MB } from '../services/profiles.js';
 import { DEFAULT_THREAD_PAGE_CACHE_MB } from '../services/thread-pages.js';
 import { DEFAULT_REST_AFTER_MS } from '../http/at-rest.js';
 import { DEFAULT_MAX_ALLOWED_DOMAINS } from '../services/workspace-domains.js';
-import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../webhooks/schedule.js';
 import {
   DEFAULT_MIGRATION_BATCH_SIZE,
   DEFAULT_MIGRATION_LEASE_MS,
   DEFAULT_MIGRATION_POLL_MS,
 } from '../jobs/document-migrations.js';
+import {
+  DEFAULT_DISABLE_AFTER_FAILING_HOURS,
+  DEFAULT_RETRY_SCHEDULE_SECONDS,
+  DEFAULT_SECRET_GRACE_HOURS,
+} from '../webhooks/schedule.js';
 import { converted, integer, oneOf, type Setting, text } from './setting.js';
 
 /**
@@ -438,6 +442,23 @@ const FIELDS = {
     100,
     'Seconds before each retry of a failed webhook delivery, a comma list: after the last, the delivery has failed ' +
       "and its organization's next delivery goes on. The default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.",
+  ),
+  webhookDisableAfterFailingHours: integer(
+    'MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS',
+    DEFAULT_DISABLE_AFTER_FAILING_HOURS,
+    1,
+    87_600,
+    'Hours a webhook may fail every delivery attempt, with no delivery between, before it is switched off: its ' +
+      'listing then says `disabled` with the reason; endpoints/update `{"disabled": false}` switches it on again. ' +
+      'The default is 5 days.',
+  ),
+  webhookSecretGraceHours: integer(
+    'MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS',
+    DEFAULT_SECRET_GRACE_HOURS,
+    0,
+    8760,
+    'Hours the secret before a rotation (webhooks/secret/rotate) still signs every delivery beside the new one ' +
+      '(two signatures in webhook-signature), so receivers can switch to the new secret without losing a delivery.',
   ),
   webhookConcurrency: integer(
     'MARGINALIA_WEBHOOK_CONCURRENCY',

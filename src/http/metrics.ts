@@ -16,6 +16,13 @@ export const METRICS_PATH = '/metrics';
 
 export interface Metrics {
   registry: Registry;
+  /** What the webhook worker reports of each attempt (webhooks/worker.ts DeliveryMeter). */
+  webhooks: { attempted(status: 'delivered' | 'retrying' | 'failed', lagSeconds: number | null): void };
+}
+
+/** What /metrics reads of the process beside the store: its open event streams (events/hub.ts). */
+export interface MetricSources {
+  openStreams?: () => number;
 }
 
 /** The operation label of a route: its path without the /v1/ prefix. */
@@ -32,8 +39,17 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
-export function createMetrics(store: Store): Metrics {
+export function createMetrics(store: Store, sources: MetricSources = {}): Metrics {
   const registry = new Registry();
+  new Gauge({
+    name: 'marginalia_event_streams_open',
+    help: 'Event streams (GET /v1/events) this process holds open, live or catching up.',
+    registers: [registry],
+    collect() {
+      if (sources.openStreams) this.set(sources.openStreams());
+    },
+  });
+  const webhooks = webhookMetrics(registry);
   const storeSeconds = new BoundHistogram(
     'marginalia_store_call_duration_seconds',
     'Time of each store call (one or a few statements, or one transaction), by database and method.',
@@ -120,7 +136,37 @@ export function createMetrics(store: Store): Metrics {
     }
     series.observe(seconds);
   });
-  return { registry };
+  return { registry, webhooks };
+}
+
+/**
+ * The webhook worker's attempts by outcome (a failure is `retrying` or `failed`), and the lag of each
+ * delivery: from its event's dispatch to the receiver's 2xx, retries and waits behind the organization's
+ * earlier deliveries included (docs/events.md, "Webhooks").
+ */
+function webhookMetrics(registry: Registry): Metrics['webhooks'] {
+  const attempts = new Counter({
+    name: 'marginalia_webhook_attempts_total',
+    help:
+      'Webhook delivery attempts made by this process, by outcome: delivered, retrying (failed, tried again later), ' +
+      'failed (for good).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const lag = new BoundHistogram(
+    'marginalia_webhook_delivery_lag_seconds',
+    'Time from an event becoming a webhook delivery to its receiver answering 2xx, retries included.',
+    [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60, 300, 1800, 3600, 21_600, 86_400],
+    registry,
+  );
+  const lagSeries = lag.series({});
+  for (const outcome of ['delivered', 'retrying', 'failed']) attempts.inc({ outcome }, 0);
+  return {
+    attempted(status, lagSeconds) {
+      attempts.inc({ outcome: status });
+      if (lagSeconds !== null) lagSeries.observe(lagSeconds);
+    },
+  };
 }
 
 /**

@@ -2,6 +2,7 @@
 // authenticated scope with one loop (registerOperations). GET /v1/events, a stream rather than a
 // request and its answer, stays a route of its own (routes/v1_events.ts).
 import { activities } from './activities.js';
+import { advancedWebhooks, webhookOperators } from './advanced-webhooks.js';
 import { annotations } from './annotations.js';
 import { apiKeys } from './api-keys.js';
 import { auth } from './auth.js';
@@ -36,6 +37,8 @@ export const OPERATIONS: readonly Operation[] = [
   ...locations,
   ...auth,
   ...webhooks,
+  ...webhookOperators,
+  ...advancedWebhooks,
   ...workspace,
   ...liveState,
   ...activities,

@@ -54,7 +54,10 @@ export function answers<T extends TSchema>(
 ) {
   return {
     [successStatus]: success,
-    400: error('INVALID_ARGUMENT: the body, a member, or the Content-Type'),
+    400: error(
+      'INVALID_ARGUMENT: the body, a member, or the Content-Type; FAILED_PRECONDITION: a state the request needs is not there' +
+        ' (advanced webhooks not enabled)',
+    ),
     401: error('UNAUTHENTICATED: a credential header missing, or unknown, wrong or revoked'),
     403: error('PERMISSION_DENIED: the tenant is disabled, or a write names a disabled organization or document'),
     ...(also.includes(404) ? { 404: error('NOT_FOUND: a named parent does not exist') } : {}),

@@ -29,6 +29,8 @@ export interface Services {
   maxLiveStateBytes?: number | undefined;
   /** MARGINALIA_WEBHOOK_ALLOW_PRIVATE: webhooks/add takes URLs on internal addresses; absent: refused (services/webhooks.ts). */
   webhookAllowPrivate?: boolean | undefined;
+  /** MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS: how long the secret before a rotation signs too (services/webhooks.ts). */
+  webhookSecretGraceHours?: number | undefined;
 }
 
 export type Caller = Pick<Tenant, 'id' | 'apiKey'>;

@@ -8,7 +8,9 @@ import { type Maybe, then } from '../maybe.js';
 import type { Webhook, WebhookAttempt } from '../schemas/responses.js';
 import type { WebhookDeliveriesGetData, WebhookIdData, WebhooksAddData } from '../schemas/webhooks.js';
 import type { Store, WebhookAttemptRecord, WebhookRecord } from '../store/store.js';
+import { DEFAULT_SECRET_GRACE_HOURS, HOUR_MS } from '../webhooks/schedule.js';
 import { refusedHost, type Resolver } from '../webhooks/ssrf.js';
+import type { RecoverData, ReplayData } from '../schemas/advanced-webhooks.js';
 import type { Caller } from './context.js';
 import { spell } from './member-path.js';
 import { decodeKeyToken, filterDigest, keyPaged } from './page-token.js';
@@ -25,6 +27,8 @@ export interface WebhookServices {
   webhookAllowPrivate?: boolean | undefined;
   /** How host names are resolved for the SSRF guard (tests); absent: the system's resolver. */
   resolveHost?: Resolver | undefined;
+  /** MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS; absent: the default (webhooks/schedule.ts). */
+  webhookSecretGraceHours?: number | undefined;
 }
 
 export const newWebhookId = (): string => `wh_${randomBytes(16).toString('hex')}`;
@@ -146,4 +150,63 @@ export function getWebhookDeliveries(
     keyPaged(input, digest, read, (a) => String(a.id)),
     ({ page, nextPageToken }) => ({ attempts: page.map(attemptShown), nextPageToken }),
   );
+}
+
+/**
+ * webhooks/deliveries/replay: one event sent again to the webhook: its delivery (delivered or failed) is
+ * pending again with its attempts counted anew, next in its organization's order; one whose row retention
+ * removed is made again from the event while the outbox keeps it. NOT_FOUND when neither is left.
+ */
+export function replayWebhookDelivery(
+  services: Pick<WebhookServices, 'store' | 'clock'>,
+  caller: Caller,
+  input: ReplayData,
+): Maybe<{ webhookId: string; eventId: number; status: 'replayed' | 'pending' }> {
+  return then(services.store.replayWebhookDelivery(caller.id, input.webhookId, input.eventId, services.clock()), (status) => {
+    if (status === null)
+      return then(services.store.getWebhook(caller.id, input.webhookId), (w) => {
+        if (!w) throw notFound(input.webhookId);
+        throw new ApiError(
+          'NOT_FOUND',
+          `Webhook ${input.webhookId} has no delivery of event ${input.eventId}, and the event is not kept (or came before the webhook).`,
+        );
+      });
+    return { webhookId: input.webhookId, eventId: input.eventId, status };
+  });
+}
+
+/**
+ * webhooks/recover: every delivery of the webhook that failed for good and was made at or after `since`,
+ * pending again, each organization's in event order (docs/events.md, "Recovering after an outage").
+ */
+export function recoverWebhookDeliveries(
+  services: Pick<WebhookServices, 'store' | 'clock'>,
+  caller: Caller,
+  input: RecoverData,
+): Maybe<{ webhookId: string; recovered: number }> {
+  return then(services.store.getWebhook(caller.id, input.webhookId), (w) => {
+    if (!w) throw notFound(input.webhookId);
+    return then(services.store.recoverWebhookDeliveries(caller.id, input.webhookId, input.since, services.clock()), (n) => ({
+      webhookId: input.webhookId,
+      recovered: n,
+    }));
+  });
+}
+
+/**
+ * webhooks/secret/rotate: a new secret; the one before signs every delivery beside it for the grace period,
+ * so deliveries pending at the rotation verify with either (docs/events.md, "Rotating a secret").
+ */
+export function rotateWebhookSecret(
+  services: Pick<WebhookServices, 'store' | 'clock' | 'webhookSecretGraceHours'>,
+  caller: Caller,
+  input: WebhookIdData,
+): Maybe<{ webhookId: string; secret: string; previousSecretValidUntil: number }> {
+  const now = services.clock();
+  const until = now + (services.webhookSecretGraceHours ?? DEFAULT_SECRET_GRACE_HOURS) * HOUR_MS;
+  const secret = newWebhookSecret();
+  return then(services.store.rotateWebhookSecret(caller.id, input.webhookId, secret, until, now), (rotated) => {
+    if (!rotated) throw notFound(input.webhookId);
+    return { webhookId: input.webhookId, secret, previousSecretValidUntil: until };
+  });
 }

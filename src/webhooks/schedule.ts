@@ -9,3 +9,11 @@ export const DEFAULT_RETRY_SCHEDULE_SECONDS: readonly number[] = [5, 300, 1800, 
 
 /** The lease of a claim: twice the time an attempt may take and then some, so a live claim never runs out. */
 export const leaseMs = (timeoutMs: number): number => 2 * timeoutMs + 5000;
+
+/** Hours a webhook may fail every attempt, with no delivery between, before the worker switches it off: 5 days. */
+export const DEFAULT_DISABLE_AFTER_FAILING_HOURS = 120;
+
+/** Hours the secret before a rotation signs beside the new one (webhooks/secret/rotate). */
+export const DEFAULT_SECRET_GRACE_HOURS = 24;
+
+export const HOUR_MS = 3_600_000;

@@ -65,20 +65,27 @@ export function makeAgents(sockets: number): Agents {
  */
 export const messageId = (webhookId: string, eventId: number): string => `evt_${webhookId.replace(/^wh_/, '')}_${eventId}`;
 
-/** The three Standard Webhooks headers for a body sent now. */
+/**
+ * The three Standard Webhooks headers for a body sent now. During a rotation's grace period the secret
+ * before it signs too: webhook-signature then holds both signatures, space-separated, the new one first
+ * (Standard Webhooks: a receiver accepts the request when any one verifies), so a receiver that has not
+ * switched to the new secret yet loses nothing (docs/events.md, "Rotating a secret").
+ */
 export function signatureHeaders(
   secret: string,
   webhookId: string,
   eventId: number,
   body: string,
   now: number,
+  previousSecret: string | null = null,
 ): Record<string, string> {
   const id = messageId(webhookId, eventId);
   const timestamp = new Date(now);
+  const signatures = [secret, ...(previousSecret ? [previousSecret] : [])].map((s) => new Webhook(s).sign(id, timestamp, body));
   return {
     'webhook-id': id,
     'webhook-timestamp': String(Math.floor(now / 1000)),
-    'webhook-signature': new Webhook(secret).sign(id, timestamp, body),
+    'webhook-signature': signatures.join(' '),
   };
 }
 
@@ -126,7 +133,7 @@ export function send(delivery: ClaimedDelivery, now: number, options: SendOption
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(delivery.body)),
     'user-agent': `Marginalia-Webhooks/${VERSION}`,
-    ...signatureHeaders(delivery.secret, delivery.webhookId, delivery.eventId, delivery.body, now),
+    ...signatureHeaders(delivery.secret, delivery.webhookId, delivery.eventId, delivery.body, now, delivery.previousSecret),
   };
   // One request per attempt, never sent again inside it: a receiver may have read and acted on a request
   // whose connection then failed, so a re-send would be a delivery that webhooks/deliveries/get does not

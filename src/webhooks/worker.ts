@@ -22,7 +22,7 @@ import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import type { ClaimedDelivery, DeliveryOutcome, Store, WebhookQueueKey } from '../store/store.js';
 import { type Agents, makeAgents, send } from './send.js';
-import { leaseMs } from './schedule.js';
+import { DEFAULT_DISABLE_AFTER_FAILING_HOURS, HOUR_MS, leaseMs } from './schedule.js';
 
 /** What the worker logs through (a pino logger fits). */
 export interface WorkerLog {
@@ -47,6 +47,15 @@ export interface WorkerOptions {
   pollMs: number;
   /** How long a stopping worker lets deliveries under way end before it aborts them. */
   drainMs?: number;
+  /** A webhook whose attempts fail without a success for this long is switched off (MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS). */
+  disableAfterMs?: number;
+  /** What /metrics counts of the deliveries (http/metrics.ts); absent: nothing. */
+  meter?: DeliveryMeter;
+}
+
+/** What the worker reports of each attempt: its outcome, and for a delivery the time since its event was dispatched. */
+export interface DeliveryMeter {
+  attempted(status: 'delivered' | 'retrying' | 'failed', lagSeconds: number | null): void;
 }
 
 /** Webhooks per dispatch transaction, and events read for each. */
@@ -173,7 +182,14 @@ export class WebhookWorker {
             { webhookId: delivery.webhookId, eventId: delivery.eventId, attempts: delivery.attempt, error: outcome.error },
             'webhooks: a delivery failed for good; the next of its organization goes on',
           );
-        await this.options.store.finishWebhookDelivery(this.instanceId, delivery, outcome);
+        await this.options.store.finishWebhookDelivery(this.instanceId, delivery, outcome, {
+          disableAfterMs: this.options.disableAfterMs ?? DEFAULT_DISABLE_AFTER_FAILING_HOURS * HOUR_MS,
+        });
+        const finishedAt = attemptedAt + result.durationMs;
+        this.options.meter?.attempted(
+          outcome.status,
+          outcome.status === 'delivered' ? Math.max(0, finishedAt - delivery.createdAt) / 1000 : null,
+        );
       })
       .catch((err: unknown) => {
         // The attempt is not recorded: its lease runs out and it is made again (at least once).

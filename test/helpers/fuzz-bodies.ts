@@ -636,6 +636,60 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
       triggers: fc.constant<Json>(obj([['comment', obj([['comment.add', false]])]])),
     }),
   }),
+  // Advanced webhooks: the config switched on and off among the bodies, so the endpoint pages meet both states.
+  endpointsCreate: record({
+    url: fc.constantFrom<Json>('http://127.0.0.1:9/hook', 'not a url', 'ftp://127.0.0.1:9/', 'https://u:p@127.0.0.1:9/'),
+    filterTypes: list(fc.constantFrom<Json>('comment.add', 'comment_annotation.assign', 'huddle.x', '*'), 3, 0),
+    channels: list(org, 2, 0),
+    disabled: fc.constantFrom<Json>(true, false, null, 'no'),
+    rateLimit: fc.constantFrom<Json>(num(1), num(5), num(0), num(-1), num(1.5), '2'),
+    metadata: fc.constantFrom<Json>(obj([['a', 'b']]), obj([['a', num(1)]]), null, []),
+    uid: id('u'),
+  }),
+  endpointsGet: record({
+    limit: fc.constantFrom<Json>(num(1), num(2), num(250), num(251), num(0), '3'),
+    iterator: fc.constantFrom<Json>(null, 'garbage', 'WzIsIjEiLCJ4Il0'),
+  }),
+  endpointsUpdate: record({
+    endpointId: id('wh_'),
+    url: fc.constantFrom<Json>('http://127.0.0.1:9/hook', 'not a url'),
+    description: fc.string({ maxLength: 20 }),
+    disabled: fc.constantFrom<Json>(true, false, null),
+    rateLimit: fc.constantFrom<Json>(num(1), num(0), null),
+  }),
+  endpointsDelete: record({ endpointId: id('wh_') }),
+  endpointSecretGet: record({ endpointId: id('wh_') }),
+  advancedWebhookConfigGet: record({ organizationId: org }),
+  advancedWebhookConfigUpdate: record({
+    isEnabled: fc.constantFrom<Json>(true, false, null, num(1)),
+    encryptData: fc.constantFrom<Json>(true, false, null),
+    publicKey: fc.string({ maxLength: 20 }),
+  }),
+  webhookConfigGet: record({ organizationId: org }),
+  webhookConfigUpdate: record({
+    useWebhookService: fc.constantFrom<Json>(true, false, null),
+    webhookServiceConfig: fc.constantFrom<Json>(
+      obj([
+        ['authToken', 't'],
+        ['rawNotificationUrl', 'http://127.0.0.1:9/raw'],
+      ]),
+      obj([['rawNotificationUrl', 'not a url']]),
+      obj([
+        [
+          'triggers',
+          obj([
+            ['comment.add', true],
+            ['comment.update', false],
+          ]),
+        ],
+      ]),
+      obj([['triggers', obj([['huddle', true]])]]),
+      null,
+    ),
+  }),
+  webhookDeliveryReplay: record({ webhookId: id('wh_'), eventId: fc.constantFrom<Json>(num(1), num(2), num(0), num(-1), 'x') }),
+  webhooksRecover: record({ webhookId: id('wh_'), since: fc.constantFrom<Json>(num(0), num(1), num(-1), num(1.5), 'x') }),
+  webhookSecretRotate: record({ webhookId: id('wh_') }),
 };
 
 /** A whole request body as text: usually `{"data": ...}`, sometimes broken at the top or not JSON. */

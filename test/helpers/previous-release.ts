@@ -283,6 +283,7 @@ export async function beforeWorkspaceKeys(db: Pick<FreshDatabase, 'exec'>): Prom
 
 /** The schema through migration 31 (the release before issue 37's features), with the rows written since. */
 export async function asOfMigration31(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeAdvancedWebhooks(db);
   await beforeWorkspaceKeys(db);
   await beforeDocumentMigrations(db);
   await beforeActivities(db);
@@ -360,4 +361,26 @@ export async function asOfMigration5(db: Pick<FreshDatabase, 'kind' | 'exec'>): 
 /** Before migration 33: documents did not migrate (no jobs). */
 export async function beforeDocumentMigrations(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
   await db.exec('DROP TABLE document_migrations; DELETE FROM schema_migrations WHERE version = 33;');
+}
+
+/** Before migration 35: webhooks had no endpoint members; no worker state, no webhook settings, no index of failed deliveries. */
+export async function beforeAdvancedWebhooks(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const columns = [
+    'filter_types',
+    'channels',
+    'disabled',
+    'rate_limit',
+    'metadata',
+    'uid',
+    'updated_at',
+    'previous_secret',
+    'previous_secret_until',
+  ];
+  await db.exec(
+    db.kind === 'sqlite'
+      ? columns.map((c) => `ALTER TABLE webhooks DROP COLUMN ${c};`).join('\n')
+      : `ALTER TABLE webhooks ${columns.map((c) => `DROP COLUMN ${c}`).join(', ')};`,
+  );
+  await db.exec(`DROP TABLE webhook_states; DROP TABLE webhook_settings; DROP INDEX webhook_deliveries_failed;
+DELETE FROM schema_migrations WHERE version = 35`);
 }

@@ -10,6 +10,10 @@ export interface Received {
   /** The webhook-id header. */
   id: string;
   timestamp: number;
+  /** The webhook-signature header: one or more `v1,<base64>`, space-separated (two during a secret's rotation). */
+  signature: string;
+  /** The body as sent (what the signatures sign). */
+  text: string;
   body: any;
   /** Whether the signature checked out against the receiver's secret (when it has one). */
   verified: boolean;
@@ -101,6 +105,8 @@ export async function startReceiver(): Promise<Receiver> {
       const entry: Received = {
         id: String(req.headers['webhook-id']),
         timestamp: Number(req.headers['webhook-timestamp']),
+        signature: String(req.headers['webhook-signature']),
+        text,
         body,
         verified,
         status,

@@ -23,6 +23,7 @@ import {
   beforeDraftHorizon,
   beforeEventDrafts,
   beforeHeadPruning,
+  beforeAdvancedWebhooks,
   beforeLiveStates,
   beforeLz4,
   beforeNumberingByWrite,
@@ -645,6 +646,45 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         );
         eq(commentIdsOf(await reopened.getComments(TA, commentQuery('ann'))), [], 'none left');
         eq((await reopened.documentMigration(TA, ORG, 'm1'))?.status, 'completed', 'its status');
+      });
+    },
+  );
+
+  storeTest(
+    'a database as migration 31 left it, with a webhook, migrates forward: the webhook is an advanced endpoint, settings come',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.addWebhook(
+        TA,
+        {
+          webhookId: 'wh_1',
+          url: 'https://203.0.113.1/h',
+          description: 'old',
+          eventTypes: ['comment.*'],
+          secret: 'whsec_a',
+          createdAt: T0,
+        },
+        10,
+      );
+      await beforeAdvancedWebhooks(db);
+      const tables = async () =>
+        [...(await db.textColumns()).keys()].filter((name) => name === 'webhook_states' || name === 'webhook_settings').sort();
+      eq(await tables(), [], 'as that release left it');
+      await withSecondStore(db, async (reopened) => {
+        eq(await tables(), ['webhook_settings', 'webhook_states'], 'migration 35 made them');
+        const [w] = await reopened.getWebhooks(TA);
+        eq(
+          [w?.webhookId, w?.description, w?.eventTypes, w?.disabled, w?.rateLimit, w?.channels, w?.updatedAt, w?.autoDisabled],
+          ['wh_1', 'old', ['comment.*'], false, null, null, T0, null],
+          'the webhook of before, with the new members unset',
+        );
+        const changed = await reopened.updateWebhook(TA, 'wh_1', { rateLimit: 5, channels: ['org'] }, T0 + 5);
+        eq([changed?.rateLimit, changed?.channels, changed?.updatedAt], [5, ['org'], T0 + 5], 'an update');
+        eq(await reopened.rotateWebhookSecret(TA, 'wh_1', 'whsec_b', T0 + 100, T0 + 5), true, 'a rotation');
+        eq(await reopened.getWebhookSecret(TA, 'wh_1'), 'whsec_b', 'the new secret');
+        await reopened.putWebhookSettings(TA, 'advanced', { isEnabled: true }, T0);
+        eq((await reopened.getWebhookSettings(TA)).advanced, { isEnabled: true }, 'settings');
+        eq(await reopened.recoverWebhookDeliveries(TA, 'wh_1', 0, T0), 0, 'nothing failed to recover');
       });
     },
   );

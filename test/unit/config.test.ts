@@ -70,6 +70,8 @@ describe('loadConfig', () => {
       webhookAllowPrivate: false,
       webhookTimeoutMs: 15_000,
       webhookRetrySchedule: [5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      webhookDisableAfterFailingHours: 120,
+      webhookSecretGraceHours: 24,
       webhookConcurrency: 16,
       webhookPollMs: 250,
       migrationBatchSize: 500,
@@ -151,6 +153,8 @@ describe('loadConfig', () => {
       MARGINALIA_MIGRATION_BATCH_SIZE: '200',
       MARGINALIA_MIGRATION_LEASE_MS: '5000',
       MARGINALIA_MIGRATION_POLL_MS: '100',
+      MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS: '48',
+      MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS: '2',
     });
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.config, {
@@ -215,6 +219,8 @@ describe('loadConfig', () => {
       webhookAllowPrivate: true,
       webhookTimeoutMs: 2000,
       webhookRetrySchedule: [500, 1000, 30_000],
+      webhookDisableAfterFailingHours: 48,
+      webhookSecretGraceHours: 2,
       webhookConcurrency: 4,
       webhookPollMs: 50,
       migrationBatchSize: 200,
@@ -271,6 +277,8 @@ describe('loadConfig', () => {
       MARGINALIA_MIGRATION_BATCH_SIZE: '0',
       MARGINALIA_MIGRATION_LEASE_MS: '10',
       MARGINALIA_MIGRATION_POLL_MS: 'soon',
+      MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS: '0',
+      MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS: '1.5',
     });
     assert.ok(!r.ok);
     const names = [
@@ -312,6 +320,8 @@ describe('loadConfig', () => {
       'MARGINALIA_MIGRATION_BATCH_SIZE',
       'MARGINALIA_MIGRATION_LEASE_MS',
       'MARGINALIA_MIGRATION_POLL_MS',
+      'MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS',
+      'MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS',
     ];
     for (const name of names)
       assert.ok(

@@ -2,6 +2,7 @@
 // service's operation tables (src/operations/) take their paths and schemas from here, the typed
 // client (client/src) its calls; the order of /openapi.json is that of src/operations/index.ts.
 import { activities } from './activities.js';
+import { advancedWebhooks } from './advanced-webhooks.js';
 import { annotations } from './annotations.js';
 import { apiKeys } from './api-keys.js';
 import { auth } from './auth.js';
@@ -32,6 +33,7 @@ export const CONTRACT = {
   ...locations,
   ...auth,
   ...webhooks,
+  ...advancedWebhooks,
   ...workspace,
   ...livestate,
   ...activities,

@@ -41,6 +41,7 @@ import { notificationV2Members } from './31-notification-v2-members.js';
 import { activities } from './32-activities.js';
 import { documentMigrations } from './33-document-migrations.js';
 import { workspaceKeys } from './34-workspace-keys.js';
+import { advancedWebhooks } from './35-advanced-webhooks.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -82,6 +83,7 @@ export const MIGRATIONS: readonly Migration[] = [
   activities,
   documentMigrations,
   workspaceKeys,
+  advancedWebhooks,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');

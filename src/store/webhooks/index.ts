@@ -7,10 +7,13 @@ import type {
   ClaimedDelivery,
   DeliveryOutcome,
   DispatchLimits,
+  EndpointChange,
+  HealthRule,
   NewWebhook,
   WebhookAttemptRecord,
   WebhookQueueKey,
   WebhookRecord,
+  WebhookSettingsRecord,
 } from './types.js';
 import * as webhooks from './webhooks.js';
 
@@ -23,6 +26,45 @@ export const webhooksStore = (core: StoreCore) => ({
   /** webhooks/get: the tenant's webhooks in the order they were made, without their secrets. */
   getWebhooks(tenantId: string): Maybe<WebhookRecord[]> {
     return core.read('getWebhooks', () => webhooks.list(tenantId));
+  },
+
+  /** endpoints/get's one endpoint; null when it does not exist. */
+  getWebhook(tenantId: string, webhookId: string): Maybe<WebhookRecord | null> {
+    return core.read('getWebhook', () => webhooks.one(tenantId, webhookId));
+  },
+
+  /** endpoints/secret/get; null when the webhook does not exist. */
+  getWebhookSecret(tenantId: string, webhookId: string): Maybe<string | null> {
+    return core.read('getWebhookSecret', () => webhooks.secret(tenantId, webhookId));
+  },
+
+  /** endpoints/update: the members sent; the endpoint as it is now, or null when it does not exist. */
+  updateWebhook(tenantId: string, webhookId: string, change: EndpointChange, now: number): Maybe<WebhookRecord | null> {
+    return core.write('updateWebhook', () => webhooks.update(tenantId, webhookId, change, now));
+  },
+
+  /** webhooks/secret/rotate: false when the webhook does not exist. */
+  rotateWebhookSecret(tenantId: string, webhookId: string, secret: string, until: number, now: number): Maybe<boolean> {
+    return core.write('rotateWebhookSecret', () => webhooks.rotate(tenantId, webhookId, secret, until, now));
+  },
+
+  /** webhooks/deliveries/replay. */
+  replayWebhookDelivery(tenantId: string, webhookId: string, eventId: number, now: number): Maybe<'replayed' | 'pending' | null> {
+    return core.write('replayWebhookDelivery', () => webhooks.replay(tenantId, webhookId, eventId, now));
+  },
+
+  /** webhooks/recover: how many failed deliveries are pending again. */
+  recoverWebhookDeliveries(tenantId: string, webhookId: string, since: number, now: number): Maybe<number> {
+    return core.write('recoverWebhookDeliveries', () => webhooks.recover(tenantId, webhookId, since, now));
+  },
+
+  /** The two webhook configuration pages' settings of the tenant. */
+  getWebhookSettings(tenantId: string): Maybe<WebhookSettingsRecord> {
+    return core.read('getWebhookSettings', () => webhooks.settings(tenantId));
+  },
+
+  putWebhookSettings(tenantId: string, which: 'advanced' | 'basic', value: Record<string, unknown>, now: number): Maybe<void> {
+    return core.write('putWebhookSettings', () => webhooks.putSettings(tenantId, which, value, now));
   },
 
   /** webhooks/delete: with its queues and pending deliveries; false when it does not exist. */
@@ -57,8 +99,8 @@ export const webhooksStore = (core: StoreCore) => ({
   },
 
   /** Logs the attempt and ends or reschedules the delivery while its claim is still `claimer`'s. */
-  finishWebhookDelivery(claimer: string, delivery: ClaimedDelivery, outcome: DeliveryOutcome): Maybe<void> {
-    return core.write('finishWebhookDelivery', () => deliveries.finish(claimer, delivery, outcome));
+  finishWebhookDelivery(claimer: string, delivery: ClaimedDelivery, outcome: DeliveryOutcome, health: HealthRule): Maybe<void> {
+    return core.write('finishWebhookDelivery', () => deliveries.finish(claimer, delivery, outcome, health));
   },
 
   /** Hands back claims of `claimer`, due at `at`. */

@@ -11,15 +11,52 @@ export interface NewWebhook {
   /** `whsec_` and the key in base64 (Standard Webhooks). */
   secret: string;
   createdAt: number;
+  /** The advanced endpoint's members (docs/api.md, "Advanced webhooks"); absent for webhooks/add. */
+  advanced?: EndpointMembers;
 }
 
-/** A webhook as webhooks/get reads it: never its secret. */
-export interface WebhookRecord {
+/**
+ * What an advanced endpoint has beside a webhook's: its filter as the caller named it (the webhook's
+ * eventTypes are the same mapped to this server's types), the organizations it is sent (channels), whether
+ * its owner switched it off, the most deliveries a second, metadata and the caller's own id for it.
+ */
+export interface EndpointMembers {
+  filterTypes: readonly string[] | null;
+  channels: readonly string[] | null;
+  disabled: boolean;
+  rateLimit: number | null;
+  metadata: Readonly<Record<string, string>> | null;
+  uid: string | null;
+}
+
+/** An endpoints/update: the members sent (undefined: kept). */
+export interface EndpointChange {
+  url?: string;
+  description?: string | null;
+  /** With the matching eventTypes. */
+  filter?: { filterTypes: readonly string[]; eventTypes: readonly string[] };
+  channels?: readonly string[];
+  disabled?: boolean;
+  rateLimit?: number;
+  metadata?: Readonly<Record<string, string>>;
+}
+
+/** A webhook as webhooks/get and endpoints/get read it: never its secret. */
+export interface WebhookRecord extends EndpointMembers {
   webhookId: string;
   url: string;
   description: string | null;
   eventTypes: string[] | null;
   createdAt: number;
+  updatedAt: number;
+  /** Why the worker switched it off (it failed for too long), and when; null while it has not. */
+  autoDisabled: { at: number; reason: string } | null;
+}
+
+/** The webhook settings of a tenant (the two configuration pages), as stored: JSON objects, null when never set. */
+export interface WebhookSettingsRecord {
+  advanced: Record<string, unknown> | null;
+  basic: Record<string, unknown> | null;
 }
 
 /** One attempt at a delivery, as webhook_attempts logs it. */
@@ -57,6 +94,10 @@ export interface ClaimedDelivery extends WebhookQueueKey {
   body: string;
   url: string;
   secret: string;
+  /** The secret before the last rotation, while its grace period lasts: it signs beside `secret`. */
+  previousSecret: string | null;
+  /** When the delivery was made from its event (ms): the lag a delivery is measured by. */
+  createdAt: number;
   /** This attempt's number: 1 for the first. */
   attempt: number;
 }
@@ -70,6 +111,11 @@ export interface DeliveryOutcome {
   durationMs: number;
   /** retrying: when the next attempt is due (ms). */
   retryAt: number | null;
+}
+
+/** What the worker's finish needs beside the outcome: after how long failing without a success it switches a webhook off. */
+export interface HealthRule {
+  disableAfterMs: number;
 }
 
 /** The worker's dispatch bounds: webhooks locked per transaction, events read per webhook. */

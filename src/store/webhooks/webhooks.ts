@@ -1,9 +1,16 @@
 // Store code of webhooks/add, get, delete and deliveries/get (docs/events.md, "Webhooks"). A new webhook's cursor
 // starts at its tenant's last event: it is sent what happens after it was made, not the outbox's history.
 import { lastId } from '../events/outbox.js';
-import { arrays, first, run, type Work } from '../sql.js';
+import { all, arrays, first, jsonOrNull, run, type Work } from '../sql.js';
 import { WEBHOOKS_SQL as SQL } from './sql.js';
-import type { NewWebhook, WebhookAttemptRecord, WebhookAttemptStatus, WebhookRecord } from './types.js';
+import type {
+  EndpointChange,
+  NewWebhook,
+  WebhookAttemptRecord,
+  WebhookAttemptStatus,
+  WebhookRecord,
+  WebhookSettingsRecord,
+} from './types.js';
 
 /** Adds the webhook unless the tenant has `most` already (a bound checked inside the transaction). */
 export function* add(tenantId: string, webhook: NewWebhook, most: number): Work<'added' | 'too_many'> {
@@ -19,19 +26,129 @@ export function* add(tenantId: string, webhook: NewWebhook, most: number): Work<
     secret: webhook.secret,
     createdAt: webhook.createdAt,
     cursor,
+    filterTypes: jsonOrNull(webhook.advanced?.filterTypes),
+    channels: jsonOrNull(webhook.advanced?.channels),
+    disabled: webhook.advanced?.disabled ?? false,
+    rateLimit: webhook.advanced?.rateLimit ?? null,
+    metadata: jsonOrNull(webhook.advanced?.metadata),
+    uid: webhook.advanced?.uid ?? null,
   });
   return 'added';
 }
 
-export function* list(tenantId: string): Work<WebhookRecord[]> {
-  const rows = yield* arrays(SQL.ofTenant, { tenantId });
-  return rows.map((r) => ({
+const parsed = <T>(v: unknown): T | null => (v == null ? null : (JSON.parse(v as string) as T));
+
+/** A row of SHOWN (sql.ts). */
+function record(r: unknown[]): WebhookRecord {
+  return {
     webhookId: r[0] as string,
     url: r[1] as string,
     description: (r[2] as string | null) ?? null,
-    eventTypes: r[3] == null ? null : (JSON.parse(r[3] as string) as string[]),
+    eventTypes: parsed<string[]>(r[3]),
     createdAt: Number(r[4]),
-  }));
+    filterTypes: parsed<string[]>(r[5]),
+    channels: parsed<string[]>(r[6]),
+    disabled: Boolean(r[7]),
+    rateLimit: r[8] == null ? null : Number(r[8]),
+    metadata: parsed<Record<string, string>>(r[9]),
+    uid: (r[10] as string | null) ?? null,
+    updatedAt: Number(r[11] ?? r[4]),
+    autoDisabled: r[12] == null ? null : { at: Number(r[12]), reason: String(r[13] ?? '') },
+  };
+}
+
+export function* list(tenantId: string): Work<WebhookRecord[]> {
+  return (yield* arrays(SQL.ofTenant, { tenantId })).map(record);
+}
+
+export function* one(tenantId: string, webhookId: string): Work<WebhookRecord | null> {
+  const rows = yield* arrays(SQL.one, { tenantId, webhookId });
+  return rows.length === 0 ? null : record(rows[0]!);
+}
+
+export function* secret(tenantId: string, webhookId: string): Work<string | null> {
+  const row = yield* first<{ secret: unknown }>(SQL.secret, { tenantId, webhookId });
+  return row ? (row.secret as string) : null;
+}
+
+/**
+ * endpoints/update: the members sent; answers the endpoint as it is now, or null when it does not exist.
+ * Switching it on (disabled: false) also ends the worker's own switch and wakes its parked queues.
+ * Locks in the order every writer of webhooks takes them: the webhook, its queues, its state.
+ */
+export function* update(tenantId: string, webhookId: string, change: EndpointChange, now: number): Work<WebhookRecord | null> {
+  const changed = yield* run(SQL.update, {
+    tenantId,
+    webhookId,
+    now,
+    url: change.url ?? null,
+    setDescription: change.description === undefined ? 0 : 1,
+    description: change.description ?? null,
+    filterTypes: jsonOrNull(change.filter?.filterTypes),
+    eventTypes: jsonOrNull(change.filter?.eventTypes),
+    channels: jsonOrNull(change.channels),
+    disabled: change.disabled ?? null,
+    rateLimit: change.rateLimit ?? null,
+    metadata: jsonOrNull(change.metadata),
+  });
+  if (changed === 0) return null;
+  if (change.disabled === false) {
+    yield* run(SQL.wakeQueues, { tenantId, webhookId, now });
+    yield* run(SQL.clearHealth, { tenantId, webhookId });
+  }
+  return yield* one(tenantId, webhookId);
+}
+
+/** A new secret; the one in use signs beside it until `until`. False when the webhook does not exist. */
+export function* rotate(tenantId: string, webhookId: string, newSecret: string, until: number, now: number): Work<boolean> {
+  return (yield* run(SQL.rotate, { tenantId, webhookId, secret: newSecret, until, now })) > 0;
+}
+
+/**
+ * Makes one delivery pending again: a finished one, or (its row gone to retention) one made anew from its
+ * event while the outbox keeps it. 'pending' when it is pending already; null when there is nothing to replay.
+ */
+export function* replay(tenantId: string, webhookId: string, eventId: number, now: number): Work<'replayed' | 'pending' | null> {
+  const found = yield* first<{ status: unknown; organization_id: unknown }>(SQL.delivery, { tenantId, webhookId, eventId });
+  let organizationId: string;
+  if (found) {
+    if (found.status === 'pending') return 'pending';
+    yield* run(SQL.replay, { tenantId, webhookId, eventId });
+    organizationId = found.organization_id as string;
+  } else {
+    const made = yield* first<{ organization_id: unknown }>(SQL.replayEvent, { tenantId, webhookId, eventId, now });
+    if (!made) return null;
+    organizationId = made.organization_id as string;
+  }
+  yield* run(SQL.queue, { tenantId, webhookId, organizationId, now });
+  return 'replayed';
+}
+
+/** Every failed delivery made since `since`, pending again, each organization's in event order; answers how many. */
+export function* recover(tenantId: string, webhookId: string, since: number, now: number): Work<number> {
+  const rows = yield* all<{ organization_id: unknown }>(SQL.recover, { tenantId, webhookId, since });
+  const organizations = [...new Set(rows.map((r) => r.organization_id as string))].sort();
+  for (const organizationId of organizations) yield* run(SQL.queue, { tenantId, webhookId, organizationId, now });
+  return rows.length;
+}
+
+export function* settings(tenantId: string): Work<WebhookSettingsRecord> {
+  const row = yield* first<{ advanced: unknown; basic: unknown }>(SQL.settings, { tenantId });
+  return { advanced: parsed(row?.advanced), basic: parsed(row?.basic) };
+}
+
+/**
+ * Stores one of the two settings objects. The advanced one switched on again wakes the queues it parked
+ * (isEnabled false turns every endpoint of the tenant off: deliveries.ts).
+ */
+export function* putSettings(
+  tenantId: string,
+  which: 'advanced' | 'basic',
+  value: Record<string, unknown>,
+  now: number,
+): Work<void> {
+  yield* run(which === 'advanced' ? SQL.putAdvanced : SQL.putBasic, { tenantId, value: JSON.stringify(value), now });
+  if (which === 'advanced' && value.isEnabled === true) yield* run(SQL.wakeTenantQueues, { tenantId, now });
 }
 
 /** Deletes the webhook, its queues and its pending deliveries; false when it does not exist. */
@@ -39,6 +156,7 @@ export function* remove(tenantId: string, webhookId: string): Work<boolean> {
   if ((yield* run(SQL.delete, { tenantId, webhookId })) === 0) return false;
   yield* run(SQL.deleteQueues, { tenantId, webhookId });
   yield* run(SQL.deletePending, { tenantId, webhookId });
+  yield* run(SQL.deleteState, { tenantId, webhookId });
   return true;
 }
 

@@ -3,6 +3,7 @@
 // feature's replay lives beside no other's. test/system/vendor-examples.test.ts replays them.
 import type { Plan } from '../../helpers/vendor-plan.js';
 import { ACTIVITY_PLANS } from './activities.js';
+import { ADVANCED_WEBHOOK_PLANS } from './advanced-webhooks.js';
 import { MIGRATE_PLANS } from './migrate.js';
 import { WORKSPACE_KEYS } from './workspace-keys.js';
 
@@ -10,4 +11,5 @@ export const V2_FEATURES: Record<string, Plan> = {
   ...ACTIVITY_PLANS,
   ...MIGRATE_PLANS,
   ...WORKSPACE_KEYS,
+  ...ADVANCED_WEBHOOK_PLANS,
 };
