@@ -2,9 +2,10 @@
 // stdout so scripts can read it; problems go to stderr with a non-zero exit code.
 import { systemClock } from '../clock.js';
 import { MAX_ID_LENGTH } from '../schemas/common.js';
+import { recordOperatorAction } from '../services/activities.js';
 import { createTenant, hashToken, tokenRecord } from '../services/credentials.js';
 import { newAuthToken, newErasureJobId, timeOrderedUuid } from '../domain/ids.js';
-import { erasureActivity, OPERATOR_ACTOR, tenantActivity } from '../domain/activities.js';
+import { erasureActivity, OPERATOR_ACTOR } from '../domain/activities.js';
 import type { Store } from '../store/store.js';
 import type { Tenant } from '../domain/credentials.js';
 import type { OrganizationRecord } from '../domain/organizations.js';
@@ -31,18 +32,8 @@ async function tenantByKey(store: Store, apiKey: string): Promise<Tenant> {
   return found.tenant;
 }
 
-/**
- * An operator's key or token change as an activity of the tenant (docs/decisions.md, "Activities"), kept when
- * the tenant keeps activities: the API key and a token's prefix, never a token.
- */
-async function logged(store: Store, tenantId: string, actionType: string, apiKey: string, data: Record<string, unknown>) {
-  const now = systemClock();
-  await store.recordActivity(
-    tenantId,
-    tenantActivity(timeOrderedUuid(now), actionType, OPERATOR_ACTOR, apiKey, { apiKey, ...data }),
-    now,
-  );
-}
+const logged = (store: Store, tenantId: string, actionType: string, apiKey: string, data: Record<string, unknown>) =>
+  recordOperatorAction(store, systemClock, tenantId, actionType, apiKey, data);
 
 export async function keysCreate(store: Store, io: Io, name: string): Promise<void> {
   const creds = await createTenant(store, systemClock, name);

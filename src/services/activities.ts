@@ -1,13 +1,15 @@
 // Activity logs (docs/api.md, "Activities"): activities/add, get, update and delete, with the original
 // service's messages and answers. Every write's events are activities too: the store writes those in the
 // write's own transaction (store/activities/, docs/decisions.md "Activities").
-import { activityJson, bodyChanged, bodyOf, type ActivityRow } from '../domain/activities.js';
+import { activityJson, bodyChanged, bodyOf, OPERATOR_ACTOR, type ActivityRow, tenantActivity } from '../domain/activities.js';
 import { timeOrderedUuid } from '../domain/ids.js';
 import { ApiError, invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type { ActivitiesAddData, ActivitiesDeleteData, ActivitiesGetData, ActivitiesUpdateData } from '../schemas/activities.js';
 import { organizationOf } from '../schemas/common.js';
+import type { Clock } from '../clock.js';
 import type { NewActivity } from '../store/activities/index.js';
+import type { Store } from '../store/store.js';
 import type { Caller, Services } from './context.js';
 import { spell } from './member-path.js';
 import { asSet, filterDigest, keyPaged, keyTuple, tupleKey } from './page-token.js';
@@ -25,6 +27,27 @@ const NOT_DELETED = { success: false, message: 'Failed to delete activity.' };
 export const ACTIVITIES_DISABLED =
   'Activity logs are not enabled for this API key: enable them with workspace/activityconfig/update ' +
   '(activityServiceConfig.isEnabled: true).';
+
+/**
+ * An operator's change to a tenant's key or tokens (the CLI's, or the workspace's pages') as an activity of the
+ * tenant, kept when the tenant keeps activities (docs/decisions.md, "Activities"): the API key and a token's
+ * prefix, never a token. Written after the change, in a transaction of its own, as the change is not an event.
+ */
+export async function recordOperatorAction(
+  store: Store,
+  clock: Clock,
+  tenantId: string,
+  actionType: string,
+  apiKey: string,
+  data: Record<string, unknown>,
+): Promise<void> {
+  const now = clock();
+  await store.recordActivity(
+    tenantId,
+    tenantActivity(timeOrderedUuid(now), actionType, OPERATOR_ACTOR, apiKey, { apiKey, ...data }),
+    now,
+  );
+}
 
 /** An empty filter list is no filter (docs/api.md, "Wire format"). */
 const filterOf = (values: readonly string[] | null | undefined): string[] | null =>

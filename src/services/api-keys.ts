@@ -7,6 +7,7 @@ import type { ApiKeyCreateData, ApiKeyData, ApiKeysGetData, ApiKeyUpdateData } f
 import { MAX_API_KEYS_PAGE } from '../schemas/api-keys.js';
 import { type ApiKeySettings, maskSecret, type ShownSettings, tokenName, type Workspace } from '../domain/api-keys.js';
 import { newApiKey, newAuthToken, newTenantId } from '../domain/ids.js';
+import { recordOperatorAction } from './activities.js';
 import type { Services } from './context.js';
 import { tokenRecord } from './credentials.js';
 import { asSet, decodeKeyToken, encodeKeyToken, filterDigest } from './page-token.js';
@@ -75,16 +76,21 @@ export function createApiKey(
   };
   const name = input.apiKeyName ?? (input.type === 'production' ? 'Production Key' : 'Testing Key');
   const tenant = { id: newTenantId(), apiKey, name, createdAt: now };
-  return then(store.createApiKey(tenant, authToken ? tokenRecord(authToken, now) : null, settings, domains), () =>
-    authToken ? { apiKey, authToken } : { apiKey },
-  );
+  return then(store.createApiKey(tenant, authToken ? tokenRecord(authToken, now) : null, settings, domains), async () => {
+    await recordOperatorAction(store, clock, tenant.id, 'operator.key_create', apiKey, { name });
+    return authToken ? { apiKey, authToken } : { apiKey };
+  });
 }
 
 /** workspace/apikey/update: the key's new name. */
-export function updateApiKey({ store }: Services, _workspace: Workspace, input: ApiKeyUpdateData): Maybe<null> {
-  return then(store.renameApiKey(input.apiKey, input.apiKeyName), (done) => {
-    if (!done) throw notFound();
-    return null;
+export function updateApiKey({ store, clock }: Services, _workspace: Workspace, input: ApiKeyUpdateData): Maybe<null> {
+  return then(store.apiKey(input.apiKey), (found) => {
+    if (!found) throw notFound();
+    return then(store.renameApiKey(input.apiKey, input.apiKeyName), async (done) => {
+      if (!done) throw notFound();
+      await recordOperatorAction(store, clock, found.tenant.id, 'operator.key_rename', input.apiKey, { name: input.apiKeyName });
+      return null;
+    });
   });
 }
 
@@ -160,9 +166,9 @@ export function resetAuthToken(
     if (found.tenant.revoked) throw invalid('This API key is revoked; it cannot take new auth tokens.');
     const token = newAuthToken();
     const record = tokenRecord(token, clock());
-    return then(store.resetApiKeyToken(found.tenant.id, record), () => ({
-      apiKey: input.apiKey,
-      newAuthToken: { token, name: tokenName(0), domains: [], createdAt: record.createdAt },
-    }));
+    return then(store.resetApiKeyToken(found.tenant.id, record), async () => {
+      await recordOperatorAction(store, clock, found.tenant.id, 'operator.token_reset', input.apiKey, { prefix: record.prefix });
+      return { apiKey: input.apiKey, newAuthToken: { token, name: tokenName(0), domains: [], createdAt: record.createdAt } };
+    });
   });
 }

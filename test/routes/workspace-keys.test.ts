@@ -191,6 +191,26 @@ describe('workspace keys: happy paths', () => {
     const access = Object.fromEntries(r.json.result.data.map((d: any) => [d.id, d.accessType]));
     assert.deepEqual(access, { after: 'public', before: 'organizationPrivate', 'made-by-write': 'public' }, r.body);
   });
+
+  test("the workspace's key changes are the tenant's activities (operator actions), naming the key and never a token", async () => {
+    const key = await newKey();
+    const on = await keyPost(PATHS.activityConfigUpdate, key, { activityServiceConfig: { isEnabled: true } });
+    assert.equal(on.status, 200, on.body);
+    await wsOk(PATHS.apiKeyUpdate, { apiKey: key.apiKey, apiKeyName: 'Renamed' });
+    const reset = await wsOk(PATHS.authTokenReset, { apiKey: key.apiKey });
+    const token = reset.data.newAuthToken.token as string;
+    const log = await keyPost(PATHS.activitiesGet, { apiKey: key.apiKey, authToken: token }, {});
+    assert.equal(log.status, 200, log.body);
+    const operator = log.json.result.data.filter((a: { actionUser: { userId: string } }) => a.actionUser.userId === '@operator');
+    assert.deepEqual(
+      operator.map((a: { actionType: string; targetEntityId: string }) => [a.actionType, a.targetEntityId]).sort(),
+      [
+        ['operator.key_rename', key.apiKey],
+        ['operator.token_reset', key.apiKey],
+      ],
+    );
+    assert.ok(!log.body.includes(token) && !log.body.includes(key.authToken), 'no token in the log');
+  });
 });
 
 describe('workspace keys: errors', () => {
