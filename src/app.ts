@@ -55,6 +55,10 @@ export interface AppOptions {
         | 'eventStreamBufferKb'
         | 'eventStreamsMax'
         | 'webhookAllowPrivate'
+        | 'workflowMaxNodes'
+        | 'workflowMaxDefinitionBytes'
+        | 'workflowMaxStepsPerExecution'
+        | 'workflowEventsPageMax'
       >
     >;
   store: Store;
@@ -94,6 +98,12 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
     maxLiveStatesPerDocument: config.maxLiveStatesPerDocument,
     maxLiveStateBytes: config.maxLiveStateBytes,
     webhookAllowPrivate: config.webhookAllowPrivate,
+    workflows: {
+      maxNodes: config.workflowMaxNodes,
+      maxDefinitionBytes: config.workflowMaxDefinitionBytes,
+      maxStepsPerExecution: config.workflowMaxStepsPerExecution,
+      eventsPageMax: config.workflowEventsPageMax,
+    },
   };
 }
 

@@ -9,6 +9,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   PERMISSION_DENIED: 403,
   NOT_FOUND: 404,
   ALREADY_EXISTS: 409,
+  // As the original service (a Firebase callable) answers it: the request cannot apply in the current state.
+  FAILED_PRECONDITION: 400,
   RESOURCE_EXHAUSTED: 429,
   INTERNAL: 500,
   // A page of the original service's other products, which a self-hosted server does not have (docs/api.md,

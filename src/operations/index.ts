@@ -16,6 +16,7 @@ import { personalData } from './personal-data.js';
 import { members, users } from './users.js';
 import { webhooks } from './webhooks.js';
 import { workspace } from './workspace.js';
+import { workflows } from './workflows.js';
 
 export const OPERATIONS: readonly Operation[] = [
   ...users,
@@ -34,4 +35,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...webhooks,
   ...workspace,
   ...liveState,
+  ...workflows,
 ];

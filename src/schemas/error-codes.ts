@@ -7,6 +7,8 @@ export const ERROR_CODES = [
   'PERMISSION_DENIED',
   'NOT_FOUND',
   'ALREADY_EXISTS',
+  // A state a write needs does not hold (approval workflows: a version conflict, a step no longer waiting).
+  'FAILED_PRECONDITION',
   'RESOURCE_EXHAUSTED',
   'INTERNAL',
   'UNIMPLEMENTED',

@@ -5,6 +5,7 @@ import type { Store } from '../store/store.js';
 import type { Tenant } from '../domain/credentials.js';
 import type { ProfileCache } from './profiles.js';
 import type { ThreadPageCache } from './thread-pages.js';
+import type { WorkflowLimits } from './workflow-limits.js';
 
 export interface Services {
   store: Store;
@@ -29,6 +30,8 @@ export interface Services {
   maxLiveStateBytes?: number | undefined;
   /** MARGINALIA_WEBHOOK_ALLOW_PRIVATE: webhooks/add takes URLs on internal addresses; absent: refused (services/webhooks.ts). */
   webhookAllowPrivate?: boolean | undefined;
+  /** The MARGINALIA_WORKFLOW_* limits; absent: the defaults of workflow-limits.ts. */
+  workflows?: Partial<WorkflowLimits> | undefined;
 }
 
 export type Caller = Pick<Tenant, 'id' | 'apiKey'>;

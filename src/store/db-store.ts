@@ -6,6 +6,7 @@ import { credentialsStore } from './credentials/index.js';
 import type { Dialect } from './dialect/dialect.js';
 import { documentsStore } from './documents/index.js';
 import { domainsStore } from './domains/index.js';
+import { workflowsStore } from './workflows/index.js';
 import { eventsStore } from './events/index.js';
 import { foldersStore } from './folders/index.js';
 import { groupsStore } from './groups/index.js';
@@ -52,6 +53,7 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...notificationsStore(core),
     ...personalDataStore(core),
     ...domainsStore(core),
+    ...workflowsStore(core),
     ...liveStatesStore(core),
     ...webhooksStore(core),
   };

@@ -25,6 +25,7 @@ import type { PersonalDataStore } from './personal-data/index.js';
 import type { DomainsStore } from './domains/index.js';
 import type { LiveStatesStore } from './livestate/index.js';
 import type { WebhooksStore } from './webhooks/index.js';
+import type { WorkflowsStore } from './workflows/index.js';
 
 /** The store's own life: its schema, health, pool and observers, and the events it hears of. */
 export interface StoreLife {
@@ -86,11 +87,13 @@ export type Store = StoreLife &
   PersonalDataStore &
   DomainsStore &
   LiveStatesStore &
-  WebhooksStore;
+  WebhooksStore &
+  WorkflowsStore;
 
 export type { LocationDataDeleted, LocationMoved } from './locations/locations.js';
 export type * from './webhooks/types.js';
 export type { DomainsAdded } from './domains/domains.js';
+export type { ExecutionFilter, StoredDefinition, StoredExecution } from './workflows/workflows.js';
 
 export { StoreUnavailableError, type CheckState, type LastingFault, type UnavailableReason } from './health.js';
 export type { CheckpointStats } from './dialect/dialect.js';

@@ -15,6 +15,7 @@ import { personalData } from './personal-data.js';
 import { users } from './users.js';
 import { webhooks } from './webhooks.js';
 import { workspace } from './workspace.js';
+import { workflows } from './workflows.js';
 
 export const CONTRACT = {
   ...users,
@@ -31,6 +32,7 @@ export const CONTRACT = {
   ...webhooks,
   ...workspace,
   ...livestate,
+  ...workflows,
 };
 
 /** The name of an operation. */
