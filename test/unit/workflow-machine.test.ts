@@ -514,7 +514,10 @@ describe('the workflow state machine, whatever comes in', () => {
             s = apply(s, t);
             if (before !== 'running') assert.equal(s.execution.status, before, 'a terminal execution never moves');
           }
-          s.log.forEach((e, i) => assert.equal(e.seq, i + 1));
+          assert.deepEqual(
+            s.log.map((e) => e.seq),
+            s.log.map((_, i) => i + 1),
+          );
           assert.equal(s.execution.lastSeq, s.log.length);
           const active = s.steps.filter((x) => x.status === 'running' || x.status === 'waiting');
           if (s.execution.status === 'running') assert.ok(active.length > 0, 'a running execution waits on a step');
