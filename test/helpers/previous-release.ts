@@ -268,8 +268,15 @@ export async function beforeNotificationV2Members(db: Pick<FreshDatabase, 'exec'
 DELETE FROM schema_migrations WHERE version = 31;`);
 }
 
+/** Before migration 37: no approval workflows. */
+export async function beforeApprovalWorkflows(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec(`DROP TABLE workflow_events; DROP TABLE workflow_steps; DROP TABLE workflow_executions;
+DROP TABLE workflow_definition_versions; DROP TABLE workflow_definitions; DELETE FROM schema_migrations WHERE version = 37;`);
+}
+
 /** The schema the release before this one left (through migration 28), with the rows written since. */
 export async function asOfMigration28(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeApprovalWorkflows(db);
   await beforeNotificationV2Members(db);
   await beforeThreadV2Members(db);
   await beforeFolderInheritance(db);

@@ -103,6 +103,7 @@ describe('/openapi.json and /docs', () => {
         'PERMISSION_DENIED',
         'NOT_FOUND',
         'ALREADY_EXISTS',
+        'FAILED_PRECONDITION',
         'RESOURCE_EXHAUSTED',
         'INTERNAL',
         'UNIMPLEMENTED',
