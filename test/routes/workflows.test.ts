@@ -167,7 +167,7 @@ describe('workflow definitions', () => {
       const first = await ok(fresh.a, P.workflowDefinitionsList, { pageSize: 2 });
       assert.deepEqual(
         first.items.map((d: any) => d.definitionId),
-        ['ddd-4', 'aaa-1', 'bbb-2', 'ccc-3'],
+        ['ddd-4', 'ccc-3', 'bbb-2', 'aaa-1'],
         'the page ends with every definition of its last time',
       );
       assert.equal(first.nextCursor, now - 1000);
@@ -177,7 +177,7 @@ describe('workflow definitions', () => {
       const after = await ok(fresh.a, P.workflowDefinitionsList, {});
       assert.deepEqual(
         after.items.map((d: any) => d.definitionId),
-        ['ddd-4', 'aaa-1', 'ccc-3'],
+        ['ddd-4', 'ccc-3', 'aaa-1'],
       );
       assert.equal(after.nextCursor, null);
     } finally {
@@ -350,6 +350,18 @@ describe('workflow executions', () => {
       events.map((e) => `workflow.${e.type.replace(/[.-]/g, '_')}`),
     );
     assert.ok(outbox.every((r) => r.organization_id === 'org-w'));
+  });
+
+  test('dispatches of one idempotency key at once make one execution, and all answer it', async () => {
+    const id = uniq('race');
+    await ok(t.a, P.workflowDefinitionsCreate, marketing(id));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => ok(t.a, P.workflowExecutionsDispatch, { definitionId: id, idempotencyKey: `race-${id}` })),
+    );
+    assert.equal(new Set(answers.map((a) => a.executionId)).size, 1, JSON.stringify(answers));
+    assert.equal(answers.filter((a) => !a.deduplicated).length, 1, 'one made it, the others were its replays');
+    const listed = await ok(t.a, P.workflowExecutionsList, { definitionId: id });
+    assert.equal(listed.items.length, 1);
   });
 
   test('a loop: a mandatory rejection re-drafts until its cap, then the exhausted route; optional approvals do not resolve', async () => {

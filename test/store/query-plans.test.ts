@@ -17,6 +17,7 @@ import { NOTIFICATION_FILTER_SETS, NOTIFICATIONS_SQL, notificationRead } from '.
 import type { Statement } from '../../src/store/sql.js';
 import { MEMBERS_SQL } from '../../src/store/users/members-sql.js';
 import { USERS_SQL } from '../../src/store/users/sql.js';
+import { WORKFLOWS_SQL } from '../../src/store/workflows/sql.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 
 /** Every statement of the store, with the notification and thread page reads of every filter set. */
@@ -30,6 +31,7 @@ const ALL_STATEMENTS: readonly Statement[] = [
   UNRENDERED_THREADS,
   ...Object.values(NOTIFICATIONS_SQL),
   ...Object.values(LIVE_STATES_SQL),
+  ...Object.values(WORKFLOWS_SQL),
   ...NOTIFICATION_FILTER_SETS.map((f) => notificationRead(f, 11)),
   ...THREAD_FILTER_SETS.map((f) => threadPageRead({ f, limit: 21 })),
   ...SEARCH_SHAPES.map((shape) => threadSearch(shape)),
@@ -54,6 +56,9 @@ const READ_PATHS = new Set([
   'threadSearchDocumentAscending',
   'threadSearchOrganization',
   'threadSearchOrganizationAscending',
+  'workflowDefinitionsPage',
+  'workflowExecutionsPage',
+  'workflowEvents',
 ]);
 
 describe('query plans', () => {

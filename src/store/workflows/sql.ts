@@ -57,13 +57,13 @@ export const WORKFLOWS_SQL = {
   definitionsPage: same(
     'workflowDefinitionsPage',
     `SELECT ${DEFINITION} FROM workflow_definitions WHERE tenant_id = @tenantId AND deleted = 0 AND updated_at < @before
-     ORDER BY updated_at DESC, definition_id LIMIT @limit`,
+     ORDER BY updated_at DESC, definition_id DESC LIMIT @limit`,
   ),
   /** The rest of a page's last time: a page never ends inside a time (its cursor is that time). */
   definitionsAt: same(
     'workflowDefinitionsAt',
     `SELECT ${DEFINITION} FROM workflow_definitions WHERE tenant_id = @tenantId AND deleted = 0 AND updated_at = @at
-     AND definition_id > @after ORDER BY definition_id`,
+     AND definition_id < @after ORDER BY definition_id DESC`,
   ),
   inFlight: same(
     'workflowExecutionsInFlight',
@@ -101,15 +101,15 @@ export const WORKFLOWS_SQL = {
     'workflowExecutionsPage',
     (s) => `SELECT ${EXECUTION} FROM workflow_executions WHERE tenant_id = @tenantId AND started_at < @before
      AND ${s.whenGiven('definition_id', 'definitionId', 'text')} AND ${s.whenGiven('status', 'status', 'text')}
-     ORDER BY started_at DESC, execution_id LIMIT @limit`,
+     ORDER BY started_at DESC, execution_id DESC LIMIT @limit`,
   ),
   executionsAt: written(
     'workflowExecutionsAt',
     (
       s,
-    ) => `SELECT ${EXECUTION} FROM workflow_executions WHERE tenant_id = @tenantId AND started_at = @at AND execution_id > @after
+    ) => `SELECT ${EXECUTION} FROM workflow_executions WHERE tenant_id = @tenantId AND started_at = @at AND execution_id < @after
      AND ${s.whenGiven('definition_id', 'definitionId', 'text')} AND ${s.whenGiven('status', 'status', 'text')}
-     ORDER BY execution_id`,
+     ORDER BY execution_id DESC`,
   ),
 
   steps: same(
