@@ -58,6 +58,10 @@ export interface AppOptions {
         | 'eventStreamsMax'
         | 'webhookAllowPrivate'
         | 'webhookSecretGraceHours'
+        | 'workflowMaxNodes'
+        | 'workflowMaxDefinitionBytes'
+        | 'workflowMaxStepsPerExecution'
+        | 'workflowEventsPageMax'
       >
     >;
   store: Store;
@@ -100,6 +104,12 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
     maxLiveStateBytes: config.maxLiveStateBytes,
     webhookAllowPrivate: config.webhookAllowPrivate,
     webhookSecretGraceHours: config.webhookSecretGraceHours,
+    workflows: {
+      maxNodes: config.workflowMaxNodes,
+      maxDefinitionBytes: config.workflowMaxDefinitionBytes,
+      maxStepsPerExecution: config.workflowMaxStepsPerExecution,
+      eventsPageMax: config.workflowEventsPageMax,
+    },
   };
 }
 

@@ -9,7 +9,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   PERMISSION_DENIED: 403,
   NOT_FOUND: 404,
   ALREADY_EXISTS: 409,
-  // gRPC's mapping, which the original service's pages follow: the request is refused as it stands, not retried.
+  // gRPC's mapping, which the original service's pages follow: the request cannot apply in the state it finds.
   FAILED_PRECONDITION: 400,
   RESOURCE_EXHAUSTED: 429,
   INTERNAL: 500,

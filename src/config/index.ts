@@ -37,6 +37,7 @@ import {
   DEFAULT_RETRY_SCHEDULE_SECONDS,
   DEFAULT_SECRET_GRACE_HOURS,
 } from '../webhooks/schedule.js';
+import { DEFAULT_WORKFLOW_LIMITS, MAX_WORKFLOW_EVENTS_PAGE, MAX_WORKFLOW_NODES } from '../services/workflow-limits.js';
 import { converted, integer, oneOf, type Setting, text } from './setting.js';
 
 /**
@@ -359,6 +360,37 @@ const FIELDS = {
     'Largest one live state may be, in bytes of JSON: a livestate/broadcast that would make it larger (a merge ' +
       'included) gets 429 `RESOURCE_EXHAUSTED` and writes nothing. A page of livestate/get stops once it holds ' +
       `${LIVE_STATE_PAGE_STATES} times this. At most ${MAX_LIVE_STATE_BYTES}.`,
+  ),
+  workflowMaxNodes: integer(
+    'MARGINALIA_WORKFLOW_MAX_NODES',
+    DEFAULT_WORKFLOW_LIMITS.maxNodes,
+    1,
+    MAX_WORKFLOW_NODES,
+    'Most nodes one approval workflow definition may declare: a workflow/definitions/create or update with more gets 400 ' +
+      `and writes nothing. At most ${MAX_WORKFLOW_NODES}, as the pages allow.`,
+  ),
+  workflowMaxDefinitionBytes: integer(
+    'MARGINALIA_WORKFLOW_MAX_DEFINITION_BYTES',
+    DEFAULT_WORKFLOW_LIMITS.maxDefinitionBytes,
+    1024,
+    16_777_216,
+    'Largest an approval workflow definition may be, in bytes of JSON as stored (its compiled view included): a create or ' +
+      'update past it gets 400 and writes nothing. Each execution keeps a copy of the definition it runs.',
+  ),
+  workflowMaxStepsPerExecution: integer(
+    'MARGINALIA_WORKFLOW_MAX_STEPS_PER_EXECUTION',
+    DEFAULT_WORKFLOW_LIMITS.maxStepsPerExecution,
+    1,
+    100_000,
+    'Most steps one approval workflow execution may run, loop iterations and fan-outs included: the step that would pass ' +
+      'it fails the execution (failureReason step-limit) instead of being started. Bounds what one command reads and writes.',
+  ),
+  workflowEventsPageMax: integer(
+    'MARGINALIA_WORKFLOW_EVENTS_PAGE_MAX',
+    DEFAULT_WORKFLOW_LIMITS.eventsPageMax,
+    1,
+    MAX_WORKFLOW_EVENTS_PAGE,
+    'Most events one workflow/executions/getEvents page answers, whatever pageSize asks (hasMore says that more remain).',
   ),
   eventRetentionHours: integer(
     'MARGINALIA_EVENT_RETENTION_HOURS',

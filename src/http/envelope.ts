@@ -10,6 +10,12 @@ export function success<T>(message: string, data: T, extensions: Record<string, 
 }
 
 /**
+ * The answer of a page that prints its members inside `result` without status and message (the
+ * approval workflow pages): the same one serializer sends it.
+ */
+export const bare = <T>(result: T): { result: T } => ({ result });
+
+/**
  * Sends the same envelope around data that is JSON text already (reads written from rows), or its
  * UTF-8 bytes (a page held in memory): the bytes JSON.stringify(success(message, data, extensions))
  * would give, with the content type Fastify gives a serialized object.

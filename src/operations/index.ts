@@ -20,6 +20,7 @@ import { personalData } from './personal-data.js';
 import { members, users } from './users.js';
 import { webhooks } from './webhooks.js';
 import { workspace } from './workspace.js';
+import { workflows } from './workflows.js';
 
 export const OPERATIONS: readonly Operation[] = [
   ...users,
@@ -43,4 +44,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...liveState,
   ...activities,
   ...apiKeys,
+  ...workflows,
 ];

@@ -7,7 +7,8 @@ export const ERROR_CODES = [
   'PERMISSION_DENIED',
   'NOT_FOUND',
   'ALREADY_EXISTS',
-  // A request refused because of the state it finds, not its own form: advanced webhooks not enabled (docs/api.md).
+  // A request refused because of the state it finds, not its own form (docs/api.md: advanced webhooks not enabled,
+  // a workflow's version conflict, a step no longer waiting).
   'FAILED_PRECONDITION',
   'RESOURCE_EXHAUSTED',
   'INTERNAL',

@@ -32,6 +32,17 @@ export const EVENT_TYPES = [
   'folder.update',
   'folder.delete',
   'livestate.broadcast',
+  // Approval workflow executions (docs/events.md): each external event of an execution's log.
+  'workflow.execution_dispatched',
+  'workflow.execution_completed',
+  'workflow.execution_failed',
+  'workflow.execution_cancelled',
+  'workflow.step_awaiting_approval',
+  'workflow.step_completed',
+  'workflow.step_failed',
+  'workflow.step_cancelled',
+  'workflow.loop_iteration_started',
+  'workflow.loop_exhausted',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

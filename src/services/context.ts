@@ -5,6 +5,7 @@ import type { Store } from '../store/store.js';
 import type { Tenant } from '../domain/credentials.js';
 import type { ProfileCache } from './profiles.js';
 import type { ThreadPageCache } from './thread-pages.js';
+import type { WorkflowLimits } from './workflow-limits.js';
 
 export interface Services {
   store: Store;
@@ -31,6 +32,8 @@ export interface Services {
   webhookAllowPrivate?: boolean | undefined;
   /** MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS: how long the secret before a rotation signs too (services/webhooks.ts). */
   webhookSecretGraceHours?: number | undefined;
+  /** The MARGINALIA_WORKFLOW_* limits; absent: the defaults of workflow-limits.ts. */
+  workflows?: Partial<WorkflowLimits> | undefined;
 }
 
 export type Caller = Pick<Tenant, 'id' | 'apiKey'>;

@@ -9,6 +9,7 @@ import { documentMigrationsStore } from './document-migrations/index.js';
 import { documentsStore } from './documents/index.js';
 import { domainsStore } from './domains/index.js';
 import { workspaceStore } from './workspace/index.js';
+import { workflowsStore } from './workflows/index.js';
 import { eventsStore } from './events/index.js';
 import { foldersStore } from './folders/index.js';
 import { groupsStore } from './groups/index.js';
@@ -55,6 +56,7 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...notificationsStore(core),
     ...personalDataStore(core),
     ...domainsStore(core),
+    ...workflowsStore(core),
     ...liveStatesStore(core),
     ...webhooksStore(core),
     ...activitiesStore(core),

@@ -28,6 +28,7 @@ import type { WebhooksStore } from './webhooks/index.js';
 import type { ActivitiesStore } from './activities/index.js';
 import type { DocumentMigrationsStore } from './document-migrations/index.js';
 import type { WorkspaceStore } from './workspace/index.js';
+import type { WorkflowsStore } from './workflows/index.js';
 
 /** The store's own life: its schema, health, pool and observers, and the events it hears of. */
 export interface StoreLife {
@@ -92,12 +93,14 @@ export type Store = StoreLife &
   WebhooksStore &
   ActivitiesStore &
   DocumentMigrationsStore &
-  WorkspaceStore;
+  WorkspaceStore &
+  WorkflowsStore;
 
 export type { LocationDataDeleted, LocationMoved } from './locations/locations.js';
 export type * from './webhooks/types.js';
 export type { DomainsAdded } from './domains/domains.js';
 export type { MigrationRun, MigrationStart } from './document-migrations/index.js';
+export type { ExecutionFilter, StoredDefinition, StoredExecution } from './workflows/workflows.js';
 
 export { StoreUnavailableError, type CheckState, type LastingFault, type UnavailableReason } from './health.js';
 export type { CheckpointStats } from './dialect/dialect.js';

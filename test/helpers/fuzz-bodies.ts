@@ -690,7 +690,86 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   webhookDeliveryReplay: record({ webhookId: id('wh_'), eventId: fc.constantFrom<Json>(num(1), num(2), num(0), num(-1), 'x') }),
   webhooksRecover: record({ webhookId: id('wh_'), since: fc.constantFrom<Json>(num(0), num(1), num(-1), num(1.5), 'x') }),
   webhookSecretRotate: record({ webhookId: id('wh_') }),
+  ...workflowData(),
 };
+
+/** Approval workflows: a small graph (an agent, then a human with its reject path), its executions and steps. */
+function workflowData() {
+  const defId = fc.constantFrom('def-one', 'def-two');
+  const exec = id('exec_');
+  const step = id('step_');
+  const nodes = fc.constant<Json>([
+    obj([
+      ['nodeId', 'a'],
+      ['type', 'agent'],
+      [
+        'config',
+        obj([
+          ['agentId', 'x'],
+          ['urlPath', 'u'],
+        ]),
+      ],
+    ]),
+    obj([
+      ['nodeId', 'h'],
+      ['type', 'human'],
+      ['config', obj([['reviewerIds', ['u1']]])],
+    ]),
+  ]);
+  const edges = fc.constant<Json>([
+    obj([
+      ['from', 'a'],
+      ['to', 'h'],
+    ]),
+    obj([
+      ['from', 'h'],
+      ['to', 'a'],
+      ['on', 'reject'],
+      ['loop', obj([['maxIterations', num(2)]])],
+    ]),
+  ]);
+  const definition = { definitionId: defId, name: fc.string({ maxLength: 20 }), nodes, edges };
+  return {
+    workflowDefinitionsCreate: record(definition),
+    workflowDefinitionsUpdate: record({ ...definition, ifVersion: fc.constantFrom(num(1), num(2)) }),
+    workflowDefinitionsGet: record({ definitionId: defId }),
+    workflowDefinitionsList: record({ pageSize: fc.constantFrom(num(1), num(50)), cursor: time }),
+    workflowDefinitionsDelete: record({ definitionId: defId, purge: fc.boolean() }),
+    workflowExecutionsDispatch: record({ definitionId: defId, idempotencyKey: id('key'), triggerContext: freeObject }),
+    workflowExecutionsGet: record({ executionId: exec }),
+    workflowExecutionsList: record({
+      definitionId: defId,
+      status: fc.constantFrom('running', 'completed'),
+      pageSize: fc.constant(num(5)),
+    }),
+    workflowExecutionsCancel: record({ executionId: exec, reason: fc.string({ maxLength: 20 }) }),
+    workflowExecutionsGetEvents: record({
+      executionId: exec,
+      sinceSeq: fc.constantFrom(num(0), num(3)),
+      pageSize: fc.constant(num(10)),
+    }),
+    workflowStepsResolve: record({
+      executionId: exec,
+      stepId: step,
+      action: fc.constantFrom('force-fail', 'reviewer-approve'),
+      actorId: uid,
+    }),
+    workflowStepsRecordReviewerDecision: record({
+      executionId: exec,
+      stepId: step,
+      reviewerId: uid,
+      decision: fc.constantFrom('approve', 'reject'),
+    }),
+    workflowStepsCancel: record({ executionId: exec, stepId: step, actorId: uid }),
+    workflowStepsRecordAgentResolution: record({
+      executionId: exec,
+      stepId: step,
+      responseId: fc.constantFrom('resp_1', 'resp_2'),
+      resolution: fc.constantFrom('resolved', 'rejected'),
+      actorId: uid,
+    }),
+  };
+}
 
 /** A whole request body as text: usually `{"data": ...}`, sometimes broken at the top or not JSON. */
 export function bodyFor(op: keyof typeof PATHS): fc.Arbitrary<string> {

@@ -283,10 +283,17 @@ export async function beforeWorkspaceKeys(db: Pick<FreshDatabase, 'exec'>): Prom
 
 /** The schema through migration 31 (the release before issue 37's features), with the rows written since. */
 export async function asOfMigration31(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeApprovalWorkflows(db);
   await beforeAdvancedWebhooks(db);
   await beforeWorkspaceKeys(db);
   await beforeDocumentMigrations(db);
   await beforeActivities(db);
+}
+
+/** Before migration 36: no approval workflows. */
+export async function beforeApprovalWorkflows(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec(`DROP TABLE workflow_events; DROP TABLE workflow_steps; DROP TABLE workflow_executions;
+DROP TABLE workflow_definition_versions; DROP TABLE workflow_definitions; DELETE FROM schema_migrations WHERE version = 36;`);
 }
 
 /** The schema the release before this one left (through migration 28), with the rows written since. */

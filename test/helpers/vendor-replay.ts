@@ -29,6 +29,8 @@ export interface VendorPage {
   endpoint: string;
   requests: VendorExample[];
   responses: DocumentedAnswer[];
+  /** The answers a page prints in its side panel (<ResponseExample>), parsed where the page's JSON is strict. */
+  responseExamples?: { body?: Record<string, any> }[];
 }
 
 /** The pages, or null when the vendor folder is not beside this clone. */
@@ -41,6 +43,8 @@ export function vendorPages(file = EXAMPLES_V1): VendorPage[] | null {
 export interface Expectation {
   /** Which documented answer applies (index into the page's responses); default: its first success. */
   answer?: number;
+  /** The answer the page prints in its side panel instead (index into its responseExamples). */
+  responseExample?: number;
   /** A page's per-item key -> the key this request's answer has (the page names another than its request). */
   keyMap?: Record<string, string>;
   /** Entry members compared by type only: ids the server makes, or a page's own typo. */
@@ -130,6 +134,10 @@ export function compareAnswer(
   }
   // The envelope: result{status, message, data}, or (users/data/delete's 202) those members at the top.
   const [docEnvelope, gotEnvelope] = 'result' in doc ? [doc.result, got.result] : [doc, got];
+  if (isBare(doc)) {
+    bareResult(doc.result, got, x, request, out);
+    return out;
+  }
   if (kindOf(gotEnvelope) !== 'object') {
     diff(`no ${'result' in doc ? 'result' : 'envelope'}: ${JSON.stringify(got).slice(0, 300)}`);
     return out;
@@ -159,6 +167,52 @@ export function compareAnswer(
     else if (!['status', 'message', 'data', 'statusCode'].includes(member) && kindOf(gotEnvelope[member]) !== kindOf(value))
       diff(`${member} is ${kindOf(gotEnvelope[member])}, the page shows ${kindOf(value)}`);
   return out;
+}
+
+/** A page that prints its members inside `result` without status, message or data (the approval workflow pages). */
+const isBare = (doc: Record<string, any>): boolean =>
+  kindOf(doc.result) === 'object' && !('data' in doc.result) && !(doc.result.status === 'success' && 'message' in doc.result);
+
+/**
+ * A bare result: its members are the answer's data. With `exact`, every documented value is equal (`loose`
+ * members by kind, `unshown` paths not at all, arrays entry by entry); otherwise compared as data is, by shape.
+ * Members the page does not show may be added.
+ */
+function bareResult(doc: Record<string, any>, got: any, x: Expectation, request: Record<string, any>, out: Outcome): void {
+  const diff = (what: string) => out.differences.push(what);
+  if (kindOf(got.result) !== 'object') {
+    diff(`no result: ${JSON.stringify(got).slice(0, 300)}`);
+    return;
+  }
+  if (typeof got.result.status === 'string' && typeof got.result.message === 'string')
+    diff('a status/message envelope the page does not show');
+  if (!x.exact) {
+    new Shape(x, out, namedIn(request.data ?? request), false).value(doc, got.result, 'result');
+    return;
+  }
+  const walk = (d: unknown, g: unknown, path: string): void => {
+    const generic = path.replace(/\[\d+\]/g, '[]');
+    if (x.unshown?.includes(generic)) return;
+    const member = path.slice(path.lastIndexOf('.') + 1).replace(/\[\d+\]$/, '');
+    if (x.loose?.includes(member) || kindOf(d) !== kindOf(g) || (kindOf(d) !== 'object' && kindOf(d) !== 'array')) {
+      if (kindOf(d) !== kindOf(g))
+        diff(`${path}: ${kindOf(g)}, the page shows ${kindOf(d)} (${JSON.stringify(d)?.slice(0, 80)})`);
+      else if (!x.loose?.includes(member) && d !== g) diff(`${path}: ${JSON.stringify(g)}, the page shows ${JSON.stringify(d)}`);
+      return;
+    }
+    if (Array.isArray(d)) {
+      const mine = g as unknown[];
+      if (mine.length !== d.length) diff(`${path}: ${mine.length} entries, the page shows ${d.length}`);
+      for (const [i, e] of d.entries()) if (i < mine.length) walk(e, mine[i], `${path}[${i}]`);
+      return;
+    }
+    for (const [k, v] of Object.entries(d as object)) {
+      if (x.unshown?.includes(`${generic}.${k}`)) continue;
+      if (!Object.hasOwn(g as object, k)) diff(`${path}.${k}: missing`);
+      else walk(v, (g as Record<string, unknown>)[k], `${path}.${k}`);
+    }
+  };
+  walk(doc, got.result, 'result');
 }
 
 /** The walk of a documented value against the answer's. */

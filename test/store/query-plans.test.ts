@@ -19,6 +19,7 @@ import type { Statement } from '../../src/store/sql.js';
 import { MEMBERS_SQL } from '../../src/store/users/members-sql.js';
 import { USERS_SQL } from '../../src/store/users/sql.js';
 import { WORKSPACE_SQL } from '../../src/store/workspace/sql.js';
+import { WORKFLOWS_SQL } from '../../src/store/workflows/sql.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 
 /** activities/get's reads: by organization, document, entity, user, ids, each way and after a cursor. */
@@ -46,6 +47,7 @@ const ALL_STATEMENTS: readonly Statement[] = [
   ...Object.values(NOTIFICATIONS_SQL),
   ...Object.values(LIVE_STATES_SQL),
   ...Object.values(WORKSPACE_SQL),
+  ...Object.values(WORKFLOWS_SQL),
   ...NOTIFICATION_FILTER_SETS.map((f) => notificationRead(f, 11)),
   ...THREAD_FILTER_SETS.map((f) => threadPageRead({ f, limit: 21 })),
   ...SEARCH_SHAPES.map((shape) => threadSearch(shape)),
@@ -72,6 +74,9 @@ const READ_PATHS = new Set([
   'threadSearchDocumentAscending',
   'threadSearchOrganization',
   'threadSearchOrganizationAscending',
+  'workflowDefinitionsPage',
+  'workflowExecutionsPage',
+  'workflowEvents',
 ]);
 
 describe('query plans', () => {

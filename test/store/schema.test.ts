@@ -7,9 +7,12 @@ import { tokenRecord } from '../../src/services/credentials.js';
 import { openStore } from '../../src/store/open-store.js';
 import { StoreUnavailableError, type Store } from '../../src/store/store.js';
 import type { AnnotationQuery } from '../../src/domain/threads.js';
+import { compile } from '../../src/domain/workflow-graph.js';
+import { dispatch, type PinnedGraph } from '../../src/domain/workflow-machine.js';
 import {
   beforeAllowedDomains,
   beforeDocumentMigrations,
+  beforeApprovalWorkflows,
   asOfMigration25,
   asOfMigration27,
   asOfMigration28,
@@ -957,6 +960,59 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         );
         await reopened.ping();
         eq(added(await reopened.addComments(TA, ORG, DOC, 'ann', [draft('second')], T0 + 1), 'a write'), [2], 'ids');
+      });
+    },
+  );
+
+  storeTest(
+    'a database as migration 31 left it, with data, migrates forward: approval workflows get their tables and run',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first')])], T0);
+      await beforeApprovalWorkflows(db);
+      const tables = async () => [...(await db.textColumns()).keys()].filter((name) => name.startsWith('workflow_')).sort();
+      eq(await tables(), [], 'as migration 31 left it');
+      await withSecondStore(db, async (reopened) => {
+        eq(
+          await tables(),
+          ['workflow_definition_versions', 'workflow_definitions', 'workflow_events', 'workflow_executions', 'workflow_steps'],
+          'migration 36 made them',
+        );
+        eq(
+          (await readThreads(reopened, TA, annotationQuery())).map((a) => a.annotationId),
+          ['ann'],
+          'a thread of before',
+        );
+        const nodes = [{ nodeId: 'draft', type: 'agent' as const, config: { agentId: 'writer', url: 'https://x.example' } }];
+        const graph: PinnedGraph = { nodes, edges: [], compiled: compile({ nodes, edges: [] }) };
+        const body = JSON.stringify({ name: 'Flow', scope: { level: 'apiKey' }, ...graph });
+        eq((await reopened.createWorkflowDefinition(TA, 'flow', body, T0)).version, 1, 'a definition');
+        const start = () => {
+          const input = { executionId: 'exec_1_a', definitionId: 'flow', definitionVersion: 1, correlationId: 'c' };
+          const t = dispatch({ ...input, idempotencyKey: 'k', triggerContext: null, rand: 'a' }, graph, T0, 10);
+          return { x: { execution: t.execution, graph, target: { organizationId: ORG, documentId: null, folderId: null } }, t };
+        };
+        eq(
+          await reopened.dispatchWorkflow(TA, 'flow', 'k', T0, start),
+          { executionId: 'exec_1_a', correlationId: 'c', deduplicated: false },
+          'a dispatch',
+        );
+        eq(
+          await reopened.dispatchWorkflow(TA, 'flow', 'k', T0, start),
+          { executionId: 'exec_1_a', correlationId: 'c', deduplicated: true },
+          'its replay',
+        );
+        const got = await reopened.workflowExecution(TA, 'exec_1_a', true);
+        eq(
+          got?.steps.map((s) => s.status),
+          ['waiting'],
+          'its step waits',
+        );
+        eq(
+          (await reopened.workflowEvents(TA, 'exec_1_a', 0, 10))?.events.map((e) => e.type),
+          ['execution.dispatched', 'step.awaiting-approval'],
+          'its log',
+        );
       });
     },
   );

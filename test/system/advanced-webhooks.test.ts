@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { eventually } from '../helpers/eventually.js';
 import { cli, post, type ServerProcess, startServer, stopServer } from '../helpers/server-process.js';
 import { freshDatabase, type FreshDatabase, STORE_KINDS } from '../helpers/test-database.js';
 import { type Received, type Receiver, startReceiver } from '../helpers/webhook-receiver.js';
@@ -127,8 +128,13 @@ describe('advanced webhooks end to end', () => {
         await receiver.until(() => delivered(receiver).length >= 13, 30_000, 'the replayed event');
         assert.equal(delivered(receiver)[12]!.id, first.id);
 
-        const text = await (await fetch(`${server.url}/metrics`)).text();
-        assert.ok(metric(text, 'marginalia_webhook_attempts_total{outcome="delivered"}') >= 13, 'deliveries counted');
+        // The receiver has the 13th delivery a moment before the worker, having read its answer, counts it.
+        const metrics = async () => (await fetch(`${server.url}/metrics`)).text();
+        await eventually(
+          '13 deliveries counted',
+          async () => metric(await metrics(), 'marginalia_webhook_attempts_total{outcome="delivered"}') >= 13,
+        );
+        const text = await metrics();
         assert.ok(metric(text, 'marginalia_webhook_attempts_total{outcome="failed"}') >= 12, 'failures counted');
         assert.ok(metric(text, 'marginalia_webhook_delivery_lag_seconds_count') >= 13, 'lag measured');
         assert.equal(metric(text, 'marginalia_event_streams_open'), 0);

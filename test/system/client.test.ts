@@ -386,6 +386,41 @@ describe('the typed client against the real server', () => {
     assert.ok(got.data.every((s) => Number.isInteger(s.lastUpdated)));
   });
 
+  test('approval workflows through client.v2: the result itself, typed (no status/message on these pages)', async () => {
+    const definition = await api.v2.workflowDefinitionsCreate({
+      definitionId: 'client-flow',
+      name: 'Client flow',
+      nodes: [{ nodeId: 'draft', type: 'agent', config: { agentId: 'writer', url: 'https://x.example' } }],
+      edges: [],
+    });
+    assert.equal(definition.version, 1);
+    assert.deepEqual(definition.compiled, { forwardEdges: [], loops: [] });
+    const dispatched = await api.v2.workflowExecutionsDispatch({ definitionId: 'client-flow', idempotencyKey: 'client-1' });
+    assert.equal(dispatched.deduplicated, false);
+    const execution = await api.v2.workflowExecutionsGet({ executionId: dispatched.executionId });
+    const step = execution.steps[0]!;
+    assert.equal(step.status, 'waiting');
+    const recorded = await api.v2.workflowStepsRecordAgentResolution({
+      executionId: dispatched.executionId,
+      stepId: step.stepId,
+      responseId: (step.output.responseIds as string[])[0]!,
+      resolution: 'resolved',
+      actorId: 'client',
+    });
+    assert.deepEqual(recorded, { recorded: true, aggregatorStatus: 'resolved', resumeScheduled: true });
+    const events = await api.v2.workflowExecutionsGetEvents({ executionId: dispatched.executionId });
+    assert.equal(events.events.at(-1)?.type, 'execution.completed');
+    const nodes = [{ nodeId: 'draft', type: 'agent' as const, config: { agentId: 'writer', url: 'https://x.example' } }];
+    await assert.rejects(
+      api.v2.workflowDefinitionsUpdate({ definitionId: 'client-flow', name: 'x', nodes, edges: [], ifVersion: 2 }),
+      (e: MarginaliaError) => e.status === 'FAILED_PRECONDITION' && e.message === 'Version conflict: expected 2, current 1',
+    );
+    await assert.rejects(
+      api.v2.workflowDefinitionsDelete({ definitionId: 'none-such' }),
+      (e: MarginaliaError) => e.status === 'NOT_FOUND' && e.httpStatus === 404,
+    );
+  });
+
   test('a 429 without Retry-After (an annotation out of commentIds) is thrown at once, saying what to do', async () => {
     let calls = 0;
     const counting = new Marginalia({

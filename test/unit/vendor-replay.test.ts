@@ -99,3 +99,26 @@ test("a page not available here: 501 and the exact body naming its path, whateve
   assert.equal(differences({ data: {} }, doc, { status: 501, json: more }, x).length, 1, 'nothing more in the envelope');
   assert.equal(differences({ data: {} }, doc, ok({ agentId: 'a1' }), x).length, 2, "the page's own answer is not it");
 });
+
+test('a result the page prints without status/message (workflow pages): its members compared as data, exactly when asked', () => {
+  const doc = page({ result: { definitionId: 'd', version: 1, status: 'active', nodes: [{ nodeId: 'a' }], createdAt: 1 } });
+  const answer = (result: unknown) => ({ status: 200, json: { result } });
+  const same = { definitionId: 'd', version: 1, status: 'active', nodes: [{ nodeId: 'a' }], createdAt: 9, extra: true };
+  const x = { exact: true, loose: ['createdAt'] };
+  assert.deepEqual(differences({ data: {} }, doc, answer(same), x), [], 'loose members by kind; members added are fine');
+  assert.equal(differences({ data: {} }, doc, answer({ ...same, version: 2 }), x).length, 1, 'a value');
+  assert.equal(
+    differences({ data: {} }, doc, answer({ ...same, nodes: [{ nodeId: 'a' }, { nodeId: 'b' }] }), x).length,
+    1,
+    'an entry more',
+  );
+  assert.equal(differences({ data: {} }, doc, answer({ ...same, nodes: [{ nodeId: 'b' }] }), x).length, 1, 'a value in an entry');
+  assert.equal(
+    differences({ data: {} }, doc, answer({ ...same, createdAt: '9' }), x).length,
+    1,
+    'a loose member of another kind',
+  );
+  assert.equal(differences({ data: {} }, doc, answer({ ...same, version: undefined }), x).length, 1, 'a member missing');
+  assert.deepEqual(differences({ data: {} }, doc, answer({ ...same, version: 2 })), [], 'without exact: by shape');
+  assert.equal(differences({ data: {} }, doc, ok(same)).length > 0, true, 'a status/message envelope the page does not show');
+});

@@ -19,6 +19,7 @@ import { personalData } from './personal-data.js';
 import { users } from './users.js';
 import { webhooks } from './webhooks.js';
 import { workspace } from './workspace.js';
+import { workflows } from './workflows.js';
 
 export const CONTRACT = {
   ...users,
@@ -39,6 +40,7 @@ export const CONTRACT = {
   ...activities,
   ...documentMigrations,
   ...apiKeys,
+  ...workflows,
 };
 
 /** The name of an operation. */

@@ -42,6 +42,7 @@ import { activities } from './32-activities.js';
 import { documentMigrations } from './33-document-migrations.js';
 import { workspaceKeys } from './34-workspace-keys.js';
 import { advancedWebhooks } from './35-advanced-webhooks.js';
+import { approvalWorkflows } from './36-approval-workflows.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -84,6 +85,7 @@ export const MIGRATIONS: readonly Migration[] = [
   documentMigrations,
   workspaceKeys,
   advancedWebhooks,
+  approvalWorkflows,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');
