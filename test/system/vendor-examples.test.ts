@@ -14,14 +14,7 @@ import { CONTRACT } from '../../src/schemas/operations/index.js';
 import { createTenant, type IssuedCredentials } from '../../src/services/credentials.js';
 import { postBody, startServer, stopServer } from '../helpers/server-process.js';
 import { freshDatabase, STORE_KINDS } from '../helpers/test-database.js';
-import {
-  compareAnswer,
-  EXAMPLES_V1,
-  EXAMPLES_V2,
-  type Expectation,
-  substituted,
-  vendorPages,
-} from '../helpers/vendor-replay.js';
+import { compareAnswer, EXAMPLES_V1, EXAMPLES_V2, type Expectation, substituted, vendorPages } from '../helpers/vendor-replay.js';
 import { type Context, DOC, ORG, type Plan, say, thread, USER, users } from '../helpers/vendor-plan.js';
 import { V2_FEATURES } from './vendor-plans/index.js';
 
