@@ -55,6 +55,9 @@ export interface AppOptions {
         | 'eventStreamBufferKb'
         | 'eventStreamsMax'
         | 'webhookAllowPrivate'
+        | 'permissionProviderTimeoutMs'
+        | 'presenceTtlSeconds'
+        | 'maxPresencePerDocument'
       >
     >;
   store: Store;
@@ -94,6 +97,9 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
     maxLiveStatesPerDocument: config.maxLiveStatesPerDocument,
     maxLiveStateBytes: config.maxLiveStateBytes,
     webhookAllowPrivate: config.webhookAllowPrivate,
+    permissionProviderTimeoutMs: config.permissionProviderTimeoutMs,
+    presenceTtlSeconds: config.presenceTtlSeconds,
+    maxPresencePerDocument: config.maxPresencePerDocument,
   };
 }
 

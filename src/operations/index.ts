@@ -13,6 +13,8 @@ import { notifications } from './notifications.js';
 import type { Operation } from './operation.js';
 import { organizationLifecycle, organizations } from './organizations.js';
 import { personalData } from './personal-data.js';
+import { presence } from './presence.js';
+import { serviceSettings } from './service-settings.js';
 import { members, users } from './users.js';
 import { webhooks } from './webhooks.js';
 import { workspace } from './workspace.js';
@@ -34,4 +36,6 @@ export const OPERATIONS: readonly Operation[] = [
   ...webhooks,
   ...workspace,
   ...liveState,
+  ...serviceSettings,
+  ...presence,
 ];

@@ -32,6 +32,9 @@ export const EVENT_TYPES = [
   'folder.update',
   'folder.delete',
   'livestate.broadcast',
+  'presence.add',
+  'presence.update',
+  'presence.delete',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

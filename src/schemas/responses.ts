@@ -27,7 +27,7 @@ const error = (description: string) =>
 
 /** The success envelope (docs/api.md, "Wire format") around an operation's data; extensions sit beside data. */
 // E defaults to no extensions: inferred from the constraint instead, it would widen every result to unknown.
-const Success = <T extends TSchema, E extends Record<string, TSchema> = Record<never, TSchema>>(
+export const Success = <T extends TSchema, E extends Record<string, TSchema> = Record<never, TSchema>>(
   data: T,
   extensions: E = {} as E,
 ) =>

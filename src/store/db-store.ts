@@ -19,6 +19,8 @@ import { signingKeysStore } from './signing-keys/index.js';
 import type { Store } from './store.js';
 import { usersStore } from './users/index.js';
 import { webhooksStore } from './webhooks/index.js';
+import { serviceSettingsStore } from './service-settings/index.js';
+import { presenceStore } from './presence/index.js';
 
 export type { StoreOptions } from './core.js';
 
@@ -54,5 +56,7 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...domainsStore(core),
     ...liveStatesStore(core),
     ...webhooksStore(core),
+    ...serviceSettingsStore(core),
+    ...presenceStore(core),
   };
 }

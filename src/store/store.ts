@@ -25,6 +25,8 @@ import type { PersonalDataStore } from './personal-data/index.js';
 import type { DomainsStore } from './domains/index.js';
 import type { LiveStatesStore } from './livestate/index.js';
 import type { WebhooksStore } from './webhooks/index.js';
+import type { ServiceSettingsStore } from './service-settings/index.js';
+import type { PresenceStore } from './presence/index.js';
 
 /** The store's own life: its schema, health, pool and observers, and the events it hears of. */
 export interface StoreLife {
@@ -86,7 +88,9 @@ export type Store = StoreLife &
   PersonalDataStore &
   DomainsStore &
   LiveStatesStore &
-  WebhooksStore;
+  WebhooksStore &
+  ServiceSettingsStore &
+  PresenceStore;
 
 export type { LocationDataDeleted, LocationMoved } from './locations/locations.js';
 export type * from './webhooks/types.js';

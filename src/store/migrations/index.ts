@@ -38,6 +38,7 @@ import { notificationsByRowid } from './28-notifications-by-rowid.js';
 import { folderInheritance } from './29-folder-inheritance.js';
 import { threadV2Members } from './30-thread-v2-members.js';
 import { notificationV2Members } from './31-notification-v2-members.js';
+import { serviceSettingsAndPresence } from './35-service-settings-and-presence.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -76,6 +77,7 @@ export const MIGRATIONS: readonly Migration[] = [
   folderInheritance,
   threadV2Members,
   notificationV2Members,
+  serviceSettingsAndPresence,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');
