@@ -130,6 +130,11 @@ export async function registerApiDocs(app: App): Promise<void> {
         { name: 'webhooks', description: 'Webhooks: events POSTed to your URLs, signed (Standard Webhooks); docs/events.md' },
         { name: 'workspace', description: "The tenant's settings: browser domains allowed for its end-user tokens (CORS)" },
         {
+          name: 'workspace settings',
+          description: "The tenant's service settings (/v2): email, notification service (its triggers), permission provider",
+        },
+        { name: 'presence', description: 'Who is on a document (/v2): added, updated, removed, read; expires on its own' },
+        {
           name: 'unavailable',
           description:
             "/v2 pages of the original service's other products (AI agents, Memory, CRDT editor state, recordings, the AI " +

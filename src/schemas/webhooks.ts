@@ -15,6 +15,7 @@ export const EVENT_CATEGORIES = [
   'document',
   'folder',
   'livestate',
+  'presence',
 ] as const;
 
 export const EVENT_TYPE_PATTERN = `^(${EVENT_CATEGORIES.join('|')})\\.([a-z_]{1,64}|\\*)$`;
