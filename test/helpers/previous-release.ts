@@ -268,8 +268,14 @@ export async function beforeNotificationV2Members(db: Pick<FreshDatabase, 'exec'
 DELETE FROM schema_migrations WHERE version = 31;`);
 }
 
+/** Before migration 35: no workspace service settings, no presence. */
+export async function beforeServiceSettingsAndPresence(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('DROP TABLE service_settings; DROP TABLE presence; DELETE FROM schema_migrations WHERE version = 35;');
+}
+
 /** The schema the release before this one left (through migration 28), with the rows written since. */
 export async function asOfMigration28(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeServiceSettingsAndPresence(db);
   await beforeNotificationV2Members(db);
   await beforeThreadV2Members(db);
   await beforeFolderInheritance(db);
