@@ -27,8 +27,9 @@ export const serviceSettings = [
     run: getPermissionProviderConfig,
     answer: 'Permission provider configuration retrieved successfully.',
   }),
+  // Its page prints the message alone: no data (get reads the setting back; docs/decisions.md).
   operation(CONTRACT.permissionProviderConfigUpdate, {
     run: updatePermissionProviderConfig,
-    answer: 'Permission provider configuration updated successfully.',
+    answer: () => ({ result: { status: 'success', message: 'Permission provider configuration updated successfully.' } }),
   }),
 ];

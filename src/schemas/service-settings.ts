@@ -106,6 +106,15 @@ export const NotificationConfigResult = Success(
   }),
 );
 
+/**
+ * permissionproviderconfig/update's answer, as its page prints it: the message alone, no `data` (get reads the
+ * setting back; docs/decisions.md).
+ */
+export const PermissionProviderConfigUpdateResult = Type.Object(
+  { result: Type.Object({ status: Type.Literal('success'), message: Type.String() }) },
+  { description: 'Success: the result envelope, without data' },
+);
+
 export const PermissionProviderConfigResult = Success(
   Type.Object({
     usePermissionProvider: Type.Boolean(),

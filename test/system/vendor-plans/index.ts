@@ -2,5 +2,8 @@
 // advanced webhooks, presence, document migration, approval workflows): one file per feature, so each
 // feature's replay lives beside no other's. test/system/vendor-examples.test.ts replays them.
 import type { Plan } from '../../helpers/vendor-plan.js';
+import { SETTINGS_PRESENCE_PLANS } from './settings-presence.js';
 
-export const V2_FEATURES: Record<string, Plan> = {};
+export const V2_FEATURES: Record<string, Plan> = {
+  ...SETTINGS_PRESENCE_PLANS,
+};
