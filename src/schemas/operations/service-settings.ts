@@ -64,8 +64,8 @@ export const serviceSettings = {
     description:
       'At least one of `usePermissionProvider` and `permissionProviderConfig`. `permissionProviderUrl` is empty (clears ' +
       'it) or an http(s) URL whose host is a public address (the webhook SSRF guard, within ' +
-      'MARGINALIA_PERMISSION_PROVIDER_TIMEOUT_MS). Answers the message alone, as its page prints it; get reads the setting back. Kept and shown; access decisions do ' +
-      'not ask the provider yet.',
+      'MARGINALIA_PERMISSION_PROVIDER_TIMEOUT_MS). Answers the message alone, as its page prints it; get reads the ' +
+      'setting back. Kept and shown; access decisions do not ask the provider yet.',
     tags,
     body: PermissionProviderConfigUpdateBody,
     result: PermissionProviderConfigUpdateResult,
