@@ -132,15 +132,17 @@ export type PermissionProviderConfigAnswer = ReturnType<typeof permissionAnswer>
 /** The page's documented message for a URL that is neither empty nor http(s). */
 export const INVALID_PROVIDER_URL = 'Please enter a valid URL';
 
-/** The system's resolver, given up on after `ms` (the host then counts as not resolving). */
-const resolverWithin =
-  (ms: number): Resolver =>
+const systemResolver: Resolver = (host) => lookup(host, { all: true, verbatim: true });
+
+/** A resolver given up on after `ms` (the host then counts as not resolving). */
+const within =
+  (ms: number, resolve: Resolver): Resolver =>
   (host) => {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(Object.assign(new Error('lookup timed out'), { code: `no answer within ${ms} ms` })), ms);
     });
-    return Promise.race([lookup(host, { all: true, verbatim: true }), late]).finally(() => clearTimeout(timer));
+    return Promise.race([resolve(host), late]).finally(() => clearTimeout(timer));
   };
 
 /** The provider's URL, checked: http(s) with a host and no user name or password, whose host is a public address. */
@@ -160,7 +162,7 @@ async function checkProviderUrl(services: Services, text: string): Promise<void>
     throw invalid(INVALID_PROVIDER_URL);
   if (services.webhookAllowPrivate) return;
   const timeoutMs = services.permissionProviderTimeoutMs ?? DEFAULT_PERMISSION_PROVIDER_TIMEOUT_MS;
-  const refused = await refusedHost(url, services.resolveHost ?? resolverWithin(timeoutMs));
+  const refused = await refusedHost(url, within(timeoutMs, services.resolveHost ?? systemResolver));
   if (refused)
     throw invalid(
       `${spell(['permissionProviderConfig', 'permissionProviderUrl'])}: ${refused}. A permission provider may not be on a ` +
