@@ -62,6 +62,9 @@ export interface AppOptions {
         | 'workflowMaxDefinitionBytes'
         | 'workflowMaxStepsPerExecution'
         | 'workflowEventsPageMax'
+        | 'permissionProviderTimeoutMs'
+        | 'presenceTtlSeconds'
+        | 'maxPresencePerDocument'
       >
     >;
   store: Store;
@@ -110,6 +113,9 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
       maxStepsPerExecution: config.workflowMaxStepsPerExecution,
       eventsPageMax: config.workflowEventsPageMax,
     },
+    permissionProviderTimeoutMs: config.permissionProviderTimeoutMs,
+    presenceTtlSeconds: config.presenceTtlSeconds,
+    maxPresencePerDocument: config.maxPresencePerDocument,
   };
 }
 

@@ -38,6 +38,12 @@ import {
   DEFAULT_SECRET_GRACE_HOURS,
 } from '../webhooks/schedule.js';
 import { DEFAULT_WORKFLOW_LIMITS, MAX_WORKFLOW_EVENTS_PAGE, MAX_WORKFLOW_NODES } from '../services/workflow-limits.js';
+import {
+  DEFAULT_MAX_PRESENCE_PER_DOCUMENT,
+  DEFAULT_PRESENCE_TTL_SECONDS,
+  MAX_PRESENCE_PER_DOCUMENT,
+} from '../services/presence.js';
+import { DEFAULT_PERMISSION_PROVIDER_TIMEOUT_MS } from '../services/service-settings.js';
 import { converted, integer, oneOf, type Setting, text } from './setting.js';
 
 /**
@@ -391,6 +397,31 @@ const FIELDS = {
     1,
     MAX_WORKFLOW_EVENTS_PAGE,
     'Most events one workflow/executions/getEvents page answers, whatever pageSize asks (hasMore says that more remain).',
+  ),
+  permissionProviderTimeoutMs: integer(
+    'MARGINALIA_PERMISSION_PROVIDER_TIMEOUT_MS',
+    DEFAULT_PERMISSION_PROVIDER_TIMEOUT_MS,
+    100,
+    60_000,
+    "How long the check of a permission provider URL's host may take at workspace/permissionproviderconfig/update " +
+      '(the SSRF guard resolves it); a host that does not answer in time is refused. Calls to the provider will be ' +
+      'bounded by it too.',
+  ),
+  presenceTtlSeconds: integer(
+    'MARGINALIA_PRESENCE_TTL_SECONDS',
+    DEFAULT_PRESENCE_TTL_SECONDS,
+    10,
+    86_400,
+    "How long a user's presence on a document lasts after its last presence/add or presence/update: then it is no " +
+      "longer shown, and retention deletes it in the background. The default: the original service's 10 minutes to offline.",
+  ),
+  maxPresencePerDocument: integer(
+    'MARGINALIA_MAX_PRESENCE_PER_DOCUMENT',
+    DEFAULT_MAX_PRESENCE_PER_DOCUMENT,
+    1,
+    MAX_PRESENCE_PER_DOCUMENT,
+    'Most users present on one document at once: a presence/add that would make more gets 429 `RESOURCE_EXHAUSTED` ' +
+      `and writes nothing; presence/get answers them all. At most ${MAX_PRESENCE_PER_DOCUMENT}.`,
   ),
   eventRetentionHours: integer(
     'MARGINALIA_EVENT_RETENTION_HOURS',

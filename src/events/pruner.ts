@@ -1,18 +1,20 @@
 // Retention (MARGINALIA_EVENT_RETENTION_HOURS): every few minutes, events older than that, and webhook
-// deliveries finished and attempts made before it, are deleted a batch at a time, each batch its own
+// deliveries finished and attempts made before it, are deleted a batch at a time (and documents'
+// presence that has expired, whatever its age: docs/api.md "Presence"), each batch its own
 // short transaction with a turn of the event loop between them, so pruning never holds the write lock
 // (SQLite) or many row locks for long.
 import type { Store } from '../store/store.js';
 
 export const PRUNE_BATCH = 1000;
 
-type PruneStep = (store: Store, before: number, limit: number) => number | Promise<number>;
+/** A table's pruning: rows made before `before` (retention), or expired at `now`. */
+type PruneStep = (store: Store, before: number, limit: number, now: number) => number | Promise<number>;
 
 /** Deletes every row `step` prunes from before `before`, a batch at a time; answers how many went. */
-async function inBatches(store: Store, step: PruneStep, before: number, batch: number): Promise<number> {
+async function inBatches(store: Store, step: PruneStep, before: number, batch: number, now = Date.now()): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = await step(store, before, batch);
+    const n = await step(store, before, batch, now);
     total += n;
     if (n < batch) return total;
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -21,16 +23,21 @@ async function inBatches(store: Store, step: PruneStep, before: number, batch: n
 
 const OUTBOX: PruneStep = (s, before, n) => s.pruneEvents(before, n);
 const DELIVERIES: PruneStep = (s, before, n) => s.pruneWebhookDeliveries(before, n);
+const PRESENCE: PruneStep = (s, _before, n, now) => s.pruneExpiredPresence(now, n);
 
 /** Deletes every event recorded before `before`, a batch at a time; answers how many went. */
 export const pruneEvents = (store: Store, before: number, batch = PRUNE_BATCH): Promise<number> =>
   inBatches(store, OUTBOX, before, batch);
 
-/** What retention deletes, in turn: the outbox, then the webhooks' finished deliveries and attempts. */
-const STEPS: readonly PruneStep[] = [OUTBOX, DELIVERIES];
+/** Deletes every presence that expired by `now`, a batch at a time; answers how many went. */
+export const pruneExpiredPresence = (store: Store, now: number, batch = PRUNE_BATCH): Promise<number> =>
+  inBatches(store, PRESENCE, now, batch, now);
 
-async function pruneAll(store: Store, before: number): Promise<void> {
-  for (const step of STEPS) await inBatches(store, step, before, PRUNE_BATCH);
+/** What retention deletes, in turn: the outbox, the webhooks' finished deliveries and attempts, expired presence. */
+const STEPS: readonly PruneStep[] = [OUTBOX, DELIVERIES, PRESENCE];
+
+async function pruneAll(store: Store, before: number, now: number): Promise<void> {
+  for (const step of STEPS) await inBatches(store, step, before, PRUNE_BATCH, now);
 }
 
 export interface Pruner {
@@ -45,7 +52,8 @@ export function startPruner(
   let running: Promise<unknown> | null = null;
   const tick = () => {
     if (running) return;
-    running = pruneAll(store, now() - options.retentionHours * 3_600_000)
+    const at = now();
+    running = pruneAll(store, at - options.retentionHours * 3_600_000, at)
       .catch(options.onError ?? (() => {}))
       .finally(() => (running = null));
   };

@@ -1,6 +1,6 @@
 // What an end-user token's stream carries (docs/events.md, "End-user tokens and what a token's stream carries"): of
 // the token's organization only, the events of notifications addressed to its user (listed, or organization-wide
-// while the user has a profile there) and of threads, comments and live state in documents the user may access
+// while the user has a profile there) and of threads, comments, live state and presence in documents the user may access
 // (store/events/access.ts). Answers are held per stream and let go whenever an event that can change them passes by
 // (users, documents, folders, groups and the organization itself): the tail hands every event of the tenant to
 // `saw`, in order, so a change of access applies from the next event on, on every instance. A
@@ -24,8 +24,11 @@ const NOTIFICATION = new Set([
 ]);
 /** How long an access answer is held at most (see above). */
 export const HELD_MS = 30_000;
-/** Families of a document's content, carried to users who may access the document: its threads and its live state. */
-const DOCUMENT_CONTENT = ['comment_annotation.', 'comment.', 'livestate.'];
+/**
+ * Families of a document's content, carried to users who may access the document: its threads, its live
+ * state and who is on it (presence).
+ */
+const DOCUMENT_CONTENT = ['comment_annotation.', 'comment.', 'livestate.', 'presence.'];
 
 export class EndUserScope implements StreamScope {
   private readonly held = new Map<string, StreamAccess | Promise<StreamAccess>>();

@@ -149,6 +149,11 @@ export async function registerApiDocs(app: App): Promise<void> {
           description: "API keys (tenants) and their auth tokens, managed with the workspace's credentials (this installation's)",
         },
         {
+          name: 'workspace settings',
+          description: "The tenant's service settings (/v2): email, notification service (its triggers), permission provider",
+        },
+        { name: 'presence', description: 'Who is on a document (/v2): added, updated, removed, read; expires on its own' },
+        {
           name: 'unavailable',
           description:
             "/v2 pages of the original service's other products (AI agents, Memory, CRDT editor state, recordings, the AI " +

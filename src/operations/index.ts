@@ -17,6 +17,8 @@ import { notifications } from './notifications.js';
 import type { Operation } from './operation.js';
 import { organizationLifecycle, organizations } from './organizations.js';
 import { personalData } from './personal-data.js';
+import { presence } from './presence.js';
+import { serviceSettings } from './service-settings.js';
 import { members, users } from './users.js';
 import { webhooks } from './webhooks.js';
 import { workspace } from './workspace.js';
@@ -45,4 +47,6 @@ export const OPERATIONS: readonly Operation[] = [
   ...activities,
   ...apiKeys,
   ...workflows,
+  ...serviceSettings,
+  ...presence,
 ];

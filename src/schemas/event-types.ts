@@ -43,6 +43,9 @@ export const EVENT_TYPES = [
   'workflow.step_cancelled',
   'workflow.loop_iteration_started',
   'workflow.loop_exhausted',
+  'presence.add',
+  'presence.update',
+  'presence.delete',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -16,6 +16,7 @@ export const EVENT_CATEGORIES = [
   'folder',
   'livestate',
   'workflow',
+  'presence',
 ] as const;
 
 export const EVENT_TYPE_PATTERN = `^(${EVENT_CATEGORIES.join('|')})\\.([a-z_]{1,64}|\\*)$`;

@@ -2,6 +2,7 @@
 import type { Clock } from '../clock.js';
 import type { InputLimits } from '../schemas/common.js';
 import type { Store } from '../store/store.js';
+import type { Resolver } from '../webhooks/ssrf.js';
 import type { Tenant } from '../domain/credentials.js';
 import type { ProfileCache } from './profiles.js';
 import type { ThreadPageCache } from './thread-pages.js';
@@ -34,6 +35,14 @@ export interface Services {
   webhookSecretGraceHours?: number | undefined;
   /** The MARGINALIA_WORKFLOW_* limits; absent: the defaults of workflow-limits.ts. */
   workflows?: Partial<WorkflowLimits> | undefined;
+  /** How host names are resolved for the SSRF guard (tests); absent: the system's (services/service-settings.ts). */
+  resolveHost?: Resolver | undefined;
+  /** MARGINALIA_PERMISSION_PROVIDER_TIMEOUT_MS; absent: the default (services/service-settings.ts). */
+  permissionProviderTimeoutMs?: number | undefined;
+  /** MARGINALIA_PRESENCE_TTL_SECONDS; absent: the default (services/presence.ts). */
+  presenceTtlSeconds?: number | undefined;
+  /** MARGINALIA_MAX_PRESENCE_PER_DOCUMENT; absent: the default (services/presence.ts). */
+  maxPresencePerDocument?: number | undefined;
 }
 
 export type Caller = Pick<Tenant, 'id' | 'apiKey'>;

@@ -23,6 +23,8 @@ import { signingKeysStore } from './signing-keys/index.js';
 import type { Store } from './store.js';
 import { usersStore } from './users/index.js';
 import { webhooksStore } from './webhooks/index.js';
+import { serviceSettingsStore } from './service-settings/index.js';
+import { presenceStore } from './presence/index.js';
 
 export type { StoreOptions } from './core.js';
 
@@ -62,5 +64,7 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...activitiesStore(core),
     ...documentMigrationsStore(core),
     ...workspaceStore(core),
+    ...serviceSettingsStore(core),
+    ...presenceStore(core),
   };
 }

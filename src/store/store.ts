@@ -29,6 +29,8 @@ import type { ActivitiesStore } from './activities/index.js';
 import type { DocumentMigrationsStore } from './document-migrations/index.js';
 import type { WorkspaceStore } from './workspace/index.js';
 import type { WorkflowsStore } from './workflows/index.js';
+import type { ServiceSettingsStore } from './service-settings/index.js';
+import type { PresenceStore } from './presence/index.js';
 
 /** The store's own life: its schema, health, pool and observers, and the events it hears of. */
 export interface StoreLife {
@@ -94,7 +96,9 @@ export type Store = StoreLife &
   ActivitiesStore &
   DocumentMigrationsStore &
   WorkspaceStore &
-  WorkflowsStore;
+  WorkflowsStore &
+  ServiceSettingsStore &
+  PresenceStore;
 
 export type { LocationDataDeleted, LocationMoved } from './locations/locations.js';
 export type * from './webhooks/types.js';

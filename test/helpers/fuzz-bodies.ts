@@ -237,6 +237,73 @@ const usersData = () =>
     record({ organizationId: org, folderId: id('f'), users: list(user) }),
   );
 
+/** The workspace's service settings: the switches, and configurations with values in and out of their ranges. */
+function serviceSettingsData() {
+  const flag = fc.constantFrom<Json>(true, false, null, 'yes');
+  const triggers = obj([
+    [
+      'comment',
+      obj([
+        ['added', true],
+        ['newlyAdded', false],
+      ]),
+    ],
+    ['huddle', obj([['join', 'on']])],
+  ]);
+  const seconds = fc.constantFrom<Json>(num(10), num(9), num(15_552_000), num(604_801), num(30.5), '30');
+  const level = record({
+    isEnabled: flag,
+    batchWindowSeconds: seconds,
+    maxActivities: fc.constantFrom<Json>(num(2), num(1), num(51)),
+  });
+  const empty = fc.constant<Json>(obj([]));
+  return {
+    emailConfigGet: empty,
+    notificationConfigGet: empty,
+    permissionProviderConfigGet: empty,
+    emailConfigUpdate: record({
+      useEmailService: flag,
+      emailServiceConfig: record({
+        type: fc.constantFrom<Json>('default', 'sendgrid', 'custom', 'smtp'),
+        apiKey: fc.string({ maxLength: 20 }),
+        fromEmail: fc.constantFrom<Json>('', 'noreply@example.com', 'not-an-email'),
+        fromCompany: fc.string({ maxLength: 20 }),
+        triggers: freeObject,
+      }),
+    }),
+    notificationConfigUpdate: record({
+      useNotificationService: flag,
+      notificationServiceConfig: record({
+        triggers: fc.constantFrom<Json>(triggers, obj([])),
+        delayConfig: record({ isEnabled: flag, delaySeconds: seconds }),
+        batchConfig: record({ document: level, user: level }),
+      }),
+    }),
+    permissionProviderConfigUpdate: record({
+      usePermissionProvider: flag,
+      permissionProviderConfig: record({
+        // Addresses only: the guard refuses these without asking a resolver.
+        permissionProviderUrl: fc.constantFrom<Json>('', 'ftp://x', 'not a url', 'http://127.0.0.1/p', 'https://10.0.0.1/p'),
+        authToken: fc.string({ maxLength: 20 }),
+      }),
+    }),
+  };
+}
+
+/** Documents' presence. */
+function presenceData() {
+  const status = fc.constantFrom<Json>('online', 'away', 'offline', 'busy', null);
+  const users = list(
+    record({ userId: uid, name: fc.string({ maxLength: 10 }), email: fc.constantFrom<Json>('a@b.c', null), status }),
+  );
+  return {
+    presenceAdd: record({ organizationId: org, documentId: doc, users }),
+    presenceUpdate: record({ organizationId: org, documentId: doc, users }),
+    presenceDelete: record({ organizationId: org, documentId: doc, userIds: list(uid) }),
+    presenceGet: record({ organizationId: org, documentId: doc }),
+  };
+}
+
 /** The `data` member of each operation. */
 const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   usersAdd: usersData(),
@@ -691,6 +758,8 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   webhooksRecover: record({ webhookId: id('wh_'), since: fc.constantFrom<Json>(num(0), num(1), num(-1), num(1.5), 'x') }),
   webhookSecretRotate: record({ webhookId: id('wh_') }),
   ...workflowData(),
+  ...serviceSettingsData(),
+  ...presenceData(),
 };
 
 /** Approval workflows: a small graph (an agent, then a human with its reject path), its executions and steps. */

@@ -283,6 +283,7 @@ export async function beforeWorkspaceKeys(db: Pick<FreshDatabase, 'exec'>): Prom
 
 /** The schema through migration 31 (the release before issue 37's features), with the rows written since. */
 export async function asOfMigration31(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeServiceSettingsAndPresence(db);
   await beforeApprovalWorkflows(db);
   await beforeAdvancedWebhooks(db);
   await beforeWorkspaceKeys(db);
@@ -294,6 +295,11 @@ export async function asOfMigration31(db: Pick<FreshDatabase, 'kind' | 'exec'>):
 export async function beforeApprovalWorkflows(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
   await db.exec(`DROP TABLE workflow_events; DROP TABLE workflow_steps; DROP TABLE workflow_executions;
 DROP TABLE workflow_definition_versions; DROP TABLE workflow_definitions; DELETE FROM schema_migrations WHERE version = 36;`);
+}
+
+/** Before migration 37: no workspace service settings, no presence. */
+export async function beforeServiceSettingsAndPresence(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('DROP TABLE service_settings; DROP TABLE presence; DELETE FROM schema_migrations WHERE version = 37;');
 }
 
 /** The schema the release before this one left (through migration 28), with the rows written since. */

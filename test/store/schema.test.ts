@@ -28,6 +28,7 @@ import {
   beforeHeadPruning,
   beforeAdvancedWebhooks,
   beforeLiveStates,
+  beforeServiceSettingsAndPresence,
   beforeLz4,
   beforeNumberingByWrite,
   beforeThreadColors,
@@ -688,6 +689,41 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         await reopened.putWebhookSettings(TA, 'advanced', { isEnabled: true }, T0);
         eq((await reopened.getWebhookSettings(TA)).advanced, { isEnabled: true }, 'settings');
         eq(await reopened.recoverWebhookDeliveries(TA, 'wh_1', 0, T0), 0, 'nothing failed to recover');
+      });
+    },
+  );
+
+  storeTest(
+    'a database as migration 31 left it migrates forward: service settings and presence get their tables, rows stay',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first')])], T0);
+      await store.addNotification(TA, ORG, notification('n1'));
+      await beforeServiceSettingsAndPresence(db);
+      const tables = async () =>
+        [...(await db.textColumns()).keys()].filter((name) => name === 'service_settings' || name === 'presence').sort();
+      eq(await tables(), [], 'as that release left it');
+      await withSecondStore(db, async (reopened) => {
+        eq(await tables(), ['presence', 'service_settings'], 'migration 37 made them');
+        eq(commentIdsOf(await reopened.getComments(TA, commentQuery('ann'))), [1], 'comments');
+        eq(
+          notificationIdsOf(await readNotifications(reopened, TA, notificationQuery({ userId: 'u1' }))),
+          ['n1'],
+          'notifications',
+        );
+        eq(await reopened.serviceSetting(TA, 'notification'), null, 'never set');
+        const written = await reopened.changeServiceSetting(TA, 'notification', { enabled: true }, T0 + 1);
+        eq(written.enabled, true, 'a change');
+        eq(await reopened.serviceSetting(TA, 'notification'), written, 'read back');
+        const users = [{ userId: 'u1', name: 'U', status: 'online' as const }];
+        await reopened.addPresence(TA, { organizationId: ORG, documentId: DOC, users }, { ttlMs: 60_000, most: 10 }, T0 + 2);
+        eq(
+          (await reopened.getPresence(TA, ORG, DOC, T0 + 3, 10)).map((p) => [p.userId, p.name, p.expiresAt]),
+          [['u1', 'U', T0 + 2 + 60_000]],
+          'presence',
+        );
+        await reopened.addAnnotations(TA, ORG, DOC, [annotation('ann2', [newComment(1, 'second')])], T0 + 4);
+        eq(commentIdsOf(await reopened.getComments(TA, commentQuery('ann2'))), [1], 'a comment write after it');
       });
     },
   );

@@ -16,6 +16,8 @@ import { locations } from './locations.js';
 import { notifications } from './notifications.js';
 import { organizations } from './organizations.js';
 import { personalData } from './personal-data.js';
+import { presence } from './presence.js';
+import { serviceSettings } from './service-settings.js';
 import { users } from './users.js';
 import { webhooks } from './webhooks.js';
 import { workspace } from './workspace.js';
@@ -41,6 +43,8 @@ export const CONTRACT = {
   ...documentMigrations,
   ...apiKeys,
   ...workflows,
+  ...serviceSettings,
+  ...presence,
 };
 
 /** The name of an operation. */

@@ -196,7 +196,7 @@ export function* addAnnotations(
       added.map((a) => threadsWritten.get(a.annotationId)!),
     ).map((d, i) => (quiet(added[i]!) ? { ...d, noActivity: true } : d)),
   );
-  yield* notifyOfComments({ tenantId, organizationId, documentId }, inRequestOrder, now, false);
+  yield* notifyOfComments({ tenantId, organizationId, documentId }, inRequestOrder, now, 'newlyAdded');
   return taken;
 }
 
@@ -228,7 +228,7 @@ export function* addComments(thread: Thread, comments: CommentDraft[], now: numb
   yield* insertComments(thread, placed);
   const appended = storedComments(placed);
   yield* emit(commentsAdded(thread, appended).map((d, i) => (drafts[i]?.noActivity ? { ...d, noActivity: true } : d)));
-  if (notify) yield* notifyOfComments(thread, written(thread.annotationId, drafts, placed), now, true);
+  if (notify) yield* notifyOfComments(thread, written(thread.annotationId, drafts, placed), now, 'added');
   // The stored answer: the head again (lastUpdated moves), the new comments appended (answers/annotations.ts).
   const head = headFrom(locked, L);
   head.lastUpdated = Math.max(head.lastUpdated, latestChange(placed));

@@ -324,7 +324,7 @@ export function* updateComments(
     }));
     // Only comments/add makes replies (docs/api.md, "Notifications from comments (triggerNotification)"): an edit
     // tells the mentioned and the members.
-    yield* notifyOfComments(thread, written, now, false);
+    yield* notifyOfComments(thread, written, now, 'updated');
   }
   return changed;
 }

@@ -78,6 +78,7 @@ export const MOVERS: readonly Mover[] = [
   rows('annotation_reads', SQL.moveRows('migrateSomeThreadReads', 'annotation_reads')),
   threads,
   notifications,
+  rows('presence', SQL.moveRows('migrateSomePresence', 'presence')),
 ];
 
 /**

@@ -178,6 +178,7 @@ export const DOCUMENT_PARTS: readonly ((at: DocumentScope, limit: number) => Wor
   someRows(SQL.someMemberships),
   someRows(SQL.someSettings),
   someRows(SQL.someLiveStates),
+  someRows(SQL.somePresence),
 ];
 
 /**
@@ -197,6 +198,7 @@ export function* finishDeletion(tenantId: string, organizationId: string, docume
   yield* run(SQL.memberships, at);
   yield* run(SQL.settings, at);
   yield* run(SQL.liveStates, at);
+  yield* run(SQL.presence, at);
   return true;
 }
 

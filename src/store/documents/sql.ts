@@ -97,6 +97,7 @@ export const DOCUMENTS_SQL = {
   ),
   someSettings: deleteSome('deleteSomeSettingsOfDocument', 'notification_settings', DOCUMENT),
   someLiveStates: deleteSome('deleteSomeLiveStatesOfDocument', 'live_states', DOCUMENT),
+  somePresence: deleteSome('deleteSomePresenceOfDocument', 'presence', DOCUMENT),
   /**
    * documents/delete, last: the row goes. On PostgreSQL that locks it, so a write that inserts the
    * document's row (the upserts above) waits, then makes a new one after this commits; writes that
@@ -119,6 +120,7 @@ export const DOCUMENTS_SQL = {
   ),
   settings: written('deleteDocumentSettings', () => `DELETE FROM notification_settings WHERE ${DOCUMENT}`),
   liveStates: written('deleteDocumentLiveStates', () => `DELETE FROM live_states WHERE ${DOCUMENT}`),
+  presence: written('deleteDocumentPresence', () => `DELETE FROM presence WHERE ${DOCUMENT}`),
   /**
    * Whether a folder exists (documents/add and move name one that must). On PostgreSQL the row is
    * locked until the write commits, so a folders/delete (which deletes its folders before it moves

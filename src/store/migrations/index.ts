@@ -43,6 +43,7 @@ import { documentMigrations } from './33-document-migrations.js';
 import { workspaceKeys } from './34-workspace-keys.js';
 import { advancedWebhooks } from './35-advanced-webhooks.js';
 import { approvalWorkflows } from './36-approval-workflows.js';
+import { serviceSettingsAndPresence } from './37-service-settings-and-presence.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -86,6 +87,7 @@ export const MIGRATIONS: readonly Migration[] = [
   workspaceKeys,
   advancedWebhooks,
   approvalWorkflows,
+  serviceSettingsAndPresence,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');

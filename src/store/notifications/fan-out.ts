@@ -1,9 +1,12 @@
 // Notifications from comments (docs/api.md, "Notifications from comments (triggerNotification)"), written in the
 // comment write's own transaction: one per affected user per write, as services/fan-out.ts decides from the
 // document's members, their inbox settings and (for comments/add, the only write that makes replies) the thread's
-// earlier authors, each read once per write.
+// earlier authors, each read once per write; and only where the workspace's notification service lets
+// the write's kind fan out (its comment triggers, while it is on: domain/service-settings.ts).
 import { newNotificationAnswer } from '../../domain/answers/notifications.js';
 import { HEADLINES, recipientsOf } from '../../domain/fan-out.js';
+import { type CommentTrigger, commentTriggerAllows } from '../../domain/service-settings.js';
+import { stored as storedServiceSetting } from '../service-settings/settings.js';
 import { internalUserId, newNotificationId } from '../../domain/ids.js';
 import { all, inKeyOrder, list, type Work } from '../sql.js';
 import type { SettingValue } from '../../domain/notifications.js';
@@ -30,14 +33,19 @@ export interface WriteScope {
   documentId: string;
 }
 
-/** `replies`: the write is comments/add, whose comments reply to the thread's earlier authors. */
+/**
+ * `kind`: the write's trigger in the notification service's terms. `added` is comments/add, whose comments
+ * reply to the thread's earlier authors; `newlyAdded` a thread's first comments; `updated` an edit.
+ */
 export function* notifyOfComments(
   scope: WriteScope,
   written: readonly WrittenComment[],
   now: number,
-  replies: boolean,
+  kind: CommentTrigger,
 ): Work<void> {
   if (written.length === 0) return;
+  if (!commentTriggerAllows(yield* storedServiceSetting(scope.tenantId, 'notification'), kind)) return;
+  const replies = kind === 'added';
   const authorsOf = new Map<string, { userId: string; seq: number }[]>();
   if (replies) {
     for (const annotationId of new Set(written.map((c) => c.annotationId))) {

@@ -145,6 +145,8 @@ export const ORGANIZATION_TABLES = [
   // After documents: a broadcast of a new liveStateDataId locks its document's row before it writes the
   // state (livestate/), so the deletion, once it has that row, finds the state written.
   'live_states',
+  // After documents too: a presence write locks its document's row first (presence/).
+  'presence',
   'folders',
   // Last: the index of where each user has rows (migration 27), which the rows above no longer need.
   'user_organizations',

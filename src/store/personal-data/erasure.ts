@@ -19,6 +19,7 @@ import { deletedSome, type StepResult, stepDone as next } from '../batches.js';
 import { all, batch, inKeyOrder, list, type Row, run, type Work } from '../sql.js';
 import { USERS_SQL } from '../users/sql.js';
 import { PERSONAL_DATA_SQL as SQL } from './sql.js';
+import { eraseUsers as erasePresence } from '../presence/presence.js';
 
 /** Whose data, where: the users erased (for a step by user, those with a row of their own there). */
 export interface ErasureScope {
@@ -459,6 +460,18 @@ function* namingActivities(scope: HistoryScope, cursor: unknown, limit: number):
 }
 
 /**
+ * The users' presence on any document (docs/api.md, "Presence"): it names them with their name and email,
+ * and is found by user (presence_by_user), not by the organizations visited, as a presence alone leaves
+ * no row those visits look for.
+ */
+function* presenceOfUsers(scope: HistoryScope, _cursor: unknown, limit: number): Work<StepResult> {
+  const organizations = scope.organizationIds === null ? null : [...scope.organizationIds];
+  const n = yield* erasePresence(scope.tenantId, scope.userIds, organizations, limit);
+  if (n > 0) scope.found = true;
+  return next(n < limit);
+}
+
+/**
  * Every table an erasure may delete from or rewrite: the organizations' tables (the counters move by
  * trigger) and the history's. What is scrubbed after it (dialect.ts, scrub), so the erased values are
  * left in no free page, WAL or dead row version; a table it did not change costs the scrub next to
@@ -472,6 +485,7 @@ export const HISTORY_STEPS: readonly HistoryStep[] = [
   { name: 'webhook deliveries', run: namingDeliveries },
   { name: 'live states', run: namingLiveStates },
   { name: 'activities', run: namingActivities },
+  { name: 'presence', run: presenceOfUsers },
 ];
 
 /** Of the users, those with a row of their own in the organization (one probe per user and table). */
