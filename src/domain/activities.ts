@@ -83,6 +83,12 @@ function targetOf(type: string, e: EventLike, d: Data): string | null {
 }
 
 /**
+ * Whether an event is logged as an activity: every one but presence's (docs/decisions.md, "Activities"),
+ * which is a heartbeat that expires on its own, not something that happened to the document.
+ */
+export const loggedAsActivity = (type: string): boolean => !type.startsWith('presence.');
+
+/**
  * An event as an activity (docs/decisions.md, "Activities", has the table): thread and comment events are
  * the `comment` feature, every other the `custom` one; the action type is the event type; the acting user
  * is the one the data names, else the server; the entity is the object the event is about; the event's

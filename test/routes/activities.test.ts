@@ -261,6 +261,20 @@ describe("every write's events are activities", () => {
     );
   });
 
+  test('presence is no activity: a heartbeat that expires, not something that happened to the document', async () => {
+    await enable(t.a);
+    const org = uniq('org');
+    const doc = uniq('doc');
+    await t.a.ok(PATHS.presenceAdd, { organizationId: org, documentId: doc, users: [{ userId: 'alice', name: 'Alice' }] });
+    await t.a.ok(PATHS.documentsUpdate, { organizationId: org, documents: [{ documentId: doc, documentName: 'Spec' }] });
+    const r = await get(t.a, { organizationId: org, documentId: doc });
+    assert.deepEqual(
+      r.data.map((x: any) => x.actionType),
+      ['document.update'],
+      'the document write only',
+    );
+  });
+
   test('a write that fails writes no activity; triggers set false and a disabled config stop them', async () => {
     await enable(t.a);
     const org = uniq('org');

@@ -510,6 +510,30 @@ describe('webhooks: delivery (the worker, in this process)', () => {
     assert.match(attempt.error, /no answer within 150 ms/);
   });
 
+  test('presence goes only to a webhook that names it: a heartbeat is not sent unasked', async () => {
+    const org = uniq('org');
+    const present = () =>
+      t.a.ok(PATHS.presenceAdd, { organizationId: org, documentId: 'doc', users: [{ userId: 'ann', name: 'Ann' }] });
+    await hook();
+    startWorker();
+    await present();
+    await notify(org, 1);
+    await receiver.until(() => receiver.received.length === 1, 10_000, 'the notification');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(
+      receiver.received.map((d) => d.body.type),
+      ['notification.add'],
+      'no presence event unasked',
+    );
+    await stopWorker();
+    await hook(['presence.*']);
+    startWorker();
+    await present();
+    await receiver.until(() => receiver.received.length === 1, 10_000, 'the presence event');
+    assert.equal(receiver.received[0]!.body.type, 'presence.add');
+    await stopWorker();
+  });
+
   test('the guard holds at connection time too: a webhook whose name now resolves to loopback is not sent', async () => {
     const webhook = await hook();
     // Made while allowed, delivered by a worker with the guard on (as if DNS had changed since).

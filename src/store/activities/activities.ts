@@ -1,6 +1,12 @@
 // Store code of activity logs (docs/api.md, "Activities"): a write's events as activities (in the write's
 // own transaction, core.ts), activities/add, get, update and delete, the settings, retention.
-import { activityOfEvent, type ActivityRow, type ActivitySettings, mutedActionTypes } from '../../domain/activities.js';
+import {
+  activityOfEvent,
+  type ActivityRow,
+  type ActivitySettings,
+  loggedAsActivity,
+  mutedActionTypes,
+} from '../../domain/activities.js';
 import { timeOrderedUuid } from '../../domain/ids.js';
 import type { EventDraft } from '../events/outbox.js';
 import { all, arrays, batch, first, inKeyOrder, list, run, sendBatch, type Work } from '../sql.js';
@@ -25,7 +31,7 @@ const columns = (a: NewActivity) => ({
  * waiting for an answer; the insert itself leaves out what the tenant's settings do not keep.
  */
 export function* fromEvents(tenantId: string, drafts: readonly EventDraft[], now: number, byDefault: boolean): Work<void> {
-  const logged = drafts.filter((d) => d.noActivity !== true);
+  const logged = drafts.filter((d) => d.noActivity !== true && loggedAsActivity(d.type));
   if (logged.length === 0) return;
   const rows = logged.map((d) => columns({ ...activityOfEvent(d), activityId: timeOrderedUuid(now) }));
   yield* sendBatch(SQL.fromEvents, { tenantId, createdAt: now, byDefault }, rows);

@@ -17,3 +17,9 @@ export class TypeFilter {
     return false;
   }
 }
+
+/**
+ * What a webhook that names no types is sent (docs/events.md, "Webhooks"): every event but presence's,
+ * heartbeats that a receiver asks for by name (`presence.*`) rather than gets by default.
+ */
+export const sentUnasked = (type: string): boolean => !type.startsWith('presence.');

@@ -9,7 +9,7 @@
 // another instance holds (FOR UPDATE SKIP LOCKED on PostgreSQL); the dispatch and a finish both lock
 // the queue's row, so a finish that finds no successor and deletes the queue cannot miss deliveries a
 // concurrent dispatch adds (sql.ts, upsertQueues).
-import { TypeFilter } from '../events/type-filter.js';
+import { sentUnasked, TypeFilter } from '../events/type-filter.js';
 import { all, arrays, batch, first, list, run, type Work } from '../sql.js';
 import { DELIVERIES_SQL as SQL } from './sql.js';
 import type { ClaimedDelivery, DeliveryOutcome, DispatchLimits, HealthRule, WebhookQueueKey } from './types.js';
@@ -43,7 +43,7 @@ export function* dispatch(now: number, limits: DispatchLimits): Work<{ made: num
       yield* run(SQL.setCursor, { tenantId, webhookId, cursor: next });
       continue;
     }
-    // null: every type; every organization.
+    // null: every type (but presence's, sentUnasked); every organization.
     const wanted = types == null ? null : new TypeFilter(JSON.parse(types as string) as string[]);
     const inChannels = channels == null ? null : new Set(JSON.parse(channels as string) as string[]);
     const events = yield* arrays(SQL.eventsAfter, { tenantId, after: Number(cursor), limit: limits.events });
@@ -51,7 +51,9 @@ export function* dispatch(now: number, limits: DispatchLimits): Work<{ made: num
     const next = events.length > 0 ? Number(events[events.length - 1]![0]) : Number(lastId);
     if (events.length === limits.events) more = true;
     const chosen = events.filter(
-      (e) => (!wanted || wanted.matches(e[1] as string)) && (!inChannels || inChannels.has(e[2] as string)),
+      (e) =>
+        (wanted ? wanted.matches(e[1] as string) : sentUnasked(e[1] as string)) &&
+        (!inChannels || inChannels.has(e[2] as string)),
     );
     if (chosen.length > 0) {
       made += yield* run(SQL.insertDeliveries, {
