@@ -640,10 +640,6 @@ const V2_OWN: Record<string, Plan> = {
   ),
 };
 const PAGES_V2_OWN = vendorPages(EXAMPLES_V2)?.filter((p) => Object.hasOwn(V2_OWN, p.endpoint)) ?? null;
-/** The examples of the features' pages (vendor-plans/), beside generate_token's 3 and the 101 answered 501. */
-const FEATURE_EXAMPLES = (PAGES_V2_OWN ?? [])
-  .filter((p) => Object.hasOwn(V2_FEATURES, p.endpoint))
-  .reduce((n, p) => n + p.requests.length, 0);
 
 /**
  * The /v2 pages served so far (docs/api.md, "Version 2"), from the operations' contracts: each is its v1
@@ -659,13 +655,32 @@ const V2_TWINS = new Set(
 
 const PAGES_V2 = vendorPages(EXAMPLES_V2)?.filter((p) => V2_TWINS.has(p.endpoint.replace(/^\/v2\//, ''))) ?? null;
 
+/** The v2 pages whose feature comes with end users as clients (issue 38): permissions and their signature. */
+const WITH_END_USERS = [
+  '/v2/auth/generate_signature',
+  '/v2/auth/permissions/add',
+  '/v2/auth/permissions/get',
+  '/v2/auth/permissions/remove',
+];
+
+test("every page of the original service's v2 reference is replayed, but the permission pages", { skip }, () => {
+  const replayed = new Set([...(PAGES_V2 ?? []), ...(PAGES_V2_OWN ?? [])].map((p) => p.endpoint));
+  const all = vendorPages(EXAMPLES_V2)!.map((p) => p.endpoint);
+  assert.deepEqual(
+    all.filter((e) => !replayed.has(e)).sort(),
+    WITH_END_USERS,
+    'a page that is neither replayed nor one of the permission pages',
+  );
+});
+
 /** Each version's pages, each page's plan (a v2 twin's is its v1 page's), and how many examples they hold. */
 const VERSIONS = [
   {
     version: 'v2 (own and not available)',
     pages: PAGES_V2_OWN,
     plan: (endpoint: string) => V2_OWN[endpoint],
-    total: 104 + FEATURE_EXAMPLES,
+    // generate_token's 3, the 101 of the pages answered 501, and the 72 of v2's own features (vendor-plans/).
+    total: 176,
   },
   { version: 'v1', pages: PAGES, plan: (endpoint: string) => SETUPS[endpoint], total: 109 },
   {
