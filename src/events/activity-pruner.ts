@@ -3,7 +3,7 @@
 // its own short transaction with a turn of the event loop between them, as the outbox's pruner does
 // (pruner.ts), so pruning never holds the write lock (SQLite) or many row locks for long.
 import type { Store } from '../store/store.js';
-import { PRUNE_BATCH } from './pruner.js';
+import { inTurns, PRUNE_BATCH, type Pruner, periodically } from './pruner.js';
 
 const DAY_MS = 86_400_000;
 
@@ -12,39 +12,17 @@ export async function pruneActivities(store: Store, now: number, defaultDays: nu
   let total = 0;
   for (const { tenantId, days } of await store.activityRetentions(defaultDays)) {
     const before = now - days * DAY_MS;
-    for (;;) {
-      const n = await store.pruneActivities(tenantId, before, batch);
-      total += n;
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (n < batch) break;
-    }
+    total += await inTurns((limit) => store.pruneActivities(tenantId, before, limit), batch);
   }
   return total;
 }
 
-export interface ActivityPruner {
-  stop(): Promise<void>;
-}
+export type ActivityPruner = Pruner;
 
 export function startActivityPruner(
   store: Store,
   options: { retentionDays: number; everyMs?: number; now?: () => number; onError?: (err: unknown) => void },
 ): ActivityPruner {
   const now = options.now ?? Date.now;
-  let running: Promise<unknown> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = pruneActivities(store, now(), options.retentionDays)
-      .catch(options.onError ?? (() => {}))
-      .finally(() => (running = null));
-  };
-  const timer = setInterval(tick, options.everyMs ?? 5 * 60_000);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return periodically(() => pruneActivities(store, now(), options.retentionDays), options);
 }

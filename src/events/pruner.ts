@@ -10,16 +10,23 @@ export const PRUNE_BATCH = 1000;
 /** A table's pruning: rows made before `before` (retention), or expired at `now`. */
 type PruneStep = (store: Store, before: number, limit: number, now: number) => number | Promise<number>;
 
-/** Deletes every row `step` prunes from before `before`, a batch at a time; answers how many went. */
-async function inBatches(store: Store, step: PruneStep, before: number, batch: number, now = Date.now()): Promise<number> {
+/**
+ * Runs `deleteSome` (at most `batch` rows, its own transaction) until it deletes fewer, with a turn of the
+ * event loop between batches; answers how many went.
+ */
+export async function inTurns(deleteSome: (limit: number) => number | Promise<number>, batch: number): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = await step(store, before, batch, now);
+    const n = await deleteSome(batch);
     total += n;
     if (n < batch) return total;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
+
+/** Deletes every row `step` prunes from before `before`, a batch at a time; answers how many went. */
+const inBatches = (store: Store, step: PruneStep, before: number, batch: number, now = Date.now()): Promise<number> =>
+  inTurns((limit) => step(store, before, limit, now), batch);
 
 const OUTBOX: PruneStep = (s, before, n) => s.pruneEvents(before, n);
 const DELIVERIES: PruneStep = (s, before, n) => s.pruneWebhookDeliveries(before, n);
@@ -44,16 +51,18 @@ export interface Pruner {
   stop(): Promise<void>;
 }
 
-export function startPruner(
-  store: Store,
-  options: { retentionHours: number; everyMs?: number; now?: () => number; onError?: (err: unknown) => void },
+/**
+ * Runs `task` now and every `everyMs` (5 minutes by default), never two at once; its failures go to `onError`.
+ * The timer does not keep the process alive; stop() waits for a run under way.
+ */
+export function periodically(
+  task: () => Promise<unknown>,
+  options: { everyMs?: number | undefined; onError?: ((err: unknown) => void) | undefined },
 ): Pruner {
-  const now = options.now ?? Date.now;
   let running: Promise<unknown> | null = null;
   const tick = () => {
     if (running) return;
-    const at = now();
-    running = pruneAll(store, at - options.retentionHours * 3_600_000, at)
+    running = task()
       .catch(options.onError ?? (() => {}))
       .finally(() => (running = null));
   };
@@ -66,4 +75,15 @@ export function startPruner(
       await running;
     },
   };
+}
+
+export function startPruner(
+  store: Store,
+  options: { retentionHours: number; everyMs?: number; now?: () => number; onError?: (err: unknown) => void },
+): Pruner {
+  const now = options.now ?? Date.now;
+  return periodically(() => {
+    const at = now();
+    return pruneAll(store, at - options.retentionHours * 3_600_000, at);
+  }, options);
 }
