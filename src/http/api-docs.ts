@@ -16,6 +16,33 @@ export const DOCS_PATH = '/docs';
 /** The security scheme of an end-user token (auth/token/get), which only GET /v1/events accepts. */
 export const END_USER_TOKEN_SCHEME = 'endUserToken';
 
+interface OpenApiOperation {
+  description?: string;
+  requestBody?: unknown;
+  responses?: unknown;
+}
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, OpenApiOperation>>;
+}
+
+/**
+ * The document /docs shows: /openapi.json less each /v2 page that is its /v1 twin exactly (the same request and
+ * answers), which the v1 operation's description names instead. Swagger UI (5.x, as @fastify/swagger-ui ships it)
+ * stops rendering the operation list partway once a document has more than about 134 operations, with no error
+ * (docs/decisions.md, "The API reference page"); shown once, the twins keep the page well under that.
+ */
+export function shownInDocs<T extends OpenApiDocument>(spec: T): T {
+  for (const path of Object.keys(spec.paths)) {
+    if (!path.startsWith('/v2/')) continue;
+    const v1 = spec.paths[path.replace(/^\/v2\//, '/v1/')]?.post;
+    const v2 = spec.paths[path]?.post;
+    if (!v1 || !v2 || JSON.stringify([v1.requestBody, v1.responses]) !== JSON.stringify([v2.requestBody, v2.responses])) continue;
+    delete spec.paths[path];
+    v1.description = `${v1.description ? `${v1.description}\n\n` : ''}Also served as POST ${path}, the same.`;
+  }
+  return spec;
+}
+
 /** What the workspace pages take instead of a tenant's headers (docs/api.md, "Workspace keys and tokens"). */
 export const WORKSPACE_SECURITY: Record<string, string[]>[] = [{ workspaceId: [], workspaceAuthToken: [] }];
 
@@ -168,6 +195,7 @@ export async function registerApiDocs(app: App): Promise<void> {
     uiConfig: { deepLinking: true, tryItOutEnabled: true, persistAuthorization: true, displayRequestDuration: true },
     // Swagger UI reads the document from the route below, not from a file.
     transformSpecificationClone: true,
+    transformSpecification: (spec) => shownInDocs(spec as OpenApiDocument),
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 }

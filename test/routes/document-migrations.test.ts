@@ -106,6 +106,7 @@ async function fullDocument(org: string, doc: string): Promise<void> {
     config: { inbox: 'ALL' },
   });
   await t.a.ok(PATHS.liveStateBroadcast, { organizationId: org, documentId: doc, liveStateDataId: 's1', data: { a: 1 } });
+  await t.a.ok(PATHS.presenceAdd, { organizationId: org, documentId: doc, users: [{ userId: 'u1', name: 'U1' }] });
 }
 
 describe('document migration: happy paths', () => {

@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { OPERATIONS as ROUTES } from '../../src/operations/index.js';
 import { pathsOf } from '../../src/operations/operation.js';
+import type { OpenApiDocument } from '../../src/http/api-docs.js';
 import { startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
 import { ARTIFACTS, CHROMIUM, NEEDS_BROWSER } from '../helpers/browser.js';
@@ -53,20 +54,30 @@ describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
     const paths = await page.$$eval('.opblock-summary-path', (els) =>
       els.map((e) => e.getAttribute('data-path') ?? e.textContent ?? ''),
     );
-    for (const op of OPERATIONS)
+    const listed = (op: string) => paths.some((p) => p.replace(/\u200b/g, '') === op);
+    // A /v2 page that is its /v1 twin exactly is shown once, as the /v1 operation that names it (api-docs.ts shownInDocs).
+    const shown = (await (await fetch(`${server.url}/docs/json`)).json()) as OpenApiDocument;
+    let twins = 0;
+    for (const op of OPERATIONS) {
+      if (listed(op)) continue;
+      const v1 = shown.paths[op.replace(/^\/v2\//, '/v1/')]?.post;
       assert.ok(
-        paths.some((p) => p.replace(/\u200b/g, '') === op),
-        `${op} is listed: ${JSON.stringify(paths)}`,
+        op.startsWith('/v2/') && v1?.description?.includes(`Also served as POST ${op}, the same.`),
+        `${op} is listed, or named by its /v1 twin: ${JSON.stringify(paths)}`,
       );
+      assert.ok(listed(op.replace(/^\/v2\//, '/v1/')), `${op}'s /v1 twin is listed`);
+      twins++;
+    }
+    assert.ok(twins > 0 && twins < OPERATIONS.length / 2, `${twins} /v2 twins shown as their /v1 operation`);
     // Each operation once, as the POST it is (the 405 answers for other methods are not operations).
-    assert.equal(await page.locator('.opblock-post').count(), OPERATIONS.length);
+    assert.equal(await page.locator('.opblock-post').count(), OPERATIONS.length - twins);
     assert.ok(
       paths.some((p) => p.replace(/\u200b/g, '') === '/v1/events'),
       'the event stream is listed',
     );
     assert.equal(
       await page.locator('.opblock').count(),
-      OPERATIONS.length + 4,
+      OPERATIONS.length - twins + 4,
       'the operations, the event stream (GET /v1/events) and /healthz, /readyz, /metrics',
     );
     assert.deepEqual(external, [], 'no request left the server');
@@ -75,10 +86,14 @@ describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
   test('a request sent from the "Try it out" panel with the credentials from "Authorize" answers 200', async () => {
     await page.click('button.authorize');
     const inputs = page.locator('.modal-ux .auth-container input');
-    assert.equal(await inputs.count(), 3, 'one input per credential header, and one for an end-user token (the stream)');
+    assert.equal(
+      await inputs.count(),
+      5,
+      "one input per credential header (the tenant's two, the workspace's two), and one for an end-user token (the stream)",
+    );
     const forms = page.locator('.modal-ux .auth-container');
     let filled = 0;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       const form = forms.nth(i);
       const text = await form.innerText();
       const value = text.includes('x-service-auth-token')
