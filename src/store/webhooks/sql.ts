@@ -108,12 +108,6 @@ export const WEBHOOKS_SQL = {
      WHERE tenant_id = @tenantId AND webhook_id = @webhookId AND status = 'failed' AND created_at >= @since
      RETURNING organization_id`,
   ),
-  /** A queue for a delivery made pending again: due now (one that exists keeps its time and lease). */
-  queue: same(
-    'ensureWebhookQueue',
-    `INSERT INTO webhook_queues (tenant_id, webhook_id, organization_id, next_attempt_at, claimed_by)
-     VALUES (@tenantId, @webhookId, @organizationId, @now, NULL) ON CONFLICT DO NOTHING`,
-  ),
   settings: same('webhookSettings', 'SELECT advanced, basic FROM webhook_settings WHERE tenant_id = @tenantId'),
   putAdvanced: same(
     'putAdvancedWebhookSettings',

@@ -1,8 +1,8 @@
 // Store code of webhooks/add, get, delete and deliveries/get (docs/events.md, "Webhooks"). A new webhook's cursor
 // starts at its tenant's last event: it is sent what happens after it was made, not the outbox's history.
 import { lastId } from '../events/outbox.js';
-import { all, arrays, first, jsonOrNull, run, type Work } from '../sql.js';
-import { WEBHOOKS_SQL as SQL } from './sql.js';
+import { all, arrays, batch, first, jsonOrNull, run, type Work } from '../sql.js';
+import { DELIVERIES_SQL, WEBHOOKS_SQL as SQL } from './sql.js';
 import type {
   EndpointChange,
   NewWebhook,
@@ -120,7 +120,7 @@ export function* replay(tenantId: string, webhookId: string, eventId: number, no
     if (!made) return null;
     organizationId = made.organization_id as string;
   }
-  yield* run(SQL.queue, { tenantId, webhookId, organizationId, now });
+  yield* queued(tenantId, webhookId, [organizationId], now);
   return 'replayed';
 }
 
@@ -128,8 +128,21 @@ export function* replay(tenantId: string, webhookId: string, eventId: number, no
 export function* recover(tenantId: string, webhookId: string, since: number, now: number): Work<number> {
   const rows = yield* all<{ organization_id: unknown }>(SQL.recover, { tenantId, webhookId, since });
   const organizations = [...new Set(rows.map((r) => r.organization_id as string))].sort();
-  for (const organizationId of organizations) yield* run(SQL.queue, { tenantId, webhookId, organizationId, now });
+  yield* queued(tenantId, webhookId, organizations, now);
   return rows.length;
+}
+
+/**
+ * The organizations' queues, made or (on PostgreSQL) locked as dispatch does (sql.ts upsertQueues): a finishing
+ * delivery that found no successor deletes its queue either before this (and this makes it again) or after
+ * this commits (and sees the deliveries made pending), so no replayed or recovered delivery is left unqueued.
+ */
+function* queued(tenantId: string, webhookId: string, organizations: readonly string[], now: number): Work<void> {
+  yield* batch(
+    DELIVERIES_SQL.upsertQueues,
+    { tenantId, webhookId, now },
+    organizations.map((organizationId) => ({ organizationId })),
+  );
 }
 
 export function* settings(tenantId: string): Work<WebhookSettingsRecord> {
