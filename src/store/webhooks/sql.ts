@@ -157,13 +157,13 @@ export const DELIVERIES_SQL = {
      WHERE c.last_id > w.event_cursor
      LIMIT @limit${s.lock('UPDATE', { of: 'w', skipLocked: true })}`,
   ),
-  /** The events after the cursor, without their bodies: which to deliver is decided by type first. */
   /** Events after the cursor for a webhook that is off: only how far they go (none become deliveries). */
   lastAfter: written(
     'webhookLastEventAfter',
     (s) => `SELECT max(id) AS id, count(*) AS n FROM (SELECT id FROM events
      WHERE tenant_id = @tenantId AND id > @after${s.cast('bigint')} ORDER BY id LIMIT @limit) e`,
   ),
+  /** The events after the cursor, without their bodies: which to deliver is decided by type first. */
   eventsAfter: written(
     'webhookEventsAfter',
     (s) => `SELECT id, type, organization_id FROM events
