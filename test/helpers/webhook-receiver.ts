@@ -140,3 +140,24 @@ export async function startReceiver(): Promise<Receiver> {
   receiver.url = `http://127.0.0.1:${port}/hook`;
   return receiver;
 }
+
+/**
+ * What a test server that delivers to a receiver on this machine runs with: its bootstrap credentials, loopback
+ * receivers allowed, quick polls and a short timeout, no rate limit; `extra` adds or overrides (a retry schedule).
+ */
+export function webhookServerEnv(
+  dbEnv: Record<string, string>,
+  creds: { apiKey: string; authToken: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    ...dbEnv,
+    MARGINALIA_API_KEY: creds.apiKey,
+    MARGINALIA_AUTH_TOKEN: creds.authToken,
+    MARGINALIA_WEBHOOK_ALLOW_PRIVATE: '1',
+    MARGINALIA_WEBHOOK_POLL_MS: '50',
+    MARGINALIA_WEBHOOK_TIMEOUT_MS: '2000',
+    MARGINALIA_RATE_LIMIT: '0',
+    ...extra,
+  };
+}

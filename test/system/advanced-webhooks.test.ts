@@ -12,21 +12,12 @@ import { Webhook } from 'standardwebhooks';
 import { eventually } from '../helpers/eventually.js';
 import { cli, post, type ServerProcess, startServer, stopServer } from '../helpers/server-process.js';
 import { freshDatabase, type FreshDatabase, STORE_KINDS } from '../helpers/test-database.js';
-import { type Received, type Receiver, startReceiver } from '../helpers/webhook-receiver.js';
+import { type Received, type Receiver, startReceiver, webhookServerEnv } from '../helpers/webhook-receiver.js';
 
 const creds = { apiKey: 'advanced-webhooks-key', authToken: 'advanced-webhooks-token-0123456789' };
 
 function serverEnv(db: FreshDatabase, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    ...db.env,
-    MARGINALIA_API_KEY: creds.apiKey,
-    MARGINALIA_AUTH_TOKEN: creds.authToken,
-    MARGINALIA_WEBHOOK_ALLOW_PRIVATE: '1',
-    MARGINALIA_WEBHOOK_POLL_MS: '50',
-    MARGINALIA_WEBHOOK_TIMEOUT_MS: '2000',
-    MARGINALIA_RATE_LIMIT: '0',
-    ...extra,
-  };
+  return webhookServerEnv(db.env, creds, extra);
 }
 
 async function ok(server: ServerProcess, path: string, data: unknown): Promise<any> {

@@ -8,23 +8,13 @@ import { join } from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import { cli, post, type ServerProcess, startServer, stopServer, tempDir } from '../helpers/server-process.js';
 import { freshDatabase, NEEDS_POSTGRES, STORE_KINDS, type FreshDatabase, type StoreKind } from '../helpers/test-database.js';
-import { type Receiver, startReceiver } from '../helpers/webhook-receiver.js';
+import { type Receiver, startReceiver, webhookServerEnv } from '../helpers/webhook-receiver.js';
 
 const creds = { apiKey: 'webhooks-key', authToken: 'webhooks-token-0123456789' };
 
 /** What every server here runs with: loopback receivers allowed, short retries, quick polls. */
 function serverEnv(db: FreshDatabase, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    ...db.env,
-    MARGINALIA_API_KEY: creds.apiKey,
-    MARGINALIA_AUTH_TOKEN: creds.authToken,
-    MARGINALIA_WEBHOOK_ALLOW_PRIVATE: '1',
-    MARGINALIA_WEBHOOK_POLL_MS: '50',
-    MARGINALIA_WEBHOOK_TIMEOUT_MS: '2000',
-    MARGINALIA_WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.5,0.5,1,1,1,1,1,1,1,1',
-    MARGINALIA_RATE_LIMIT: '0',
-    ...extra,
-  };
+  return webhookServerEnv(db.env, creds, { MARGINALIA_WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.5,0.5,1,1,1,1,1,1,1,1', ...extra });
 }
 
 /** A webhook on the receiver, made with the CLI (which reads MARGINALIA_WEBHOOK_ALLOW_PRIVATE from its environment). */
