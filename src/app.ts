@@ -65,6 +65,7 @@ export interface AppOptions {
         | 'permissionProviderTimeoutMs'
         | 'presenceTtlSeconds'
         | 'maxPresencePerDocument'
+        | 'webhookRecoverBatchSize'
       >
     >;
   store: Store;
@@ -116,6 +117,7 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
     permissionProviderTimeoutMs: config.permissionProviderTimeoutMs,
     presenceTtlSeconds: config.presenceTtlSeconds,
     maxPresencePerDocument: config.maxPresencePerDocument,
+    webhookRecoverBatchSize: config.webhookRecoverBatchSize,
   };
 }
 

@@ -13,6 +13,7 @@ import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js
 import { DEFAULT_HEAP_GROWTH_PERCENT } from '../heap.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
+import { DEFAULT_RECOVER_BATCH_SIZE } from '../services/webhooks.js';
 import { DEFAULT_PREFLIGHT_ANSWER_MS } from '../services/workspace-domains.js';
 import {
   DEFAULT_MAX_LIVE_STATE_BYTES,
@@ -522,6 +523,15 @@ const FIELDS = {
     8760,
     'Hours the secret before a rotation (webhooks/secret/rotate) still signs every delivery beside the new one ' +
       '(two signatures in webhook-signature), so receivers can switch to the new secret without losing a delivery.',
+  ),
+  webhookRecoverBatchSize: integer(
+    'MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE',
+    DEFAULT_RECOVER_BATCH_SIZE,
+    1,
+    100_000,
+    'Most failed deliveries webhooks/recover makes pending again in one transaction: it runs a batch after another, a turn ' +
+      "of the event loop between them, and answers the total once the last has committed. An organization's deliveries " +
+      'go in one batch unless it alone has more.',
   ),
   webhookConcurrency: integer(
     'MARGINALIA_WEBHOOK_CONCURRENCY',

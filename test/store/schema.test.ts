@@ -688,7 +688,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         eq(await reopened.getWebhookSecret(TA, 'wh_1'), 'whsec_b', 'the new secret');
         await reopened.putWebhookSettings(TA, 'advanced', { isEnabled: true }, T0);
         eq((await reopened.getWebhookSettings(TA)).advanced, { isEnabled: true }, 'settings');
-        eq(await reopened.recoverWebhookDeliveries(TA, 'wh_1', 0, T0), 0, 'nothing failed to recover');
+        eq(await reopened.recoverWebhookDeliveries(TA, 'wh_1', 0, T0, 1000), 0, 'nothing failed to recover');
       });
     },
   );
