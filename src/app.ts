@@ -65,6 +65,7 @@ export interface AppOptions {
         | 'permissionProviderTimeoutMs'
         | 'presenceTtlSeconds'
         | 'maxPresencePerDocument'
+        | 'folderDeletionBatchSize'
         | 'webhookRecoverBatchSize'
       >
     >;
@@ -117,6 +118,7 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
     permissionProviderTimeoutMs: config.permissionProviderTimeoutMs,
     presenceTtlSeconds: config.presenceTtlSeconds,
     maxPresencePerDocument: config.maxPresencePerDocument,
+    folderDeletionBatchSize: config.folderDeletionBatchSize,
     webhookRecoverBatchSize: config.webhookRecoverBatchSize,
   };
 }

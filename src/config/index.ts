@@ -13,6 +13,7 @@ import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js
 import { DEFAULT_HEAP_GROWTH_PERCENT } from '../heap.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
+import { DEFAULT_FOLDER_DELETION_BATCH } from '../services/folder-deletion.js';
 import { DEFAULT_RECOVER_BATCH_SIZE } from '../services/webhooks.js';
 import { DEFAULT_PREFLIGHT_ANSWER_MS } from '../services/workspace-domains.js';
 import {
@@ -342,6 +343,15 @@ const FIELDS = {
     MAX_FOLDER_DEPTH,
     'Deepest a folder may be (a folder at the top is 1 deep): a folders/add or update that would make one deeper, ' +
       `a moved folder's subtree included, gets 400. At most ${MAX_FOLDER_DEPTH}, so folders/get's nested subtree always serializes.`,
+  ),
+  folderDeletionBatchSize: integer(
+    'MARGINALIA_FOLDER_DELETION_BATCH_SIZE',
+    DEFAULT_FOLDER_DELETION_BATCH,
+    1,
+    100_000,
+    "Most documents /v2's organizations/folders/delete reads and deletes at a time: it walks each folder of the tree a " +
+      'page of this many document ids at a time, each page deleted before the next is read, so the ids it holds stay ' +
+      'bounded however many documents the folders hold.',
   ),
   maxAllowedDomains: integer(
     'MARGINALIA_MAX_ALLOWED_DOMAINS',

@@ -43,6 +43,8 @@ export interface Services {
   presenceTtlSeconds?: number | undefined;
   /** MARGINALIA_MAX_PRESENCE_PER_DOCUMENT; absent: the default (services/presence.ts). */
   maxPresencePerDocument?: number | undefined;
+  /** MARGINALIA_FOLDER_DELETION_BATCH_SIZE; absent: the default (services/folder-deletion.ts). */
+  folderDeletionBatchSize?: number | undefined;
   /** MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE; absent: the default (services/webhooks.ts). */
   webhookRecoverBatchSize?: number | undefined;
 }

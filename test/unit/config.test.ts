@@ -84,6 +84,7 @@ describe('loadConfig', () => {
       migrationBatchSize: 500,
       migrationLeaseMs: 30_000,
       migrationPollMs: 1000,
+      folderDeletionBatchSize: 1000,
       webhookRecoverBatchSize: 1000,
     });
   });
@@ -170,6 +171,7 @@ describe('loadConfig', () => {
       MARGINALIA_MIGRATION_POLL_MS: '100',
       MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS: '48',
       MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS: '2',
+      MARGINALIA_FOLDER_DELETION_BATCH_SIZE: '10',
       MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE: '40',
     });
     assert.ok(r.ok, JSON.stringify(r));
@@ -249,6 +251,7 @@ describe('loadConfig', () => {
       migrationBatchSize: 200,
       migrationLeaseMs: 5000,
       migrationPollMs: 100,
+      folderDeletionBatchSize: 10,
       webhookRecoverBatchSize: 40,
     });
   });
@@ -303,6 +306,7 @@ describe('loadConfig', () => {
       MARGINALIA_MIGRATION_POLL_MS: 'soon',
       MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS: '0',
       MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS: '1.5',
+      MARGINALIA_FOLDER_DELETION_BATCH_SIZE: '0',
       MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE: '100001',
     });
     assert.ok(!r.ok);
@@ -347,6 +351,7 @@ describe('loadConfig', () => {
       'MARGINALIA_MIGRATION_POLL_MS',
       'MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS',
       'MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS',
+      'MARGINALIA_FOLDER_DELETION_BATCH_SIZE',
       'MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE',
     ];
     for (const name of names)
