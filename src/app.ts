@@ -66,6 +66,7 @@ export interface AppOptions {
         | 'presenceTtlSeconds'
         | 'maxPresencePerDocument'
         | 'folderDeletionBatchSize'
+        | 'activitiesDeleteMax'
         | 'webhookRecoverBatchSize'
       >
     >;
@@ -119,6 +120,7 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
     presenceTtlSeconds: config.presenceTtlSeconds,
     maxPresencePerDocument: config.maxPresencePerDocument,
     folderDeletionBatchSize: config.folderDeletionBatchSize,
+    activitiesDeleteMax: config.activitiesDeleteMax,
     webhookRecoverBatchSize: config.webhookRecoverBatchSize,
   };
 }

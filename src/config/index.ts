@@ -14,6 +14,7 @@ import { DEFAULT_HEAP_GROWTH_PERCENT } from '../heap.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
 import { DEFAULT_FOLDER_DELETION_BATCH } from '../services/folder-deletion.js';
+import { DEFAULT_ACTIVITIES_DELETE_MAX } from '../services/activities.js';
 import { DEFAULT_RECOVER_BATCH_SIZE } from '../services/webhooks.js';
 import { DEFAULT_PREFLIGHT_ANSWER_MS } from '../services/workspace-domains.js';
 import {
@@ -455,6 +456,15 @@ const FIELDS = {
     36_500,
     'Days an activity is kept, for tenants whose activity settings name no `retentionDays`. Older ones are deleted in ' +
       'the background, a batch at a time.',
+  ),
+  activitiesDeleteMax: integer(
+    'MARGINALIA_ACTIVITIES_DELETE_MAX',
+    DEFAULT_ACTIVITIES_DELETE_MAX,
+    1,
+    1_000_000,
+    'Most activities one activities/delete by documentId or targetEntityId deletes (its answer lists each id): past it ' +
+      'the call deletes this many and answers them, and a call again deletes the next ones. By activityIds, ' +
+      'MARGINALIA_MAX_BATCH bounds it.',
   ),
   eventPollMs: integer(
     'MARGINALIA_EVENT_POLL_MS',

@@ -45,6 +45,8 @@ export interface Services {
   maxPresencePerDocument?: number | undefined;
   /** MARGINALIA_FOLDER_DELETION_BATCH_SIZE; absent: the default (services/folder-deletion.ts). */
   folderDeletionBatchSize?: number | undefined;
+  /** MARGINALIA_ACTIVITIES_DELETE_MAX; absent: the default (services/activities.ts). */
+  activitiesDeleteMax?: number | undefined;
   /** MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE; absent: the default (services/webhooks.ts). */
   webhookRecoverBatchSize?: number | undefined;
 }

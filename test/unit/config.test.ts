@@ -85,6 +85,7 @@ describe('loadConfig', () => {
       migrationLeaseMs: 30_000,
       migrationPollMs: 1000,
       folderDeletionBatchSize: 1000,
+      activitiesDeleteMax: 10_000,
       webhookRecoverBatchSize: 1000,
     });
   });
@@ -172,6 +173,7 @@ describe('loadConfig', () => {
       MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS: '48',
       MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS: '2',
       MARGINALIA_FOLDER_DELETION_BATCH_SIZE: '10',
+      MARGINALIA_ACTIVITIES_DELETE_MAX: '20',
       MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE: '40',
     });
     assert.ok(r.ok, JSON.stringify(r));
@@ -252,6 +254,7 @@ describe('loadConfig', () => {
       migrationLeaseMs: 5000,
       migrationPollMs: 100,
       folderDeletionBatchSize: 10,
+      activitiesDeleteMax: 20,
       webhookRecoverBatchSize: 40,
     });
   });
@@ -307,6 +310,7 @@ describe('loadConfig', () => {
       MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS: '0',
       MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS: '1.5',
       MARGINALIA_FOLDER_DELETION_BATCH_SIZE: '0',
+      MARGINALIA_ACTIVITIES_DELETE_MAX: 'all',
       MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE: '100001',
     });
     assert.ok(!r.ok);
@@ -352,6 +356,7 @@ describe('loadConfig', () => {
       'MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS',
       'MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS',
       'MARGINALIA_FOLDER_DELETION_BATCH_SIZE',
+      'MARGINALIA_ACTIVITIES_DELETE_MAX',
       'MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE',
     ];
     for (const name of names)
