@@ -67,6 +67,7 @@ export interface AppOptions {
         | 'maxPresencePerDocument'
         | 'folderDeletionBatchSize'
         | 'activitiesDeleteMax'
+        | 'maxOpenMigrationsPerTenant'
         | 'webhookRecoverBatchSize'
       >
     >;
@@ -121,6 +122,7 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
     maxPresencePerDocument: config.maxPresencePerDocument,
     folderDeletionBatchSize: config.folderDeletionBatchSize,
     activitiesDeleteMax: config.activitiesDeleteMax,
+    maxOpenMigrationsPerTenant: config.maxOpenMigrationsPerTenant,
     webhookRecoverBatchSize: config.webhookRecoverBatchSize,
   };
 }

@@ -15,6 +15,7 @@ import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
 import { DEFAULT_FOLDER_DELETION_BATCH } from '../services/folder-deletion.js';
 import { DEFAULT_ACTIVITIES_DELETE_MAX } from '../services/activities.js';
+import { DEFAULT_MAX_OPEN_MIGRATIONS } from '../services/document-migrations.js';
 import { DEFAULT_RECOVER_BATCH_SIZE } from '../services/webhooks.js';
 import { DEFAULT_PREFLIGHT_ANSWER_MS } from '../services/workspace-domains.js';
 import {
@@ -592,6 +593,14 @@ const FIELDS = {
     60_000,
     'How often each process looks for a document migration to run (an idle look is one small write); the most a ' +
       'started migration waits before its first batch.',
+  ),
+  maxOpenMigrationsPerTenant: integer(
+    'MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT',
+    DEFAULT_MAX_OPEN_MIGRATIONS,
+    1,
+    1_000_000,
+    'Most document migrations (organizations/documents/migrate) a tenant may have pending or in progress at once: a ' +
+      'start past it gets 429 `RESOURCE_EXHAUSTED` and records nothing; once one finishes, another may start.',
   ),
   restAfterMs: integer(
     'MARGINALIA_REST_AFTER_MS',

@@ -47,6 +47,8 @@ export interface Services {
   folderDeletionBatchSize?: number | undefined;
   /** MARGINALIA_ACTIVITIES_DELETE_MAX; absent: the default (services/activities.ts). */
   activitiesDeleteMax?: number | undefined;
+  /** MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT; absent: the default (services/document-migrations.ts). */
+  maxOpenMigrationsPerTenant?: number | undefined;
   /** MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE; absent: the default (services/webhooks.ts). */
   webhookRecoverBatchSize?: number | undefined;
 }

@@ -632,7 +632,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await withSecondStore(db, async (reopened) => {
         eq(await tables(), ['document_migrations'], 'migration 33 made it');
         const start = { tenantId: TA, migrationId: 'm1', organizationId: ORG, documentId: DOC, newDocumentId: 'moved' };
-        await reopened.startDocumentMigration(start, T0 + 1);
+        await reopened.startDocumentMigration(start, 10, T0 + 1);
         const job = await reopened.claimDocumentMigration('w', T0 + 2, 60_000);
         eq(job?.migrationId, 'm1', 'claimed');
         const end = await reopened.runDocumentMigration(job!, {

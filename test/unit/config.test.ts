@@ -86,6 +86,7 @@ describe('loadConfig', () => {
       migrationPollMs: 1000,
       folderDeletionBatchSize: 1000,
       activitiesDeleteMax: 10_000,
+      maxOpenMigrationsPerTenant: 100,
       webhookRecoverBatchSize: 1000,
     });
   });
@@ -174,6 +175,7 @@ describe('loadConfig', () => {
       MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS: '2',
       MARGINALIA_FOLDER_DELETION_BATCH_SIZE: '10',
       MARGINALIA_ACTIVITIES_DELETE_MAX: '20',
+      MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT: '3',
       MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE: '40',
     });
     assert.ok(r.ok, JSON.stringify(r));
@@ -255,6 +257,7 @@ describe('loadConfig', () => {
       migrationPollMs: 100,
       folderDeletionBatchSize: 10,
       activitiesDeleteMax: 20,
+      maxOpenMigrationsPerTenant: 3,
       webhookRecoverBatchSize: 40,
     });
   });
@@ -311,6 +314,7 @@ describe('loadConfig', () => {
       MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS: '1.5',
       MARGINALIA_FOLDER_DELETION_BATCH_SIZE: '0',
       MARGINALIA_ACTIVITIES_DELETE_MAX: 'all',
+      MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT: '0',
       MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE: '100001',
     });
     assert.ok(!r.ok);
@@ -357,6 +361,7 @@ describe('loadConfig', () => {
       'MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS',
       'MARGINALIA_FOLDER_DELETION_BATCH_SIZE',
       'MARGINALIA_ACTIVITIES_DELETE_MAX',
+      'MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT',
       'MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE',
     ];
     for (const name of names)
