@@ -69,6 +69,7 @@ export interface AppOptions {
         | 'activitiesDeleteMax'
         | 'maxOpenMigrationsPerTenant'
         | 'webhookRecoverBatchSize'
+        | 'workflowPageSameTimeMax'
       >
     >;
   store: Store;
@@ -116,6 +117,7 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
       maxDefinitionBytes: config.workflowMaxDefinitionBytes,
       maxStepsPerExecution: config.workflowMaxStepsPerExecution,
       eventsPageMax: config.workflowEventsPageMax,
+      pageSameTimeMax: config.workflowPageSameTimeMax,
     },
     permissionProviderTimeoutMs: config.permissionProviderTimeoutMs,
     presenceTtlSeconds: config.presenceTtlSeconds,

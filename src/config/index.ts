@@ -411,6 +411,15 @@ const FIELDS = {
     MAX_WORKFLOW_EVENTS_PAGE,
     'Most events one workflow/executions/getEvents page answers, whatever pageSize asks (hasMore says that more remain).',
   ),
+  workflowPageSameTimeMax: integer(
+    'MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX',
+    DEFAULT_WORKFLOW_LIMITS.pageSameTimeMax,
+    1,
+    100_000,
+    'Most items a full page of workflow/definitions/list or executions/list adds past pageSize to finish the millisecond ' +
+      "of its last item (the pages' cursor is a time: a page never ends inside one). Items of one tenant updated or started " +
+      'in one millisecond past this many are left out of the listing.',
+  ),
   permissionProviderTimeoutMs: integer(
     'MARGINALIA_PERMISSION_PROVIDER_TIMEOUT_MS',
     DEFAULT_PERMISSION_PROVIDER_TIMEOUT_MS,

@@ -88,6 +88,7 @@ describe('loadConfig', () => {
       activitiesDeleteMax: 10_000,
       maxOpenMigrationsPerTenant: 100,
       webhookRecoverBatchSize: 1000,
+      workflowPageSameTimeMax: 1000,
     });
   });
 
@@ -177,6 +178,7 @@ describe('loadConfig', () => {
       MARGINALIA_ACTIVITIES_DELETE_MAX: '20',
       MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT: '3',
       MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE: '40',
+      MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX: '50',
     });
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.config, {
@@ -259,6 +261,7 @@ describe('loadConfig', () => {
       activitiesDeleteMax: 20,
       maxOpenMigrationsPerTenant: 3,
       webhookRecoverBatchSize: 40,
+      workflowPageSameTimeMax: 50,
     });
   });
 
@@ -316,6 +319,7 @@ describe('loadConfig', () => {
       MARGINALIA_ACTIVITIES_DELETE_MAX: 'all',
       MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT: '0',
       MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE: '100001',
+      MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX: '-1',
     });
     assert.ok(!r.ok);
     const names = [
@@ -363,6 +367,7 @@ describe('loadConfig', () => {
       'MARGINALIA_ACTIVITIES_DELETE_MAX',
       'MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT',
       'MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE',
+      'MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX',
     ];
     for (const name of names)
       assert.ok(

@@ -33,8 +33,9 @@ export const workflowsStore = (core: StoreCore) => ({
     return core.read('workflowDefinition', () => workflows.definition(tenantId, definitionId));
   },
 
-  workflowDefinitionsPage(tenantId: string, before: number, limit: number): Maybe<StoredDefinition[]> {
-    return core.read('workflowDefinitionsPage', () => workflows.definitionsPage(tenantId, before, limit));
+  /** definitions/list: a page, and at most `sameTime` more of its last item's millisecond. */
+  workflowDefinitionsPage(tenantId: string, before: number, limit: number, sameTime: number): Maybe<StoredDefinition[]> {
+    return core.read('workflowDefinitionsPage', () => workflows.definitionsPage(tenantId, before, limit, sameTime));
   },
 
   /**
@@ -77,8 +78,15 @@ export const workflowsStore = (core: StoreCore) => ({
     return core.read('workflowExecution', () => workflows.execution(tenantId, executionId, withSteps));
   },
 
-  workflowExecutionsPage(tenantId: string, filter: ExecutionFilter, before: number, limit: number): Maybe<StoredExecution[]> {
-    return core.read('workflowExecutionsPage', () => workflows.executionsPage(tenantId, filter, before, limit));
+  /** executions/list: a page, and at most `sameTime` more of its last item's millisecond. */
+  workflowExecutionsPage(
+    tenantId: string,
+    filter: ExecutionFilter,
+    before: number,
+    limit: number,
+    sameTime: number,
+  ): Maybe<StoredExecution[]> {
+    return core.read('workflowExecutionsPage', () => workflows.executionsPage(tenantId, filter, before, limit, sameTime));
   },
 
   workflowEvents(tenantId: string, executionId: string, since: number, limit: number) {

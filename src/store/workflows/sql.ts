@@ -59,11 +59,16 @@ export const WORKFLOWS_SQL = {
     `SELECT ${DEFINITION} FROM workflow_definitions WHERE tenant_id = @tenantId AND deleted = 0 AND updated_at < @before
      ORDER BY updated_at DESC, definition_id DESC LIMIT @limit`,
   ),
-  /** The rest of a page's last time: a page never ends inside a time (its cursor is that time). */
-  definitionsAt: same(
+  /**
+   * The rest of a page's last time, at most @limit (MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX): a page never ends
+   * inside a time (its cursor is that time). Through the index by update time, which holds that time's rows in id
+   * order (SQLite would otherwise walk the tenant's key, every definition before @after).
+   */
+  definitionsAt: written(
     'workflowDefinitionsAt',
-    `SELECT ${DEFINITION} FROM workflow_definitions WHERE tenant_id = @tenantId AND deleted = 0 AND updated_at = @at
-     AND definition_id < @after ORDER BY definition_id DESC`,
+    (s) => `SELECT ${DEFINITION} FROM workflow_definitions${s.indexedBy('workflow_definitions_by_update')}
+     WHERE tenant_id = @tenantId AND deleted = 0 AND updated_at = @at
+     AND definition_id < @after ORDER BY definition_id DESC LIMIT @limit`,
   ),
   inFlight: same(
     'workflowExecutionsInFlight',
@@ -103,13 +108,13 @@ export const WORKFLOWS_SQL = {
      AND ${s.whenGiven('definition_id', 'definitionId', 'text')} AND ${s.whenGiven('status', 'status', 'text')}
      ORDER BY started_at DESC, execution_id DESC LIMIT @limit`,
   ),
+  /** The rest of a page's last time, at most @limit, as definitionsAt (through the index by start time). */
   executionsAt: written(
     'workflowExecutionsAt',
-    (
-      s,
-    ) => `SELECT ${EXECUTION} FROM workflow_executions WHERE tenant_id = @tenantId AND started_at = @at AND execution_id < @after
+    (s) => `SELECT ${EXECUTION} FROM workflow_executions${s.indexedBy('workflow_executions_by_start')}
+     WHERE tenant_id = @tenantId AND started_at = @at AND execution_id < @after
      AND ${s.whenGiven('definition_id', 'definitionId', 'text')} AND ${s.whenGiven('status', 'status', 'text')}
-     ORDER BY execution_id DESC`,
+     ORDER BY execution_id DESC LIMIT @limit`,
   ),
 
   steps: same(

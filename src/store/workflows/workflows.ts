@@ -130,12 +130,15 @@ export function* remove(tenantId: string, definitionId: string, purge: boolean, 
   } else yield* run(SQL.tombstoneDefinition, { tenantId, definitionId, now });
 }
 
-/** A page of active definitions updated before `before`, the newest first, completed with its last time's others. */
-export function* definitionsPage(tenantId: string, before: number, limit: number): Work<StoredDefinition[]> {
+/**
+ * A page of active definitions updated before `before`, the newest first, completed with at most `sameTime` of its
+ * last time's others (MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX).
+ */
+export function* definitionsPage(tenantId: string, before: number, limit: number, sameTime: number): Work<StoredDefinition[]> {
   const rows = (yield* all(SQL.definitionsPage, { tenantId, before, limit })).map(definitionOf);
   const last = rows.at(-1);
   if (rows.length < limit || !last) return rows;
-  const rest = yield* all(SQL.definitionsAt, { tenantId, at: last.updatedAt, after: last.definitionId });
+  const rest = yield* all(SQL.definitionsAt, { tenantId, at: last.updatedAt, after: last.definitionId, limit: sameTime });
   return [...rows, ...rest.map(definitionOf)];
 }
 
@@ -242,12 +245,16 @@ export interface ExecutionFilter {
   status: string | null;
 }
 
-/** A page of executions started before `before`, the newest first, completed with its last time's others. */
+/**
+ * A page of executions started before `before`, the newest first, completed with at most `sameTime` of its last
+ * time's others (MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX).
+ */
 export function* executionsPage(
   tenantId: string,
   filter: ExecutionFilter,
   before: number,
   limit: number,
+  sameTime: number,
 ): Work<StoredExecution[]> {
   const rows = (yield* all(SQL.executionsPage, { tenantId, ...filter, before, limit })).map(executionOf);
   const last = rows.at(-1);
@@ -257,6 +264,7 @@ export function* executionsPage(
     ...filter,
     at: last.execution.startedAt,
     after: last.execution.executionId,
+    limit: sameTime,
   });
   return [...rows, ...rest.map(executionOf)];
 }
