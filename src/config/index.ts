@@ -17,6 +17,7 @@ import { DEFAULT_FOLDER_DELETION_BATCH } from '../services/folder-deletion.js';
 import { DEFAULT_ACTIVITIES_DELETE_MAX } from '../services/activities.js';
 import { DEFAULT_MAX_OPEN_MIGRATIONS } from '../services/document-migrations.js';
 import { DEFAULT_RECOVER_BATCH_SIZE } from '../services/webhooks.js';
+import { DEFAULT_WORKFLOW_RETENTION_DAYS } from '../jobs/workflow-pruner.js';
 import { DEFAULT_PREFLIGHT_ANSWER_MS } from '../services/workspace-domains.js';
 import {
   DEFAULT_MAX_LIVE_STATE_BYTES,
@@ -419,6 +420,14 @@ const FIELDS = {
     'Most items a full page of workflow/definitions/list or executions/list adds past pageSize to finish the millisecond ' +
       "of its last item (the pages' cursor is a time: a page never ends inside one). Items of one tenant updated or started " +
       'in one millisecond past this many are left out of the listing.',
+  ),
+  workflowExecutionRetentionDays: integer(
+    'MARGINALIA_WORKFLOW_EXECUTION_RETENTION_DAYS',
+    DEFAULT_WORKFLOW_RETENTION_DAYS,
+    1,
+    36_500,
+    'Days a finished approval workflow execution (completed, failed or cancelled) is kept after it ended, with its steps ' +
+      'and event log; older ones are deleted in the background, a batch at a time. Running executions are never deleted.',
   ),
   permissionProviderTimeoutMs: integer(
     'MARGINALIA_PERMISSION_PROVIDER_TIMEOUT_MS',

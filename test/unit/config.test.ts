@@ -89,6 +89,7 @@ describe('loadConfig', () => {
       maxOpenMigrationsPerTenant: 100,
       webhookRecoverBatchSize: 1000,
       workflowPageSameTimeMax: 1000,
+      workflowExecutionRetentionDays: 90,
     });
   });
 
@@ -179,6 +180,7 @@ describe('loadConfig', () => {
       MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT: '3',
       MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE: '40',
       MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX: '50',
+      MARGINALIA_WORKFLOW_EXECUTION_RETENTION_DAYS: '7',
     });
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.config, {
@@ -262,6 +264,7 @@ describe('loadConfig', () => {
       maxOpenMigrationsPerTenant: 3,
       webhookRecoverBatchSize: 40,
       workflowPageSameTimeMax: 50,
+      workflowExecutionRetentionDays: 7,
     });
   });
 
@@ -320,6 +323,7 @@ describe('loadConfig', () => {
       MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT: '0',
       MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE: '100001',
       MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX: '-1',
+      MARGINALIA_WORKFLOW_EXECUTION_RETENTION_DAYS: '0',
     });
     assert.ok(!r.ok);
     const names = [
@@ -368,6 +372,7 @@ describe('loadConfig', () => {
       'MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT',
       'MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE',
       'MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX',
+      'MARGINALIA_WORKFLOW_EXECUTION_RETENTION_DAYS',
     ];
     for (const name of names)
       assert.ok(

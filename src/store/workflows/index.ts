@@ -92,6 +92,14 @@ export const workflowsStore = (core: StoreCore) => ({
   workflowEvents(tenantId: string, executionId: string, since: number, limit: number) {
     return core.read('workflowEvents', () => workflows.events(tenantId, executionId, since, limit));
   },
+
+  /**
+   * Retention (jobs/workflow-pruner.ts), every tenant's: deletes at most `limit` rows of executions that ended before
+   * `before` (their events, then steps, then the executions); answers how many went.
+   */
+  pruneWorkflowExecutions(before: number, limit: number): Maybe<number> {
+    return core.write('pruneWorkflowExecutions', () => workflows.prune(before, limit));
+  },
 });
 
 export type WorkflowsStore = ReturnType<typeof workflowsStore>;

@@ -7,6 +7,9 @@ const DEFINITION = 'definition_id, version, deleted, body, created_at, updated_a
 const EXECUTION = `execution_id, definition_id, definition_version, status, correlation_id, idempotency_key, started_at,
   completed_at, cancelled_at, failure_reason, trigger_context, target, graph, loops, last_seq`;
 const STEP = 'step_id, ordinal, node_id, node_type, status, started_at, completed_at, output, error, aggregator';
+/** The oldest @executions executions that ended (completed, failed or cancelled) before @before: one batch of retention. */
+const ENDED = `SELECT tenant_id, execution_id FROM workflow_executions
+  WHERE completed_at IS NOT NULL AND completed_at < @before ORDER BY completed_at LIMIT @executions`;
 
 export const WORKFLOWS_SQL = {
   definition: same(
@@ -134,6 +137,30 @@ export const WORKFLOWS_SQL = {
     `INSERT INTO workflow_events (tenant_id, execution_id, seq, event_id, type, step_id, external, at, data)
      VALUES (@tenantId, @executionId, @seq, @eventId, @type, @stepId, @external, @at, @data)`,
   ),
+  // --- Retention (jobs/workflow-pruner.ts): finished executions past it, through workflow_executions_finished ---
+  /**
+   * The three deletes of a batch of retention (workflows.ts prune), each of at most @limit rows, of the oldest
+   * @executions executions that ended before @before (workflow_executions_finished, migration 38): their events,
+   * then their steps, then those of them left with neither.
+   */
+  pruneEvents: written('pruneWorkflowEvents', (s) =>
+    s.deleteSomeByKey('workflow_events', 'tenant_id, execution_id, seq', `(tenant_id, execution_id) IN (${ENDED})`),
+  ),
+  pruneSteps: written('pruneWorkflowSteps', (s) =>
+    s.deleteSomeByKey('workflow_steps', 'tenant_id, execution_id, step_id', `(tenant_id, execution_id) IN (${ENDED})`),
+  ),
+  pruneExecutions: written('pruneWorkflowExecutions', (s) =>
+    s.deleteSomeByKey(
+      'workflow_executions',
+      'tenant_id, execution_id',
+      `(tenant_id, execution_id) IN (${ENDED})
+       AND NOT EXISTS (SELECT 1 FROM workflow_events e WHERE e.tenant_id = workflow_executions.tenant_id
+         AND e.execution_id = workflow_executions.execution_id)
+       AND NOT EXISTS (SELECT 1 FROM workflow_steps t WHERE t.tenant_id = workflow_executions.tenant_id
+         AND t.execution_id = workflow_executions.execution_id)`,
+    ),
+  ),
+
   /** A page of the external events after a seq. */
   events: same(
     'workflowEvents',

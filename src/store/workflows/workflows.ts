@@ -269,6 +269,19 @@ export function* executionsPage(
   return [...rows, ...rest.map(executionOf)];
 }
 
+/**
+ * One batch of retention: at most `limit` rows of the oldest `limit` executions that ended before `before`: their
+ * events first, then their steps, then the executions left with neither. Answers how many rows went; fewer than
+ * `limit` when every execution that ended before `before` is gone (so the pruner's turns stop: events/pruner.ts).
+ */
+export function* prune(before: number, limit: number): Work<number> {
+  const ended = { before, executions: limit };
+  let n = yield* run(SQL.pruneEvents, { ...ended, limit });
+  if (n < limit) n += yield* run(SQL.pruneSteps, { ...ended, limit: limit - n });
+  if (n < limit) n += yield* run(SQL.pruneExecutions, { ...ended, limit: limit - n });
+  return n;
+}
+
 /** A page of an execution's external events after `since`; undefined when there is no such execution. */
 export function* events(
   tenantId: string,
