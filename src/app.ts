@@ -65,6 +65,11 @@ export interface AppOptions {
         | 'permissionProviderTimeoutMs'
         | 'presenceTtlSeconds'
         | 'maxPresencePerDocument'
+        | 'folderDeletionBatchSize'
+        | 'activitiesDeleteMax'
+        | 'maxOpenMigrationsPerTenant'
+        | 'webhookRecoverBatchSize'
+        | 'workflowPageSameTimeMax'
       >
     >;
   store: Store;
@@ -112,10 +117,15 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
       maxDefinitionBytes: config.workflowMaxDefinitionBytes,
       maxStepsPerExecution: config.workflowMaxStepsPerExecution,
       eventsPageMax: config.workflowEventsPageMax,
+      pageSameTimeMax: config.workflowPageSameTimeMax,
     },
     permissionProviderTimeoutMs: config.permissionProviderTimeoutMs,
     presenceTtlSeconds: config.presenceTtlSeconds,
     maxPresencePerDocument: config.maxPresencePerDocument,
+    folderDeletionBatchSize: config.folderDeletionBatchSize,
+    activitiesDeleteMax: config.activitiesDeleteMax,
+    maxOpenMigrationsPerTenant: config.maxOpenMigrationsPerTenant,
+    webhookRecoverBatchSize: config.webhookRecoverBatchSize,
   };
 }
 

@@ -199,7 +199,7 @@ async function commandFor(
       const w = await webhooks();
       need(0, w.WEBHOOKS_RECOVER_USAGE);
       const request = w.recoverRequest(options);
-      return (store, io) => w.webhooksRecover(store, io, options.tenant, request);
+      return (store, io) => w.webhooksRecover(store, io, options.tenant, request, config.webhookRecoverBatchSize);
     }
     case 'webhooks rotate': {
       const w = await webhooks();

@@ -14,6 +14,7 @@ import { EventHub } from './events/hub.js';
 import { connectNotices, relayNotices } from './events/notices.js';
 import { startActivityPruner } from './events/activity-pruner.js';
 import { startPruner } from './events/pruner.js';
+import { startWorkflowPruner } from './jobs/workflow-pruner.js';
 import { startDraftSweep } from './events/sweep.js';
 import { WebhookWorker } from './webhooks/worker.js';
 import { MigrationWorker } from './jobs/document-migrations.js';
@@ -114,6 +115,10 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     retentionDays: config.activityRetentionDays,
     onError: (err) => logger.warn({ err }, 'activities: pruning failed; trying again later'),
   });
+  const workflowPruner = startWorkflowPruner(store, {
+    retentionDays: config.workflowExecutionRetentionDays,
+    onError: (err) => logger.warn({ err }, 'workflow executions: pruning failed; trying again later'),
+  });
   const sweep = startDraftSweep(store, {
     everyMs: config.eventPollMs,
     onError: (err) => logger.warn({ err }, 'event outbox: numbering left drafts failed; trying again later'),
@@ -146,7 +151,7 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     await Promise.all([app.close(), webhooks.stop(), migrations.stop()]);
     await closed;
     await notices.close();
-    await Promise.all([pruner.stop(), activityPruner.stop(), sweep.stop()]);
+    await Promise.all([pruner.stop(), activityPruner.stop(), workflowPruner.stop(), sweep.stop()]);
     await rateLimiter?.close();
     await store.close();
   });

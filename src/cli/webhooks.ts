@@ -171,9 +171,11 @@ export async function webhooksRecover(
   io: Io,
   tenant: string | undefined,
   request: { webhookId: string; since: number },
+  batchSize: number,
 ): Promise<void> {
   const caller = await chosenTenant(store, tenant);
-  json(io, await speaking(() => recoverWebhookDeliveries({ store, clock: systemClock }, caller, request)));
+  const services = { store, clock: systemClock, webhookRecoverBatchSize: batchSize };
+  json(io, await speaking(() => recoverWebhookDeliveries(services, caller, request)));
 }
 
 /** Prints {"webhookId","secret","previousSecretValidUntil"}: the old secret signs too until then. */

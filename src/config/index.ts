@@ -13,6 +13,11 @@ import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js
 import { DEFAULT_HEAP_GROWTH_PERCENT } from '../heap.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
+import { DEFAULT_FOLDER_DELETION_BATCH } from '../services/folder-deletion.js';
+import { DEFAULT_ACTIVITIES_DELETE_MAX } from '../services/activities.js';
+import { DEFAULT_MAX_OPEN_MIGRATIONS } from '../services/document-migrations.js';
+import { DEFAULT_RECOVER_BATCH_SIZE } from '../services/webhooks.js';
+import { DEFAULT_WORKFLOW_RETENTION_DAYS } from '../jobs/workflow-pruner.js';
 import { DEFAULT_PREFLIGHT_ANSWER_MS } from '../services/workspace-domains.js';
 import {
   DEFAULT_MAX_LIVE_STATE_BYTES,
@@ -342,6 +347,15 @@ const FIELDS = {
     'Deepest a folder may be (a folder at the top is 1 deep): a folders/add or update that would make one deeper, ' +
       `a moved folder's subtree included, gets 400. At most ${MAX_FOLDER_DEPTH}, so folders/get's nested subtree always serializes.`,
   ),
+  folderDeletionBatchSize: integer(
+    'MARGINALIA_FOLDER_DELETION_BATCH_SIZE',
+    DEFAULT_FOLDER_DELETION_BATCH,
+    1,
+    100_000,
+    "Most documents /v2's organizations/folders/delete reads and deletes at a time: it walks each folder of the tree a " +
+      'page of this many document ids at a time, each page deleted before the next is read, so the ids it holds stay ' +
+      'bounded however many documents the folders hold.',
+  ),
   maxAllowedDomains: integer(
     'MARGINALIA_MAX_ALLOWED_DOMAINS',
     DEFAULT_MAX_ALLOWED_DOMAINS,
@@ -398,6 +412,23 @@ const FIELDS = {
     MAX_WORKFLOW_EVENTS_PAGE,
     'Most events one workflow/executions/getEvents page answers, whatever pageSize asks (hasMore says that more remain).',
   ),
+  workflowPageSameTimeMax: integer(
+    'MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX',
+    DEFAULT_WORKFLOW_LIMITS.pageSameTimeMax,
+    1,
+    100_000,
+    'Most items a full page of workflow/definitions/list or executions/list adds past pageSize to finish the millisecond ' +
+      "of its last item (the pages' cursor is a time: a page never ends inside one). Items of one tenant updated or started " +
+      'in one millisecond past this many are left out of the listing.',
+  ),
+  workflowExecutionRetentionDays: integer(
+    'MARGINALIA_WORKFLOW_EXECUTION_RETENTION_DAYS',
+    DEFAULT_WORKFLOW_RETENTION_DAYS,
+    1,
+    36_500,
+    'Days a finished approval workflow execution (completed, failed or cancelled) is kept after it ended, with its steps ' +
+      'and event log; older ones are deleted in the background, a batch at a time. Running executions are never deleted.',
+  ),
   permissionProviderTimeoutMs: integer(
     'MARGINALIA_PERMISSION_PROVIDER_TIMEOUT_MS',
     DEFAULT_PERMISSION_PROVIDER_TIMEOUT_MS,
@@ -444,6 +475,15 @@ const FIELDS = {
     36_500,
     'Days an activity is kept, for tenants whose activity settings name no `retentionDays`. Older ones are deleted in ' +
       'the background, a batch at a time.',
+  ),
+  activitiesDeleteMax: integer(
+    'MARGINALIA_ACTIVITIES_DELETE_MAX',
+    DEFAULT_ACTIVITIES_DELETE_MAX,
+    1,
+    1_000_000,
+    'Most activities one activities/delete by documentId or targetEntityId deletes (its answer lists each id): past it ' +
+      'the call deletes this many and answers them, and a call again deletes the next ones. By activityIds, ' +
+      'MARGINALIA_MAX_BATCH bounds it.',
   ),
   eventPollMs: integer(
     'MARGINALIA_EVENT_POLL_MS',
@@ -523,6 +563,15 @@ const FIELDS = {
     'Hours the secret before a rotation (webhooks/secret/rotate) still signs every delivery beside the new one ' +
       '(two signatures in webhook-signature), so receivers can switch to the new secret without losing a delivery.',
   ),
+  webhookRecoverBatchSize: integer(
+    'MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE',
+    DEFAULT_RECOVER_BATCH_SIZE,
+    1,
+    100_000,
+    'Most failed deliveries webhooks/recover makes pending again in one transaction: it runs a batch after another, a turn ' +
+      "of the event loop between them, and answers the total once the last has committed. An organization's deliveries " +
+      'go in one batch unless it alone has more.',
+  ),
   webhookConcurrency: integer(
     'MARGINALIA_WEBHOOK_CONCURRENCY',
     16,
@@ -562,6 +611,14 @@ const FIELDS = {
     60_000,
     'How often each process looks for a document migration to run (an idle look is one small write); the most a ' +
       'started migration waits before its first batch.',
+  ),
+  maxOpenMigrationsPerTenant: integer(
+    'MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT',
+    DEFAULT_MAX_OPEN_MIGRATIONS,
+    1,
+    1_000_000,
+    'Most document migrations (organizations/documents/migrate) a tenant may have pending or in progress at once: a ' +
+      'start past it gets 429 `RESOURCE_EXHAUSTED` and records nothing; once one finishes, another may start.',
   ),
   restAfterMs: integer(
     'MARGINALIA_REST_AFTER_MS',

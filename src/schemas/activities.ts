@@ -107,10 +107,26 @@ export type ActivitiesDeleteData = DataOf<typeof ActivitiesDeleteBody>;
 /** The most days retentionDays may say (100 years). */
 export const MAX_RETENTION_DAYS = 36_500;
 
+/**
+ * Most trigger groups activity settings hold, and most action types in one group, in a request and once merged
+ * with the stored ones (docs/api.md, "Activities"): the page documents one group (`comment`), and there are some
+ * fifty event types, so these leave room for every one of them and bound what a tenant's settings (and the muted
+ * action types kept beside them) can grow to, whatever updates add up to.
+ */
+export const MAX_TRIGGER_GROUPS = 20;
+export const MAX_TRIGGERS_PER_GROUP = 200;
+
 /** Trigger groups (comment, ...), each a map of action type to on (true) or off (false). */
-const Triggers = Type.Record(Type.String({ maxLength: 64 }), Type.Record(Type.String({ maxLength: 256 }), Type.Boolean()), {
-  description: 'By group (comment, ...): action types (event types) turned on (true) or off (false)',
-});
+const Triggers = Type.Record(
+  Type.String({ maxLength: 64 }),
+  Type.Record(Type.String({ maxLength: 256 }), Type.Boolean(), { maxProperties: MAX_TRIGGERS_PER_GROUP }),
+  {
+    maxProperties: MAX_TRIGGER_GROUPS,
+    description:
+      `By group (comment, ...): action types (event types) turned on (true) or off (false); at most ${MAX_TRIGGER_GROUPS} ` +
+      `groups of at most ${MAX_TRIGGERS_PER_GROUP}, the stored ones included`,
+  },
+);
 
 const ActivityServiceConfig = Type.Object({
   isEnabled: Opt(Type.Boolean()),

@@ -24,6 +24,9 @@ const NOT_UPDATED = { success: false, message: 'Failed to update activity.' };
 const DELETED = { success: true, message: 'Activity deleted.' };
 const NOT_DELETED = { success: false, message: 'Failed to delete activity.' };
 
+/** MARGINALIA_ACTIVITIES_DELETE_MAX unless set: the most activities one activities/delete by document or entity deletes. */
+export const DEFAULT_ACTIVITIES_DELETE_MAX = 10_000;
+
 export const ACTIVITIES_DISABLED =
   'Activity logs are not enabled for this API key: enable them with workspace/activityconfig/update ' +
   '(activityServiceConfig.isEnabled: true).';
@@ -149,11 +152,12 @@ export function updateActivities(
 }
 
 /**
- * activities/delete: by ids, or every activity of a document and/or an entity (in batches); together they
- * narrow each other. Answers each id deleted, and each id named that was not (absent, or immutable).
+ * activities/delete: by ids, or the activities of a document and/or an entity (in batches), at most
+ * MARGINALIA_ACTIVITIES_DELETE_MAX of them a call (the answer lists each: a call again deletes the next ones);
+ * together they narrow each other. Answers each id deleted, and each id named that was not (absent, or immutable).
  */
 export async function deleteActivities(
-  { store }: Services,
+  { store, activitiesDeleteMax }: Services,
   caller: Caller,
   input: ActivitiesDeleteData,
 ): Promise<Record<string, Outcome>> {
@@ -164,7 +168,8 @@ export async function deleteActivities(
   if (ids === null && documentId === null && targetEntityId === null)
     throw invalid('At least one of data.documentId, data.targetEntityId or data.activityIds must be provided.');
   if (ids === null) {
-    const gone = await store.deleteActivitiesOf(caller.id, organizationId, documentId, targetEntityId);
+    const most = activitiesDeleteMax ?? DEFAULT_ACTIVITIES_DELETE_MAX;
+    const gone = await store.deleteActivitiesOf(caller.id, organizationId, documentId, targetEntityId, most);
     return Object.fromEntries(gone.map((id) => [id, DELETED]));
   }
   // Ids narrowed by a document or an entity: only those of it go.

@@ -5,7 +5,7 @@
 import type { ActivitySettings } from '../domain/activities.js';
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
-import type { ActivityConfigUpdateData } from '../schemas/activities.js';
+import { type ActivityConfigUpdateData, MAX_TRIGGER_GROUPS, MAX_TRIGGERS_PER_GROUP } from '../schemas/activities.js';
 import type { Caller, Services } from './context.js';
 
 export const CONFIG_READ = 'Activity logs configuration retrieved successfully.';
@@ -58,7 +58,11 @@ export function getActivityConfig({ store }: Services, caller: Caller): Maybe<Ac
   return then(store.activitySettings(caller.id), (s) => shown(s, store.activitiesByDefault()));
 }
 
-/** Trigger groups merged: each group's action types named replace the stored ones, the others stay. */
+/**
+ * Trigger groups merged: each group's action types named replace the stored ones, the others stay. The request's
+ * schema bounds what one update names; the merge is bounded the same (MAX_TRIGGER_GROUPS groups of at most
+ * MAX_TRIGGERS_PER_GROUP), so updates cannot add up to settings without bound: past it, 400 and nothing written.
+ */
 function mergedTriggers(
   stored: ActivitySettings['triggers'],
   change: Record<string, Record<string, boolean>> | null | undefined,
@@ -66,6 +70,20 @@ function mergedTriggers(
   if (!change) return stored;
   const out: Record<string, Record<string, boolean>> = { ...(stored ?? {}) };
   for (const [group, types] of Object.entries(change)) out[group] = { ...(out[group] ?? {}), ...types };
+  const groups = Object.keys(out);
+  if (groups.length > MAX_TRIGGER_GROUPS)
+    throw invalid(
+      `activityServiceConfig.triggers: at most ${MAX_TRIGGER_GROUPS} trigger groups, the stored ones included; ` +
+        `this update would make ${groups.length}.`,
+    );
+  for (const group of groups) {
+    const n = Object.keys(out[group]!).length;
+    if (n > MAX_TRIGGERS_PER_GROUP)
+      throw invalid(
+        `activityServiceConfig.triggers.${group}: at most ${MAX_TRIGGERS_PER_GROUP} triggers in a group, the stored ones ` +
+          `included; this update would make ${n}.`,
+      );
+  }
   return out;
 }
 

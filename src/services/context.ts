@@ -43,6 +43,14 @@ export interface Services {
   presenceTtlSeconds?: number | undefined;
   /** MARGINALIA_MAX_PRESENCE_PER_DOCUMENT; absent: the default (services/presence.ts). */
   maxPresencePerDocument?: number | undefined;
+  /** MARGINALIA_FOLDER_DELETION_BATCH_SIZE; absent: the default (services/folder-deletion.ts). */
+  folderDeletionBatchSize?: number | undefined;
+  /** MARGINALIA_ACTIVITIES_DELETE_MAX; absent: the default (services/activities.ts). */
+  activitiesDeleteMax?: number | undefined;
+  /** MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT; absent: the default (services/document-migrations.ts). */
+  maxOpenMigrationsPerTenant?: number | undefined;
+  /** MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE; absent: the default (services/webhooks.ts). */
+  webhookRecoverBatchSize?: number | undefined;
 }
 
 export type Caller = Pick<Tenant, 'id' | 'apiKey'>;

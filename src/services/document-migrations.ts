@@ -7,19 +7,33 @@ import type { DocumentMigrateData, DocumentMigrationStatusData } from '../schema
 import type { Caller, Services } from './context.js';
 import { spell } from './member-path.js';
 
-/** organizations/documents/migrate: the job, recorded pending, and its id. */
+/** MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT unless set: the most migrations a tenant may have pending or in progress. */
+export const DEFAULT_MAX_OPEN_MIGRATIONS = 100;
+
+/**
+ * organizations/documents/migrate: the job, recorded pending, and its id; 429 RESOURCE_EXHAUSTED while the tenant
+ * has MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT open already (each open job holds two document ids disabled and a
+ * worker's turn, so a tenant cannot queue an unbounded backlog in front of the others).
+ */
 export function startDocumentMigration(
-  { store, clock }: Services,
+  { store, clock, maxOpenMigrationsPerTenant }: Services,
   caller: Caller,
   input: DocumentMigrateData,
 ): Maybe<{ migrationId: string }> {
   const { organizationId, documentId, newDocumentId } = input;
   if (documentId === newDocumentId) throw invalid(`${spell(['newDocumentId'])} must differ from ${spell(['documentId'])}.`);
   const migrationId = newMigrationId();
-  return then(
-    store.startDocumentMigration({ tenantId: caller.id, migrationId, organizationId, documentId, newDocumentId }, clock()),
-    () => ({ migrationId }),
-  );
+  const most = maxOpenMigrationsPerTenant ?? DEFAULT_MAX_OPEN_MIGRATIONS;
+  const start = { tenantId: caller.id, migrationId, organizationId, documentId, newDocumentId };
+  return then(store.startDocumentMigration(start, most, clock()), (started) => {
+    if (started === 'too_many')
+      throw new ApiError(
+        'RESOURCE_EXHAUSTED',
+        `This API key has ${most} document migrations pending or in progress (MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT): ` +
+          'nothing was started. Start this one once one of them has finished (migrate/status).',
+      );
+    return { migrationId };
+  });
 }
 
 /** organizations/documents/migrate/status: another tenant's job, or one of another organization, does not exist. */

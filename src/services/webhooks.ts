@@ -29,6 +29,8 @@ export interface WebhookServices {
   resolveHost?: Resolver | undefined;
   /** MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS; absent: the default (webhooks/schedule.ts). */
   webhookSecretGraceHours?: number | undefined;
+  /** MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE; absent: DEFAULT_RECOVER_BATCH_SIZE. */
+  webhookRecoverBatchSize?: number | undefined;
 }
 
 export const newWebhookId = (): string => `wh_${randomBytes(16).toString('hex')}`;
@@ -175,21 +177,29 @@ export function replayWebhookDelivery(
   });
 }
 
+/** MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE unless set: the most deliveries one transaction of webhooks/recover makes pending. */
+export const DEFAULT_RECOVER_BATCH_SIZE = 1000;
+
 /**
  * webhooks/recover: every delivery of the webhook that failed for good and was made at or after `since`,
- * pending again, each organization's in event order (docs/events.md, "Recovering after an outage").
+ * pending again, each organization's in event order (docs/events.md, "Recovering after an outage"), a batch
+ * of at most MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE per transaction; answers once the last batch committed.
  */
 export function recoverWebhookDeliveries(
-  services: Pick<WebhookServices, 'store' | 'clock'>,
+  services: Pick<WebhookServices, 'store' | 'clock' | 'webhookRecoverBatchSize'>,
   caller: Caller,
   input: RecoverData,
 ): Maybe<{ webhookId: string; recovered: number }> {
+  const batch = services.webhookRecoverBatchSize ?? DEFAULT_RECOVER_BATCH_SIZE;
   return then(services.store.getWebhook(caller.id, input.webhookId), (w) => {
     if (!w) throw notFound(input.webhookId);
-    return then(services.store.recoverWebhookDeliveries(caller.id, input.webhookId, input.since, services.clock()), (n) => ({
-      webhookId: input.webhookId,
-      recovered: n,
-    }));
+    return then(
+      services.store.recoverWebhookDeliveries(caller.id, input.webhookId, input.since, services.clock(), batch),
+      (n) => ({
+        webhookId: input.webhookId,
+        recovered: n,
+      }),
+    );
   });
 }
 

@@ -136,14 +136,19 @@ export function getDefinition(
   });
 }
 
-/** A page of active definitions, the most recently updated first; the cursor is the last one's updatedAt. */
+/**
+ * A page of active definitions, the most recently updated first; the cursor is the last one's updatedAt. A full page
+ * runs on to the end of its last millisecond, by at most MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX items.
+ */
 export function listDefinitions(
   services: Services,
   caller: Caller,
   data: DataOf<typeof DefinitionListBody>,
 ): Maybe<{ items: DefinitionAnswer[]; nextCursor: number | null }> {
   const pageSize = data.pageSize ?? 50;
-  return then(services.store.workflowDefinitionsPage(caller.id, data.cursor ?? Number.MAX_SAFE_INTEGER, pageSize), (rows) => ({
+  const { pageSameTimeMax } = workflowLimitsOf(services.workflows);
+  const before = data.cursor ?? Number.MAX_SAFE_INTEGER;
+  return then(services.store.workflowDefinitionsPage(caller.id, before, pageSize, pageSameTimeMax), (rows) => ({
     items: rows.map(definitionView),
     nextCursor: rows.length >= pageSize ? rows.at(-1)!.updatedAt : null,
   }));

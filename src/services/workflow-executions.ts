@@ -111,7 +111,10 @@ export function getExecution(services: Services, caller: Caller, data: DataOf<ty
   });
 }
 
-/** A page of executions, the most recently started first (steps: []); the cursor is the last one's startedAt, as text. */
+/**
+ * A page of executions, the most recently started first (steps: []); the cursor is the last one's startedAt, as text.
+ * A full page runs on to the end of its last millisecond, by at most MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX items.
+ */
 export function listExecutions(
   services: Services,
   caller: Caller,
@@ -120,7 +123,8 @@ export function listExecutions(
   const pageSize = data.pageSize ?? 50;
   const before = data.cursor === undefined ? Number.MAX_SAFE_INTEGER : Number(data.cursor);
   const filter = { definitionId: data.definitionId ?? null, status: data.status ?? null };
-  return then(services.store.workflowExecutionsPage(caller.id, filter, before, pageSize), (rows) => ({
+  const { pageSameTimeMax } = workflowLimitsOf(services.workflows);
+  return then(services.store.workflowExecutionsPage(caller.id, filter, before, pageSize, pageSameTimeMax), (rows) => ({
     items: rows.map((x) => executionView(x, [])),
     nextCursor: rows.length >= pageSize ? String(rows.at(-1)!.execution.startedAt) : null,
   }));

@@ -1,5 +1,6 @@
 // The limits of approval workflows (docs/configuration.md), each a setting: what one definition may
-// hold, how many steps one execution may run, and the largest page of an execution's events.
+// hold, how many steps one execution may run, the largest page of an execution's events, and how far a
+// list's page may run past pageSize to finish its last millisecond.
 
 export interface WorkflowLimits {
   /** Most nodes one definition may declare (MARGINALIA_WORKFLOW_MAX_NODES; the pages allow 100). */
@@ -10,6 +11,11 @@ export interface WorkflowLimits {
   maxStepsPerExecution: number;
   /** Most events one executions/getEvents page answers (MARGINALIA_WORKFLOW_EVENTS_PAGE_MAX; the page allows 500). */
   eventsPageMax: number;
+  /**
+   * Most items a full page of definitions/list or executions/list adds past pageSize to finish its last item's
+   * millisecond (MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX).
+   */
+  pageSameTimeMax: number;
 }
 
 export const MAX_WORKFLOW_NODES = 100;
@@ -20,6 +26,7 @@ export const DEFAULT_WORKFLOW_LIMITS: WorkflowLimits = {
   maxDefinitionBytes: 262_144,
   maxStepsPerExecution: 1000,
   eventsPageMax: MAX_WORKFLOW_EVENTS_PAGE,
+  pageSameTimeMax: 1000,
 };
 
 /** The limits in force: the configured ones, else the defaults. */

@@ -283,6 +283,7 @@ export async function beforeWorkspaceKeys(db: Pick<FreshDatabase, 'exec'>): Prom
 
 /** The schema through migration 31 (the release before issue 37's features), with the rows written since. */
 export async function asOfMigration31(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeBoundedWork(db);
   await beforeServiceSettingsAndPresence(db);
   await beforeApprovalWorkflows(db);
   await beforeAdvancedWebhooks(db);
@@ -295,6 +296,17 @@ export async function asOfMigration31(db: Pick<FreshDatabase, 'kind' | 'exec'>):
 export async function beforeApprovalWorkflows(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
   await db.exec(`DROP TABLE workflow_events; DROP TABLE workflow_steps; DROP TABLE workflow_executions;
 DROP TABLE workflow_definition_versions; DROP TABLE workflow_definitions; DELETE FROM schema_migrations WHERE version = 36;`);
+}
+
+/**
+ * Before migration 38: recover's failed deliveries indexed by time, and no partial indexes for workflow retention and
+ * the count of open migrations.
+ */
+export async function beforeBoundedWork(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec(`DROP INDEX webhook_deliveries_failed_in_order;
+CREATE INDEX webhook_deliveries_failed ON webhook_deliveries (tenant_id, webhook_id, created_at) WHERE status = 'failed';
+DROP INDEX workflow_executions_finished; DROP INDEX document_migrations_open_of_tenant;
+DELETE FROM schema_migrations WHERE version = 38;`);
 }
 
 /** Before migration 37: no workspace service settings, no presence. */
@@ -394,6 +406,7 @@ export async function beforeAdvancedWebhooks(db: Pick<FreshDatabase, 'kind' | 'e
       ? columns.map((c) => `ALTER TABLE webhooks DROP COLUMN ${c};`).join('\n')
       : `ALTER TABLE webhooks ${columns.map((c) => `DROP COLUMN ${c}`).join(', ')};`,
   );
-  await db.exec(`DROP TABLE webhook_states; DROP TABLE webhook_settings; DROP INDEX webhook_deliveries_failed;
+  // Migration 38 replaced the index (beforeBoundedWork puts it back): undone alone, there may be none to drop.
+  await db.exec(`DROP TABLE webhook_states; DROP TABLE webhook_settings; DROP INDEX IF EXISTS webhook_deliveries_failed;
 DELETE FROM schema_migrations WHERE version = 35`);
 }

@@ -402,6 +402,58 @@ describe('activities/update and delete', () => {
   });
 });
 
+describe('activities: bounds', () => {
+  test('delete by document or entity deletes at most MARGINALIA_ACTIVITIES_DELETE_MAX a call; a call again takes the next', async () => {
+    const fresh = await makeTestApp({ clock: steppingClock(), config: { activitiesDeleteMax: 3 } });
+    try {
+      await enable(fresh.a);
+      const ids = ['a1', 'a2', 'a3', 'a4', 'a5'];
+      await fresh.a.ok(PATHS.activitiesAdd, {
+        organizationId: 'org',
+        documentId: 'd',
+        activities: ids.map((id) => commentActivity({ id, targetEntityId: 'e' })),
+      });
+      const first = await fresh.a.ok(PATHS.activitiesDelete, { organizationId: 'org', documentId: 'd' });
+      assert.equal(first.message, DELETED);
+      assert.equal(Object.keys(first.data).length, 3, 'the answer lists as many as the bound');
+      assert.ok(Object.values(first.data).every((o: any) => o.success === true));
+      assert.equal((await get(fresh.a, { organizationId: 'org' })).data.length, 2, 'the others are still there');
+      const second = await fresh.a.ok(PATHS.activitiesDelete, { organizationId: 'org', targetEntityId: 'e' });
+      assert.deepEqual(Object.keys({ ...first.data, ...second.data }).sort(), ids, 'the next call deletes the rest');
+      assert.deepEqual((await fresh.a.ok(PATHS.activitiesDelete, { organizationId: 'org', documentId: 'd' })).data, {});
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('trigger maps are bounded in a request and once merged with the stored ones; past it, 400 and nothing written', async () => {
+    const fresh = await makeTestApp({ clock: steppingClock() });
+    try {
+      const types = (prefix: string, n: number) =>
+        Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}.${i}`, false]));
+      const update = (triggers: unknown) => fresh.a.post(PATHS.activityConfigUpdate, { activityServiceConfig: { triggers } });
+      // The schema: at most 200 action types a group and 20 groups a request.
+      expectError(await update({ comment: types('x', 201) }), 400, 'INVALID_ARGUMENT');
+      expectError(await update(Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`g${i}`, {}]))), 400, 'INVALID_ARGUMENT');
+      // The merge: two requests within the bound that would add up past it.
+      assert.equal((await update({ comment: types('x', 150) })).status, 200);
+      const merged = await update({ comment: types('y', 60) });
+      assert.match(
+        expectError(merged, 400, 'INVALID_ARGUMENT'),
+        /triggers\.comment: at most 200 triggers in a group.*would make 210/,
+      );
+      for (let g = 0; g < 19; g++) assert.equal((await update({ [`g${g}`]: { 'comment.add': true } })).status, 200);
+      const groups = await update({ g19: { 'comment.add': true } });
+      assert.match(expectError(groups, 400, 'INVALID_ARGUMENT'), /at most 20 trigger groups.*would make 21/);
+      const stored = (await fresh.a.ok(PATHS.activityConfigGet, {})).data.activityServiceConfig.triggers;
+      assert.equal(Object.keys(stored).length, 20, 'nothing written by the refused updates');
+      assert.equal(Object.keys(stored.comment).length, 150);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('activities: security', () => {
   test("another tenant's activities are invisible and untouchable; credentials are required", async () => {
     await enable(t.a);

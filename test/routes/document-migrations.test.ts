@@ -393,6 +393,40 @@ describe('document migration: errors', () => {
     assert.equal(expectError(await t.a.post(MIGRATE, data('a', 'e')), 404, 'NOT_FOUND'), 'Document a does not exist.');
   });
 
+  test('past MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT open jobs a start is 429, writing nothing; once they end, it goes', async () => {
+    const fresh = await makeTestApp({ config: { maxOpenMigrationsPerTenant: 2 } });
+    try {
+      const org = 'org';
+      const docs = ['a', 'b', 'c'].map((documentId) => ({ documentId }));
+      await fresh.a.ok(PATHS.documentsAdd, { organizationId: org, documents: docs });
+      await fresh.b.ok(PATHS.documentsAdd, { organizationId: org, documents: docs });
+      const start = (c: Caller, documentId: string) =>
+        c.post(MIGRATE, { organizationId: org, documentId, newDocumentId: `${documentId}2` });
+      for (const documentId of ['a', 'b']) assert.equal((await start(fresh.a, documentId)).status, 200);
+      const refused = await start(fresh.a, 'c');
+      assert.match(
+        expectError(refused, 429, 'RESOURCE_EXHAUSTED'),
+        /has 2 document migrations pending or in progress \(MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT\)/,
+      );
+      const listed = (await fresh.a.ok(PATHS.documentsGet, { organizationId: org, documentIds: ['c', 'c2'] })).data;
+      assert.deepEqual(
+        listed.map((d: any) => [d.id, d.disabled]),
+        [['c', false]],
+        'the refused start wrote nothing',
+      );
+      assert.equal((await start(fresh.b, 'c')).status, 200, "another tenant's jobs are its own");
+      // Jobs that end make room.
+      const run = { owner: 'w', leaseMs: 60_000, mostRows: 1000, now: () => Date.now(), stopping: () => false };
+      for (let job = await fresh.store.claimDocumentMigration('w', Date.now(), 60_000); job; ) {
+        assert.equal(await fresh.store.runDocumentMigration(job, run), 'completed');
+        job = await fresh.store.claimDocumentMigration('w', Date.now(), 60_000);
+      }
+      assert.equal((await start(fresh.a, 'c')).status, 200, 'taken once the open ones have ended');
+    } finally {
+      await fresh.close();
+    }
+  });
+
   test('a disabled organization refuses it; an unknown migration id is NOT_FOUND', async () => {
     const org = uniq('org');
     await t.a.ok(PATHS.documentsAdd, { organizationId: org, documents: [{ documentId: 'a' }] });

@@ -92,6 +92,40 @@ describe('/v2 folders/delete', () => {
     assert.deepEqual(await documentIds(org), ['in-f1', 'in-f3', 'in-f4', 'loose']);
   });
 
+  test('documents are read and deleted a page of MARGINALIA_FOLDER_DELETION_BATCH_SIZE at a time, each page before the next', async () => {
+    const fresh = await makeTestApp({ config: { folderDeletionBatchSize: 2 } });
+    try {
+      const org = 'org';
+      await fresh.a.ok(PATHS.foldersAdd, {
+        organizationId: org,
+        folders: [{ folderId: 'f1' }, { folderId: 'f2', parentFolderId: 'f1' }],
+      });
+      const inF1 = ['d1', 'd2', 'd3', 'd4', 'd5'];
+      await fresh.a.ok(PATHS.documentsAdd, {
+        organizationId: org,
+        folderId: 'f1',
+        documents: inF1.map((documentId) => ({ documentId })),
+      });
+      await fresh.a.ok(PATHS.documentsAdd, { organizationId: org, folderId: 'f2', documents: [{ documentId: 'e1' }] });
+      await fresh.a.ok(PATHS.documentsAdd, { organizationId: org, documents: [{ documentId: 'loose' }] });
+      const calls: string[] = [];
+      fresh.store.observeCalls!((method) => {
+        if (method === 'getDocuments' || method === 'markDocumentDeleting')
+          calls.push(method === 'getDocuments' ? 'read' : 'delete');
+      });
+      await fresh.a.ok(DELETE_V2, { organizationId: org, folderId: 'f1' });
+      fresh.store.observeCalls!(null);
+      // f1: pages of 2, 2 and 1, each deleted before the next is read; then f2's one.
+      assert.deepEqual(calls, ['read', 'delete', 'delete', 'read', 'delete', 'delete', 'read', 'delete', 'read', 'delete']);
+      assert.deepEqual(
+        ((await fresh.a.ok(PATHS.documentsGet, { organizationId: org })).data as any[]).map((d) => d.id),
+        ['loose'],
+      );
+    } finally {
+      await fresh.close();
+    }
+  });
+
   test('a disabled organization refuses it', async () => {
     const org = uniq('org');
     await tree(org);

@@ -526,6 +526,36 @@ describe('workflow executions', () => {
   });
 });
 
+describe('workflow lists: bounds', () => {
+  test('a full page runs past pageSize to finish its last millisecond by at most MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX', async () => {
+    const fresh = await makeTestApp({ clock: () => now, config: { workflowPageSameTimeMax: 2 } });
+    try {
+      now += 1000;
+      const ids = ['aaa-1', 'bbb-2', 'ccc-3', 'ddd-4', 'eee-5'];
+      for (const id of ids) await ok(fresh.a, P.workflowDefinitionsCreate, marketing(id));
+      const page = await ok(fresh.a, P.workflowDefinitionsList, { pageSize: 1 });
+      assert.deepEqual(
+        page.items.map((d: any) => d.definitionId),
+        ['eee-5', 'ddd-4', 'ccc-3'],
+        'the page and two more of its time, not all five',
+      );
+      assert.equal(page.nextCursor, now);
+      const dispatched: string[] = [];
+      for (let i = 0; i < 5; i++)
+        dispatched.push((await ok(fresh.a, P.workflowExecutionsDispatch, { definitionId: 'aaa-1' })).executionId);
+      const runs = await ok(fresh.a, P.workflowExecutionsList, { pageSize: 1 });
+      assert.equal(runs.items.length, 3, 'the page and two more of its time, not all five');
+      assert.deepEqual(
+        runs.items.map((x: any) => x.executionId),
+        [...dispatched].sort().reverse().slice(0, 3),
+      );
+      assert.equal(runs.nextCursor, String(now));
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('workflow refusals', () => {
   const refuse = async (path: string, data: unknown, status: number, code: string, message?: RegExp | string) => {
     const r: Reply = await t.a.post(path, data);

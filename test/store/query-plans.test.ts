@@ -20,6 +20,8 @@ import { MEMBERS_SQL } from '../../src/store/users/members-sql.js';
 import { USERS_SQL } from '../../src/store/users/sql.js';
 import { WORKSPACE_SQL } from '../../src/store/workspace/sql.js';
 import { WORKFLOWS_SQL } from '../../src/store/workflows/sql.js';
+import { WEBHOOKS_SQL } from '../../src/store/webhooks/sql.js';
+import { MIGRATIONS_SQL } from '../../src/store/document-migrations/sql.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 
 /** activities/get's reads: by organization, document, entity, user, ids, each way and after a cursor. */
@@ -48,6 +50,11 @@ const ALL_STATEMENTS: readonly Statement[] = [
   ...Object.values(LIVE_STATES_SQL),
   ...Object.values(WORKSPACE_SQL),
   ...Object.values(WORKFLOWS_SQL),
+  // The bounded walks of docs/decisions.md, "Bounded work": recover's batches, the count of a tenant's open migrations.
+  WEBHOOKS_SQL.recoverNext,
+  WEBHOOKS_SQL.recoverRange,
+  MIGRATIONS_SQL.lockTenant,
+  MIGRATIONS_SQL.openOfTenant,
   ...NOTIFICATION_FILTER_SETS.map((f) => notificationRead(f, 11)),
   ...THREAD_FILTER_SETS.map((f) => threadPageRead({ f, limit: 21 })),
   ...SEARCH_SHAPES.map((shape) => threadSearch(shape)),
@@ -77,6 +84,7 @@ const READ_PATHS = new Set([
   'workflowDefinitionsPage',
   'workflowExecutionsPage',
   'workflowEvents',
+  'nextWebhookDeliveriesToRecover',
 ]);
 
 describe('query plans', () => {

@@ -27,6 +27,7 @@ import {
   beforeEventDrafts,
   beforeHeadPruning,
   beforeAdvancedWebhooks,
+  beforeBoundedWork,
   beforeLiveStates,
   beforeServiceSettingsAndPresence,
   beforeLz4,
@@ -632,7 +633,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await withSecondStore(db, async (reopened) => {
         eq(await tables(), ['document_migrations'], 'migration 33 made it');
         const start = { tenantId: TA, migrationId: 'm1', organizationId: ORG, documentId: DOC, newDocumentId: 'moved' };
-        await reopened.startDocumentMigration(start, T0 + 1);
+        await reopened.startDocumentMigration(start, 10, T0 + 1);
         const job = await reopened.claimDocumentMigration('w', T0 + 2, 60_000);
         eq(job?.migrationId, 'm1', 'claimed');
         const end = await reopened.runDocumentMigration(job!, {
@@ -688,7 +689,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         eq(await reopened.getWebhookSecret(TA, 'wh_1'), 'whsec_b', 'the new secret');
         await reopened.putWebhookSettings(TA, 'advanced', { isEnabled: true }, T0);
         eq((await reopened.getWebhookSettings(TA)).advanced, { isEnabled: true }, 'settings');
-        eq(await reopened.recoverWebhookDeliveries(TA, 'wh_1', 0, T0), 0, 'nothing failed to recover');
+        eq(await reopened.recoverWebhookDeliveries(TA, 'wh_1', 0, T0, 1000), 0, 'nothing failed to recover');
       });
     },
   );
@@ -724,6 +725,60 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         );
         await reopened.addAnnotations(TA, ORG, DOC, [annotation('ann2', [newComment(1, 'second')])], T0 + 4);
         eq(commentIdsOf(await reopened.getComments(TA, commentQuery('ann2'))), [1], 'a comment write after it');
+      });
+    },
+  );
+
+  storeTest(
+    'a database as migration 37 left it migrates forward: the indexes of bounded work, which recover, the count of open ' +
+      'migrations and workflow retention read, over the rows written before',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.addWebhook(
+        TA,
+        {
+          webhookId: 'wh_1',
+          url: 'https://203.0.113.1/h',
+          description: null,
+          eventTypes: null,
+          secret: 'whsec_a',
+          createdAt: T0,
+        },
+        10,
+      );
+      await db.exec(`INSERT INTO webhook_deliveries
+        (tenant_id, webhook_id, event_id, organization_id, event_type, body, status, attempts, created_at, finished_at)
+        VALUES ('${TA}', 'wh_1', 1, '${ORG}', 'notification.add', '{}', 'failed', 7, ${T0}, ${T0 + 1})`);
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first')])], T0);
+      await store.startDocumentMigration(
+        { tenantId: TA, migrationId: 'm1', organizationId: ORG, documentId: DOC, newDocumentId: 'moved' },
+        10,
+        T0,
+      );
+      await db.exec(`INSERT INTO workflow_executions (tenant_id, execution_id, definition_id, definition_version, status,
+          correlation_id, idempotency_key, started_at, completed_at, cancelled_at, failure_reason, trigger_context, target,
+          graph, loops, last_seq)
+        VALUES ('${TA}', 'exec-1', 'def', 1, 'completed', 'corr', 'key-1', ${T0}, ${T0 + 1}, NULL, NULL, NULL, '{}', '{}',
+          '{}', 0)`);
+      const NEW = ['document_migrations_open_of_tenant', 'webhook_deliveries_failed_in_order', 'workflow_executions_finished'];
+      const indexes = async () =>
+        (
+          await db.query(
+            db.kind === 'sqlite'
+              ? "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name"
+              : 'SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() ORDER BY indexname',
+          )
+        )
+          .map((r) => r.name as string)
+          .filter((name) => [...NEW, 'webhook_deliveries_failed'].includes(name));
+      await beforeBoundedWork(db);
+      eq(await indexes(), ['webhook_deliveries_failed'], 'as that release left it');
+      await withSecondStore(db, async (reopened) => {
+        eq(await indexes(), NEW, 'migration 38 made them, in place of the failed deliveries by time');
+        eq(await reopened.recoverWebhookDeliveries(TA, 'wh_1', T0, T0 + 5, 1000), 1, 'a failed delivery of before recovered');
+        const next = { tenantId: TA, migrationId: 'm2', organizationId: ORG, documentId: 'other', newDocumentId: 'other2' };
+        eq(await reopened.startDocumentMigration(next, 1, T0 + 5), 'too_many', 'the job of before counts as open');
+        eq(await reopened.pruneWorkflowExecutions(T0 + 10, 100), 1, 'an execution of before that ended is pruned');
       });
     },
   );

@@ -84,6 +84,12 @@ describe('loadConfig', () => {
       migrationBatchSize: 500,
       migrationLeaseMs: 30_000,
       migrationPollMs: 1000,
+      folderDeletionBatchSize: 1000,
+      activitiesDeleteMax: 10_000,
+      maxOpenMigrationsPerTenant: 100,
+      webhookRecoverBatchSize: 1000,
+      workflowPageSameTimeMax: 1000,
+      workflowExecutionRetentionDays: 90,
     });
   });
 
@@ -169,6 +175,12 @@ describe('loadConfig', () => {
       MARGINALIA_MIGRATION_POLL_MS: '100',
       MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS: '48',
       MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS: '2',
+      MARGINALIA_FOLDER_DELETION_BATCH_SIZE: '10',
+      MARGINALIA_ACTIVITIES_DELETE_MAX: '20',
+      MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT: '3',
+      MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE: '40',
+      MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX: '50',
+      MARGINALIA_WORKFLOW_EXECUTION_RETENTION_DAYS: '7',
     });
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.config, {
@@ -247,6 +259,12 @@ describe('loadConfig', () => {
       migrationBatchSize: 200,
       migrationLeaseMs: 5000,
       migrationPollMs: 100,
+      folderDeletionBatchSize: 10,
+      activitiesDeleteMax: 20,
+      maxOpenMigrationsPerTenant: 3,
+      webhookRecoverBatchSize: 40,
+      workflowPageSameTimeMax: 50,
+      workflowExecutionRetentionDays: 7,
     });
   });
 
@@ -300,6 +318,12 @@ describe('loadConfig', () => {
       MARGINALIA_MIGRATION_POLL_MS: 'soon',
       MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS: '0',
       MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS: '1.5',
+      MARGINALIA_FOLDER_DELETION_BATCH_SIZE: '0',
+      MARGINALIA_ACTIVITIES_DELETE_MAX: 'all',
+      MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT: '0',
+      MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE: '100001',
+      MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX: '-1',
+      MARGINALIA_WORKFLOW_EXECUTION_RETENTION_DAYS: '0',
     });
     assert.ok(!r.ok);
     const names = [
@@ -343,6 +367,12 @@ describe('loadConfig', () => {
       'MARGINALIA_MIGRATION_POLL_MS',
       'MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS',
       'MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS',
+      'MARGINALIA_FOLDER_DELETION_BATCH_SIZE',
+      'MARGINALIA_ACTIVITIES_DELETE_MAX',
+      'MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT',
+      'MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE',
+      'MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX',
+      'MARGINALIA_WORKFLOW_EXECUTION_RETENTION_DAYS',
     ];
     for (const name of names)
       assert.ok(

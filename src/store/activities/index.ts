@@ -50,26 +50,28 @@ export const activitiesStore = (core: StoreCore) => ({
   },
 
   /**
-   * activities/delete by document and/or entity: a batch of at most MARGINALIA_ERASURE_BATCH_SIZE rows per
-   * transaction, with a turn of the event loop between them, so a long log holds no lock for long. Answers
-   * the ids that went (the immutable ones stay).
+   * activities/delete by document and/or entity: at most `most` of them (MARGINALIA_ACTIVITIES_DELETE_MAX), a
+   * batch of at most MARGINALIA_ERASURE_BATCH_SIZE rows per transaction, with a turn of the event loop between
+   * them, so a long log holds no lock for long. Answers the ids that went (the immutable ones stay).
    */
   async deleteActivitiesOf(
     tenantId: string,
     organizationId: string,
     documentId: string | null,
     targetEntityId: string | null,
+    most: number,
   ): Promise<string[]> {
-    const limit = core.options.mostRowsPerBatch;
     const gone: string[] = [];
-    for (;;) {
+    while (gone.length < most) {
+      const limit = Math.min(core.options.mostRowsPerBatch, most - gone.length);
       const ids = await core.write('deleteActivitiesOf', () =>
         activities.deleteSome(tenantId, organizationId, documentId, targetEntityId, limit),
       );
       gone.push(...ids);
-      if (ids.length < limit) return gone;
+      if (ids.length < limit) break;
       await turn();
     }
+    return gone;
   },
 
   /** workspace/activityconfig/get: the tenant's settings as stored (null: never set). */

@@ -11,11 +11,15 @@ import { MIGRATIONS_SQL as SQL } from './sql.js';
 export type MigrationStart = MoveScope & { migrationId: string };
 
 /**
- * organizations/documents/migrate: refuses a source that does not exist (or is being deleted), one that a
- * job moves already or is moving to, and a new id that exists; else the new id's row is made (disabled), the
- * source is disabled, and the job is recorded, pending. One transaction: a refusal writes nothing.
+ * organizations/documents/migrate: 'too_many' when the tenant has `most` jobs open already (counted under its
+ * tenant row's lock, so two starts cannot both pass the bound); refuses a source that does not exist (or is being
+ * deleted), one that a job moves already or is moving to, and a new id that exists; else the new id's row is made
+ * (disabled), the source is disabled, and the job is recorded, pending. One transaction: a refusal writes nothing.
  */
-export function* start(s: MigrationStart, now: number): Work<void> {
+export function* start(s: MigrationStart, most: number, now: number): Work<'started' | 'too_many'> {
+  yield* first(SQL.lockTenant, s);
+  const open = Number((yield* first<{ n: unknown }>(SQL.openOfTenant, { tenantId: s.tenantId, most }))?.n ?? 0);
+  if (open >= most) return 'too_many';
   yield* enter(s.tenantId, s.organizationId, null, false);
   const source = yield* first(SQL.source, s);
   if (!source || source.deleting) throw new Refusal('NOT_FOUND', `Document ${s.documentId} does not exist.`);
@@ -25,6 +29,7 @@ export function* start(s: MigrationStart, now: number): Work<void> {
     throw new Refusal('ALREADY_EXISTS', `Document ${s.newDocumentId} already exists.`);
   yield* run(SQL.disableSource, s);
   yield* run(SQL.insert, { ...s, sourceDisabled: Boolean(source.disabled), now });
+  return 'started';
 }
 
 /** migrate/status: the tenant's job in that organization, or none. */

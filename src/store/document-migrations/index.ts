@@ -24,9 +24,12 @@ export interface MigrationRun {
 }
 
 export const documentMigrationsStore = (core: StoreCore) => ({
-  /** organizations/documents/migrate: checks, reserves the new id, disables both ids, records the job (pending). */
-  startDocumentMigration(start: migrations.MigrationStart, now: number): Maybe<void> {
-    return core.write('startDocumentMigration', () => migrations.start(start, now));
+  /**
+   * organizations/documents/migrate: checks, reserves the new id, disables both ids, records the job (pending);
+   * 'too_many' (nothing written) when the tenant has `most` jobs open already.
+   */
+  startDocumentMigration(start: migrations.MigrationStart, most: number, now: number): Maybe<'started' | 'too_many'> {
+    return core.write('startDocumentMigration', () => migrations.start(start, most, now));
   },
 
   /** migrate/status: the job, or null when the tenant has none of that id in that organization. */

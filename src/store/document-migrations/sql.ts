@@ -16,6 +16,16 @@ const NOTIFICATIONS_OF = (s: { isIn(column: string, param: string): string }) =>
 const COLUMNS = 'migration_id, organization_id, document_id, new_document_id, status, moved, error, created_at, updated_at';
 
 export const MIGRATIONS_SQL = {
+  /**
+   * First in a start (PostgreSQL): the tenant's row, so that two starts count its open jobs one after the other
+   * and cannot both pass MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT.
+   */
+  lockTenant: written('lockTenantForMigrations', (s) => `SELECT id FROM tenants WHERE id = @tenantId${s.lock('NO KEY UPDATE')}`),
+  /** The tenant's open jobs, counted up to @most (document_migrations_open_of_tenant, migration 38). */
+  openOfTenant: same(
+    'openMigrationsOfTenant',
+    `SELECT count(*) AS n FROM (SELECT 1 FROM document_migrations WHERE tenant_id = @tenantId AND ${OPEN} LIMIT @most) held`,
+  ),
   /** The source document, locked until the start commits (PostgreSQL): a documents/delete of it waits or is waited for. */
   source: written('migrationSource', (s) => `SELECT disabled, deleting FROM documents WHERE ${DOCUMENT}${s.lock('UPDATE')}`),
   /** A job under way that moves the document, or moves another one to it. */

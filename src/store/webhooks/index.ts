@@ -1,6 +1,7 @@
 // Webhooks, and the delivery worker's queue (src/webhooks/worker.ts), across tenants: each row carries its own.
 // This feature's part of the Store (store.ts): each method runs its store code through the core.
 import type { Maybe } from '../../maybe.js';
+import { turn } from '../batches.js';
 import type { StoreCore } from '../core.js';
 import * as deliveries from './deliveries.js';
 import type {
@@ -53,9 +54,29 @@ export const webhooksStore = (core: StoreCore) => ({
     return core.write('replayWebhookDelivery', () => webhooks.replay(tenantId, webhookId, eventId, now));
   },
 
-  /** webhooks/recover: how many failed deliveries are pending again. */
-  recoverWebhookDeliveries(tenantId: string, webhookId: string, since: number, now: number): Maybe<number> {
-    return core.write('recoverWebhookDeliveries', () => webhooks.recover(tenantId, webhookId, since, now));
+  /**
+   * webhooks/recover: how many failed deliveries are pending again. A batch of at most `batch` per transaction
+   * (MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE), with a turn of the event loop between them, so a webhook with a long
+   * outage behind it holds no lock for long.
+   */
+  async recoverWebhookDeliveries(
+    tenantId: string,
+    webhookId: string,
+    since: number,
+    now: number,
+    batch: number,
+  ): Promise<number> {
+    let total = 0;
+    for (let after: webhooks.RecoverCursor | null = webhooks.RECOVER_START; after !== null; ) {
+      const at: webhooks.RecoverCursor = after;
+      const out = await core.write('recoverWebhookDeliveries', () =>
+        webhooks.recoverSome(tenantId, webhookId, since, now, at, batch),
+      );
+      total += out.recovered;
+      after = out.next;
+      if (after !== null) await turn();
+    }
+    return total;
   },
 
   /** The two webhook configuration pages' settings of the tenant. */

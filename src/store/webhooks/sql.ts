@@ -101,11 +101,24 @@ export const WEBHOOKS_SQL = {
          AND e.id <= w.event_cursor AND e.created_at >= w.created_at)
      RETURNING organization_id`,
   ),
-  /** recover: the failed deliveries made since @since, pending again; answers their organizations. */
-  recover: same(
-    'recoverWebhookDeliveries',
-    `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, finished_at = NULL
+  /**
+   * recover, one batch (webhooks.ts recoverSome): the next failed deliveries made since @since after the cursor, in
+   * (organization, event) order, through webhook_deliveries_failed_in_order (migration 38); at most @limit.
+   */
+  recoverNext: written(
+    'nextWebhookDeliveriesToRecover',
+    (s) => `SELECT organization_id, event_id FROM webhook_deliveries
      WHERE tenant_id = @tenantId AND webhook_id = @webhookId AND status = 'failed' AND created_at >= @since
+       AND (organization_id, event_id) > (${s.typed('afterOrganization', 'text')}, ${s.typed('afterEvent', 'bigint')})
+     ORDER BY organization_id, event_id LIMIT @limit`,
+  ),
+  /** recover, one batch: the failed deliveries made since @since after the cursor, up to the batch's last, pending again. */
+  recoverRange: written(
+    'recoverWebhookDeliveries',
+    (s) => `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, finished_at = NULL
+     WHERE tenant_id = @tenantId AND webhook_id = @webhookId AND status = 'failed' AND created_at >= @since
+       AND (organization_id, event_id) > (${s.typed('afterOrganization', 'text')}, ${s.typed('afterEvent', 'bigint')})
+       AND (organization_id, event_id) <= (${s.typed('lastOrganization', 'text')}, ${s.typed('lastEvent', 'bigint')})
      RETURNING organization_id`,
   ),
   settings: same('webhookSettings', 'SELECT advanced, basic FROM webhook_settings WHERE tenant_id = @tenantId'),

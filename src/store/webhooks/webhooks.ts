@@ -124,12 +124,44 @@ export function* replay(tenantId: string, webhookId: string, eventId: number, no
   return 'replayed';
 }
 
-/** Every failed delivery made since `since`, pending again, each organization's in event order; answers how many. */
-export function* recover(tenantId: string, webhookId: string, since: number, now: number): Work<number> {
-  const rows = yield* all<{ organization_id: unknown }>(SQL.recover, { tenantId, webhookId, since });
-  const organizations = [...new Set(rows.map((r) => r.organization_id as string))].sort();
+/** Where webhooks/recover's next batch starts: after this organization's event (the first starts before every one). */
+export interface RecoverCursor {
+  organizationId: string;
+  eventId: number;
+}
+
+export const RECOVER_START: RecoverCursor = { organizationId: '', eventId: 0 };
+
+/**
+ * One batch of webhooks/recover: the failed deliveries made since `since` after the cursor, at most `limit`, pending
+ * again, each organization's in event order; answers how many and where the next batch starts (null: none left).
+ * A full batch ends before its last organization unless that is its only one, so an organization's deliveries are
+ * made pending together unless it alone has more than `limit` (docs/events.md, "Recovering after an outage").
+ */
+export function* recoverSome(
+  tenantId: string,
+  webhookId: string,
+  since: number,
+  now: number,
+  after: RecoverCursor,
+  limit: number,
+): Work<{ recovered: number; next: RecoverCursor | null }> {
+  const cursor = { tenantId, webhookId, since, afterOrganization: after.organizationId, afterEvent: after.eventId };
+  const rows = yield* all<{ organization_id: unknown; event_id: unknown }>(SQL.recoverNext, { ...cursor, limit });
+  if (rows.length === 0) return { recovered: 0, next: null };
+  const full = rows.length >= limit;
+  const lastOrganization = rows.at(-1)!.organization_id;
+  const cut = full ? rows.findIndex((r) => r.organization_id === lastOrganization) : 0;
+  const last = rows[(cut > 0 ? cut : rows.length) - 1]!;
+  const next = { organizationId: last.organization_id as string, eventId: Number(last.event_id) };
+  const made = yield* all<{ organization_id: unknown }>(SQL.recoverRange, {
+    ...cursor,
+    lastOrganization: next.organizationId,
+    lastEvent: next.eventId,
+  });
+  const organizations = [...new Set(made.map((r) => r.organization_id as string))].sort();
   yield* queued(tenantId, webhookId, organizations, now);
-  return rows.length;
+  return { recovered: made.length, next: full ? next : null };
 }
 
 /**

@@ -33,8 +33,9 @@ export const workflowsStore = (core: StoreCore) => ({
     return core.read('workflowDefinition', () => workflows.definition(tenantId, definitionId));
   },
 
-  workflowDefinitionsPage(tenantId: string, before: number, limit: number): Maybe<StoredDefinition[]> {
-    return core.read('workflowDefinitionsPage', () => workflows.definitionsPage(tenantId, before, limit));
+  /** definitions/list: a page, and at most `sameTime` more of its last item's millisecond. */
+  workflowDefinitionsPage(tenantId: string, before: number, limit: number, sameTime: number): Maybe<StoredDefinition[]> {
+    return core.read('workflowDefinitionsPage', () => workflows.definitionsPage(tenantId, before, limit, sameTime));
   },
 
   /**
@@ -77,12 +78,27 @@ export const workflowsStore = (core: StoreCore) => ({
     return core.read('workflowExecution', () => workflows.execution(tenantId, executionId, withSteps));
   },
 
-  workflowExecutionsPage(tenantId: string, filter: ExecutionFilter, before: number, limit: number): Maybe<StoredExecution[]> {
-    return core.read('workflowExecutionsPage', () => workflows.executionsPage(tenantId, filter, before, limit));
+  /** executions/list: a page, and at most `sameTime` more of its last item's millisecond. */
+  workflowExecutionsPage(
+    tenantId: string,
+    filter: ExecutionFilter,
+    before: number,
+    limit: number,
+    sameTime: number,
+  ): Maybe<StoredExecution[]> {
+    return core.read('workflowExecutionsPage', () => workflows.executionsPage(tenantId, filter, before, limit, sameTime));
   },
 
   workflowEvents(tenantId: string, executionId: string, since: number, limit: number) {
     return core.read('workflowEvents', () => workflows.events(tenantId, executionId, since, limit));
+  },
+
+  /**
+   * Retention (jobs/workflow-pruner.ts), every tenant's: deletes at most `limit` rows of executions that ended before
+   * `before` (their events, then steps, then the executions); answers how many went.
+   */
+  pruneWorkflowExecutions(before: number, limit: number): Maybe<number> {
+    return core.write('pruneWorkflowExecutions', () => workflows.prune(before, limit));
   },
 });
 

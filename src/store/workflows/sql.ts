@@ -7,6 +7,9 @@ const DEFINITION = 'definition_id, version, deleted, body, created_at, updated_a
 const EXECUTION = `execution_id, definition_id, definition_version, status, correlation_id, idempotency_key, started_at,
   completed_at, cancelled_at, failure_reason, trigger_context, target, graph, loops, last_seq`;
 const STEP = 'step_id, ordinal, node_id, node_type, status, started_at, completed_at, output, error, aggregator';
+/** The oldest @executions executions that ended (completed, failed or cancelled) before @before: one batch of retention. */
+const ENDED = `SELECT tenant_id, execution_id FROM workflow_executions
+  WHERE completed_at IS NOT NULL AND completed_at < @before ORDER BY completed_at LIMIT @executions`;
 
 export const WORKFLOWS_SQL = {
   definition: same(
@@ -59,11 +62,16 @@ export const WORKFLOWS_SQL = {
     `SELECT ${DEFINITION} FROM workflow_definitions WHERE tenant_id = @tenantId AND deleted = 0 AND updated_at < @before
      ORDER BY updated_at DESC, definition_id DESC LIMIT @limit`,
   ),
-  /** The rest of a page's last time: a page never ends inside a time (its cursor is that time). */
-  definitionsAt: same(
+  /**
+   * The rest of a page's last time, at most @limit (MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX): a page never ends
+   * inside a time (its cursor is that time). Through the index by update time, which holds that time's rows in id
+   * order (SQLite would otherwise walk the tenant's key, every definition before @after).
+   */
+  definitionsAt: written(
     'workflowDefinitionsAt',
-    `SELECT ${DEFINITION} FROM workflow_definitions WHERE tenant_id = @tenantId AND deleted = 0 AND updated_at = @at
-     AND definition_id < @after ORDER BY definition_id DESC`,
+    (s) => `SELECT ${DEFINITION} FROM workflow_definitions${s.indexedBy('workflow_definitions_by_update')}
+     WHERE tenant_id = @tenantId AND deleted = 0 AND updated_at = @at
+     AND definition_id < @after ORDER BY definition_id DESC LIMIT @limit`,
   ),
   inFlight: same(
     'workflowExecutionsInFlight',
@@ -103,13 +111,13 @@ export const WORKFLOWS_SQL = {
      AND ${s.whenGiven('definition_id', 'definitionId', 'text')} AND ${s.whenGiven('status', 'status', 'text')}
      ORDER BY started_at DESC, execution_id DESC LIMIT @limit`,
   ),
+  /** The rest of a page's last time, at most @limit, as definitionsAt (through the index by start time). */
   executionsAt: written(
     'workflowExecutionsAt',
-    (
-      s,
-    ) => `SELECT ${EXECUTION} FROM workflow_executions WHERE tenant_id = @tenantId AND started_at = @at AND execution_id < @after
+    (s) => `SELECT ${EXECUTION} FROM workflow_executions${s.indexedBy('workflow_executions_by_start')}
+     WHERE tenant_id = @tenantId AND started_at = @at AND execution_id < @after
      AND ${s.whenGiven('definition_id', 'definitionId', 'text')} AND ${s.whenGiven('status', 'status', 'text')}
-     ORDER BY execution_id DESC`,
+     ORDER BY execution_id DESC LIMIT @limit`,
   ),
 
   steps: same(
@@ -129,6 +137,30 @@ export const WORKFLOWS_SQL = {
     `INSERT INTO workflow_events (tenant_id, execution_id, seq, event_id, type, step_id, external, at, data)
      VALUES (@tenantId, @executionId, @seq, @eventId, @type, @stepId, @external, @at, @data)`,
   ),
+  // --- Retention (jobs/workflow-pruner.ts): finished executions past it, through workflow_executions_finished ---
+  /**
+   * The three deletes of a batch of retention (workflows.ts prune), each of at most @limit rows, of the oldest
+   * @executions executions that ended before @before (workflow_executions_finished, migration 38): their events,
+   * then their steps, then those of them left with neither.
+   */
+  pruneEvents: written('pruneWorkflowEvents', (s) =>
+    s.deleteSomeByKey('workflow_events', 'tenant_id, execution_id, seq', `(tenant_id, execution_id) IN (${ENDED})`),
+  ),
+  pruneSteps: written('pruneWorkflowSteps', (s) =>
+    s.deleteSomeByKey('workflow_steps', 'tenant_id, execution_id, step_id', `(tenant_id, execution_id) IN (${ENDED})`),
+  ),
+  pruneExecutions: written('pruneWorkflowExecutions', (s) =>
+    s.deleteSomeByKey(
+      'workflow_executions',
+      'tenant_id, execution_id',
+      `(tenant_id, execution_id) IN (${ENDED})
+       AND NOT EXISTS (SELECT 1 FROM workflow_events e WHERE e.tenant_id = workflow_executions.tenant_id
+         AND e.execution_id = workflow_executions.execution_id)
+       AND NOT EXISTS (SELECT 1 FROM workflow_steps t WHERE t.tenant_id = workflow_executions.tenant_id
+         AND t.execution_id = workflow_executions.execution_id)`,
+    ),
+  ),
+
   /** A page of the external events after a seq. */
   events: same(
     'workflowEvents',

@@ -130,12 +130,15 @@ export function* remove(tenantId: string, definitionId: string, purge: boolean, 
   } else yield* run(SQL.tombstoneDefinition, { tenantId, definitionId, now });
 }
 
-/** A page of active definitions updated before `before`, the newest first, completed with its last time's others. */
-export function* definitionsPage(tenantId: string, before: number, limit: number): Work<StoredDefinition[]> {
+/**
+ * A page of active definitions updated before `before`, the newest first, completed with at most `sameTime` of its
+ * last time's others (MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX).
+ */
+export function* definitionsPage(tenantId: string, before: number, limit: number, sameTime: number): Work<StoredDefinition[]> {
   const rows = (yield* all(SQL.definitionsPage, { tenantId, before, limit })).map(definitionOf);
   const last = rows.at(-1);
   if (rows.length < limit || !last) return rows;
-  const rest = yield* all(SQL.definitionsAt, { tenantId, at: last.updatedAt, after: last.definitionId });
+  const rest = yield* all(SQL.definitionsAt, { tenantId, at: last.updatedAt, after: last.definitionId, limit: sameTime });
   return [...rows, ...rest.map(definitionOf)];
 }
 
@@ -242,12 +245,16 @@ export interface ExecutionFilter {
   status: string | null;
 }
 
-/** A page of executions started before `before`, the newest first, completed with its last time's others. */
+/**
+ * A page of executions started before `before`, the newest first, completed with at most `sameTime` of its last
+ * time's others (MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX).
+ */
 export function* executionsPage(
   tenantId: string,
   filter: ExecutionFilter,
   before: number,
   limit: number,
+  sameTime: number,
 ): Work<StoredExecution[]> {
   const rows = (yield* all(SQL.executionsPage, { tenantId, ...filter, before, limit })).map(executionOf);
   const last = rows.at(-1);
@@ -257,8 +264,22 @@ export function* executionsPage(
     ...filter,
     at: last.execution.startedAt,
     after: last.execution.executionId,
+    limit: sameTime,
   });
   return [...rows, ...rest.map(executionOf)];
+}
+
+/**
+ * One batch of retention: at most `limit` rows of the oldest `limit` executions that ended before `before`: their
+ * events first, then their steps, then the executions left with neither. Answers how many rows went; fewer than
+ * `limit` when every execution that ended before `before` is gone (so the pruner's turns stop: events/pruner.ts).
+ */
+export function* prune(before: number, limit: number): Work<number> {
+  const ended = { before, executions: limit };
+  let n = yield* run(SQL.pruneEvents, { ...ended, limit });
+  if (n < limit) n += yield* run(SQL.pruneSteps, { ...ended, limit: limit - n });
+  if (n < limit) n += yield* run(SQL.pruneExecutions, { ...ended, limit: limit - n });
+  return n;
 }
 
 /** A page of an execution's external events after `since`; undefined when there is no such execution. */
