@@ -201,6 +201,12 @@ async function commandFor(
       const request = w.recoverRequest(options);
       return (store, io) => w.webhooksRecover(store, io, options.tenant, request, config.webhookRecoverBatchSize);
     }
+    case 'webhooks enable': {
+      const w = await webhooks();
+      need(0, w.WEBHOOKS_ENABLE_USAGE);
+      const id = w.webhookIdOption(options, w.WEBHOOKS_ENABLE_USAGE);
+      return (store, io) => w.webhooksEnable(store, io, options.tenant, id);
+    }
     case 'webhooks rotate': {
       const w = await webhooks();
       need(0, w.WEBHOOKS_ROTATE_USAGE);

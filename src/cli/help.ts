@@ -27,6 +27,7 @@ Commands:
   webhooks replay --id <id> --event <eventId>   send one event to a webhook again
   webhooks recover --id <id> --since <time>     send again every delivery that failed since a time
   webhooks rotate --id <id>           a new secret; the old one signs too during the grace period
+  webhooks enable --id <id>           switch on a webhook the server switched off after failing too long
 
 Options:
   -h, --help                          this help, or a command's: marginalia keys create --help
@@ -77,7 +78,7 @@ named with --org, or in every organization of the tenant without --org: the same
 /v1/users/data/delete, in transactions of MARGINALIA_ERASURE_BATCH_SIZE rows (1000). Prints
 {"jobId","tasksCount"}; /v1/users/data/delete/status answers for the job. --tenant as for orgs list.
 A disabled or revoked tenant is not refused: erasure is a legal obligation.`,
-  webhooks: `Usage: marginalia webhooks <add|list|delete|deliveries|replay|recover|rotate> ... [--tenant <tenant>]
+  webhooks: `Usage: marginalia webhooks <add|list|delete|deliveries|replay|recover|rotate|enable> ... [--tenant <tenant>]
 
   webhooks add --url <url> [--events <type,...>] [--description <text>]
       add a webhook, as POST /v1/webhooks/add: every event of the tenant (or those of --events: types
@@ -99,6 +100,10 @@ A disabled or revoked tenant is not refused: erasure is a legal obligation.`,
   webhooks rotate --id <webhookId>
       a new secret (printed); the secret before it signs every delivery too for
       MARGINALIA_WEBHOOK_SECRET_GRACE_HOURS (24), so pending deliveries verify with either
+  webhooks enable --id <webhookId>
+      switch the webhook on again (as POST /v1/webhooks/enable): one the server switched off after every
+      attempt failed for MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS (webhooks list shows disabledReason);
+      its held deliveries go out in order. Prints the webhook as webhooks list shows it
 
 --tenant as for orgs list. Deliveries are made by the running server (marginalia serve).`,
   workspace: `Usage: marginalia workspace credentials

@@ -13,6 +13,7 @@ import {
 import {
   addWebhook,
   deleteWebhook,
+  enableWebhook,
   getWebhookDeliveries,
   getWebhooks,
   recoverWebhookDeliveries,
@@ -29,6 +30,7 @@ export const WEBHOOKS_DELIVERIES_USAGE = 'webhooks deliveries --id <webhookId> [
 export const WEBHOOKS_REPLAY_USAGE = 'webhooks replay --id <webhookId> --event <eventId> [--tenant <tenant>]';
 export const WEBHOOKS_RECOVER_USAGE = 'webhooks recover --id <webhookId> --since <ISO time or ms> [--tenant <tenant>]';
 export const WEBHOOKS_ROTATE_USAGE = 'webhooks rotate --id <webhookId> [--tenant <tenant>]';
+export const WEBHOOKS_ENABLE_USAGE = 'webhooks enable --id <webhookId> [--tenant <tenant>]';
 
 /** Attempts `webhooks deliveries` prints: the newest. */
 const ATTEMPTS_SHOWN = 100;
@@ -123,6 +125,12 @@ export async function webhooksDelete(store: Store, io: Io, tenant: string | unde
   const caller = await chosenTenant(store, tenant);
   await speaking(() => deleteWebhook({ store }, caller, { webhookId }));
   json(io, { webhookId, deleted: true });
+}
+
+/** Prints the webhook as `webhooks list` shows it, switched on again (its failures forgotten, its deliveries due). */
+export async function webhooksEnable(store: Store, io: Io, tenant: string | undefined, webhookId: string): Promise<void> {
+  const caller = await chosenTenant(store, tenant);
+  json(io, await speaking(() => enableWebhook({ store, clock: systemClock }, caller, { webhookId })));
 }
 
 /** The webhook's last attempts, newest first. */

@@ -51,6 +51,7 @@ const TARGET_MEMBERS: Readonly<Record<string, readonly string[]>> = {
   document: ['documentId'],
   folder: ['folderId', 'id'],
   livestate: ['liveStateDataId'],
+  workflow: ['executionId'],
 };
 
 type Data = Record<string, unknown>;
@@ -104,7 +105,8 @@ export function activityOfEvent(e: EventLike): ActivityOfEvent {
   }
   const actor = actorOf(e.type, d) ?? SERVER_ACTOR;
   const comment = e.type.startsWith('comment');
-  const sub = e.type.startsWith('comment.') && d.commentId != null ? `,"targetSubEntityId":${json(String(d.commentId))}` : '';
+  const subId = e.type.startsWith('comment.') ? d.commentId : e.type.startsWith('workflow.') ? d.stepId : null;
+  const sub = subId != null ? `,"targetSubEntityId":${json(String(subId))}` : '';
   return {
     organizationId: e.organizationId,
     documentId: e.documentId,

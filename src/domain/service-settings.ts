@@ -2,6 +2,7 @@
 // when a tenant never set it, what enabling a service seeds, how a change is merged into what is
 // stored, and the one setting the service acts on today: which comment writes the notification
 // service's triggers let fan out (docs/decisions.md, "Workspace service settings").
+import { maskSecret } from './api-keys.js';
 
 /** The services whose settings are kept, as their rows name them (migration 37). */
 export type ServiceName = 'email' | 'notification' | 'permission_provider';
@@ -114,9 +115,28 @@ export const DEFAULTS: Readonly<Record<ServiceName, JsonObject>> = {
   permission_provider: PERMISSION_PROVIDER_DEFAULTS,
 };
 
-/** What a get page (and its update's answer) shows: the stored setting over the defaults, or the defaults. */
-export function shownSetting(service: ServiceName, stored: ServiceSetting | null): ServiceSetting {
-  return { enabled: stored?.enabled ?? false, config: deepMerged(DEFAULTS[service], stored?.config ?? {}) };
+/**
+ * The members that hold a credential of the customer's (a provider's API key, a token the server sends on):
+ * kept whole, as the server must send them, and shown masked (docs/decisions.md, "Secrets in settings").
+ */
+export const SECRET_MEMBERS: Readonly<Record<ServiceName, readonly string[]>> = {
+  email: ['apiKey'],
+  notification: [],
+  permission_provider: ['authToken'],
+};
+
+/**
+ * What a get page (and its update's answer) shows: the stored setting over the defaults, or the defaults.
+ * A secret is masked but where `echoed` (an update's sent members) holds the same value: the answer to the
+ * request that sent it shows it as sent, as the pages print, and tells the caller nothing it did not know.
+ */
+export function shownSetting(service: ServiceName, stored: ServiceSetting | null, echoed?: JsonObject): ServiceSetting {
+  const config = deepMerged(DEFAULTS[service], stored?.config ?? {});
+  for (const member of SECRET_MEMBERS[service]) {
+    const value = config[member];
+    if (typeof value === 'string' && value !== '' && echoed?.[member] !== value) config[member] = maskSecret(value);
+  }
+  return { enabled: stored?.enabled ?? false, config };
 }
 
 /**

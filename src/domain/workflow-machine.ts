@@ -98,6 +98,7 @@ export const EXTERNAL_EVENT_TYPES = [
   'loop.iteration-started',
   'loop.exhausted',
 ] as const;
+export type ExternalEventType = (typeof EXTERNAL_EVENT_TYPES)[number];
 const EXTERNAL = new Set<string>(EXTERNAL_EVENT_TYPES);
 
 /** What a command did: its answer, and what the store writes. */

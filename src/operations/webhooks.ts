@@ -2,7 +2,7 @@
 import { success } from '../http/envelope.js';
 import { operation, pageTokenOf } from './operation.js';
 import { CONTRACT } from '../schemas/operations/index.js';
-import { addWebhook, deleteWebhook, getWebhookDeliveries, getWebhooks } from '../services/webhooks.js';
+import { addWebhook, deleteWebhook, enableWebhook, getWebhookDeliveries, getWebhooks } from '../services/webhooks.js';
 
 /** Webhooks and their deliveries. */
 export const webhooks = [
@@ -18,6 +18,7 @@ export const webhooks = [
     run: deleteWebhook,
     answer: 'Webhook deleted successfully.',
   }),
+  operation(CONTRACT.webhooksEnable, { run: enableWebhook, answer: 'Webhook enabled successfully.' }),
   operation(CONTRACT.webhookDeliveriesGet, {
     run: getWebhookDeliveries,
     answer: (got) => success('Webhook deliveries retrieved successfully.', got.attempts, pageTokenOf(got.nextPageToken)),

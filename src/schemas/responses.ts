@@ -619,6 +619,16 @@ export const Webhook = Type.Object({
   ),
   description: Type.Optional(Type.String({ description: 'Absent when never given' })),
   createdAt: Type.Integer({ description: 'ms since the epoch' }),
+  disabled: Type.Optional(
+    Type.Literal(true, {
+      description: 'Present when nothing is sent to it: switched off (endpoints/update), or by the server (see disabledReason)',
+    }),
+  ),
+  disabledReason: Type.Optional(
+    Type.String({
+      description: 'Why the server switched it off (every attempt failed too long); webhooks/enable switches it on',
+    }),
+  ),
 });
 /** webhooks/get: without their secrets. */
 export const WebhookListResult = Success(Type.Array(Webhook, { description: 'In the order they were added' }));
@@ -628,6 +638,9 @@ export const LocationResult = Success(Type.Null());
 
 /** webhooks/delete. */
 export const WebhookDeletedResult = Success(Type.Null());
+
+/** webhooks/enable: the webhook as webhooks/get shows it, now on. */
+export const WebhookResult = Success(Webhook);
 
 export const WebhookAttempt = Type.Object({
   eventId: Type.Integer({

@@ -85,7 +85,7 @@ export function addActivities(
     });
   });
   return then(store.addActivities(caller.id, [...byId.values()], now), (done) => {
-    if (done === 'disabled') throw new ApiError('PERMISSION_DENIED', ACTIVITIES_DISABLED);
+    if (done === 'disabled') throw new ApiError('FAILED_PRECONDITION', ACTIVITIES_DISABLED);
     return { success: true as const, message: ACTIVITIES_ADDED };
   });
 }

@@ -40,6 +40,9 @@ export const ADVANCED_DEFAULTS: Static<typeof AdvancedConfig> = {
   enableDataProtection: false,
 };
 
+/** The uid of the endpoint the basic service delivers through (services/webhook-config.ts): not one a caller may take. */
+export const BASIC_SERVICE_UID = 'webhookconfig';
+
 const noEndpoint = () => new ApiError('NOT_FOUND', NO_ENDPOINT);
 
 /** The stored configuration over the defaults (a member stored of another type is ignored). */
@@ -109,6 +112,8 @@ export function createEndpoint(
   input: EndpointCreateData,
 ): Maybe<Static<typeof Endpoint>> {
   return enabled(services, caller, async () => {
+    if (input.uid === BASIC_SERVICE_UID)
+      throw invalid(`uid "${BASIC_SERVICE_UID}" is the webhook service's own endpoint (workspace/webhookconfig).`);
     const url = await checkedUrl(services, input.url);
     const filterTypes = unique(input.filterTypes);
     const webhookId = newWebhookId();
@@ -137,6 +142,7 @@ export function createEndpoint(
         'RESOURCE_EXHAUSTED',
         `The tenant has ${MAX_WEBHOOKS_PER_TENANT} webhook endpoints, the most it may have; delete one before adding another.`,
       );
+    if (added === 'uid_taken') throw new ApiError('ALREADY_EXISTS', `Another endpoint has the uid ${JSON.stringify(input.uid)}.`);
     const made = await services.store.getWebhook(caller.id, webhookId);
     if (!made) throw noEndpoint();
     return endpointShown(made);
@@ -263,10 +269,12 @@ export function updateAdvancedConfig(
   const sent = ADVANCED_MEMBERS.filter((k) => input[k] != null);
   if (sent.length === 0)
     throw invalid('At least one of isEnabled, encryptData, encodeData, publicKey or enableDataProtection must be provided.');
-  return then(services.store.getWebhookSettings(caller.id), (settings) => {
-    if (settings.advanced === null && input.isEnabled !== true) throw new ApiError('FAILED_PRECONDITION', NOT_CONFIGURED);
-    const next: Record<string, unknown> = { ...advancedOf(settings.advanced) };
+  // Merged under the settings row's lock (store: changeWebhookSettings), so two updates at once keep both.
+  const change = (stored: Record<string, unknown> | null) => {
+    if (stored === null && input.isEnabled !== true) throw new ApiError('FAILED_PRECONDITION', NOT_CONFIGURED);
+    const next: Record<string, unknown> = { ...advancedOf(stored) };
     for (const k of sent) next[k] = input[k];
-    return then(services.store.putWebhookSettings(caller.id, 'advanced', next, services.clock()), () => advancedOf(next));
-  });
+    return next;
+  };
+  return then(services.store.changeWebhookSettings(caller.id, 'advanced', change, services.clock()), advancedOf);
 }

@@ -59,7 +59,7 @@ function read(services: Services, caller: Caller, service: ServiceName): Maybe<S
 
 function change(services: Services, caller: Caller, service: ServiceName, sent: ServiceChange): Maybe<ServiceSetting> {
   return then(services.store.changeServiceSetting(caller.id, service, sent, services.clock()), (written) =>
-    shownSetting(service, written),
+    shownSetting(service, written, sent.config),
   );
 }
 

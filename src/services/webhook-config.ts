@@ -5,8 +5,12 @@
 import type { Static } from 'typebox';
 import { invalid } from '../errors.js';
 import type { WebhookConfig, WebhookConfigUpdateData } from '../schemas/advanced-webhooks.js';
+import { maskSecret } from '../domain/api-keys.js';
+import type { ServiceEndpoint } from '../store/store.js';
 import type { Caller } from './context.js';
-import { engineTypes } from './advanced-webhooks.js';
+import { BASIC_SERVICE_UID, engineTypes } from './advanced-webhooks.js';
+
+export { BASIC_SERVICE_UID };
 import {
   guardUrl,
   MAX_WEBHOOKS_PER_TENANT,
@@ -15,9 +19,6 @@ import {
   type WebhookServices,
   webhookUrl,
 } from './webhooks.js';
-
-/** The uid of the endpoint the basic service delivers through. */
-export const BASIC_SERVICE_UID = 'webhookconfig';
 
 const INVALID = 'Invalid webhook service configuration.';
 
@@ -54,8 +55,16 @@ function configOf(stored: Record<string, unknown> | null): Config {
   };
 }
 
+/** A token as kept: masked (one a release before kept whole is masked when shown). */
+const MASKED = /\.\.\.x+$/;
+
 export function getWebhookConfig(services: WebhookServices, caller: Caller): Promise<Config> {
-  return Promise.resolve(services.store.getWebhookSettings(caller.id)).then((s) => configOf(s.basic));
+  return Promise.resolve(services.store.getWebhookSettings(caller.id)).then((s) => {
+    const config = configOf(s.basic);
+    const token = config.webhookServiceConfig.authToken;
+    if (token && !MASKED.test(token)) config.webhookServiceConfig.authToken = maskSecret(token);
+    return config;
+  });
 }
 
 /** A URL member: empty, or an http(s) URL the SSRF guard takes. */
@@ -70,7 +79,12 @@ async function checkUrl(services: WebhookServices, text: string | undefined): Pr
   await guardUrl(services, url);
 }
 
-/** webhookconfig/update: the members sent merged over the stored ones; answers the configuration as stored. */
+/**
+ * webhookconfig/update: the members sent merged over the stored ones, and the service's endpoint made or
+ * changed to match, in one transaction (store: changeBasicWebhookService). Answers the configuration as
+ * stored; `authToken` is kept masked (nothing here sends it: docs/decisions.md, "Secrets in settings"), and the
+ * answer shows it as sent.
+ */
 export async function updateWebhookConfig(
   services: WebhookServices,
   caller: Caller,
@@ -81,53 +95,52 @@ export async function updateWebhookConfig(
   const sent = Object.fromEntries(Object.entries(input.webhookServiceConfig ?? {}).filter(([, v]) => v != null));
   await checkUrl(services, sent.rawNotificationUrl as string | undefined);
   await checkUrl(services, sent.processedNotificationUrl as string | undefined);
-  const stored = (await services.store.getWebhookSettings(caller.id)).basic;
-  const current = configOf(stored);
-  const use = input.useWebhookService ?? current.useWebhookService;
-  const service: Record<string, unknown> = { ...current.webhookServiceConfig };
-  // Defaults on the first enable: triggers seeded, then the members sent merged on top.
-  if (use && service.triggers === undefined) {
-    service.triggers = { ...DEFAULT_TRIGGERS };
-    service.enableDataProtection = false;
-  }
-  for (const [k, v] of Object.entries(sent))
-    service[k] = k === 'triggers' ? { ...((service.triggers as object | undefined) ?? {}), ...(v as object) } : v;
-  const next = { useWebhookService: use, webhookServiceConfig: service };
-  await services.store.putWebhookSettings(caller.id, 'basic', next, services.clock());
-  await applyToEngine(services, caller, configOf(next));
-  return configOf(next);
+  const token = typeof sent.authToken === 'string' ? sent.authToken : undefined;
+  const change = (stored: Record<string, unknown> | null): Record<string, unknown> => {
+    const current = configOf(stored);
+    const use = input.useWebhookService ?? current.useWebhookService;
+    const service: Record<string, unknown> = { ...current.webhookServiceConfig };
+    // Defaults on the first enable: triggers seeded, then the members sent merged on top.
+    if (use && service.triggers === undefined) {
+      service.triggers = { ...DEFAULT_TRIGGERS };
+      service.enableDataProtection = false;
+    }
+    for (const [k, v] of Object.entries(sent))
+      service[k] = k === 'triggers' ? { ...((service.triggers as object | undefined) ?? {}), ...(v as object) } : v;
+    if (token) service.authToken = maskSecret(token);
+    return { useWebhookService: use, webhookServiceConfig: service };
+  };
+  const stored = await services.store.changeBasicWebhookService(
+    caller.id,
+    change,
+    (settings) => endpointOf(services, configOf(settings)),
+    MAX_WEBHOOKS_PER_TENANT,
+    () => invalid(`${INVALID} The tenant has ${MAX_WEBHOOKS_PER_TENANT} webhooks already.`),
+    services.clock(),
+  );
+  const shown = configOf(stored);
+  if (token !== undefined) shown.webhookServiceConfig.authToken = token;
+  return shown;
 }
 
-/** The basic service's endpoint made, changed or switched off to match the configuration. */
-async function applyToEngine(services: WebhookServices, caller: Caller, config: Config): Promise<void> {
-  const { store } = services;
-  const now = services.clock();
+/** What the basic service's endpoint should be for a configuration (made only when wanted). */
+function endpointOf(services: WebhookServices, config: Config): ServiceEndpoint {
   const url = config.webhookServiceConfig.rawNotificationUrl;
   const triggers = config.webhookServiceConfig.triggers ?? {};
   const on = Object.keys(triggers).filter((t) => triggers[t]);
   const filter = { filterTypes: on, eventTypes: engineTypes(on) };
-  const existing = (await store.getWebhooks(caller.id)).find((w) => w.uid === BASIC_SERVICE_UID);
-  // Every trigger off: nothing to send.
-  const wanted = config.useWebhookService && url !== '' && on.length > 0;
-  if (existing) {
-    await store.updateWebhook(
-      caller.id,
-      existing.webhookId,
-      { disabled: !wanted, ...(url !== '' ? { url } : {}), ...(on.length > 0 ? { filter } : {}) },
-      now,
-    );
-    return;
-  }
-  if (!wanted) return;
-  const added = await store.addWebhook(
-    caller.id,
-    {
+  return {
+    uid: BASIC_SERVICE_UID,
+    // Every trigger off: nothing to send.
+    wanted: config.useWebhookService && url !== '' && on.length > 0,
+    change: { ...(url !== '' ? { url } : {}), ...(on.length > 0 ? { filter } : {}) },
+    made: () => ({
       webhookId: newWebhookId(),
       url,
       description: 'The webhook service (workspace/webhookconfig)',
       eventTypes: on.length > 0 ? filter.eventTypes : null,
       secret: newWebhookSecret(),
-      createdAt: now,
+      createdAt: services.clock(),
       advanced: {
         filterTypes: on.length > 0 ? on : null,
         channels: null,
@@ -136,8 +149,6 @@ async function applyToEngine(services: WebhookServices, caller: Caller, config: 
         metadata: null,
         uid: BASIC_SERVICE_UID,
       },
-    },
-    MAX_WEBHOOKS_PER_TENANT,
-  );
-  if (added === 'too_many') throw invalid(`${INVALID} The tenant has ${MAX_WEBHOOKS_PER_TENANT} webhooks already.`);
+    }),
+  };
 }

@@ -96,7 +96,17 @@ const shown = (w: WebhookRecord): Static<typeof Webhook> => ({
   ...(w.eventTypes !== null ? { events: w.eventTypes } : {}),
   ...(w.description !== null ? { description: w.description } : {}),
   createdAt: w.createdAt,
+  ...(w.disabled || w.autoDisabled !== null ? { disabled: true as const } : {}),
+  ...(w.autoDisabled !== null ? { disabledReason: w.autoDisabled.reason } : {}),
 });
+
+/** webhooks/enable: switched on, its failures forgotten and its parked deliveries due; an unknown webhook is NOT_FOUND. */
+export function enableWebhook(services: WebhookServices, caller: Caller, input: WebhookIdData): Maybe<Static<typeof Webhook>> {
+  return then(services.store.updateWebhook(caller.id, input.webhookId, { disabled: false }, services.clock()), (w) => {
+    if (!w) throw notFound(input.webhookId);
+    return shown(w);
+  });
+}
 
 /** webhooks/get: every webhook of the tenant, never a secret. */
 export function getWebhooks({ store }: Pick<WebhookServices, 'store'>, caller: Caller): Maybe<Static<typeof Webhook>[]> {

@@ -599,6 +599,7 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   // It takes no members: an unknown one is ignored (docs/api.md, "Wire format").
   webhooksGet: record({ organizationId: org }),
   webhooksDelete: record({ webhookId: id('wh_') }),
+  webhooksEnable: record({ webhookId: id('wh_') }),
   webhookDeliveriesGet: record({
     webhookId: id('wh_'),
     pageSize: fc.integer({ min: 1, max: 5 }).map(num),

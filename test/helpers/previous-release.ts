@@ -283,6 +283,7 @@ export async function beforeWorkspaceKeys(db: Pick<FreshDatabase, 'exec'>): Prom
 
 /** The schema through migration 31 (the release before issue 37's features), with the rows written since. */
 export async function asOfMigration31(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeWebhookKinds(db);
   await beforeBoundedWork(db);
   await beforeServiceSettingsAndPresence(db);
   await beforeApprovalWorkflows(db);
@@ -312,6 +313,13 @@ DELETE FROM schema_migrations WHERE version = 38;`);
 /** Before migration 37: no workspace service settings, no presence. */
 export async function beforeServiceSettingsAndPresence(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
   await db.exec('DROP TABLE service_settings; DROP TABLE presence; DELETE FROM schema_migrations WHERE version = 37;');
+}
+
+/** Before migration 39: webhooks not told apart by kind, uids not unique. */
+export async function beforeWebhookKinds(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec(
+    'DROP INDEX webhooks_by_uid; ALTER TABLE webhooks DROP COLUMN advanced; DELETE FROM schema_migrations WHERE version = 39;',
+  );
 }
 
 /** The schema the release before this one left (through migration 28), with the rows written since. */

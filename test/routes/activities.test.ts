@@ -96,7 +96,7 @@ describe('activities/add and get', () => {
     const fresh = await makeTestApp({ clock: steppingClock() });
     try {
       const data = { organizationId: 'org-123', documentId: 'doc-456', activities: [commentActivity()] };
-      expectError(await fresh.a.post(PATHS.activitiesAdd, data), 403, 'PERMISSION_DENIED');
+      expectError(await fresh.a.post(PATHS.activitiesAdd, data), 400, 'FAILED_PRECONDITION');
       assert.deepEqual((await fresh.a.ok(PATHS.activitiesGet, { organizationId: 'org-123' })).data, []);
       await enable(fresh.a);
       const r = await fresh.a.post(PATHS.activitiesAdd, data);

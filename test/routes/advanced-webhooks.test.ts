@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { createTenant } from '../../src/services/credentials.js';
 import { WebhookWorker } from '../../src/webhooks/worker.js';
 import { expectError, makeTestApp, notificationData, PATHS, type TestApp } from '../helpers/app.js';
 import { expectMissingCredentials } from '../helpers/security.js';
@@ -40,6 +41,25 @@ before(async () => {
   t = await makeTestApp();
 });
 after(async () => t.close());
+
+/** A new tenant of the test app, with advanced webhooks enabled. */
+async function fresh(): Promise<TestApp['a']> {
+  const creds = await createTenant(t.store, () => Date.now(), `tenant-${Math.random().toString(36).slice(2)}`);
+  const headers = { 'x-service-api-key': creds.apiKey, 'x-service-auth-token': creds.authToken };
+  const post: TestApp['a']['post'] = (path, data, opts = {}) =>
+    t.request(path, { ...opts, body: opts.raw === undefined ? { data } : undefined, headers: { ...headers, ...opts.headers } });
+  const caller = {
+    creds,
+    post,
+    async ok(path: string, data: unknown) {
+      const r = await post(path, data);
+      assert.equal(r.status, 200, `${path}: ${r.body.slice(0, 500)}`);
+      return r.json.result;
+    },
+  };
+  await caller.ok(P.configUpdate, { isEnabled: true });
+  return caller;
+}
 
 describe('advanced webhooks: configuration', () => {
   test('before any configuration: defaults, and every endpoint page refuses FAILED_PRECONDITION (not configured)', async () => {
@@ -154,6 +174,19 @@ describe('advanced webhooks: endpoints', () => {
     assert.deepEqual(made.data.metadata, { team: 'crm' });
     const record = await t.store.getWebhook((await t.store.findCredentials(t.a.creds.apiKey))!.tenant.id, made.data.id);
     assert.deepEqual(record?.eventTypes, ['comment_annotation.update', 'comment.update']);
+  });
+
+  test("a uid is unique among the tenant's endpoints; the webhook service's own is not one to take", async () => {
+    const made = await t.a.ok(P.create, { url: PUBLIC, uid: 'only-once' });
+    assert.equal(made.data.uid, 'only-once');
+    const again = await t.a.post(P.create, { url: PUBLIC, uid: 'only-once' });
+    assert.equal(expectError(again, 409, 'ALREADY_EXISTS'), 'Another endpoint has the uid "only-once".');
+    assert.match(
+      expectError(await t.a.post(P.create, { url: PUBLIC, uid: 'webhookconfig' }), 400, 'INVALID_ARGUMENT'),
+      /webhookconfig/,
+    );
+    await t.a.ok(P.delete, { endpointId: made.data.id });
+    assert.equal((await t.a.ok(P.create, { url: PUBLIC, uid: 'only-once' })).data.uid, 'only-once', 'free again once deleted');
   });
 
   test('create refuses: a URL that is not http(s) (the page message), an internal address (SSRF), bad members', async () => {
@@ -280,7 +313,7 @@ describe('webhookconfig: the basic webhook service', () => {
     assert.equal(up.data.webhookServiceConfig.triggers['comment.add'], true);
     assert.equal(up.data.webhookServiceConfig.triggers['comment_annotation.suggestion_accept'], false);
     const merged = await t.b.ok(P.basicUpdate, { webhookServiceConfig: { triggers: { 'comment.add': false } } });
-    assert.equal(merged.data.webhookServiceConfig.authToken, 'webhook_auth_token_here', 'members not sent are kept');
+    assert.equal(merged.data.webhookServiceConfig.authToken, 'webho...xxxxxxxxxxxxxxxxxx', 'kept, masked (nothing sends it)');
     assert.equal(merged.data.webhookServiceConfig.triggers['comment.add'], false);
     assert.equal(merged.data.webhookServiceConfig.triggers['comment.update'], true);
     assert.deepEqual((await t.b.ok(P.basicGet, {})).data, merged.data);
@@ -293,6 +326,39 @@ describe('webhookconfig: the basic webhook service', () => {
     assert.equal(off.disabled, true, 'the service switched off switches its endpoint off');
     // The other tenant's is its own.
     assert.equal((await t.a.ok(P.basicGet, {})).data.useWebhookService, false);
+  });
+
+  test('updates at once lose no member, and make one service endpoint', async () => {
+    const c = await fresh();
+    const triggers = ['comment.add', 'comment.update', 'comment.delete', 'comment_annotation.add', 'comment_annotation.assign'];
+    await Promise.all(
+      triggers.map((trigger) =>
+        c.ok(P.basicUpdate, {
+          useWebhookService: true,
+          webhookServiceConfig: { rawNotificationUrl: PUBLIC, triggers: { [trigger]: false } },
+        }),
+      ),
+    );
+    const got = (await c.ok(P.basicGet, {})).data.webhookServiceConfig.triggers;
+    assert.deepEqual(
+      triggers.filter((x) => got[x] !== false),
+      [],
+      'every update kept',
+    );
+    const listed = (await c.ok(P.webhooksGet, {})).data;
+    assert.equal(listed.length, 1, `one endpoint: ${JSON.stringify(listed)}`);
+    await Promise.all(
+      [{ encryptData: true }, { encodeData: true }, { publicKey: 'pk' }, { enableDataProtection: true }].map((member) =>
+        c.ok(P.configUpdate, { isEnabled: true, ...member }),
+      ),
+    );
+    assert.deepEqual((await c.ok(P.configGet, {})).data, {
+      isEnabled: true,
+      encryptData: true,
+      encodeData: true,
+      publicKey: 'pk',
+      enableDataProtection: true,
+    });
   });
 
   test('errors: nothing to change; a URL that is not one, or internal, is the documented message or the SSRF guard', async () => {
@@ -426,6 +492,40 @@ describe('advanced webhooks: delivery (the worker, in this process)', () => {
     const on = await w.a.ok(P.update, { endpointId: id, disabled: false });
     assert.equal(on.data.disabled, false);
     assert.equal(on.data.disabledReason, undefined);
+  });
+
+  test('a webhooks/add webhook is not held by the advanced switch; switched off by the server, it is shown and switched on', async () => {
+    const { id: endpointId } = await endpoint();
+    const webhookId = (await w.a.ok(PATHS.webhooksAdd, { url: receiver.url })).data.webhookId as string;
+    const to = (id: string) => receiver.received.filter((r) => r.id.startsWith(`evt_${id.replace(/^wh_/, '')}_`));
+    await w.a.ok(P.configUpdate, { isEnabled: false });
+    try {
+      start({ retryScheduleMs: [50, 50, 50, 50, 50, 50, 50, 50], disableAfterMs: 200 });
+      await notify('basic');
+      await receiver.until(() => to(webhookId).length >= 1, 10_000, 'the webhooks/add webhook');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(to(endpointId).length, 0, 'the endpoint of the advanced pages is held');
+      receiver.answer = () => 500;
+      await notify('basic');
+      const deadline = Date.now() + 5000;
+      let listed: any;
+      while (Date.now() < deadline) {
+        listed = (await w.a.ok(PATHS.webhooksGet, {})).data.find((x: any) => x.webhookId === webhookId);
+        if (listed.disabled) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await stop();
+      assert.equal(listed.disabled, true, 'webhooks/get shows it off');
+      assert.match(listed.disabledReason, /failed for \d+ hours/);
+      const on = await w.a.ok(PATHS.webhooksEnable, { webhookId });
+      assert.equal(on.message, 'Webhook enabled successfully.');
+      assert.deepEqual([on.data.webhookId, on.data.disabled, on.data.disabledReason], [webhookId, undefined, undefined]);
+      expectError(await w.a.post(PATHS.webhooksEnable, { webhookId: 'wh_none' }), 404, 'NOT_FOUND');
+    } finally {
+      await stop();
+      await w.a.ok(P.configUpdate, { isEnabled: true });
+      await w.a.ok(PATHS.webhooksDelete, { webhookId });
+    }
   });
 
   test('replay sends a delivered event again; recover sends every failed one since a time, in order', async () => {

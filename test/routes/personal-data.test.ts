@@ -244,6 +244,44 @@ describe('personal data: happy paths', () => {
         .ok(PATHS.notificationsUpdate, { organizationId: o, notifications: [{ id: 'both', readBy: [id] }] })
         .catch(() => null);
     }
+    // Approval workflows (tenant-wide, their organization in the execution's target): one run names the user
+    // in its trigger context, one only through its step's reviewers and log, one names someone else.
+    const reviewedBy = (definitionId: string, reviewer: string) => ({
+      definitionId,
+      name: 'Review',
+      nodes: [
+        { nodeId: 'review', type: 'human', config: { reviewers: [{ userId: reviewer, mandatory: true }] } },
+        { nodeId: 'rework', type: 'agent', config: { agentId: '__mock__', url: 'https://acme.example/doc' } },
+      ],
+      edges: [{ from: 'review', to: 'rework', on: 'reject' }],
+    });
+    /** Workflow pages answer `{"result": ...}` without the status envelope. */
+    const flow = async (path: string, data: unknown) => {
+      const r = await t.a.post(path, data);
+      assert.equal(r.status, 200, `${path}: ${r.body.slice(0, 300)}`);
+      return r.json.result;
+    };
+    await flow(PATHS.workflowDefinitionsCreate, reviewedBy('wf-by-user', id));
+    await flow(PATHS.workflowDefinitionsCreate, reviewedBy('wf-by-other', 'v'));
+    const dispatch = async (definitionId: string, triggerContext: Record<string, unknown>) =>
+      (
+        await flow(PATHS.workflowExecutionsDispatch, {
+          definitionId,
+          idempotencyKey: uniq('key'),
+          organizationId: org,
+          triggerContext,
+        })
+      ).executionId as string;
+    await dispatch('wf-by-other', { requestedBy: id });
+    const reviewed = await dispatch('wf-by-user', { requestedBy: 'v' });
+    const kept = await dispatch('wf-by-other', { requestedBy: 'v' });
+    const step = (await flow(PATHS.workflowExecutionsGet, { executionId: reviewed })).steps[0];
+    await flow(PATHS.workflowStepsRecordReviewerDecision, {
+      executionId: reviewed,
+      stepId: step.stepId,
+      reviewerId: id,
+      decision: 'approve',
+    });
     // Webhook deliveries carry events' bodies (migration 17): one owed for each event, as a webhook would hold them.
     await t.db.exec(`INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, organization_id, event_type, body, status,
         created_at)
@@ -253,6 +291,8 @@ describe('personal data: happy paths', () => {
     const holding = async () => {
       const found: string[] = [];
       for (const [table, columns] of await t.db.textColumns()) {
+        // A definition is the tenant's configuration, naming reviewers as the tenant wrote them (docs/decisions.md).
+        if (table === 'workflow_definitions' || table === 'workflow_definition_versions') continue;
         for (const column of columns) {
           for (const needle of needles) {
             const rows = await t.db.query(`SELECT count(*) AS n FROM ${table} WHERE ${column} LIKE '%${needle}%'`);
@@ -274,6 +314,9 @@ describe('personal data: happy paths', () => {
       'events',
       'webhook_deliveries',
       'live_states',
+      'workflow_executions',
+      'workflow_steps',
+      'workflow_events',
     ]) {
       assert.ok(
         before.some((f) => f.startsWith(`${table}.`)),
@@ -289,6 +332,14 @@ describe('personal data: happy paths', () => {
       assert.ok(Number(kept[0]!.n) > 0, `${table}: what does not name the user stays`);
     }
     assert.deepEqual(await texts(org, 'd', 'theirs'), ['hello', 'hey @you']);
+    const runs = await t.db.query(`SELECT execution_id FROM workflow_executions WHERE tenant_id = '${tenantId}'`);
+    assert.deepEqual(
+      runs.map((r) => r.execution_id),
+      [kept],
+      'the runs naming the user went whole; the other stays',
+    );
+    const left = await t.db.query(`SELECT count(*) AS n FROM workflow_steps WHERE tenant_id = '${tenantId}'`);
+    assert.equal(Number(left[0]!.n), 1, 'with its step');
     const states = (await t.a.ok(PATHS.liveStateGet, { organizationId: org, documentId: 'd' })).data;
     assert.deepEqual(
       states.map((x: { liveStateDataId: string }) => x.liveStateDataId),

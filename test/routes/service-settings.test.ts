@@ -37,6 +37,15 @@ async function fresh(): Promise<Caller> {
   };
 }
 
+/** The configuration as stored (not as shown): secrets are kept whole, for the features that send them. */
+async function storedConfig(c: Caller, service: string): Promise<Record<string, unknown>> {
+  const rows = await t.db.query(
+    `SELECT s.config FROM service_settings s JOIN tenants n ON n.id = s.tenant_id
+      WHERE n.api_key = '${c.creds.apiKey}' AND s.service = '${service}'`,
+  );
+  return JSON.parse(rows[0]!.config as string);
+}
+
 /** A public address written as one: the SSRF guard passes it without asking a resolver. */
 const PUBLIC_URL = 'https://93.184.215.14/permissions';
 
@@ -124,12 +133,14 @@ describe('service settings: happy paths', () => {
       useEmailService: true,
       emailServiceConfig: { ...sent, commentTemplateId: '', tagTemplateId: '', triggers: STANDARD_EMAIL_TRIGGERS },
     };
-    assert.deepEqual(r.data, expected);
-    assert.deepEqual(await emailOf(c), expected, 'the API key is kept and shown, as the page shows it');
+    assert.deepEqual(r.data, expected, 'the answer to the update shows the key as sent, as the page prints it');
+    const masked = { ...expected, emailServiceConfig: { ...expected.emailServiceConfig, apiKey: 'SG....xxxxxxxxxx' } };
+    assert.deepEqual(await emailOf(c), masked, 'every later read shows the key masked');
+    assert.equal((await storedConfig(c, 'email')).apiKey, 'SG.xxxxxxxxxx', 'kept whole, for the mail it will send');
     const renamed = await c.ok(PATHS.emailConfigUpdate, {
       emailServiceConfig: { fromCompany: 'Renamed', triggers: { 'comment.add': false } },
     });
-    assert.equal(renamed.data.emailServiceConfig.apiKey, 'SG.xxxxxxxxxx', 'members not sent are kept');
+    assert.equal(renamed.data.emailServiceConfig.apiKey, 'SG....xxxxxxxxxx', 'members not sent are kept, the key masked');
     assert.equal(renamed.data.emailServiceConfig.triggers['comment.add'], false);
     assert.equal(renamed.data.emailServiceConfig.triggers['comment_annotation.add'], true);
   });
@@ -151,20 +162,24 @@ describe('service settings: happy paths', () => {
       permissionProviderConfig: { permissionProviderUrl: PUBLIC_URL, authToken: 'provider_auth_token_here' },
     });
     assert.deepEqual(r, { status: 'success', message: 'Permission provider configuration updated successfully.' }, 'no data');
+    const masked = 'provid...xxxxxxxxxxxxxxxxxx';
     const expected = {
       usePermissionProvider: true,
-      permissionProviderConfig: { permissionProviderUrl: PUBLIC_URL, authToken: 'provider_auth_token_here' },
+      permissionProviderConfig: { permissionProviderUrl: PUBLIC_URL, authToken: masked },
     };
-    assert.deepEqual(await permissionOf(c), expected);
+    assert.deepEqual(await permissionOf(c), expected, 'the token is shown masked');
     await c.ok(PATHS.permissionProviderConfigUpdate, {
       permissionProviderConfig: { permissionProviderUrl: 'http://198.51.100.20:8080/decide' },
     });
-    assert.equal((await permissionOf(c)).permissionProviderConfig.authToken, 'provider_auth_token_here');
+    assert.equal((await permissionOf(c)).permissionProviderConfig.authToken, masked);
+    assert.equal((await storedConfig(c, 'permission_provider')).authToken, 'provider_auth_token_here', 'kept whole');
     await c.ok(PATHS.permissionProviderConfigUpdate, { permissionProviderConfig: { permissionProviderUrl: '' } });
     assert.deepEqual(await permissionOf(c), {
       usePermissionProvider: true,
-      permissionProviderConfig: { permissionProviderUrl: '', authToken: 'provider_auth_token_here' },
+      permissionProviderConfig: { permissionProviderUrl: '', authToken: masked },
     });
+    await c.ok(PATHS.permissionProviderConfigUpdate, { permissionProviderConfig: { authToken: '' } });
+    assert.equal((await permissionOf(c)).permissionProviderConfig.authToken, '', "'' clears it");
   });
 
   test('permissionproviderconfig/update: enabling with no configuration seeds an empty one', async () => {
@@ -308,8 +323,8 @@ describe('service settings: security', () => {
     assert.deepEqual(await emailOf(b), EMAIL_DEFAULT);
     assert.deepEqual(await notificationOf(b), NOTIFICATION_DEFAULT);
     await b.ok(PATHS.permissionProviderConfigUpdate, { permissionProviderConfig: { authToken: 'b-token' } });
-    assert.equal((await permissionOf(a)).permissionProviderConfig.authToken, 'a-secret');
-    assert.equal((await emailOf(a)).emailServiceConfig.apiKey, 'SG.a');
+    assert.equal((await storedConfig(a, 'permission_provider')).authToken, 'a-secret');
+    assert.equal((await storedConfig(a, 'email')).apiKey, 'SG.a');
   });
 });
 

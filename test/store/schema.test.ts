@@ -28,6 +28,7 @@ import {
   beforeHeadPruning,
   beforeAdvancedWebhooks,
   beforeBoundedWork,
+  beforeWebhookKinds,
   beforeLiveStates,
   beforeServiceSettingsAndPresence,
   beforeLz4,
@@ -656,6 +657,43 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
   );
 
   storeTest(
+    'a database as migration 38 left it migrates forward: endpoints are told from webhooks/add ones, a uid is kept once',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      const hook = (webhookId: string, createdAt: number, uid?: string) => ({
+        webhookId,
+        url: 'https://203.0.113.1/h',
+        description: null,
+        eventTypes: null,
+        secret: 'whsec_a',
+        createdAt,
+        ...(uid !== undefined
+          ? { advanced: { filterTypes: null, channels: null, disabled: false, rateLimit: null, metadata: null, uid } }
+          : {}),
+      });
+      await store.addWebhook(TA, hook('wh_basic', T0), 10);
+      await store.addWebhook(TA, hook('wh_first', T0 + 1, 'same'), 10);
+      await store.addWebhook(TA, hook('wh_second', T0 + 2, 'other'), 10);
+      await beforeWebhookKinds(db);
+      // That release let two endpoints share a uid.
+      await db.exec(`UPDATE webhooks SET uid = 'same' WHERE id = 'wh_second'`);
+      await withSecondStore(db, async (reopened) => {
+        const rows = await db.query('SELECT id, uid, advanced FROM webhooks ORDER BY id');
+        eq(
+          rows.map((r) => [r.id, r.uid, Boolean(r.advanced)]),
+          [
+            ['wh_basic', null, false],
+            ['wh_first', 'same', true],
+            ['wh_second', null, true],
+          ],
+          'the endpoints marked by their members; the older keeps the uid',
+        );
+        eq(await reopened.addWebhook(TA, hook('wh_third', T0 + 3, 'same'), 10), 'uid_taken', 'a uid is unique');
+      });
+    },
+  );
+
+  storeTest(
     'a database as migration 31 left it, with a webhook, migrates forward: the webhook is an advanced endpoint, settings come',
     async (store, db) => {
       await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
@@ -671,6 +709,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         },
         10,
       );
+      await beforeWebhookKinds(db);
       await beforeAdvancedWebhooks(db);
       const tables = async () =>
         [...(await db.textColumns()).keys()].filter((name) => name === 'webhook_states' || name === 'webhook_settings').sort();

@@ -41,6 +41,14 @@ test('other events: the custom feature, the server as actor unless the data name
   }
 });
 
+test('workflow events: the custom feature, the server, the execution as entity and its step as sub-entity', () => {
+  const step = of('workflow.step_completed', { executionId: 'exec_1_ab', stepId: 'step_2', data: { decision: 'approve' } });
+  assert.deepEqual([step.featureType, step.actorId, step.targetEntityId], ['custom', SERVER_ACTOR.userId, 'exec_1_ab']);
+  assert.equal(JSON.parse(step.body).targetSubEntityId, 'step_2');
+  const run = of('workflow.execution_dispatched', { executionId: 'exec_1_ab', stepId: null, data: {} }, null);
+  assert.deepEqual([run.targetEntityId, JSON.parse(run.body).targetSubEntityId], ['exec_1_ab', undefined]);
+});
+
 test('data that is not an object is kept as entityData, with the server as actor', () => {
   const a = of('user.delete', [1, 2]);
   assert.deepEqual(JSON.parse(a.body), { actionUser: SERVER_ACTOR, entityData: [1, 2] });

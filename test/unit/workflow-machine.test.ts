@@ -529,3 +529,16 @@ describe('the workflow state machine, whatever comes in', () => {
     );
   });
 });
+
+test('every external log type has its outbox type, and every workflow event type is one of them', async () => {
+  const { OUTBOX_TYPES } = await import('../../src/store/workflows/events.js');
+  const { EVENT_TYPES } = await import('../../src/schemas/event-types.js');
+  const { EXTERNAL_EVENT_TYPES } = await import('../../src/domain/workflow-machine.js');
+  assert.deepEqual(Object.keys(OUTBOX_TYPES).sort(), [...EXTERNAL_EVENT_TYPES].sort());
+  assert.deepEqual(
+    Object.values(OUTBOX_TYPES).sort(),
+    EVENT_TYPES.filter((t) => t.startsWith('workflow.')).sort(),
+    'no workflow event type is declared that nothing sends',
+  );
+  for (const [log, outbox] of Object.entries(OUTBOX_TYPES)) assert.equal(outbox, `workflow.${log.replace(/[.-]/g, '_')}`);
+});

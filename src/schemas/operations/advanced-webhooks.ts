@@ -29,10 +29,13 @@ export const advancedWebhooks = {
   endpointsCreate: contract({
     paths: { v2: 'workspace/advancedwebhook/endpoints/create' },
     summary: 'Create a webhook endpoint: filterTypes, channels, disabled, rateLimit, metadata, uid',
-    description: `A webhook of the engine (webhooks/get lists it too); its secret through endpoints/secret/get.${ENABLE_FIRST}`,
+    description:
+      'A webhook of the engine (webhooks/get lists it too); its secret through endpoints/secret/get. A `uid` is unique ' +
+      `among the tenant's endpoints: one taken is 409 \`ALREADY_EXISTS\`.${ENABLE_FIRST}`,
     tags: ['webhooks'],
     body: EndpointCreateBody,
     result: EndpointResult,
+    also: [409],
   }),
   endpointsGet: contract({
     paths: { v2: 'workspace/advancedwebhook/endpoints/get' },

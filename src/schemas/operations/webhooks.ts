@@ -1,12 +1,18 @@
 // Webhooks and their deliveries.
-import { WebhookAddedResult, WebhookAttemptListResult, WebhookDeletedResult, WebhookListResult } from '../responses.js';
+import {
+  WebhookAddedResult,
+  WebhookAttemptListResult,
+  WebhookDeletedResult,
+  WebhookListResult,
+  WebhookResult,
+} from '../responses.js';
 import { WebhookDeliveriesGetBody, WebhookIdBody, WebhooksAddBody, WebhooksGetBody } from '../webhooks.js';
 import { contract } from './contract.js';
 
 export const webhooks = {
   webhooksAdd: contract({
     paths: { v1: 'webhooks/add', v2: 'webhooks/add' },
-    summary: 'Add a webhook: events are POSTed to its URL, signed (Standard Webhooks); its secret is shown only here',
+    summary: 'Add a webhook: events are POSTed to its URL, signed (Standard Webhooks); its secret is shown here',
     tags: ['webhooks'],
     body: WebhooksAddBody,
     result: WebhookAddedResult,
@@ -24,6 +30,17 @@ export const webhooks = {
     tags: ['webhooks'],
     body: WebhookIdBody,
     result: WebhookDeletedResult,
+    also: [404],
+  }),
+  webhooksEnable: contract({
+    paths: { v1: 'webhooks/enable', v2: 'webhooks/enable' },
+    summary: 'Switch a webhook on again: one the server switched off after failing too long, or one switched off (extension)',
+    description:
+      'Its failures are forgotten and its held deliveries go out, in order. A webhook of the advanced pages stays held ' +
+      'while the tenant has advanced webhooks switched off (advancedwebhookconfig `isEnabled: false`).',
+    tags: ['webhooks'],
+    body: WebhookIdBody,
+    result: WebhookResult,
     also: [404],
   }),
   webhookDeliveriesGet: contract({

@@ -43,6 +43,7 @@ import { documentMigrations } from './33-document-migrations.js';
 import { workspaceKeys } from './34-workspace-keys.js';
 import { advancedWebhooks } from './35-advanced-webhooks.js';
 import { approvalWorkflows } from './36-approval-workflows.js';
+import { webhookKinds } from './39-webhook-kinds.js';
 import { serviceSettingsAndPresence } from './37-service-settings-and-presence.js';
 import { boundedWork } from './38-bounded-work.js';
 import type { Migration } from './migration.js';
@@ -90,6 +91,7 @@ export const MIGRATIONS: readonly Migration[] = [
   approvalWorkflows,
   serviceSettingsAndPresence,
   boundedWork,
+  webhookKinds,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');

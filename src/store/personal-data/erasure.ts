@@ -8,6 +8,7 @@
 // threads first, in key order, as every comment write does.
 import { answerOfSource } from '../../domain/answers/notifications.js';
 import { internalUserId } from '../../domain/ids.js';
+import { NO_ORGANIZATION } from '../../schemas/common.js';
 import { ACTIVITIES_SQL } from '../activities/sql.js';
 import { renderThreads } from '../comments/threads.js';
 import { THREADS_SQL } from '../comments/threads-sql.js';
@@ -471,13 +472,81 @@ function* presenceOfUsers(scope: HistoryScope, _cursor: unknown, limit: number):
   return next(n < limit);
 }
 
+/** The organization a workflow execution targets (its `target` JSON), as the erasure's scope names it. */
+function targetOrganization(target: unknown): string {
+  const organizationId = (JSON.parse(String(target)) as { organizationId?: string | null }).organizationId;
+  return organizationId ?? NO_ORGANIZATION;
+}
+
+/** Deletes workflow executions whole: their log, their steps, then the executions. */
+function* deleteExecutions(scope: HistoryScope, executionIds: readonly string[]): Work<void> {
+  if (executionIds.length === 0) return;
+  scope.found = true;
+  const key = { tenantId: scope.tenantId, executionIds: list([...new Set(executionIds)]) };
+  yield* run(SQL.deleteWorkflowEvents, key);
+  yield* run(SQL.deleteWorkflowSteps, key);
+  yield* run(SQL.deleteWorkflowExecutions, key);
+}
+
+/**
+ * Approval workflow executions that name one of the users (docs/decisions.md, "Approval workflows"): in
+ * their trigger context or target, a step's output, error or reviewers, or their log. They go whole, as
+ * events do. Three walks, one per table; a walk of steps or log that deletes an execution passes its
+ * other rows, now gone, by key.
+ */
+function* namingWorkflowExecutions(scope: HistoryScope, cursor: unknown, limit: number): Work<StepResult> {
+  const { tenantId } = scope;
+  const rows = yield* all(SQL.workflowExecutionWindow, { tenantId, after: (cursor as string | null) ?? '', limit });
+  const named = rows.filter((r) => names(scope, targetOrganization(r.target), [r.target, r.trigger_context]));
+  yield* deleteExecutions(
+    scope,
+    named.map((r) => r.execution_id as string),
+  );
+  const last = rows[rows.length - 1];
+  return next(rows.length < limit, last ? (last.execution_id as string) : null);
+}
+
+function* namingWorkflowSteps(scope: HistoryScope, cursor: unknown, limit: number): Work<StepResult> {
+  const { tenantId } = scope;
+  const [afterExecution, afterStep] = (cursor as [string, string] | null) ?? ['', ''];
+  const rows = yield* all(SQL.workflowStepWindow, { tenantId, afterExecution, afterStep, limit });
+  const named = rows.filter((r) => names(scope, targetOrganization(r.target), [r.output, r.error, r.aggregator]));
+  yield* deleteExecutions(
+    scope,
+    named.map((r) => r.execution_id as string),
+  );
+  const last = rows[rows.length - 1];
+  return next(rows.length < limit, last ? [last.execution_id, last.step_id] : null);
+}
+
+function* namingWorkflowLogs(scope: HistoryScope, cursor: unknown, limit: number): Work<StepResult> {
+  const { tenantId } = scope;
+  const [afterExecution, afterSeq] = (cursor as [string, number] | null) ?? ['', 0];
+  const rows = yield* all(SQL.workflowEventWindow, { tenantId, afterExecution, afterSeq, limit });
+  const named = rows.filter((r) => names(scope, targetOrganization(r.target), [r.data]));
+  yield* deleteExecutions(
+    scope,
+    named.map((r) => r.execution_id as string),
+  );
+  const last = rows[rows.length - 1];
+  return next(rows.length < limit, last ? [last.execution_id, Number(last.seq)] : null);
+}
+
 /**
  * Every table an erasure may delete from or rewrite: the organizations' tables (the counters move by
  * trigger) and the history's. What is scrubbed after it (dialect.ts, scrub), so the erased values are
  * left in no free page, WAL or dead row version; a table it did not change costs the scrub next to
  * nothing (PostgreSQL's VACUUM skips pages with no dead rows).
  */
-export const ERASED_TABLES: readonly string[] = [...ORGANIZATION_TABLES, 'events', 'webhook_deliveries', 'activities'];
+export const ERASED_TABLES: readonly string[] = [
+  ...ORGANIZATION_TABLES,
+  'events',
+  'webhook_deliveries',
+  'activities',
+  'workflow_executions',
+  'workflow_steps',
+  'workflow_events',
+];
 
 /** The steps over the tenant's history, after every organization's steps. */
 export const HISTORY_STEPS: readonly HistoryStep[] = [
@@ -486,6 +555,9 @@ export const HISTORY_STEPS: readonly HistoryStep[] = [
   { name: 'live states', run: namingLiveStates },
   { name: 'activities', run: namingActivities },
   { name: 'presence', run: presenceOfUsers },
+  { name: 'workflow executions', run: namingWorkflowExecutions },
+  { name: 'workflow steps', run: namingWorkflowSteps },
+  { name: 'workflow logs', run: namingWorkflowLogs },
 ];
 
 /** Of the users, those with a row of their own in the organization (one probe per user and table). */

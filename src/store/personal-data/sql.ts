@@ -293,6 +293,44 @@ export const PERSONAL_DATA_SQL = {
     `DELETE FROM live_states WHERE tenant_id = @tenantId AND organization_id = @organizationId
        AND document_id = @documentId AND live_state_data_id = @liveStateDataId`,
   ),
+  // Approval workflows' executions (migration 36) are tenant-wide, their organization in `target`: an
+  // execution whose own columns, steps or log name an erased user goes whole, with its steps and log.
+  /** The tenant's next window of workflow executions, in key order. */
+  workflowExecutionWindow: same(
+    'erasureWorkflowExecutionWindow',
+    `SELECT execution_id, target, trigger_context FROM workflow_executions
+     WHERE tenant_id = @tenantId AND execution_id > @after ORDER BY execution_id LIMIT @limit`,
+  ),
+  /** The tenant's next window of workflow steps, in key order, with their execution's target. */
+  workflowStepWindow: same(
+    'erasureWorkflowStepWindow',
+    `SELECT s.execution_id, s.step_id, s.output, s.error, s.aggregator, x.target FROM workflow_steps s
+     JOIN workflow_executions x ON x.tenant_id = s.tenant_id AND x.execution_id = s.execution_id
+     WHERE s.tenant_id = @tenantId AND (s.execution_id > @afterExecution
+       OR (s.execution_id = @afterExecution AND s.step_id > @afterStep))
+     ORDER BY s.execution_id, s.step_id LIMIT @limit`,
+  ),
+  /** The tenant's next window of workflow log entries, in key order, with their execution's target. */
+  workflowEventWindow: written('erasureWorkflowEventWindow', (s) => {
+    const afterSeq = s.typed('afterSeq', 'bigint');
+    return `SELECT e.execution_id, e.seq, e.data, x.target FROM workflow_events e
+     JOIN workflow_executions x ON x.tenant_id = e.tenant_id AND x.execution_id = e.execution_id
+     WHERE e.tenant_id = @tenantId AND (e.execution_id > @afterExecution
+       OR (e.execution_id = @afterExecution AND e.seq > ${afterSeq}))
+     ORDER BY e.execution_id, e.seq LIMIT @limit`;
+  }),
+  deleteWorkflowEvents: written(
+    'erasureDeleteWorkflowEvents',
+    (s) => `DELETE FROM workflow_events WHERE tenant_id = @tenantId AND ${s.isIn('execution_id', 'executionIds')}`,
+  ),
+  deleteWorkflowSteps: written(
+    'erasureDeleteWorkflowSteps',
+    (s) => `DELETE FROM workflow_steps WHERE tenant_id = @tenantId AND ${s.isIn('execution_id', 'executionIds')}`,
+  ),
+  deleteWorkflowExecutions: written(
+    'erasureDeleteWorkflowExecutions',
+    (s) => `DELETE FROM workflow_executions WHERE tenant_id = @tenantId AND ${s.isIn('execution_id', 'executionIds')}`,
+  ),
   recordJob: same(
     'recordErasureJob',
     'INSERT INTO erasure_jobs (tenant_id, job_id, tasks_count, completed_at) VALUES (@tenantId, @jobId, @tasksCount, @completedAt)',

@@ -5,6 +5,7 @@ import { turn } from '../batches.js';
 import type { StoreCore } from '../core.js';
 import * as deliveries from './deliveries.js';
 import type {
+  ServiceEndpoint,
   ClaimedDelivery,
   DeliveryOutcome,
   DispatchLimits,
@@ -20,7 +21,7 @@ import * as webhooks from './webhooks.js';
 
 export const webhooksStore = (core: StoreCore) => ({
   /** webhooks/add: the cursor starts at the tenant's last event; 'too_many' when it has `most` already. */
-  addWebhook(tenantId: string, webhook: NewWebhook, most: number): Maybe<'added' | 'too_many'> {
+  addWebhook(tenantId: string, webhook: NewWebhook, most: number): Maybe<'added' | 'too_many' | 'uid_taken'> {
     return core.write('addWebhook', () => webhooks.add(tenantId, webhook, most));
   },
 
@@ -86,6 +87,30 @@ export const webhooksStore = (core: StoreCore) => ({
 
   putWebhookSettings(tenantId: string, which: 'advanced' | 'basic', value: Record<string, unknown>, now: number): Maybe<void> {
     return core.write('putWebhookSettings', () => webhooks.putSettings(tenantId, which, value, now));
+  },
+
+  /** One settings object changed from the stored one under a lock (`change` may refuse by throwing); answers it. */
+  changeWebhookSettings(
+    tenantId: string,
+    which: 'advanced' | 'basic',
+    change: (stored: Record<string, unknown> | null) => Record<string, unknown>,
+    now: number,
+  ): Maybe<Record<string, unknown>> {
+    return core.write('changeWebhookSettings', () => webhooks.changeSettings(tenantId, which, change, now));
+  },
+
+  /** webhookconfig/update: its settings and its endpoint, in one transaction (webhooks.ts changeBasicService). */
+  changeBasicWebhookService(
+    tenantId: string,
+    change: (stored: Record<string, unknown> | null) => Record<string, unknown>,
+    endpointOf: (settings: Record<string, unknown>) => ServiceEndpoint,
+    most: number,
+    full: () => Error,
+    now: number,
+  ): Maybe<Record<string, unknown>> {
+    return core.write('changeBasicWebhookService', () =>
+      webhooks.changeBasicService(tenantId, change, endpointOf, most, full, now),
+    );
   },
 
   /** webhooks/delete: with its queues and pending deliveries; false when it does not exist. */

@@ -10,11 +10,12 @@ const QUEUE = 'tenant_id = @tenantId AND webhook_id = @webhookId AND organizatio
 const STATE = 'tenant_id = @tenantId AND webhook_id = @webhookId';
 /**
  * Whether a webhook is off, as the worker reads it beside the webhook: its owner's switch, the worker's own
- * (failing too long) and its tenant's advanced webhook settings (isEnabled false turns every endpoint off).
+ * (failing too long) and, for an endpoint of the advanced pages, its tenant's advanced webhook settings
+ * (isEnabled false turns those endpoints off; a webhook made by webhooks/add goes on).
  */
 const OFF = `w.disabled,
   (SELECT st.disabled_at FROM webhook_states st WHERE st.tenant_id = w.tenant_id AND st.webhook_id = w.id) AS auto_off,
-  (SELECT ws.advanced FROM webhook_settings ws WHERE ws.tenant_id = w.tenant_id) AS settings`;
+  CASE WHEN w.advanced THEN (SELECT ws.advanced FROM webhook_settings ws WHERE ws.tenant_id = w.tenant_id) END AS settings`;
 /** A webhook as listed (store/webhooks/webhooks.ts reads the columns in this order). */
 const SHOWN = `w.id, w.url, w.description, w.event_types, w.created_at, w.filter_types, w.channels, w.disabled, w.rate_limit,
   w.metadata, w.uid, w.updated_at, st.disabled_at, st.disabled_reason`;
@@ -24,9 +25,9 @@ export const WEBHOOKS_SQL = {
   insert: same(
     'insertWebhook',
     `INSERT INTO webhooks (tenant_id, id, url, description, event_types, secret, created_at, event_cursor,
-       filter_types, channels, disabled, rate_limit, metadata, uid, updated_at)
+       filter_types, channels, disabled, rate_limit, metadata, uid, updated_at, advanced)
      VALUES (@tenantId, @webhookId, @url, @description, @eventTypes, @secret, @createdAt, @cursor,
-       @filterTypes, @channels, @disabled, @rateLimit, @metadata, @uid, @createdAt)`,
+       @filterTypes, @channels, @disabled, @rateLimit, @metadata, @uid, @createdAt, @advanced)`,
   ),
   /** webhooks/get and endpoints/get: never the secret; with what the worker says of its health. */
   ofTenant: same(
@@ -122,6 +123,19 @@ export const WEBHOOKS_SQL = {
      RETURNING organization_id`,
   ),
   settings: same('webhookSettings', 'SELECT advanced, basic FROM webhook_settings WHERE tenant_id = @tenantId'),
+  /** The settings row made when missing (both settings null: never set), so a change can lock it. */
+  ensureSettings: same(
+    'ensureWebhookSettings',
+    `INSERT INTO webhook_settings (tenant_id, advanced, basic, updated_at) VALUES (@tenantId, NULL, NULL, @now)
+     ON CONFLICT (tenant_id) DO NOTHING`,
+  ),
+  /** A settings change reads under a row lock (PostgreSQL), so two changes at once each see the other's. */
+  lockSettings: written(
+    'lockWebhookSettings',
+    (s) => `SELECT advanced, basic FROM webhook_settings WHERE tenant_id = @tenantId${s.lock('UPDATE')}`,
+  ),
+  /** The endpoint of a uid (webhooks_by_uid). */
+  byUid: same('webhookByUid', 'SELECT id FROM webhooks WHERE tenant_id = @tenantId AND uid = @uid'),
   putAdvanced: same(
     'putAdvancedWebhookSettings',
     `INSERT INTO webhook_settings (tenant_id, advanced, basic, updated_at) VALUES (@tenantId, @value, NULL, @now)

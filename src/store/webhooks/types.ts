@@ -123,3 +123,14 @@ export interface DispatchLimits {
   webhooks: number;
   events: number;
 }
+
+/** What the basic webhook service's endpoint should be after a change of its settings (services/webhook-config.ts). */
+export interface ServiceEndpoint {
+  uid: string;
+  /** Switched on: sent the events of `change.filter`. */
+  wanted: boolean;
+  /** The endpoint's members to set when it exists (its `disabled` is set from `wanted`). */
+  change: EndpointChange;
+  /** The endpoint to make when none has the uid and it is wanted. */
+  made: () => NewWebhook;
+}

@@ -5,6 +5,7 @@ import { all, arrays, batch, first, jsonOrNull, run, type Work } from '../sql.js
 import { DELIVERIES_SQL, WEBHOOKS_SQL as SQL } from './sql.js';
 import type {
   EndpointChange,
+  ServiceEndpoint,
   NewWebhook,
   WebhookAttemptRecord,
   WebhookAttemptStatus,
@@ -12,10 +13,18 @@ import type {
   WebhookSettingsRecord,
 } from './types.js';
 
-/** Adds the webhook unless the tenant has `most` already (a bound checked inside the transaction). */
-export function* add(tenantId: string, webhook: NewWebhook, most: number): Work<'added' | 'too_many'> {
+/**
+ * Adds the webhook unless the tenant has `most` already (a bound checked inside the transaction), or
+ * another endpoint has its uid (webhooks_by_uid makes the check hold under concurrent adds).
+ */
+export function* add(tenantId: string, webhook: NewWebhook, most: number): Work<'added' | 'too_many' | 'uid_taken'> {
+  // The tenant's settings row, locked (PostgreSQL), orders its adds: the count and the uid are read exactly.
+  yield* run(SQL.ensureSettings, { tenantId, now: webhook.createdAt });
+  yield* first(SQL.lockSettings, { tenantId });
   const count = Number((yield* first<{ n: unknown }>(SQL.countOfTenant, { tenantId }))?.n ?? 0);
   if (count >= most) return 'too_many';
+  const uid = webhook.advanced?.uid;
+  if (uid != null && (yield* first(SQL.byUid, { tenantId, uid }))) return 'uid_taken';
   const cursor = yield* lastId(tenantId);
   yield* run(SQL.insert, {
     tenantId,
@@ -32,6 +41,7 @@ export function* add(tenantId: string, webhook: NewWebhook, most: number): Work<
     rateLimit: webhook.advanced?.rateLimit ?? null,
     metadata: jsonOrNull(webhook.advanced?.metadata),
     uid: webhook.advanced?.uid ?? null,
+    advanced: webhook.advanced !== undefined,
   });
   return 'added';
 }
@@ -194,6 +204,49 @@ export function* putSettings(
 ): Work<void> {
   yield* run(which === 'advanced' ? SQL.putAdvanced : SQL.putBasic, { tenantId, value: JSON.stringify(value), now });
   if (which === 'advanced' && value.isEnabled === true) yield* run(SQL.wakeTenantQueues, { tenantId, now });
+}
+
+/**
+ * One of the two settings objects changed by `change` (given the stored one, null when never set; it may
+ * refuse by throwing) under the settings row's lock, so that two changes at once each see the other's
+ * members; answers the object stored.
+ */
+export function* changeSettings(
+  tenantId: string,
+  which: 'advanced' | 'basic',
+  change: (stored: Record<string, unknown> | null) => Record<string, unknown>,
+  now: number,
+): Work<Record<string, unknown>> {
+  yield* run(SQL.ensureSettings, { tenantId, now });
+  const row = yield* first<{ advanced: unknown; basic: unknown }>(SQL.lockSettings, { tenantId });
+  const next = change(parsed(row?.[which]));
+  yield* putSettings(tenantId, which, next, now);
+  return next;
+}
+
+/**
+ * The basic service's settings changed (as changeSettings) and its endpoint made, changed or switched off to
+ * match, in one transaction: the settings row's lock orders two changes at once, and the endpoint is found
+ * by its uid (unique: webhooks_by_uid), so there is never a second one. Answers the settings stored; when
+ * the endpoint is wanted but the tenant has `most` webhooks, `full` is thrown and nothing is written.
+ */
+export function* changeBasicService(
+  tenantId: string,
+  change: (stored: Record<string, unknown> | null) => Record<string, unknown>,
+  endpointOf: (settings: Record<string, unknown>) => ServiceEndpoint,
+  most: number,
+  full: () => Error,
+  now: number,
+): Work<Record<string, unknown>> {
+  const settings = yield* changeSettings(tenantId, 'basic', change, now);
+  const endpoint = endpointOf(settings);
+  const found = yield* first<{ id: unknown }>(SQL.byUid, { tenantId, uid: endpoint.uid });
+  if (found) {
+    yield* update(tenantId, found.id as string, { ...endpoint.change, disabled: !endpoint.wanted }, now);
+  } else if (endpoint.wanted && (yield* add(tenantId, endpoint.made(), most)) === 'too_many') {
+    throw full();
+  }
+  return settings;
 }
 
 /** Deletes the webhook, its queues and its pending deliveries; false when it does not exist. */
