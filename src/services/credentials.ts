@@ -103,16 +103,39 @@ export function authenticate(store: Store, apiKey: string, authToken: string, ca
 
 /** authenticate, for a caller that has hashed the token already. */
 export function authenticateHashed(store: Store, apiKey: string, tokenHash: string, cache?: AuthCache): Maybe<Tenant> {
-  if (!cache) return then(store.findCredentials(apiKey), (found) => check(found, tokenHash));
+  if (!cache)
+    return then(store.findCredentials(apiKey), (found) =>
+      matches(found, tokenHash) ? check(found, tokenHash) : again(store, apiKey, tokenHash),
+    );
   return then(store.credentialsVersion(), (version) => {
     const cached = cache.get(version, apiKey, tokenHash);
     if (cached) return cached;
     return then(store.findCredentials(apiKey), (found) => {
+      if (!matches(found, tokenHash)) return again(store, apiKey, tokenHash);
       const tenant = check(found, tokenHash);
       cache.set(version, apiKey, tokenHash, tenant);
       return tenant;
     });
   });
+}
+
+/**
+ * Credentials that did not match are read once more, seeing every commit made before (store:
+ * findLatestCredentials): on SQLite a turn's reads share one snapshot, and a key another process (the CLI,
+ * a second instance) made since the turn began is not in it. Only refusals pay this second read.
+ */
+function again(store: Store, apiKey: string, tokenHash: string): Maybe<Tenant> {
+  return then(store.findLatestCredentials(apiKey), (found) => check(found, tokenHash));
+}
+
+/** Whether a key is found and takes the token, unrevoked (check's first rule, without its answer). */
+function matches(found: Credentials | null, tokenHash: string): boolean {
+  if (!found || found.tenant.revoked) return false;
+  const given = Buffer.from(tokenHash, 'hex');
+  let match = false;
+  // No early exit, as in check.
+  for (const hash of found.activeTokenHashes) if (timingSafeEqual(given, Buffer.from(hash, 'hex'))) match = true;
+  return match;
 }
 
 function check(found: Credentials | null, tokenHash: string): Tenant {

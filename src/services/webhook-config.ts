@@ -5,6 +5,7 @@
 import type { Static } from 'typebox';
 import { invalid } from '../errors.js';
 import type { WebhookConfig, WebhookConfigUpdateData } from '../schemas/advanced-webhooks.js';
+import { MAX_WEBHOOK_EVENT_TYPES } from '../schemas/webhooks.js';
 import { maskSecret } from '../domain/api-keys.js';
 import type { ServiceEndpoint } from '../store/store.js';
 import type { Caller } from './context.js';
@@ -107,6 +108,9 @@ export async function updateWebhookConfig(
     }
     for (const [k, v] of Object.entries(sent))
       service[k] = k === 'triggers' ? { ...((service.triggers as object | undefined) ?? {}), ...(v as object) } : v;
+    // Merged across updates, the map is bounded as one request's is.
+    if (Object.keys(service.triggers ?? {}).length > MAX_WEBHOOK_EVENT_TYPES)
+      throw invalid(`${INVALID} triggers would name more than ${MAX_WEBHOOK_EVENT_TYPES} event types.`);
     if (token) service.authToken = maskSecret(token);
     return { useWebhookService: use, webhookServiceConfig: service };
   };

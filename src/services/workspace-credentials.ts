@@ -41,11 +41,18 @@ const sameText = (a: string, b: string) =>
  */
 export function authenticateWorkspace(store: Store, workspaceId: string, token: string): Maybe<Workspace> {
   const given = Buffer.from(hashToken(token), 'hex');
-  return then(store.workspaceCredentials(), (found) => {
+  const admitted = (found: WorkspaceRecord | null): boolean => {
     const record = found ?? DECOY;
     const idMatches = sameText(workspaceId, record.workspaceId);
     const tokenMatches = timingSafeEqual(given, Buffer.from(record.tokenHash, 'hex'));
-    if (!found || !idMatches || !tokenMatches) throw new ApiError('UNAUTHENTICATED', BAD_WORKSPACE_CREDENTIALS);
-    return { workspaceId: found.workspaceId };
+    return found !== null && idMatches && tokenMatches;
+  };
+  return then(store.workspaceCredentials(), (found) => {
+    if (admitted(found)) return { workspaceId: found!.workspaceId };
+    // Read once more past SQLite's shared snapshot: the CLI may just have made the token (services/credentials.ts, again).
+    return then(store.latestWorkspaceCredentials(), (latest) => {
+      if (!admitted(latest)) throw new ApiError('UNAUTHENTICATED', BAD_WORKSPACE_CREDENTIALS);
+      return { workspaceId: latest!.workspaceId };
+    });
   });
 }

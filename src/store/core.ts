@@ -66,6 +66,11 @@ export class StoreCore {
     return guarded(() => this.dialect.read(method, work), this.failed);
   }
 
+  /** A read that sees every commit made before it, by any process (dialect.ts: readLatest). */
+  readLatest<T>(method: string, work: () => Work<T>): Maybe<T> {
+    return guarded(() => this.dialect.readLatest(method, work), this.failed);
+  }
+
   /** A one-statement read (the hot ones): no closures on the way, for a synchronous answer. */
   query<T>(method: string, q: Query<T>): Maybe<T> {
     let result: Maybe<T>;

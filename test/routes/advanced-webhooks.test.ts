@@ -361,6 +361,15 @@ describe('webhookconfig: the basic webhook service', () => {
     });
   });
 
+  test('the triggers, merged across updates, are bounded as one request is; past it nothing is written', async () => {
+    const c = await fresh();
+    const named = (from: number) => Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`comment.t${from + i}`, true]));
+    await c.ok(P.basicUpdate, { webhookServiceConfig: { triggers: named(0) } });
+    const past = await c.post(P.basicUpdate, { webhookServiceConfig: { triggers: named(60) } });
+    assert.match(expectError(past, 400, 'INVALID_ARGUMENT'), /more than 100 event types/);
+    assert.equal(Object.keys((await c.ok(P.basicGet, {})).data.webhookServiceConfig.triggers).length, 60);
+  });
+
   test('errors: nothing to change; a URL that is not one, or internal, is the documented message or the SSRF guard', async () => {
     expectError(await t.b.post(P.basicUpdate, {}), 400, 'INVALID_ARGUMENT');
     const bad = await t.b.post(P.basicUpdate, { webhookServiceConfig: { rawNotificationUrl: 'not a url' } });

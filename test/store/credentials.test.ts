@@ -3,7 +3,7 @@
 // Runs on the database MARGINALIA_TEST_STORE names (npm test: SQLite, then PostgreSQL).
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
-import { hashToken, tokenRecord } from '../../src/services/credentials.js';
+import { AuthCache, authenticate, hashToken, tokenRecord } from '../../src/services/credentials.js';
 import { TEST_STORE } from '../helpers/test-database.js';
 import { T0, TA, TB, show, eq, nextTurn, sorted, tenant, storeTest, withSecondStore } from '../helpers/store-fixtures.js';
 
@@ -27,6 +27,25 @@ describe('credentials version', () => {
     await store.listTokens(TA);
     assert.equal(await store.credentialsVersion(), before, 'reads leave the version alone');
   });
+
+  storeTest(
+    'a key another store just made is admitted at once, even in a turn whose reads began before it',
+    async (store, db) => {
+      await withSecondStore(db, async (other) => {
+        const cache = new AuthCache();
+        // SQLite: a read in this turn begins the turn's shared snapshot; the key is made after it, in the same
+        // turn (both stores answer synchronously), and checked at once.
+        const turn = (): unknown => {
+          const seen = store.countTenants();
+          const made = other.createTenant(tenant(TB, 'mk_key-new', T0), tokenRecord('mt_token-new', T0));
+          const admitted = authenticate(store, 'mk_key-new', 'mt_token-new', cache);
+          return TEST_STORE === 'sqlite' ? admitted : Promise.all([seen, made]).then(() => admitted);
+        };
+        const admitted = (await turn()) as { id: string };
+        eq(admitted.id, TB, 'the new key');
+      });
+    },
+  );
 
   storeTest('a change made through another store on the same database is seen from the next turn on', async (store, db) => {
     const before = await store.credentialsVersion();

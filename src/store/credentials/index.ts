@@ -31,6 +31,11 @@ export const credentialsStore = (core: StoreCore) => ({
     return core.read('findCredentials', () => credentials.find(apiKey));
   },
 
+  /** findCredentials, seeing every commit made before it by any process (a key the CLI just made). */
+  findLatestCredentials(apiKey: string): Maybe<Credentials | null> {
+    return core.readLatest('findLatestCredentials', () => credentials.find(apiKey));
+  },
+
   listTenants(): Maybe<TenantListing[]> {
     return core.read('listTenants', () => credentials.listTenants());
   },

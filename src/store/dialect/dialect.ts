@@ -81,6 +81,12 @@ export interface Dialect {
    * on the connections MARGINALIA_PG_EVENT_POOL_SIZE keeps for it (PostgreSQL), else like read().
    */
   aside<T>(method: string, work: () => Work<T>): Maybe<T>;
+  /**
+   * A read that sees every commit made before it, by any process: on SQLite outside the turn's shared
+   * snapshot (which another process's commit since the turn began does not reach), on PostgreSQL a read.
+   * For the rare answer that must not be stale: a refusal of credentials another process may just have made.
+   */
+  readLatest<T>(method: string, work: () => Work<T>): Maybe<T>;
   /** A read of one statement (sql.ts: Query), run as directly as the database allows. */
   query<T>(method: string, q: Query<T>): Maybe<T>;
   /** A write of one statement over many rows (sql.ts: BatchQuery), atomic. */

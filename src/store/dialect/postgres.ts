@@ -231,6 +231,10 @@ export class PostgresDialect implements Dialect {
     return this.readOn(this.pool, method, work);
   }
 
+  readLatest<T>(method: string, work: () => Work<T>): Promise<T> {
+    return this.read(method, work);
+  }
+
   aside<T>(method: string, work: () => Work<T>): Promise<T> {
     return this.readOn(this.eventPool ?? this.pool, method, work);
   }

@@ -250,6 +250,12 @@ export class SqliteDialect implements Dialect {
     return this.read(method, work);
   }
 
+  readLatest<T>(method: string, work: () => Work<T>): T {
+    // Ends the turn's read transaction, if one is open: the read begins a new one, at the latest commit.
+    this.snapshot.end();
+    return this.read(method, work);
+  }
+
   read<T>(method: string, work: () => Work<T>): T {
     return timed(this.onCall, method, () =>
       this.guard(() => {

@@ -13,6 +13,11 @@ export const workspaceStore = (core: StoreCore) => ({
     return core.read('workspaceCredentials', () => workspace.workspace());
   },
 
+  /** workspaceCredentials, seeing every commit made before it by any process (a token the CLI just made). */
+  latestWorkspaceCredentials(): Maybe<WorkspaceRecord | null> {
+    return core.readLatest('latestWorkspaceCredentials', () => workspace.workspace());
+  },
+
   /** Makes the workspace's credentials under `workspaceId`, or rotates the token of those there (their id stays). */
   setWorkspaceToken(workspaceId: string, token: TokenRecord): Maybe<{ workspaceId: string; rotated: boolean }> {
     return core.write('setWorkspaceToken', () => workspace.setWorkspaceToken(workspaceId, token));
