@@ -99,7 +99,7 @@ async function speaking<T>(work: () => Promise<T> | T): Promise<T> {
   }
 }
 
-/** Prints {"webhookId","secret"}: the secret is shown here only. */
+/** Prints {"webhookId","secret"} (webhooks list never shows the secret; /v2 endpoints/secret/get does). */
 export async function webhooksAdd(store: Store, io: Io, request: WebhookAddRequest, allowPrivate: boolean): Promise<void> {
   const tenant = await chosenTenant(store, request.tenant);
   const added = await speaking(() =>
