@@ -657,7 +657,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
   );
 
   storeTest(
-    'a database as migration 38 left it migrates forward: endpoints are told from webhooks/add ones, a uid is kept once, one service endpoint',
+    'a database as migration 38 left it migrates forward: endpoints told from webhooks/add ones, a uid kept once, one service endpoint',
     async (store, db) => {
       await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
       const hook = (webhookId: string, createdAt: number, uid?: string) => ({
@@ -686,7 +686,8 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await db.exec(`UPDATE webhooks SET uid = 'webhookconfig' WHERE id = 'wh_spare'`);
       await db.exec(`INSERT INTO webhook_queues (tenant_id, webhook_id, organization_id, next_attempt_at)
         VALUES ('${TA}', 'wh_spare', 'o1', 0), ('${TA}', 'wh_service', 'o1', 0)`);
-      await db.exec(`INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, organization_id, event_type, body, status, created_at)
+      await db.exec(`INSERT INTO webhook_deliveries
+          (tenant_id, webhook_id, event_id, organization_id, event_type, body, status, created_at)
         VALUES ('${TA}', 'wh_spare', 1, 'o1', 'comment.add', '{}', 'pending', 0),
           ('${TA}', 'wh_service', 1, 'o1', 'comment.add', '{}', 'pending', 0)`);
       await db.exec(`INSERT INTO webhook_states (tenant_id, webhook_id) VALUES ('${TA}', 'wh_spare'), ('${TA}', 'wh_service')

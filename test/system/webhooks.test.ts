@@ -336,7 +336,7 @@ describe('marginalia webhooks (CLI)', () => {
   });
 
   for (const kind of STORE_KINDS) {
-    test(`${kind}: a webhook the server switched off is listed so, and webhooks enable switches it on (no advanced webhooks)`, async () => {
+    test(`${kind}: a webhook the server switched off is listed so; webhooks enable switches it on (no advanced webhooks)`, async () => {
       const db = freshDatabase(kind);
       try {
         const key = JSON.parse(cli(['keys', 'create', '--name', 'acme'], db.env).stdout) as { apiKey: string };
