@@ -390,7 +390,7 @@ export class Marginalia {
   };
 
   readonly webhooks = {
-    /** webhooks/add: events are POSTed to `url`, signed; the answer's `secret` (whsec_...) is shown only here. */
+    /** webhooks/add: events are POSTed to `url`, signed; the answer's `secret` (whsec_...), which /v2 endpoints/secret/get shows too. */
     add: this.operation('webhooksAdd', false),
     /** webhooks/get: the tenant's webhooks, without their secrets. */
     get: (data: WebhooksGetData = {}) => this.call('webhooksGet', data, true),

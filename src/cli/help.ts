@@ -18,7 +18,7 @@ Commands:
   tokens revoke <apiKey> <prefix>     revoke the token that starts with <prefix>
   orgs list [--tenant <t>]            list the tenant's organizations
   users erase --user <id> ...         erase a user's personal data, as users/data/delete; prints {"jobId","tasksCount"}
-  webhooks add --url <url> ...        add a webhook; prints {"webhookId","secret"} (the secret only here)
+  webhooks add --url <url> ...        add a webhook; prints {"webhookId","secret"}
   webhooks list                       list the tenant's webhooks (never their secrets)
   webhooks delete --id <webhookId>    delete a webhook and its pending deliveries
   webhooks deliveries --id <id>       a webhook's last delivery attempts, newest first
@@ -83,7 +83,7 @@ A disabled or revoked tenant is not refused: erasure is a legal obligation.`,
   webhooks add --url <url> [--events <type,...>] [--description <text>]
       add a webhook, as POST /v1/webhooks/add: every event of the tenant (or those of --events: types
       such as comment.add, or every type of a kind such as comment.*) is POSTed to <url>, signed with
-      the Standard Webhooks scheme. Prints {"webhookId","secret"}; the secret is not shown again.
+      the Standard Webhooks scheme. Prints {"webhookId","secret"} (/v2 endpoints/secret/get shows it too).
       URLs on loopback, private or link-local addresses are refused unless
       MARGINALIA_WEBHOOK_ALLOW_PRIVATE=1.
   webhooks list                     the tenant's webhooks as JSON (never their secrets)

@@ -99,7 +99,7 @@ async function speaking<T>(work: () => Promise<T> | T): Promise<T> {
   }
 }
 
-/** Prints {"webhookId","secret"}: the secret is shown here only. */
+/** Prints {"webhookId","secret"} (webhooks list never shows the secret; /v2 endpoints/secret/get does). */
 export async function webhooksAdd(store: Store, io: Io, request: WebhookAddRequest, allowPrivate: boolean): Promise<void> {
   const tenant = await chosenTenant(store, request.tenant);
   const added = await speaking(() =>
@@ -130,7 +130,8 @@ export async function webhooksDelete(store: Store, io: Io, tenant: string | unde
 /** Prints the webhook as `webhooks list` shows it, switched on again (its failures forgotten, its deliveries due). */
 export async function webhooksEnable(store: Store, io: Io, tenant: string | undefined, webhookId: string): Promise<void> {
   const caller = await chosenTenant(store, tenant);
-  json(io, await speaking(() => enableWebhook({ store, clock: systemClock }, caller, { webhookId })));
+  const on = await speaking(() => enableWebhook({ store, clock: systemClock }, caller, { webhookId }));
+  json(io, { ...on, createdAt: iso(on.createdAt) });
 }
 
 /** The webhook's last attempts, newest first. */

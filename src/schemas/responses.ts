@@ -603,11 +603,13 @@ export const ErasureStatusResult = Success(
   }),
 );
 
-/** webhooks/add (docs/events.md, "Webhooks"): the secret is shown here once, and never again. */
+/** webhooks/add (docs/events.md, "Webhooks"): the secret; /v2 endpoints/secret/get shows it too. */
 export const WebhookAddedResult = Success(
   Type.Object({
     webhookId: Type.String(),
-    secret: Type.String({ description: 'whsec_ and the signing key in base64 (Standard Webhooks); shown only here' }),
+    secret: Type.String({
+      description: 'whsec_ and the signing key in base64 (Standard Webhooks); also shown by /v2 endpoints/secret/get',
+    }),
   }),
 );
 

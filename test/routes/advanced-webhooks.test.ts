@@ -512,8 +512,19 @@ describe('advanced webhooks: delivery (the worker, in this process)', () => {
       start({ retryScheduleMs: [50, 50, 50, 50, 50, 50, 50, 50], disableAfterMs: 200 });
       await notify('basic');
       await receiver.until(() => to(webhookId).length >= 1, 10_000, 'the webhooks/add webhook');
-      await new Promise((r) => setTimeout(r, 300));
-      assert.equal(to(endpointId).length, 0, 'the endpoint of the advanced pages is held');
+      // Held: the dispatch passes the event over for the endpoint (its cursor moves past it, no delivery made).
+      const eventId = Number(to(webhookId)[0]!.body.id);
+      const passed = async () =>
+        Number((await w.db.query(`SELECT event_cursor FROM webhooks WHERE id = '${endpointId}'`))[0]!.event_cursor) >= eventId;
+      for (const deadline = Date.now() + 10_000; !(await passed()); ) {
+        assert.ok(Date.now() < deadline, 'the dispatch reaches the endpoint');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const made = await w.db.query(
+        `SELECT event_id FROM webhook_deliveries WHERE webhook_id = '${endpointId}' AND event_id = ${eventId}`,
+      );
+      assert.deepEqual(made, [], 'the endpoint of the advanced pages is held: no delivery made');
+      assert.equal(to(endpointId).length, 0);
       receiver.answer = () => 500;
       await notify('basic');
       const deadline = Date.now() + 5000;

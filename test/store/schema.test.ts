@@ -657,7 +657,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
   );
 
   storeTest(
-    'a database as migration 38 left it migrates forward: endpoints are told from webhooks/add ones, a uid is kept once',
+    'a database as migration 38 left it migrates forward: endpoints told from webhooks/add ones, a uid kept once, one service endpoint',
     async (store, db) => {
       await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
       const hook = (webhookId: string, createdAt: number, uid?: string) => ({
@@ -674,9 +674,24 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await store.addWebhook(TA, hook('wh_basic', T0), 10);
       await store.addWebhook(TA, hook('wh_first', T0 + 1, 'same'), 10);
       await store.addWebhook(TA, hook('wh_second', T0 + 2, 'other'), 10);
+      await store.addWebhook(TA, hook('wh_rotated', T0 + 3), 10);
+      await store.addWebhook(TA, hook('wh_service', T0 + 4, 'webhookconfig'), 10);
+      await store.addWebhook(TA, hook('wh_spare', T0 + 5, 'spare'), 10);
+      // A webhooks/add webhook touched by a rotation and by endpoints/update (the way back from a switch-off then).
+      await store.rotateWebhookSecret(TA, 'wh_rotated', 'whsec_b', T0 + 10, T0 + 6);
+      await store.updateWebhook(TA, 'wh_rotated', { disabled: false }, T0 + 7);
       await beforeWebhookKinds(db);
-      // That release let two endpoints share a uid.
+      // That release let two endpoints share a uid, and two webhookconfig enables at once make two service endpoints.
       await db.exec(`UPDATE webhooks SET uid = 'same' WHERE id = 'wh_second'`);
+      await db.exec(`UPDATE webhooks SET uid = 'webhookconfig' WHERE id = 'wh_spare'`);
+      await db.exec(`INSERT INTO webhook_queues (tenant_id, webhook_id, organization_id, next_attempt_at)
+        VALUES ('${TA}', 'wh_spare', 'o1', 0), ('${TA}', 'wh_service', 'o1', 0)`);
+      await db.exec(`INSERT INTO webhook_deliveries
+          (tenant_id, webhook_id, event_id, organization_id, event_type, body, status, created_at)
+        VALUES ('${TA}', 'wh_spare', 1, 'o1', 'comment.add', '{}', 'pending', 0),
+          ('${TA}', 'wh_service', 1, 'o1', 'comment.add', '{}', 'pending', 0)`);
+      await db.exec(`INSERT INTO webhook_states (tenant_id, webhook_id) VALUES ('${TA}', 'wh_spare'), ('${TA}', 'wh_service')
+        ON CONFLICT DO NOTHING`);
       await withSecondStore(db, async (reopened) => {
         const rows = await db.query('SELECT id, uid, advanced FROM webhooks ORDER BY id');
         eq(
@@ -684,11 +699,21 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
           [
             ['wh_basic', null, false],
             ['wh_first', 'same', true],
+            ['wh_rotated', null, false],
             ['wh_second', null, true],
+            ['wh_service', 'webhookconfig', true],
           ],
-          'the endpoints marked by their members; the older keeps the uid',
+          'the endpoints marked by their members (an update is no sign); the older keeps the uid; the spare service endpoint goes',
         );
-        eq(await reopened.addWebhook(TA, hook('wh_third', T0 + 3, 'same'), 10), 'uid_taken', 'a uid is unique');
+        for (const table of ['webhook_queues', 'webhook_deliveries', 'webhook_states'])
+          eq(
+            (await db.query(`SELECT webhook_id FROM ${table} WHERE webhook_id IN ('wh_spare', 'wh_service')`)).map(
+              (r) => r.webhook_id,
+            ),
+            ['wh_service'],
+            `${table}: the spare's rows go with it`,
+          );
+        eq(await reopened.addWebhook(TA, hook('wh_third', T0 + 8, 'same'), 10), 'uid_taken', 'a uid is unique');
       });
     },
   );

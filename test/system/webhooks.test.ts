@@ -335,6 +335,44 @@ describe('marginalia webhooks (CLI)', () => {
     assert.match(cli(['webhooks', 'nope'], env).stderr, /unknown command "webhooks nope"/);
   });
 
+  for (const kind of STORE_KINDS) {
+    test(`${kind}: a webhook the server switched off is listed so; webhooks enable switches it on (no advanced webhooks)`, async () => {
+      const db = freshDatabase(kind);
+      try {
+        const key = JSON.parse(cli(['keys', 'create', '--name', 'acme'], db.env).stdout) as { apiKey: string };
+        const added = cli(['webhooks', 'add', '--url', 'https://203.0.113.10/x'], db.env);
+        assert.equal(added.code, 0, added.stderr);
+        const { webhookId } = JSON.parse(added.stdout) as { webhookId: string };
+        const [tenant] = await db.query(`SELECT tenant_id FROM webhooks WHERE id = '${webhookId}'`);
+        // What the worker writes once every attempt failed for MARGINALIA_WEBHOOK_DISABLE_AFTER_FAILING_HOURS.
+        await db.exec(
+          `INSERT INTO webhook_states (tenant_id, webhook_id, failing_since, disabled_at, disabled_reason)
+           VALUES ('${tenant!.tenant_id}', '${webhookId}', 1, 2, 'every attempt failed for 120 hours: HTTP 500')
+           ON CONFLICT (tenant_id, webhook_id) DO UPDATE SET disabled_at = 2, disabled_reason = excluded.disabled_reason`,
+        );
+        const off = JSON.parse(cli(['webhooks', 'list'], db.env).stdout);
+        assert.deepEqual(
+          [off[0].disabled, off[0].disabledReason],
+          [true, 'every attempt failed for 120 hours: HTTP 500'],
+          'listed as switched off, and why',
+        );
+        const enabled = cli(['webhooks', 'enable', '--id', webhookId, '--tenant', key.apiKey], db.env);
+        assert.equal(enabled.code, 0, enabled.stderr);
+        const on = JSON.parse(enabled.stdout);
+        assert.deepEqual(on, JSON.parse(cli(['webhooks', 'list'], db.env).stdout)[0], 'printed as listed');
+        assert.deepEqual([on.webhookId, on.disabled, on.disabledReason], [webhookId, undefined, undefined]);
+        const [state] = await db.query(`SELECT failing_since, disabled_at FROM webhook_states WHERE webhook_id = '${webhookId}'`);
+        assert.deepEqual([state!.failing_since, state!.disabled_at], [null, null], 'its run of failures forgotten');
+        const unknown = cli(['webhooks', 'enable', '--id', 'wh_nothing'], db.env);
+        assert.equal(unknown.code, 1);
+        assert.match(unknown.stderr, /Webhook wh_nothing does not exist\./);
+        assert.equal(cli(['webhooks', 'enable'], db.env).code, 2);
+      } finally {
+        await db.drop();
+      }
+    });
+  }
+
   test('with several tenants, --tenant is needed and keeps them apart', () => {
     const env = database();
     const one = JSON.parse(cli(['keys', 'create', '--name', 'one'], env).stdout) as { apiKey: string };
