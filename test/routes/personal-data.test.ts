@@ -282,7 +282,7 @@ describe('personal data: happy paths', () => {
       reviewerId: id,
       decision: 'approve',
     });
-    // Roles (migration 38), on the organization and on a document of the other one.
+    // Roles (migration 40), on the organization and on a document of the other one.
     await t.a.ok(PATHS.permissionsAdd, {
       user: { userId: id },
       permissions: {

@@ -1,4 +1,4 @@
-// The statements of users' roles (migration 38: access_roles), SQLite and PostgreSQL side by side. An
+// The statements of users' roles (migration 40: access_roles), SQLite and PostgreSQL side by side. An
 // organization's role has resource_id ''. Row locks are not needed: a grant is one upsert per row, a
 // revoke one delete, and the access check reads at its statement's snapshot.
 import { sql, written } from '../sql.js';

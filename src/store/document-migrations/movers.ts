@@ -79,7 +79,7 @@ export const MOVERS: readonly Mover[] = [
   threads,
   notifications,
   rows('presence', SQL.moveRows('migrateSomePresence', 'presence')),
-  // Last, so the step of a job begun before migration 38 still names the same mover.
+  // Last, so the step of a job begun before migration 40 still names the same mover.
   rows('access_roles', SQL.moveRoles),
 ];
 

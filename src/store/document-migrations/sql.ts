@@ -111,7 +111,7 @@ export const MIGRATIONS_SQL = {
       "tenant_id = @tenantId AND organization_id = @organizationId AND scope_kind = 'document' AND scope_id = @documentId",
     ),
   ),
-  /** Roles on the document (migration 38) follow it, as its memberships do. */
+  /** Roles on the document (migration 40) follow it, as its memberships do. */
   moveRoles: written('migrateSomeRoles', (s) =>
     s.updateSome(
       'access_roles',
