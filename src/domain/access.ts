@@ -92,4 +92,6 @@ export interface StoredRole extends HeldRole {
   userId: string;
   kind: ResourceKind;
   resourceId: string;
+  /** A folder's or document's access type; null for an organization, or a resource with no row. */
+  accessType: AccessType | null;
 }

@@ -81,7 +81,10 @@ export async function getPermissions(
     const held = live(r, now);
     if (!held) continue;
     const group = r.kind === 'organization' ? 'organization' : r.kind === 'folder' ? 'folders' : 'documents';
-    put(r.userId, group, r.kind === 'organization' ? organizationId : r.resourceId, shownRole(held));
+    put(r.userId, group, r.kind === 'organization' ? organizationId : r.resourceId, {
+      ...shownRole(held),
+      ...(r.accessType !== null ? { accessType: r.accessType } : {}),
+    });
   }
   let missing = false;
   for (const userId of userIds) {

@@ -127,8 +127,8 @@ describe('permissions: the pages', () => {
     const data = await get({ organizationId: org, userIds: ['x', 'y', 'z', 'nobody'] });
     assert.deepEqual(data, {
       x: { organization: { [org]: { accessRole: 'editor' } } },
-      y: { documents: { top: { accessRole: 'viewer' } } },
-      z: { folders: { f2: { accessRole: 'viewer' } } },
+      y: { documents: { top: { accessRole: 'viewer', accessType: 'organizationPrivate' } } },
+      z: { folders: { f2: { accessRole: 'viewer', accessType: 'organizationPrivate' } } },
       nobody: {},
     });
     const events = (await eventsSince(t, tenantId, from)).filter((e) => e.type.startsWith('user.permissions'));

@@ -51,6 +51,7 @@ export function* ofUsers(tenantId: string, organizationId: string, userIds: read
     userId: r.user_id as string,
     kind: r.resource_kind as StoredRole['kind'],
     resourceId: r.resource_id as string,
+    accessType: (r.access_type as AccessType | null) ?? null,
     ...held(r),
   }));
 }

@@ -29,12 +29,22 @@ export const ACCESS_ROLES_SQL = {
        WHERE r.tenant_id = @tenantId AND r.organization_id = x.organization_id AND r.user_id = x.user_id
          AND r.resource_kind = x.kind AND r.resource_id = x.resource_id`,
   }),
-  /** auth/permissions/get: the users' roles in the organization, by user and resource (expired ones too). */
+  /**
+   * auth/permissions/get: the users' roles in the organization, by user and resource (expired ones too), each
+   * folder's and document's with its access type (null: no row).
+   */
   ofUsers: written(
     'accessRolesOfUsers',
-    (s) => `SELECT user_id, resource_kind, resource_id, access_role, expires_at FROM access_roles
-     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND ${s.isIn('user_id', 'userIds')}
-     ORDER BY user_id, resource_kind, resource_id`,
+    (s) => `SELECT r.user_id, r.resource_kind, r.resource_id, r.access_role, r.expires_at,
+       CASE r.resource_kind
+         WHEN 'folder' THEN (SELECT f.access_type FROM folders f WHERE f.tenant_id = r.tenant_id
+           AND f.organization_id = r.organization_id AND f.folder_id = r.resource_id)
+         WHEN 'document' THEN (SELECT d.access_type FROM documents d WHERE d.tenant_id = r.tenant_id
+           AND d.organization_id = r.organization_id AND d.document_id = r.resource_id)
+       END AS access_type
+     FROM access_roles r
+     WHERE r.tenant_id = @tenantId AND r.organization_id = @organizationId AND ${s.isIn('r.user_id', 'userIds')}
+     ORDER BY r.user_id, r.resource_kind, r.resource_id`,
   ),
   /**
    * The facts the access check decides from (domain/access.ts), for one user and one resource, in one
