@@ -179,7 +179,8 @@ describe('permissions: the pages', () => {
     assert.notEqual(await sign({ permissions: [{ ...permissions[0], hasAccess: false }] }), a1, 'another decision, another');
     assert.notEqual(await sign({ permissions }, t.b), a1, "another tenant's key");
     // Not the token key itself: a signature is never an end-user token's HMAC.
-    const key = (await t.db.query(`SELECT secret FROM tenant_signing_keys WHERE tenant_id = '${await tenantIdOf(t, t.a)}'`))[0]!.secret;
+    const key = (await t.db.query(`SELECT secret FROM tenant_signing_keys WHERE tenant_id = '${await tenantIdOf(t, t.a)}'`))[0]!
+      .secret;
     const text = JSON.stringify(permissions);
     assert.notEqual(
       createHmac('sha256', Buffer.from(String(key), 'hex'))
