@@ -17,6 +17,7 @@ import { notifications } from './notifications.js';
 import type { Operation } from './operation.js';
 import { organizationLifecycle, organizations } from './organizations.js';
 import { personalData } from './personal-data.js';
+import { permissions } from './permissions.js';
 import { presence } from './presence.js';
 import { serviceSettings } from './service-settings.js';
 import { members, users } from './users.js';
@@ -39,6 +40,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...organizationLifecycle,
   ...locations,
   ...auth,
+  ...permissions,
   ...webhooks,
   ...webhookOperators,
   ...advancedWebhooks,

@@ -19,6 +19,8 @@ export const EVENT_TYPES = [
   'user.add',
   'user.update',
   'user.delete',
+  'user.permissions_add',
+  'user.permissions_remove',
   'organization.add',
   'organization.update',
   'organization.delete',

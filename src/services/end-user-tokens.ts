@@ -5,13 +5,14 @@
 // once read. A token names its tenant (`tid`) and its key (`kid` in the header, for a later rotation);
 // the verifier looks the secret up by `tid` and only then verifies, so a token claiming tenant B but
 // signed with A's secret fails like any tampered one.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { ApiError } from '../errors.js';
 import { type AuthTokenData, type GenerateTokenData, MAX_END_USER_TOKEN_LENGTH } from '../schemas/auth.js';
 import type { Store } from '../store/store.js';
 import type { SigningKey } from '../domain/credentials.js';
 import type { Caller, Services } from './context.js';
+import { grantsOf } from './role-grants.js';
 import { organizationOfResource, resourcesOfClaim, type TokenResource, tokenResource } from './token-resources.js';
 
 /** How long an end-user token is valid. */
@@ -67,6 +68,16 @@ async function keyToSign({ store, clock }: Services, tenantId: string): Promise<
   if (found) return hold(store, tenantId, found);
   const candidate = { kid: randomBytes(8).toString('hex'), secret: randomBytes(32).toString('hex'), createdAt: clock() };
   return hold(store, tenantId, await store.ensureSigningKey(tenantId, candidate));
+}
+
+/**
+ * A key of the tenant's for one purpose other than tokens (auth/generate_signature's is 'permission-provider'):
+ * derived from its signing key (HMAC-SHA256 of the purpose), so one stored secret serves each use apart and
+ * a signature of one kind can never pass for another.
+ */
+export async function signingSecret(services: Services, tenantId: string, purpose: string): Promise<Buffer> {
+  const key = await keyToSign(services, tenantId);
+  return createHmac('sha256', key.secret).update(`marginalia:${purpose}`).digest();
 }
 
 /**
@@ -138,6 +149,8 @@ export async function issueResourceToken(
       `data.permissions.resources: the token would be ${token.length} characters, more than the ` +
         `${MAX_END_USER_TOKEN_LENGTH} an end-user token may have; name fewer resources, or shorter ids.`,
     );
+  // The roles are the user's from now on (docs/decisions.md, "Permissions"), not only the token's.
+  await services.store.grantRoles(caller.id, grantsOf(input.userId, input.permissions.resources), services.clock());
   return { token };
 }
 

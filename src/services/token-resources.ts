@@ -1,11 +1,11 @@
 // The resources a v2 end-user token carries (docs/api.md, "POST /v2/auth/generate_token"): the `res` claim,
-// written when the token is issued and read back, checked member by member, when it is verified. The roles
-// they hold grant nothing yet (docs/decisions.md, "The v2 end-user token"): they are kept in the token so the
-// permissions that give them meaning read them from tokens already issued.
+// written when the token is issued and read back, checked member by member, when it is verified. Issuing the
+// token also gives the user those roles (services/role-grants.ts), which the access check reads.
+import { type AccessRole, DEFAULT_ACCESS_ROLE, type ResourceKind } from '../domain/access.js';
 import type { TokenResourceIn } from '../schemas/auth.js';
 
-export type ResourceType = 'organization' | 'folder' | 'document';
-export type AccessRole = 'viewer' | 'editor';
+export type { AccessRole } from '../domain/access.js';
+export type ResourceType = ResourceKind;
 
 /** A resource as the token holds it: its role resolved (editor when none was given). */
 export interface TokenResource {
@@ -20,9 +20,6 @@ export interface TokenResource {
 
 const TYPES: ReadonlySet<unknown> = new Set<ResourceType>(['organization', 'folder', 'document']);
 const ROLES: ReadonlySet<unknown> = new Set<AccessRole>(['viewer', 'editor']);
-
-/** The role a resource gets when the request names none: the page's default. */
-export const DEFAULT_ACCESS_ROLE: AccessRole = 'editor';
 
 /** A request's resource as the token holds it. */
 export function tokenResource(r: TokenResourceIn): TokenResource {

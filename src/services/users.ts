@@ -6,6 +6,7 @@ import { type Maybe, then } from '../maybe.js';
 import type { UserWrite } from '../domain/users.js';
 import type { Caller, Services } from './context.js';
 import { internalUserId } from '../domain/ids.js';
+import { grantsOfUsers } from './role-grants.js';
 import { requireUnique, scopeOf } from './rules.js';
 
 type UsersInput = UsersData;
@@ -24,7 +25,15 @@ export function addUsers({ store, clock }: Services, caller: Caller, input: User
   const scope = scopeOf(input);
   requireUnique(input.users, (u) => u.userId, ['users'], 'userId');
   return then(
-    store.upsertUsers(caller.id, input.organizationId, scope, writes(input), clock(), input.createFolder === true),
+    store.upsertUsers(
+      caller.id,
+      input.organizationId,
+      scope,
+      writes(input),
+      clock(),
+      input.createFolder === true,
+      grantsOfUsers(input.organizationId, scope, input.users),
+    ),
     () => outcomes(caller, input, () => ({ success: true, message: 'User added.' })),
   );
 }
@@ -32,7 +41,8 @@ export function addUsers({ store, clock }: Services, caller: Caller, input: User
 export function updateUsers({ store, clock }: Services, caller: Caller, input: UsersInput): Maybe<Record<string, UserOutcome>> {
   const scope = scopeOf(input);
   requireUnique(input.users, (u) => u.userId, ['users'], 'userId');
-  return then(store.updateUsers(caller.id, input.organizationId, scope, writes(input), clock()), (updated) =>
+  const grants = grantsOfUsers(input.organizationId, scope, input.users);
+  return then(store.updateUsers(caller.id, input.organizationId, scope, writes(input), clock(), grants), (updated) =>
     outcomes(caller, input, (userId) =>
       updated.has(userId) ? { success: true, message: 'User updated.' } : { success: false, message: 'User does not exist.' },
     ),

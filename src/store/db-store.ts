@@ -25,6 +25,7 @@ import { usersStore } from './users/index.js';
 import { webhooksStore } from './webhooks/index.js';
 import { serviceSettingsStore } from './service-settings/index.js';
 import { presenceStore } from './presence/index.js';
+import { accessRolesStore } from './access-roles/index.js';
 
 export type { StoreOptions } from './core.js';
 
@@ -66,5 +67,6 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...workspaceStore(core),
     ...serviceSettingsStore(core),
     ...presenceStore(core),
+    ...accessRolesStore(core),
   };
 }

@@ -31,6 +31,7 @@ import type { WorkspaceStore } from './workspace/index.js';
 import type { WorkflowsStore } from './workflows/index.js';
 import type { ServiceSettingsStore } from './service-settings/index.js';
 import type { PresenceStore } from './presence/index.js';
+import type { AccessRolesStore } from './access-roles/index.js';
 
 /** The store's own life: its schema, health, pool and observers, and the events it hears of. */
 export interface StoreLife {
@@ -98,7 +99,8 @@ export type Store = StoreLife &
   WorkspaceStore &
   WorkflowsStore &
   ServiceSettingsStore &
-  PresenceStore;
+  PresenceStore &
+  AccessRolesStore;
 
 export type { LocationDataDeleted, LocationMoved } from './locations/locations.js';
 export type * from './webhooks/types.js';

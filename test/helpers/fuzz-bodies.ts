@@ -304,6 +304,15 @@ function presenceData() {
   };
 }
 
+/** A resource a role is on, as auth/generate_token and the permissions pages take it. */
+const resource = record({
+  type: fc.constantFrom<Json>('organization', 'folder', 'document', 'workspace'),
+  id: id('r'),
+  organizationId: fc.option(org, { nil: null }),
+  accessRole: fc.constantFrom<Json>('viewer', 'editor', null, 'owner'),
+  expiresAt: time,
+});
+
 /** The `data` member of each operation. */
 const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   usersAdd: usersData(),
@@ -579,6 +588,32 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
         }),
       ),
     }),
+  }),
+  permissionsAdd: record({
+    user: record({ userId: uid }),
+    permissions: record({ resources: list(resource) }),
+  }),
+  permissionsRemove: record({
+    userId: uid,
+    permissions: record({ resources: list(resource) }),
+  }),
+  permissionsGet: record({
+    organizationId: org,
+    userIds: list(uid),
+    folderIds: fc.option(list(id('f')), { nil: null }),
+    documentIds: fc.option(list(doc), { nil: null }),
+  }),
+  generateSignature: record({
+    permissions: list(
+      record({
+        userId: uid,
+        resourceId: id('r'),
+        type: fc.constantFrom<Json>('organization', 'folder', 'document', 'workspace'),
+        hasAccess: fc.constantFrom<Json>(true, false, 'yes'),
+        accessRole: fc.constantFrom<Json>('viewer', 'editor', null, 'owner'),
+        expiresAt: time,
+      }),
+    ),
   }),
   // Every host is this machine, at a port where nothing listens: the real server of fuzz.test.ts allows
   // them (MARGINALIA_WEBHOOK_ALLOW_PRIVATE) and its deliveries fail at once, never leaving the machine; in

@@ -283,6 +283,7 @@ export async function beforeWorkspaceKeys(db: Pick<FreshDatabase, 'exec'>): Prom
 
 /** The schema through migration 31 (the release before issue 37's features), with the rows written since. */
 export async function asOfMigration31(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeAccessRoles(db);
   await beforeWebhookKinds(db);
   await beforeBoundedWork(db);
   await beforeServiceSettingsAndPresence(db);
@@ -320,6 +321,11 @@ export async function beforeWebhookKinds(db: Pick<FreshDatabase, 'exec'>): Promi
   await db.exec(
     'DROP INDEX webhooks_by_uid; ALTER TABLE webhooks DROP COLUMN advanced; DELETE FROM schema_migrations WHERE version = 39;',
   );
+}
+
+/** Before migration 40: no roles. */
+export async function beforeAccessRoles(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
+  await db.exec('DROP TABLE access_roles; DELETE FROM schema_migrations WHERE version = 40;');
 }
 
 /** The schema the release before this one left (through migration 28), with the rows written since. */

@@ -487,8 +487,9 @@ describe('advanced webhooks: delivery (the worker, in this process)', () => {
     receiver.answer = () => 500;
     start({ retryScheduleMs: [50, 50, 50, 50, 50, 50, 50, 50], disableAfterMs: 200 });
     await notify('sick');
-    await receiver.until(() => receiver.received.length >= 4, 10_000, 'failing attempts past the rule');
-    const deadline = Date.now() + 5000;
+    // How many attempts fit in the rule's 200 ms depends on the machine's load: at least two, then the switch.
+    await receiver.until(() => receiver.received.length >= 2, 10_000, 'failing attempts');
+    const deadline = Date.now() + 15_000;
     let listed: any;
     while (Date.now() < deadline) {
       listed = (await w.a.ok(P.get, {})).data.endpoints.find((e: any) => e.id === id);
@@ -527,7 +528,7 @@ describe('advanced webhooks: delivery (the worker, in this process)', () => {
       assert.equal(to(endpointId).length, 0);
       receiver.answer = () => 500;
       await notify('basic');
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + 15_000;
       let listed: any;
       while (Date.now() < deadline) {
         listed = (await w.a.ok(PATHS.webhooksGet, {})).data.find((x: any) => x.webhookId === webhookId);

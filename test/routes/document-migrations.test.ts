@@ -60,10 +60,18 @@ async function runToEnd(org: string, migrationId: string, batchSize = 3): Promis
 async function rowsByTable(org: string, documentId: string): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const [table, columns] of await t.db.textColumns()) {
-    const column = table === 'memberships' ? 'scope_id' : columns.includes('document_id') ? 'document_id' : null;
+    const column =
+      table === 'memberships'
+        ? 'scope_id'
+        : table === 'access_roles'
+          ? 'resource_id'
+          : columns.includes('document_id')
+            ? 'document_id'
+            : null;
     if (column === null) continue;
+    const kind = table === 'access_roles' ? ` AND resource_kind = 'document'` : '';
     const [row] = await t.db.query(
-      `SELECT count(*) AS n FROM ${table} WHERE organization_id = '${org}' AND ${column} = '${documentId}'`,
+      `SELECT count(*) AS n FROM ${table} WHERE organization_id = '${org}' AND ${column} = '${documentId}'${kind}`,
     );
     out[table] = Number(row!.n);
   }
@@ -74,6 +82,10 @@ async function rowsByTable(org: string, documentId: string): Promise<Record<stri
 async function fullDocument(org: string, doc: string): Promise<void> {
   await t.a.ok(PATHS.documentsAdd, { organizationId: org, documents: [{ documentId: doc, documentName: 'The plan' }] });
   await t.a.ok(PATHS.usersAdd, { organizationId: org, documentId: doc, users: [user('u1'), user('u2')] });
+  await t.a.ok(PATHS.permissionsAdd, {
+    user: { userId: 'u1' },
+    permissions: { resources: [{ type: 'document', id: doc, organizationId: org, accessRole: 'viewer' }] },
+  });
   for (const annotationId of ['t1', 't2'])
     await t.a.ok(PATHS.annotationsAdd, {
       organizationId: org,
@@ -112,7 +124,7 @@ async function fullDocument(org: string, doc: string): Promise<void> {
 describe('document migration: happy paths', () => {
   test('every table keyed by a document is moved, or named as kept: the one list of movers is where a new one goes', async () => {
     const keyed = [...(await t.db.textColumns())]
-      .filter(([table, columns]) => columns.includes('document_id') || table === 'memberships')
+      .filter(([table, columns]) => columns.includes('document_id') || table === 'memberships' || table === 'access_roles')
       .map(([table]) => table)
       .sort();
     const named = [...MOVERS.flatMap((m) => m.tables), ...NOT_MOVED, ...FOLLOW_THEIR_ROWS];

@@ -282,6 +282,16 @@ describe('personal data: happy paths', () => {
       reviewerId: id,
       decision: 'approve',
     });
+    // Roles (migration 40), on the organization and on a document of the other one.
+    await t.a.ok(PATHS.permissionsAdd, {
+      user: { userId: id },
+      permissions: {
+        resources: [
+          { type: 'organization', id: org },
+          { type: 'document', id: 'd', organizationId: org2, accessRole: 'viewer' },
+        ],
+      },
+    });
     // Webhook deliveries carry events' bodies (migration 17): one owed for each event, as a webhook would hold them.
     await t.db.exec(`INSERT INTO webhook_deliveries (tenant_id, webhook_id, event_id, organization_id, event_type, body, status,
         created_at)
@@ -317,6 +327,7 @@ describe('personal data: happy paths', () => {
       'workflow_executions',
       'workflow_steps',
       'workflow_events',
+      'access_roles',
     ]) {
       assert.ok(
         before.some((f) => f.startsWith(`${table}.`)),

@@ -31,6 +31,7 @@ import {
   beforeWebhookKinds,
   beforeLiveStates,
   beforeServiceSettingsAndPresence,
+  beforeAccessRoles,
   beforeLz4,
   beforeNumberingByWrite,
   beforeThreadColors,
@@ -754,6 +755,36 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         await reopened.putWebhookSettings(TA, 'advanced', { isEnabled: true }, T0);
         eq((await reopened.getWebhookSettings(TA)).advanced, { isEnabled: true }, 'settings');
         eq(await reopened.recoverWebhookDeliveries(TA, 'wh_1', 0, T0, 1000), 0, 'nothing failed to recover');
+      });
+    },
+  );
+
+  storeTest(
+    'a database as the release before left it (through migration 39) migrates forward: roles get their table, rows stay',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first')])], T0);
+      await store.upsertUsers(TA, ORG, null, [{ userId: 'u1', name: 'U' }], T0);
+      await beforeAccessRoles(db);
+      const tables = async () => [...(await db.textColumns()).keys()].filter((name) => name === 'access_roles');
+      eq(await tables(), [], 'as that release left it');
+      await withSecondStore(db, async (reopened) => {
+        eq(await tables(), ['access_roles'], 'migration 40 made it');
+        eq(commentIdsOf(await reopened.getComments(TA, commentQuery('ann'))), [1], 'comments');
+        const before = await reopened.accessFacts(TA, ORG, { documentId: DOC }, 'u1', 10);
+        eq([before.facts.member, before.facts.roles.organization], [true, null], 'a member, no role yet');
+        const role = { role: 'viewer' as const, expiresAt: null };
+        await reopened.grantRoles(
+          TA,
+          [{ organizationId: ORG, userId: 'u1', kind: 'organization', resourceId: '', ...role }],
+          T0 + 1,
+        );
+        eq((await reopened.accessFacts(TA, ORG, { documentId: DOC }, 'u1', 10)).facts.roles.organization, role, 'a role');
+        eq(
+          (await reopened.rolesOfUsers(TA, ORG, ['u1'])).map((r) => [r.userId, r.kind, r.resourceId, r.role]),
+          [['u1', 'organization', '', 'viewer']],
+          'read back',
+        );
       });
     },
   );

@@ -29,7 +29,8 @@ export const auth = {
       `${MAX_TOKEN_RESOURCES} organizations, folders and documents, each with an \`accessRole\` (viewer or editor, ` +
       'the default) and an optional `expiresAt`; a folder or document names its `organizationId`. The token is ' +
       "v1's (it opens `GET /v1/events` as `Authorization: Bearer <token>` or `?token=`, with the share of the " +
-      "first resource's organization) and carries the resources and roles; the roles grant nothing yet.",
+      "first resource's organization) and carries the resources and roles; the user holds those roles from then on " +
+      '(as auth/permissions/add gives them).',
     tags: ['auth'],
     body: GenerateTokenBody,
     result: AuthTokenResult,

@@ -15,6 +15,7 @@ import { livestate } from './livestate.js';
 import { locations } from './locations.js';
 import { notifications } from './notifications.js';
 import { organizations } from './organizations.js';
+import { permissions } from './permissions.js';
 import { personalData } from './personal-data.js';
 import { presence } from './presence.js';
 import { serviceSettings } from './service-settings.js';
@@ -35,6 +36,7 @@ export const CONTRACT = {
   ...folders,
   ...locations,
   ...auth,
+  ...permissions,
   ...webhooks,
   ...advancedWebhooks,
   ...workspace,

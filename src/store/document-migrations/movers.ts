@@ -79,6 +79,8 @@ export const MOVERS: readonly Mover[] = [
   threads,
   notifications,
   rows('presence', SQL.moveRows('migrateSomePresence', 'presence')),
+  // Last, so the step of a job begun before migration 40 still names the same mover.
+  rows('access_roles', SQL.moveRoles),
 ];
 
 /**

@@ -111,6 +111,14 @@ export const MIGRATIONS_SQL = {
       "tenant_id = @tenantId AND organization_id = @organizationId AND scope_kind = 'document' AND scope_id = @documentId",
     ),
   ),
+  /** Roles on the document (migration 40) follow it, as its memberships do. */
+  moveRoles: written('migrateSomeRoles', (s) =>
+    s.updateSome(
+      'access_roles',
+      'resource_id = @newDocumentId',
+      "tenant_id = @tenantId AND organization_id = @organizationId AND resource_kind = 'document' AND resource_id = @documentId",
+    ),
+  ),
   /** Threads: their stored answers name the document (domain/answers/annotations.ts headDocumentPiece). */
   moveThreads: written('migrateSomeThreads', (s) =>
     s.updateSome('annotations', 'document_id = @newDocumentId, answer_head = replace(answer_head, @from, @to)', DOCUMENT),

@@ -176,6 +176,7 @@ export const DOCUMENT_PARTS: readonly ((at: DocumentScope, limit: number) => Wor
   someRows(SQL.someThreadReads),
   someNotifications,
   someRows(SQL.someMemberships),
+  someRows(SQL.someRoles),
   someRows(SQL.someSettings),
   someRows(SQL.someLiveStates),
   someRows(SQL.somePresence),
@@ -196,6 +197,7 @@ export function* finishDeletion(tenantId: string, organizationId: string, docume
     (yield* all(SQL.notificationIds, at)).map((r) => r.notification_id as string),
   );
   yield* run(SQL.memberships, at);
+  yield* run(SQL.roles, at);
   yield* run(SQL.settings, at);
   yield* run(SQL.liveStates, at);
   yield* run(SQL.presence, at);

@@ -95,6 +95,12 @@ export const DOCUMENTS_SQL = {
     'memberships',
     "tenant_id = @tenantId AND organization_id = @organizationId AND scope_kind = 'document' AND scope_id = @documentId",
   ),
+  /** Roles on the document go with it (docs/decisions.md, "Permissions"): a document made again starts with none. */
+  someRoles: deleteSome(
+    'deleteSomeRolesOfDocument',
+    'access_roles',
+    "tenant_id = @tenantId AND organization_id = @organizationId AND resource_kind = 'document' AND resource_id = @documentId",
+  ),
   someSettings: deleteSome('deleteSomeSettingsOfDocument', 'notification_settings', DOCUMENT),
   someLiveStates: deleteSome('deleteSomeLiveStatesOfDocument', 'live_states', DOCUMENT),
   somePresence: deleteSome('deleteSomePresenceOfDocument', 'presence', DOCUMENT),
@@ -117,6 +123,11 @@ export const DOCUMENTS_SQL = {
     'deleteDocumentMemberships',
     () => `DELETE FROM memberships WHERE tenant_id = @tenantId AND organization_id = @organizationId
        AND scope_kind = 'document' AND scope_id = @documentId`,
+  ),
+  roles: written(
+    'deleteDocumentRoles',
+    () => `DELETE FROM access_roles WHERE tenant_id = @tenantId AND organization_id = @organizationId
+       AND resource_kind = 'document' AND resource_id = @documentId`,
   ),
   settings: written('deleteDocumentSettings', () => `DELETE FROM notification_settings WHERE ${DOCUMENT}`),
   liveStates: written('deleteDocumentLiveStates', () => `DELETE FROM live_states WHERE ${DOCUMENT}`),

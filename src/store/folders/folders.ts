@@ -92,6 +92,7 @@ export function* remove(tenantId: string, organizationId: string, ids: readonly 
     const these = { tenantId, organizationId, ids: list([...doomed]), now };
     yield* run(SQL.remove, these);
     yield* run(SQL.memberships, these);
+    yield* run(SQL.roles, these);
     yield* run(SQL.unfile, these);
     yield* emit(foldersDeleted(organizationId, [...doomed]));
   }

@@ -57,6 +57,12 @@ export const FOLDERS_SQL = {
     (s) => `UPDATE documents SET folder_id = NULL, updated_at = @now
      WHERE ${ORGANIZATION} AND ${s.inList('folder_id', 'ids')}`,
   ),
+  /** Roles on a deleted folder go with it (docs/decisions.md, "Permissions"). */
+  roles: written(
+    'deleteFolderRoles',
+    (s) => `DELETE FROM access_roles WHERE ${ORGANIZATION} AND resource_kind = 'folder'
+       AND ${s.inList('resource_id', 'ids')}`,
+  ),
   /** Memberships of a deleted folder go with it (as a deleted document's do). */
   memberships: written(
     'deleteFolderMemberships',

@@ -44,6 +44,7 @@ import { workspaceKeys } from './34-workspace-keys.js';
 import { advancedWebhooks } from './35-advanced-webhooks.js';
 import { approvalWorkflows } from './36-approval-workflows.js';
 import { webhookKinds } from './39-webhook-kinds.js';
+import { accessRoles } from './40-access-roles.js';
 import { serviceSettingsAndPresence } from './37-service-settings-and-presence.js';
 import { boundedWork } from './38-bounded-work.js';
 import type { Migration } from './migration.js';
@@ -92,6 +93,7 @@ export const MIGRATIONS: readonly Migration[] = [
   serviceSettingsAndPresence,
   boundedWork,
   webhookKinds,
+  accessRoles,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');

@@ -138,6 +138,7 @@ export const ORGANIZATION_TABLES = [
   'inbox_counts',
   'wide_counts',
   'memberships',
+  'access_roles',
   'group_members',
   'user_groups',
   'users',

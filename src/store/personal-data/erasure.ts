@@ -9,7 +9,10 @@
 import { answerOfSource } from '../../domain/answers/notifications.js';
 import { internalUserId } from '../../domain/ids.js';
 import { NO_ORGANIZATION } from '../../schemas/common.js';
+import { ACCESS_ROLES_SQL } from '../access-roles/sql.js';
+import { revoke as revokeRoles } from '../access-roles/roles.js';
 import { ACTIVITIES_SQL } from '../activities/sql.js';
+import type { ResourceKind } from '../../domain/access.js';
 import { renderThreads } from '../comments/threads.js';
 import { THREADS_SQL } from '../comments/threads-sql.js';
 import { sequence as sequenceEvents } from '../events/outbox.js';
@@ -472,6 +475,31 @@ function* presenceOfUsers(scope: HistoryScope, _cursor: unknown, limit: number):
   return next(n < limit);
 }
 
+/**
+ * The users' roles (docs/decisions.md, "Permissions"), found by user (access_roles_by_user) in the
+ * organizations named, as a role alone leaves no row the organizations' visits look for.
+ */
+function* rolesOfUsers(scope: HistoryScope, _cursor: unknown, limit: number): Work<StepResult> {
+  const organizations = scope.organizationIds === null ? null : [...scope.organizationIds];
+  const rows = yield* all(ACCESS_ROLES_SQL.ofUsersAnywhere, {
+    tenantId: scope.tenantId,
+    userIds: list(scope.userIds),
+    organizationIds: list(organizations),
+    limit,
+  });
+  if (rows.length > 0) scope.found = true;
+  yield* revokeRoles(
+    scope.tenantId,
+    rows.map((r) => ({
+      organizationId: r.organization_id as string,
+      userId: r.user_id as string,
+      kind: r.resource_kind as ResourceKind,
+      resourceId: r.resource_id as string,
+    })),
+  );
+  return next(rows.length < limit);
+}
+
 /** The organization a workflow execution targets (its `target` JSON), as the erasure's scope names it. */
 function targetOrganization(target: unknown): string {
   const organizationId = (JSON.parse(String(target)) as { organizationId?: string | null }).organizationId;
@@ -546,6 +574,7 @@ export const ERASED_TABLES: readonly string[] = [
   'workflow_executions',
   'workflow_steps',
   'workflow_events',
+  'access_roles',
 ];
 
 /** The steps over the tenant's history, after every organization's steps. */
@@ -555,6 +584,7 @@ export const HISTORY_STEPS: readonly HistoryStep[] = [
   { name: 'live states', run: namingLiveStates },
   { name: 'activities', run: namingActivities },
   { name: 'presence', run: presenceOfUsers },
+  { name: 'roles', run: rolesOfUsers },
   { name: 'workflow executions', run: namingWorkflowExecutions },
   { name: 'workflow steps', run: namingWorkflowSteps },
   { name: 'workflow logs', run: namingWorkflowLogs },

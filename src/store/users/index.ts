@@ -6,6 +6,9 @@ import type { StoreCore } from '../core.js';
 import { usersDeleted, usersShown } from './events.js';
 import * as members from './members.js';
 import * as users from './users.js';
+import type { RoleGrant } from '../../domain/access.js';
+import { rolesGranted } from '../access-roles/events.js';
+import * as roles from '../access-roles/roles.js';
 
 export const usersStore = (core: StoreCore) => ({
   upsertUsers(
@@ -15,42 +18,63 @@ export const usersStore = (core: StoreCore) => ({
     list: UserWrite[],
     now: number,
     createFolder = false,
+    grants: readonly RoleGrant[] = [],
   ): Maybe<void> {
     const written = core.emitting(
       'upsertUsers',
       tenantId,
       now,
-      () => users.upsert(tenantId, organizationId, scope, list, now, createFolder),
-      (profiles) =>
-        usersShown(
+      function* () {
+        const profiles = yield* users.upsert(tenantId, organizationId, scope, list, now, createFolder);
+        yield* roles.grant(tenantId, grants, now);
+        return profiles;
+      },
+      (profiles) => [
+        ...usersShown(
           'user.add',
           organizationId,
           scope,
           list.map((u) => u.userId),
           profiles,
         ),
+        ...rolesGranted(grants),
+      ],
     );
     return then(written, () => undefined);
   },
 
   /** Updates the users that exist in the scope; returns their userIds. */
-  updateUsers(tenantId: string, organizationId: string, scope: Scope, list: UserWrite[], now: number): Maybe<Set<string>> {
+  updateUsers(
+    tenantId: string,
+    organizationId: string,
+    scope: Scope,
+    list: UserWrite[],
+    now: number,
+    grants: readonly RoleGrant[] = [],
+  ): Maybe<Set<string>> {
     // One statement on PostgreSQL still, but now in a transaction with its events (core.ts, batched); the
-    // statement returns the changed profiles, which the events show.
+    // statement returns the changed profiles, which the events show. Roles go to the users that exist.
     const q = users.update(tenantId, organizationId, scope, list, now);
+    const granted = (updated: ReadonlyMap<string, unknown>) => grants.filter((g) => updated.has(g.userId));
     const written = core.emitting(
       'updateUsers',
       tenantId,
       now,
-      () => core.batched(q),
-      (updated) =>
-        usersShown(
+      function* () {
+        const updated = yield* core.batched(q);
+        yield* roles.grant(tenantId, granted(updated), now);
+        return updated;
+      },
+      (updated) => [
+        ...usersShown(
           'user.update',
           organizationId,
           scope,
           list.map((u) => u.userId),
           updated,
         ),
+        ...rolesGranted(granted(updated)),
+      ],
     );
     return then(written, (updated) => new Set(updated.keys()));
   },

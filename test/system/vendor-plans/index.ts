@@ -5,6 +5,7 @@ import type { Plan } from '../../helpers/vendor-plan.js';
 import { ACTIVITY_PLANS } from './activities.js';
 import { ADVANCED_WEBHOOK_PLANS } from './advanced-webhooks.js';
 import { MIGRATE_PLANS } from './migrate.js';
+import { PERMISSION_PLANS } from './permissions.js';
 import { SETTINGS_PRESENCE_PLANS } from './settings-presence.js';
 import { WORKFLOW_PLANS } from './workflows.js';
 import { WORKSPACE_KEYS } from './workspace-keys.js';
@@ -16,4 +17,5 @@ export const V2_FEATURES: Record<string, Plan> = {
   ...ADVANCED_WEBHOOK_PLANS,
   ...WORKFLOW_PLANS,
   ...SETTINGS_PRESENCE_PLANS,
+  ...PERMISSION_PLANS,
 };
