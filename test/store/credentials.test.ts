@@ -35,11 +35,16 @@ describe('credentials version', () => {
         const cache = new AuthCache();
         // SQLite: a read in this turn begins the turn's shared snapshot; the key is made after it, in the same
         // turn (both stores answer synchronously), and checked at once.
-        const turn = (): unknown => {
-          const seen = store.countTenants();
-          const made = other.createTenant(tenant(TB, 'mk_key-new', T0), tokenRecord('mt_token-new', T0));
-          const admitted = authenticate(store, 'mk_key-new', 'mt_token-new', cache);
-          return TEST_STORE === 'sqlite' ? admitted : Promise.all([seen, made]).then(() => admitted);
+        const turn = async (): Promise<unknown> => {
+          if (TEST_STORE !== 'sqlite') {
+            // PostgreSQL answers with promises: each step after the one before (a read sees every earlier commit).
+            await store.countTenants();
+            await other.createTenant(tenant(TB, 'mk_key-new', T0), tokenRecord('mt_token-new', T0));
+            return authenticate(store, 'mk_key-new', 'mt_token-new', cache);
+          }
+          store.countTenants();
+          other.createTenant(tenant(TB, 'mk_key-new', T0), tokenRecord('mt_token-new', T0));
+          return authenticate(store, 'mk_key-new', 'mt_token-new', cache);
         };
         const admitted = (await turn()) as { id: string };
         eq(admitted.id, TB, 'the new key');
