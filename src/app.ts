@@ -182,6 +182,9 @@ export async function buildApp({
   const notFound = (request: FastifyRequest, reply: FastifyReply) =>
     reply.code(404).send(errorBody(new ApiError('NOT_FOUND', `No operation at ${request.method} ${request.url.split('?')[0]}.`)));
   app.addHook('onRequest', (request, reply, done) => {
+    // Before anything reads for it: the request sees what other processes committed before they sent it
+    // (a key `marginalia keys create` has just made is admitted at once).
+    store.requestArrived?.();
     reply.header('x-request-id', request.id);
     if (connections.isDraining)
       return done(new ApiError('UNAVAILABLE', 'The server is shutting down; retry on another instance.'));

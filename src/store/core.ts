@@ -303,6 +303,10 @@ export class StoreCore {
     this.dialect.releaseMemory?.();
   }
 
+  requestArrived(): void {
+    this.dialect.requestArrived?.();
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled([...this.numbering.numberings.keys()].map((t) => this.numbering.eventsNumbered(t)));
     return this.dialect.close();

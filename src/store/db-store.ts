@@ -38,6 +38,7 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     fault: () => core.fault(),
     poolStats: () => core.poolStats(),
     releaseMemory: () => core.releaseMemory(),
+    requestArrived: () => core.requestArrived(),
     check: () => core.check(),
     checkpointStats: () => core.checkpointStats(),
     observeCalls: (listener) => core.observeCalls(listener),

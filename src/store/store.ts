@@ -46,6 +46,11 @@ export interface StoreLife {
   poolStats?(): { total: number; idle: number; waiting: number } | undefined;
   /** At rest: lets go of what the database keeps in memory for speed alone (SQLite's page cache). */
   releaseMemory?(): void;
+  /**
+   * A request has come in (app.ts, its first hook): what it reads includes every write committed before
+   * it was sent, by any process, such as a key the CLI has just made.
+   */
+  requestArrived?(): void;
   /** The check of the file for damage at start (SQLite): not made, running, or its outcome (/readyz says which). */
   check(): CheckState;
   /** What the checkpoint thread has done (SQLite, once it runs): /metrics counts the WAL pages written from it. */

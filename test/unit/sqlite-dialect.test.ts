@@ -1,5 +1,6 @@
 // The SQLite dialect's two ways of doing less per read (store/dialect/sqlite.ts): named parameters
-// bound by position, and the reads of one turn of the event loop sharing one read transaction.
+// bound by position, and the reads of one turn of the event loop sharing one read transaction (begun after the
+// turn's first request, when there is one).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,6 +92,33 @@ test("one turn's reads share a snapshot: this store's writes show at once, anoth
     assert.equal(other.prepare('SELECT count(*) FROM kv').pluck().get(), 4);
     // The turn's transaction is over: the other connection can take the database's write lock and checkpoint.
     assert.deepEqual(other.pragma('wal_checkpoint(TRUNCATE)'), [{ busy: 0, log: 0, checkpointed: 0 }]);
+  } finally {
+    other.close();
+    await d.close();
+  }
+});
+
+test("a request sees another connection's commits from before it came in; the requests of a turn share one snapshot", async () => {
+  const d = dialect('arrival.db');
+  const other = new Database(join(dir, 'arrival.db'));
+  const add = (k: string) => other.prepare('INSERT INTO kv (k) VALUES (?)').run(k);
+  try {
+    d.write('schema', function* () {
+      yield { op: 'exec', text: 'CREATE TABLE kv (k TEXT PRIMARY KEY, v TEXT, flag INTEGER, tags TEXT)' };
+    });
+    await nextTurn();
+    // A read before any request of the turn (a timer's, an immediate's) begins the turn's transaction.
+    assert.equal(read(d).length, 0);
+    add('a');
+    assert.equal(read(d).length, 0, 'no request yet: the snapshot taken before the other connection wrote');
+    d.requestArrived();
+    assert.equal(read(d).length, 1, 'a request that came in after the write (a new key, say) sees it');
+    add('b');
+    d.requestArrived();
+    // In the server the turn's requests were all read from their sockets before its first read: none was sent after 'b'.
+    assert.equal(read(d).length, 1, "the turn's next request joins the transaction begun after its first");
+    await nextTurn();
+    assert.equal(read(d).length, 2, 'the next turn sees it');
   } finally {
     other.close();
     await d.close();

@@ -122,6 +122,12 @@ export interface Dialect {
    * the next reads take their pages from the operating system's cache again.
    */
   releaseMemory?(): void;
+  /**
+   * A request has come in: its reads see every write committed before it was sent, by any process
+   * (SQLite: the read transaction a turn's reads share is not one begun before its poll of the sockets;
+   * PostgreSQL: each statement sees every commit before it already).
+   */
+  requestArrived?(): void;
   /** Where every call's timing goes (the app's metrics); null until someone listens. */
   onCall: CallListener | null;
   /** Where every write transaction's time goes (the app's metrics); null until someone listens. */

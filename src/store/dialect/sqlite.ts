@@ -403,6 +403,10 @@ export class SqliteDialect implements Dialect {
     }
   }
 
+  requestArrived(): void {
+    this.snapshot.arrival();
+  }
+
   async ping(): Promise<void> {
     this.guard(() => this.db.prepare('SELECT 1').get());
   }
@@ -427,15 +431,29 @@ export class SqliteDialect implements Dialect {
  * (four fcntl calls, about a third of a count/get's statement on the bench). Under load a turn
  * serves several requests; they now take the locks once. What a read sees is unchanged for this
  * process: every write first ends the shared transaction, so a read after it (in the same turn or
- * not) starts a new one and sees the write. A write by another process (a second worker, the CLI)
- * becomes visible from the next turn, a few hundred microseconds at most, instead of from the next
- * statement; a request cannot tell, since it was read in the same turn (docs/decisions.md).
+ * not) starts a new one and sees the write.
+ *
+ * A request must see every write another process (a second worker, the CLI) committed before it sent
+ * it. The requests of a turn are read from their sockets in its poll phase, so a transaction begun in
+ * that poll phase, after a request came in, is no older than any of them. One begun elsewhere is not:
+ * a timer's read (the webhook worker's look, the streams' credential check) or an immediate's (the
+ * event streams' reads) begins before the poll phase that follows, and a request read there would be
+ * answered as of before its sender's write (a key just made answered 401). So the HTTP layer says when
+ * a request comes in (arrival), which ends a transaction begun before any request of the turn; the end
+ * of the turn (setImmediate, the check phase right after the poll) ends every one (docs/decisions.md).
  */
 export class ReadSnapshot {
   private open = false;
+  /** The open transaction began after a request of this turn came in: the turn's later requests may join it. */
+  private fresh = false;
+  /** A request has come in since the last end of a turn. */
+  private arrived = false;
   private readonly begin: Database.Statement;
   private readonly commit: Database.Statement;
-  private readonly endOfTurn = () => this.end();
+  private readonly endOfTurn = () => {
+    this.arrived = false;
+    this.end();
+  };
 
   constructor(private readonly db: Database.Database) {
     this.begin = db.prepare('BEGIN');
@@ -447,6 +465,18 @@ export class ReadSnapshot {
     if (this.open || this.db.inTransaction) return;
     this.begin.run();
     this.open = true;
+    this.fresh = this.arrived;
+    setImmediate(this.endOfTurn);
+  }
+
+  /**
+   * A request has come in: its reads see every write committed before it, by any process. A
+   * transaction begun before the first request of the turn ends; one begun after it is kept.
+   */
+  arrival(): void {
+    if (this.open && !this.fresh) this.end();
+    if (this.arrived) return;
+    this.arrived = true;
     setImmediate(this.endOfTurn);
   }
 
@@ -459,6 +489,7 @@ export class ReadSnapshot {
   end(): void {
     if (!this.open) return;
     this.open = false;
+    this.fresh = false;
     try {
       if (this.db.inTransaction) this.commit.run();
     } catch {
