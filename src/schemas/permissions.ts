@@ -3,7 +3,9 @@
 import Type, { type Static } from 'typebox';
 import { AccessRole, MAX_TOKEN_RESOURCES, ResourceType, TokenResourceIn } from './auth.js';
 import { type DataOf, Id, type InputLimits, MAX_TIME, Opt, RequestBody } from './common.js';
-import { Success } from './responses.js';
+import { MessageOnlyResult, Success } from './responses.js';
+
+export { MessageOnlyResult };
 
 /** Most users auth/permissions/get reads at once. */
 export const MAX_PERMISSION_USERS = 100;
@@ -74,12 +76,6 @@ export const UserPermissions = Type.Object({
 export type UserPermissions = Static<typeof UserPermissions>;
 
 export const PermissionsGetResult = Success(Type.Record(Type.String(), UserPermissions));
-
-/** The pages' answer without data (add and remove). */
-export const MessageOnlyResult = Type.Object(
-  { result: Type.Object({ status: Type.Literal('success'), message: Type.String() }) },
-  { description: 'Success: the result envelope, without data' },
-);
 
 /** auth/generate_signature: decisions of a permission provider, to sign. */
 export const GenerateSignatureBody = (_limits: InputLimits) =>

@@ -38,6 +38,12 @@ export const Success = <T extends TSchema, E extends Record<string, TSchema> = R
     { description: 'Success: the result envelope' },
   );
 
+/** A success the page prints without data: the status and the message alone (permissionproviderconfig/update, permissions). */
+export const MessageOnlyResult = Type.Object(
+  { result: Type.Object({ status: Type.Literal('success'), message: Type.String() }) },
+  { description: 'Success: the result envelope, without data' },
+);
+
 /** The next page's token beside data, under the name a page gives it (pageToken, or nextPageToken on some /v2 pages). */
 const pageTokenNamed = <N extends string>(name: N, what: string) =>
   ({ [name]: Type.Optional(Type.String({ description: `Present when more ${what} remain` })) }) as Record<N, TOptional<TString>>;

@@ -2,7 +2,7 @@
 // notificationconfig and permissionproviderconfig, get and update; docs/api.md "Workspace service settings").
 import Type from 'typebox';
 import { MAX_URL_LENGTH, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
-import { Success } from './responses.js';
+import { MessageOnlyResult, Success } from './responses.js';
 
 /** The get pages take no member: `{"data": {}}`. */
 export const ServiceSettingGetBody = (_limits: InputLimits) => RequestBody(Type.Object({}));
@@ -110,10 +110,8 @@ export const NotificationConfigResult = Success(
  * permissionproviderconfig/update's answer, as its page prints it: the message alone, no `data` (get reads the
  * setting back; docs/decisions.md).
  */
-export const PermissionProviderConfigUpdateResult = Type.Object(
-  { result: Type.Object({ status: Type.Literal('success'), message: Type.String() }) },
-  { description: 'Success: the result envelope, without data' },
-);
+/** permissionproviderconfig/update: the message alone, as its page prints it. */
+export const PermissionProviderConfigUpdateResult = MessageOnlyResult;
 
 export const PermissionProviderConfigResult = Success(
   Type.Object({
