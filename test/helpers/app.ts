@@ -60,6 +60,8 @@ export interface TestApp {
   db: FreshDatabase;
   a: Caller;
   b: Caller;
+  /** A tenant of its own (settings and counts start from nothing), named `name` (unique per app). */
+  tenant(name: string): Promise<Caller>;
   /** Raw request with any headers (no credentials added). */
   request(path: string, opts?: RequestOptions & { body?: unknown }): Promise<Reply>;
   close(): Promise<void>;
@@ -156,6 +158,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     db,
     a,
     b,
+    tenant: async (name) => caller(await createTenant(store, clock, name)),
     request,
     async close() {
       // The app's close fails when an answer drifted from its schema; the database goes all the same.

@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { createTenant } from '../../src/services/credentials.js';
 import { WebhookWorker } from '../../src/webhooks/worker.js';
 import { expectError, makeTestApp, notificationData, PATHS, type TestApp } from '../helpers/app.js';
 import { expectMissingCredentials } from '../helpers/security.js';
@@ -44,19 +43,7 @@ after(async () => t.close());
 
 /** A new tenant of the test app, with advanced webhooks enabled. */
 async function fresh(): Promise<TestApp['a']> {
-  const creds = await createTenant(t.store, () => Date.now(), `tenant-${Math.random().toString(36).slice(2)}`);
-  const headers = { 'x-service-api-key': creds.apiKey, 'x-service-auth-token': creds.authToken };
-  const post: TestApp['a']['post'] = (path, data, opts = {}) =>
-    t.request(path, { ...opts, body: opts.raw === undefined ? { data } : undefined, headers: { ...headers, ...opts.headers } });
-  const caller = {
-    creds,
-    post,
-    async ok(path: string, data: unknown) {
-      const r = await post(path, data);
-      assert.equal(r.status, 200, `${path}: ${r.body.slice(0, 500)}`);
-      return r.json.result;
-    },
-  };
+  const caller = await t.tenant(`tenant-${Math.random().toString(36).slice(2)}`);
   await caller.ok(P.configUpdate, { isEnabled: true });
   return caller;
 }

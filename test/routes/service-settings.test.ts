@@ -6,7 +6,6 @@
 // on: the notification service's comment triggers decide which comment writes fan out notifications.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTenant } from '../../src/services/credentials.js';
 import { STANDARD_COMMENT_TRIGGERS, STANDARD_EMAIL_TRIGGERS } from '../../src/domain/service-settings.js';
 import { expectError, makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
 import { badCredentialCases, expectBadCredentials, expectMissingCredentials } from '../helpers/security.js';
@@ -21,21 +20,7 @@ after(async () => t.close());
 type Caller = TestApp['a'];
 
 /** A new tenant: settings are the tenant's, and each test starts from the defaults. */
-async function fresh(): Promise<Caller> {
-  const creds = await createTenant(t.store, () => Date.now(), uniq('tenant'));
-  const headers = { 'x-service-api-key': creds.apiKey, 'x-service-auth-token': creds.authToken };
-  const post: Caller['post'] = (path, data, opts = {}) =>
-    t.request(path, { ...opts, body: opts.raw === undefined ? { data } : undefined, headers: { ...headers, ...opts.headers } });
-  return {
-    creds,
-    post,
-    async ok(path, data) {
-      const r = await post(path, data);
-      assert.equal(r.status, 200, `${path}: ${r.body.slice(0, 500)}`);
-      return r.json.result;
-    },
-  };
-}
+const fresh = () => t.tenant(uniq('tenant'));
 
 /** The configuration as stored (not as shown): secrets are kept whole, for the features that send them. */
 async function storedConfig(c: Caller, service: string): Promise<Record<string, unknown>> {
