@@ -39,6 +39,19 @@ export interface AccessFacts {
 export const live = (held: HeldRole | null, now: number): HeldRole | null =>
   held !== null && (held.expiresAt === null || held.expiresAt > now) ? held : null;
 
+/** The live role of the nearest folder that has one (folders from the nearest up). */
+function nearestFolderRole(folders: readonly (HeldRole | null)[], now: number): HeldRole | null {
+  for (const f of folders) {
+    const held = live(f, now);
+    if (held) return held;
+  }
+  return null;
+}
+
+/** The role that applies at `now` (rule 1 below): the document's, else the nearest folder's, else the organization's. */
+export const applyingRole = (roles: AccessFacts['roles'], now: number): HeldRole | null =>
+  live(roles.document, now) ?? nearestFolderRole(roles.folders, now) ?? live(roles.organization, now);
+
 /**
  * The user's access to the document at `now`.
  *
@@ -52,13 +65,8 @@ export const live = (held: HeldRole | null, now: number): HeldRole | null =>
  */
 export function accessOf(facts: AccessFacts, now: number): Access {
   const document = live(facts.roles.document, now);
-  let folder: HeldRole | null = null;
-  for (const f of facts.roles.folders) {
-    folder = live(f, now);
-    if (folder) break;
-  }
-  const organization = live(facts.roles.organization, now);
-  const applies = document ?? folder ?? organization;
+  const folder = nearestFolderRole(facts.roles.folders, now);
+  const applies = document ?? folder ?? live(facts.roles.organization, now);
   const opens =
     facts.accessType === 'public'
       ? true

@@ -3,7 +3,7 @@
 // resources give. What a role means is domain/access.ts; here the pages' shapes and units (the pages
 // give a role's end in Unix seconds, stored in ms).
 import { createHmac } from 'node:crypto';
-import { type Access, accessOf, type HeldRole, live } from '../domain/access.js';
+import { type Access, accessOf, applyingRole, type HeldRole, live } from '../domain/access.js';
 import { ApiError, invalid } from '../errors.js';
 import {
   type GenerateSignatureData,
@@ -38,16 +38,6 @@ const shownRole = (held: HeldRole): PermissionEntry => ({
   accessRole: held.role,
   ...(held.expiresAt !== null ? { expiresAt: seconds(held.expiresAt) } : {}),
 });
-
-/** The role that applies where the access check found one (domain/access.ts, rule 1), for its expiry. */
-function applying(
-  roles: { document: HeldRole | null; folders: readonly (HeldRole | null)[]; organization: HeldRole | null },
-  now: number,
-) {
-  return (
-    live(roles.document, now) ?? roles.folders.map((f) => live(f, now)).find((f) => f !== null) ?? live(roles.organization, now)
-  );
-}
 
 /** The NOT_FOUND the page documents when a resource named does not exist, with every user's entries. */
 export const NO_RESOURCE = 'Folder or document does not exist';
@@ -102,7 +92,7 @@ export async function getPermissions(
           continue;
         }
         const access: Access = accessOf(facts, now);
-        const role = applying(facts.roles, now);
+        const role = applyingRole(facts.roles, now);
         put(
           userId,
           group,

@@ -7,13 +7,16 @@ import { ACCESS_ROLES_SQL as SQL } from './sql.js';
 
 const keyOf = (r: RoleResource) => `${r.organizationId}\u0000${r.userId}\u0000${r.kind}\u0000${r.resourceId}`;
 
+/** Each resource once (the last named wins), in key order, as every batch writes its rows (sql.ts: inKeyOrder). */
+const onceInKeyOrder = <T extends RoleResource>(items: readonly T[]): T[] =>
+  inKeyOrder([...new Map(items.map((r) => [keyOf(r), r])).values()], keyOf);
+
 /** The grants written (the last of two for one resource wins), in key order. */
 export function* grant(tenantId: string, grants: readonly RoleGrant[], now: number): Work<void> {
-  const last = new Map(grants.map((g) => [keyOf(g), g]));
   yield* batch(
     SQL.grant,
     { tenantId, now },
-    inKeyOrder([...last.values()], keyOf).map((g) => ({
+    onceInKeyOrder(grants).map((g) => ({
       organizationId: g.organizationId,
       userId: g.userId,
       kind: g.kind,
@@ -26,11 +29,10 @@ export function* grant(tenantId: string, grants: readonly RoleGrant[], now: numb
 
 /** The roles taken away; answers how many there were. */
 export function* revoke(tenantId: string, resources: readonly RoleResource[]): Work<number> {
-  const unique = new Map(resources.map((r) => [keyOf(r), r]));
   return yield* batch(
     SQL.revoke,
     { tenantId },
-    inKeyOrder([...unique.values()], keyOf).map((r) => ({
+    onceInKeyOrder(resources).map((r) => ({
       organizationId: r.organizationId,
       userId: r.userId,
       kind: r.kind,
