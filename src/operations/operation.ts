@@ -185,7 +185,7 @@ function handlerOf(
   // An end user's request runs with what its rule makes of the data (the auth hook admitted it only here, if a rule exists).
   const runOf = (request: FastifyRequest): Maybe<unknown> => {
     const user = request.endUser;
-    if (user === null) return run(services, callerOf(request), dataOf(request));
+    if (!user) return run(services, callerOf(request), dataOf(request));
     if (!rule) throw denied(SERVER_CREDENTIALS_ONLY);
     return then(rule(services, user, dataOf(request)), (data) => run(services, callerOf(request), data));
   };

@@ -339,3 +339,65 @@ describe('end users: rate limits', () => {
     }
   });
 });
+
+describe('end users: every operation open to them, on both versions', () => {
+  /** Each operation open to end users with data about document `doc` of `org` (a thread `th`, a comment 1). */
+  const documentOps = (org: string, doc: string): [string, Record<string, unknown>][] => {
+    const where = { organizationId: org, documentId: doc };
+    const thread = { ...where, annotationId: 'th' };
+    const comment = { commentText: 'x', from: user('ana') };
+    return [
+      [P.annotationsGet, where],
+      [P.annotationsCount, { organizationId: org, documentIds: [doc], userId: 'ana' }],
+      [P.annotationsRead, { ...where, userId: 'ana' }],
+      [P.commentsGet, thread],
+      [P.annotationsAdd, { ...where, commentAnnotations: [{ commentData: [comment] }] }],
+      [P.commentsAdd, { ...thread, commentData: [comment] }],
+      [P.commentsUpdate, { ...thread, commentIds: [1], updatedData: { commentText: 'y' } }],
+      [P.commentsDelete, { ...thread, commentIds: [1] }],
+    ];
+  };
+  const inboxOps = (org: string): [string, Record<string, unknown>][] => [
+    [P.notificationsGet, { organizationId: org, userId: 'ana' }],
+    [P.notificationsCount, { organizationId: org, userId: 'ana' }],
+    [P.notificationsRead, { organizationId: org, userId: 'ana' }],
+    [P.notificationsUpdate, { organizationId: org, notifications: [{ id: 'n1', readByUserIds: ['ana'] }] }],
+  ];
+  const bothVersions = (ops: [string, Record<string, unknown>][]) =>
+    ops.flatMap(
+      ([p, d]) =>
+        [
+          [p, d],
+          [v2(p), d],
+        ] as const,
+    );
+
+  test('a restricted document the user is not listed on is refused, reads and writes, and nothing is written', async () => {
+    const { org, ana } = await world();
+    for (const [path, data] of bothVersions(documentOps(org, 'locked'))) denied(await as(ana, path, data), `${path}: no access`);
+    assert.equal((await t.a.ok(P.annotationsGet, { organizationId: org, documentId: 'locked' })).data.length, 0);
+  });
+
+  test('another organization, or none, is refused; their own answers', async () => {
+    const { org, ana } = await world();
+    const other = uniq('other');
+    await t.a.ok(P.usersAdd, { organizationId: other, users: [user('ana')] });
+    for (const [path, data] of bothVersions([...documentOps(other, 'doc'), ...inboxOps(other)]))
+      denied(await as(ana, path, data), `${path}: not for organization`);
+    // v1 takes no organizationId as the documents of no organization, which no token is for.
+    for (const [path, data] of documentOps(org, 'doc')) {
+      const { organizationId: _o, ...none } = data;
+      denied(await as(ana, path, none), `${path}: give data.organizationId`);
+    }
+    for (const [path, data] of bothVersions([...documentOps(org, 'doc').slice(0, 6), ...inboxOps(org).slice(0, 3)]))
+      assert.equal((await as(ana, path, data)).status, 200, path);
+  });
+
+  test('a user with no profile in the organization opens only its public documents', async () => {
+    const { org } = await world();
+    const stranger = await tokenOf('stranger', org);
+    denied(await as(stranger, P.annotationsGet, { organizationId: org, documentId: 'doc' }), 'no access');
+    await t.a.ok(P.documentsAccess, { organizationId: org, documentIds: ['doc'], accessType: 'public' });
+    assert.equal((await ok(await as(stranger, P.annotationsGet, { organizationId: org, documentId: 'doc' }))).data.length, 1);
+  });
+});
