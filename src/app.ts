@@ -38,6 +38,7 @@ export interface AppOptions {
         Config,
         | 'http'
         | 'authFailureFloorMs'
+        | 'endUserRateLimit'
         | 'profileCacheMb'
         | 'threadPageCacheMb'
         | 'restAfterMs'
@@ -78,6 +79,8 @@ export interface AppOptions {
   logger?: FastifyBaseLogger;
   /** The rate limiter (server.ts passes the Redis-shared one); by default one in this process. */
   rateLimiter?: RateLimit | null;
+  /** The end users' rate limiter (docs/api.md, "End users"), likewise. */
+  endUserRateLimiter?: RateLimit | null;
   /**
    * The process's event tails (server.ts passes one that other instances' notices also wake); by default
    * one that this store's own writes wake.
@@ -135,6 +138,7 @@ export async function buildApp({
   clock = systemClock,
   logger,
   rateLimiter,
+  endUserRateLimiter,
   events,
   metrics: given,
   extraOperationPrefixes = [],
@@ -215,6 +219,9 @@ export async function buildApp({
   const { profiles, threadPages } = services;
   const limiter =
     rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;
+  const endUserRate = config.endUserRateLimit ?? 0;
+  const endUserLimiter =
+    endUserRateLimiter !== undefined ? endUserRateLimiter : endUserRate > 0 ? new LocalRateLimiter(endUserRate, clock) : null;
   hub = events ?? new EventHub(store, { pollMs: config.eventPollMs ?? 1000 });
   if (!events) store.onEvents?.((tenantId, lastId) => (tenantId === null ? hub.wakeAll() : hub.wake(tenantId, lastId)));
   const credentials = new CredentialWatch(store, {
@@ -247,11 +254,18 @@ export async function buildApp({
         returnFreeMemory();
       },
     });
-    registerAuth(scope, store, limiter, config.authFailureFloorMs, {
-      ...aliases,
-      workspaceId: config.workspaceIdHeaders ?? [],
-      workspaceToken: config.workspaceTokenHeaders ?? [],
-    });
+    registerAuth(
+      scope,
+      store,
+      limiter,
+      config.authFailureFloorMs,
+      {
+        ...aliases,
+        workspaceId: config.workspaceIdHeaders ?? [],
+        workspaceToken: config.workspaceTokenHeaders ?? [],
+      },
+      { services, limiter: endUserLimiter },
+    );
     registerOperations(scope, services, OPERATIONS);
     registerUnavailable(scope);
     events_.register(scope, services, streams);

@@ -102,6 +102,18 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     if (await rateLimiter.connect()) logger.info({ redis }, 'rate limit shared through Redis');
     else logger.warn({ redis }, 'rate limit: Redis does not answer; each instance applies the limit on its own until it does');
   }
+  // End users' budgets (docs/api.md, "End users") are shared the same way, at their own rate.
+  const endUserRateLimiter =
+    config.redisUrl && config.endUserRateLimit > 0
+      ? new SharedRateLimiter({
+          url: config.redisUrl,
+          perSecond: config.endUserRateLimit,
+          timeoutMs: config.redisTimeoutMs,
+          clock: systemClock,
+          logger,
+        })
+      : undefined;
+  await endUserRateLimiter?.connect();
   const events = new EventHub(store, {
     pollMs: config.eventPollMs,
     onError: (err) => logger.warn({ err }, 'event streams: reading the outbox failed; trying again at the next notice'),
@@ -124,7 +136,16 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     onError: (err) => logger.warn({ err }, 'event outbox: numbering left drafts failed; trying again later'),
   });
   const metrics = createMetrics(store, { openStreams: () => events.size });
-  const app = await buildApp({ config, store, logger, rateLimiter, events, metrics, serverFactory: early?.factory });
+  const app = await buildApp({
+    config,
+    store,
+    logger,
+    rateLimiter,
+    endUserRateLimiter,
+    events,
+    metrics,
+    serverFactory: early?.factory,
+  });
   // Webhook deliveries (docs/events.md, "Webhooks"): every serving process runs the worker; claims keep them apart.
   const webhooks = new WebhookWorker({
     store,
@@ -153,6 +174,7 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     await notices.close();
     await Promise.all([pruner.stop(), activityPruner.stop(), workflowPruner.stop(), sweep.stop()]);
     await rateLimiter?.close();
+    await endUserRateLimiter?.close();
     await store.close();
   });
   if (early) {

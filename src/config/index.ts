@@ -261,6 +261,14 @@ const FIELDS = {
     1_000_000_000,
     'Requests per second per API key, burst twice that; 0 turns it off.',
   ),
+  endUserRateLimit: integer(
+    'MARGINALIA_END_USER_RATE_LIMIT',
+    20,
+    0,
+    1_000_000_000,
+    'Requests per second per end user (a token\'s user, docs/api.md "End users"), burst twice that, on top of ' +
+      "the tenant's own budget; 0 turns it off.",
+  ),
   authFailureFloorMs: integer(
     'MARGINALIA_AUTH_FAILURE_FLOOR_MS',
     DEFAULT_AUTH_FAILURE_FLOOR_MS,

@@ -35,4 +35,6 @@ export interface SigningKey {
   createdAt: number;
   /** As read: whether its tenant is disabled or revoked (its tokens then verify no more). */
   tenantRefused?: boolean;
+  /** As read: its tenant, whose requests an end-user token's are. */
+  tenant?: Tenant;
 }

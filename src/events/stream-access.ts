@@ -1,13 +1,23 @@
 // What an end-user token's stream carries (docs/events.md, "End-user tokens and what a token's stream carries"): of
 // the token's organization only, the events of notifications addressed to its user (listed, or organization-wide
-// while the user has a profile there) and of threads, comments, live state and presence in documents the user may access
-// (store/events/access.ts). Answers are held per stream and let go whenever an event that can change them passes by
-// (users, documents, folders, groups and the organization itself): the tail hands every event of the tenant to
-// `saw`, in order, so a change of access applies from the next event on, on every instance. A
-// users/data/delete records no event (it leaves no trace), so answers are also let go after HELD_MS: an
-// erased user's stream loses its access within that.
-import type { StoredEvent, Store, StreamAccess } from '../store/store.js';
+// while the user is a member there) and of threads, comments, live state and presence in documents the user may
+// read (the access check every end-user request asks, services/document-access.ts, given by the route). Answers
+// are held per stream and let go whenever an event that can change them passes by (users and their roles,
+// documents, folders, groups and the organization itself): the tail hands every event of the tenant to `saw`, in
+// order, so a change of access applies from the next event on, on every instance. A users/data/delete records no
+// event (it leaves no trace), so answers are also let go after HELD_MS: an erased user's stream loses its access
+// within that. A role that expires records no event either: HELD_MS bounds that too.
+import type { Maybe } from '../maybe.js';
+import type { StoredEvent } from '../store/store.js';
 import type { StreamScope } from './stream.js';
+
+/** What the stream asks of a document of the organization, for its user. */
+export interface StreamAccess {
+  /** The user is a member of the organization (organization-wide notifications reach them). */
+  member: boolean;
+  /** The user may read the document. */
+  document: boolean;
+}
 
 /** Families whose events can change who may see what. */
 const CHANGES_ACCESS = ['user.', 'document.', 'folder.', 'organization.'];
@@ -35,10 +45,10 @@ export class EndUserScope implements StreamScope {
   private heldSince = Date.now();
 
   constructor(
-    private readonly store: Store,
-    private readonly tenantId: string,
     private readonly organizationId: string,
     private readonly userId: string,
+    /** The user's access to a document of the organization, as of now. */
+    private readonly accessOf: (documentId: string) => Maybe<StreamAccess>,
   ) {}
 
   saw(event: StoredEvent): void {
@@ -68,7 +78,7 @@ export class EndUserScope implements StreamScope {
   private accessTo(documentId: string, pick: (a: StreamAccess) => boolean): boolean | Promise<boolean> {
     let access = this.held.get(documentId);
     if (!access) {
-      const read = this.store.streamAccess(this.tenantId, this.organizationId, documentId, this.userId);
+      const read = this.accessOf(documentId);
       access =
         read instanceof Promise
           ? read.then(

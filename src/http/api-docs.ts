@@ -13,7 +13,7 @@ import type { App } from './types.js';
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
 
-/** The security scheme of an end-user token (auth/token/get), which only GET /v1/events accepts. */
+/** The security scheme of an end-user token (auth/token/get): GET /v1/events and the operations open to end users. */
 export const END_USER_TOKEN_SCHEME = 'endUserToken';
 
 interface OpenApiOperation {
@@ -46,6 +46,9 @@ export function shownInDocs<T extends OpenApiDocument>(spec: T): T {
 /** What the workspace pages take instead of a tenant's headers (docs/api.md, "Workspace keys and tokens"). */
 export const WORKSPACE_SECURITY: Record<string, string[]>[] = [{ workspaceId: [], workspaceAuthToken: [] }];
 
+/** An operation open to end users (docs/api.md, "End users"): the server headers, or an end-user token. */
+export const END_USER_SECURITY: Record<string, string[]>[] = [{ apiKey: [], authToken: [] }, { [END_USER_TOKEN_SCHEME]: [] }];
+
 const errorAnswer = (description: string) =>
   Type.Unsafe<{ error: { message: string; status: string } }>({ $ref: 'ErrorBody#', description });
 
@@ -70,7 +73,7 @@ export const EVENT_STREAM_DOC = {
     '(`comment.*`). To resume after a dropped connection, send the last id received as the `Last-Event-ID` header (an ' +
     '`EventSource` does so by itself) or the `lastEventId` parameter: the events after it are read from the outbox ' +
     '(kept MARGINALIA_EVENT_RETENTION_HOURS, default 72), then the stream goes on live.',
-  security: [{ apiKey: [], authToken: [] }, { [END_USER_TOKEN_SCHEME]: [] }] as Record<string, string[]>[],
+  security: END_USER_SECURITY,
   headers: Type.Object({
     'last-event-id': Type.Optional(
       Type.String({ description: 'Resume after this event id (a whole number); wins over the lastEventId parameter.' }),
@@ -155,7 +158,9 @@ export async function registerApiDocs(app: App): Promise<void> {
             type: 'http',
             scheme: 'bearer',
             bearerFormat: 'JWT',
-            description: 'An end-user token (POST /v1/auth/token/get); GET /v1/events only, also as its `token` parameter',
+            description:
+              'An end-user token (POST /v1/auth/token/get): GET /v1/events (also as its `token` parameter) and the ' +
+              'operations open to end users, for what its user may access (docs/api.md, "End users")',
           },
         },
       },

@@ -15,6 +15,10 @@ import type { Store } from '../store/store.js';
 import type { Tenant } from '../domain/credentials.js';
 import type { Workspace } from '../domain/api-keys.js';
 import { authenticateWorkspace } from '../services/workspace-credentials.js';
+import type { Services } from '../services/context.js';
+import { authenticateEndUser } from '../services/end-user-tokens.js';
+import { denied, type EndUser, endUserOf, SERVER_CREDENTIALS_ONLY } from '../services/end-users.js';
+import { allowTenantOrigin, originRefused } from './cors.js';
 import { errorPayload } from './error-handler.js';
 import type { RateDecision, RateLimit } from './rate-limiter.js';
 
@@ -28,6 +32,8 @@ declare module 'fastify' {
      * database; null when the database has confirmed the request (or checked it to begin with).
      */
     unconfirmedVersion: number | null;
+    /** The end user an end-user token's request acts as (docs/api.md, "End users"); null for the server credentials. */
+    endUser: EndUser | null;
   }
   interface FastifyContextConfig {
     /**
@@ -47,11 +53,30 @@ declare module 'fastify' {
      */
     endUserToken?: boolean;
     /**
+     * The operation is open to end-user tokens (an `endUser` rule, operations/operation.ts): a request with
+     * `Authorization: Bearer` and neither credential header is admitted as the token's user. Any other route
+     * answers such a request PERMISSION_DENIED, once the token checked out.
+     */
+    endUsers?: boolean;
+    /**
      * The route takes the workspace's credentials (docs/api.md, "Workspace keys and tokens"), under their own
      * headers, and no tenant's: each kind is refused where the other is taken.
      */
     workspaceCredentials?: boolean;
   }
+}
+
+/** The token of an `Authorization: Bearer <token>` header. */
+export const bearerOf = (authorization: string | undefined): string | undefined => {
+  const m = authorization === undefined ? null : /^Bearer\s+(\S+)$/i.exec(authorization);
+  return m ? m[1] : undefined;
+};
+
+/** What end-user requests need besides the tenant's: the services that verify a token, and their own rate limit. */
+export interface EndUserAuth {
+  services: Services;
+  /** A budget per end user (MARGINALIA_END_USER_RATE_LIMIT), taken beside the tenant's. */
+  limiter: RateLimit | null;
 }
 
 /** A read route's data statement saw credentials version `seen` (undefined: it read no row). */
@@ -140,6 +165,7 @@ export function registerAuth(
   limiter: RateLimit | null,
   failureFloorMs = DEFAULT_AUTH_FAILURE_FLOOR_MS,
   aliases: HeaderAliases = { apiKey: [], authToken: [] },
+  endUsers: EndUserAuth | null = null,
 ): void {
   // Built once: with no aliases each is one name, read as before.
   const apiKeyHeaders = [API_KEY_HEADER, ...aliases.apiKey];
@@ -150,6 +176,7 @@ export function registerAuth(
   app.decorateRequest('tenant', null);
   app.decorateRequest('workspace', null);
   app.decorateRequest('unconfirmedVersion', null);
+  app.decorateRequest('endUser', null);
   const cache = new AuthCache();
 
   /** `answer(err)` no sooner than the floor after `started` for a 401. */
@@ -188,6 +215,35 @@ export function registerAuth(
   };
 
   /**
+   * An end-user token's request (docs/api.md, "End users"): the token is verified first (a forged or expired one is
+   * the 401 of any wrong credential, after the floor), then the route must be open to end users and the Origin
+   * allowed (403), then the end user's budget and the tenant's are taken. The tenant is read with the token's key
+   * on every request, so a revoked or disabled tenant is refused at once; the user's roles are read by the rule.
+   */
+  const checkEndUser = (request: FastifyRequest, reply: FastifyReply, token: string, done: HookHandlerDoneFunction) => {
+    const started = performance.now();
+    if (!endUsers) return done(new ApiError('UNAUTHENTICATED', `Missing header ${API_KEY_HEADER}.`));
+    const open = request.routeOptions.config.endUsers === true;
+    authenticateEndUser(endUsers.services, token)
+      .then(
+        async ({ tenant, claims }) => {
+          if (!open) throw denied(SERVER_CREDENTIALS_ONLY);
+          if (!(await allowTenantOrigin(store, tenant.id, request, reply))) throw denied(originRefused(request.headers.origin));
+          request.tenant = tenant;
+          request.endUser = endUserOf(claims);
+          const { limiter: perUser } = endUsers;
+          if (!perUser) return admitted(request, reply, tenant, done);
+          const whose = 'this end user';
+          const decision = await perUser.take(`user:${tenant.id}:${claims.userId}`);
+          if (!decision.allowed) return limited(reply, decision, done, whose);
+          admitted(request, reply, tenant, done);
+        },
+        (err) => refused(err, started, done),
+      )
+      .catch((err: unknown) => done(err as Error));
+  };
+
+  /**
    * A workspace route: the workspace's id and token, under their headers only (a tenant's credentials are
    * not looked at, so they get the 401 of missing headers). Read from the database each time: these are
    * operator calls, rare, and a rotation must hold on the very next one.
@@ -222,11 +278,16 @@ export function registerAuth(
     // routeOptions is a getter that builds an object: read once.
     const config = request.routeOptions.config;
     if (config.workspaceCredentials) return checkWorkspace(request, reply, done);
+    if (config.endUserToken && headersAbsent(request, credentialHeaders)) return done();
+    if (headersAbsent(request, credentialHeaders)) {
+      // An end-user token's request, whatever the route (a closed one answers 403 once the token checks out).
+      const token = bearerOf(request.headers.authorization);
+      if (token !== undefined) return checkEndUser(request, reply, token, done);
+    }
     if (config.credentialsInBody && headersAbsent(request, credentialHeaders)) {
       deferred.add(request);
       return done();
     }
-    if (config.endUserToken && headersAbsent(request, credentialHeaders)) return done();
     let apiKey: string;
     let authToken: string;
     try {

@@ -114,16 +114,23 @@ export function registerCors(app: FastifyInstance, store: Store, settings: CorsS
 }
 
 /**
- * An end-user request of the tenant: its answer (a refusal after the token checked out included) gets
- * the CORS headers when the tenant's domains allow its Origin, listed in MARGINALIA_CORS_ORIGINS or not.
- * A server-credential request never comes here: it needs a listed origin.
+ * Whether an end-user request of the tenant may come from its Origin (docs/api.md, "End users"): one listed in
+ * MARGINALIA_CORS_ORIGINS, or one the tenant's domains allow, whose answer then gets the CORS headers. A request
+ * with no Origin is not a browser's cross-origin one: it may. A server-credential request never comes here: it
+ * needs a listed origin.
  */
-export function allowTenantOrigin(store: Store, tenantId: string, request: FastifyRequest, reply: FastifyReply): Maybe<void> {
+export function allowTenantOrigin(store: Store, tenantId: string, request: FastifyRequest, reply: FastifyReply): Maybe<boolean> {
   const origin = request.headers.origin;
   // Allowed already, by MARGINALIA_CORS_ORIGINS (the hook above).
-  if (origin === undefined || reply.hasHeader('access-control-allow-origin')) return;
+  if (origin === undefined || reply.hasHeader('access-control-allow-origin')) return true;
   varyOnOrigin(reply);
   return then(tenantAllowsOrigin(store, tenantId, origin), (yes) => {
     if (yes) allowOrigin(reply, origin);
+    return yes;
   });
 }
+
+/** The refusal of an end-user request from an origin that may not use the tenant's tokens. */
+export const originRefused = (origin: string | undefined): string =>
+  `Origin ${String(origin).slice(0, 200)} may not use this tenant's end-user tokens: list it in MARGINALIA_CORS_ORIGINS ` +
+  "or in the tenant's allowed domains (workspace/domains/add).";

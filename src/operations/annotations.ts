@@ -5,6 +5,7 @@ import { nextPageTokenOf, operation, ownRun, pageTokenOf } from './operation.js'
 import { success } from '../http/envelope.js';
 import { searchAnnotations } from '../services/thread-search.js';
 import { CONTRACT } from '../schemas/operations/index.js';
+import * as endUsers from '../services/end-user-rules.js';
 import { addAnnotations, notifyingPerComment } from '../services/comments.js';
 import type { AnnotationsAddData } from '../schemas/comments.js';
 import {
@@ -19,6 +20,7 @@ import {
 export const annotations = [
   operation(CONTRACT.annotationsAdd, {
     run: addAnnotations,
+    endUser: endUsers.annotationsAdd,
     answer: 'Comment Annotation(s) added successfully.',
     adapters: {
       v2: {
@@ -33,6 +35,7 @@ export const annotations = [
   operation(CONTRACT.annotationsGet, {
     config: { confirmsCredentials: true },
     run: getAnnotations,
+    endUser: endUsers.annotationsGet,
     answer: (got, request, reply) => {
       confirmedBy(request, got.credentialsVersion);
       return sendSuccessJson(reply, 'Annotations fetched successfully.', got.data, pageTokenOf(got.nextPageToken));
@@ -41,6 +44,7 @@ export const annotations = [
       // /v2 reads across documents by lastUpdated, with its own filters (services/thread-search.ts).
       v2: ownRun({
         run: searchAnnotations,
+        endUser: endUsers.annotationsSearch,
         answer: (found, request) => {
           confirmedBy(request, found.credentialsVersion);
           // The /v2 page words the answer grouped by document apart from the list.
@@ -61,6 +65,7 @@ export const annotations = [
   operation(CONTRACT.annotationsCount, {
     config: { confirmsCredentials: true },
     run: countAnnotations,
+    endUser: endUsers.annotationsCount,
     answer: (got, request, reply) => {
       confirmedBy(request, got.credentialsVersion);
       return sendSuccessJson(reply, 'Comment count retrieved successfully.', got.json);
@@ -68,6 +73,7 @@ export const annotations = [
   }),
   operation(CONTRACT.annotationsRead, {
     run: markAnnotationsRead,
+    endUser: endUsers.annotationsRead,
     answer: 'Annotation(s) marked read.',
   }),
 ];

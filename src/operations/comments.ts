@@ -3,6 +3,7 @@ import { confirmedBy } from '../http/auth.js';
 import { sendSuccessJson, success } from '../http/envelope.js';
 import { operation, ownRun } from './operation.js';
 import { CONTRACT } from '../schemas/operations/index.js';
+import * as endUsers from '../services/end-user-rules.js';
 import type { CommentsAddData } from '../schemas/comments.js';
 import {
   addComments,
@@ -17,12 +18,14 @@ import {
 export const comments = [
   operation(CONTRACT.commentsAdd, {
     run: addComments,
+    endUser: endUsers.commentsAdd,
     answer: 'Comment(s) added successfully.',
     adapters: { v2: { data: (data: CommentsAddData) => notifyingPerComment(data, data.commentData) } },
   }),
   operation(CONTRACT.commentsGet, {
     config: { confirmsCredentials: true },
     run: getComments,
+    endUser: endUsers.commentsGet,
     // "Comments(s)" is the seed's own wording, kept for compatibility.
     answer: ({ commentsJson, credentialsVersion }, request, reply) => {
       confirmedBy(request, credentialsVersion);
@@ -32,6 +35,7 @@ export const comments = [
       // /v2 shows each comment with its own members (answers/v2-threads.ts), under its page's wording.
       v2: ownRun({
         run: getCommentsV2,
+        endUser: endUsers.commentsGet,
         answer: ({ comments, credentialsVersion }, request) => {
           confirmedBy(request, credentialsVersion);
           return success('Comments retrieved successfully.', comments);
@@ -41,10 +45,12 @@ export const comments = [
   }),
   operation(CONTRACT.commentsUpdate, {
     run: updateComments,
+    endUser: endUsers.commentsUpdate,
     answer: 'Comment updated successfully.',
   }),
   operation(CONTRACT.commentsDelete, {
     run: deleteComments,
+    endUser: endUsers.commentsDelete,
     answer: 'Comments(s) deleted successfully.',
   }),
 ];

@@ -3,6 +3,7 @@ import { confirmedBy } from '../http/auth.js';
 import { sendSuccessJson, success } from '../http/envelope.js';
 import { operation, pageTokenOf } from './operation.js';
 import { CONTRACT } from '../schemas/operations/index.js';
+import * as endUsers from '../services/end-user-rules.js';
 import { addNotification, getNotifications } from '../services/notifications.js';
 import { countNotifications, deleteNotifications, markNotificationsRead, updateNotifications } from '../services/inbox.js';
 import { getNotificationConfig, setNotificationConfig } from '../services/notification-settings.js';
@@ -16,6 +17,7 @@ export const notifications = [
   operation(CONTRACT.notificationsGet, {
     config: { confirmsCredentials: true },
     run: getNotifications,
+    endUser: endUsers.notificationsGet,
     answer: (got, request, reply) => {
       confirmedBy(request, got.credentialsVersion);
       return sendSuccessJson(
@@ -28,6 +30,7 @@ export const notifications = [
   }),
   operation(CONTRACT.notificationsUpdate, {
     run: updateNotifications,
+    endUser: endUsers.notificationsUpdate,
     answer: 'Notification(s) updated successfully.',
   }),
   operation(CONTRACT.notificationsDelete, {
@@ -37,6 +40,7 @@ export const notifications = [
   operation(CONTRACT.notificationsCount, {
     config: { confirmsCredentials: true },
     run: countNotifications,
+    endUser: endUsers.notificationsCount,
     answer: (got, request) => {
       confirmedBy(request, got.credentialsVersion);
       return success('Notification count retrieved successfully.', got.data);
@@ -44,6 +48,7 @@ export const notifications = [
   }),
   operation(CONTRACT.notificationsRead, {
     run: markNotificationsRead,
+    endUser: endUsers.notificationsRead,
     answer: 'Notification(s) marked read.',
   }),
   operation(CONTRACT.notificationsConfigGet, {

@@ -5,7 +5,7 @@
 // (operations/index.ts).
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { TSchema } from 'typebox';
-import { WORKSPACE_SECURITY } from '../http/api-docs.js';
+import { END_USER_SECURITY, WORKSPACE_SECURITY } from '../http/api-docs.js';
 import { tenantOf, workspaceOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
 import type { App } from '../http/types.js';
@@ -13,6 +13,8 @@ import { then, type Maybe } from '../maybe.js';
 import type { InputLimits } from '../schemas/common.js';
 import { type Answers, type Contract, type ContractData, namesOf, type Version } from '../schemas/operations/contract.js';
 import type { Services } from '../services/context.js';
+import type { EndUserRule } from '../services/end-user-rules.js';
+import { denied, SERVER_CREDENTIALS_ONLY } from '../services/end-users.js';
 import type { Tenant } from '../domain/credentials.js';
 import type { Workspace } from '../domain/api-keys.js';
 
@@ -37,6 +39,8 @@ export interface Adapter<Data, Out> {
   answer?: Answer<Out>;
   /** Its own service call, for a version whose read is another (ownRun), with its answer. */
   run?: (services: Services, tenant: Tenant, data: never) => Maybe<unknown>;
+  /** An ownRun version's rule for end users (its data is its own); without one, that version is closed to them. */
+  endUser?: EndUserRule<never>;
 }
 
 /** A version served by a service call of its own (a read another version answers differently). */
@@ -46,6 +50,7 @@ export interface OwnRun<D, O> {
   response?: Answers;
   run(services: Services, tenant: Tenant, data: D): Maybe<O>;
   answer: Answer<O>;
+  endUser?: EndUserRule<D>;
 }
 
 /**
@@ -65,6 +70,11 @@ export interface Service<Data, Out> {
   /** The service call. */
   run(services: Services, tenant: Tenant, data: Data): Maybe<Out>;
   answer: Answer<Out>;
+  /**
+   * The operation is open to end-user tokens (docs/api.md, "End users"), with this rule: the data its service runs
+   * with for the token's user (services/end-user-rules.ts). Absent: server credentials only.
+   */
+  endUser?: EndUserRule<Data>;
 }
 
 export interface Operation<C extends Contract = Contract, Out = unknown> extends Service<ContractData<C>, Out> {
@@ -125,7 +135,13 @@ export function registerOperations(app: App, services: Services, operations: rea
     for (const [version, name] of namesOf(contract)) {
       const adapter = op.adapters?.[version];
       // The auth hook reads whose credentials the route takes from its config (http/auth.ts).
-      const config = contract.credentials === 'workspace' ? { ...op.config, workspaceCredentials: true } : op.config;
+      const endUsers = contract.credentials !== 'workspace' && ruleOf(op, adapter) !== undefined;
+      const config =
+        contract.credentials === 'workspace'
+          ? { ...op.config, workspaceCredentials: true }
+          : endUsers
+            ? { ...op.config, endUsers: true }
+            : op.config;
       app.route({
         method: 'POST',
         url: prefix + pathOf(version, name),
@@ -136,6 +152,7 @@ export function registerOperations(app: App, services: Services, operations: rea
           ...(contract.description !== undefined ? { description: contract.description } : {}),
           tags: [...contract.tags],
           ...(contract.credentials === 'workspace' ? { security: WORKSPACE_SECURITY } : {}),
+          ...(endUsers ? { security: END_USER_SECURITY } : {}),
           // A version's own request and answers: its adapter's, else its contract's (VersionShape), else the operation's.
           body: bodyOf(adapter?.body ?? (version === 'v2' ? contract.v2?.body : undefined) ?? contract.body, services.limits),
           response: adapter?.response ?? (version === 'v2' ? contract.v2Response : undefined) ?? contract.response,
@@ -145,6 +162,10 @@ export function registerOperations(app: App, services: Services, operations: rea
     }
   }
 }
+
+/** A version's rule for end users: an ownRun version's own, else the operation's (after the adapter's data map). */
+const ruleOf = (op: Operation, adapter: Adapter<unknown, unknown> | undefined): EndUserRule<unknown> | undefined =>
+  (adapter?.run ? adapter.endUser : (adapter?.endUser ?? op.endUser)) as EndUserRule<unknown> | undefined;
 
 function handlerOf(
   services: Services,
@@ -156,13 +177,20 @@ function handlerOf(
   const callerOf = op.contract.credentials === 'workspace' ? workspaceOf : tenantOf;
   const toData = adapter?.data as ((data: unknown) => unknown) | undefined;
   const answer = adapter?.answer ?? op.answer;
+  const rule = ruleOf(op, adapter);
   const dataOf = (request: FastifyRequest) => {
     const data = (request.body as { data: unknown }).data;
     return toData ? toData(data) : data;
   };
-  if (typeof answer === 'string')
-    return (request) => then(run(services, callerOf(request), dataOf(request)), (out) => success(answer, out));
-  return (request, reply) => then(run(services, callerOf(request), dataOf(request)), (out) => answer(out, request, reply));
+  // An end user's request runs with what its rule makes of the data (the auth hook admitted it only here, if a rule exists).
+  const runOf = (request: FastifyRequest): Maybe<unknown> => {
+    const user = request.endUser;
+    if (user === null) return run(services, callerOf(request), dataOf(request));
+    if (!rule) throw denied(SERVER_CREDENTIALS_ONLY);
+    return then(rule(services, user, dataOf(request)), (data) => run(services, callerOf(request), data));
+  };
+  if (typeof answer === 'string') return (request) => then(runOf(request), (out) => success(answer, out));
+  return (request, reply) => then(runOf(request), (out) => answer(out, request, reply));
 }
 
 /** The answer's `pageToken` beside `data`, when there is a next page. */

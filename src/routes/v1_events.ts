@@ -5,8 +5,11 @@
 // outbox.
 import { Type } from 'typebox';
 import { ApiError, invalid } from '../errors.js';
-import { API_KEY_HEADER, serverCredentialsOf } from '../http/auth.js';
-import { allowTenantOrigin } from '../http/cors.js';
+import { API_KEY_HEADER, bearerOf, serverCredentialsOf } from '../http/auth.js';
+import { allowTenantOrigin, originRefused } from '../http/cors.js';
+import { allows } from '../domain/access.js';
+import { then } from '../maybe.js';
+import { accessTo, denied, endUserOf } from '../services/end-users.js';
 import { EVENT_STREAM_DOC } from '../http/api-docs.js';
 import { MAX_END_USER_TOKEN_LENGTH } from '../schemas/auth.js';
 import { Id } from '../schemas/common.js';
@@ -18,7 +21,7 @@ import { EndUserScope } from '../events/stream-access.js';
 import { EventStream, type StreamFilters } from '../events/stream.js';
 import { TypeFilter } from '../store/events/type-filter.js';
 import type { Services } from '../services/context.js';
-import { checkTokenTenant, verifyEndUserToken } from '../services/end-user-tokens.js';
+import { checkTokenTenant, type EndUserClaims, verifyEndUserToken } from '../services/end-user-tokens.js';
 import { authenticateHashed } from '../services/credentials.js';
 
 export const path = '/v1/events';
@@ -77,13 +80,8 @@ function resumeAfter(header: string | string[] | undefined, query: string | unde
   return Number(raw);
 }
 
-const bearer = (auth: string | undefined): string | undefined => {
-  const m = auth === undefined ? null : /^Bearer\s+(\S+)$/i.exec(auth);
-  return m ? m[1] : undefined;
-};
-
 /** What an end-user token let in: its tenant and its share (set before validation, so a 401 comes first). */
-const endUsers = new WeakMap<object, { tenantId: string; organizationId: string; userId: string }>();
+const endUsers = new WeakMap<object, EndUserClaims>();
 
 export function register(app: App, services: Services, settings: StreamSettings): void {
   app.get(
@@ -94,12 +92,14 @@ export function register(app: App, services: Services, settings: StreamSettings)
       // comes first).
       preValidation: async (request, reply) => {
         if (request.tenant) return;
-        const token = bearer(request.headers.authorization) ?? (request.query as { token?: unknown }).token;
+        const token = bearerOf(request.headers.authorization) ?? (request.query as { token?: unknown }).token;
         if (typeof token !== 'string') throw new ApiError('UNAUTHENTICATED', `Missing header ${API_KEY_HEADER}.`);
         const claims = await verifyEndUserToken(services, token);
         endUsers.set(request, claims);
-        // A page on one of the tenant's allowed domains may read the stream, and a 400 about its query.
-        await allowTenantOrigin(services.store, claims.tenantId, request, reply);
+        // A page on one of the tenant's allowed domains may read the stream, and a 400 about its query; a page
+        // on any other is refused (docs/api.md, "End users").
+        if (!(await allowTenantOrigin(services.store, claims.tenantId, request, reply)))
+          throw denied(originRefused(request.headers.origin));
       },
       schema: {
         summary: 'Stream the tenant’s events as Server-Sent Events',
@@ -118,7 +118,13 @@ export function register(app: App, services: Services, settings: StreamSettings)
       else {
         const claims = endUsers.get(request)!;
         tenantId = claims.tenantId;
-        scope = new EndUserScope(services.store, tenantId, claims.organizationId, claims.userId);
+        const user = endUserOf(claims);
+        scope = new EndUserScope(claims.organizationId, claims.userId, (documentId) =>
+          then(accessTo(services, user, claims.organizationId, documentId), (access) => ({
+            member: access.member,
+            document: allows(access.access, 'read'),
+          })),
+        );
         // A token sees its own organization only; another one asked for shows nothing.
         organizationId ??= claims.organizationId;
       }

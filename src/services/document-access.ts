@@ -12,18 +12,13 @@ export interface DocumentAccessQuery {
   organizationId: string;
   documentId: string;
   userId: string;
-  /**
-   * The user counts as a member of the organization whatever the store holds: a v1 end-user token is the
-   * server's word that its user belongs to its organization (docs/decisions.md, "End users").
-   */
-  member?: boolean;
 }
 
 /** The facts of the document for the user (a document with no row is organizationPrivate, as domain/access.ts says). */
 export function documentFacts(services: Services, q: DocumentAccessQuery): Maybe<AccessFacts> {
   const maxDepth = services.maxFolderDepth ?? DEFAULT_MAX_FOLDER_DEPTH;
   const read = services.store.accessFacts(q.tenantId, q.organizationId, { documentId: q.documentId }, q.userId, maxDepth);
-  return then(read, ({ facts }) => (q.member && !facts.member ? { ...facts, member: true } : facts));
+  return then(read, ({ facts }) => facts);
 }
 
 /** The user's access to the document now: none, viewer or editor. */

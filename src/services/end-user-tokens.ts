@@ -10,7 +10,7 @@ import { decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { ApiError } from '../errors.js';
 import { type AuthTokenData, type GenerateTokenData, MAX_END_USER_TOKEN_LENGTH } from '../schemas/auth.js';
 import type { Store } from '../store/store.js';
-import type { SigningKey } from '../domain/credentials.js';
+import type { SigningKey, Tenant } from '../domain/credentials.js';
 import type { Caller, Services } from './context.js';
 import { grantsOf } from './role-grants.js';
 import { organizationOfResource, resourcesOfClaim, type TokenResource, tokenResource } from './token-resources.js';
@@ -84,9 +84,9 @@ export async function signingSecret(services: Services, tenantId: string, purpos
  * The tenant's key, or null when it has none (it never issued a token, or does not exist) or the
  * tenant is disabled or revoked: read each time (a stream opens once), so a revocation holds at once.
  */
-async function keyToVerify(store: Store, tenantId: string): Promise<HeldKey | null> {
+async function keyToVerify(store: Store, tenantId: string): Promise<{ key: HeldKey; tenant: Tenant } | null> {
   const found = await store.findSigningKey(tenantId);
-  return found && !found.tenantRefused ? hold(store, tenantId, found) : null;
+  return found?.tenant && !found.tenantRefused ? { key: hold(store, tenantId, found), tenant: found.tenant } : null;
 }
 
 /** An open token stream's check (events/credential-watch.ts): its tenant still takes tokens, or 401. */
@@ -162,7 +162,18 @@ const str = (v: unknown): v is string => typeof v === 'string' && v !== '';
  * tenant it names, its algorithm (HS256 only) and its lifetime (by the services' clock). Every failure
  * is UNAUTHENTICATED with one message.
  */
-export async function verifyEndUserToken({ store, clock }: Services, token: string): Promise<EndUserClaims> {
+export async function verifyEndUserToken(services: Services, token: string): Promise<EndUserClaims> {
+  return (await authenticateEndUser(services, token)).claims;
+}
+
+/**
+ * An end-user request's token (docs/api.md, "End users"): its claims, checked as verifyEndUserToken checks them, and
+ * the tenant it is a request of, read in the same statement as its key (so a revoked tenant is refused at once).
+ */
+export async function authenticateEndUser(
+  { store, clock }: Services,
+  token: string,
+): Promise<{ tenant: Tenant; claims: EndUserClaims }> {
   let tenantId: unknown;
   let kid: unknown;
   try {
@@ -172,8 +183,9 @@ export async function verifyEndUserToken({ store, clock }: Services, token: stri
     throw invalid();
   }
   if (!str(tenantId)) throw invalid();
-  const key = await keyToVerify(store, tenantId);
-  if (!key || kid !== key.kid) throw invalid();
+  const found = await keyToVerify(store, tenantId);
+  if (!found || kid !== found.key.kid) throw invalid();
+  const { key, tenant } = found;
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(token, key.secret, {
@@ -189,7 +201,7 @@ export async function verifyEndUserToken({ store, clock }: Services, token: stri
     throw invalid();
   const resources = res === undefined ? undefined : resourcesOfClaim(res);
   if (resources === null) throw invalid();
-  return {
+  const claims: EndUserClaims = {
     tenantId,
     userId: sub,
     organizationId: org,
@@ -201,4 +213,5 @@ export async function verifyEndUserToken({ store, clock }: Services, token: stri
     expiresAt: exp,
     tokenId: jti,
   };
+  return { tenant, claims };
 }

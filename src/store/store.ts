@@ -9,7 +9,6 @@ import type { CheckState, LastingFault } from './health.js';
 /** A tenant's new last event id; a null tenant: notices may have been missed (any tenant may have new events). */
 export type EventListener = (tenantId: string | null, lastId: number) => void;
 export type { EventDraft, StoredEvent } from './events/outbox.js';
-export type { StreamAccess } from './events/access.js';
 import type { CredentialsStore } from './credentials/index.js';
 import type { SigningKeysStore } from './signing-keys/index.js';
 import type { EventsStore } from './events/index.js';

@@ -226,13 +226,14 @@ describe('GET /v1/events: credentials withdrawn while a stream is open', () => {
     assert.equal(refused.status, 401, refused.body);
   });
 
-  test('a token alone is no server credential: a /v1 POST with only a Bearer token is 401', async () => {
+  test('a token is no server credential: a /v1 POST of an operation closed to end users is 403', async () => {
     const token = await tokenFor(t.a, 'u', uniq('org'));
     const r = await t.request(PATHS.notificationsAdd, {
       body: { data: { organizationId: 'o', notifyUsers: [{ userId: 'u' }] } },
       headers: { authorization: `Bearer ${token}` },
     });
-    assert.equal(r.status, 401, JSON.stringify(r.json));
+    assert.equal(r.status, 403, JSON.stringify(r.json));
+    assert.equal(r.json.error.status, 'PERMISSION_DENIED');
   });
 });
 

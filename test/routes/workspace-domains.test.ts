@@ -302,8 +302,10 @@ describe('CORS from allowed domains (MARGINALIA_CORS_ORIGINS unset)', () => {
   });
 
   test("another tenant's stream gets nothing from these domains; nor does a bad token, or the server credentials", async () => {
+    // A token used from an origin its tenant does not allow is refused (docs/api.md, "End users").
     const s = await stream(`?token=${await tokenOf(t.b)}`, { origin: A_PAGE });
-    assert.equal(s.status, 200, s.body);
+    assert.equal(s.status, 403, s.body);
+    assert.equal(JSON.parse(s.body).error.status, 'PERMISSION_DENIED');
     assert.deepEqual(corsHeaders(s.headers), [], "b's stream from a's domain");
     const own = await stream(`?token=${await tokenOf(t.b)}`, { origin: B_PAGE });
     assert.equal(own.headers['access-control-allow-origin'], B_PAGE, 'from its own');

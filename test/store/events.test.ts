@@ -1,7 +1,7 @@
 // The event outbox in the store (docs/events.md, "Events"), on the configured database: a write's events are
 // recorded with it, with ids that increase by one per tenant (concurrent writers included) and are separate per
 // tenant; a write that changes nothing records nothing; reads page by id; pruning deletes what is older
-// than a time, a batch at a time; and streamAccess answers the access rules of docs/events.md
+// than a time, a batch at a time
 // "End-user tokens and what a token's stream carries".
 import { describe } from 'node:test';
 import pg from 'pg';
@@ -109,47 +109,6 @@ describe(`${TEST_STORE} store: the event outbox`, () => {
     eq(await store.pruneEvents(T0 + 5, 10), 0, 'nothing more');
     eq(await store.pruneEvents(T0 + 1001, 1), 1, 'a batch is at most its limit, across tenants');
   });
-
-  storeTest(
-    'streamAccess: public to all of the organization, organizationPrivate to its users, restricted to its members',
-    async (store) => {
-      const now = T0;
-      await store.upsertUsers(TA, ORG, null, [{ userId: 'member' }], now);
-      await store.upsertUsers(TA, ORG, { kind: 'document', id: 'restricted' }, [{ userId: 'listed' }], now);
-      await store.addFolders(TA, ORG, [{ folderId: 'f', name: 'F', parentId: null }], now);
-      await store.upsertUsers(TA, ORG, { kind: 'folder', id: 'f' }, [{ userId: 'in-folder' }], now);
-      await store.addDocuments(
-        TA,
-        ORG,
-        null,
-        [
-          { documentId: 'public', name: null },
-          { documentId: 'restricted', name: null },
-        ],
-        now,
-      );
-      await store.addDocuments(TA, ORG, 'f', [{ documentId: 'filed', name: null }], now);
-      await store.setDocumentAccess(TA, ORG, ['public'], 'public', now);
-      await store.setDocumentAccess(TA, ORG, ['restricted', 'filed'], 'restricted', now);
-      const cases: [string, string, boolean, boolean][] = [
-        // user, document, member, may see the document
-        ['member', 'public', true, true],
-        ['member', 'unknown-doc', true, true],
-        ['member', 'restricted', true, false],
-        ['listed', 'restricted', true, true],
-        ['in-folder', 'filed', true, true],
-        ['in-folder', 'restricted', true, false],
-        ['stranger', 'public', false, true],
-        ['stranger', 'unknown-doc', false, false],
-        ['stranger', 'filed', false, false],
-      ];
-      for (const [user, doc, member, document] of cases) {
-        const got = await store.streamAccess(TA, ORG, doc, user);
-        eq(got, { member, document }, `${user} on ${doc}: ${show(got)}`);
-      }
-      eq(await store.streamAccess(TB, ORG, 'public', 'member'), { member: false, document: false }, 'another tenant');
-    },
-  );
 
   // PostgreSQL numbers a write's events after its commit (migrations 18, 21). What a write leaves
   // between the two (or when its process stops): its drafts, made here as a write makes them.

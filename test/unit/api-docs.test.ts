@@ -51,7 +51,9 @@ describe('/openapi.json and /docs', () => {
         type: 'http',
         scheme: 'bearer',
         bearerFormat: 'JWT',
-        description: 'An end-user token (POST /v1/auth/token/get); GET /v1/events only, also as its `token` parameter',
+        description:
+          'An end-user token (POST /v1/auth/token/get): GET /v1/events (also as its `token` parameter) and the ' +
+          'operations open to end users, for what its user may access (docs/api.md, "End users")',
       },
     });
     assert.deepEqual(doc.security, [{ apiKey: [], authToken: [] }]);
@@ -59,6 +61,12 @@ describe('/openapi.json and /docs', () => {
     for (const page of ['apikey/create', 'apikey/update', 'apikeys/get', 'authtokens/get', 'authtoken/reset'])
       assert.deepEqual(doc.paths[`/v2/workspace/${page}`].post.security, [{ workspaceId: [], workspaceAuthToken: [] }], page);
     assert.equal(doc.paths['/v2/workspace/apikeyconfig/get'].post.security, undefined);
+    // The operations open to end users take a token too (docs/api.md, "End users"); the rest the headers alone.
+    const either = [{ apiKey: [], authToken: [] }, { endUserToken: [] }];
+    for (const path of ['/v1/notifications/get', '/v2/commentannotations/get', '/v1/commentannotations/comments/add'])
+      assert.deepEqual(doc.paths[path].post.security, either, path);
+    for (const path of ['/v1/users/add', '/v2/notifications/add', '/v1/notifications/config/get'])
+      assert.equal(doc.paths[path].post.security, undefined, path);
   });
 
   test('describes every operation as a POST, with its request schema and every error answer in the envelope', () => {

@@ -2,8 +2,6 @@
 // This feature's part of the Store (store.ts): each method runs its store code through the core.
 import type { Maybe } from '../../maybe.js';
 import type { StoreCore } from '../core.js';
-import * as access from './access.js';
-import type { StreamAccess } from './access.js';
 import * as outbox from './outbox.js';
 import type { StoredEvent } from './outbox.js';
 
@@ -21,11 +19,6 @@ export const eventsStore = (core: StoreCore) => ({
   /** Deletes up to `limit` events recorded before `before` (ms); answers how many went. */
   pruneEvents(before: number, limit: number): Maybe<number> {
     return core.write('pruneEvents', () => outbox.prune(before, limit));
-  },
-
-  /** What an end-user token's stream may carry of the organization and document (events/access.ts). */
-  streamAccess(tenantId: string, organizationId: string, documentId: string, userId: string): Maybe<StreamAccess> {
-    return core.read('streamAccess', () => access.streamAccess(tenantId, organizationId, documentId, userId));
   },
 });
 

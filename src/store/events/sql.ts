@@ -73,26 +73,3 @@ export const EVENTS_SQL = {
        AND id IN (SELECT id FROM events WHERE tenant_id = @tenantId ORDER BY id LIMIT @limit)`,
   ),
 };
-
-/**
- * What an end-user token's stream may carry of an organization (docs/events.md,
- * "End-user tokens and what a token's stream carries"): whether the user has a profile there, and whether they may
- * see a document: `public`, anyone of the organization; `organizationPrivate` (also a document no write has
- * described yet), users with a profile; `restricted`, members of the document or of its folder.
- */
-export const ACCESS_SQL = {
-  access: same(
-    'streamAccess',
-    `SELECT
-       EXISTS (SELECT 1 FROM users WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId)
-         AS member,
-       (SELECT access_type FROM documents
-         WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId) AS access_type,
-       EXISTS (SELECT 1 FROM memberships
-         WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
-           AND ((scope_kind = 'document' AND scope_id = @documentId)
-             OR (scope_kind = 'folder' AND scope_id = (SELECT folder_id FROM documents
-                   WHERE tenant_id = @tenantId AND organization_id = @organizationId AND document_id = @documentId))))
-         AS listed`,
-  ),
-};

@@ -4,16 +4,24 @@ import { first, type Row, run, type Work } from '../sql.js';
 import type { SigningKey } from '../../domain/credentials.js';
 import { SIGNING_KEYS_SQL as SQL } from './sql.js';
 
-const keyFrom = (r: Row): SigningKey => ({
+const keyFrom = (tenantId: string, r: Row): SigningKey => ({
   kid: r.kid as string,
   secret: r.secret as string,
   createdAt: Number(r.created_at),
   tenantRefused: Boolean(r.refused),
+  tenant: {
+    id: tenantId,
+    apiKey: r.api_key as string,
+    name: r.name as string,
+    disabled: Boolean(r.disabled),
+    revoked: r.revoked_at != null,
+    createdAt: Number(r.tenant_created_at),
+  },
 });
 
 export function* find(tenantId: string): Work<SigningKey | null> {
   const row = yield* first(SQL.byTenant, { tenantId });
-  return row ? keyFrom(row) : null;
+  return row ? keyFrom(tenantId, row) : null;
 }
 
 /** The tenant's key: `candidate` when it has none yet, else the one it has (made first, here or by another process). */

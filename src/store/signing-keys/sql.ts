@@ -3,10 +3,13 @@
 import { same, written } from '../sql.js';
 
 export const SIGNING_KEYS_SQL = {
-  /** With its tenant's state: a disabled or revoked tenant's tokens are refused. */
+  /**
+   * With its tenant (an end-user request is the tenant's, docs/api.md "End users") and the tenant's state: a disabled
+   * or revoked tenant's tokens are refused.
+   */
   byTenant: written(
     'signingKeyByTenant',
-    (s) => `SELECT k.kid, k.secret, k.created_at,
+    (s) => `SELECT k.kid, k.secret, k.created_at, t.api_key, t.name, t.disabled, t.revoked_at, t.created_at AS tenant_created_at,
        (${s.isTrue('t.disabled')} OR t.revoked_at IS NOT NULL) AS refused
      FROM tenant_signing_keys k JOIN tenants t ON t.id = k.tenant_id WHERE k.tenant_id = @tenantId`,
   ),
