@@ -90,14 +90,14 @@ function headline(n) {
 }
 
 const refreshBadge = coalesced(async () => {
-  const { data } = await api.notifications.count({ organizationId: org });
+  const { data } = await api.notifications.count({ organizationId: org, userId: user });
   const badge = $('badge');
   badge.textContent = String(data.unread);
   badge.classList.toggle('some', data.unread > 0);
 });
 
 const refreshInbox = coalesced(async () => {
-  const { data } = await api.notifications.get({ organizationId: org, pageSize: 50 });
+  const { data } = await api.notifications.get({ organizationId: org, userId: user, pageSize: 50 });
   const items = data.map((n) => {
     // By userId: true is unread, false read; an organization-wide one is listed once read.
     const unread = n.notifyUsersByUserId?.[user] !== false;
@@ -160,7 +160,7 @@ $('comment-form').addEventListener('submit', async (e) => {
 
 $('mark-read').addEventListener('click', async () => {
   try {
-    await api.notifications.markRead({ organizationId: org });
+    await api.notifications.markRead({ organizationId: org, userId: user });
     await Promise.all([refreshBadge(), refreshInbox()]);
   } catch (err) {
     showError(err);
