@@ -89,8 +89,8 @@ describe('the inbox example in headless Chromium, two users live', { skip: NEEDS
     assert.equal(example.origin, origin);
     [ana, ben] = await Promise.all([open(origin, 'ana'), open(origin, 'ben')]);
     await Promise.all([
-      ana.locator('body[data-stream="open"]').waitFor({ timeout: 5_000 }),
-      ben.locator('body[data-stream="open"]').waitFor({ timeout: 5_000 }),
+      ana.locator('body[data-stream="open"]').waitFor({ timeout: 10_000 }),
+      ben.locator('body[data-stream="open"]').waitFor({ timeout: 10_000 }),
     ]);
   });
   after(async () => {
@@ -103,10 +103,10 @@ describe('the inbox example in headless Chromium, two users live', { skip: NEEDS
     const text = 'Looks good <img src=x onerror="document.title=1"> to me';
     await ben.locator('#comment-text').fill(text);
     await ben.locator('#comment-form button[type=submit]').click();
-    await ben.locator('#thread li', { hasText: 'Looks good' }).waitFor({ timeout: 5_000 });
+    await ben.locator('#thread li', { hasText: 'Looks good' }).waitFor({ timeout: 10_000 });
 
     const arrived = ana.locator('#thread li', { hasText: 'Looks good' });
-    await arrived.waitFor({ timeout: 5_000 });
+    await arrived.waitFor({ timeout: 10_000 });
     assert.equal(await arrived.locator('.text').textContent(), text, 'shown as text, not HTML');
     assert.equal(await ana.locator('#thread img').count(), 0, 'no element made of the comment');
     assert.match(String(await arrived.locator('.meta').textContent()), /^Ben · /, 'shown with its author');
@@ -115,7 +115,7 @@ describe('the inbox example in headless Chromium, two users live', { skip: NEEDS
     // And back: ana answers in the same thread, ben sees it.
     await ana.locator('#comment-text').fill('Thanks, Ben');
     await ana.locator('#comment-form button[type=submit]').click();
-    await ben.locator('#thread li', { hasText: 'Thanks, Ben' }).waitFor({ timeout: 5_000 });
+    await ben.locator('#thread li', { hasText: 'Thanks, Ben' }).waitFor({ timeout: 10_000 });
     const threads = await seed('commentannotations/get', { organizationId: ORG, documentId: DOC });
     assert.equal(threads.data.length, 1, `one thread: ${JSON.stringify(threads.data)}`);
     assert.deepEqual(
@@ -137,10 +137,10 @@ describe('the inbox example in headless Chromium, two users live', { skip: NEEDS
       displayHeadlineMessageTemplateData: { actionUser: { userId: 'ben' } },
       notifyUsers: [{ userId: 'ana' }],
     });
-    await ana.locator('#badge', { hasText: '1' }).waitFor({ timeout: 5_000 });
+    await ana.locator('#badge', { hasText: '1' }).waitFor({ timeout: 10_000 });
     assert.equal(await badge(ana), '1');
     const item = ana.locator('#inbox li.unread', { hasText: 'Ben mentioned you in Welcome' });
-    await item.waitFor({ timeout: 5_000 });
+    await item.waitFor({ timeout: 10_000 });
     await notReloaded(ana);
     assert.equal(await badge(ben), '0', "ben's badge stays: it was not his");
 
@@ -148,9 +148,9 @@ describe('the inbox example in headless Chromium, two users live', { skip: NEEDS
     await ana.screenshot({ path: join(ARTIFACTS, 'example-inbox.png'), fullPage: true });
 
     await ana.locator('#mark-read').click();
-    await ana.locator('#badge', { hasText: '0' }).waitFor({ timeout: 5_000 });
+    await ana.locator('#badge', { hasText: '0' }).waitFor({ timeout: 10_000 });
     assert.equal(await badge(ana), '0');
-    await ana.locator('#inbox li.unread').waitFor({ state: 'detached', timeout: 5_000 });
+    await ana.locator('#inbox li.unread').waitFor({ state: 'detached', timeout: 10_000 });
     const count = await seed('notifications/count/get', { organizationId: ORG, userId: 'ana' });
     assert.deepEqual(count.data, { total: 1, unread: 0 });
     await notReloaded(ana);
@@ -161,7 +161,7 @@ describe('the inbox example in headless Chromium, two users live', { skip: NEEDS
     assert.notEqual(elsewhere.origin, example.origin);
     const page = await open(elsewhere.origin, 'ana');
     const error = page.locator('#error');
-    await error.waitFor({ state: 'visible', timeout: 5_000 });
+    await error.waitFor({ state: 'visible', timeout: 10_000 });
     assert.match(String(await error.textContent()), /UNAVAILABLE: No answer from/);
     assert.equal(await page.locator('#inbox li').count(), 0);
     assert.equal(await page.locator('#thread li').count(), 0);
