@@ -38,6 +38,7 @@ const SECONDS = {
   'once:test/system/durability.test.ts': 20,
   'once:test/system/instances.test.ts': 18,
   'once:test/system/conformance.test.ts': 15,
+  'once:test/system/example-inbox.test.ts': 15,
   'once:test/system/faults-http.test.ts': 15,
   'postgres:test/routes/fuzz.test.ts': 75,
   'sqlite:test/routes/fuzz.test.ts': 130,

@@ -27,6 +27,9 @@ export interface MarginaliaEvent {
   data: Record<string, unknown>;
 }
 
+/** An end-user token, or a function that answers one (asked again at each use, so it can hand over a fresh one). */
+export type TokenSource = string | (() => string | Promise<string>);
+
 export interface SubscribeOptions {
   organizationId?: string;
   documentId?: string;
@@ -37,9 +40,9 @@ export interface SubscribeOptions {
   /**
    * An end-user token (auth.token) to stream with instead of the server credentials: only its user's
    * share of the events. A function is asked again at each (re)connection, so a long subscription can
-   * hand over a fresh token before the 48 hours run out.
+   * hand over a fresh token before the 48 hours run out. A client made with `token` streams with its own.
    */
-  token?: string | (() => string | Promise<string>);
+  token?: TokenSource;
   /** Aborting it ends the iteration (a pending `next()` resolves done). */
   signal?: AbortSignal;
   /** The first wait before connecting again in ms (default 250), doubled after each failed attempt. */

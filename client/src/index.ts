@@ -1,13 +1,14 @@
 // A typed client for the Marginalia HTTP API. It reads the operations' contract table
 // (src/schemas/operations/, the entries the service registers its routes and /openapi.json from):
 // each call's path, `data` and `result` types come from its entry, named by the operation's stable
-// name. The table holds schemas alone (src/schemas depends on typebox only): nothing of the service
-// runs here, and the package ships them. Every call POSTs {"data": ...} with both credential headers
-// and returns the `result` envelope; an error answer becomes a MarginaliaError carrying its status and
-// message. 429 and 503 are retried with exponential backoff, waiting at least what Retry-After asks;
-// a 429 without Retry-After is permanent and thrown at once. `events.subscribe` reads the live event
-// stream (GET /v1/events, a stream rather than an operation of the table) as an async iterator that
-// resumes by itself (events.ts).
+// name. At run time it needs only each entry's paths (routes.ts); the rest is types. Every call POSTs
+// {"data": ...} with both credential headers, or in a browser with an end-user token as
+// `Authorization: Bearer`, and returns the `result` envelope; an error answer becomes a MarginaliaError
+// carrying its status and message. 429 and 503 are retried with exponential backoff, waiting at least
+// what Retry-After asks; a 429 without Retry-After is permanent and thrown at once. `events.subscribe`
+// reads the live event stream (GET /v1/events, a stream rather than an operation of the table) as an
+// async iterator that resumes by itself (events.ts). Nothing here is Node's own: the same code runs in
+// a browser (scripts/bundle-client.mjs checks it).
 import type { ErrorCode } from '../../src/schemas/error-codes.js';
 import type {
   ContractData,
@@ -16,8 +17,9 @@ import type {
   ContractResultIn,
   Version,
 } from '../../src/schemas/operations/contract.js';
-import { CONTRACT, type OperationName } from '../../src/schemas/operations/index.js';
-import { type EventSubscription, type SubscribeOptions, Subscription } from './events.js';
+import type { CONTRACT, OperationName } from '../../src/schemas/operations/index.js';
+import { type EventSubscription, type SubscribeOptions, Subscription, type TokenSource } from './events.js';
+import { ROUTES } from './routes.js';
 
 export {
   EVENT_TYPES,
@@ -26,6 +28,7 @@ export {
   type EventType,
   type MarginaliaEvent,
   type SubscribeOptions,
+  type TokenSource,
 } from './events.js';
 
 type Contracts = typeof CONTRACT;
@@ -47,8 +50,8 @@ type CallV2<K extends OperationName> = (
 /** Every /v2 operation, by its name (`client.v2.annotationsGet({...})`). */
 export type V2Calls = { [K in V2Operation]: CallV2<K> };
 /** The names of the /v2 operations. */
-const V2_OPERATIONS = (Object.keys(CONTRACT) as OperationName[]).filter(
-  (name): name is V2Operation => (CONTRACT[name].paths as { v2?: string }).v2 !== undefined,
+const V2_OPERATIONS = (Object.keys(ROUTES) as OperationName[]).filter(
+  (name): name is V2Operation => ROUTES[name].paths.v2 !== undefined,
 );
 /** Reads and counts: safe to repeat after a 503 (the /v2 calls' writes are not retried on 503 unless asked). */
 const REPEATABLE_V2 = /(Get|Count|Status)$/;
@@ -171,18 +174,10 @@ export class MarginaliaError extends Error {
   }
 }
 
-export interface MarginaliaOptions {
+/** How the client reaches the service, and how patiently; the credentials are the other half of MarginaliaOptions. */
+export interface ConnectionOptions {
   /** Where the service listens, e.g. http://127.0.0.1:8080 */
   baseUrl: string;
-  apiKey: string;
-  authToken: string;
-  /**
-   * The workspace's id and auth token (`marginalia workspace credentials`), sent as x-service-workspace-id and
-   * x-service-workspace-auth-token to the workspace pages (`client.v2.apiKeyCreate`, `apiKeysGet`, ...) instead of
-   * the tenant's; needed for those calls only.
-   */
-  workspaceId?: string;
-  workspaceAuthToken?: string;
   /** How many times a 429 or 503 is retried (default 3). */
   retries?: number;
   /** The first backoff in ms, doubled each retry (default 200); Retry-After wins when longer. */
@@ -198,6 +193,36 @@ export interface MarginaliaOptions {
   /** A fetch to use instead of the global one. */
   fetch?: typeof fetch;
 }
+
+/** The tenant's server credentials: for the customer's backend, never for a browser. */
+export interface ServerCredentials {
+  apiKey: string;
+  authToken: string;
+  /**
+   * The workspace's id and auth token (`marginalia workspace credentials`), sent as x-service-workspace-id and
+   * x-service-workspace-auth-token to the workspace pages (`client.v2.apiKeyCreate`, `apiKeysGet`, ...) instead of
+   * the tenant's; needed for those calls only.
+   */
+  workspaceId?: string;
+  workspaceAuthToken?: string;
+  token?: undefined;
+}
+
+/**
+ * An end-user token (auth.token, got by the customer's backend): what a browser holds. Every call is sent
+ * with `Authorization: Bearer <token>` and acts as the token's user (docs/api.md, "End users"); a function
+ * is asked before each call and each connection of the stream, so it can hand over a fresh token (cache it:
+ * it is asked often).
+ */
+export interface EndUserCredentials {
+  token: TokenSource;
+  apiKey?: undefined;
+  authToken?: undefined;
+  workspaceId?: undefined;
+  workspaceAuthToken?: undefined;
+}
+
+export type MarginaliaOptions = ConnectionOptions & (ServerCredentials | EndUserCredentials);
 
 export class Marginalia {
   // Reads and upserts are safe to repeat; adds are, when the caller chose every id (a repeat is then
@@ -381,11 +406,15 @@ export class Marginalia {
         {
           baseUrl: this.options.baseUrl,
           fetch: this.options.fetch,
-          serverHeaders: () => ({ 'x-service-api-key': this.options.apiKey, 'x-service-auth-token': this.options.authToken }),
+          serverHeaders: () => {
+            const { apiKey, authToken } = this.credentials as ServerCredentials;
+            return { 'x-service-api-key': apiKey, 'x-service-auth-token': authToken };
+          },
           error: (status, message, httpStatus, requestId) => new MarginaliaError(status, message, httpStatus, requestId),
           statusOfHttp,
         },
-        options,
+        // A client made with an end-user token streams with it, unless told another.
+        { ...options, token: options.token ?? this.credentials.token },
       ),
   };
 
@@ -418,19 +447,24 @@ export class Marginalia {
     V2_OPERATIONS.map((name) => [name, (data: unknown) => this.call(name, data as never, REPEATABLE_V2.test(name), 'v2')]),
   ) as unknown as V2Calls;
 
-  private readonly options: Required<Omit<MarginaliaOptions, 'fetch' | 'workspaceId' | 'workspaceAuthToken'>> &
-    Pick<MarginaliaOptions, 'workspaceId' | 'workspaceAuthToken'> & { fetch: typeof fetch };
+  private readonly options: Required<ConnectionOptions>;
+  private readonly credentials: ServerCredentials | EndUserCredentials;
 
   constructor(options: MarginaliaOptions) {
+    const { baseUrl, retries = 3, backoffMs = 200, maxWaitMs = 30_000, retryWritesOn503 = false, fetch: given } = options;
     this.options = {
-      retries: 3,
-      backoffMs: 200,
-      maxWaitMs: 30_000,
-      retryWritesOn503: false,
-      fetch: globalThis.fetch,
-      ...options,
-      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      retries,
+      backoffMs,
+      maxWaitMs,
+      retryWritesOn503,
+      // Called as a plain function, never as a method of this object: a browser's fetch throws "Illegal
+      // invocation" when called on anything but the window. The global one is looked up at each call.
+      fetch: given ? (input, init) => given(input, init) : (input, init) => globalThis.fetch(input, init),
+      baseUrl: baseUrl.replace(/\/+$/, ''),
     };
+    this.credentials = options;
+    if (options.token === undefined && (typeof options.apiKey !== 'string' || typeof options.authToken !== 'string'))
+      throw new TypeError('Marginalia: give apiKey and authToken (server credentials), or token (an end-user token).');
   }
 
   /**
@@ -441,11 +475,15 @@ export class Marginalia {
     return (data) => this.call(name, data, typeof repeatable === 'function' ? repeatable(data) : repeatable);
   }
 
-  /** The headers operation `name` is called with: the workspace's for the workspace pages, else the tenant's. */
-  private credentialsFor(name: OperationName): Record<string, string> {
-    const { apiKey, authToken, workspaceId, workspaceAuthToken } = this.options;
-    if ((CONTRACT[name] as { credentials?: string }).credentials !== 'workspace')
-      return { 'x-service-api-key': apiKey, 'x-service-auth-token': authToken };
+  /**
+   * The headers operation `name` is called with: an end-user token's, or the workspace's for the workspace
+   * pages, else the tenant's.
+   */
+  private async credentialsFor(name: OperationName): Promise<Record<string, string>> {
+    const credentials = this.credentials;
+    if (credentials.token !== undefined) return { authorization: `Bearer ${await tokenOf(credentials.token)}` };
+    const { apiKey, authToken, workspaceId, workspaceAuthToken } = credentials;
+    if (!ROUTES[name].workspace) return { 'x-service-api-key': apiKey, 'x-service-auth-token': authToken };
     if (workspaceId === undefined || workspaceAuthToken === undefined)
       throw new MarginaliaError(
         'UNAUTHENTICATED',
@@ -464,9 +502,9 @@ export class Marginalia {
     version: Version = 'v1',
   ): Promise<ResultOf<K>> {
     type R = ResultOf<K>;
-    const path = `/${version}/${(CONTRACT[name].paths as Partial<Record<Version, string>>)[version]}`;
+    const path = `/${version}/${ROUTES[name].paths[version]}`;
     const { baseUrl, retries, backoffMs, maxWaitMs, retryWritesOn503, fetch: doFetch } = this.options;
-    const credentials = this.credentialsFor(name);
+    const credentials = await this.credentialsFor(name);
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
@@ -532,6 +570,11 @@ function statusOfHttp(http: number): ErrorCode {
     503: 'UNAVAILABLE',
   };
   return byHttp[http] ?? 'INTERNAL';
+}
+
+/** The token itself, asked of the function when it is one. */
+async function tokenOf(token: TokenSource): Promise<string> {
+  return typeof token === 'function' ? token() : token;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
