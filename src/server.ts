@@ -87,32 +87,19 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
   // With workers, the primary has made sure of the credentials before forking.
   if (cluster.isPrimary) await ensureCredentials(store, config, logger, stderr);
 
-  const rateLimiter =
-    config.redisUrl && config.rateLimit > 0
-      ? new SharedRateLimiter({
-          url: config.redisUrl,
-          perSecond: config.rateLimit,
-          timeoutMs: config.redisTimeoutMs,
-          clock: systemClock,
-          logger,
-        })
+  // A limit shared through Redis when it is configured (and the limit is on); else the app keeps one in this process.
+  const sharedLimiter = (perSecond: number) =>
+    config.redisUrl && perSecond > 0
+      ? new SharedRateLimiter({ url: config.redisUrl, perSecond, timeoutMs: config.redisTimeoutMs, clock: systemClock, logger })
       : undefined;
+  const rateLimiter = sharedLimiter(config.rateLimit);
   if (rateLimiter) {
     const redis = redactUrl(config.redisUrl!);
     if (await rateLimiter.connect()) logger.info({ redis }, 'rate limit shared through Redis');
     else logger.warn({ redis }, 'rate limit: Redis does not answer; each instance applies the limit on its own until it does');
   }
   // End users' budgets (docs/api.md, "End users") are shared the same way, at their own rate.
-  const endUserRateLimiter =
-    config.redisUrl && config.endUserRateLimit > 0
-      ? new SharedRateLimiter({
-          url: config.redisUrl,
-          perSecond: config.endUserRateLimit,
-          timeoutMs: config.redisTimeoutMs,
-          clock: systemClock,
-          logger,
-        })
-      : undefined;
+  const endUserRateLimiter = sharedLimiter(config.endUserRateLimit);
   await endUserRateLimiter?.connect();
   const events = new EventHub(store, {
     pollMs: config.eventPollMs,
