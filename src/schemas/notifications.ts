@@ -91,7 +91,15 @@ const NotificationChangeIn = (limits: InputLimits) =>
   });
 
 export const NotificationsUpdateBody = (limits: InputLimits) =>
-  RequestBody(Type.Object({ organizationId: Id, notifications: Batch(limits, NotificationChangeIn(limits)) }));
+  RequestBody(
+    Type.Object({
+      organizationId: Id,
+      notifications: Batch(limits, NotificationChangeIn(limits)),
+      /** The document verifyUserPermissions checks the read marks against (docs/decisions.md). */
+      documentId: Opt(Id),
+      verifyUserPermissions: Opt(Type.Boolean()),
+    }),
+  );
 
 /** notifications/delete: at least one filter (checked by the service, which names them). */
 export const NotificationsDeleteBody = (limits: InputLimits) =>

@@ -23,6 +23,7 @@ import { internalUserId, newAnnotationId } from '../domain/ids.js';
 import { v2Comment } from '../domain/answers/v2-threads.js';
 import { type MemberPath, spell } from './member-path.js';
 import { filterList, type ItemOutcome, itemOutcomes, orNull, requireUnique } from './rules.js';
+import { requireUsersAccess } from './verified-users.js';
 
 export const DEFAULT_ANNOTATION_STATUS = { id: 'OPEN', name: 'Open', type: 'default' };
 
@@ -96,10 +97,18 @@ function clash(annotationId: string, commentId: number): ApiError {
 }
 
 export function addAnnotations(
-  { store, clock }: Services,
+  services: Services,
   caller: Caller,
   input: AnnotationsAddData,
 ): Maybe<Record<string, AnnotationOutcome>> {
+  if (input.verifyUserPermissions) {
+    const authors = input.commentAnnotations.flatMap((a, i) =>
+      a.commentData.map((c, j) => ({ at: `commentAnnotations[${i}].commentData[${j}].from`, userId: c.from.userId })),
+    );
+    const checked = requireUsersAccess(services, caller, organizationOf(input), input.documentId, authors, 'write');
+    return then(checked, () => addAnnotations(services, caller, { ...input, verifyUserPermissions: false }));
+  }
+  const { store, clock } = services;
   requireUnique(input.commentAnnotations, (a) => a.annotationId, ['commentAnnotations'], 'annotationId');
   const annotations = input.commentAnnotations.map((a, i) => {
     const annotationId = a.annotationId ?? newAnnotationId();
@@ -186,7 +195,13 @@ function notifies(input: { organizationId?: string | null; triggerNotification?:
 const noThread = (input: { annotationId: string; documentId: string }) =>
   new ApiError('NOT_FOUND', `Annotation ${input.annotationId} does not exist in document ${input.documentId}.`);
 
-export function addComments({ store, clock }: Services, caller: Caller, input: CommentsAddData): Maybe<number[]> {
+export function addComments(services: Services, caller: Caller, input: CommentsAddData): Maybe<number[]> {
+  if (input.verifyUserPermissions) {
+    const authors = input.commentData.map((c, j) => ({ at: `commentData[${j}].from`, userId: c.from.userId }));
+    const checked = requireUsersAccess(services, caller, organizationOf(input), input.documentId, authors, 'write');
+    return then(checked, () => addComments(services, caller, { ...input, verifyUserPermissions: false }));
+  }
+  const { store, clock } = services;
   const list = drafts(input.commentData, ['commentData']);
   const notify = notifies(input);
   const added = store.addComments(caller.id, organizationOf(input), input.documentId, input.annotationId, list, clock(), notify);

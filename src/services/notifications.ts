@@ -9,12 +9,15 @@ import { asSet, decodePageToken, DEFAULT_PAGE_SIZE, encodePageToken, filterDiges
 import { spell } from './member-path.js';
 import type { Profiles } from './profiles.js';
 import { filterList, orNull } from './rules.js';
+import { usersWithAccess } from './verified-users.js';
 
 // /v2's: the template may be absent with isNotificationResolverUsed (v1's schema requires it).
 type AddNotificationInput = NotificationsAddV2Data;
 type GetNotificationsInput = NotificationsGetData;
 
-export function addNotification({ store, clock }: Services, caller: Caller, input: AddNotificationInput) {
+export function addNotification(services: Services, caller: Caller, input: AddNotificationInput): Maybe<NotificationAdded> {
+  if (input.verifyUserPermissions && input.documentId != null) return addVerified(services, caller, input, input.documentId);
+  const { store, clock } = services;
   if (input.notifyAll === false && (input.notifyUsers ?? []).length === 0) {
     throw invalid(
       `${spell(['notifyAll'])} is false and ${spell(['notifyUsers'])} lists nobody: the notification would reach no one.`,
@@ -63,6 +66,32 @@ export function addNotification({ store, clock }: Services, caller: Caller, inpu
       );
     }
     return { success: true as const, id: notificationId, message: 'Notification added successfully.' as const };
+  });
+}
+
+type NotificationAdded = { success: true; id: string; message: 'Notification added successfully.' };
+
+/**
+ * verifyUserPermissions (docs/decisions.md): the action user must be able to read the document (else 403, nothing
+ * written), and the listed recipients who cannot are left out; when none is left, 403 rather than a notification
+ * to nobody, or, worse, to the whole organization (no list means everyone).
+ */
+function addVerified(services: Services, caller: Caller, input: AddNotificationInput, documentId: string) {
+  const listed = (input.notifyUsers ?? []).map((u) => u.userId);
+  const asked = [input.actionUser.userId, ...listed];
+  return then(usersWithAccess(services, caller, input.organizationId, documentId, asked, 'read'), (kept) => {
+    if (!kept.has(input.actionUser.userId))
+      throw new ApiError('PERMISSION_DENIED', `verifyUserPermissions: the action user may not read document ${documentId}.`, {
+        details: { documentId, refused: [{ at: 'data.actionUser', userId: input.actionUser.userId }] },
+      });
+    const notifyUsers = (input.notifyUsers ?? []).filter((u) => kept.has(u.userId));
+    if (listed.length > 0 && notifyUsers.length === 0)
+      throw new ApiError('PERMISSION_DENIED', `verifyUserPermissions: no user listed may read document ${documentId}.`, {
+        details: { documentId, refused: listed.map((userId) => ({ userId })) },
+      });
+    // What `notifyAll` meant as asked stays: the list left must not turn into "everyone".
+    const notifyAll = input.notifyAll ?? listed.length === 0;
+    return addNotification(services, caller, { ...input, notifyUsers, notifyAll, verifyUserPermissions: false });
   });
 }
 

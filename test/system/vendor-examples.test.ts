@@ -380,8 +380,34 @@ const agentComment = (agent: Record<string, unknown>) => ({
   ],
 });
 
+/**
+ * An example sending verifyUserPermissions names users who, on its page, may access its document: they are made
+ * members of its organization first (docs/decisions.md, "verifyUserPermissions"), after the v1 twin's setup.
+ */
+const withVerifiedUsers = (v1: string): Plan => ({
+  ...SETUPS[v1],
+  setup: async (ctx, ex, i) => {
+    await SETUPS[v1]?.setup?.(ctx, ex, i);
+    const data = ex.body.data as Record<string, any>;
+    if (data.verifyUserPermissions !== true) return;
+    const named = [
+      ...(data.commentAnnotations ?? []).flatMap((a: any) => a.commentData.map((c: any) => c.from.userId)),
+      ...(data.commentData ?? []).map((c: any) => c.from.userId),
+      ...(data.actionUser ? [data.actionUser.userId] : []),
+      ...(data.notifyUsers ?? []).map((u: any) => u.userId),
+    ] as string[];
+    await ctx.call('/v1/users/add', {
+      organizationId: data.organizationId,
+      users: [...new Set(named)].map((userId) => ({ userId })),
+    });
+  },
+});
+
 /** The v2 pages whose examples need another setup or comparison than their v1 twin's. */
 const SETUPS_V2: Record<string, Plan> = {
+  '/v2/commentannotations/add': withVerifiedUsers('/v1/commentannotations/add'),
+  '/v2/commentannotations/comments/add': withVerifiedUsers('/v1/commentannotations/comments/add'),
+  '/v2/notifications/add': withVerifiedUsers('/v1/notifications/add'),
   '/v2/users/get': {
     setup: async (ctx, ex, i) => {
       await SETUPS['/v1/users/get']!.setup!(ctx, ex, i);
