@@ -13,6 +13,21 @@ import type { App } from './types.js';
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
 
+/**
+ * The member of a route's schema that holds an example of its request's `data` (each operation's contract has one:
+ * src/schemas/operations/contract.ts). It is not the body schema's own `examples`, as operations share body schemas
+ * (and their compiled validators): `withRequestExample` puts it in the document's copy of the body instead, which
+ * @fastify/swagger turns into the requestBody's `example`, and Swagger UI's "Try it out" starts from it.
+ */
+export const REQUEST_EXAMPLE = 'requestExample';
+
+/** A route's schema as /openapi.json describes it: with its example as the body's, when it has one. */
+export function withRequestExample<S extends { body?: unknown }>(schema: S): S {
+  const { [REQUEST_EXAMPLE]: data, ...rest } = schema as S & { [REQUEST_EXAMPLE]?: unknown };
+  if (data === undefined || rest.body === undefined) return schema;
+  return { ...rest, body: { ...(rest.body as object), examples: [{ data }] } } as S;
+}
+
 /** The security scheme of an end-user token (auth/token/get): GET /v1/events and the operations open to end users. */
 export const END_USER_TOKEN_SCHEME = 'endUserToken';
 
@@ -123,6 +138,7 @@ export const EVENT_STREAM_DOC = {
 export async function registerApiDocs(app: App): Promise<void> {
   app.addSchema(ErrorBody);
   await app.register(swagger, {
+    transform: ({ schema, url }) => ({ schema: schema && withRequestExample(schema), url }),
     // Shared schemas keep their own names in components.schemas.
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),

@@ -5,7 +5,7 @@
 // (operations/index.ts).
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { TSchema } from 'typebox';
-import { END_USER_SECURITY, WORKSPACE_SECURITY } from '../http/api-docs.js';
+import { END_USER_SECURITY, REQUEST_EXAMPLE, WORKSPACE_SECURITY } from '../http/api-docs.js';
 import { tenantOf, workspaceOf } from '../http/auth.js';
 import { success } from '../http/envelope.js';
 import type { App } from '../http/types.js';
@@ -156,6 +156,8 @@ export function registerOperations(app: App, services: Services, operations: rea
           // A version's own request and answers: its adapter's, else its contract's (VersionShape), else the operation's.
           body: bodyOf(adapter?.body ?? (version === 'v2' ? contract.v2?.body : undefined) ?? contract.body, services.limits),
           response: adapter?.response ?? (version === 'v2' ? contract.v2Response : undefined) ?? contract.response,
+          // What /openapi.json shows as the request's example (http/api-docs.ts): the body schema itself is shared.
+          [REQUEST_EXAMPLE]: (version === 'v2' ? contract.v2?.example : undefined) ?? contract.example,
         },
         handler: handlerOf(services, op, adapter),
       });

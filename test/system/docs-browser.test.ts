@@ -1,7 +1,7 @@
 // The API reference page (/docs) in a real headless Chromium (Debian's `chromium`, driven by
 // playwright-core): it loads with no request leaving the server (no CDN), lists every operation,
-// and a real request sent from its "Try it out" panel, with both credentials entered through
-// "Authorize", comes back 200. A screenshot of the answered request is saved to
+// and a real request sent from its "Try it out" panel (the operation's example, which the panel starts from), with
+// both credentials entered through "Authorize", comes back 200. A screenshot of the answered request is saved to
 // test-artifacts/docs.png. Skips itself, saying why, where there is no Chromium (CI installs it and
 // sets MARGINALIA_TEST_REQUIRE_BROWSER, so there it fails instead).
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { OPERATIONS as ROUTES } from '../../src/operations/index.js';
 import { pathsOf } from '../../src/operations/operation.js';
 import type { OpenApiDocument } from '../../src/http/api-docs.js';
+import { CONTRACT } from '../../src/schemas/operations/index.js';
 import { startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/test-database.js';
 import { ARTIFACTS, CHROMIUM, NEEDS_BROWSER } from '../helpers/browser.js';
@@ -113,9 +114,10 @@ describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
     await block.locator('.opblock-summary').first().click();
     const tryOut = block.locator('button.try-out__btn');
     if ((await tryOut.count()) > 0 && (await tryOut.innerText()).includes('Try it out')) await tryOut.click();
-    await block
-      .locator('textarea.body-param__text')
-      .fill(JSON.stringify({ data: { organizationId: 'docs-org', documentId: 'doc-1' } }, null, 2));
+    // The panel starts from the operation's example (its contract's, shown as the request body's example), and
+    // sends it as it is.
+    const prefilled = await block.locator('textarea.body-param__text').inputValue();
+    assert.deepEqual(JSON.parse(prefilled), { data: CONTRACT.notificationsGet.example });
     await block.locator('button.execute').click();
     const status = block.locator('.live-responses-table tr.response .response-col_status').first();
     await status.waitFor({ timeout: 20_000 });

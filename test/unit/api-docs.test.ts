@@ -5,10 +5,16 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { UNAVAILABLE_PATHS } from '../../src/operations/unavailable.js';
 import { MAX_TOKEN_RESOURCES } from '../../src/schemas/auth.js';
+import { DEFAULT_LIMITS } from '../../src/schemas/common.js';
+import { type Contract, namesOf } from '../../src/schemas/operations/contract.js';
+import { CONTRACT } from '../../src/schemas/operations/index.js';
+import { validatorOf } from '../helpers/answer-check.js';
 import { makeTestApp, PATHS, type TestApp } from '../helpers/app.js';
+import { parseBlocks } from '../helpers/doc-examples.js';
 import { REPO } from '../helpers/server-process.js';
 
 /** The one GET under /v1: the event stream (docs/events.md, "The live stream: GET /v1/events"). */
@@ -189,6 +195,41 @@ describe('/openapi.json and /docs', () => {
     // them: docs/decisions.md); their tag says what they answer, and docs/api.md lists them.
     for (const path of UNAVAILABLE_PATHS) assert.equal(doc.paths[path], undefined, `${path} is not listed`);
     assert.ok(doc.tags.some((t: any) => t.name === 'unavailable' && /501 UNIMPLEMENTED/.test(t.description)));
+  });
+
+  test('every operation has an example request: from docs/api.md where it has one, valid against its body schema', () => {
+    // The bodies of docs/api.md's curl examples, by path: an operation's example is one of them where there are some.
+    const documented = new Map<string, unknown[]>();
+    for (const block of parseBlocks(readFileSync(join(REPO, 'docs/api.md'), 'utf8')))
+      for (const { text } of block.commands) {
+        const path = /\$M(\/v[12]\/[\w/.-]+)/.exec(text)?.[1];
+        const body = /-d '([^']*)'/.exec(text)?.[1];
+        if (path && body) documented.set(path, [...(documented.get(path) ?? []), (JSON.parse(body) as { data: unknown }).data]);
+      }
+    let fromDocs = 0;
+    for (const [name, c] of Object.entries(CONTRACT) as [string, Contract][]) {
+      const paths = namesOf(c).map(([version, n]) => `/${version}/${n}`);
+      const bodies = paths.flatMap((path) => documented.get(path) ?? []);
+      if (bodies.length > 0) {
+        fromDocs++;
+        assert.ok(
+          bodies.some((body) => isDeepStrictEqual(body, c.example)),
+          `${name}: its example is none of docs/api.md's for ${paths.join(', ')}:\n${JSON.stringify(c.example)}`,
+        );
+      }
+      for (const [version, n] of namesOf(c)) {
+        const path = `/${version}/${n}`;
+        const example = (version === 'v2' ? c.v2?.example : undefined) ?? c.example;
+        const body = ((version === 'v2' ? c.v2?.body : undefined) ?? c.body)(DEFAULT_LIMITS) as Record<string, unknown>;
+        const check = validatorOf(t.app, body);
+        // Checked closed (a member the schema does not name is refused), as answers are: the server would ignore it.
+        assert.ok(check.Check({ data: example }), `${path}: ${JSON.stringify(check.Errors({ data: example })[1][0])}`);
+        // /openapi.json shows it as the request body's example, which "Try it out" starts from.
+        assert.deepEqual(doc.paths[path].post.requestBody.content['application/json'].example, { data: example }, path);
+      }
+    }
+    // Most come from the docs; the rest are written beside their contract.
+    assert.ok(fromDocs >= 80, `${fromDocs} examples from docs/api.md`);
   });
 
   test('the operational endpoints need no credentials', () => {

@@ -23,6 +23,7 @@ const greetings = contract({
   summary: 'Greet',
   tags: ['test'],
   body: Body,
+  example: { name: 'Ada' },
   result: Result,
 });
 const greet = operation(greetings, {
@@ -36,7 +37,14 @@ const greet = operation(greetings, {
   run: (_services, tenant, data) => `hello ${data.name} from ${tenant.id}`,
   answer: 'Greeted.',
 });
-const shouts = contract({ paths: { v1: 'greetings/shout' }, summary: 'Shout', tags: ['test'], body: Body, result: Result });
+const shouts = contract({
+  paths: { v1: 'greetings/shout' },
+  summary: 'Shout',
+  tags: ['test'],
+  body: Body,
+  example: { name: 'Ada' },
+  result: Result,
+});
 const shout = operation(shouts, {
   run: async (_services, _tenant, data) => data.name.toUpperCase(),
   answer: 'Shouted.',
@@ -48,6 +56,7 @@ const named = contract({
   summary: 'Say',
   tags: ['test'],
   body: Body,
+  example: { name: 'Ada' },
   result: Result,
 });
 const say = operation(named, { run: (_services, _tenant, data) => `said ${data.name}`, answer: 'Said.' });

@@ -23,6 +23,21 @@ export const activities = {
       'activity settings keep no activities (workspace/activityconfig/update).',
     tags: ['activities'],
     body: ActivitiesAddBody,
+    example: {
+      organizationId: 'acme',
+      documentId: 'spec',
+      activities: [
+        {
+          id: 'deploy-1',
+          featureType: 'custom',
+          actionType: 'deployed',
+          targetEntityId: 'v2.3.1',
+          actionUser: { userId: 'ann', name: 'Ann' },
+          displayMessageTemplate: '{{actionUser.name}} deployed {{version}}',
+          displayMessageTemplateData: { version: 'v2.3.1' },
+        },
+      ],
+    },
     result: ActivitiesAddedResult,
   }),
   activitiesGet: contract({
@@ -34,6 +49,7 @@ export const activities = {
       '1000 (default 1000); `pageToken` from the answer before.',
     tags: ['activities'],
     body: ActivitiesGetBody,
+    example: { organizationId: 'acme', documentId: 'spec', featureTypes: ['custom'], order: 'desc', pageSize: 50 },
     result: ActivitiesResult,
   }),
   activitiesUpdate: contract({
@@ -42,6 +58,10 @@ export const activities = {
     description: 'Answers each id: `success: false` for one that is not there or is immutable.',
     tags: ['activities'],
     body: ActivitiesUpdateBody,
+    example: {
+      organizationId: 'acme',
+      activities: [{ id: 'deploy-1', actionIcon: 'https://example.com/rocket.svg' }, { id: 'nope' }],
+    },
     result: ActivityOutcomesResult,
   }),
   activitiesDelete: contract({
@@ -52,6 +72,7 @@ export const activities = {
       'deleted, and `success: false` for an id named that is not there or is immutable.',
     tags: ['activities'],
     body: ActivitiesDeleteBody,
+    example: { organizationId: 'acme', documentId: 'spec' },
     result: ActivityOutcomesResult,
   }),
   activityConfigGet: contract({
@@ -60,6 +81,7 @@ export const activities = {
     description: 'Never set: `{"isEnabled": false}` (or true where MARGINALIA_ACTIVITIES_ENABLED says so).',
     tags: ['activities'],
     body: ActivityConfigGetBody,
+    example: {},
     result: ActivityConfigResult,
   }),
   activityConfigUpdate: contract({
@@ -71,6 +93,14 @@ export const activities = {
       '`enabledTime`; what the request says is merged on top.',
     tags: ['activities'],
     body: ActivityConfigUpdateBody,
+    example: {
+      activityServiceConfig: {
+        isEnabled: true,
+        immutable: false,
+        retentionDays: 30,
+        triggers: { comment: { 'comment.delete': false } },
+      },
+    },
     result: ActivityConfigResult,
   }),
 };

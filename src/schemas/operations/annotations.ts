@@ -24,6 +24,17 @@ export const annotations = {
     summary: 'Add comment annotations (threads), each with its first comments',
     tags: ['comments'],
     body: AnnotationsAddBody,
+    example: {
+      organizationId: 'acme',
+      documentId: 'spec',
+      commentAnnotations: [
+        {
+          annotationId: 't1',
+          locationId: 'para-3',
+          commentData: [{ commentHtml: '<p>Is this <b>right</b>?</p>', from: { userId: 'ann' } }],
+        },
+      ],
+    },
     result: AnnotationsResult,
     also: [409],
   }),
@@ -32,6 +43,7 @@ export const annotations = {
     summary: "Get a document's threads with their comments, newest first and paged, or by annotationId",
     tags: ['comments'],
     body: AnnotationsGetBody,
+    example: { organizationId: 'acme', documentId: 'spec', statusIds: ['OPEN'], pageSize: 20 },
     result: AnnotationListResult,
     v2: { body: AnnotationsSearchBody, result: AnnotationSearchResultV2 },
   }),
@@ -40,6 +52,12 @@ export const annotations = {
     summary: 'Change threads of a document (status, location, context, assignee, priority, target); null clears',
     tags: ['comments'],
     body: AnnotationsUpdateBody,
+    example: {
+      organizationId: 'acme',
+      documentId: 'spec',
+      annotationIds: ['t1', 't9'],
+      updatedData: { status: { id: 'RESOLVED', name: 'Resolved', type: 'terminal' } },
+    },
     result: AnnotationChangesResult,
   }),
   annotationsDelete: contract({
@@ -47,6 +65,7 @@ export const annotations = {
     summary: 'Delete threads of a document with their comments',
     tags: ['comments'],
     body: AnnotationsDeleteBody,
+    example: { documentId: 'spec', locationIds: ['locationx'] },
     result: AnnotationChangesResult,
   }),
   annotationsCount: contract({
@@ -54,6 +73,7 @@ export const annotations = {
     summary: 'Count the threads of documents, and those unread by a user',
     tags: ['comments'],
     body: AnnotationsCountBody,
+    example: { organizationId: 'acme', documentIds: ['spec', 'plan'], userId: 'bob' },
     result: AnnotationCountsResult,
   }),
   annotationsRead: contract({
@@ -61,6 +81,7 @@ export const annotations = {
     summary: 'Mark threads of a document read by a user, as of now (extension)',
     tags: ['comments'],
     body: AnnotationsReadBody,
+    example: { organizationId: 'acme', documentId: 'spec', userId: 'bob' },
     result: MarkedReadResult,
   }),
 };

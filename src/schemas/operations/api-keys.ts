@@ -28,6 +28,7 @@ export const apiKeys = {
     description: `${WORKSPACE}The auth token is shown only in this answer.`,
     tags: ['workspace keys'],
     body: ApiKeyCreateBody,
+    example: { ownerEmail: 'owner@example.com', type: 'production', apiKeyName: 'Prod', createAuthToken: true },
     result: ApiKeyCreatedResult,
   }),
   apiKeyUpdate: contract({
@@ -37,6 +38,7 @@ export const apiKeys = {
     description: WORKSPACE,
     tags: ['workspace keys'],
     body: ApiKeyUpdateBody,
+    example: { apiKey: 'mk_kx-BzsYXhDYzZ7Ic8cYO8pS-vo8W0gSN', apiKeyName: 'Production' },
     result: ApiKeyUpdatedResult,
     also: [404],
   }),
@@ -47,6 +49,7 @@ export const apiKeys = {
     description: WORKSPACE,
     tags: ['workspace keys'],
     body: ApiKeysGetBody,
+    example: { pageSize: 100 },
     result: ApiKeysResult,
   }),
   authTokensGet: contract({
@@ -56,6 +59,7 @@ export const apiKeys = {
     description: WORKSPACE,
     tags: ['workspace keys'],
     body: ApiKeyBody,
+    example: { apiKey: 'mk_kx-BzsYXhDYzZ7Ic8cYO8pS-vo8W0gSN' },
     result: AuthTokensResult,
     also: [404],
   }),
@@ -66,6 +70,7 @@ export const apiKeys = {
     description: `${WORKSPACE}The new token is shown only in this answer.`,
     tags: ['workspace keys'],
     body: ApiKeyBody,
+    example: { apiKey: 'mk_kx-BzsYXhDYzZ7Ic8cYO8pS-vo8W0gSN' },
     result: AuthTokenResetResult,
     also: [404],
   }),
@@ -74,6 +79,7 @@ export const apiKeys = {
     summary: "The key's allowed browser domains",
     tags: ['workspace'],
     body: NoDataBody,
+    example: {},
     result: AllowedDomainsResult,
   }),
   apiKeyConfigGet: contract({
@@ -81,6 +87,7 @@ export const apiKeys = {
     summary: "The key's configuration",
     tags: ['workspace'],
     body: NoDataBody,
+    example: {},
     result: ApiKeyConfigResult,
   }),
   apiKeyConfigUpdate: contract({
@@ -88,6 +95,7 @@ export const apiKeys = {
     summary: "Change the key's configuration, member by member",
     tags: ['workspace'],
     body: ApiKeyConfigUpdateBody,
+    example: { defaultDocumentAccessType: 'restricted' },
     result: ApiKeyConfigUpdatedResult,
   }),
 };

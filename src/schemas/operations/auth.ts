@@ -14,6 +14,7 @@ export const auth = {
       'needs the server credentials.',
     tags: ['auth'],
     body: AuthTokenBody,
+    example: { userId: 'ada', userProperties: { organizationId: 'acme', email: 'ada@acme.test', name: 'Ada', isAdmin: false } },
     result: AuthTokenResult,
   }),
   // v2's page of the same name takes other members (resources instead of an organizationId, header
@@ -33,6 +34,16 @@ export const auth = {
       '(as auth/permissions/add gives them).',
     tags: ['auth'],
     body: GenerateTokenBody,
+    example: {
+      userId: 'ada',
+      userProperties: { name: 'Ada', email: 'ada@acme.test', isAdmin: false },
+      permissions: {
+        resources: [
+          { type: 'organization', id: 'acme', accessRole: 'viewer' },
+          { type: 'document', id: 'spec', organizationId: 'acme', accessRole: 'editor', expiresAt: 1893456000 },
+        ],
+      },
+    },
     result: AuthTokenResult,
   }),
 };

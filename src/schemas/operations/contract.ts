@@ -30,6 +30,8 @@ type SuccessStatus = 200 | 202;
  */
 export interface VersionShape {
   body?: (limits: InputLimits) => TSchema;
+  /** An example of its `data`, where the operation's does not fit its body (test/unit/api-docs.test.ts checks it does). */
+  example?: Record<string, unknown>;
   result?: TSchema;
   /** What a 500 with `details` means on this version (the documents operations' partial failures on /v2). */
   partial?: string;
@@ -57,6 +59,14 @@ interface Declared<
   tags: readonly string[];
   /** The request body, built with the configured input limits. */
   body: (limits: InputLimits) => Body;
+  /**
+   * An example of the request's `data`, from docs/api.md's examples where it has one: what /openapi.json shows as
+   * the request body's example, so /docs's "Try it out" starts from a real request. Per contract, not on the body
+   * schema, which operations share (users/add and users/update take one body). Checked against the body schema by
+   * test/unit/api-docs.test.ts, not by its type: some bodies' static types are looser than their schemas (a union
+   * built from a list is `never`).
+   */
+  example: Record<string, unknown>;
   /** The success answer's schema. */
   result: Result;
   /** The statuses it may answer besides every operation's (responses.ts `answers`). */

@@ -17,6 +17,11 @@ export const documents = {
     summary: 'Create documents, or rename them; optionally file them in a folder',
     tags: ['organizations'],
     body: DocumentsAddBody,
+    example: {
+      organizationId: 'acme',
+      folderId: 'specs',
+      documents: [{ documentId: 'd1', documentName: 'Plan' }, { documentId: 'd2' }],
+    },
     result: DocumentsResult,
     also: [404],
   }),
@@ -25,6 +30,7 @@ export const documents = {
     summary: "An organization's documents, by id and/or folder, in id order and paged",
     tags: ['organizations'],
     body: DocumentsGetBody,
+    example: { organizationId: 'acme', folderId: 'specs' },
     result: DocumentListResult,
   }),
   documentsUpdate: contract({
@@ -32,6 +38,13 @@ export const documents = {
     summary: 'Rename documents that exist',
     tags: ['organizations'],
     body: DocumentsUpdateBody,
+    example: {
+      organizationId: 'acme',
+      documents: [
+        { documentId: 'd1', documentName: 'Plan B' },
+        { documentId: 'nope', documentName: 'x' },
+      ],
+    },
     result: DocumentsResult,
     v2: { partial: 'some documents do not exist: the others were renamed, every entry in `details`' },
   }),
@@ -40,6 +53,7 @@ export const documents = {
     summary: 'Delete documents with their threads, comments, notifications and memberships',
     tags: ['organizations'],
     body: DocumentsDeleteBody,
+    example: { organizationId: 'acme', documentIds: ['d2', 'nope'] },
     result: DocumentsResult,
     v2: { partial: 'some documents do not exist: the others were deleted, every entry in `details`' },
   }),
@@ -48,6 +62,7 @@ export const documents = {
     summary: 'Move documents into a folder that exists, or out of any with "root"',
     tags: ['organizations'],
     body: DocumentsMoveBody,
+    example: { organizationId: 'acme', documentIds: ['d1'], folderId: 'root' },
     result: DocumentsMovedResult,
     also: [404],
   }),
@@ -56,6 +71,7 @@ export const documents = {
     summary: "Set documents' access type",
     tags: ['organizations'],
     body: DocumentsAccessBody,
+    example: { organizationId: 'acme', documentIds: ['d1'], accessType: 'restricted' },
     result: AccessResult,
   }),
   documentsDisable: contract({
@@ -63,6 +79,7 @@ export const documents = {
     summary: 'Disable documents, or enable them again; a missing document is created',
     tags: ['organizations'],
     body: DocumentsDisableBody,
+    example: { organizationId: 'acme', documentIds: ['d1'], disabled: true },
     result: DisableStateResult,
   }),
 };

@@ -9,6 +9,7 @@ export const groups = {
     summary: 'Create organization user groups, or rename them',
     tags: ['users'],
     body: UserGroupsAddBody,
+    example: { organizationId: 'acme', organizationUserGroups: [{ groupId: 'editors', groupName: 'Editors' }] },
     result: UserGroupsResult,
   }),
   groupUsersAdd: contract({
@@ -16,6 +17,7 @@ export const groups = {
     summary: 'Add users to an organization user group; the group must exist',
     tags: ['users'],
     body: GroupUsersAddBody,
+    example: { organizationId: 'acme', organizationUserGroupId: 'editors', userIds: ['ada'] },
     result: GroupUsersResult,
     also: [404],
   }),
@@ -24,6 +26,7 @@ export const groups = {
     summary: 'Remove users (or all) from an organization user group',
     tags: ['users'],
     body: GroupUsersDeleteBody,
+    example: { organizationId: 'acme', organizationUserGroupId: 'editors', deleteAll: true },
     result: GroupUsersResult,
     also: [404],
   }),

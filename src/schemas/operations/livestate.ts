@@ -13,6 +13,13 @@ export const livestate = {
       'who may access the document) and to webhooks.',
     tags: ['livestate'],
     body: LiveStateBroadcastBody,
+    example: {
+      organizationId: 'acme',
+      documentId: 'spec',
+      liveStateDataId: 'cursor-ada',
+      data: { line: 12, selection: { from: 3, to: 9 } },
+      merge: true,
+    },
     result: LiveStateBroadcastResult,
   }),
   liveStateGet: contract({
@@ -20,6 +27,7 @@ export const livestate = {
     summary: "A document's live states, by id or all, in id order, paged (extension)",
     tags: ['livestate'],
     body: LiveStateGetBody,
+    example: { organizationId: 'acme', documentId: 'spec' },
     result: LiveStateListResult,
   }),
 };

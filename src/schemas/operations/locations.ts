@@ -15,6 +15,14 @@ export const locations = {
       '`data.authToken` when both headers are absent (wrong ones: 400 `Auth token not found.`).',
     tags: ['comments'],
     body: LocationsUpdateBody,
+    example: {
+      documentId: 'spec',
+      migrate: {
+        oldLocation: { id: 'scene_1', locationName: 'Untitled scene' },
+        newLocation: { id: 'scene_1', locationName: 'White scene' },
+      },
+      merge: true,
+    },
     result: LocationResult,
   }),
   locationDataDelete: contract({
@@ -27,6 +35,7 @@ export const locations = {
       'absent (wrong ones: 400 `Auth token not found.`).',
     tags: ['comments'],
     body: LocationDataDeleteBody,
+    example: { organizationId: 'acme', documentId: 'spec', location: { id: 'scene_1' } },
     result: LocationResult,
   }),
 };

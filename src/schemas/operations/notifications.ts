@@ -29,6 +29,15 @@ export const notifications = {
     summary: 'Add a notification for one or more recipients',
     tags: ['notifications'],
     body: NotificationsAddBody,
+    example: {
+      organizationId: 'acme',
+      documentId: 'spec',
+      notificationId: 'n1',
+      actionUser: { userId: 'ann' },
+      displayHeadlineMessageTemplate: '{actionUser} replied to you',
+      displayHeadlineMessageTemplateData: { actionUser: { userId: 'ann' } },
+      notifyUsers: [{ userId: 'bob' }],
+    },
     v2: { body: NotificationsAddV2Body },
     result: NotificationAddedResult,
     also: [409],
@@ -38,6 +47,7 @@ export const notifications = {
     summary: 'Get notifications by document or recipient, newest first, with paging',
     tags: ['notifications'],
     body: NotificationsGetBody,
+    example: { organizationId: 'acme', userId: 'bob', pageSize: 50 },
     result: NotificationsResult,
   }),
   notificationsUpdate: contract({
@@ -45,6 +55,13 @@ export const notifications = {
     summary: 'Change notifications: read and unread marks, and content',
     tags: ['notifications'],
     body: NotificationsUpdateBody,
+    example: {
+      organizationId: 'acme',
+      notifications: [
+        { id: 'n1', readByUserIds: ['bob'], displayBodyMessage: 'See section 3.' },
+        { id: 'n9', readByUserIds: ['bob'] },
+      ],
+    },
     result: NotificationChangesResult,
   }),
   notificationsDelete: contract({
@@ -52,6 +69,7 @@ export const notifications = {
     summary: 'Delete the notifications the filters match, for every recipient',
     tags: ['notifications'],
     body: NotificationsDeleteBody,
+    example: { organizationId: 'acme', notificationIds: ['n1', 'n9'] },
     result: NotificationChangesResult,
   }),
   notificationsCount: contract({
@@ -59,6 +77,7 @@ export const notifications = {
     summary: "Count a user's notifications, and those unread",
     tags: ['notifications'],
     body: NotificationsCountBody,
+    example: { organizationId: 'acme', userId: 'bob' },
     result: NotificationCountResult,
   }),
   notificationsRead: contract({
@@ -66,6 +85,7 @@ export const notifications = {
     summary: "Mark a user's notifications read: all, a document's, or those named",
     tags: ['notifications'],
     body: NotificationsReadBody,
+    example: { organizationId: 'acme', userId: 'bob', notificationIds: ['n2'] },
     result: NotificationsMarkedResult,
   }),
   notificationsConfigGet: contract({
@@ -73,6 +93,7 @@ export const notifications = {
     summary: "A user's inbox and email settings per document",
     tags: ['notifications'],
     body: NotificationConfigGetBody,
+    example: { organizationId: 'acme', documentIds: ['spec', 'plan'], userId: 'cy' },
     v2: { body: NotificationConfigGetV2Body },
     result: NotificationConfigResult,
   }),
@@ -81,6 +102,7 @@ export const notifications = {
     summary: "Set users' inbox and email settings for documents",
     tags: ['notifications'],
     body: NotificationConfigSetBody,
+    example: { organizationId: 'acme', documentIds: ['spec'], userIds: ['cy', 'bob'], config: { inbox: 'ALL' } },
     v2: { body: NotificationConfigSetV2Body },
     result: NotificationConfigSetResult,
   }),

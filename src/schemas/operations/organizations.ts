@@ -15,6 +15,7 @@ export const organizations = {
     summary: 'Create organizations, or rename them',
     tags: ['organizations'],
     body: OrganizationsBody,
+    example: { organizations: [{ organizationId: 'acme', organizationName: 'Acme' }, { organizationId: 'globex' }] },
     result: OrganizationsResult,
   }),
   organizationsGet: contract({
@@ -22,6 +23,7 @@ export const organizations = {
     summary: "The tenant's organizations, by id or all, in id order and paged",
     tags: ['organizations'],
     body: OrganizationsGetBody,
+    example: { pageSize: 1 },
     result: OrganizationListResult,
     v2: { result: OrganizationListResultV2 },
   }),
@@ -30,6 +32,12 @@ export const organizations = {
     summary: 'Rename organizations that exist',
     tags: ['organizations'],
     body: OrganizationsBody,
+    example: {
+      organizations: [
+        { organizationId: 'globex', organizationName: 'Globex' },
+        { organizationId: 'hooli', organizationName: 'Hooli' },
+      ],
+    },
     result: OrganizationsResult,
   }),
   organizationsDelete: contract({
@@ -37,6 +45,7 @@ export const organizations = {
     summary: 'Delete organizations with everything in them, in one transaction',
     tags: ['organizations'],
     body: OrganizationIdsBody,
+    example: { organizationIds: ['globex', 'hooli'] },
     result: OrganizationsDeleteResult,
   }),
   organizationsDisable: contract({
@@ -44,6 +53,7 @@ export const organizations = {
     summary: 'Disable organizations (every write under them is refused) or enable them again',
     tags: ['organizations'],
     body: OrganizationsDisableBody,
+    example: { organizationIds: ['globex'], disabled: true },
     result: DisableStateResult,
   }),
 };

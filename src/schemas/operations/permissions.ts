@@ -23,6 +23,15 @@ export const permissions = {
       'held. One event `user.permissions_add` per organization.',
     tags,
     body: PermissionsAddBody,
+    example: {
+      user: { userId: 'ada' },
+      permissions: {
+        resources: [
+          { type: 'organization', id: 'acme', accessRole: 'viewer' },
+          { type: 'document', id: 'spec', organizationId: 'acme', accessRole: 'editor', expiresAt: 1893456000 },
+        ],
+      },
+    },
     result: MessageOnlyResult,
   }),
   permissionsGet: contract({
@@ -35,6 +44,7 @@ export const permissions = {
       'request (users times resources named).',
     tags,
     body: PermissionsGetBody,
+    example: { organizationId: 'acme', userIds: ['ada'], documentIds: ['spec'] },
     result: PermissionsGetResult,
     also: [404],
   }),
@@ -44,6 +54,7 @@ export const permissions = {
     description: 'Resources the user holds no role on are skipped. One event `user.permissions_remove` per organization.',
     tags,
     body: PermissionsRemoveBody,
+    example: { userId: 'ada', permissions: { resources: [{ type: 'document', id: 'spec', organizationId: 'acme' }] } },
     result: MessageOnlyResult,
   }),
   generateSignature: contract({
@@ -54,6 +65,7 @@ export const permissions = {
       'Call it from your server only.',
     tags,
     body: GenerateSignatureBody,
+    example: { permissions: [{ userId: 'ada', resourceId: 'spec', type: 'document', hasAccess: true, accessRole: 'editor' }] },
     result: GenerateSignatureResult,
   }),
 };

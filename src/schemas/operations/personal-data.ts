@@ -9,6 +9,7 @@ export const personalData = {
     summary: "A page of a user's data in an organization: comments they wrote, notifications they acted or are addressed in",
     tags: ['users'],
     body: UserDataGetBody,
+    example: { organizationId: 'acme', userId: 'bob' },
     result: UserDataResult,
   }),
   userDataDelete: contract({
@@ -19,6 +20,7 @@ export const personalData = {
       '`statusCode` at the top, with no `result` wrapper (docs/decisions.md).',
     tags: ['users'],
     body: UserDataDeleteBody,
+    example: { userIds: ['cy'] },
     result: ErasureResult,
     successStatus: 202,
   }),
@@ -27,6 +29,7 @@ export const personalData = {
     summary: 'The state of a users/data/delete job',
     tags: ['users'],
     body: UserDataStatusBody,
+    example: { jobId: '0193f1c2-7a10-7c3e-9a51-2f0e6b1c9d44' },
     result: ErasureStatusResult,
     also: [404],
   }),

@@ -14,6 +14,11 @@ export const presence = {
       'the stream (users who may access the document) and to webhooks.',
     tags,
     body: PresenceUsersBody,
+    example: {
+      organizationId: 'acme',
+      documentId: 'spec',
+      users: [{ userId: 'ada', name: 'Ada', email: 'ada@acme.test', status: 'online' }],
+    },
     result: PresenceWriteResult,
   }),
   presenceUpdate: contract({
@@ -24,6 +29,7 @@ export const presence = {
       'nothing is written. The event `presence.update` carries the users.',
     tags,
     body: PresenceUsersBody,
+    example: { organizationId: 'acme', documentId: 'spec', users: [{ userId: 'ada', status: 'away' }] },
     result: PresenceWriteResult,
     also: [404],
   }),
@@ -33,6 +39,7 @@ export const presence = {
     description: 'Users not present are skipped. The event `presence.delete` names the users whose presence went.',
     tags,
     body: PresenceDeleteBody,
+    example: { organizationId: 'acme', documentId: 'spec', userIds: ['ada'] },
     result: PresenceWriteResult,
   }),
   presenceGet: contract({
@@ -40,6 +47,7 @@ export const presence = {
     summary: 'Who is on a document: the presence not expired, in userId order (extension)',
     tags,
     body: PresenceGetBody,
+    example: { organizationId: 'acme', documentId: 'spec' },
     result: PresenceListResult,
   }),
 };

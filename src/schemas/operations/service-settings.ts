@@ -19,6 +19,7 @@ export const serviceSettings = {
     summary: "The tenant's email service settings (defaults until set)",
     tags,
     body: ServiceSettingGetBody,
+    example: {},
     result: EmailConfigResult,
   }),
   emailConfigUpdate: contract({
@@ -30,6 +31,10 @@ export const serviceSettings = {
       'and shown; this server sends no email yet.',
     tags,
     body: EmailConfigUpdateBody,
+    example: {
+      useEmailService: true,
+      emailServiceConfig: { type: 'sendgrid', apiKey: 'SG.example-key', fromEmail: 'notify@acme.test', fromCompany: 'Acme' },
+    },
     result: EmailConfigResult,
   }),
   notificationConfigGet: contract({
@@ -37,6 +42,7 @@ export const serviceSettings = {
     summary: "The tenant's notification service settings (defaults until set)",
     tags,
     body: ServiceSettingGetBody,
+    example: {},
     result: NotificationConfigResult,
   }),
   notificationConfigUpdate: contract({
@@ -49,6 +55,7 @@ export const serviceSettings = {
       '(commentannotations/add), `added` (comments/add), `updated` (comments/update). Delay and batching are kept and shown.',
     tags,
     body: NotificationConfigUpdateBody,
+    example: { useNotificationService: true, notificationServiceConfig: { delayConfig: { isEnabled: true, delaySeconds: 30 } } },
     result: NotificationConfigResult,
   }),
   permissionProviderConfigGet: contract({
@@ -56,6 +63,7 @@ export const serviceSettings = {
     summary: "The tenant's permission provider settings (defaults until set)",
     tags,
     body: ServiceSettingGetBody,
+    example: {},
     result: PermissionProviderConfigResult,
   }),
   permissionProviderConfigUpdate: contract({
@@ -68,6 +76,10 @@ export const serviceSettings = {
       'setting back. Kept and shown; access decisions do not ask the provider yet.',
     tags,
     body: PermissionProviderConfigUpdateBody,
+    example: {
+      usePermissionProvider: true,
+      permissionProviderConfig: { permissionProviderUrl: 'https://perms.acme.test/decide', authToken: 'tok_123' },
+    },
     result: PermissionProviderConfigUpdateResult,
   }),
 };

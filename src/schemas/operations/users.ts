@@ -9,6 +9,15 @@ export const users = {
     summary: 'Add users or update their profiles, optionally as members of a document or folder',
     tags: ['users'],
     body: UsersBody,
+    example: {
+      organizationId: 'acme',
+      documentId: 'spec',
+      users: [
+        { userId: 'ann', name: 'Ann', email: 'ann@example.com', photoUrl: 'https://example.com/ann.png' },
+        { userId: 'bob', name: 'Bob', email: 'bob@example.com' },
+        { userId: 'ada', name: 'Ada', email: 'ada@acme.test' },
+      ],
+    },
     result: UsersResult,
   }),
   usersUpdate: contract({
@@ -16,6 +25,14 @@ export const users = {
     summary: 'Update existing users; missing users are reported, not created',
     tags: ['users'],
     body: UsersBody,
+    example: {
+      organizationId: 'acme',
+      documentId: 'spec',
+      users: [
+        { userId: 'ann', name: 'Ann Lee' },
+        { userId: 'zed', name: 'Zed' },
+      ],
+    },
     result: UsersResult,
   }),
   usersGet: contract({
@@ -23,6 +40,7 @@ export const users = {
     summary: 'Members of the organization, or of a document, folder or user groups, in userId order and paged',
     tags: ['users'],
     body: UsersGetBody,
+    example: { organizationId: 'acme', documentId: 'spec' },
     result: MembersResult,
     v2: { result: MembersResultV2 },
   }),
@@ -31,6 +49,7 @@ export const users = {
     summary: 'Remove users from the organization, or only from a document or folder',
     tags: ['users'],
     body: UsersDeleteBody,
+    example: { organizationId: 'acme', documentId: 'spec', userIds: ['bob', 'ghost'] },
     result: MembersDeletedResult,
   }),
 };

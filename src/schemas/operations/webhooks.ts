@@ -15,6 +15,11 @@ export const webhooks = {
     summary: 'Add a webhook: events are POSTed to its URL, signed (Standard Webhooks); its secret is shown here',
     tags: ['webhooks'],
     body: WebhooksAddBody,
+    example: {
+      url: 'https://hooks.example.com/marginalia',
+      events: ['comment.*', 'notification.add'],
+      description: 'comments to Slack',
+    },
     result: WebhookAddedResult,
   }),
   webhooksGet: contract({
@@ -22,6 +27,7 @@ export const webhooks = {
     summary: "The tenant's webhooks, without their secrets",
     tags: ['webhooks'],
     body: WebhooksGetBody,
+    example: {},
     result: WebhookListResult,
   }),
   webhooksDelete: contract({
@@ -29,6 +35,7 @@ export const webhooks = {
     summary: 'Delete a webhook; its pending deliveries are not made',
     tags: ['webhooks'],
     body: WebhookIdBody,
+    example: { webhookId: 'wh_5f0c2a9e7b4d41c6a8e3f1b0d9c7e5a2' },
     result: WebhookDeletedResult,
     also: [404],
   }),
@@ -40,6 +47,7 @@ export const webhooks = {
       'while the tenant has advanced webhooks switched off (advancedwebhookconfig `isEnabled: false`).',
     tags: ['webhooks'],
     body: WebhookIdBody,
+    example: { webhookId: 'wh_5f0c2a9e7b4d41c6a8e3f1b0d9c7e5a2' },
     result: WebhookResult,
     also: [404],
   }),
@@ -48,6 +56,7 @@ export const webhooks = {
     summary: "A webhook's last delivery attempts, newest first and paged: status, response code, event, attempt number",
     tags: ['webhooks'],
     body: WebhookDeliveriesGetBody,
+    example: { webhookId: 'wh_5f0c2a9e7b4d41c6a8e3f1b0d9c7e5a2', pageSize: 50 },
     result: WebhookAttemptListResult,
     also: [404],
   }),
