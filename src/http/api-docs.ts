@@ -98,12 +98,13 @@ export const EVENT_STREAM_DOC = {
     200: {
       description:
         'The stream (`text/event-stream`), open until the client leaves or the server ends it. It starts with ' +
-        '`retry: 1000` and a comment line `: open` once the stream is subscribed. Each event is one message: ' +
+        '`retry: 1000`; once the stream is subscribed, a message `id: <N>` of where it stands (the last event id, or ' +
+        'the one it resumes after) and a comment line `: open`. Each event is one message: ' +
         '`id: <event id>` and `data: <the event as JSON>`, with no `event:` field (so `EventSource.onmessage` sees ' +
         'every one). The event is `{id, type, timestamp, organizationId, documentId?, data}`: ids are integers that ' +
         'increase per tenant and commit in order, `timestamp` is in ms, `documentId` is there when the event concerns a ' +
-        'document, and `data` is the object as a read shows it (its ids, for a delete). An idle stream gets a comment ' +
-        'line `: heartbeat` every MARGINALIA_EVENT_HEARTBEAT_MS (15 s). The server may end the stream with a last ' +
+        'document, and `data` is the object as a read shows it (its ids, for a delete). An idle stream gets `id: <N>` ' +
+        'and a comment line `: heartbeat` every MARGINALIA_EVENT_HEARTBEAT_MS (15 s). The server may end the stream with a last ' +
         'message `event: close` and `data: {"reason": "...", "lastEventId": N}` (a client reading more slowly than ' +
         'events come, past MARGINALIA_EVENT_STREAM_BUFFER_KB unread; or a shutdown): reconnect with ' +
         '`Last-Event-ID: N` to resume.',
@@ -111,7 +112,7 @@ export const EVENT_STREAM_DOC = {
         'text/event-stream': {
           schema: Type.String({
             description: 'Messages separated by a blank line',
-            examples: [`id: 42\ndata: ${EXAMPLE_EVENT}\n\n: heartbeat\n\n`],
+            examples: [`id: 42\ndata: ${EXAMPLE_EVENT}\n\nid: 42\n: heartbeat\n\n`],
           }),
         },
       },
