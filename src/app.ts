@@ -19,6 +19,7 @@ import { lazyChildLogger } from './http/lazy-logger.js';
 import { LocalRateLimiter, type RateLimit } from './http/rate-limiter.js';
 import { requestIdOf } from './http/request-id.js';
 import type { App } from './http/types.js';
+import { registerHome } from './routes/home.js';
 import { registerOperational } from './routes/operational.js';
 import { OPERATIONS } from './operations/index.js';
 import { pathsOf, registerOperations } from './operations/operation.js';
@@ -214,6 +215,7 @@ export async function buildApp({
   await registerApiDocs(app);
   registerMetricsRoute(app, metrics);
   registerOperational(app, store);
+  registerHome(app);
 
   const services = servicesOf(config, store, clock);
   const { profiles, threadPages } = services;
