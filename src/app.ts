@@ -39,6 +39,7 @@ export interface AppOptions {
         | 'http'
         | 'authFailureFloorMs'
         | 'endUserRateLimit'
+        | 'endUserTokenCache'
         | 'profileCacheMb'
         | 'threadPageCacheMb'
         | 'restAfterMs'
@@ -129,6 +130,7 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
     activitiesDeleteMax: config.activitiesDeleteMax,
     maxOpenMigrationsPerTenant: config.maxOpenMigrationsPerTenant,
     webhookRecoverBatchSize: config.webhookRecoverBatchSize,
+    endUserTokenCache: config.endUserTokenCache,
   };
 }
 
