@@ -34,7 +34,7 @@ const NotificationsAddFields = (limits: InputLimits) => ({
   /** Organizations and documents are made by their first write whatever these say. */
   createOrganization: Opt(Type.Boolean()),
   createDocument: Opt(Type.Boolean()),
-  /** Checked with the permissions of end users (docs/decisions.md). */
+  /** Only recipients with access to the document (docs/decisions.md, "verifyUserPermissions"). */
   verifyUserPermissions: Opt(Type.Boolean()),
   // Optional (docs/api.md, "Addressing and read state"): none, or none with notifyAll, addresses the whole
   // organization.
@@ -91,7 +91,14 @@ const NotificationChangeIn = (limits: InputLimits) =>
   });
 
 export const NotificationsUpdateBody = (limits: InputLimits) =>
-  RequestBody(Type.Object({ organizationId: Id, notifications: Batch(limits, NotificationChangeIn(limits)) }));
+  RequestBody(
+    Type.Object({
+      organizationId: Id,
+      notifications: Batch(limits, NotificationChangeIn(limits)),
+      /** Read marks only for users with access to each notification's document (docs/decisions.md, "verifyUserPermissions"). */
+      verifyUserPermissions: Opt(Type.Boolean()),
+    }),
+  );
 
 /** notifications/delete: at least one filter (checked by the service, which names them). */
 export const NotificationsDeleteBody = (limits: InputLimits) =>

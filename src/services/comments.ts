@@ -23,6 +23,7 @@ import { internalUserId, newAnnotationId } from '../domain/ids.js';
 import { v2Comment } from '../domain/answers/v2-threads.js';
 import { type MemberPath, spell } from './member-path.js';
 import { filterList, type ItemOutcome, itemOutcomes, orNull, requireUnique } from './rules.js';
+import { verifyAnnotationAuthors, verifyCommentAuthors } from './verify-user-permissions.js';
 
 export const DEFAULT_ANNOTATION_STATUS = { id: 'OPEN', name: 'Open', type: 'default' };
 
@@ -96,10 +97,11 @@ function clash(annotationId: string, commentId: number): ApiError {
 }
 
 export function addAnnotations(
-  { store, clock }: Services,
+  services: Services,
   caller: Caller,
   input: AnnotationsAddData,
 ): Maybe<Record<string, AnnotationOutcome>> {
+  const { store, clock } = services;
   requireUnique(input.commentAnnotations, (a) => a.annotationId, ['commentAnnotations'], 'annotationId');
   const annotations = input.commentAnnotations.map((a, i) => {
     const annotationId = a.annotationId ?? newAnnotationId();
@@ -132,7 +134,10 @@ export function addAnnotations(
     };
   });
   const notify = notifies(input);
-  const added = store.addAnnotations(caller.id, organizationOf(input), input.documentId, annotations, clock(), notify);
+  // The whole request is checked before anything is written: a refusal writes nothing.
+  const added = then(verifyAnnotationAuthors(services, caller, input), () =>
+    store.addAnnotations(caller.id, organizationOf(input), input.documentId, annotations, clock(), notify),
+  );
   // fromEntries: an annotationId such as "__proto__" is an ordinary own key here.
   return then(added, (taken) => outcomesOf(annotations, taken));
 }
@@ -186,10 +191,13 @@ function notifies(input: { organizationId?: string | null; triggerNotification?:
 const noThread = (input: { annotationId: string; documentId: string }) =>
   new ApiError('NOT_FOUND', `Annotation ${input.annotationId} does not exist in document ${input.documentId}.`);
 
-export function addComments({ store, clock }: Services, caller: Caller, input: CommentsAddData): Maybe<number[]> {
+export function addComments(services: Services, caller: Caller, input: CommentsAddData): Maybe<number[]> {
+  const { store, clock } = services;
   const list = drafts(input.commentData, ['commentData']);
   const notify = notifies(input);
-  const added = store.addComments(caller.id, organizationOf(input), input.documentId, input.annotationId, list, clock(), notify);
+  const added = then(verifyCommentAuthors(services, caller, input), () =>
+    store.addComments(caller.id, organizationOf(input), input.documentId, input.annotationId, list, clock(), notify),
+  );
   return then(added, (outcome) => {
     switch (outcome.kind) {
       case 'added':

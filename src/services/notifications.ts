@@ -9,12 +9,13 @@ import { asSet, decodePageToken, DEFAULT_PAGE_SIZE, encodePageToken, filterDiges
 import { spell } from './member-path.js';
 import type { Profiles } from './profiles.js';
 import { filterList, orNull } from './rules.js';
+import { verifiedRecipients } from './verify-user-permissions.js';
 
 // /v2's: the template may be absent with isNotificationResolverUsed (v1's schema requires it).
 type AddNotificationInput = NotificationsAddV2Data;
 type GetNotificationsInput = NotificationsGetData;
 
-export function addNotification({ store, clock }: Services, caller: Caller, input: AddNotificationInput) {
+export function addNotification(services: Services, caller: Caller, input: AddNotificationInput) {
   if (input.notifyAll === false && (input.notifyUsers ?? []).length === 0) {
     throw invalid(
       `${spell(['notifyAll'])} is false and ${spell(['notifyUsers'])} lists nobody: the notification would reach no one.`,
@@ -25,13 +26,25 @@ export function addNotification({ store, clock }: Services, caller: Caller, inpu
     throw invalid(
       `${spell(['displayHeadlineMessageTemplate'])} is required unless ${spell(['isNotificationResolverUsed'])} is true.`,
     );
+  // A user listed twice is notified once.
+  const listed = [...new Set((input.notifyUsers ?? []).map((u) => u.userId))];
+  return then(verifiedRecipients(services, caller, input, listed), (verified) =>
+    addTo(services, caller, input, resolverUsed, verified ?? listed, verified !== null),
+  );
+}
+
+/** The notification written, to `userIds`; `verified`: they are all it reaches, whatever notifyAll says. */
+function addTo(
+  { store, clock }: Services,
+  caller: Caller,
+  input: AddNotificationInput,
+  resolverUsed: boolean,
+  userIds: readonly string[],
+  verified: boolean,
+) {
   const notificationId = input.notificationId ?? newNotificationId();
-  // A user listed twice is notified once. Internal ids are derived here, once, so reads need not hash.
-  const listed = input.notifyUsers ?? [];
-  const recipients = [...new Set(listed.map((u) => u.userId))].map((userId) => ({
-    userId,
-    internalId: internalUserId(caller.id, input.organizationId, userId),
-  }));
+  // Internal ids are derived here, once, so reads need not hash.
+  const recipients = userIds.map((userId) => ({ userId, internalId: internalUserId(caller.id, input.organizationId, userId) }));
   const notification = {
     notificationId,
     documentId: orNull(input.documentId),
@@ -44,8 +57,8 @@ export function addNotification({ store, clock }: Services, caller: Caller, inpu
     timestamp: clock(),
     recipients,
     // docs/api.md "Addressing and read state": addressed to the whole organization when asked, or when nobody is
-    // listed.
-    notifyAll: input.notifyAll ?? recipients.length === 0,
+    // listed. With verifyUserPermissions, the recipients found are everyone it reaches: never the whole organization.
+    notifyAll: verified ? false : (input.notifyAll ?? recipients.length === 0),
     source: input.notificationSource ?? 'custom',
     context: input.context != null ? JSON.stringify(input.context) : null,
     resolverUsed,
