@@ -1,4 +1,4 @@
-// verifyUserPermissions on a server-credential write (docs/api.md; docs/decisions.md, "verifyUserPermissions"): the
+// verifyUserPermissions on a server-credential write (docs/api.md and docs/decisions.md, "verifyUserPermissions"): the
 // users the write names are asked of the one access check (document-access.ts), and the write refuses a comment
 // whose author may not write, keeps a notification to the recipients who may read, and applies read marks only
 // for users who may read. Checked before the write's transaction, as the end users' rules are.

@@ -1,4 +1,4 @@
-// verifyUserPermissions on server-credential writes (docs/api.md; docs/decisions.md, "verifyUserPermissions"), on the
+// verifyUserPermissions on server-credential writes (docs/api.md and docs/decisions.md, "verifyUserPermissions"), on the
 // configured database, on /v1 and /v2 alike: a comment write refuses, with details and writing nothing, when an
 // author may not write to the document; notifications/add keeps only recipients who may read it; notifications/update
 // applies read marks only for users who may read it. Without the flag (or with false) nothing changes.
@@ -209,6 +209,41 @@ describe('verifyUserPermissions: comment writes', () => {
       const ok = await t.a.post(path(P.commentsAdd), { ...where, verifyUserPermissions: true, commentData: [say('member')] });
       assert.equal(ok.status, 200, ok.body);
     });
+
+  test('comments/add: a role on the restricted document lets its holder write; an expired one does not', async () => {
+    const org = await organization();
+    assert.equal(
+      (
+        await threadAdd(org, 'restricted', 'listed', {
+          commentAnnotations: [{ annotationId: 'th', commentData: [say('listed')] }],
+        })
+      ).status,
+      200,
+    );
+    const add = (from: string, path = P.commentsAdd) =>
+      t.a.post(path, {
+        organizationId: org,
+        documentId: 'restricted',
+        annotationId: 'th',
+        verifyUserPermissions: true,
+        commentData: [say(from)],
+      });
+    expectError(await add('member'), 403, 'PERMISSION_DENIED', 'a member alone does not open a restricted document');
+    const role = await t.a.post(P.permissionsAdd, {
+      user: { userId: 'member' },
+      permissions: {
+        resources: [
+          { type: 'document', id: 'restricted', organizationId: org, accessRole: 'editor', expiresAt: seconds(now) + 60 },
+        ],
+      },
+    });
+    assert.equal(role.status, 200, role.body);
+    assert.equal((await add('member', v2(P.commentsAdd))).status, 200);
+    now += 61_000;
+    expectError(await add('member'), 403, 'PERMISSION_DENIED', 'the role has ended');
+    const comments = (await t.a.ok(P.commentsGet, { organizationId: org, documentId: 'restricted', annotationId: 'th' })).data;
+    assert.equal(comments.length, 2);
+  });
 
   for (const path of VERSIONS)
     test(`without the flag, or with false, nothing is checked (${versionOf(path)})`, async () => {
