@@ -27,6 +27,8 @@ export interface Operation {
   bodies?: number;
   /** Headers instead of the bench tenant's credentials. */
   headers?: Record<string, string>;
+  /** Sent with this user's end-user token (docs/api.md, "End users") instead: minted once the server runs. */
+  endUser?: { organizationId: string; userId: string };
 }
 
 const pick = (n: number) => Math.floor(Math.random() * n);
@@ -166,6 +168,33 @@ export const OPERATIONS: Operation[] = [
       pageSize: 20,
       statusIds: ['OPEN', `unseen-${n}-${pick(1e9)}`],
     }),
+  },
+  // What an end user's request costs over the server credentials' (docs/api.md, "End users"): the same reads,
+  // in one organization (a token is one user's, in one organization), with a member's token and without.
+  {
+    name: 'commentannotations/get (page of 20 threads), one organization',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/commentannotations/get',
+    body: (s) => ({ organizationId: org(0), documentId: listDocOf(pick(s.listDocumentsPerOrg)), pageSize: 20 }),
+  },
+  {
+    name: 'commentannotations/get (page of 20 threads), one organization, end-user token',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/commentannotations/get',
+    endUser: { organizationId: org(0), userId: userOf(0) },
+    body: (s) => ({ organizationId: org(0), documentId: listDocOf(pick(s.listDocumentsPerOrg)), pageSize: 20 }),
+  },
+  {
+    // The token's own cost: the inbox reads no document, so there is no access check, only the token's.
+    name: 'notifications/count/get, 10,000 notifications, end-user token',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/notifications/count/get',
+    bodies: 1,
+    endUser: { organizationId: HEAVY_ORG, userId: HEAVY_USER },
+    body: () => ({ organizationId: HEAVY_ORG, userId: HEAVY_USER }),
   },
   {
     // Badges for 50 documents (each with one thread of 10 comments), for one user.
@@ -319,4 +348,34 @@ const SPREAD_READS: Record<string, (s: Scale) => unknown> = {
 export const spreadBody = (path: string, s: Scale): unknown => SPREAD_READS[path.slice(path.indexOf('/v1/'))]?.(s) ?? {};
 
 /** The headers an operation's requests carry. */
-export const headersOf = (o: Operation): Record<string, string> => o.headers ?? (o.body || o.kind === 'spread' ? HEADERS : {});
+/**
+ * The end users' tokens the rows send, by `organizationId/userId`: minted by run.ts, and handed to the load
+ * processes it starts (which inherit its environment) as BENCH_END_USER_TOKENS.
+ */
+const endUserTokens = new Map<string, string>(Object.entries(JSON.parse(process.env.BENCH_END_USER_TOKENS ?? '{}')));
+const tokenKey = (u: { organizationId: string; userId: string }) => `${u.organizationId}/${u.userId}`;
+
+/** Asks the running server for the token of each row's end user (with the bench tenant's credentials). */
+export async function mintEndUserTokens(url: string): Promise<void> {
+  for (const o of OPERATIONS) {
+    if (!o.endUser || endUserTokens.has(tokenKey(o.endUser))) continue;
+    const { organizationId, userId } = o.endUser;
+    const res = await fetch(`${url}/v1/auth/token/get`, {
+      method: 'POST',
+      headers: HEADERS,
+      body: JSON.stringify({ data: { userId, userProperties: { organizationId } } }),
+    });
+    if (!res.ok) throw new Error(`auth/token/get for ${tokenKey(o.endUser)}: ${res.status} ${await res.text()}`);
+    endUserTokens.set(tokenKey(o.endUser), ((await res.json()) as { result: { data: { token: string } } }).result.data.token);
+  }
+  process.env.BENCH_END_USER_TOKENS = JSON.stringify(Object.fromEntries(endUserTokens));
+}
+
+export const headersOf = (o: Operation): Record<string, string> => {
+  if (o.endUser) {
+    const token = endUserTokens.get(tokenKey(o.endUser));
+    if (!token) throw new Error(`${o.name}: its end user's token was not minted (mintEndUserTokens)`);
+    return { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  }
+  return o.headers ?? (o.body || o.kind === 'spread' ? HEADERS : {});
+};

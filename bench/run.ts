@@ -17,7 +17,7 @@ import { loadConfig } from '../src/config/index.js';
 import { DEFAULT_REST_AFTER_MS } from '../src/http/at-rest.js';
 import { openStore } from '../src/store/open-store.js';
 import { buildDataset, PostgresSink, SCALES, SqliteSink, type ScaleName } from './dataset.js';
-import { FLOOR_PATHS, HEADERS, OPERATIONS, SPREAD, spreadBody } from './operations.js';
+import { FLOOR_PATHS, HEADERS, mintEndUserTokens, OPERATIONS, SPREAD, spreadBody } from './operations.js';
 import { freePort } from '../test/helpers/server-process.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -139,6 +139,7 @@ async function startServer(env: Record<string, string>): Promise<{ proc: ChildPr
       PORT: String(port),
       LOG_LEVEL: 'warn',
       MARGINALIA_RATE_LIMIT: '0',
+      MARGINALIA_END_USER_RATE_LIMIT: '0',
       // The 401 rows measure the work of a refused request, not the floor that hides its timing.
       MARGINALIA_AUTH_FAILURE_FLOOR_MS: '0',
       MARGINALIA_WORKERS: String(workers),
@@ -432,6 +433,7 @@ const { proc, url } = await startServer(env);
 // still delays the event loop's wake-ups, and the first rows' p99 measured it (docs/decisions.md, "Upkeep
 // off the request path"). The start row above reports it; the rows wait for it.
 await checked;
+await mintEndUserTokens(url);
 const baselineServer = await startBaseline();
 const floor = opts.floor ? await startFloor(env) : undefined;
 const BASELINE = OPERATIONS.find((o) => o.kind === 'baseline')!;

@@ -40,6 +40,7 @@ export interface AppOptions {
         | 'http'
         | 'authFailureFloorMs'
         | 'endUserRateLimit'
+        | 'endUserTokenCache'
         | 'profileCacheMb'
         | 'threadPageCacheMb'
         | 'restAfterMs'
@@ -130,6 +131,7 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
     activitiesDeleteMax: config.activitiesDeleteMax,
     maxOpenMigrationsPerTenant: config.maxOpenMigrationsPerTenant,
     webhookRecoverBatchSize: config.webhookRecoverBatchSize,
+    endUserTokenCache: config.endUserTokenCache,
   };
 }
 

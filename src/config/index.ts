@@ -17,6 +17,7 @@ import { DEFAULT_FOLDER_DELETION_BATCH } from '../services/folder-deletion.js';
 import { DEFAULT_ACTIVITIES_DELETE_MAX } from '../services/activities.js';
 import { DEFAULT_MAX_OPEN_MIGRATIONS } from '../services/document-migrations.js';
 import { DEFAULT_RECOVER_BATCH_SIZE } from '../services/webhooks.js';
+import { DEFAULT_END_USER_TOKEN_CACHE } from '../services/end-user-tokens.js';
 import { DEFAULT_WORKFLOW_RETENTION_DAYS } from '../jobs/workflow-pruner.js';
 import { DEFAULT_PREFLIGHT_ANSWER_MS } from '../services/workspace-domains.js';
 import {
@@ -268,6 +269,15 @@ const FIELDS = {
     1_000_000_000,
     'Requests per second per end user (a token\'s user, docs/api.md "End users"), burst twice that, on top of ' +
       "the tenant's own budget; 0 turns it off.",
+  ),
+  endUserTokenCache: integer(
+    'MARGINALIA_END_USER_TOKEN_CACHE',
+    DEFAULT_END_USER_TOKEN_CACHE,
+    0,
+    10_000_000,
+    'End-user tokens each process holds once verified (the oldest let go first), so a request with one it holds ' +
+      'skips the signature check; the tenant is still read on every request, so a revoked or disabled tenant is ' +
+      'refused at once, and expiry is checked each time. 0 verifies every request.',
   ),
   authFailureFloorMs: integer(
     'MARGINALIA_AUTH_FAILURE_FLOOR_MS',

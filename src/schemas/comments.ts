@@ -89,7 +89,7 @@ const VisibilityIn = (limits: InputLimits) =>
 const CreateFlags = {
   createOrganization: Opt(Type.Boolean()),
   createDocument: Opt(Type.Boolean()),
-  /** Checked with the permissions of end users (docs/decisions.md). */
+  /** Every author must be an editor of the document, or nothing is written (docs/decisions.md, "verifyUserPermissions (issue 38)"). */
   verifyUserPermissions: Opt(Type.Boolean()),
 };
 

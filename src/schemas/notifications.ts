@@ -34,7 +34,7 @@ const NotificationsAddFields = (limits: InputLimits) => ({
   /** Organizations and documents are made by their first write whatever these say. */
   createOrganization: Opt(Type.Boolean()),
   createDocument: Opt(Type.Boolean()),
-  /** Checked with the permissions of end users (docs/decisions.md). */
+  /** Only recipients with access to the document (docs/decisions.md, "verifyUserPermissions (issue 38)"). */
   verifyUserPermissions: Opt(Type.Boolean()),
   // Optional (docs/api.md, "Addressing and read state"): none, or none with notifyAll, addresses the whole
   // organization.
@@ -95,8 +95,7 @@ export const NotificationsUpdateBody = (limits: InputLimits) =>
     Type.Object({
       organizationId: Id,
       notifications: Batch(limits, NotificationChangeIn(limits)),
-      /** The document verifyUserPermissions checks the read marks against (docs/decisions.md). */
-      documentId: Opt(Id),
+      /** Read marks only for users with access to each notification's document (docs/decisions.md, "verifyUserPermissions (issue 38)"). */
       verifyUserPermissions: Opt(Type.Boolean()),
     }),
   );

@@ -23,7 +23,7 @@ import { internalUserId, newAnnotationId } from '../domain/ids.js';
 import { v2Comment } from '../domain/answers/v2-threads.js';
 import { type MemberPath, spell } from './member-path.js';
 import { filterList, type ItemOutcome, itemOutcomes, orNull, requireUnique } from './rules.js';
-import { requireUsersAccess } from './verified-users.js';
+import { verifyAnnotationAuthors, verifyCommentAuthors } from './verify-user-permissions.js';
 
 export const DEFAULT_ANNOTATION_STATUS = { id: 'OPEN', name: 'Open', type: 'default' };
 
@@ -101,13 +101,6 @@ export function addAnnotations(
   caller: Caller,
   input: AnnotationsAddData,
 ): Maybe<Record<string, AnnotationOutcome>> {
-  if (input.verifyUserPermissions) {
-    const authors = input.commentAnnotations.flatMap((a, i) =>
-      a.commentData.map((c, j) => ({ at: `commentAnnotations[${i}].commentData[${j}].from`, userId: c.from.userId })),
-    );
-    const checked = requireUsersAccess(services, caller, organizationOf(input), input.documentId, authors, 'write');
-    return then(checked, () => addAnnotations(services, caller, { ...input, verifyUserPermissions: false }));
-  }
   const { store, clock } = services;
   requireUnique(input.commentAnnotations, (a) => a.annotationId, ['commentAnnotations'], 'annotationId');
   const annotations = input.commentAnnotations.map((a, i) => {
@@ -141,7 +134,10 @@ export function addAnnotations(
     };
   });
   const notify = notifies(input);
-  const added = store.addAnnotations(caller.id, organizationOf(input), input.documentId, annotations, clock(), notify);
+  // The whole request is checked before anything is written: a refusal writes nothing.
+  const added = then(verifyAnnotationAuthors(services, caller, input), () =>
+    store.addAnnotations(caller.id, organizationOf(input), input.documentId, annotations, clock(), notify),
+  );
   // fromEntries: an annotationId such as "__proto__" is an ordinary own key here.
   return then(added, (taken) => outcomesOf(annotations, taken));
 }
@@ -196,15 +192,12 @@ const noThread = (input: { annotationId: string; documentId: string }) =>
   new ApiError('NOT_FOUND', `Annotation ${input.annotationId} does not exist in document ${input.documentId}.`);
 
 export function addComments(services: Services, caller: Caller, input: CommentsAddData): Maybe<number[]> {
-  if (input.verifyUserPermissions) {
-    const authors = input.commentData.map((c, j) => ({ at: `commentData[${j}].from`, userId: c.from.userId }));
-    const checked = requireUsersAccess(services, caller, organizationOf(input), input.documentId, authors, 'write');
-    return then(checked, () => addComments(services, caller, { ...input, verifyUserPermissions: false }));
-  }
   const { store, clock } = services;
   const list = drafts(input.commentData, ['commentData']);
   const notify = notifies(input);
-  const added = store.addComments(caller.id, organizationOf(input), input.documentId, input.annotationId, list, clock(), notify);
+  const added = then(verifyCommentAuthors(services, caller, input), () =>
+    store.addComments(caller.id, organizationOf(input), input.documentId, input.annotationId, list, clock(), notify),
+  );
   return then(added, (outcome) => {
     switch (outcome.kind) {
       case 'added':

@@ -42,6 +42,17 @@ interface HeldKey {
   secret: Uint8Array;
 }
 
+/** How many verified tokens a process holds by default (MARGINALIA_END_USER_TOKEN_CACHE). */
+export const DEFAULT_END_USER_TOKEN_CACHE = 10_000;
+
+/**
+ * Tokens this process verified, per store, by the token's text, with the key that verified them: a request with the
+ * same text again skips decoding and the signature (the costliest part of an end-user request, bench/README.md). A
+ * token that differs by one character is another entry, so nothing forged can hit; the tenant's key is still read
+ * each time (revocation, a key's kid), and expiry checked.
+ */
+const verified = new WeakMap<Store, Map<string, { kid: string; claims: EndUserClaims }>>();
+
 /** Keys read or made by this process, per store (tests run several) and tenant. A key never changes once made. */
 const held = new WeakMap<Store, Map<string, HeldKey>>();
 
@@ -171,9 +182,25 @@ export async function verifyEndUserToken(services: Services, token: string): Pro
  * the tenant it is a request of, read in the same statement as its key (so a revoked tenant is refused at once).
  */
 export async function authenticateEndUser(
-  { store, clock }: Services,
+  { store, clock, endUserTokenCache = DEFAULT_END_USER_TOKEN_CACHE }: Services,
   token: string,
 ): Promise<{ tenant: Tenant; claims: EndUserClaims }> {
+  let held = verified.get(store);
+  if (!held) {
+    held = new Map();
+    verified.set(store, held);
+  }
+  const known = held.get(token);
+  if (known) {
+    const found = await keyToVerify(store, known.claims.tenantId);
+    if (!found || found.key.kid !== known.kid) throw invalid();
+    // As jwtVerify judges it: expired once now reaches exp.
+    if (Math.floor(clock() / 1000) >= known.claims.expiresAt) {
+      held.delete(token);
+      throw invalid();
+    }
+    return { tenant: found.tenant, claims: known.claims };
+  }
   let tenantId: unknown;
   let kid: unknown;
   try {
@@ -213,5 +240,10 @@ export async function authenticateEndUser(
     expiresAt: exp,
     tokenId: jti,
   };
+  if (endUserTokenCache > 0) {
+    // The oldest held is let go first (a Map keeps insertion order).
+    if (held.size >= endUserTokenCache) held.delete(held.keys().next().value!);
+    held.set(token, { kid: key.kid, claims });
+  }
   return { tenant, claims };
 }

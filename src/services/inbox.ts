@@ -14,7 +14,7 @@ import type { Caller, Services } from './context.js';
 import { internalUserId } from '../domain/ids.js';
 import { spell } from './member-path.js';
 import { filterList, keyedOutcomes, orNull } from './rules.js';
-import { usersWithAccess } from './verified-users.js';
+import { verifiedMarks } from './verify-user-permissions.js';
 
 const UPDATED = { success: true, message: 'Notification updated.' } as const;
 const NOT_UPDATED = { success: false, message: 'Failed to update notification.' } as const;
@@ -25,26 +25,7 @@ const NOT_DELETED = { success: false, message: 'Failed to delete notification.' 
  * notifications/update (docs/api.md, "POST /v1/notifications/update"): content changes and read marks, all in one
  * transaction.
  */
-export function updateNotifications(
-  services: Services,
-  caller: Caller,
-  input: NotificationsUpdateData,
-): Maybe<Record<string, typeof UPDATED | typeof NOT_UPDATED>> {
-  // verifyUserPermissions (docs/decisions.md): the read marks are kept for the users who may read the document named.
-  if (input.verifyUserPermissions && input.documentId != null) {
-    const marked = input.notifications.flatMap((n) => [...(n.readByUserIds ?? []), ...(n.unreadByUserIds ?? [])]);
-    return then(usersWithAccess(services, caller, input.organizationId, input.documentId, marked, 'read'), (kept) =>
-      updateNotifications(services, caller, {
-        ...input,
-        verifyUserPermissions: false,
-        notifications: input.notifications.map((n) => ({
-          ...n,
-          ...(n.readByUserIds ? { readByUserIds: n.readByUserIds.filter((u) => kept.has(u)) } : {}),
-          ...(n.unreadByUserIds ? { unreadByUserIds: n.unreadByUserIds.filter((u) => kept.has(u)) } : {}),
-        })),
-      }),
-    );
-  }
+export function updateNotifications(services: Services, caller: Caller, input: NotificationsUpdateData) {
   const { store, limits, clock } = services;
   const org = input.organizationId;
   const marks = input.notifications.reduce((n, x) => n + (x.readByUserIds?.length ?? 0) + (x.unreadByUserIds?.length ?? 0), 0);
@@ -84,7 +65,9 @@ export function updateNotifications(
     };
     return { answer: answerOfSource(changed), row: changed };
   };
-  return then(store.changeNotifications(caller.id, org, changes, render, clock()), (found) =>
+  const verified = verifiedMarks(services, caller, org, changes, input.verifyUserPermissions);
+  const written = then(verified, (kept) => store.changeNotifications(caller.id, org, kept, render, clock()));
+  return then(written, (found) =>
     keyedOutcomes(
       changes.map((c) => c.id),
       [...found],

@@ -9,15 +9,13 @@ import { asSet, decodePageToken, DEFAULT_PAGE_SIZE, encodePageToken, filterDiges
 import { spell } from './member-path.js';
 import type { Profiles } from './profiles.js';
 import { filterList, orNull } from './rules.js';
-import { usersWithAccess } from './verified-users.js';
+import { verifiedRecipients } from './verify-user-permissions.js';
 
 // /v2's: the template may be absent with isNotificationResolverUsed (v1's schema requires it).
 type AddNotificationInput = NotificationsAddV2Data;
 type GetNotificationsInput = NotificationsGetData;
 
-export function addNotification(services: Services, caller: Caller, input: AddNotificationInput): Maybe<NotificationAdded> {
-  if (input.verifyUserPermissions && input.documentId != null) return addVerified(services, caller, input, input.documentId);
-  const { store, clock } = services;
+export function addNotification(services: Services, caller: Caller, input: AddNotificationInput) {
   if (input.notifyAll === false && (input.notifyUsers ?? []).length === 0) {
     throw invalid(
       `${spell(['notifyAll'])} is false and ${spell(['notifyUsers'])} lists nobody: the notification would reach no one.`,
@@ -28,13 +26,25 @@ export function addNotification(services: Services, caller: Caller, input: AddNo
     throw invalid(
       `${spell(['displayHeadlineMessageTemplate'])} is required unless ${spell(['isNotificationResolverUsed'])} is true.`,
     );
+  // A user listed twice is notified once.
+  const listed = [...new Set((input.notifyUsers ?? []).map((u) => u.userId))];
+  return then(verifiedRecipients(services, caller, input, listed), (verified) =>
+    addTo(services, caller, input, resolverUsed, verified ?? listed, verified !== null),
+  );
+}
+
+/** The notification written, to `userIds`; `verified`: they are all it reaches, whatever notifyAll says. */
+function addTo(
+  { store, clock }: Services,
+  caller: Caller,
+  input: AddNotificationInput,
+  resolverUsed: boolean,
+  userIds: readonly string[],
+  verified: boolean,
+) {
   const notificationId = input.notificationId ?? newNotificationId();
-  // A user listed twice is notified once. Internal ids are derived here, once, so reads need not hash.
-  const listed = input.notifyUsers ?? [];
-  const recipients = [...new Set(listed.map((u) => u.userId))].map((userId) => ({
-    userId,
-    internalId: internalUserId(caller.id, input.organizationId, userId),
-  }));
+  // Internal ids are derived here, once, so reads need not hash.
+  const recipients = userIds.map((userId) => ({ userId, internalId: internalUserId(caller.id, input.organizationId, userId) }));
   const notification = {
     notificationId,
     documentId: orNull(input.documentId),
@@ -47,8 +57,8 @@ export function addNotification(services: Services, caller: Caller, input: AddNo
     timestamp: clock(),
     recipients,
     // docs/api.md "Addressing and read state": addressed to the whole organization when asked, or when nobody is
-    // listed.
-    notifyAll: input.notifyAll ?? recipients.length === 0,
+    // listed. With verifyUserPermissions, the recipients found are everyone it reaches: never the whole organization.
+    notifyAll: verified ? false : (input.notifyAll ?? recipients.length === 0),
     source: input.notificationSource ?? 'custom',
     context: input.context != null ? JSON.stringify(input.context) : null,
     resolverUsed,
@@ -66,32 +76,6 @@ export function addNotification(services: Services, caller: Caller, input: AddNo
       );
     }
     return { success: true as const, id: notificationId, message: 'Notification added successfully.' as const };
-  });
-}
-
-type NotificationAdded = { success: true; id: string; message: 'Notification added successfully.' };
-
-/**
- * verifyUserPermissions (docs/decisions.md): the action user must be able to read the document (else 403, nothing
- * written), and the listed recipients who cannot are left out; when none is left, 403 rather than a notification
- * to nobody, or, worse, to the whole organization (no list means everyone).
- */
-function addVerified(services: Services, caller: Caller, input: AddNotificationInput, documentId: string) {
-  const listed = (input.notifyUsers ?? []).map((u) => u.userId);
-  const asked = [input.actionUser.userId, ...listed];
-  return then(usersWithAccess(services, caller, input.organizationId, documentId, asked, 'read'), (kept) => {
-    if (!kept.has(input.actionUser.userId))
-      throw new ApiError('PERMISSION_DENIED', `verifyUserPermissions: the action user may not read document ${documentId}.`, {
-        details: { documentId, refused: [{ at: 'data.actionUser', userId: input.actionUser.userId }] },
-      });
-    const notifyUsers = (input.notifyUsers ?? []).filter((u) => kept.has(u.userId));
-    if (listed.length > 0 && notifyUsers.length === 0)
-      throw new ApiError('PERMISSION_DENIED', `verifyUserPermissions: no user listed may read document ${documentId}.`, {
-        details: { documentId, refused: listed.map((userId) => ({ userId })) },
-      });
-    // What `notifyAll` meant as asked stays: the list left must not turn into "everyone".
-    const notifyAll = input.notifyAll ?? listed.length === 0;
-    return addNotification(services, caller, { ...input, notifyUsers, notifyAll, verifyUserPermissions: false });
   });
 }
 

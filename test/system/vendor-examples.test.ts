@@ -15,7 +15,15 @@ import { createTenant, type IssuedCredentials } from '../../src/services/credent
 import { issueWorkspaceCredentials } from '../../src/services/workspace-credentials.js';
 import { postBody, startServer, stopServer } from '../helpers/server-process.js';
 import { freshDatabase, STORE_KINDS } from '../helpers/test-database.js';
-import { compareAnswer, EXAMPLES_V1, EXAMPLES_V2, type Expectation, substituted, vendorPages } from '../helpers/vendor-replay.js';
+import {
+  compareAnswer,
+  EXAMPLES_V1,
+  EXAMPLES_V2,
+  type Expectation,
+  substituted,
+  type VendorExample,
+  vendorPages,
+} from '../helpers/vendor-replay.js';
 import { type Context, DOC, ORG, type Plan, say, thread, USER, users } from '../helpers/vendor-plan.js';
 import { V2_FEATURES } from './vendor-plans/index.js';
 
@@ -381,33 +389,50 @@ const agentComment = (agent: Record<string, unknown>) => ({
 });
 
 /**
- * An example sending verifyUserPermissions names users who, on its page, may access its document: they are made
- * members of its organization first (docs/decisions.md, "verifyUserPermissions"), after the v1 twin's setup.
+ * The users an example with `verifyUserPermissions: true` names (comment authors, the action user, the recipients):
+ * the flag refuses an author who may not write and drops a recipient who may not read (docs/decisions.md,
+ * "verifyUserPermissions"), and the page's answer shows them allowed.
  */
-const withVerifiedUsers = (v1: string): Plan => ({
-  ...SETUPS[v1],
-  setup: async (ctx, ex, i) => {
-    await SETUPS[v1]?.setup?.(ctx, ex, i);
-    const data = ex.body.data as Record<string, any>;
-    if (data.verifyUserPermissions !== true) return;
-    const named = [
-      ...(data.commentAnnotations ?? []).flatMap((a: any) => a.commentData.map((c: any) => c.from.userId)),
-      ...(data.commentData ?? []).map((c: any) => c.from.userId),
-      ...(data.actionUser ? [data.actionUser.userId] : []),
-      ...(data.notifyUsers ?? []).map((u: any) => u.userId),
-    ] as string[];
-    await ctx.call('/v1/users/add', {
-      organizationId: data.organizationId,
-      users: [...new Set(named)].map((userId) => ({ userId })),
-    });
-  },
-});
+function verifiedUsers(ex: VendorExample): string[] {
+  const data = ex.body.data as Record<string, any>;
+  if (data?.verifyUserPermissions !== true) return [];
+  const authors = (comments: any[] | undefined) => (comments ?? []).map((c) => c.from.userId as string);
+  return [
+    ...new Set([
+      ...(data.commentAnnotations ?? []).flatMap((a: any) => authors(a.commentData)),
+      ...authors(data.commentData),
+      ...(data.actionUser ? [data.actionUser.userId as string] : []),
+      ...(data.notifyUsers ?? []).map((u: any) => u.userId as string),
+    ]),
+  ];
+}
+
+const VERIFIED_NOTE =
+  'verifyUserPermissions: the users it names are made members of its organization first (users/add), so they have access';
+
+/** A twin's plan, for the examples that send verifyUserPermissions: their users given access first. */
+function verified(plan: Plan): Plan {
+  return {
+    ...plan,
+    setup: async (ctx, ex, i) => {
+      await plan.setup?.(ctx, ex, i);
+      const named = verifiedUsers(ex);
+      if (named.length > 0)
+        await ctx.call('/v1/users/add', { organizationId: (ex.body.data as any).organizationId, users: users(...named) });
+    },
+    expect: (ex, i) => {
+      const x = plan.expect?.(ex, i) ?? {};
+      if (verifiedUsers(ex).length === 0) return x;
+      return { ...x, note: x.note ? `${x.note}; ${VERIFIED_NOTE}` : VERIFIED_NOTE };
+    },
+  };
+}
 
 /** The v2 pages whose examples need another setup or comparison than their v1 twin's. */
 const SETUPS_V2: Record<string, Plan> = {
-  '/v2/commentannotations/add': withVerifiedUsers('/v1/commentannotations/add'),
-  '/v2/commentannotations/comments/add': withVerifiedUsers('/v1/commentannotations/comments/add'),
-  '/v2/notifications/add': withVerifiedUsers('/v1/notifications/add'),
+  '/v2/commentannotations/add': verified(SETUPS['/v1/commentannotations/add']!),
+  '/v2/commentannotations/comments/add': verified(SETUPS['/v1/commentannotations/comments/add']!),
+  '/v2/notifications/add': verified(SETUPS['/v1/notifications/add']!),
   '/v2/users/get': {
     setup: async (ctx, ex, i) => {
       await SETUPS['/v1/users/get']!.setup!(ctx, ex, i);

@@ -62,6 +62,11 @@ export const notificationsStore = (core: StoreCore) => ({
     });
   },
 
+  /** The document of each notification named that exists (null: the organization's), by notificationId. */
+  notificationDocuments(tenantId: string, organizationId: string, ids: readonly string[]): Maybe<Map<string, string | null>> {
+    return core.read('notificationDocuments', () => notifications.documentsOf(tenantId, organizationId, ids));
+  },
+
   /** Deletes the notifications named or matched, for everyone; answers the ids deleted. */
   deleteNotifications(tenantId: string, query: NotificationDeletion, now: number): Maybe<string[]> {
     return core.emitting('deleteNotifications', tenantId, now, function* () {

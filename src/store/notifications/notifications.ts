@@ -347,6 +347,12 @@ export function* markRead(
   return (yield* run(SQL.readListed, params)) + (yield* run(SQL.readWide, params));
 }
 
+/** The document of each notification named that exists (null: a notification of the organization). */
+export function* documentsOf(tenantId: string, organizationId: string, ids: readonly string[]): Work<Map<string, string | null>> {
+  const rows = yield* all(SQL.documentsOf, { tenantId, organizationId, ids: list(ids) });
+  return new Map(rows.map((r) => [r.notification_id as string, r.document_id as string | null]));
+}
+
 /** notifications/config/get: the settings the user set for each of the documents (absent: never set). */
 export function* settingsOf(
   tenantId: string,

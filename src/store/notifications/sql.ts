@@ -123,6 +123,12 @@ export const NOTIFICATIONS_SQL = {
                FROM unnest(@userId::text[], @position::int[]) AS r(user_id, position)
                ORDER BY r.user_id`,
   }),
+  /** The document of each notification named (null: the organization's): what verifyUserPermissions checks access to. */
+  documentsOf: written(
+    'notificationDocuments',
+    (s) => `SELECT notification_id, document_id FROM notifications
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND ${s.isIn('notification_id', 'ids')}`,
+  ),
   /** What notifications/update renders a changed answer from; locks the rows on PostgreSQL. */
   lockForChange: written(
     'lockNotificationsForChange',
