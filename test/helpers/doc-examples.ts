@@ -66,10 +66,13 @@ export function parseBlocks(markdown: string): Block[] {
       body.push({ text, line: end + 1 });
     }
     if (end === lines.length) throw new Error(`line ${i + 1}: the sh block is not closed`);
+    const commands = commandsOf(body);
+    // An answer shown without its request could not be checked: every block has a command, or says why not.
+    if (commands.length === 0 && !mark) throw new Error(`line ${i + 1}: the sh block has no command`);
     blocks.push({
       line: i + 1,
       heading,
-      commands: commandsOf(body),
+      commands,
       notRun: mark?.[1] === 'not run' ? mark[2]! : null,
       repeat: mark?.[1] === 'repeat until shown',
     });
@@ -187,8 +190,8 @@ class ShownParser {
     return { kind: 'literal', value: JSON.parse(m[1]!) as number | boolean | null };
   }
   private string(): string {
-    const m = /^"(?:[^"\\]|\\.)*"/.exec(this.s.slice(this.i));
-    if (!m) this.fail('a string');
+    const m = /^"(?:[^"\\\n]|\\.)*"/.exec(this.s.slice(this.i));
+    if (!m) this.fail('a string, on one line (cut a long one with "...")');
     this.i += m[0].length;
     return JSON.parse(m[0]) as string;
   }

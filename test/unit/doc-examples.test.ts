@@ -54,6 +54,7 @@ describe('parseBlocks', () => {
     assert.equal(parseBlocks(`<!-- repeat until shown: a job -->\n${fence}sh\ncurl x\n${fence}`)[0]!.repeat, true);
     assert.throws(() => parseBlocks(`${fence}sh\ncurl x\n# {}\n### Next\n`), /not closed before the heading/);
     assert.throws(() => parseBlocks(`${fence}sh\ncurl x '\n${fence}\n`), /not closed/);
+    assert.throws(() => parseBlocks(`${fence}sh\n# {"result":{}}\n${fence}\n`), /has no command/);
   });
 });
 
@@ -95,6 +96,7 @@ describe('compareShown', () => {
     assert.match(compare('{"n":14}', { n: 20 })!, /shown 14, got 20/);
     assert.equal(compare('{"at":"2026-11-21T09:53:42.258Z"}', { at: '2026-11-28T19:00:00.000Z' }), null);
     assert.match(compare('{"at":"2026-11-21T09:53:42.258Z"}', { at: 'yesterday' })!, /shown/);
+    assert.throws(() => compare('{"m":"a long\n#   message"}', { m: 'a long message' }), /on one line/);
   });
 
   test('an id the server made matches one of its kind, then stands for it: in answers, keys and later commands', () => {
