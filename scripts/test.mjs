@@ -30,6 +30,7 @@ const FILE_LIMIT_MS = Number(process.env.MARGINALIA_TEST_FILE_LIMIT_S || 600) * 
 // their folder.
 const SECONDS = {
   'once:test/system/e2e.test.ts': 120,
+  'once:test/system/package-install.test.ts': 100,
   'once:test/system/webhooks.test.ts': 90,
   'once:test/system/cli.test.ts': 45,
   'once:test/system/events-instances.test.ts': 35,

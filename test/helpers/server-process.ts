@@ -28,6 +28,8 @@ export interface StartOptions {
   env: Record<string, string>;
   /** Start through `npm start` instead of node dist/main.js. */
   viaNpm?: boolean;
+  /** Start this `marginalia` command (an installed package's), in `cwd`, instead of the repository's build. */
+  bin?: { path: string; cwd: string };
   timeoutMs?: number;
 }
 
@@ -71,7 +73,9 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
   const env = childEnv(opts.env);
   const proc = opts.viaNpm
     ? spawn('npm', ['start', '--silent'], { cwd: REPO, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(process.execPath, [MAIN, 'serve'], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    : opts.bin
+      ? spawn(opts.bin.path, ['serve'], { cwd: opts.bin.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(process.execPath, [MAIN, 'serve'], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   proc.stdout!.on('data', (d) => {
