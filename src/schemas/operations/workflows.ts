@@ -1,4 +1,4 @@
-// Approval workflows (docs/api.md, "Approval workflows"): definitions, executions and their steps, on /v2
+// Approval workflows (docs/api.md, "Approval workflows (/v2)"): definitions, executions and their steps, on /v2
 // only. Each answers `{"result": {...}}` as its page prints it, without the status/message envelope:
 // `result` here is that whole answer, and the operation answers it as is (operations/workflows.ts).
 import {
@@ -34,6 +34,18 @@ const tags = ['workflows'] as const;
 /** Where a state a call needs does not hold: HTTP 400 FAILED_PRECONDITION, as the pages document. */
 const PRECONDITION = ' A state it needs that does not hold answers 400 `FAILED_PRECONDITION`.';
 
+/** The docs' example workflow (docs/api.md, "Approval workflows (/v2)"): its create and its update differ in the loop's bound. */
+const EXAMPLE_NODES = [
+  { nodeId: 'draft', type: 'agent', config: { agentId: 'writer', urlPath: 'documentUrl' } },
+  { nodeId: 'review', type: 'human', config: { reviewers: [{ userId: 'lead', mandatory: true }] } },
+  { nodeId: 'publish', type: 'webhook', config: { url: 'https://hooks.acme.example/publish' } },
+];
+const exampleEdges = (maxIterations: number) => [
+  { from: 'draft', to: 'review' },
+  { from: 'review', to: 'publish', on: 'approve' },
+  { from: 'review', to: 'draft', on: 'reject', loop: { maxIterations } },
+];
+
 export const workflows = {
   workflowDefinitionsCreate: contract({
     paths: { v2: 'workflow/definitions/create' },
@@ -44,16 +56,8 @@ export const workflows = {
     example: {
       definitionId: 'copy-approval',
       name: 'Copy approval',
-      nodes: [
-        { nodeId: 'draft', type: 'agent', config: { agentId: 'writer', urlPath: 'documentUrl' } },
-        { nodeId: 'review', type: 'human', config: { reviewers: [{ userId: 'lead', mandatory: true }] } },
-        { nodeId: 'publish', type: 'webhook', config: { url: 'https://hooks.acme.example/publish' } },
-      ],
-      edges: [
-        { from: 'draft', to: 'review' },
-        { from: 'review', to: 'publish', on: 'approve' },
-        { from: 'review', to: 'draft', on: 'reject', loop: { maxIterations: 3 } },
-      ],
+      nodes: EXAMPLE_NODES,
+      edges: exampleEdges(3),
     },
     result: DefinitionResult,
     also: [409],
@@ -86,16 +90,8 @@ export const workflows = {
       ifVersion: 1,
       name: 'Copy approval',
       description: 'Two rounds of review at most',
-      nodes: [
-        { nodeId: 'draft', type: 'agent', config: { agentId: 'writer', urlPath: 'documentUrl' } },
-        { nodeId: 'review', type: 'human', config: { reviewers: [{ userId: 'lead', mandatory: true }] } },
-        { nodeId: 'publish', type: 'webhook', config: { url: 'https://hooks.acme.example/publish' } },
-      ],
-      edges: [
-        { from: 'draft', to: 'review' },
-        { from: 'review', to: 'publish', on: 'approve' },
-        { from: 'review', to: 'draft', on: 'reject', loop: { maxIterations: 2 } },
-      ],
+      nodes: EXAMPLE_NODES,
+      edges: exampleEdges(2),
     },
     result: DefinitionResult,
     also: [404],
