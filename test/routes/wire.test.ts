@@ -688,7 +688,7 @@ describe('paths', () => {
     '/v1/users/add/extra',
     '/v3/users/add',
     '/v2/users/remove',
-    '/',
+    // Not `/`: GET / is the home page (routes/home.ts); its other methods are below.
     '/v1',
     '/v1/notifications',
     '/V1/USERS/ADD',
@@ -704,6 +704,17 @@ describe('paths', () => {
         }
       }
     }
+  });
+
+  test('/ answers GET (the home page) and nothing else: 404 for the other methods', async () => {
+    assert.equal((await send('/', { method: 'GET', caller: null })).status, 200);
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH'])
+      expectError(
+        await send('/', { method, caller: null, ...(method === 'POST' ? { body: { data: {} } } : {}) }),
+        404,
+        'NOT_FOUND',
+        method,
+      );
   });
 
   test('the path check (404) comes before the body: garbage, wrong type and oversized bodies', async () => {
