@@ -420,8 +420,15 @@ describe('advanced webhooks: delivery (the worker, in this process)', () => {
     await stop();
     const perSecond = new Map<number, number>();
     for (const r of receiver.received) perSecond.set(r.timestamp, (perSecond.get(r.timestamp) ?? 0) + 1);
-    assert.ok(Math.max(...perSecond.values()) <= 2, `deliveries per second: ${JSON.stringify([...perSecond])}`);
-    assert.ok(perSecond.size >= 4, `eight deliveries at two a second take four seconds: ${JSON.stringify([...perSecond])}`);
+    const seen = JSON.stringify([...perSecond]);
+    // The rate counts deliveries by the second they are claimed; the receiver sees the second each was signed in, a
+    // moment later. On a loaded machine a pair claimed at the end of one second is signed in the next, beside the
+    // next pair: so any two seconds in a row hold at most two seconds' worth (without the limit, all eight would
+    // come in one), and the eight, claimed over four seconds, are signed over three at least.
+    const times = [...perSecond.keys()].sort((a, b) => a - b);
+    for (const s of times)
+      assert.ok((perSecond.get(s) ?? 0) + (perSecond.get(s - 1) ?? 0) <= 4, `two seconds in a row hold at most 4: ${seen}`);
+    assert.ok(times.at(-1)! - times[0]! >= 2, `eight deliveries at two a second are spread over seconds: ${seen}`);
     assert.deepEqual(receiver.unverified, []);
   });
 
