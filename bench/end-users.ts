@@ -60,21 +60,24 @@ async function post(url: string, path: string, data: unknown): Promise<unknown> 
 }
 
 /**
- * Files FOLDER_ORG's thread-list documents in the deepest folder of a chain (root > 1 > ... > 10). Through the API, so
- * a dataset built before this row needs no rebuild; run again on a database that has the chain, it changes nothing.
+ * Files FOLDER_ORG's thread-list documents in the deepest folder of a chain (root > 1 > ... > 10), makes them
+ * restricted and lists FOLDER_MEMBERS on the top folder: each may read them only through the access check's walk up
+ * the chain (a membership of a folder above the document). Without a membership or a role on a folder the walk is
+ * not run at all (PostgreSQL's plan never reads the chain then). Through the API, so a dataset built before this row
+ * needs no rebuild; run again on a database that has all this, it changes nothing.
  */
 export async function fileInFolderChain(url: string, scale: Scale): Promise<void> {
+  const organizationId = FOLDER_ORG;
   const folders = Array.from({ length: FOLDER_DEPTH }, (_, i) => ({
     folderId: chainFolder(i + 1),
     ...(i > 0 ? { parentFolderId: chainFolder(i) } : {}),
   }));
-  await post(url, '/v1/organizations/folders/add', { organizationId: FOLDER_ORG, folders });
+  await post(url, '/v1/organizations/folders/add', { organizationId, folders });
   const documentIds = Array.from({ length: scale.listDocumentsPerOrg }, (_, d) => listDocOf(d));
-  await post(url, '/v1/organizations/documents/move', {
-    organizationId: FOLDER_ORG,
-    documentIds,
-    folderId: chainFolder(FOLDER_DEPTH),
-  });
+  await post(url, '/v1/organizations/documents/move', { organizationId, documentIds, folderId: chainFolder(FOLDER_DEPTH) });
+  await post(url, '/v1/organizations/documents/access/update', { organizationId, documentIds, accessType: 'restricted' });
+  const users = FOLDER_MEMBERS.map((u) => ({ userId: u.userId }));
+  await post(url, '/v1/users/add', { organizationId, folderId: chainFolder(1), users });
 }
 
 const keyOf = (u: EndUserRef) => `${u.organizationId}/${u.userId}/${u.copy}`;

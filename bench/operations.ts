@@ -202,7 +202,8 @@ export const OPERATIONS: Operation[] = [
     body: (s, _n, u) => ({ organizationId: u!.organizationId, documentId: listDocOf(pick(s.listDocumentsPerOrg)), pageSize: 20 }),
   }),
   ...withEndUserTwin({
-    // The access check's recursive walk: the documents sit in the deepest of a chain of folders.
+    // The access check's recursive walk: the documents are restricted, in the deepest of a chain of folders, and
+    // the users are members of the top one (bench/end-users.ts).
     name: `commentannotations/get (page of 20 threads), in a folder ${FOLDER_DEPTH} deep`,
     kind: 'read',
     method: 'POST',
