@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { SCALES, type ScaleName } from './dataset.js';
-import { headersOf, OPERATIONS, type Operation, SPREAD, spreadBody } from './operations.js';
+import { headersOf, OPERATIONS, type Operation, SPREAD, spreadBody, userOfRequest } from './operations.js';
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -37,11 +37,14 @@ const scale = SCALES[args.scale];
 /** Request bodies for wrk to cycle through: spread over the dataset like autocannon's, made up front. */
 const BODIES = 4000;
 
-/** The n-th request's path and `data`. */
-function requestOf(o: Operation, n: number): { path: string; data: unknown } {
-  if (o.kind !== 'spread') return { path: o.path, data: o.body?.(scale, n) };
+/** The n-th request's path, `data` and headers (which follow its user, on a row with users). */
+function requestOf(o: Operation, n: number): { path: string; data: unknown; headers: Record<string, string> } {
+  if (o.kind !== 'spread') {
+    const user = userOfRequest(o, n);
+    return { path: o.path, data: o.body?.(scale, n, user), headers: headersOf(o, user) };
+  }
   const path = args.paths![n % args.paths!.length]!;
-  return { path, data: spreadBody(path, scale) };
+  return { path, data: spreadBody(path, scale), headers: headersOf(o) };
 }
 
 async function withAutocannon(o: Operation): Promise<LoadResult> {
@@ -54,11 +57,11 @@ async function withAutocannon(o: Operation): Promise<LoadResult> {
       {
         method: o.method,
         path: o.path,
-        headers: headersOf(o),
+        headers: headersOf(o, userOfRequest(o, 0)),
         setupRequest: (req) => {
           if (!o.body && o.kind !== 'spread') return req;
-          const { path, data } = requestOf(o, n++);
-          return { ...req, path, body: JSON.stringify({ data }) };
+          const { path, data, headers } = requestOf(o, n++);
+          return { ...req, path, headers, body: JSON.stringify({ data }) };
         },
       },
     ],
@@ -80,16 +83,20 @@ const luaString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"
 function withWrk(o: Operation): LoadResult {
   const dir = mkdtempSync(join(tmpdir(), 'marginalia-wrk-'));
   try {
-    // One request a line: its path, a tab, its body (none for a GET).
+    // One request a line: its path, a tab, its Authorization header when it is the request's own (a row with
+    // end users: the token of the body's user), a tab, its body (none for a GET).
+    const own = (h: Record<string, string>) => (o.endUser ? h.authorization : '');
     const bodies =
       o.body || o.kind === 'spread'
         ? Array.from({ length: o.bodies ?? BODIES }, (_, i) => {
-            const { path, data } = requestOf(o, i);
-            return `${path}\t${JSON.stringify({ data })}`;
+            const { path, data, headers } = requestOf(o, i);
+            return `${path}\t${own(headers)}\t${JSON.stringify({ data })}`;
           })
-        : [`${o.path}\t`];
+        : [`${o.path}\t\t`];
     writeFileSync(join(dir, 'bodies.txt'), `${bodies.join('\n')}\n`);
-    const headers = Object.entries(headersOf(o))
+    // The headers every request shares (an end user's token is each line's own).
+    const { authorization: _each, ...shared } = headersOf(o, userOfRequest(o, 0));
+    const headers = Object.entries(o.endUser ? shared : headersOf(o))
       .map(([k, v]) => `wrk.headers[${luaString(k)}] = ${luaString(v)}`)
       .join('\n');
     writeFileSync(
@@ -97,14 +104,28 @@ function withWrk(o: Operation): LoadResult {
       `
 wrk.method = ${luaString(o.method)}
 ${headers}
-local bodies = {}
-for line in io.lines(${luaString(join(dir, 'bodies.txt'))}) do bodies[#bodies + 1] = line end
+local lines = {}
+for line in io.lines(${luaString(join(dir, 'bodies.txt'))}) do
+  local path, auth, body = line:match("^([^\t]*)\t([^\t]*)\t(.*)$")
+  lines[#lines + 1] = { path = path, auth = auth, body = body ~= "" and body or nil }
+end
+-- A request with its own Authorization gets its own headers: wrk.headers and it (made once wrk.init has set Host).
+local own = {}
+init = function()
+  for k, l in ipairs(lines) do
+    if l.auth ~= "" then
+      local h = {}
+      for name, value in pairs(wrk.headers) do h[name] = value end
+      h["authorization"] = l.auth
+      own[k] = h
+    end
+  end
+end
 local i = 0
 request = function()
-  i = i % #bodies + 1
-  local path, body = bodies[i]:match("^([^\t]*)\t(.*)$")
-  if body == "" then body = nil end
-  return wrk.format(nil, path, nil, body)
+  i = i % #lines + 1
+  local l = lines[i]
+  return wrk.format(nil, l.path, own[i], l.body)
 end
 local bad = 0
 response = function(status) if status < 200 or status > 299 then bad = bad + 1 end end

@@ -13,23 +13,45 @@ import {
   userOf,
   type Scale,
 } from './dataset.js';
+import {
+  authorizationOf,
+  type EndUserRef,
+  FOLDER_DEPTH,
+  FOLDER_MEMBERS,
+  fileInFolderChain,
+  MEMBERS,
+  MEMBERS_NEVER_HELD,
+} from './end-users.js';
 
 export interface Operation {
   name: string;
   kind: 'baseline' | 'read' | 'write' | 'refused' | 'spread';
   method: 'GET' | 'POST';
   path: string;
-  /** A request body (the `data` member), made for each request. */
-  body?: (scale: Scale, n: number) => unknown;
+  /** A request body (the `data` member), made for each request; `user` is the request's, when the row has `users`. */
+  body?: (scale: Scale, n: number, user?: EndUserRef) => unknown;
   /** The status every answer should have (200 unless said). */
   expect?: number;
   /** How many different bodies wrk sends in turn (4000 unless said). */
   bodies?: number;
   /** Headers instead of the bench tenant's credentials. */
   headers?: Record<string, string>;
-  /** Sent with this user's end-user token (docs/api.md, "End users") instead: minted once the server runs. */
-  endUser?: { organizationId: string; userId: string };
+  /** The users the requests are about, in turn: the n-th request is the (n mod length)-th's. */
+  users?: readonly EndUserRef[];
+  /**
+   * Each request carries its user's end-user token (docs/api.md, "End users") instead of the server credentials:
+   * minted once the server runs (bench/end-users.ts).
+   */
+  endUser?: boolean;
+  /** What the row needs in the database besides the dataset, made through the running server before the rows. */
+  setUp?: (url: string, scale: Scale) => Promise<void>;
 }
+
+/** The n-th request's user, for a row with users. */
+export const userOfRequest = (o: Operation, n: number): EndUserRef | undefined => o.users?.[n % o.users.length];
+
+/** The row, then the same row with each request's user's end-user token instead of the server credentials. */
+const withEndUserTwin = (row: Operation): Operation[] => [row, { ...row, name: `${row.name}, end-user token`, endUser: true }];
 
 const pick = (n: number) => Math.floor(Math.random() * n);
 /** An organization whose inboxes are all listed notifications, and one whose mix in organization-wide ones. */
@@ -169,32 +191,46 @@ export const OPERATIONS: Operation[] = [
       statusIds: ['OPEN', `unseen-${n}-${pick(1e9)}`],
     }),
   },
-  // What an end user's request costs over the server credentials' (docs/api.md, "End users"): the same reads,
-  // in one organization (a token is one user's, in one organization), with a member's token and without.
-  {
-    name: 'commentannotations/get (page of 20 threads), one organization',
+  // What an end user's request costs over the server credentials' (docs/api.md, "End users"; bench/README.md): the
+  // same bodies for the same users, once with the server credentials and once with each request's user's token.
+  ...withEndUserTwin({
+    name: 'commentannotations/get (page of 20 threads), 200 members',
     kind: 'read',
     method: 'POST',
     path: '/v1/commentannotations/get',
-    body: (s) => ({ organizationId: org(0), documentId: listDocOf(pick(s.listDocumentsPerOrg)), pageSize: 20 }),
-  },
-  {
-    name: 'commentannotations/get (page of 20 threads), one organization, end-user token',
+    users: MEMBERS,
+    body: (s, _n, u) => ({ organizationId: u!.organizationId, documentId: listDocOf(pick(s.listDocumentsPerOrg)), pageSize: 20 }),
+  }),
+  ...withEndUserTwin({
+    // The access check's recursive walk: the documents are restricted, in the deepest of a chain of folders, and
+    // the users are members of the top one (bench/end-users.ts).
+    name: `commentannotations/get (page of 20 threads), in a folder ${FOLDER_DEPTH} deep`,
     kind: 'read',
     method: 'POST',
     path: '/v1/commentannotations/get',
-    endUser: { organizationId: org(0), userId: userOf(0) },
-    body: (s) => ({ organizationId: org(0), documentId: listDocOf(pick(s.listDocumentsPerOrg)), pageSize: 20 }),
-  },
-  {
-    // The token's own cost: the inbox reads no document, so there is no access check, only the token's.
-    name: 'notifications/count/get, 10,000 notifications, end-user token',
+    users: FOLDER_MEMBERS,
+    setUp: fileInFolderChain,
+    body: (s, _n, u) => ({ organizationId: u!.organizationId, documentId: listDocOf(pick(s.listDocumentsPerOrg)), pageSize: 20 }),
+  }),
+  // The token's own cost: an inbox count reads no document, so there is no access check.
+  ...withEndUserTwin({
+    name: 'notifications/count/get by userId, 200 members',
     kind: 'read',
     method: 'POST',
     path: '/v1/notifications/count/get',
-    bodies: 1,
-    endUser: { organizationId: HEAVY_ORG, userId: HEAVY_USER },
-    body: () => ({ organizationId: HEAVY_ORG, userId: HEAVY_USER }),
+    users: MEMBERS,
+    body: (_s, _n, u) => ({ organizationId: u!.organizationId, userId: u!.userId }),
+  }),
+  {
+    // The same with tokens the server has not held verified: each request checks its token's signature.
+    name: 'notifications/count/get by userId, 200 members, end-user token never held',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/notifications/count/get',
+    users: MEMBERS_NEVER_HELD,
+    bodies: MEMBERS_NEVER_HELD.length,
+    endUser: true,
+    body: (_s, _n, u) => ({ organizationId: u!.organizationId, userId: u!.userId }),
   },
   {
     // Badges for 50 documents (each with one thread of 10 comments), for one user.
@@ -347,35 +383,11 @@ const SPREAD_READS: Record<string, (s: Scale) => unknown> = {
 /** The request of the spread row to `path` (/v1/... or a copy's /copyN/v1/...). */
 export const spreadBody = (path: string, s: Scale): unknown => SPREAD_READS[path.slice(path.indexOf('/v1/'))]?.(s) ?? {};
 
-/** The headers an operation's requests carry. */
-/**
- * The end users' tokens the rows send, by `organizationId/userId`: minted by run.ts, and handed to the load
- * processes it starts (which inherit its environment) as BENCH_END_USER_TOKENS.
- */
-const endUserTokens = new Map<string, string>(Object.entries(JSON.parse(process.env.BENCH_END_USER_TOKENS ?? '{}')));
-const tokenKey = (u: { organizationId: string; userId: string }) => `${u.organizationId}/${u.userId}`;
-
-/** Asks the running server for the token of each row's end user (with the bench tenant's credentials). */
-export async function mintEndUserTokens(url: string): Promise<void> {
-  for (const o of OPERATIONS) {
-    if (!o.endUser || endUserTokens.has(tokenKey(o.endUser))) continue;
-    const { organizationId, userId } = o.endUser;
-    const res = await fetch(`${url}/v1/auth/token/get`, {
-      method: 'POST',
-      headers: HEADERS,
-      body: JSON.stringify({ data: { userId, userProperties: { organizationId } } }),
-    });
-    if (!res.ok) throw new Error(`auth/token/get for ${tokenKey(o.endUser)}: ${res.status} ${await res.text()}`);
-    endUserTokens.set(tokenKey(o.endUser), ((await res.json()) as { result: { data: { token: string } } }).result.data.token);
-  }
-  process.env.BENCH_END_USER_TOKENS = JSON.stringify(Object.fromEntries(endUserTokens));
-}
-
-export const headersOf = (o: Operation): Record<string, string> => {
+/** The headers of an operation's request (of `user`'s, for a row with users). */
+export const headersOf = (o: Operation, user?: EndUserRef): Record<string, string> => {
   if (o.endUser) {
-    const token = endUserTokens.get(tokenKey(o.endUser));
-    if (!token) throw new Error(`${o.name}: its end user's token was not minted (mintEndUserTokens)`);
-    return { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+    if (!user) throw new Error(`${o.name}: an end-user row needs users`);
+    return { 'content-type': 'application/json', authorization: authorizationOf(user) };
   }
   return o.headers ?? (o.body || o.kind === 'spread' ? HEADERS : {});
 };

@@ -17,7 +17,8 @@ import { loadConfig } from '../src/config/index.js';
 import { DEFAULT_REST_AFTER_MS } from '../src/http/at-rest.js';
 import { openStore } from '../src/store/open-store.js';
 import { buildDataset, PostgresSink, SCALES, SqliteSink, type ScaleName } from './dataset.js';
-import { FLOOR_PATHS, HEADERS, mintEndUserTokens, OPERATIONS, SPREAD, spreadBody } from './operations.js';
+import { mintEndUserTokens } from './end-users.js';
+import { FLOOR_PATHS, HEADERS, OPERATIONS, SPREAD, spreadBody } from './operations.js';
 import { freePort } from '../test/helpers/server-process.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -433,7 +434,13 @@ const { proc, url } = await startServer(env);
 // still delays the event loop's wake-ups, and the first rows' p99 measured it (docs/decisions.md, "Upkeep
 // off the request path"). The start row above reports it; the rows wait for it.
 await checked;
-await mintEndUserTokens(url);
+// What the chosen rows need besides the dataset (each set-up once), and their end users' tokens.
+const chosenRows = OPERATIONS.filter((o) => o.kind !== 'baseline' && chosen(o.name));
+for (const setUp of new Set(chosenRows.flatMap((o) => (o.setUp ? [o.setUp] : [])))) await setUp(url, scale);
+await mintEndUserTokens(
+  url,
+  chosenRows.flatMap((o) => (o.endUser ? (o.users ?? []) : [])),
+);
 const baselineServer = await startBaseline();
 const floor = opts.floor ? await startFloor(env) : undefined;
 const BASELINE = OPERATIONS.find((o) => o.kind === 'baseline')!;
@@ -456,7 +463,8 @@ try {
     await load(url, op.name, 2); // warm up: caches, JIT, statement plans
     const runs: { baseline: any; op: any; floor?: any }[] = [];
     // The floor server, when this row's operation is one it serves (--floor).
-    const floorOfRow = floor && FLOOR_PATHS.has(op.path) ? floor : undefined;
+    // (Not for an end user's: the floor has no credentials of any kind.)
+    const floorOfRow = floor && FLOOR_PATHS.has(op.path) && !op.endUser ? floor : undefined;
     if (floorOfRow) await load(floorOfRow.url, op.name, 2);
     let peak = 0;
     const pids = serverPids(proc.pid!);
