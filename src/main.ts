@@ -29,6 +29,7 @@ import { VERSION } from './version.js';
 // jobs that Node waits for as the process exits (NodePlatform::DrainTasks, where a deadlock in Node
 // itself, nodejs/node#54918, is the likely cause of a CLI run that once hung after its work).
 const webhooks = () => import('./cli/webhooks.js');
+const backups = () => import('./cli/backup.js');
 const workspace = () => import('./cli/workspace.js');
 
 const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens', 'orgs', 'users', 'webhooks', 'workspace'];
@@ -59,7 +60,8 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  if (values.help || command === 'help') {
+  // A command group alone (`marginalia keys`) is a question about it: its help answers.
+  if (values.help || command === 'help' || (COMMANDS_WITH_SUBCOMMANDS.includes(command) && sub === undefined)) {
     process.stdout.write(`${helpFor(command === 'help' ? sub : positionals[0])}\n`);
     return 0;
   }
@@ -82,10 +84,22 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
     return null;
   }
   const io: Io = { out: (line) => process.stdout.write(`${line}\n`) };
+  // Backup and restore take the database as it is: opened as a store, it would be migrated first.
+  if (command === 'backup' || command === 'restore') {
+    const b = await backups();
+    const [file] = sub === undefined || rest.length > 0 ? [] : [sub];
+    if (file === undefined) throw new CliError(`usage: marginalia ${command === 'backup' ? b.BACKUP_USAGE : b.RESTORE_USAGE}`, 2);
+    await (command === 'backup' ? b.backup : b.restore)(config, io, file);
+    return 0;
+  }
   const action = await commandFor(command, sub, rest, values, config);
   // An operator's command is not the place to read a whole SQLite file for damage: the server does that.
   const { openStore } = await import('./store/open-store.js');
-  const store = await openStore({ ...config, sqliteCheckAtStart: 'off' });
+  const { describeMigration } = await import('./store/migrations/index.js');
+  const store = await openStore(
+    { ...config, sqliteCheckAtStart: 'off' },
+    { onMigrated: (outcome) => command === 'migrate' && io.out(describeMigration(outcome)) },
+  );
   try {
     await action(store, io);
   } finally {
@@ -123,6 +137,8 @@ async function commandFor(
   const key = `${command} ${sub ?? ''}`.trim();
   switch (key) {
     case 'migrate':
+      // The store migrates as it opens, and says what it did (openStore's onMigrated, in run).
+      need(0, 'migrate');
       return async () => {};
     case 'seed':
       if (!demo) throw new CliError(`usage: marginalia seed --demo\n\n${helpFor('seed')}`, 2);

@@ -22,6 +22,7 @@ import { HOUR_MS } from './webhooks/schedule.js';
 import { createMetrics } from './http/metrics.js';
 import { createFirstTenant, ensureBootstrapCredentials } from './services/credentials.js';
 import { byDatabase } from './store/dialect/databases.js';
+import { describeMigration } from './store/migrations/index.js';
 import { openStoreWhenReachable, type StoreListeners } from './store/open-store.js';
 import type { LastingFault, Store } from './store/store.js';
 
@@ -194,6 +195,9 @@ const FAULT_ADVICE: Readonly<Record<LastingFault, string>> = {
 function storeListeners(logger: Logger, database: string): StoreListeners {
   return {
     onConnectionLost: (err) => logger.warn({ err }, 'a database connection was lost; it is replaced by a new one'),
+    onMigrated: (outcome) => {
+      if (outcome.applied.length > 0) logger.info({ database, migrations: outcome.applied }, describeMigration(outcome));
+    },
     onFault: ({ fault, state, cause }) => {
       if (state === 'began') logger.error({ database, fault, err: cause }, `database fault: ${FAULT_ADVICE[fault]}`);
       else logger.info({ database, fault }, 'database fault ended: writes get through again');

@@ -7,7 +7,9 @@ Usage: marginalia <command> [options]
 
 Commands:
   serve                               run the HTTP service (the default)
-  migrate                             bring the database schema up to date and exit
+  migrate                             bring the database schema up to date and say what it did
+  backup <file>                       copy the database, consistent while the server serves; prints {"file","bytes","migration"}
+  restore <file>                      replace the database with a backup (the server stopped); prints {"file","kept","migration"}
   seed --demo                         load a small demo organization; prints credentials and curl commands
   keys create --name <name>           create a tenant; prints {"apiKey","authToken"}
   keys list                           list API keys and their tokens (prefixes only)
@@ -30,7 +32,7 @@ Commands:
   webhooks enable --id <id>           switch on a webhook the server switched off after failing too long
 
 Options:
-  -h, --help                          this help, or a command's: marginalia keys create --help
+  -h, --help                          this help, or a command's: marginalia keys create --help (or marginalia keys)
   -v, --version                       the version
   --tenant <t>                        the tenant, by API key, tenant id or name (may be left out when there is only one)
 
@@ -46,8 +48,27 @@ API key and auth token on stderr), and stops gracefully on SIGTERM. MARGINALIA_W
 processes on the one port.`,
   migrate: `Usage: marginalia migrate
 
-Brings the database that DATABASE_URL names up to date, then exits. serve does this too; run it alone
-before starting several instances, or to check a database.`,
+Brings the database that DATABASE_URL names up to date, then exits, saying what it did:
+"database at migration 40, nothing to do", or "applied 39-40: database at migration 40 (was 38)".
+serve does this too; run it alone before starting several instances, or to check a database. A database
+that a newer release migrated further is refused: run that release, or restore a backup taken before.`,
+  backup: `Usage: marginalia backup <file>
+
+Copies the database that DATABASE_URL names into <file>, while the server goes on serving. SQLite: the
+online backup, one consistent snapshot (every write acknowledged before it began is in it), checked
+(quick_check), written under a temporary name and renamed into place, readable by its owner only.
+PostgreSQL: pg_dump of MARGINALIA_PG_SCHEMA in its custom format (PostgreSQL's client tools must be
+installed). The database is not migrated. Prints {"file","bytes","migration"}. See docs/operations.md,
+"Backup and restore", for a schedule.`,
+  restore: `Usage: marginalia restore <file>
+
+Replaces the database that DATABASE_URL names with the backup in <file>. Stop the server first: a
+restore is refused while any process has the SQLite file open, or while a server is connected to the
+PostgreSQL schema. The backup is checked whole (SQLite: integrity_check) and refused when a newer
+release wrote it; it is copied beside the database, then swapped in at once. The database it replaces is
+kept (SQLite: <file>.before-restore-<time>; PostgreSQL: the schema renamed <schema>_before_restore_<time>):
+delete it once the restored one serves. The next start migrates the restored database if it is older.
+Prints {"file","kept","migration"}.`,
   seed: `Usage: marginalia seed --demo
 
 Loads a small demo organization ("acme": five users, a document with two comment threads, and seven

@@ -15,7 +15,7 @@ import * as outbox from './events/outbox.js';
 import type { EventDraft } from './events/outbox.js';
 import { EVENTS_CHANNEL } from './events/sql.js';
 import { type CheckState, type FaultListener, type LastingFault, StorageHealth, StoreUnavailableError } from './health.js';
-import { migrate } from './migrations/index.js';
+import { migrate, type MigrationOutcome } from './migrations/index.js';
 import { all, type BatchQuery, type Query, type Row, run, type Work } from './sql.js';
 import type { EventListener } from './store.js';
 
@@ -244,7 +244,7 @@ export class StoreCore {
    * to date. A file found damaged is not migrated: it serves 503s until an operator restores it; a
    * migration that meets damage the check did not reach yet ends the same way.
    */
-  async migrate(): Promise<void> {
+  async migrate(): Promise<MigrationOutcome | null> {
     const started = this.dialect.checkAtOpen((checked) => {
       if ('failed' in checked) this.checkState = 'failed';
       else if (checked.damage.length === 0) this.checkState = 'passed';
@@ -255,12 +255,13 @@ export class StoreCore {
       }
     });
     if (started === 'checking') this.checkState = 'checking';
-    if (this.health.damaged) return;
+    if (this.health.damaged) return null;
     try {
-      await migrate(this.dialect);
+      return await migrate(this.dialect);
     } catch (err) {
       if (!(err instanceof StoreUnavailableError && err.reason === 'damaged')) throw err;
       this.health.failed(err);
+      return null;
     }
   }
 

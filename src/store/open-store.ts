@@ -5,6 +5,7 @@ import type { Dialect } from './dialect/dialect.js';
 import { connectionFailed, PostgresDialect } from './dialect/postgres.js';
 import { type SqliteCheck, SqliteDialect, type SqliteSecureDelete, type SqliteSynchronous } from './dialect/sqlite.js';
 import { type FaultListener, StoreUnavailableError } from './health.js';
+import type { MigrationOutcome } from './migrations/index.js';
 import type { Store } from './store.js';
 
 /** Which database, and where: a file (path ':memory:' is a throwaway database) or a PostgreSQL URL. */
@@ -43,6 +44,8 @@ export interface StoreListeners {
   onConnectionLost?: (err: Error) => void;
   /** A lasting fault began or ended: storage full, read-only, damaged. */
   onFault?: FaultListener;
+  /** The schema was brought up to date as the store opened: its level before, and the steps applied. */
+  onMigrated?: (outcome: MigrationOutcome) => void;
   /** Every statement SQLite runs (tests and debugging). */
   trace?: (sql: string) => void;
 }
@@ -58,7 +61,8 @@ export async function openStore(config: StoreConfig, listeners: StoreListeners =
     activitiesByDefault: config.activitiesEnabled ?? false,
   });
   try {
-    await store.migrate();
+    const outcome = await store.migrate();
+    if (outcome) listeners.onMigrated?.(outcome);
   } catch (err) {
     await store.close().catch(() => {});
     throw err;

@@ -31,12 +31,16 @@ import type { WorkflowsStore } from './workflows/index.js';
 import type { ServiceSettingsStore } from './service-settings/index.js';
 import type { PresenceStore } from './presence/index.js';
 import type { AccessRolesStore } from './access-roles/index.js';
+import type { MigrationOutcome } from './migrations/index.js';
 
 /** The store's own life: its schema, health, pool and observers, and the events it hears of. */
 export interface StoreLife {
   readonly kind: 'sqlite' | 'postgres';
-  /** Brings the schema up to date; safe to call from several processes at once. */
-  migrate(): Promise<void>;
+  /**
+   * Brings the schema up to date; safe to call from several processes at once. Says what it found and
+   * applied; null when the file was found damaged and left as it is.
+   */
+  migrate(): Promise<MigrationOutcome | null>;
   /** Resolves when the database answers; rejects with StoreUnavailableError when it does not. */
   ping(): Promise<void>;
   /** The fault that outlasts single requests, if any: writes refused by the storage, or a damaged database. */

@@ -1,6 +1,7 @@
 // The operator CLI against a real SQLite file: output shapes, exit codes, and what each command changes.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -13,6 +14,7 @@ import { PATHS, user } from '../helpers/app.js';
 import { cli, MAIN, REPO, tempDir } from '../helpers/server-process.js';
 import { type FreshDatabase, freshDatabase, sqliteStore, STORE_KINDS } from '../helpers/test-database.js';
 import type { Store } from '../../src/store/store.js';
+import { LATEST_MIGRATION } from '../../src/store/migrations/index.js';
 
 function database() {
   const path = join(tempDir(), 'cli.db');
@@ -176,11 +178,28 @@ describe('marginalia CLI', () => {
     assert.match(extra.stderr, /usage: marginalia workspace credentials/);
   });
 
-  test('migrate brings a new database up to date and is idempotent', async () => {
+  test('migrate brings a new database up to date, says what it did, and refuses a database a newer release migrated', async () => {
     const db = database();
-    assert.equal(cli(['migrate'], db.env).code, 0);
-    assert.equal(cli(['migrate'], db.env).code, 0);
+    const first = cli(['migrate'], db.env);
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.stdout, `applied 1-${LATEST_MIGRATION}: database at migration ${LATEST_MIGRATION} (new database)\n`);
+    const again = cli(['migrate'], db.env);
+    assert.equal(again.stdout, `database at migration ${LATEST_MIGRATION}, nothing to do\n`);
     assert.equal(await withStore(db.path, (s) => s.countTenants()), 0, 'migrate creates no tenant');
+
+    // As a newer release leaves it: a step this build does not know is recorded.
+    const raw = new Database(db.path);
+    raw
+      .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)')
+      .run(LATEST_MIGRATION + 1, 'from-the-future');
+    raw.close();
+    const newer = cli(['migrate'], db.env);
+    assert.equal(newer.code, 1);
+    assert.match(
+      newer.stderr,
+      new RegExp(`at migration ${LATEST_MIGRATION + 1}, newer than this build knows \\(${LATEST_MIGRATION}\\)`),
+    );
+    assert.equal(newer.stdout, '');
   });
 });
 
@@ -199,6 +218,9 @@ describe('help and version', () => {
       [['users', '--help'], /Usage: marginalia users erase --user <userId>/],
       [['help', 'tokens'], /Usage: marginalia tokens/],
       [['workspace', '--help'], /Usage: marginalia workspace credentials/],
+      [['backup', '--help'], /Usage: marginalia backup <file>/],
+      [['restore', '--help'], /Usage: marginalia restore <file>/],
+      [['help', 'restore'], /Stop the server first/],
       [['-h'], /workspace credentials/],
       [['-h'], /Commands:/],
     ] as const) {
@@ -215,6 +237,30 @@ describe('help and version', () => {
       const r = cli([flag], db.env);
       assert.equal(r.code, 0);
       assert.equal(r.stdout.trim(), version);
+    }
+  });
+
+  test('a command group alone prints its help, exit 0', () => {
+    for (const [group, expected] of [
+      ['keys', /Usage: marginalia keys <create\|list\|revoke\|disable\|enable>/],
+      ['tokens', /Usage: marginalia tokens <create\|revoke>/],
+      ['orgs', /Usage: marginalia orgs list/],
+      ['users', /Usage: marginalia users erase/],
+      ['webhooks', /Usage: marginalia webhooks <add\|list/],
+      ['workspace', /Usage: marginalia workspace credentials/],
+    ] as const) {
+      const r = cli([group], db.env);
+      assert.equal(r.code, 0, `${group}: ${r.stderr}`);
+      assert.match(r.stdout, expected, group);
+      assert.equal(r.stderr, '', group);
+    }
+  });
+
+  test('backup and restore without a file print their usage, exit 2', () => {
+    for (const command of ['backup', 'restore']) {
+      const r = cli([command], db.env);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, new RegExp(`usage: marginalia ${command} <file>`));
     }
   });
 

@@ -97,7 +97,7 @@ export interface Dialect {
    * Makes sure the schema and its schema_migrations table exist, then runs the migration runner's
    * work in one transaction under the migration lock; several processes may call it at once.
    */
-  migrate(work: () => Work<void>): Promise<void>;
+  migrate<T>(work: () => Work<T>): Promise<T>;
   /**
    * Checks the database for damage as it opens (SQLite's quick_check): now, or on a thread of its own
    * for a large file; `onChecked` hears the finding either way. Says which (PostgreSQL: 'off').

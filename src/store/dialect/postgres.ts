@@ -144,6 +144,12 @@ function batchParams(params: Params, rows: readonly Params[]): Params {
   return { ...params, ...columns };
 }
 
+/**
+ * How the server's connections name themselves to PostgreSQL (pg_stat_activity): restore looks for them
+ * to refuse while a server uses the schema; an operator sees whose they are. PostgreSQL keeps 63 bytes.
+ */
+export const applicationName = (schema: string): string => `marginalia/${schema}`.slice(0, 63);
+
 function makePool(options: PostgresOptions, max: number): pg.Pool {
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -160,6 +166,7 @@ function makePool(options: PostgresOptions, max: number): pg.Pool {
     // Each query is still its own extended-protocol exchange (its own Sync), answered in order.
     pipeline: true,
     options: `-c search_path=${quoteIdent(options.schema)}`,
+    application_name: applicationName(options.schema),
     types,
   });
   pool.on('error', (err) => options.onConnectionLost?.(err));
@@ -349,7 +356,7 @@ export class PostgresDialect implements Dialect {
     }
   }
 
-  async migrate(work: () => Work<void>): Promise<void> {
+  async migrate<T>(work: () => Work<T>): Promise<T> {
     const { client, release } = await this.checkout();
     const lock = `marginalia:migrate:${this.options.schema}`;
     try {
@@ -362,8 +369,9 @@ export class PostgresDialect implements Dialect {
           version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)`);
         await client.query('BEGIN');
         try {
-          await this.drive(client, work());
+          const done = await this.drive(client, work());
           await client.query('COMMIT');
+          return done;
         } catch (err) {
           await client.query('ROLLBACK');
           throw err;
@@ -530,6 +538,6 @@ class Sent {
   }
 }
 
-function quoteIdent(name: string): string {
+export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }

@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { availableParallelism } from 'node:os';
 import Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../health.js';
+import { createPrivateFile } from './private-file.js';
 import {
   type BatchQuery,
   ListParam,
@@ -168,7 +169,12 @@ export class SqliteDialect implements Dialect {
   private checker: UpkeepThread | undefined;
 
   constructor(private readonly options: SqliteOptions) {
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    // The file holds secrets (webhook secrets, token-signing keys): a new one, its folder and the WAL and
+    // shared-memory files SQLite makes beside it (they take the file's mode) are for the owner only.
+    if (options.path !== ':memory:') {
+      mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
+      createPrivateFile(options.path);
+    }
     const trace = options.trace;
     this.db = new Database(options.path, trace ? { verbose: (s) => trace(String(s)) } : {});
     // Before WAL: a new file takes its page size when its first page is written, WAL or not.
@@ -317,15 +323,15 @@ export class SqliteDialect implements Dialect {
     }
   }
 
-  async migrate(work: () => Work<void>): Promise<void> {
+  async migrate<T>(work: () => Work<T>): Promise<T> {
     this.snapshot.end();
     // The IMMEDIATE transaction is the migration lock between processes.
-    this.guard(() =>
+    return this.guard(() =>
       this.db
         .transaction(() => {
           this.db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
             version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
-          this.drive(work());
+          return this.drive(work());
         })
         .immediate(),
     );

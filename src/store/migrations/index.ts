@@ -99,18 +99,55 @@ export const MIGRATIONS: readonly Migration[] = [
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');
 const RECORD = same('recordMigration', 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (@version, @name, @at)');
 
+/** What a migration run found and did: the database's level before it, and the steps it applied. */
+export interface MigrationOutcome {
+  /** The highest step applied before this run (0: a new database). */
+  before: number;
+  applied: number[];
+}
+
+/** The level a build brings a database to: its last step. */
+export const LATEST_MIGRATION = MIGRATIONS.length;
+
+/**
+ * A database that a newer build migrated further than this build knows: served by this build, it would
+ * meet tables and columns it does not write (docs/deployment.md, "Upgrading": go forward, or restore the
+ * backup taken before the upgrade).
+ */
+export class NewerSchemaError extends Error {
+  constructor(readonly level: number) {
+    super(
+      `The database is at migration ${level}, newer than this build knows (${LATEST_MIGRATION}): ` +
+        'run the release that migrated it, or restore a backup taken before.',
+    );
+  }
+}
+
 /** The one migration runner: the steps not yet applied, in order, each recorded as it is applied. */
-function* pendingSteps(kind: DatabaseKind, now: number): Work<void> {
+function* pendingSteps(kind: DatabaseKind, now: number): Work<MigrationOutcome> {
   const applied = new Set((yield* all(APPLIED)).map((r) => Number(r.version)));
+  const before = Math.max(0, ...applied);
+  if (before > LATEST_MIGRATION) throw new NewerSchemaError(before);
+  const done: number[] = [];
   for (const step of MIGRATIONS) {
     if (applied.has(step.version)) continue;
     yield* exec(step[kind]);
     if (step.backfill) yield* step.backfill();
     yield* run(RECORD, { version: step.version, name: step.name, at: now });
+    done.push(step.version);
   }
+  return { before, applied: done };
 }
 
 /** Brings the schema up to date, in one transaction; safe to run from several processes at once. */
-export function migrate(dialect: Dialect): Promise<void> {
+export function migrate(dialect: Dialect): Promise<MigrationOutcome> {
   return dialect.migrate(() => pendingSteps(dialect.kind, Date.now()));
+}
+
+/** One line for people (the migrate command prints it, the server logs it): `applied 39-40: ...`. */
+export function describeMigration({ before, applied }: MigrationOutcome): string {
+  if (applied.length === 0) return `database at migration ${before}, nothing to do`;
+  const steps = applied.length === 1 ? `${applied[0]}` : `${applied[0]}-${applied[applied.length - 1]}`;
+  const after = Math.max(before, ...applied);
+  return `applied ${steps}: database at migration ${after} (${before === 0 ? 'new database' : `was ${before}`})`;
 }
