@@ -9,6 +9,7 @@ import {
   keysCreate,
   keysList,
   keysRevoke,
+  keysRotateSigningKey,
   keysSetDisabled,
   orgsList,
   orgsListRequest,
@@ -158,6 +159,10 @@ async function commandFor(
     case 'keys enable': {
       const [apiKey] = need(1, `${key} <apiKey>`);
       return (store, io) => keysSetDisabled(store, io, apiKey!, sub === 'disable');
+    }
+    case 'keys rotate-signing-key': {
+      const [apiKey] = need(1, 'keys rotate-signing-key <apiKey>');
+      return (store, io) => keysRotateSigningKey(store, io, apiKey!);
     }
     case 'tokens create': {
       const [apiKey] = need(1, 'tokens create <apiKey>');

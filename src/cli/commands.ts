@@ -4,6 +4,7 @@ import { systemClock } from '../clock.js';
 import { MAX_ID_LENGTH } from '../schemas/common.js';
 import { recordOperatorAction } from '../services/activities.js';
 import { createTenant, hashToken, tokenRecord } from '../services/credentials.js';
+import { rotateSigningKey } from '../services/end-user-tokens.js';
 import { newAuthToken, newErasureJobId, timeOrderedUuid } from '../domain/ids.js';
 import { erasureActivity, OPERATOR_ACTOR } from '../domain/activities.js';
 import type { Store } from '../store/store.js';
@@ -69,6 +70,18 @@ export async function keysSetDisabled(store: Store, io: Io, apiKey: string, disa
   if (!(await store.setTenantDisabled(apiKey, disabled))) throw new CliError(`No API key ${apiKey}.`);
   await logged(store, tenant.id, disabled ? 'operator.key_disable' : 'operator.key_enable', apiKey, {});
   json(io, { apiKey, disabled });
+}
+
+/**
+ * A new end-user token signing key for the tenant (docs/operations.md, "Secrets at rest"): tokens signed with
+ * the old one are refused from the next request on. Prints {"apiKey","kid","rotated"}; a tenant that never
+ * issued a token has no key yet (rotated false: its first token makes one).
+ */
+export async function keysRotateSigningKey(store: Store, io: Io, apiKey: string): Promise<void> {
+  const tenant = await tenantByKey(store, apiKey);
+  const kid = await rotateSigningKey(store, systemClock, tenant.id);
+  if (kid !== null) await logged(store, tenant.id, 'operator.signing_key_rotate', apiKey, { kid });
+  json(io, { apiKey, kid, rotated: kid !== null });
 }
 
 export async function tokensCreate(store: Store, io: Io, apiKey: string): Promise<void> {

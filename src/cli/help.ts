@@ -16,6 +16,7 @@ Commands:
   keys revoke <apiKey>                revoke an API key: its requests get 401
   keys disable <apiKey>               disable a tenant: its requests get 403
   keys enable <apiKey>                enable a disabled tenant again
+  keys rotate-signing-key <apiKey>    a new key for the tenant's end-user tokens: the old tokens are refused
   tokens create <apiKey>              add an auth token to a key; prints {"apiKey","authToken"}
   tokens revoke <apiKey> <prefix>     revoke the token that starts with <prefix>
   orgs list [--tenant <t>]            list the tenant's organizations
@@ -75,13 +76,17 @@ Loads a small demo organization ("acme": five users, a document with two comment
 notifications, one of them read and three made by a comment) under a new tenant, then prints its API
 key and auth token and six curl commands to paste while the server runs (npm start). Each run makes a
 new demo tenant; nothing else is touched.`,
-  keys: `Usage: marginalia keys <create|list|revoke|disable|enable> ...
+  keys: `Usage: marginalia keys <create|list|revoke|disable|enable|rotate-signing-key> ...
 
   keys create --name <name>   create a tenant (API key) with one auth token; prints {"apiKey","authToken"}
   keys list                   every API key with its tokens (prefixes only), as JSON
   keys revoke <apiKey>        revoke the key for good: its requests get 401
   keys disable <apiKey>       disable the tenant: its requests get 403 (data kept)
-  keys enable <apiKey>        enable it again`,
+  keys enable <apiKey>        enable it again
+  keys rotate-signing-key <apiKey>
+                              a new key to sign the tenant's end-user tokens (auth/token/get): every token
+                              signed before is refused from the next request on, and apps fetch new ones.
+                              Prints {"apiKey","kid","rotated"} (false when the tenant has signed no token yet)`,
   tokens: `Usage: marginalia tokens <create|revoke> ...
 
   tokens create <apiKey>             add an auth token to the key (rotation); prints {"apiKey","authToken"}

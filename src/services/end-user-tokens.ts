@@ -1,14 +1,15 @@
 // End-user tokens (docs/api.md, "POST /v1/auth/token/get" and "POST /v2/auth/generate_token"): auth/token/get
 // and v2's auth/generate_token sign a JWT for one user of one organization of the tenant (v2's also carries the
 // resources the user may access), and the event stream verifies it. Each tenant signs with its own secret (HMAC-SHA256,
-// 32 random bytes made on first use and stored: a hash of it could not sign), held in memory per process
-// once read. A token names its tenant (`tid`) and its key (`kid` in the header, for a later rotation);
+// 32 random bytes made on first use and stored: a hash of it could not sign), read each time it is used. A token
+// names its tenant (`tid`) and its key (`kid` in the header: an operator's rotation refuses the old key's tokens);
 // the verifier looks the secret up by `tid` and only then verifies, so a token claiming tenant B but
 // signed with A's secret fails like any tampered one.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { ApiError } from '../errors.js';
 import { type AuthTokenData, type GenerateTokenData, MAX_END_USER_TOKEN_LENGTH } from '../schemas/auth.js';
+import type { Clock } from '../clock.js';
 import type { Store } from '../store/store.js';
 import type { SigningKey, Tenant } from '../domain/credentials.js';
 import type { Caller, Services } from './context.js';
@@ -53,32 +54,34 @@ export const DEFAULT_END_USER_TOKEN_CACHE = 10_000;
  */
 const verified = new WeakMap<Store, Map<string, { kid: string; claims: EndUserClaims }>>();
 
-/** Keys read or made by this process, per store (tests run several) and tenant. A key never changes once made. */
-const held = new WeakMap<Store, Map<string, HeldKey>>();
+/** A stored key as jose signs and verifies with it. */
+const asHeld = (key: SigningKey): HeldKey => ({ kid: key.kid, secret: Buffer.from(key.secret, 'hex') });
 
-const heldOf = (store: Store): Map<string, HeldKey> => {
-  let keys = held.get(store);
-  if (!keys) {
-    keys = new Map();
-    held.set(store, keys);
-  }
-  return keys;
-};
-
-const hold = (store: Store, tenantId: string, key: SigningKey): HeldKey => {
-  const k = { kid: key.kid, secret: Buffer.from(key.secret, 'hex') };
-  heldOf(store).set(tenantId, k);
-  return k;
-};
-
-/** The tenant's key, made (32 random bytes) and stored on first use. */
+/**
+ * The tenant's key, made (32 random bytes) and stored on first use. Read on every use, never held: an
+ * operator may replace it (`marginalia keys rotate-signing-key`), and a process signing with the key before
+ * would make tokens that every process refuses.
+ */
 async function keyToSign({ store, clock }: Services, tenantId: string): Promise<HeldKey> {
-  const known = heldOf(store).get(tenantId);
-  if (known) return known;
   const found = await store.findSigningKey(tenantId);
-  if (found) return hold(store, tenantId, found);
-  const candidate = { kid: randomBytes(8).toString('hex'), secret: randomBytes(32).toString('hex'), createdAt: clock() };
-  return hold(store, tenantId, await store.ensureSigningKey(tenantId, candidate));
+  if (found) return asHeld(found);
+  return asHeld(await store.ensureSigningKey(tenantId, newSigningKey(clock)));
+}
+
+const newSigningKey = (clock: Clock): SigningKey => ({
+  kid: randomBytes(8).toString('hex'),
+  secret: randomBytes(32).toString('hex'),
+  createdAt: clock(),
+});
+
+/**
+ * A new signing key for the tenant, in place of the one it has (docs/operations.md, "Secrets at rest"): every
+ * token signed with the old one is refused from the next request on, in every process (each reads the key's kid
+ * per request); apps fetch new tokens. Answers the new key's kid, or null when the tenant never had a key.
+ */
+export async function rotateSigningKey(store: Store, clock: Clock, tenantId: string): Promise<string | null> {
+  const key = newSigningKey(clock);
+  return (await store.replaceSigningKey(tenantId, key)) ? key.kid : null;
 }
 
 /**
@@ -97,7 +100,7 @@ export async function signingSecret(services: Services, tenantId: string, purpos
  */
 async function keyToVerify(store: Store, tenantId: string): Promise<{ key: HeldKey; tenant: Tenant } | null> {
   const found = await store.findSigningKey(tenantId);
-  return found?.tenant && !found.tenantRefused ? { key: hold(store, tenantId, found), tenant: found.tenant } : null;
+  return found?.tenant && !found.tenantRefused ? { key: asHeld(found), tenant: found.tenant } : null;
 }
 
 /** An open token stream's check (events/credential-watch.ts): its tenant still takes tokens, or 401. */

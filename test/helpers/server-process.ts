@@ -154,6 +154,27 @@ export function cli(args: string[], env: Record<string, string>) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** Runs the CLI to completion without blocking this process's event loop (for a command run while requests go on). */
+export function cliInBackground(args: string[], env: Record<string, string>) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { cwd: REPO, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
 /** A new tenant through `marginalia keys create`, as its credentials. */
 export function createKey(env: Record<string, string>, name: string): { apiKey: string; authToken: string } {
   const made = cli(['keys', 'create', '--name', name], env);

@@ -11,7 +11,7 @@ import { DEFAULT_LIMITS } from '../../src/schemas/common.js';
 import { authenticate, createTenant, hashToken, type IssuedCredentials, tokenRecord } from '../../src/services/credentials.js';
 import { authenticateWorkspace } from '../../src/services/workspace-credentials.js';
 import { PATHS, user } from '../helpers/app.js';
-import { cli, MAIN, REPO, tempDir } from '../helpers/server-process.js';
+import { cli, firstStartCredentials, MAIN, post, REPO, startServer, stopServer, tempDir } from '../helpers/server-process.js';
 import { type FreshDatabase, freshDatabase, sqliteStore, STORE_KINDS } from '../helpers/test-database.js';
 import type { Store } from '../../src/store/store.js';
 import { LATEST_MIGRATION } from '../../src/store/migrations/index.js';
@@ -203,6 +203,44 @@ describe('marginalia CLI', () => {
   });
 });
 
+describe('keys rotate-signing-key', () => {
+  test("a running server refuses the tenant's end-user tokens signed before, and signs new ones with the new key", async () => {
+    const db = database();
+    const s = await startServer({ env: db.env });
+    try {
+      const creds = firstStartCredentials(s.stderr());
+      const token = async () => {
+        const r = await post(s.url, '/v1/auth/token/get', creds, { userId: 'ada', userProperties: { organizationId: 'acme' } });
+        assert.equal(r.status, 200, r.text);
+        return r.json.result.data.token as string;
+      };
+      const inbox = async (bearer: string) =>
+        (
+          await fetch(`${s.url}/v1/notifications/get`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+            body: JSON.stringify({ data: { organizationId: 'acme', userId: 'ada' } }),
+          })
+        ).status;
+      const none = cli(['keys', 'rotate-signing-key', creds.apiKey], db.env);
+      assert.deepEqual(JSON.parse(none.stdout), { apiKey: creds.apiKey, kid: null, rotated: false }, 'no token yet: no key');
+      const before = await token();
+      assert.equal(await inbox(before), 200);
+      const r = cli(['keys', 'rotate-signing-key', creds.apiKey], db.env);
+      assert.equal(r.code, 0, r.stderr);
+      const rotated = JSON.parse(r.stdout);
+      assert.equal(rotated.rotated, true);
+      assert.equal(await inbox(before), 401, 'a token signed with the old key is refused at once');
+      const after = await token();
+      assert.equal(JSON.parse(Buffer.from(after.split('.')[0]!, 'base64url').toString()).kid, rotated.kid);
+      assert.equal(await inbox(after), 200, 'the server signs with the new key');
+      assert.equal(cli(['keys', 'rotate-signing-key', 'mk_nope'], db.env).code, 1);
+    } finally {
+      await stopServer(s);
+    }
+  });
+});
+
 describe('help and version', () => {
   const db = database();
 
@@ -242,7 +280,7 @@ describe('help and version', () => {
 
   test('a command group alone prints its help, exit 0', () => {
     for (const [group, expected] of [
-      ['keys', /Usage: marginalia keys <create\|list\|revoke\|disable\|enable>/],
+      ['keys', /Usage: marginalia keys <create\|list\|revoke\|disable\|enable\|rotate-signing-key>/],
       ['tokens', /Usage: marginalia tokens <create\|revoke>/],
       ['orgs', /Usage: marginalia orgs list/],
       ['users', /Usage: marginalia users erase/],

@@ -1,7 +1,7 @@
 // Backup and restore of a SQLite database file (docs/operations.md, "Backup and restore"). A copy of a
 // live file with `cp` can miss committed writes still in its WAL, or copy a page mid-write; these use
 // SQLite's own online backup, which reads the database as one transaction sees it.
-import { closeSync, constants, fsyncSync, linkSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BackupDone, BackupError, type RestoreDone, backupStamp, checkLevel } from './backup.js';
@@ -52,7 +52,9 @@ export async function restoreSqlite(file: string, target: string, latest: number
   const partial = temporaryBeside(target);
   let held: Database.Database | null = null;
   try {
-    // The copy is made (and checked) before the target is touched: a full disk stops here.
+    // The copy is made (and checked) before the target is touched: a full disk stops here. A fresh
+    // place gets its folder as the server would make it (private-file.ts).
+    mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
     const from = new Database(file, { readonly: true, fileMustExist: true });
     try {
       rmSync(partial, { force: true });

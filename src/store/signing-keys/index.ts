@@ -15,6 +15,11 @@ export const signingKeysStore = (core: StoreCore) => ({
   ensureSigningKey(tenantId: string, candidate: SigningKey): Maybe<SigningKey> {
     return core.write('ensureSigningKey', () => signingKeys.ensure(tenantId, candidate));
   },
+
+  /** Puts `key` in place of the tenant's signing key (an operator's rotation); false when it has none. */
+  replaceSigningKey(tenantId: string, key: SigningKey): Maybe<boolean> {
+    return core.write('replaceSigningKey', () => signingKeys.replace(tenantId, key));
+  },
 });
 
 export type SigningKeysStore = ReturnType<typeof signingKeysStore>;

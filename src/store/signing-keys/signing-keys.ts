@@ -29,3 +29,8 @@ export function* ensure(tenantId: string, candidate: SigningKey): Work<SigningKe
   yield* run(SQL.insert, { tenantId, ...candidate });
   return (yield* find(tenantId))!;
 }
+
+/** Replaces the tenant's key; false when it has none. */
+export function* replace(tenantId: string, key: SigningKey): Work<boolean> {
+  return (yield* run(SQL.replace, { tenantId, ...key })) > 0;
+}

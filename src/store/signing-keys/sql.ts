@@ -19,4 +19,9 @@ export const SIGNING_KEYS_SQL = {
     `INSERT INTO tenant_signing_keys (tenant_id, kid, secret, created_at) VALUES (@tenantId, @kid, @secret, @createdAt)
      ON CONFLICT (tenant_id) DO NOTHING`,
   ),
+  /** An operator's rotation: the tenant's key replaced, kid and all (none made when it has none). */
+  replace: same(
+    'replaceSigningKey',
+    'UPDATE tenant_signing_keys SET kid = @kid, secret = @secret, created_at = @createdAt WHERE tenant_id = @tenantId',
+  ),
 };
