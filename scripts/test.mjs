@@ -7,7 +7,7 @@
 // at a time (default 2): the runs share the machine instead of each ending in a tail where one file
 // runs alone. Each file's TAP output is printed whole when it ends, under a line naming it, its run and
 // its time. Ends with the slowest files and one line of totals; exits non-zero if anything failed.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import pg from 'pg';
 
@@ -53,7 +53,10 @@ const SECONDS = {
 };
 const BY_FOLDER = { unit: 1, system: 12, routes: 5, store: 5 };
 const expected = (job) =>
-  SECONDS[`${job.label}:${job.file}`] ?? BY_FOLDER[job.file.split('/')[1]] * (job.label === 'postgres' ? 1.5 : 1);
+  job.seconds ??
+  SECONDS[`${job.label}:${job.file}`] ??
+  SECONDS[`sqlite:${job.file}`] ??
+  BY_FOLDER[job.file.split('/')[1]] * (job.label === 'postgres' ? 1.5 : 1);
 
 /** Test schemas are named test_<pid>_<random>; a killed run leaves its own behind. Drop those of dead processes. */
 async function dropAbandonedSchemas(url) {
@@ -89,7 +92,7 @@ const running = new Set();
 function runFile(job) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=tap', job.file], {
+    const child = spawn(job.node ?? process.execPath, ['--import', 'tsx', '--test-reporter=tap', ...(job.args ?? [job.file])], {
       env: { ...process.env, ...job.env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
@@ -130,6 +133,54 @@ function runFile(job) {
   });
 }
 
+/**
+ * The Node 22 runs: the unit files in one process, the route files in two (each about half their time), with the
+ * test runner's isolation off (Node 22's --experimental-test-isolation=none: the files share one process and load
+ * the server's modules once). A process per file, as on the machine's Node, cost twice the time, most of it loading
+ * the same modules again: more than CI's budget has left (docs/decisions.md, "Node versions and engine warnings").
+ */
+function node22Jobs(bin) {
+  const routes = filesIn('routes').sort(
+    (a, b) => expected({ label: 'sqlite', file: b }) - expected({ label: 'sqlite', file: a }),
+  );
+  const halves = [[], []];
+  const load = [0, 0];
+  for (const file of routes) {
+    const i = load[0] <= load[1] ? 0 : 1;
+    halves[i].push(file);
+    load[i] += expected({ label: 'sqlite', file });
+  }
+  const groups = [
+    { name: 'test/unit/*', files: filesIn('unit'), seconds: 30 },
+    ...halves.map((files, i) => ({ name: `test/routes/* (${i + 1} of 2)`, files, seconds: load[i] * 0.6 })),
+  ];
+  return groups.map(({ name, files, seconds }) => ({
+    file: name,
+    label: 'node22',
+    seconds,
+    node: bin,
+    args: ['--test', '--experimental-test-isolation=none', ...files],
+    // In NODE_OPTIONS, so that every Node process a test starts (servers, CLIs, workers) has the hook too.
+    env: { MARGINALIA_TEST_STORE: 'sqlite', MARGINALIA_TEST_NODE_MAJOR: '22', NODE_OPTIONS: `--import=${NODE22_HOOKS}` },
+  }));
+}
+
+const NODE22_HOOKS = new URL('./node22-hooks.mjs', import.meta.url).pathname;
+
+/** The Node 22 binary, made ready by scripts/node22.mjs (its last line). */
+function prepareNode22() {
+  const r = spawnSync(process.execPath, ['scripts/node22.mjs'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (r.status !== 0) {
+    console.log('# FAILED: Node 22 could not be prepared (scripts/node22.mjs); MARGINALIA_TEST_NODE22=1 needs it');
+    process.exit(1);
+  }
+  const lines = r.stdout.trim().split('\n');
+  for (const line of lines.slice(0, -1)) console.log(line);
+  const bin = lines.at(-1);
+  console.log(`# Node 22 runs use ${bin} (${spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim()})`);
+  return bin;
+}
+
 function killGroup(child, signal) {
   try {
     process.kill(-child.pid, signal);
@@ -146,17 +197,21 @@ for (const signal of ['SIGINT', 'SIGTERM'])
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 if (pgUrl) await dropAbandonedSchemas(pgUrl);
+// MARGINALIA_TEST_NODE22=1 (CI): the unit and route files run again on Node 22, on SQLite (docs/decisions.md,
+// "Node versions and engine warnings"). Node 22 is prepared first; if it cannot be, the run fails.
+const node22 = process.env.MARGINALIA_TEST_NODE22 === '1' ? prepareNode22() : null;
 const jobs = [
   ...ONCE.map((file) => ({ file, label: 'once', env: {} })),
   ...EACH_DATABASE.map((file) => ({ file, label: 'sqlite', env: { MARGINALIA_TEST_STORE: 'sqlite' } })),
   ...(pgUrl ? EACH_DATABASE.map((file) => ({ file, label: 'postgres', env: { MARGINALIA_TEST_STORE: 'postgres' } })) : []),
+  ...(node22 ? node22Jobs(node22) : []),
 ]
   .filter((job) => !ONLY || ONLY.test(`${job.label}:${job.file}`))
   .sort((a, b) => expected(b) - expected(a));
 const runs = (label) => jobs.filter((job) => job.label === label).length;
 console.log(
   `# ${jobs.length} runs of test files, ${CONCURRENCY} at a time: ${runs('once')} once, ${runs('sqlite')} on SQLite, ` +
-    `${runs('postgres')} on PostgreSQL`,
+    `${runs('postgres')} on PostgreSQL, ${runs('node22')} on Node 22 (SQLite, the unit and route files in groups)`,
 );
 if (!pgUrl) console.log('# PostgreSQL runs skipped: TEST_DATABASE_URL is not set.');
 

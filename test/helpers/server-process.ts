@@ -38,7 +38,9 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (k.startsWith('MARGINALIA_') || ['PORT', 'HOST', 'DATABASE_URL', 'LOG_LEVEL'].includes(k)) continue;
-    if (k.startsWith('NODE_TEST') || k === 'NODE_OPTIONS') continue;
+    if (k.startsWith('NODE_TEST')) continue;
+    // Kept only for the runs on Node 22 (scripts/test.mjs), whose processes all need its resolve hook.
+    if (k === 'NODE_OPTIONS' && !v?.includes('node22-hooks')) continue;
     env[k] = v;
   }
   return { ...env, PORT: '0', ...extra };
