@@ -1,21 +1,18 @@
 // `marginalia backup <file>` and `marginalia restore <file>` (docs/operations.md, "Backup and restore"):
 // the database DATABASE_URL names, without opening it as the server does (no migration, no check).
-import { BackupError, backupDatabase, restoreDatabase } from '../store/backup.js';
-import type { StoreConfig } from '../store/open-store.js';
+import { BackupError, type BackupTarget, backupDatabase, restoreDatabase } from '../store/backup.js';
 import { CliError, type Io } from './commands.js';
 
 export const BACKUP_USAGE = 'backup <file>';
 export const RESTORE_USAGE = 'restore <file>';
 
-type Target = Pick<StoreConfig, 'database' | 'pgSchema' | 'sqliteBusyTimeoutMs'>;
-
 /** Prints {"file","bytes","migration"}: where the backup is, its size, and the migration level it holds. */
-export async function backup(config: Target, io: Io, file: string): Promise<void> {
+export async function backup(config: BackupTarget, io: Io, file: string): Promise<void> {
   io.out(JSON.stringify(await said(backupDatabase(config, file)), null, 2));
 }
 
 /** Prints {"file","kept","migration"}: what was replaced, where the database it replaced is kept, the level restored. */
-export async function restore(config: Target, io: Io, file: string): Promise<void> {
+export async function restore(config: BackupTarget, io: Io, file: string): Promise<void> {
   io.out(JSON.stringify(await said(restoreDatabase(config, file)), null, 2));
 }
 

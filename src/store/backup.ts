@@ -10,11 +10,12 @@ import type { StoreConfig } from './open-store.js';
 
 export { BackupError, type BackupDone, type RestoreDone } from './dialect/backup.js';
 
-type Target = Pick<StoreConfig, 'database' | 'pgSchema' | 'sqliteBusyTimeoutMs'>;
+/** The settings backup and restore read: which database, its schema, how long SQLite waits for a lock. */
+export type BackupTarget = Pick<StoreConfig, 'database' | 'pgSchema' | 'sqliteBusyTimeoutMs'>;
 
 const IN_MEMORY = ':memory:';
 
-export async function backupDatabase(config: Target, file: string): Promise<BackupDone> {
+export async function backupDatabase(config: BackupTarget, file: string): Promise<BackupDone> {
   return byDatabase(config.database, {
     sqlite: (db) => {
       if (db.path === IN_MEMORY) throw new BackupError('An in-memory database (sqlite::memory:) has nothing to back up.');
@@ -24,7 +25,7 @@ export async function backupDatabase(config: Target, file: string): Promise<Back
   });
 }
 
-export async function restoreDatabase(config: Target, file: string): Promise<RestoreDone> {
+export async function restoreDatabase(config: BackupTarget, file: string): Promise<RestoreDone> {
   return byDatabase(config.database, {
     sqlite: (db) => {
       if (db.path === IN_MEMORY) throw new BackupError('An in-memory database (sqlite::memory:) cannot be restored into.');
