@@ -10,6 +10,7 @@ import { registerApiDocs } from './http/api-docs.js';
 import { registerAuth } from './http/auth.js';
 import { collectGarbage, returnFreeMemory } from './heap.js';
 import { registerAtRest } from './http/at-rest.js';
+import { buildLazyValidator } from './http/validators.js';
 import { registerCors } from './http/cors.js';
 import { Connections, DEFAULT_HTTP_TIMEOUTS, serverTimeoutOptions } from './http/connections.js';
 import { createMetrics, type Metrics, registerMetrics, registerMetricsRoute } from './http/metrics.js';
@@ -168,6 +169,8 @@ export async function buildApp({
     // docs/api.md "Wire format": no type coercion ("1" is not an integer), keep unknown members out of the way but
     // untouched.
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, verbose: true } },
+    // Each route's validator is compiled on its first request, once per process (http/validators.ts).
+    schemaController: { compilersFactory: { buildValidator: buildLazyValidator } },
     clientErrorHandler: connections.onClientError,
     ...(serverFactory ? { serverFactory } : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -112,24 +112,31 @@ export const pathsOf = (op: Operation): string[] => namesOf(op.contract).map(([v
  * the same operation under several paths or registrations) share one schema object, so one compiled
  * validator (ajv caches by the schema object) instead of one generated function per route, which
  * the load spread over every operation would otherwise run through (bench/README.md, operation count).
+ * Keyed by the limits' values, not the object: every app built in one process with the same limits (route
+ * tests build hundreds) shares the schemas and so the validators already compiled (http/validators.ts).
  */
-const built = new WeakMap<InputLimits, Map<(limits: InputLimits) => TSchema, TSchema>>();
-function bodyOf(factory: (limits: InputLimits) => TSchema, limits: InputLimits): TSchema {
-  let bodies = built.get(limits);
+const built = new Map<string, Map<(limits: InputLimits) => TSchema, TSchema>>();
+function bodiesFor(limits: InputLimits): (factory: (limits: InputLimits) => TSchema) => TSchema {
+  const key = JSON.stringify(Object.entries(limits).sort(([a], [b]) => (a < b ? -1 : 1)));
+  let bodies = built.get(key);
   if (bodies === undefined) {
     bodies = new Map();
-    built.set(limits, bodies);
+    built.set(key, bodies);
   }
-  let body = bodies.get(factory);
-  if (body === undefined) {
-    body = factory(limits);
-    bodies.set(factory, body);
-  }
-  return body;
+  const known = bodies;
+  return (factory) => {
+    let body = known.get(factory);
+    if (body === undefined) {
+      body = factory(limits);
+      known.set(factory, body);
+    }
+    return body;
+  };
 }
 
 /** Adds the routes of `operations` to `app` (the authenticated scope), each path under `prefix` ('' but in the bench). */
 export function registerOperations(app: App, services: Services, operations: readonly Operation[], prefix = ''): void {
+  const bodyOf = bodiesFor(services.limits);
   for (const op of operations) {
     const { contract } = op;
     for (const [version, name] of namesOf(contract)) {
@@ -154,7 +161,7 @@ export function registerOperations(app: App, services: Services, operations: rea
           ...(contract.credentials === 'workspace' ? { security: WORKSPACE_SECURITY } : {}),
           ...(endUsers ? { security: END_USER_SECURITY } : {}),
           // A version's own request and answers: its adapter's, else its contract's (VersionShape), else the operation's.
-          body: bodyOf(adapter?.body ?? (version === 'v2' ? contract.v2?.body : undefined) ?? contract.body, services.limits),
+          body: bodyOf(adapter?.body ?? (version === 'v2' ? contract.v2?.body : undefined) ?? contract.body),
           response: adapter?.response ?? (version === 'v2' ? contract.v2Response : undefined) ?? contract.response,
           // What /openapi.json shows as the request's example (http/api-docs.ts): the body schema itself is shared.
           [REQUEST_EXAMPLE]: (version === 'v2' ? contract.v2?.example : undefined) ?? contract.example,
