@@ -2,8 +2,8 @@
 // compiler (@fastify/ajv-compiler, with the app's ajv options) does the compiling, so every message and rule is
 // the one it would give; two things change:
 //   - when: a route's validator is compiled on its first request, not when the app starts. Compiling every
-//     operation's schema (about 500 routes) cost each start, and each app a test builds, 0.3 to 0.5 s of CPU,
-//     for routes most processes never see;
+//     operation's schema under each of its paths cost each start, and each app a test builds, 0.3 to 0.6 s of
+//     CPU, for routes most processes never see;
 //   - how often: one compiler pool for the process, so an app built again in the same process (route tests,
 //     the bench) finds ajv's cache, keyed by the schema object, already filled (operation.ts shares body
 //     schemas between apps with the same input limits).
