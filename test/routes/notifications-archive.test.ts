@@ -237,6 +237,20 @@ describe('notifications/archive: deletes, erasure, export, organization deletion
     assert.deepEqual(await inbox(org, 'm1'), [['n1', 'w1'], [], ['n1', 'w1']]);
   });
 
+  test("documents/delete takes its notifications' archive with them; the organization's others stay archived", async () => {
+    const org = orgId('document-delete');
+    await t.a.ok(P.usersAdd, { organizationId: org, users: [user('m1')] });
+    await add(org, 'w1', []);
+    await add(org, 'w2', [], 'doc-2');
+    await add(org, 'n1', ['m1']);
+    await t.a.ok(P.notificationsRead, { organizationId: org, userId: 'm1', notificationIds: ['w1'] });
+    assert.equal(await archive(org, 'm1', ['w1', 'w2', 'n1']), 3);
+    await t.a.ok(P.documentsDelete, { organizationId: org, documentIds: ['doc-1'] });
+    assert.deepEqual(await inbox(org, 'm1'), [[], ['w2'], ['w2']]);
+    await add(org, 'w1', []);
+    assert.deepEqual(await inbox(org, 'm1'), [['w1'], ['w2'], ['w1', 'w2']]);
+  });
+
   test('users/data/get lists what the user archived; users/data/delete erases it', async () => {
     const org = orgId('erasure');
     await t.a.ok(P.usersAdd, { organizationId: org, users: [user('u'), user('v')] });
