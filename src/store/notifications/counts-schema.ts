@@ -1,5 +1,5 @@
-// Migration 12's counters (and migration 41's archive counts, ARCHIVE_COUNT_TRIGGERS below): triggers keep every user's notification counts (docs/api.md,
-// "POST /v1/notifications/count/get") in the same transaction as each change to what they count, whoever writes it
+// Migration 12's counters (and migration 41's archive counts, ARCHIVE_COUNT_TRIGGERS below): triggers keep every
+// user's notification counts (docs/api.md, "POST /v1/notifications/count/get") in the same transaction as each change to what they count, whoever writes it
 // (this release, a later migration, a hand-run statement). count/get then reads three rows, not a user's whole
 // inbox history.
 //
