@@ -1,7 +1,7 @@
 // Migration 12's counters (and migration 41's archive counts, ARCHIVE_COUNT_TRIGGERS below): triggers keep every
-// user's notification counts (docs/api.md, "POST /v1/notifications/count/get") in the same transaction as each change to what they count, whoever writes it
-// (this release, a later migration, a hand-run statement). count/get then reads three rows, not a user's whole
-// inbox history.
+// user's notification counts (docs/api.md, "POST /v1/notifications/count/get") in the same transaction as each
+// change to what they count, whoever writes it (this release, a later migration, a hand-run statement).
+// count/get then reads three rows, not a user's whole inbox history.
 //
 // - inbox_counts, per user and document ('' is every document): their inbox rows (total, unread), how
 //   many of those are organization-wide notifications that also list them (wide_listed), and how many
