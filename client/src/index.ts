@@ -79,6 +79,8 @@ export type NotificationsCountData = DataOf<'notificationsCount'>;
 export type NotificationsDeleteData = DataOf<'notificationsDelete'>;
 export type NotificationsGetData = DataOf<'notificationsGet'>;
 export type NotificationsReadData = DataOf<'notificationsRead'>;
+export type NotificationsArchiveData = DataOf<'notificationsArchive'>;
+export type NotificationsUnarchiveData = DataOf<'notificationsUnarchive'>;
 export type NotificationsUpdateData = DataOf<'notificationsUpdate'>;
 export type UsersData = DataOf<'usersAdd'>;
 export type WebhookDeliveriesGetData = DataOf<'webhookDeliveriesGet'>;
@@ -312,6 +314,10 @@ export class Marginalia {
     count: this.operation('notificationsCount'),
     /** notifications/read: mark a user's notifications read (a repeat answers `read: 0`, the state is the same). */
     markRead: this.operation('notificationsRead'),
+    /** notifications/archive: hide notifications for one user, those named or all they read (a repeat answers `archived: 0`). */
+    archive: this.operation('notificationsArchive'),
+    /** notifications/unarchive: show them again (a repeat answers `unarchived: 0`). */
+    unarchive: this.operation('notificationsUnarchive'),
     /** notifications/config/get: a user's inbox and email settings, one entry per document. */
     getConfig: this.operation('notificationsConfigGet'),
     /** notifications/config/set: users' inbox and email settings for documents. */

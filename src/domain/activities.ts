@@ -66,7 +66,12 @@ function actorOf(type: string, d: Data): { userId: string } | null {
     if (type.endsWith('.read') && typeof d.userId === 'string') return { userId: d.userId };
     return null;
   }
-  if (type === 'notification.read' || type === 'notification.unread')
+  if (
+    type === 'notification.read' ||
+    type === 'notification.unread' ||
+    type === 'notification.archive' ||
+    type === 'notification.unarchive'
+  )
     return typeof d.userId === 'string' ? { userId: d.userId } : null;
   if (type === 'notification.add' || type === 'notification.update') return isUser(d.actionUser) ? d.actionUser : null;
   return null;

@@ -93,6 +93,12 @@ export interface InboxCount extends Pick<ReadVersions, 'credentialsVersion'> {
   unread: number;
   wideListed: number;
   wideRead: number;
+  /** Of the inbox rows, those archived, and those archived and unread (migration 41). */
+  archived: number;
+  archivedUnread: number;
+  /** Archived organization-wide notifications that do not list the user, and those of them read. */
+  wideArchived: number;
+  wideArchivedRead: number;
   /** Organization-wide notifications (of the document, if one was named). */
   wide: number;
   member: boolean;
@@ -119,6 +125,8 @@ export interface NotificationQuery {
   notificationIds: string[] | null;
   /** Only what userId has (not) read; null: both. */
   unread: boolean | null;
+  /** Only what userId archived (true), only what they did not (false), or both (null); docs/api.md "archived". */
+  archived: boolean | null;
   /** Oldest first (`order: "asc"`); else newest first. */
   ascending?: boolean;
   after: NotificationCursor | null;
@@ -126,7 +134,7 @@ export interface NotificationQuery {
 }
 
 /** notifications/delete's selection: filters as in get. */
-export type NotificationDeletion = Omit<NotificationQuery, 'after' | 'limit' | 'unread' | 'ascending'>;
+export type NotificationDeletion = Omit<NotificationQuery, 'after' | 'limit' | 'unread' | 'archived' | 'ascending'>;
 
 /**
  * The documentId a user's organization-level notification setting is kept under (/v2's config/set without

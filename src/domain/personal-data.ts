@@ -14,6 +14,8 @@ export interface UserDataCursor {
 export interface UserDataPage {
   comments: { documentId: string; annotationId: string; comment: StoredComment }[];
   notifications: StoredNotification[];
+  /** Of those notifications, the ones the user archived (migration 41). */
+  archivedNotificationIds: string[];
   activities: ActivityRow[];
 }
 

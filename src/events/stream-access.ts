@@ -31,6 +31,8 @@ const NOTIFICATION = new Set([
   'notification.delete',
   'notification.read',
   'notification.unread',
+  'notification.archive',
+  'notification.unarchive',
 ]);
 /** How long an access answer is held at most (see above). */
 export const HELD_MS = 30_000;

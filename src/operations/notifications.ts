@@ -5,7 +5,14 @@ import { operation, pageTokenOf } from './operation.js';
 import { CONTRACT } from '../schemas/operations/index.js';
 import * as endUsers from '../services/end-user-rules.js';
 import { addNotification, getNotifications } from '../services/notifications.js';
-import { countNotifications, deleteNotifications, markNotificationsRead, updateNotifications } from '../services/inbox.js';
+import {
+  archiveNotifications,
+  countNotifications,
+  deleteNotifications,
+  markNotificationsRead,
+  unarchiveNotifications,
+  updateNotifications,
+} from '../services/inbox.js';
 import { getNotificationConfig, setNotificationConfig } from '../services/notification-settings.js';
 
 /** Notifications, a user's inbox and its settings. */
@@ -50,6 +57,16 @@ export const notifications = [
     run: markNotificationsRead,
     endUser: endUsers.notificationsRead,
     answer: 'Notification(s) marked read.',
+  }),
+  operation(CONTRACT.notificationsArchive, {
+    run: archiveNotifications,
+    endUser: endUsers.notificationsArchive,
+    answer: 'Notification(s) archived.',
+  }),
+  operation(CONTRACT.notificationsUnarchive, {
+    run: unarchiveNotifications,
+    endUser: endUsers.notificationsUnarchive,
+    answer: 'Notification(s) unarchived.',
   }),
   operation(CONTRACT.notificationsConfigGet, {
     run: getNotificationConfig,

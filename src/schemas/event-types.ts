@@ -15,6 +15,8 @@ export const EVENT_TYPES = [
   'notification.delete',
   'notification.read',
   'notification.unread',
+  'notification.archive',
+  'notification.unarchive',
   'notification.config_set',
   'user.add',
   'user.update',

@@ -67,6 +67,9 @@ export const NotificationsGetBody = (limits: InputLimits) =>
       // Needs userId (docs/api.md, "POST /v1/notifications/get"): true keeps what userId has not read, false what
       // they have.
       unread: Opt(Type.Boolean()),
+      // Needs userId (docs/api.md, "POST /v1/notifications/get"): absent or false hides what userId archived, true
+      // keeps only that, null shows both.
+      archived: Opt(Type.Boolean()),
       order: Opt(Order),
       pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
       pageToken: Opt(Type.String({ maxLength: 1024 })),
@@ -113,7 +116,7 @@ export const NotificationsDeleteBody = (limits: InputLimits) =>
   );
 
 export const NotificationsCountBody = (_limits: InputLimits) =>
-  RequestBody(Type.Object({ organizationId: Id, userId: Id, documentId: Opt(Id) }));
+  RequestBody(Type.Object({ organizationId: Id, userId: Id, documentId: Opt(Id), archived: Opt(Type.Boolean()) }));
 
 export const NotificationsReadBody = (limits: InputLimits) =>
   RequestBody(
@@ -124,6 +127,21 @@ export const NotificationsReadBody = (limits: InputLimits) =>
       notificationIds: Filter(limits, Type.String()),
     }),
   );
+
+/** notifications/archive (docs/api.md, "POST /v1/notifications/archive"): the ids named, or everything read (allRead). */
+export const NotificationsArchiveBody = (limits: InputLimits) =>
+  RequestBody(
+    Type.Object({
+      organizationId: Id,
+      userId: Id,
+      notificationIds: Opt(Batch(limits, Type.String())),
+      allRead: Opt(Type.Boolean()),
+    }),
+  );
+
+/** notifications/unarchive (docs/api.md, "POST /v1/notifications/unarchive"). */
+export const NotificationsUnarchiveBody = (limits: InputLimits) =>
+  RequestBody(Type.Object({ organizationId: Id, userId: Id, notificationIds: Batch(limits, Type.String()) }));
 
 /**
  * An inbox or email setting (docs/api.md, "POST /v1/notifications/config/get"): an enum, so a wrong value is
@@ -170,6 +188,8 @@ export type NotificationsUpdateData = DataOf<typeof NotificationsUpdateBody>;
 export type NotificationsDeleteData = DataOf<typeof NotificationsDeleteBody>;
 export type NotificationsCountData = DataOf<typeof NotificationsCountBody>;
 export type NotificationsReadData = DataOf<typeof NotificationsReadBody>;
+export type NotificationsArchiveData = DataOf<typeof NotificationsArchiveBody>;
+export type NotificationsUnarchiveData = DataOf<typeof NotificationsUnarchiveBody>;
 export type NotificationConfigGetData = DataOf<typeof NotificationConfigGetV2Body>;
 export type NotificationConfigSetData = DataOf<typeof NotificationConfigSetV2Body>;
 export type NotificationsAddV2Data = DataOf<typeof NotificationsAddV2Body>;

@@ -314,6 +314,13 @@ export const NotificationsMarkedResult = Success(
   Type.Object({ read: Type.Integer({ description: 'Notifications newly marked read' }) }),
 );
 
+export const NotificationsArchivedResult = Success(
+  Type.Object({ archived: Type.Integer({ description: 'Notifications newly archived for the user' }) }),
+);
+export const NotificationsUnarchivedResult = Success(
+  Type.Object({ unarchived: Type.Integer({ description: 'Notifications newly taken out of the user archive' }) }),
+);
+
 export const NotificationConfigResult = Success(
   Type.Array(
     Type.Object({
@@ -574,6 +581,11 @@ export const UserDataResult = Success(
     notifications: Type.Array(Notification, {
       description: 'Notifications the user acted in or is addressed in (organization-wide ones too), at most 100 a page',
     }),
+    archivedNotificationIds: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'Of this page of notifications, those the user archived (notifications/archive); absent: none',
+      }),
+    ),
     activities: Type.Optional(
       Type.Array(Type.Object({ id: Type.String() }, { additionalProperties: true }), {
         description: 'Activities the user did, as activities/get shows them, newest first, at most 100 a page; absent: none',

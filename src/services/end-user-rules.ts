@@ -17,7 +17,9 @@ import type {
 import type {
   NotificationsCountData,
   NotificationsGetData,
+  NotificationsArchiveData,
   NotificationsReadData,
+  NotificationsUnarchiveData,
   NotificationsUpdateData,
 } from '../schemas/notifications.js';
 import type { Services } from './context.js';
@@ -142,6 +144,19 @@ export const notificationsCount: EndUserRule<NotificationsCountData> = (_service
 });
 
 export const notificationsRead: EndUserRule<NotificationsReadData> = (_services, user, data) => ({
+  ...data,
+  organizationId: organizationOf(user, data.organizationId),
+  userId: ownUserId(user, data.userId),
+});
+
+/** An end user archives and unarchives only their own notifications (docs/api.md, "End users"). */
+export const notificationsArchive: EndUserRule<NotificationsArchiveData> = (_services, user, data) => ({
+  ...data,
+  organizationId: organizationOf(user, data.organizationId),
+  userId: ownUserId(user, data.userId),
+});
+
+export const notificationsUnarchive: EndUserRule<NotificationsUnarchiveData> = (_services, user, data) => ({
   ...data,
   organizationId: organizationOf(user, data.organizationId),
   userId: ownUserId(user, data.userId),

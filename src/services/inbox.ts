@@ -4,9 +4,11 @@ import { answerOfSource } from '../domain/answers/notifications.js';
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type {
+  NotificationsArchiveData,
   NotificationsCountData,
   NotificationsDeleteData,
   NotificationsReadData,
+  NotificationsUnarchiveData,
   NotificationsUpdateData,
 } from '../schemas/notifications.js';
 import type { ChangeSource, NotificationChange } from '../domain/notifications.js';
@@ -102,11 +104,55 @@ export function deleteNotifications({ store, clock }: Services, caller: Caller, 
  * the user's inbox rows, and for a member the organization-wide notifications that do not list them.
  */
 export function countNotifications({ store }: Services, caller: Caller, input: NotificationsCountData) {
+  // Absent is false: what notifications/get shows by default (docs/api.md, "archived").
+  const archived = input.archived === undefined ? false : input.archived;
   return then(store.countNotifications(caller.id, input.organizationId, input.userId, orNull(input.documentId)), (c) => {
+    // Organization-wide notifications that do not list the user count only for a member.
     const wide = c.member ? c.wide - c.wideListed : 0;
     const wideUnread = c.member ? wide - c.wideRead : 0;
-    return { data: { total: c.total + wide, unread: c.unread + wideUnread }, credentialsVersion: c.credentialsVersion };
+    const wideArchived = c.member ? c.wideArchived : 0;
+    const wideArchivedUnread = c.member ? c.wideArchived - c.wideArchivedRead : 0;
+    const all = { total: c.total + wide, unread: c.unread + wideUnread };
+    const inArchive = { total: c.archived + wideArchived, unread: c.archivedUnread + wideArchivedUnread };
+    const data =
+      archived === null
+        ? all
+        : archived
+          ? inArchive
+          : { total: all.total - inArchive.total, unread: all.unread - inArchive.unread };
+    return { data, credentialsVersion: c.credentialsVersion };
   });
+}
+
+/**
+ * notifications/archive (docs/api.md, "POST /v1/notifications/archive"): hides notifications for the user alone,
+ * those named or (allRead) every one they have read; answers how many were newly archived.
+ */
+export function archiveNotifications(
+  { store, clock }: Services,
+  caller: Caller,
+  input: NotificationsArchiveData,
+): Maybe<{ archived: number }> {
+  const named = input.notificationIds != null;
+  if (named === (input.allRead === true)) {
+    throw invalid(`Exactly one of ${spell(['notificationIds'])} and ${spell(['allRead'])} (true) is required.`);
+  }
+  const ids = named ? [...new Set(input.notificationIds)] : null;
+  return then(store.archiveNotifications(caller.id, input.organizationId, input.userId, ids, clock()), (archived) => ({
+    archived,
+  }));
+}
+
+/** notifications/unarchive (docs/api.md, "POST /v1/notifications/unarchive"): the notifications named, shown again. */
+export function unarchiveNotifications(
+  { store, clock }: Services,
+  caller: Caller,
+  input: NotificationsUnarchiveData,
+): Maybe<{ unarchived: number }> {
+  const ids = [...new Set(input.notificationIds)];
+  return then(store.unarchiveNotifications(caller.id, input.organizationId, input.userId, ids, clock()), (unarchived) => ({
+    unarchived,
+  }));
 }
 
 /**

@@ -91,6 +91,7 @@ export function getNotifications(
   if (input.documentId == null && input.userId == null)
     throw invalid(`${spell(['documentId'])} or ${spell(['userId'])} is required.`);
   if (input.unread != null && input.userId == null) throw invalid(`${spell(['unread'])} needs ${spell(['userId'])}.`);
+  if (input.archived != null && input.userId == null) throw invalid(`${spell(['archived'])} needs ${spell(['userId'])}.`);
   const filters = {
     organizationId: input.organizationId,
     documentId: orNull(input.documentId),
@@ -98,6 +99,8 @@ export function getNotifications(
     locationId: orNull(input.locationId),
     notificationIds: filterList(input.notificationIds),
     unread: orNull(input.unread),
+    // Absent is false: a user's reads hide what they archived (docs/api.md, "archived"); null shows both.
+    archived: input.archived === undefined ? false : input.archived,
   };
   const ascending = input.order === 'asc';
   // The digest binds page tokens to their filters; most reads neither bring nor need a token.
@@ -110,6 +113,7 @@ export function getNotifications(
       asSet(filters.notificationIds),
       // Appended only when given, so the tokens of reads without them stay as they were.
       ...(filters.unread === null ? [] : [filters.unread]),
+      ...(filters.archived === false ? [] : [`archived:${filters.archived}`]),
       ...(ascending ? ['asc'] : []),
     ]);
   const after = input.pageToken != null ? decodePageToken(input.pageToken, digest()) : null;

@@ -80,9 +80,14 @@ export function getUserData(
       // only where there are some, so the answers of tenants that keep none stay the original page's.
       const activitiesJson =
         activities.length > 0 ? `,"activities":[${activities.map((r) => activityJson(r, caller.apiKey)).join(',')}]` : '';
+      // The notifications of the page the user archived (docs/api.md, "POST /v1/users/data/get"): only where there
+      // are some, as activities.
+      const onPage = new Set(notifications.map((n) => n.notificationId));
+      const archived = rows.archivedNotificationIds.filter((id) => onPage.has(id)).sort();
+      const archivedJson = archived.length > 0 ? `,"archivedNotificationIds":${JSON.stringify(archived)}` : '';
       const dataJson =
         `{"comments":[${commentsJson.join(',')}],"reactions":[],"recordings":[]` +
-        `,"notifications":${answer.render(shown)}${activitiesJson}}`;
+        `,"notifications":${answer.render(shown)}${archivedJson}${activitiesJson}}`;
       return { dataJson, nextPageToken };
     });
   });

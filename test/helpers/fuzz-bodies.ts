@@ -438,7 +438,19 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
     userId: uid,
     notificationIds: list(id('n'), 3, 0),
   }),
-  notificationsCount: record({ organizationId: org, userId: uid, documentId: doc }),
+  notificationsCount: record({
+    organizationId: org,
+    userId: uid,
+    documentId: doc,
+    archived: fc.constantFrom<Json>(true, false, null),
+  }),
+  notificationsArchive: record({
+    organizationId: org,
+    userId: uid,
+    notificationIds: list(id('n'), 3, 0),
+    allRead: fc.constantFrom<Json>(true, false),
+  }),
+  notificationsUnarchive: record({ organizationId: org, userId: uid, notificationIds: list(id('n'), 3, 0) }),
   notificationsRead: record({ organizationId: org, userId: uid, documentId: doc, notificationIds: list(id('n'), 3, 0) }),
   notificationsConfigGet: record({ organizationId: org, documentIds: list(doc), userId: uid }),
   notificationsConfigSet: record({

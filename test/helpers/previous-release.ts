@@ -283,6 +283,7 @@ export async function beforeWorkspaceKeys(db: Pick<FreshDatabase, 'exec'>): Prom
 
 /** The schema through migration 31 (the release before issue 37's features), with the rows written since. */
 export async function asOfMigration31(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeNotificationArchives(db);
   await beforeAccessRoles(db);
   await beforeWebhookKinds(db);
   await beforeBoundedWork(db);
@@ -326,6 +327,27 @@ export async function beforeWebhookKinds(db: Pick<FreshDatabase, 'exec'>): Promi
 /** Before migration 40: no roles. */
 export async function beforeAccessRoles(db: Pick<FreshDatabase, 'exec'>): Promise<void> {
   await db.exec('DROP TABLE access_roles; DELETE FROM schema_migrations WHERE version = 40;');
+}
+
+/** Before migration 41: no archive (its triggers, table and counter columns). */
+export async function beforeNotificationArchives(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const sets = ['inbox_archive', 'notification_archives', 'notification_reads_archive'];
+  const triggers =
+    db.kind === 'sqlite'
+      ? [
+          ...sets.flatMap((t) => ['insert', 'update', 'delete'].map((e) => `DROP TRIGGER ${t}_${e}_counts;`)),
+          'DROP TRIGGER notifications_delete_archives;',
+        ].join('\n')
+      : [
+          ...sets.map((t) => `DROP FUNCTION ${t}_apply_counts() CASCADE;`),
+          'DROP FUNCTION notifications_delete_archives() CASCADE;',
+        ].join('\n');
+  const counters = ['archived', 'archived_unread', 'wide_archived', 'wide_archived_read'];
+  await db.exec(`${triggers}
+DROP TABLE notification_archives;
+ALTER TABLE inbox DROP COLUMN archived;
+${counters.map((c) => `ALTER TABLE inbox_counts DROP COLUMN ${c};`).join('\n')}
+DELETE FROM schema_migrations WHERE version = 41;`);
 }
 
 /** The schema the release before this one left (through migration 28), with the rows written since. */

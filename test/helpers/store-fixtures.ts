@@ -142,6 +142,7 @@ export function notificationQuery(over: Partial<NotificationQuery>): Notificatio
     locationId: null,
     notificationIds: null,
     unread: null,
+    archived: false,
     after: null,
     limit: 1000,
     ...over,

@@ -111,6 +111,9 @@ async function fullDocument(org: string, doc: string): Promise<void> {
     notifyAll: true,
   });
   await t.a.ok(PATHS.notificationsRead, { organizationId: org, userId: 'u1', notificationIds: ['n1', 'wide'] });
+  // An archive (migration 41): u1's of the organization-wide one they read, u2's of it unread and of a listed one.
+  await t.a.ok(PATHS.notificationsArchive, { organizationId: org, userId: 'u1', notificationIds: ['wide'] });
+  await t.a.ok(PATHS.notificationsArchive, { organizationId: org, userId: 'u2', notificationIds: ['wide', 'n2'] });
   await t.a.ok(PATHS.notificationsConfigSet, {
     organizationId: org,
     documentIds: [doc],
@@ -145,7 +148,15 @@ describe('document migration: happy paths', () => {
     });
     const before = await rowsByTable(org, 'old');
     const threadsBefore = (await t.a.ok(PATHS.annotationsGet, { organizationId: org, documentId: 'old' })).data;
-    const counted = (await t.a.ok(PATHS.notificationsCount, { organizationId: org, userId: 'u2', documentId: 'old' })).data;
+    // For each user and `archived` filter (the archive's counters follow the rows too).
+    const countsOf = async (documentId: string) => {
+      const out: unknown[] = [];
+      for (const userId of ['u1', 'u2'])
+        for (const archived of [false, true, null])
+          out.push((await t.a.ok(PATHS.notificationsCount, { organizationId: org, userId, documentId, archived })).data);
+      return out;
+    };
+    const counted = await countsOf('old');
 
     const id = await migrate(org, 'old', 'new');
     const pending = await status(org, id);
@@ -183,13 +194,9 @@ describe('document migration: happy paths', () => {
       comments.map((c: any) => c.commentText),
       ['t1 first', 't1 second'],
     );
-    const inbox = (await t.a.ok(PATHS.notificationsGet, { organizationId: org, userId: 'u1' })).data;
+    const inbox = (await t.a.ok(PATHS.notificationsGet, { organizationId: org, userId: 'u1', archived: null })).data;
     assert.deepEqual(new Set(inbox.map((n: any) => n.metadata.documentId)), new Set(['new']), JSON.stringify(inbox));
-    assert.deepEqual(
-      (await t.a.ok(PATHS.notificationsCount, { organizationId: org, userId: 'u2', documentId: 'new' })).data,
-      counted,
-      "the counts follow the rows (the counters' triggers)",
-    );
+    assert.deepEqual(await countsOf('new'), counted, "the counts follow the rows (the counters' triggers)");
     const [cfg] = (await t.a.ok(PATHS.notificationsConfigGet, { organizationId: org, documentIds: ['new'], userId: 'u1' })).data;
     assert.equal(cfg.config.inbox, 'ALL', 'the notification setting moved');
     const states = (await t.a.ok(PATHS.liveStateGet, { organizationId: org, documentId: 'new' })).data;

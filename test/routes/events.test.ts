@@ -579,6 +579,36 @@ describe('events: notifications', () => {
     assert.deepEqual(await recorded(() => t.a.ok(PATHS.notificationsRead, { organizationId: org, userId: 'r1' })), []);
   });
 
+  test('notifications/archive and unarchive: .archive and .unarchive for the user; nothing when nothing changed', async () => {
+    const org = uniq('org');
+    await t.a.ok(PATHS.notificationsAdd, notification(org, { notificationId: 'n1' }));
+    await t.a.ok(PATHS.notificationsAdd, notification(org, { notificationId: 'n2' }));
+    const archive = (data: Record<string, unknown>) =>
+      recorded(() => t.a.ok(PATHS.notificationsArchive, { organizationId: org, userId: 'r1', ...data }));
+    const named = await archive({ notificationIds: ['n1', 'ghost'] });
+    assert.deepEqual(
+      named.map((e) => [e.type, e.documentId, e.data, e.audience]),
+      [['notification.archive', undefined, { userId: 'r1', notificationIds: ['n1', 'ghost'] }, { users: ['r1'], wide: false }]],
+    );
+    assert.deepEqual(await archive({ notificationIds: ['n1'] }), [], 'already archived');
+    await t.a.ok(PATHS.notificationsRead, { organizationId: org, userId: 'r1' });
+    assert.deepEqual(
+      (await archive({ allRead: true })).map((e) => [e.type, e.data]),
+      [['notification.archive', { userId: 'r1', allRead: true }]],
+    );
+    const back = await recorded(() =>
+      t.a.ok(PATHS.notificationsUnarchive, { organizationId: org, userId: 'r1', notificationIds: ['n2'] }),
+    );
+    assert.deepEqual(
+      back.map((e) => [e.type, e.data, e.audience]),
+      [['notification.unarchive', { userId: 'r1', notificationIds: ['n2'] }, { users: ['r1'], wide: false }]],
+    );
+    assert.deepEqual(
+      await recorded(() => t.a.ok(PATHS.notificationsUnarchive, { organizationId: org, userId: 'r1', notificationIds: ['n2'] })),
+      [],
+    );
+  });
+
   test('notifications/config/set: notification.config_set per document, with the users and the channels set', async () => {
     const org = uniq('org');
     const events = await recorded(() =>

@@ -263,6 +263,54 @@ describe(`${TEST_STORE} store: concurrency`, () => {
     },
   );
 
+  storeTest(
+    "a member's read and archive of one organization-wide notification, in two transactions at once, count as one pair",
+    async (store, db) => {
+      // docs/decisions.md "Per-recipient archive": wide_archived_read counts (archive, read) pairs; each side's
+      // trigger locks the user's counter first, so the second writer sees the first's row.
+      await store.upsertUsers(TA, ORG, null, [{ userId: 'm' }], T0);
+      await store.addNotification(TA, ORG, notification('w1', { recipients: [], notifyAll: true }));
+      await store.addNotification(TA, ORG, notification('w2', { recipients: [], notifyAll: true, timestamp: T0 + 1 }));
+      const member = { userId: 'm', internalId: 'id-of-m' };
+      const pairs = async () => (await store.countNotifications(TA, ORG, 'm', null)).wideArchivedRead;
+      if (db.kind === 'sqlite') {
+        // One writer at a time: either order counts the pair once.
+        eq(await store.markNotificationsRead(TA, ORG, member, null, ['w1'], T0), 1, 'w1 read');
+        eq(await store.archiveNotifications(TA, ORG, 'm', ['w1'], T0), 1, 'w1 archived');
+        eq(await store.archiveNotifications(TA, ORG, 'm', ['w2'], T0), 1, 'w2 archived');
+        eq(await store.markNotificationsRead(TA, ORG, member, null, ['w2'], T0), 1, 'w2 read');
+        eq(await pairs(), 2, 'pairs counted');
+        return;
+      }
+      await withPg(async (c) => {
+        await c.query(`SET search_path = ${db.env.MARGINALIA_PG_SCHEMA}`);
+        const key = (id: string) => `'${TA}', '${ORG}', '${id}', 'm'`;
+        // The read first, held open: the archive waits for it, then counts the pair.
+        await c.query('BEGIN');
+        await c.query(
+          `INSERT INTO notification_reads (tenant_id, organization_id, notification_id, user_id, internal_id, document_id)
+           VALUES (${key('w1')}, 'id-of-m', '${DOC}')`,
+        );
+        const archiving = store.archiveNotifications(TA, ORG, 'm', ['w1'], T0);
+        await new Promise((r) => setTimeout(r, 200));
+        await c.query('COMMIT');
+        eq(await archiving, 1, 'w1 archived');
+        eq(await pairs(), 1, 'the pair of w1 counted');
+        // The archive first, held open: the read waits for it, then counts the pair.
+        await c.query('BEGIN');
+        await c.query(
+          `INSERT INTO notification_archives (tenant_id, organization_id, notification_id, user_id, document_id)
+           VALUES (${key('w2')}, '${DOC}')`,
+        );
+        const marking = store.markNotificationsRead(TA, ORG, member, null, ['w2'], T0);
+        await new Promise((r) => setTimeout(r, 200));
+        await c.query('COMMIT');
+        eq(await marking, 1, 'w2 read');
+        eq(await pairs(), 2, 'the pair of w2 counted');
+      });
+    },
+  );
+
   const liveState = (documentId: string, liveStateDataId: string, data: Record<string, unknown>, merge: boolean) => ({
     organizationId: ORG,
     documentId,

@@ -1,10 +1,12 @@
 // The inbox's counts as a property (docs/api.md, "POST /v1/notifications/count/get"): random sequences of
 // notifications/add (to random subsets of four users, or the whole organization), users/add (membership),
-// notifications/update read and unread marks, notifications/read and notifications/delete, through the HTTP app.
-// After every step, for every user and for no document and each document, count/get's {total, unread}
-// equals the lengths of notifications/get (userId[, documentId]) without and with unread: true; and
-// both agree with a small model of addressing and read state (docs/api.md, "Addressing and read state" and
-// "POST /v1/notifications/get"). Runs on SQLite and, in the PostgreSQL pass, on PostgreSQL.
+// notifications/update read and unread marks, notifications/read, notifications/delete, and a user's archive
+// (notifications/archive by ids and allRead, notifications/unarchive), through the HTTP app.
+// After every step, for every user and for no document and each document, and for each `archived` (absent,
+// true, null), count/get's {total, unread} equals the lengths of notifications/get (userId[, documentId]) without
+// and with unread: true; and both agree with a small model of addressing, read state and archive (docs/api.md,
+// "Addressing and read state", "POST /v1/notifications/get" and "POST /v1/notifications/archive"). Runs on SQLite
+// and, in the PostgreSQL pass, on PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
@@ -23,6 +25,8 @@ type Op =
   | { kind: 'mark'; id: string; read: string[]; unread: string[] }
   | { kind: 'read'; user: string; doc: string | null; ids: string[] | null }
   | { kind: 'delete'; filter: Record<string, unknown> }
+  | { kind: 'archive'; user: string; ids: string[] | 'allRead' }
+  | { kind: 'unarchive'; user: string; ids: string[] }
   | { kind: 'tick' };
 
 const user = fc.constantFrom(...USERS);
@@ -69,8 +73,23 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       )
       .map((filter) => ({ kind: 'delete' as const, filter })),
   },
+  {
+    weight: 3,
+    arbitrary: fc
+      .record({ user, ids: fc.oneof(fc.uniqueArray(id, { minLength: 1, maxLength: 3 }), fc.constant<'allRead'>('allRead')) })
+      .map((o) => ({ kind: 'archive' as const, ...o })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({ user, ids: fc.uniqueArray(id, { minLength: 1, maxLength: 3 }) })
+      .map((o) => ({ kind: 'unarchive' as const, ...o })),
+  },
   { weight: 1, arbitrary: fc.constant({ kind: 'tick' as const }) },
 );
+
+/** The `archived` filters checked: absent (hides archived ones), only archived, both. */
+const ARCHIVED = [undefined, true, null] as const;
 
 /** What the model keeps of a notification. */
 interface Note {
@@ -82,6 +101,8 @@ interface Note {
   wide: boolean;
   /** Members (not listed) who have read an organization-wide notification. */
   wideReaders: Set<string>;
+  /** Users who archived it (listed, or members for an organization-wide one). */
+  archivedBy: Set<string>;
 }
 
 class Model {
@@ -94,10 +115,14 @@ class Model {
   unread(n: Note, u: string): boolean {
     return n.listed.has(u) ? n.listed.get(u)! : !n.wideReaders.has(u);
   }
-  inbox(u: string, doc: string | null, unread?: boolean): string[] {
+  inbox(u: string, doc: string | null, unread?: boolean, archived: boolean | null = false): string[] {
     return [...this.notes.values()]
       .filter(
-        (n) => this.finds(n, u) && (doc === null || n.doc === doc) && (unread === undefined || this.unread(n, u) === unread),
+        (n) =>
+          this.finds(n, u) &&
+          (doc === null || n.doc === doc) &&
+          (unread === undefined || this.unread(n, u) === unread) &&
+          (archived === null || n.archivedBy.has(u) === archived),
       )
       .sort((x, y) => (x.timestamp !== y.timestamp ? y.timestamp - x.timestamp : x.id < y.id ? 1 : x.id > y.id ? -1 : 0))
       .map((n) => n.id);
@@ -132,14 +157,29 @@ describe('inbox counts agree with the inbox (property)', () => {
   async function check(org: string, model: Model, trace: string): Promise<void> {
     for (const u of USERS) {
       for (const d of [null, ...DOCS]) {
-        const where = { organizationId: org, userId: u, ...(d ? { documentId: d } : {}) };
-        const all = (await t.a.ok(PATHS.notificationsGet, where)).data.map((n: any) => n.id);
-        const unread = (await t.a.ok(PATHS.notificationsGet, { ...where, unread: true })).data.map((n: any) => n.id);
-        const count = (await t.a.ok(PATHS.notificationsCount, where)).data;
-        const label = `${u} ${d ?? '(all documents)'} after\n${trace}`;
-        assert.deepEqual(count, { total: all.length, unread: unread.length }, `count/get vs get: ${label}`);
-        assert.deepEqual(all, model.inbox(u, d), `inbox vs model: ${label}`);
-        assert.deepEqual(unread, model.inbox(u, d, true), `unread vs model: ${label}`);
+        for (const archived of ARCHIVED) {
+          const where = {
+            organizationId: org,
+            userId: u,
+            ...(d ? { documentId: d } : {}),
+            ...(archived === undefined ? {} : { archived }),
+          };
+          const all = (await t.a.ok(PATHS.notificationsGet, where)).data.map((n: any) => n.id);
+          const unread = (await t.a.ok(PATHS.notificationsGet, { ...where, unread: true })).data.map((n: any) => n.id);
+          const count = (await t.a.ok(PATHS.notificationsCount, where)).data;
+          const label = `${u} ${d ?? '(all documents)'} archived: ${archived} after\n${trace}`;
+          assert.deepEqual(count, { total: all.length, unread: unread.length }, `count/get vs get: ${label}`);
+          assert.deepEqual(
+            all,
+            model.inbox(u, d, undefined, archived === undefined ? false : archived),
+            `inbox vs model: ${label}`,
+          );
+          assert.deepEqual(
+            unread,
+            model.inbox(u, d, true, archived === undefined ? false : archived),
+            `unread vs model: ${label}`,
+          );
+        }
       }
     }
   }
@@ -172,6 +212,7 @@ describe('inbox counts agree with the inbox (property)', () => {
           listed: new Map(op.listed.map((u) => [u, true])),
           wide: op.notifyAll ?? op.listed.length === 0,
           wideReaders: new Set(),
+          archivedBy: new Set(),
         });
         return;
       }
@@ -208,6 +249,29 @@ describe('inbox counts agree with the inbox (property)', () => {
           if (model.mark(n, op.user, false)) marked += 1;
         }
         assert.equal(r.data.read, marked, `newly marked: ${JSON.stringify(r)}`);
+        return;
+      }
+      case 'archive': {
+        const r = await t.a.ok(PATHS.notificationsArchive, {
+          organizationId: org,
+          userId: op.user,
+          ...(op.ids === 'allRead' ? { allRead: true } : { notificationIds: op.ids }),
+        });
+        let archived = 0;
+        for (const n of model.notes.values()) {
+          const chosen = op.ids === 'allRead' ? !model.unread(n, op.user) : op.ids.includes(n.id);
+          if (!chosen || !model.finds(n, op.user) || n.archivedBy.has(op.user)) continue;
+          n.archivedBy.add(op.user);
+          archived += 1;
+        }
+        assert.equal(r.data.archived, archived, `newly archived: ${JSON.stringify(r)}`);
+        return;
+      }
+      case 'unarchive': {
+        const r = await t.a.ok(PATHS.notificationsUnarchive, { organizationId: org, userId: op.user, notificationIds: op.ids });
+        let unarchived = 0;
+        for (const id of op.ids) if (model.notes.get(id)?.archivedBy.delete(op.user)) unarchived += 1;
+        assert.equal(r.data.unarchived, unarchived, `newly unarchived: ${JSON.stringify(r)}`);
         return;
       }
       case 'delete': {
@@ -260,6 +324,22 @@ describe('inbox counts agree with the inbox (property)', () => {
       { kind: 'add', id: 'n1', doc: 'd2', listed: ['u4'], notifyAll: undefined },
       { kind: 'delete', filter: { userId: 'u4' } },
       { kind: 'delete', filter: { documentId: 'd1', userId: 'u2' } },
+      // The archive: a wide one read and archived, then marked unread and read again while archived; a listed one
+      // archived unread; all read; unarchive of one never archived; a delete of archived ones; a re-add of the id.
+      { kind: 'add', id: 'a6', doc: 'd2', listed: [], notifyAll: undefined },
+      { kind: 'add', id: 'N3', doc: 'd1', listed: ['u3', 'u1'], notifyAll: undefined },
+      { kind: 'read', user: 'u3', doc: 'd2', ids: null },
+      { kind: 'archive', user: 'u3', ids: 'allRead' },
+      { kind: 'archive', user: 'u1', ids: ['N3', 'a6', 'n2'] },
+      { kind: 'mark', id: 'a6', read: [], unread: ['u3', 'u1'] },
+      { kind: 'mark', id: 'a6', read: ['u3'], unread: [] },
+      { kind: 'mark', id: 'N3', read: ['u1'], unread: [] },
+      { kind: 'unarchive', user: 'u3', ids: ['a6', 'N3'] },
+      { kind: 'archive', user: 'u3', ids: ['a6', 'N3'] },
+      { kind: 'archive', user: 'u1', ids: 'allRead' },
+      { kind: 'delete', filter: { notificationIds: ['a6'] } },
+      { kind: 'add', id: 'a6', doc: 'd1', listed: [], notifyAll: undefined },
+      { kind: 'delete', filter: { documentId: 'd1' } },
     ];
     for (const [i, op] of ops.entries()) {
       await step(org, model, op);

@@ -32,6 +32,7 @@ import {
   beforeLiveStates,
   beforeServiceSettingsAndPresence,
   beforeAccessRoles,
+  beforeNotificationArchives,
   beforeLz4,
   beforeNumberingByWrite,
   beforeThreadColors,
@@ -56,6 +57,7 @@ import {
   annotationQuery,
   notification,
   notificationQuery,
+  recipient,
   commentIdsOf,
   notificationIdsOf,
   added,
@@ -458,6 +460,8 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
               'notifications',
               'notifications_by_actor',
               'notifications_by_document',
+              // Migration 41's, run after 28 made the table again.
+              'notifications_delete_archives',
               'notifications_delete_counts',
               'notifications_insert_counts',
               'notifications_insert_names_users',
@@ -785,6 +789,32 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
           [['u1', 'organization', '', 'viewer']],
           'read back',
         );
+      });
+    },
+  );
+
+  storeTest(
+    'a database as migration 40 left it migrates forward: notifications get an archive, counted from zero, rows stay',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.upsertUsers(TA, ORG, null, [{ userId: 'u1', name: 'U' }], T0);
+      await store.addNotification(TA, ORG, notification('n1'));
+      await store.addNotification(TA, ORG, notification('n2', { recipients: [], notifyAll: true, timestamp: T0 + 1 }));
+      await store.markNotificationsRead(TA, ORG, recipient('u1'), null, ['n2'], T0);
+      await beforeNotificationArchives(db);
+      const tables = async () => [...(await db.textColumns()).keys()].filter((name) => name === 'notification_archives');
+      eq(await tables(), [], 'as that release left it');
+      await withSecondStore(db, async (reopened) => {
+        eq(await tables(), ['notification_archives'], 'migration 41 made it');
+        const counted = async () => {
+          const c = await reopened.countNotifications(TA, ORG, 'u1', null);
+          return [c.total, c.unread, c.wide, c.wideRead, c.archived, c.archivedUnread, c.wideArchived, c.wideArchivedRead];
+        };
+        eq(await counted(), [1, 1, 1, 1, 0, 0, 0, 0], 'the counts as they were, nothing archived');
+        eq(await reopened.archiveNotifications(TA, ORG, 'u1', ['n1', 'n2'], T0 + 2), 2, 'both archived');
+        eq(await counted(), [1, 1, 1, 1, 1, 1, 1, 1], 'the archive counted');
+        const page = await reopened.getNotifications(TA, notificationQuery({ userId: 'u1', archived: null }));
+        eq(notificationIdsOf(page), ['n2', 'n1'], 'rows stay');
       });
     },
   );

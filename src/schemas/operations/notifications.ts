@@ -6,10 +6,12 @@ import {
   NotificationConfigSetV2Body,
   NotificationsAddBody,
   NotificationsAddV2Body,
+  NotificationsArchiveBody,
   NotificationsCountBody,
   NotificationsDeleteBody,
   NotificationsGetBody,
   NotificationsReadBody,
+  NotificationsUnarchiveBody,
   NotificationsUpdateBody,
 } from '../notifications.js';
 import {
@@ -18,8 +20,10 @@ import {
   NotificationConfigResult,
   NotificationConfigSetResult,
   NotificationCountResult,
+  NotificationsArchivedResult,
   NotificationsMarkedResult,
   NotificationsResult,
+  NotificationsUnarchivedResult,
 } from '../responses.js';
 import { contract } from './contract.js';
 
@@ -87,6 +91,22 @@ export const notifications = {
     body: NotificationsReadBody,
     example: { organizationId: 'acme', userId: 'bob', notificationIds: ['n2'] },
     result: NotificationsMarkedResult,
+  }),
+  notificationsArchive: contract({
+    paths: { v1: 'notifications/archive', v2: 'notifications/archive' },
+    summary: 'Archive notifications for one user: those named, or all the user has read',
+    tags: ['notifications'],
+    body: NotificationsArchiveBody,
+    example: { organizationId: 'acme', userId: 'bob', notificationIds: ['n1', 'n2'] },
+    result: NotificationsArchivedResult,
+  }),
+  notificationsUnarchive: contract({
+    paths: { v1: 'notifications/unarchive', v2: 'notifications/unarchive' },
+    summary: "Take notifications out of one user's archive",
+    tags: ['notifications'],
+    body: NotificationsUnarchiveBody,
+    example: { organizationId: 'acme', userId: 'bob', notificationIds: ['n1'] },
+    result: NotificationsUnarchivedResult,
   }),
   notificationsConfigGet: contract({
     paths: { v1: 'notifications/config/get', v2: 'notifications/config/get' },

@@ -57,7 +57,7 @@ const threads: Mover = {
 
 /** Notifications, `limit` a batch, each with its inbox rows (their answers' copies) and read marks. */
 const notifications: Mover = {
-  tables: ['notifications', 'inbox', 'notification_reads'],
+  tables: ['notifications', 'inbox', 'notification_reads', 'notification_archives'],
   *move(at, limit) {
     const ids = (yield* all(SQL.someNotifications, { ...at, limit })).map((r) => String(r.notification_id));
     if (ids.length === 0) return { rows: 0, done: true };
@@ -65,6 +65,7 @@ const notifications: Mover = {
     let n = yield* run(SQL.moveNotifications, moving);
     n += yield* run(SQL.moveInbox, moving);
     n += yield* run(SQL.moveNotificationReads, moving);
+    n += yield* run(SQL.moveNotificationArchives, moving);
     return { rows: n, done: ids.length < limit };
   },
 };

@@ -147,4 +147,9 @@ export const MIGRATIONS_SQL = {
     'migrateNotificationReads',
     (s) => `UPDATE notification_reads SET document_id = @newDocumentId WHERE ${NOTIFICATIONS_OF(s)}`,
   ),
+  /** Archives of organization-wide notifications (migration 41), after the read marks: their pair counters follow. */
+  moveNotificationArchives: written(
+    'migrateNotificationArchives',
+    (s) => `UPDATE notification_archives SET document_id = @newDocumentId WHERE ${NOTIFICATIONS_OF(s)}`,
+  ),
 };

@@ -47,6 +47,7 @@ import { webhookKinds } from './39-webhook-kinds.js';
 import { accessRoles } from './40-access-roles.js';
 import { serviceSettingsAndPresence } from './37-service-settings-and-presence.js';
 import { boundedWork } from './38-bounded-work.js';
+import { notificationArchives } from './41-notification-archives.js';
 import type { Migration } from './migration.js';
 
 export type { Migration } from './migration.js';
@@ -94,6 +95,7 @@ export const MIGRATIONS: readonly Migration[] = [
   boundedWork,
   webhookKinds,
   accessRoles,
+  notificationArchives,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');

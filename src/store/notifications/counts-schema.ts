@@ -1,7 +1,7 @@
-// Migration 12's counters: triggers keep every user's notification counts (docs/api.md,
-// "POST /v1/notifications/count/get") in the same transaction as each change to what they count, whoever writes it
-// (this release, a later migration, a hand-run statement). count/get then reads three rows, not a user's whole
-// inbox history.
+// Migration 12's counters (and migration 41's archive counts, ARCHIVE_COUNT_TRIGGERS below): triggers keep every
+// user's notification counts (docs/api.md, "POST /v1/notifications/count/get") in the same transaction as each
+// change to what they count, whoever writes it (this release, a later migration, a hand-run statement).
+// count/get then reads three rows, not a user's whole inbox history.
 //
 // - inbox_counts, per user and document ('' is every document): their inbox rows (total, unread), how
 //   many of those are organization-wide notifications that also list them (wide_listed), and how many
@@ -13,7 +13,9 @@
 // changed, adding to each counter once, in key order (so two writers lock counters in the same order).
 
 /** One counted table: which counter table its rows add to, and what each row adds. */
-interface Counted {
+export interface Counted {
+  /** Names its triggers (and PostgreSQL function); the table's name unless a table has several sets. */
+  name?: string;
   table: string;
   counters: string;
   /** The counter's key columns, after tenant and organization (the document comes last). */
@@ -24,6 +26,14 @@ interface Counted {
   when?: { sqlite: string; postgres: string };
   /** The columns whose change moves a counter (SQLite's update trigger watches only these). */
   watch: string[];
+  /** Counter columns without a default that a new counter row gets as 0 (those of an earlier set). */
+  zeros?: string[];
+  /**
+   * PostgreSQL: lock each changed user's '' counter before the adds are computed, when an add reads
+   * another table (migration 41's archive and read pairs): two writers of the pair's two rows then
+   * take turns, and the second sees the first's row (docs/decisions.md, "Per-recipient archive").
+   */
+  lockFirst?: boolean;
 }
 
 const COUNTED: Counted[] = [
@@ -62,6 +72,10 @@ const COUNTED: Counted[] = [
 ];
 
 const keyList = (c: Counted): string => ['tenant_id', 'organization_id', ...c.keys, 'document_id'].join(', ');
+/** The counter columns an insert names: the adds, then the zeros. */
+const columnList = (c: Counted): string => [...Object.keys(c.adds), ...(c.zeros ?? [])].join(', ');
+const zeroValues = (c: Counted): string => (c.zeros ?? []).map(() => ', 0').join('');
+const nameOf = (c: Counted): string => c.name ?? c.table;
 const addAll = (c: Counted): string =>
   Object.keys(c.adds)
     .map((k) => `${k} = ${c.counters}.${k} + excluded.${k}`)
@@ -70,14 +84,15 @@ const addAll = (c: Counted): string =>
 /** SQLite: per row, the row's adds (times sign) to its '' counter and its document's. */
 function sqliteAdd(c: Counted, row: 'NEW' | 'OLD', sign: 1 | -1): string {
   const of = (e: string) => e.replace(/\br\./g, `${row}.`);
-  const values = Object.values(c.adds)
-    .map((a) => `${sign === 1 ? '' : '-'}(${of(a.sqlite)})`)
-    .join(', ');
+  const values =
+    Object.values(c.adds)
+      .map((a) => `${sign === 1 ? '' : '-'}(${of(a.sqlite)})`)
+      .join(', ') + zeroValues(c);
   const head = ['tenant_id', 'organization_id', ...c.keys].map((k) => `${row}.${k}`).join(', ');
   const when = c.when ? ` AND ${of(c.when.sqlite)}` : '';
   return ['', `${row}.document_id`]
     .map(
-      (doc) => `  INSERT INTO ${c.counters} (${keyList(c)}, ${Object.keys(c.adds).join(', ')})
+      (doc) => `  INSERT INTO ${c.counters} (${keyList(c)}, ${columnList(c)})
     SELECT ${head}, ${doc === '' ? "''" : doc}, ${values} WHERE true${doc === '' ? '' : ` AND ${doc} IS NOT NULL`}${when}
     ON CONFLICT DO UPDATE SET ${addAll(c)};`,
     )
@@ -86,7 +101,7 @@ function sqliteAdd(c: Counted, row: 'NEW' | 'OLD', sign: 1 | -1): string {
 
 function sqliteTriggers(c: Counted): string {
   const trigger = (event: string, body: string) =>
-    `CREATE TRIGGER ${c.table}_${event.split(' ')[0]!.toLowerCase()}_counts AFTER ${event} ON ${c.table} BEGIN\n${body}\nEND;`;
+    `CREATE TRIGGER ${nameOf(c)}_${event.split(' ')[0]!.toLowerCase()}_counts AFTER ${event} ON ${c.table} BEGIN\n${body}\nEND;`;
   return [
     trigger('INSERT', sqliteAdd(c, 'NEW', 1)),
     trigger('DELETE', sqliteAdd(c, 'OLD', -1)),
@@ -101,8 +116,16 @@ function postgresTriggers(c: Counted): string {
     .join(', ');
   const keys = ['r.tenant_id', 'r.organization_id', ...c.keys.map((k) => `r.${k}`)].join(', ');
   const when = c.when ? ` AND ${c.when.postgres}` : '';
-  const apply = (signed: string) => `INSERT INTO ${c.counters} (${keyList(c)}, ${Object.keys(c.adds).join(', ')})
-      SELECT ${keys}, d.document_id, ${sums}
+  const lock = (signed: string) =>
+    c.lockFirst
+      ? `INSERT INTO ${c.counters} (${keyList(c)}, ${columnList(c)})
+      SELECT DISTINCT ${keys}, '', ${[...Object.keys(c.adds), ...(c.zeros ?? [])].map(() => '0').join(', ')}
+      FROM (${signed}) AS r ORDER BY ${keys}
+      ON CONFLICT (${keyList(c)}) DO UPDATE SET ${Object.keys(c.adds)[0]} = ${c.counters}.${Object.keys(c.adds)[0]};
+    `
+      : '';
+  const apply = (signed: string) => `${lock(signed)}INSERT INTO ${c.counters} (${keyList(c)}, ${columnList(c)})
+      SELECT ${keys}, d.document_id, ${sums}${zeroValues(c)}
       FROM (${signed}) AS r CROSS JOIN LATERAL (VALUES (''), (r.document_id)) AS d(document_id)
       WHERE d.document_id IS NOT NULL${when}
       GROUP BY ${keys}, d.document_id HAVING ${Object.keys(c.adds)
@@ -110,7 +133,7 @@ function postgresTriggers(c: Counted): string {
         .join(' OR ')}
       ORDER BY ${keys}, d.document_id
       ON CONFLICT (${keyList(c)}) DO UPDATE SET ${addAll(c)};`;
-  const fn = `${c.table}_apply_counts`;
+  const fn = `${nameOf(c)}_apply_counts`;
   return `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $fn$
 BEGIN
   IF TG_OP = 'INSERT' THEN
@@ -123,15 +146,81 @@ BEGIN
   RETURN NULL;
 END
 $fn$;
-CREATE TRIGGER ${c.table}_insert_counts AFTER INSERT ON ${c.table}
+CREATE TRIGGER ${nameOf(c)}_insert_counts AFTER INSERT ON ${c.table}
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
-CREATE TRIGGER ${c.table}_delete_counts AFTER DELETE ON ${c.table}
+CREATE TRIGGER ${nameOf(c)}_delete_counts AFTER DELETE ON ${c.table}
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
-CREATE TRIGGER ${c.table}_update_counts AFTER UPDATE ON ${c.table}
+CREATE TRIGGER ${nameOf(c)}_update_counts AFTER UPDATE ON ${c.table}
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`;
 }
 
-export const COUNT_TRIGGERS = {
-  sqlite: COUNTED.map(sqliteTriggers).join('\n'),
-  postgres: COUNTED.map(postgresTriggers).join('\n'),
+/** The triggers of a list of counted sets, on each database. */
+export const countTriggers = (sets: readonly Counted[]) => ({
+  sqlite: sets.map(sqliteTriggers).join('\n'),
+  postgres: sets.map(postgresTriggers).join('\n'),
+});
+
+/** Migration 12's (a released step: its text never changes). */
+export const COUNT_TRIGGERS = countTriggers(COUNTED);
+
+/**
+ * Whether the other row of a wide archive's pair exists (an organization-wide notification a member both
+ * archived and read), as an add over r. The document must match too: a document migration moves the two
+ * rows one statement after the other, and the pair then leaves the old document with the first and
+ * reaches the new one with the second, counted once.
+ */
+const pairOf = (other: string): { sqlite: string; postgres: string } => {
+  const where = (isSame: string) => `x.tenant_id = r.tenant_id AND x.organization_id = r.organization_id
+      AND x.notification_id = r.notification_id AND x.user_id = r.user_id AND x.document_id ${isSame} r.document_id`;
+  return {
+    sqlite: `EXISTS (SELECT 1 FROM ${other} x WHERE ${where('IS')})`,
+    postgres: `(EXISTS (SELECT 1 FROM ${other} x WHERE ${where('IS NOT DISTINCT FROM')}))::int`,
+  };
 };
+
+/** inbox_counts' columns before migration 41: a counter row that a set of migration 41 makes gets them as 0. */
+const FIRST_COLUMNS = ['total', 'unread', 'wide_listed', 'wide_read'];
+
+/**
+ * Migration 41's sets (docs/decisions.md, "Per-recipient archive"): per user and document, the archived inbox
+ * rows (archived, archived_unread), the archived organization-wide notifications that do not list them
+ * (wide_archived: notification_archives rows) and how many of those they have read (wide_archived_read:
+ * pairs of an archive row and a notification_reads row, kept by the triggers of both tables).
+ */
+const ARCHIVE_COUNTED: Counted[] = [
+  {
+    name: 'inbox_archive',
+    table: 'inbox',
+    counters: 'inbox_counts',
+    keys: ['user_id'],
+    adds: {
+      archived: { sqlite: '1', postgres: '1' },
+      archived_unread: { sqlite: 'r.unread', postgres: 'r.unread::int' },
+    },
+    when: { sqlite: 'r.archived = 1', postgres: 'r.archived' },
+    watch: ['user_id', 'document_id', 'unread', 'archived'],
+    zeros: FIRST_COLUMNS,
+  },
+  {
+    table: 'notification_archives',
+    counters: 'inbox_counts',
+    keys: ['user_id'],
+    adds: { wide_archived: { sqlite: '1', postgres: '1' }, wide_archived_read: pairOf('notification_reads') },
+    watch: ['user_id', 'document_id'],
+    zeros: FIRST_COLUMNS,
+    lockFirst: true,
+  },
+  {
+    name: 'notification_reads_archive',
+    table: 'notification_reads',
+    counters: 'inbox_counts',
+    keys: ['user_id'],
+    adds: { wide_archived_read: pairOf('notification_archives') },
+    watch: ['user_id', 'document_id'],
+    zeros: FIRST_COLUMNS,
+    lockFirst: true,
+  },
+];
+
+/** Migration 41's (a released step once released: its text never changes). */
+export const ARCHIVE_COUNT_TRIGGERS = countTriggers(ARCHIVE_COUNTED);

@@ -125,6 +125,24 @@ export const notificationsRead = (
     { users: [userId], wide: false },
   );
 
+/**
+ * notifications/archive and unarchive (docs/events.md): the user's own, like a read mark: the ids named, or
+ * `{userId, allRead: true}` for an archive of everything read.
+ */
+export const notificationsArchived = (
+  organizationId: string,
+  userId: string,
+  notificationIds: readonly string[] | null,
+  archived: boolean,
+): EventDraft =>
+  draft(
+    archived ? 'notification.archive' : 'notification.unarchive',
+    organizationId,
+    null,
+    json(notificationIds ? { userId, notificationIds } : { userId, allRead: true }),
+    { users: [userId], wide: false },
+  );
+
 /** notifications/config/set: per document, the users and the channels set (those not named keep their value). */
 export const settingsSet = (
   organizationId: string,

@@ -16,6 +16,7 @@ import type { StoreCore } from '../core.js';
 import { emit } from '../events/emit.js';
 import {
   deletionAudiences,
+  notificationsArchived,
   notificationsChanged,
   notificationsDeleted,
   notificationsRead,
@@ -97,6 +98,40 @@ export const notificationsStore = (core: StoreCore) => ({
       now,
       () => notifications.markRead(tenantId, organizationId, user, documentId, notificationIds),
       (read) => (read > 0 ? [notificationsRead(organizationId, user.userId, documentId, notificationIds)] : []),
+    );
+  },
+
+  /** notifications/archive: the ids named, or null for everything the user has read; answers how many changed. */
+  archiveNotifications(
+    tenantId: string,
+    organizationId: string,
+    userId: string,
+    notificationIds: string[] | null,
+    now: number,
+  ): Maybe<number> {
+    return core.emitting(
+      'archiveNotifications',
+      tenantId,
+      now,
+      () => notifications.archive(tenantId, organizationId, userId, notificationIds),
+      (n) => (n > 0 ? [notificationsArchived(organizationId, userId, notificationIds, true)] : []),
+    );
+  },
+
+  /** notifications/unarchive: answers how many of the ids named changed. */
+  unarchiveNotifications(
+    tenantId: string,
+    organizationId: string,
+    userId: string,
+    notificationIds: string[],
+    now: number,
+  ): Maybe<number> {
+    return core.emitting(
+      'unarchiveNotifications',
+      tenantId,
+      now,
+      () => notifications.unarchive(tenantId, organizationId, userId, notificationIds),
+      (n) => (n > 0 ? [notificationsArchived(organizationId, userId, notificationIds, false)] : []),
     );
   },
 

@@ -148,6 +148,7 @@ export function read(tenantId: string, q: NotificationQuery): Query<StoredNotifi
       location: q.locationId !== null,
       ids: q.notificationIds !== null,
       unread: q.userId !== null ? q.unread : null,
+      archived: q.userId !== null ? q.archived : null,
       ascending,
     },
     q.limit,
@@ -319,12 +320,28 @@ function* selected(tenantId: string, q: NotificationDeletion): Work<string[]> {
 /** count/get's rows, as the service adds them up (services/inbox.ts). */
 export function count(tenantId: string, organizationId: string, userId: string, documentId: string | null): Query<InboxCount> {
   return query(SQL.count, { tenantId, organizationId, userId, documentId: documentId ?? '' }, true, (rows) => {
-    const [total, unread, wideListed, wideRead, wide, member, credentialsVersion] = (rows as unknown[][])[0]!;
+    const [
+      total,
+      unread,
+      wideListed,
+      wideRead,
+      archived,
+      archivedUnread,
+      wideArchived,
+      wideArchivedRead,
+      wide,
+      member,
+      credentialsVersion,
+    ] = (rows as unknown[][])[0]!;
     return {
       total: Number(total ?? 0),
       unread: Number(unread ?? 0),
       wideListed: Number(wideListed ?? 0),
       wideRead: Number(wideRead ?? 0),
+      archived: Number(archived ?? 0),
+      archivedUnread: Number(archivedUnread ?? 0),
+      wideArchived: Number(wideArchived ?? 0),
+      wideArchivedRead: Number(wideArchivedRead ?? 0),
       wide: Number(wide ?? 0),
       member: Boolean(member),
       credentialsVersion: Number(credentialsVersion),
@@ -345,6 +362,28 @@ export function* markRead(
   if (ids !== null) yield* outsideDisabledDocuments(tenantId, organizationId, ids, true);
   const params = { tenantId, organizationId, userId: user.userId, internalId: user.internalId, documentId, ids: list(ids) };
   return (yield* run(SQL.readListed, params)) + (yield* run(SQL.readWide, params));
+}
+
+/**
+ * notifications/archive (docs/api.md, "POST /v1/notifications/archive"): the notifications named (ids), or every
+ * one the user has read (null), archived for the user alone; answers how many were newly archived. A named
+ * notification that does not reach the user (not listed, not organization-wide for a member) is passed over.
+ */
+export function* archive(tenantId: string, organizationId: string, userId: string, ids: string[] | null): Work<number> {
+  yield* enter(tenantId, organizationId, null, false);
+  // Named by id, one in a disabled document refuses the write, as a read mark does; all read passes those over.
+  if (ids !== null) yield* outsideDisabledDocuments(tenantId, organizationId, ids, true);
+  const params = { tenantId, organizationId, userId, ids: list(ids) };
+  if (ids === null) return (yield* run(SQL.archiveListedRead, params)) + (yield* run(SQL.archiveWideRead, params));
+  return (yield* run(SQL.archiveListed, params)) + (yield* run(SQL.archiveWide, params));
+}
+
+/** notifications/unarchive: the notifications named, back in the user's inbox; answers how many changed. */
+export function* unarchive(tenantId: string, organizationId: string, userId: string, ids: string[]): Work<number> {
+  yield* enter(tenantId, organizationId, null, false);
+  yield* outsideDisabledDocuments(tenantId, organizationId, ids, true);
+  const params = { tenantId, organizationId, userId, ids: list(ids) };
+  return (yield* run(SQL.unarchiveListed, params)) + (yield* run(SQL.unarchiveWide, params));
 }
 
 /** The document of each notification named that exists (null: a notification of the organization). */

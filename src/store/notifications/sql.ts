@@ -79,6 +79,14 @@ const wideRead = (yes: boolean): string =>
   );
 const WIDE_UNREAD = wideRead(false);
 
+/** Whether the user has archived the organization-wide notification n that does not list them (migration 41). */
+const wideArchived = (yes: boolean): string =>
+  found(
+    `FROM notification_archives a WHERE a.tenant_id = n.tenant_id
+  AND a.organization_id = n.organization_id AND a.notification_id = n.notification_id AND a.user_id = @userId`,
+    yes,
+  );
+
 /**
  * PostgreSQL: a read mark of an organization-wide notification holds its row (KEY SHARE), so it waits
  * for a delete that has it (notifications/delete deletes the row first) and then finds it gone: no read
@@ -277,6 +285,8 @@ export const NOTIFICATIONS_SQL = {
     'countNotifications',
     // An aggregate over the one counter row (or none) answers exactly one row.
     `SELECT max(c.total) AS total, max(c.unread) AS unread, max(c.wide_listed) AS wide_listed, max(c.wide_read) AS wide_read,
+       max(c.archived) AS archived, max(c.archived_unread) AS archived_unread, max(c.wide_archived) AS wide_archived,
+       max(c.wide_archived_read) AS wide_archived_read,
        (SELECT w.total FROM wide_counts w WHERE w.tenant_id = @tenantId AND w.organization_id = @organizationId
           AND w.document_id = @documentId) AS wide,
        ${IS_MEMBER} AS member, ${CREDENTIALS_VERSION} AS credentials_version
@@ -305,6 +315,62 @@ export const NOTIFICATIONS_SQL = {
        AND ${IS_MEMBER} AND ${LISTS_NOT} AND ${WIDE_UNREAD}
      ${lockNotification(s, 'n.notification_id')}
      ON CONFLICT DO NOTHING`,
+  ),
+  /**
+   * notifications/archive by ids (docs/api.md, "POST /v1/notifications/archive"): the user's listed rows named
+   * that are not archived; answers how many changed.
+   */
+  archiveListed: written(
+    'archiveListed',
+    (s) => `UPDATE inbox${s.indexedBy('inbox_by_notification')} SET archived = ${s.true}
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
+       AND archived = ${s.false} AND ${s.isIn('notification_id', 'ids')}`,
+  ),
+  /** notifications/archive with allRead: the user's read listed rows not archived, outside disabled documents. */
+  archiveListedRead: written(
+    'archiveListedRead',
+    (s) => `UPDATE inbox SET archived = ${s.true}
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
+       AND archived = ${s.false} AND unread = ${s.false} AND NOT ${IN_DISABLED_DOCUMENT('inbox')}`,
+  ),
+  /**
+   * notifications/archive by ids: the organization-wide notifications named that do not list the member. Holds
+   * the notification's row like readWide, so it waits for a delete and then finds nothing.
+   */
+  archiveWide: written(
+    'archiveWide',
+    (s) => `INSERT INTO notification_archives (tenant_id, organization_id, notification_id, user_id, document_id)
+     SELECT n.tenant_id, n.organization_id, n.notification_id, @userId, n.document_id FROM notifications n
+     WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND ${s.isIn('n.notification_id', 'ids')}
+       AND n.notify_all = ${s.true} AND ${IS_MEMBER} AND ${LISTS_NOT}
+     ${lockNotification(s, 'n.notification_id')}
+     ON CONFLICT DO NOTHING`,
+  ),
+  /** notifications/archive with allRead: the organization-wide notifications the member has read (notification_reads). */
+  archiveWideRead: written(
+    'archiveWideRead',
+    (s) => `INSERT INTO notification_archives (tenant_id, organization_id, notification_id, user_id, document_id)
+     SELECT n.tenant_id, n.organization_id, n.notification_id, @userId, n.document_id
+     FROM notification_reads w JOIN notifications n ON n.tenant_id = w.tenant_id AND n.organization_id = w.organization_id
+       AND n.notification_id = w.notification_id
+     WHERE w.tenant_id = @tenantId AND w.organization_id = @organizationId AND w.user_id = @userId
+       AND ${IS_MEMBER} AND NOT ${IN_DISABLED_DOCUMENT('n')}
+     ${lockNotification(s, 'n.notification_id')}
+     ON CONFLICT DO NOTHING`,
+  ),
+  /** notifications/unarchive: the user's archived listed rows named. */
+  unarchiveListed: written(
+    'unarchiveListed',
+    (s) => `UPDATE inbox${s.indexedBy('inbox_by_notification')} SET archived = ${s.false}
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
+       AND archived = ${s.true} AND ${s.isIn('notification_id', 'ids')}`,
+  ),
+  /** notifications/unarchive: the user's archives of organization-wide notifications named. */
+  unarchiveWide: written(
+    'unarchiveWide',
+    (s) => `DELETE FROM notification_archives
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND user_id = @userId
+       AND ${s.isIn('notification_id', 'ids')}`,
   ),
   /** notifications/config/get: the settings the user has for the documents. */
   settingsOf: written(
@@ -369,6 +435,8 @@ export interface NotificationFilterSet {
   ids: boolean;
   /** The user's read state: only unread (true), only read (false), or both (null). Needs byUser. */
   unread: boolean | null;
+  /** The user's archive (migration 41): only archived (true), none archived (false), or both (null). Needs byUser. */
+  archived: boolean | null;
   /** Oldest first (`order: "asc"`): the same indexes, walked the other way. */
   ascending?: boolean;
 }
@@ -379,7 +447,9 @@ export const NOTIFICATION_FILTER_SETS: readonly NotificationFilterSet[] = [false
     [false, true].flatMap((ids) =>
       (byUser ? [false, true] : [true]).flatMap((document) =>
         (byUser ? [null, true, false] : [null]).flatMap((unread) =>
-          [false, true].map((ascending) => ({ byUser, document, location, ids, unread, ascending })),
+          (byUser ? [false, true, null] : [null]).flatMap((archived) =>
+            [false, true].map((ascending) => ({ byUser, document, location, ids, unread, archived, ascending })),
+          ),
         ),
       ),
     ),
@@ -388,7 +458,14 @@ export const NOTIFICATION_FILTER_SETS: readonly NotificationFilterSet[] = [false
 
 const filterSetKey = (f: NotificationFilterSet): string =>
   `${f.byUser ? 'inbox' : 'document'}${f.byUser && f.document ? '+document' : ''}${f.location ? '+location' : ''}` +
-  `${f.ids ? '+ids' : ''}${f.unread === null ? '' : f.unread ? '+unread' : '+read'}${f.ascending ? ' asc' : ''}`;
+  `${f.ids ? '+ids' : ''}${f.unread === null ? '' : f.unread ? '+unread' : '+read'}${archivedKey(f)}${f.ascending ? ' asc' : ''}`;
+
+/** Reads by user hide what the user archived unless told (false, the default, adds nothing to the names). */
+const archivedKey = (f: NotificationFilterSet): string =>
+  !f.byUser || f.archived === false ? '' : f.archived ? '+archived' : '+withArchived';
+/** The statement name's part for it on PostgreSQL. */
+const archivedName = (f: NotificationFilterSet): string =>
+  !f.byUser || f.archived === false ? '' : f.archived ? 'Archived' : 'WithArchived';
 
 /** A read's order, its direction, and the comparison that takes the rows after the page token's. */
 const direction = (f: NotificationFilterSet) => {
@@ -423,7 +500,13 @@ function sqliteRead(f: NotificationFilterSet, limit: number): string {
     const where = [...org, ...filters].join(' AND ');
     return `SELECT ${columnsOf(selectList(SQLITE))} FROM notifications n WHERE ${where} ${way.order('n.')} LIMIT ${limit}`;
   }
-  const inbox = [...org, 'n.user_id = @userId', ...(f.unread === null ? [] : [`n.unread = ${f.unread ? 1 : 0}`]), ...filters];
+  const inbox = [
+    ...org,
+    'n.user_id = @userId',
+    ...(f.unread === null ? [] : [`n.unread = ${f.unread ? 1 : 0}`]),
+    ...(f.archived === null ? [] : [`n.archived = ${f.archived ? 1 : 0}`]),
+    ...filters,
+  ];
   const wide = [
     ...org,
     'n.notify_all = 1',
@@ -431,6 +514,7 @@ function sqliteRead(f: NotificationFilterSet, limit: number): string {
     IS_MEMBER,
     `${LISTS_NOT}`,
     ...(f.unread === null ? [] : [wideRead(!f.unread)]),
+    ...(f.archived === null ? [] : [wideArchived(f.archived)]),
   ];
   // SQLite merges the two walks (MERGE (UNION ALL)) and stops at the limit: no sort, and the readers
   // of a row are looked up only for the rows of the page.
@@ -464,6 +548,7 @@ function postgresRead(f: NotificationFilterSet): string {
     ...org,
     'n.user_id = @userId',
     ...(f.unread === null ? [] : [f.unread ? 'n.unread' : 'NOT n.unread']),
+    ...(f.archived === null ? [] : [f.archived ? 'n.archived' : 'NOT n.archived']),
     document,
     ...filters,
   ];
@@ -475,6 +560,7 @@ function postgresRead(f: NotificationFilterSet): string {
     IS_MEMBER,
     `${LISTS_NOT}`,
     ...(f.unread === null ? [] : [wideRead(!f.unread)]),
+    ...(f.archived === null ? [] : [wideArchived(f.archived)]),
   ];
   return `SELECT ${columnsOf(selectList(POSTGRES, 'page'))} FROM (
     (SELECT ${INBOX_COLUMNS} FROM inbox n WHERE ${inbox.join(' AND ')} ${ORDER} LIMIT @limit)
@@ -493,6 +579,7 @@ const madeRead = madeOnDemand(
     postgres: {
       name:
         (f.byUser ? `notificationsByUser${f.unread === null ? '' : f.unread ? 'Unread' : 'Read'}` : 'notificationsByDocument') +
+        archivedName(f) +
         (f.ascending ? 'Ascending' : ''),
       text: postgresRead(f),
     },

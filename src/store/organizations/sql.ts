@@ -134,6 +134,7 @@ export const ORGANIZATION_TABLES = [
   'notifications',
   'inbox',
   'notification_reads',
+  'notification_archives',
   'notification_settings',
   'inbox_counts',
   'wide_counts',

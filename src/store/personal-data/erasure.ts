@@ -335,6 +335,8 @@ export const ERASURE_STEPS: readonly ErasureStep[] = [
   { name: 'tags', byUser: false, run: taggedComments },
   { name: 'thread read marks', byUser: true, run: rowsOf(SQL.annotationReads) },
   { name: 'notification read marks', byUser: true, run: rowsOf(SQL.notificationReads) },
+  // Added with migration 41: an erasure under way when it came re-runs one earlier step (each only deletes), skips none.
+  { name: 'notification archives', byUser: true, run: rowsOf(SQL.notificationArchives) },
   { name: 'settings', byUser: true, run: rowsOf(SQL.settings) },
   { name: 'memberships', byUser: true, run: rowsOf(SQL.memberships) },
   { name: 'group entries', byUser: true, run: rowsOf(SQL.groupEntries) },

@@ -3,7 +3,7 @@
 import { ofActor } from '../activities/activities.js';
 import { commentFrom } from '../comments/comments.js';
 import { notificationFrom } from '../notifications/notifications.js';
-import { all, arrays, type Work } from '../sql.js';
+import { all, arrays, list, type Work } from '../sql.js';
 import type { UserDataCursor, UserDataPage } from '../../domain/personal-data.js';
 import { PERSONAL_DATA_SQL as SQL, UC, UN } from './sql.js';
 
@@ -38,8 +38,13 @@ export function* userData(
         afterId: cursor.notifications.notificationId,
       })).map((r) => notificationFrom(r, UN))
     : [];
+  const archived =
+    notifications.length > 0
+      ? yield* all(SQL.archivedOf, { tenantId, organizationId, userId, ids: list(notifications.map((n) => n.notificationId)) })
+      : [];
+  const archivedNotificationIds = archived.map((r) => r.notification_id as string);
   const activities = cursor.activities ? yield* ofActor(tenantId, organizationId, userId, cursor.activities, limit) : [];
-  return { comments, notifications, activities };
+  return { comments, notifications, archivedNotificationIds, activities };
 }
 
 /** users/data/delete/status: the job, or null when the tenant has none by that id. */

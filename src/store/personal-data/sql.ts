@@ -64,6 +64,7 @@ const HELD_BY_USER: [table: string, column: string][] = [
   ['group_members', 'user_id'],
   ['annotation_reads', 'user_id'],
   ['notification_reads', 'user_id'],
+  ['notification_archives', 'user_id'],
   ['notification_settings', 'user_id'],
   ['inbox_counts', 'user_id'],
 ];
@@ -123,6 +124,14 @@ export const PERSONAL_DATA_SQL = {
    * and the ones they acted in (notifications_by_actor: only their own rows are ordered), instead of
    * one walk of every notification of the organization.
    */
+  /** Of the notifications @ids, those the user archived: their inbox rows' flag, or an archive row (migration 41). */
+  archivedOf: written(
+    'userDataArchived',
+    (s) => `SELECT notification_id FROM inbox WHERE ${ORG} AND user_id = @userId AND ${s.isTrue('archived')}
+       AND ${s.isIn('notification_id', 'ids')}
+     UNION ALL SELECT notification_id FROM notification_archives WHERE ${ORG} AND user_id = @userId
+       AND ${s.isIn('notification_id', 'ids')}`,
+  ),
   notifications: written('userDataNotifications', (s) => {
     const after = `(${s.typed('afterTimestamp', 'bigint')}, ${s.typed('afterId', 'text')})`;
     const walk = (alias: string, from: string, where: string) => `SELECT notification_id FROM (SELECT ${alias}.notification_id
@@ -253,6 +262,7 @@ export const PERSONAL_DATA_SQL = {
   ),
   annotationReads: someOf('annotation_reads', 'tenant_id, organization_id, document_id, annotation_id, user_id'),
   notificationReads: someOf('notification_reads', 'tenant_id, organization_id, notification_id, user_id'),
+  notificationArchives: someOf('notification_archives', 'tenant_id, organization_id, notification_id, user_id'),
   settings: someOf('notification_settings', 'tenant_id, organization_id, document_id, user_id'),
   memberships: someOf('memberships', 'tenant_id, organization_id, scope_kind, scope_id, user_id'),
   groupEntries: someOf('group_members', 'tenant_id, organization_id, group_id, user_id'),
