@@ -1,5 +1,5 @@
-// Retention beside another tenant's writes (docs/operations.md, "Retention"): the real server applies a
-// tenant's policy to a backlog of old notifications (with their inbox rows) and resolved threads (with their
+// Retention beside another tenant's writes (docs/operations.md, "Retention"): the real server's retention job
+// applies a tenant's policy to a backlog of old notifications (with their inbox rows) and resolved threads (with their
 // comments), in batches, while another tenant writes steadily over HTTP. Asserted: everything due goes, the
 // other tenant's slowest write stays under a second, and its writes go on during the run. Printed: that
 // slowest write and retention's rate, for the closing note of the work.
@@ -8,10 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import { createKey, post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { type FreshDatabase, freshDatabase, STORE_KINDS } from '../helpers/test-database.js';
 
-const NOTIFICATIONS = 20_000;
+const NOTIFICATIONS = 6_000;
 /** Each notification's recipients: an inbox row each, and the counters that follow them. */
 const RECIPIENTS = 4;
-const THREADS = 5_000;
+const THREADS = 1_500;
 const DAY_MS = 86_400_000;
 const OLD = Date.now() - 400 * DAY_MS;
 
@@ -48,7 +48,7 @@ for (const kind of STORE_KINDS) {
       db = freshDatabase(kind);
       a = createKey(db.env, 'retention-a');
       b = createKey(db.env, 'retention-b');
-      // The job is off: the run is retention/run's, timed from here.
+      // The job off while the backlog is made and counted; the test starts the server again with it on.
       server = await startServer({ env: { ...db.env, MARGINALIA_RATE_LIMIT: '0', MARGINALIA_RETENTION_INTERVAL_SECONDS: '0' } });
       // One notification through the API, read by everyone, copied (with its inbox rows) under new ids, 400 days old.
       await ok(a, '/v1/notifications/add', {
@@ -79,6 +79,9 @@ for (const kind of STORE_KINDS) {
           comment_text, from_user_id, from_name, from_email, status, type, created_at, last_updated)
         SELECT ${at}, 't' || i, 1, 1, '<p>x</p>', 'x', 'actor', NULL, NULL, 'added', 'comment', ${OLD} + i, ${OLD} + i
         FROM (${series(THREADS)}) x`);
+      // Rows written around the API: PostgreSQL's planner learns of them now, as autovacuum would have by the time
+      // a real backlog is this old.
+      if (kind === 'postgres') await db.exec('ANALYZE');
       await ok(a, '/v1/retention/set', { notificationsDays: 30, notificationsScope: 'read', resolvedThreadsDays: 30 });
     });
     after(async () => {
@@ -86,10 +89,20 @@ for (const kind of STORE_KINDS) {
       await db?.drop();
     });
 
-    test('a run deletes the backlog in batches while the other tenant writes; its slowest write stays under a second', async () => {
+    test('the job deletes the backlog in batches while the other tenant writes; its slowest write stays under a second', async () => {
       const dry = (await ok(a, '/v1/retention/run', { dryRun: true })).result.data.deleted;
       assert.deepEqual(dry, { notifications: NOTIFICATIONS, resolvedThreads: THREADS, events: 0, activities: 0 });
       const inboxRows = await count(`SELECT count(*) AS n FROM inbox WHERE tenant_id = '${tenantA}'`);
+      const left = async () =>
+        (await count(`SELECT count(*) AS n FROM notifications WHERE tenant_id = '${tenantA}'`)) -
+        1 +
+        (await count(`SELECT count(*) AS n FROM annotations WHERE tenant_id = '${tenantA}'`));
+      await stopServer(server);
+      // Its first round runs at start (timed from the start: the job may begin before the server listens).
+      const started = performance.now();
+      server = await startServer({
+        env: { ...db.env, MARGINALIA_RATE_LIMIT: '0', MARGINALIA_RETENTION_INTERVAL_SECONDS: '3600' },
+      });
 
       const writes: number[] = [];
       let running = true;
@@ -97,7 +110,7 @@ for (const kind of STORE_KINDS) {
       let i = 0;
       const writer = (async () => {
         while (running) {
-          const started = performance.now();
+          const at = performance.now();
           await ok(b, '/v1/notifications/add', {
             organizationId: 'b-org',
             documentId: 'b-doc',
@@ -106,21 +119,21 @@ for (const kind of STORE_KINDS) {
             actionUser: { userId: 'b-actor' },
             notifyUsers: [{ userId: 'b-reader' }],
           });
-          writes.push(performance.now() - started);
+          writes.push(performance.now() - at);
           if (running) during++;
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
       })();
-      const started = performance.now();
-      let ran: Record<string, number>;
       try {
-        ran = (await ok(a, '/v1/retention/run', {})).result.data.deleted;
+        while ((await left()) > 0) {
+          assert.ok(performance.now() - started < 60_000, `retention still had ${await left()} rows to delete after a minute`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
       } finally {
         running = false;
         await writer;
       }
       const seconds = (performance.now() - started) / 1000;
-      assert.deepEqual(ran, dry);
       const slowest = Math.max(...writes);
       const items = NOTIFICATIONS + THREADS;
       const rows = items + inboxRows + THREADS; // notifications, threads, their inbox rows and comments
@@ -130,6 +143,13 @@ for (const kind of STORE_KINDS) {
           `the other tenant's ${writes.length} writes meanwhile, slowest ${slowest.toFixed(1)} ms`,
       );
       assert.ok(during >= 3, `the other tenant's writes went on during the run (${during} answered before it ended)`);
+      // The job's deletions emitted their events, one per notification and thread.
+      const deletions = await count(
+        `SELECT count(*) AS n FROM events WHERE tenant_id = '${tenantA}' AND type IN ('notification.delete', 'comment_annotation.delete')`,
+      );
+      const drafted =
+        kind === 'postgres' ? await count(`SELECT count(*) AS n FROM event_drafts WHERE tenant_id = '${tenantA}'`) : 0;
+      assert.equal(deletions + drafted, NOTIFICATIONS + THREADS);
       assert.ok(slowest < 1000, `the other tenant's slowest write took ${slowest.toFixed(1)} ms`);
 
       // Everything due went, with the counters the triggers keep; the other tenant's rows are all there.
