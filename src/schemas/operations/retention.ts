@@ -23,7 +23,7 @@ export const retention = {
       'policy. The server applies every policy every MARGINALIA_RETENTION_INTERVAL_SECONDS; retention/run applies them now.',
     tags,
     body: RetentionSetBody,
-    example: { notificationsDays: 90, notificationsScope: 'read', resolvedThreadsDays: 365, eventsDays: 7, activitiesDays: 180 },
+    example: { notificationsDays: 90, resolvedThreadsDays: 365, eventsDays: 7 },
     result: RetentionPolicyResult,
   }),
   retentionRun: contract({

@@ -3,7 +3,7 @@
 // starts at the organization and the age (notifications_by_age, annotations_by_update), so a batch reads
 // about as many rows as it deletes, however large the backlog.
 import type { Syntax } from '../dialect/syntax.js';
-import { same, sql, type Statement, written } from '../sql.js';
+import { same, type Statement, written } from '../sql.js';
 
 const ORG = 'tenant_id = @tenantId AND organization_id = @organizationId';
 const POLICY_COLUMNS =
@@ -20,12 +20,8 @@ const dueNotifications = (s: Syntax, scope: 'read' | 'all') =>
   `n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.timestamp < @before` +
   (scope === 'read' ? ` AND ${readByAll(s)}` : '');
 
-/** A thread whose status is terminal: resolved (docs/api.md, "commentannotations/update"). */
-const TERMINAL = {
-  sqlite: `json_extract(status, '$.type') = 'terminal'`,
-  postgres: `(status::jsonb ->> 'type') = 'terminal'`,
-};
-const dueThreads = (db: 'sqlite' | 'postgres') => `${ORG} AND last_updated < @before AND ${TERMINAL[db]}`;
+/** A thread whose status is terminal (resolved: docs/api.md, "commentannotations/update"), last changed before @before. */
+const dueThreads = (s: Syntax) => `${ORG} AND last_updated < @before AND ${s.jsonMember('status', 'type')} = 'terminal'`;
 
 const bothScopes = (make: (scope: 'read' | 'all') => Statement) => ({ read: make('read'), all: make('all') });
 
@@ -84,27 +80,22 @@ export const RETENTION_SQL = {
   ),
 
   // --- Resolved threads ---
-  countThreads: sql('countDueThreads', {
-    sqlite: `SELECT count(*) AS n FROM annotations WHERE ${dueThreads('sqlite')}`,
-    postgres: `SELECT count(*) AS n FROM annotations WHERE ${dueThreads('postgres')}`,
-  }),
+  countThreads: written('countDueThreads', (s) => `SELECT count(*) AS n FROM annotations WHERE ${dueThreads(s)}`),
   /** The oldest @limit resolved threads due (annotations_by_update). */
-  threads: sql('dueThreads', {
-    sqlite: `SELECT document_id, annotation_id FROM annotations WHERE ${dueThreads('sqlite')}
+  threads: written(
+    'dueThreads',
+    (s) => `SELECT document_id, annotation_id FROM annotations WHERE ${dueThreads(s)}
       ORDER BY last_updated, document_id, annotation_id LIMIT @limit`,
-    postgres: `SELECT document_id, annotation_id FROM annotations WHERE ${dueThreads('postgres')}
-      ORDER BY last_updated, document_id, annotation_id LIMIT @limit`,
-  }),
+  ),
   /**
    * Of a document's threads @annotationIds, those still due, locked in key order on PostgreSQL (as comment
    * writes lock a thread before its comments change): a thread reopened or commented on meanwhile is kept.
    */
-  lockThreads: sql('lockDueThreads', {
-    sqlite: `SELECT annotation_id FROM annotations WHERE ${dueThreads('sqlite')} AND document_id = @documentId
-      AND annotation_id IN (SELECT value FROM json_each(@annotationIds)) ORDER BY annotation_id`,
-    postgres: `SELECT annotation_id FROM annotations WHERE ${dueThreads('postgres')} AND document_id = @documentId
-      AND annotation_id = ANY(@annotationIds::text[]) ORDER BY annotation_id FOR UPDATE`,
-  }),
+  lockThreads: written(
+    'lockDueThreads',
+    (s) => `SELECT annotation_id FROM annotations WHERE ${dueThreads(s)} AND document_id = @documentId
+      AND ${s.isIn('annotation_id', 'annotationIds')} ${s.lockInOrder('annotation_id', 'UPDATE')}`,
+  ),
 
   // --- The tenant's logs ---
   countEvents: same('countDueEvents', 'SELECT count(*) AS n FROM events WHERE tenant_id = @tenantId AND created_at < @before'),
