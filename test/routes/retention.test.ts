@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DAY_MS } from '../../src/domain/retention.js';
+import { retainAll, retainTenant } from '../../src/jobs/retention.js';
 import { type Caller, expectError, makeTestApp, notificationData, PATHS, T0, type TestApp, user, v2 } from '../helpers/app.js';
 
 /** The test's clock: set `now` to write rows of another age. */
@@ -309,5 +310,41 @@ describe('retention: runs', () => {
     const one = await c.ok(PATHS.retentionRun, { organizationId: o1, dryRun: true });
     assert.deepEqual(one.data.deleted, { notifications: 1, resolvedThreads: 1, events: 0, activities: 0 });
     now = T0;
+  });
+
+  test("the job applies every tenant's policies; two instances at once delete each row once and emit one event each", async () => {
+    const c = await t.tenant(uniq('job'));
+    const org = uniq('org');
+    now = T0 - 100 * DAY_MS;
+    await c.ok(PATHS.usersAdd, { organizationId: org, users: [user('r1')] });
+    const ids = Array.from({ length: 40 }, (_, i) => `old-${String(i).padStart(2, '0')}`);
+    for (const notificationId of ids)
+      await c.ok(PATHS.notificationsAdd, notificationData(org, { notificationId, notifyUsers: [user('r1')] }));
+    now = T0;
+    await c.ok(PATHS.retentionSet, { notificationsDays: 30, notificationsScope: 'all' });
+    const tenant = (await t.db.query(`SELECT id FROM tenants WHERE api_key = '${c.creds.apiKey}'`))[0]!.id as string;
+    // Another instance, its own store (connection), racing this one over the same rows in batches of 3.
+    const other = await t.db.open();
+    try {
+      const run = (store: typeof t.store) => retainTenant(store, tenant, org, { dryRun: false, batchSize: 3, now: () => T0 });
+      const [mine, theirs] = await Promise.all([run(t.store), run(other)]);
+      assert.equal(mine.notifications + theirs.notifications, ids.length, `${mine.notifications} + ${theirs.notifications}`);
+      await t.store.eventsNumbered(tenant);
+      await other.eventsNumbered(tenant);
+    } finally {
+      await other.close();
+    }
+    const deletions = await t.db.query(
+      `SELECT body FROM events WHERE tenant_id = '${tenant}' AND type = 'notification.delete' ORDER BY id`,
+    );
+    assert.deepEqual(deletions.map((e) => /old-\d\d/.exec(e.body as string)![0]).sort(), ids);
+    assert.deepEqual((await c.ok(PATHS.notificationsCount, { organizationId: org, userId: 'r1' })).data, { total: 0, unread: 0 });
+
+    // The job's round: every tenant with a policy (this one's new rows are not due).
+    now = T0 - 100 * DAY_MS;
+    await c.ok(PATHS.notificationsAdd, notificationData(org, { notificationId: 'later', notifyUsers: [user('r1')] }));
+    now = T0;
+    assert.ok((await retainAll(t.store, 1000, () => T0)) >= 1);
+    assert.deepEqual((await c.ok(PATHS.notificationsCount, { organizationId: org, userId: 'r1' })).data, { total: 0, unread: 0 });
   });
 });
