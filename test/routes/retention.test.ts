@@ -343,8 +343,17 @@ describe('retention: runs', () => {
     // The job's round: every tenant with a policy (this one's new rows are not due).
     now = T0 - 100 * DAY_MS;
     await c.ok(PATHS.notificationsAdd, notificationData(org, { notificationId: 'later', notifyUsers: [user('r1')] }));
+    // And a resolved thread of a document without an organization: the tenant's policy applies there too.
+    await c.ok(PATHS.retentionSet, { notificationsDays: 30, notificationsScope: 'all', resolvedThreadsDays: 30 });
+    await c.ok(PATHS.annotationsAdd, {
+      documentId: 'loose',
+      commentAnnotations: [
+        { annotationId: 'no-org', status: RESOLVED, commentData: [{ commentHtml: '<p>x</p>', from: user('r1') }] },
+      ],
+    });
     now = T0;
-    assert.ok((await retainAll(t.store, 1000, () => T0)) >= 1);
+    assert.equal((await retainAll(t.store, 1000, () => T0)) >= 2, true);
     assert.deepEqual((await c.ok(PATHS.notificationsCount, { organizationId: org, userId: 'r1' })).data, { total: 0, unread: 0 });
+    assert.deepEqual(await t.db.query(`SELECT annotation_id FROM annotations WHERE tenant_id = '${tenant}'`), []);
   });
 });

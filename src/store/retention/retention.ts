@@ -48,10 +48,13 @@ export function* tenants(): Work<string[]> {
   return (yield* all(SQL.tenants)).map((r) => r.tenant_id as string);
 }
 
+/**
+ * The tenant's organizations, and its documents without one (NO_ORGANIZATION, which no organization's policy
+ * can name: the tenant's applies there), whether or not that has a row.
+ */
 export function* organizations(tenantId: string): Work<string[]> {
-  return (yield* all(SQL.organizations, { tenantId }))
-    .map((r) => r.organization_id as string)
-    .filter((id) => id !== NO_ORGANIZATION);
+  const named = (yield* all(SQL.organizations, { tenantId })).map((r) => r.organization_id as string);
+  return named.includes(NO_ORGANIZATION) ? named : [NO_ORGANIZATION, ...named];
 }
 
 const counted = (row: Row | undefined): number => Number(row?.n ?? 0);
