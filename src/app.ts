@@ -46,6 +46,7 @@ export interface AppOptions {
         | 'threadPageCacheMb'
         | 'restAfterMs'
         | 'erasureBatchSize'
+        | 'retentionBatchSize'
         | 'maxFolderDepth'
         | 'maxAllowedDomains'
         | 'maxLiveStatesPerDocument'
@@ -112,6 +113,7 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
     profiles: new ProfileCache(store, config.profileCacheMb),
     threadPages: new ThreadPageCache(config.threadPageCacheMb),
     erasureBatchSize: config.erasureBatchSize,
+    retentionBatchSize: config.retentionBatchSize,
     maxFolderDepth: config.maxFolderDepth,
     maxAllowedDomains: config.maxAllowedDomains,
     maxLiveStatesPerDocument: config.maxLiveStatesPerDocument,

@@ -32,8 +32,9 @@ import { VERSION } from './version.js';
 const webhooks = () => import('./cli/webhooks.js');
 const backups = () => import('./cli/backup.js');
 const workspace = () => import('./cli/workspace.js');
+const retention = () => import('./cli/retention.js');
 
-const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens', 'orgs', 'users', 'webhooks', 'workspace'];
+const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens', 'orgs', 'users', 'webhooks', 'workspace', 'retention'];
 
 async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | null> {
   const { positionals, values } = parseArgs({
@@ -52,6 +53,13 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
       id: { type: 'string' },
       event: { type: 'string' },
       since: { type: 'string' },
+      'notifications-days': { type: 'string' },
+      'notifications-scope': { type: 'string' },
+      'resolved-threads-days': { type: 'string' },
+      'events-days': { type: 'string' },
+      'activities-days': { type: 'string' },
+      inherit: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -127,6 +135,13 @@ async function commandFor(
     id?: string;
     event?: string;
     since?: string;
+    'notifications-days'?: string;
+    'notifications-scope'?: string;
+    'resolved-threads-days'?: string;
+    'events-days'?: string;
+    'activities-days'?: string;
+    inherit?: boolean;
+    'dry-run'?: boolean;
   },
   config: Config,
 ): Promise<Action> {
@@ -181,6 +196,24 @@ async function commandFor(
       need(0, USERS_ERASE_USAGE);
       const request = eraseRequest(options);
       return (store, io) => usersErase(store, io, request, config.erasureBatchSize);
+    }
+    case 'retention get': {
+      const r = await retention();
+      need(0, r.RETENTION_GET_USAGE);
+      const request = r.retentionRequest(options, r.RETENTION_GET_USAGE);
+      return (store, io) => r.retentionGet(store, io, request);
+    }
+    case 'retention set': {
+      const r = await retention();
+      need(0, r.RETENTION_SET_USAGE);
+      const request = r.retentionSetRequest(options);
+      return (store, io) => r.retentionSet(store, io, request);
+    }
+    case 'retention run': {
+      const r = await retention();
+      need(0, r.RETENTION_RUN_USAGE);
+      const request = { ...r.retentionRequest(options, r.RETENTION_RUN_USAGE), dryRun: options['dry-run'] ?? false };
+      return (store, io) => r.retentionRun(store, io, request, config.retentionBatchSize);
     }
     case 'webhooks add': {
       const w = await webhooks();

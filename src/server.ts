@@ -13,6 +13,7 @@ import { SharedRateLimiter } from './http/shared-rate-limiter.js';
 import { EventHub } from './events/hub.js';
 import { connectNotices, relayNotices } from './events/notices.js';
 import { startActivityPruner } from './events/activity-pruner.js';
+import { startRetention } from './jobs/retention.js';
 import { startPruner } from './events/pruner.js';
 import { startWorkflowPruner } from './jobs/workflow-pruner.js';
 import { startDraftSweep } from './events/sweep.js';
@@ -119,6 +120,15 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     retentionDays: config.workflowExecutionRetentionDays,
     onError: (err) => logger.warn({ err }, 'workflow executions: pruning failed; trying again later'),
   });
+  // Retention policies (docs/operations.md, "Retention"): every instance runs the job; batches find what is still due.
+  const retention =
+    config.retentionIntervalSeconds > 0
+      ? startRetention(store, {
+          intervalSeconds: config.retentionIntervalSeconds,
+          batchSize: config.retentionBatchSize,
+          onError: (err) => logger.warn({ err }, 'retention: applying policies failed; trying again at the next round'),
+        })
+      : null;
   const sweep = startDraftSweep(store, {
     everyMs: config.eventPollMs,
     onError: (err) => logger.warn({ err }, 'event outbox: numbering left drafts failed; trying again later'),
@@ -160,7 +170,7 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     await Promise.all([app.close(), webhooks.stop(), migrations.stop()]);
     await closed;
     await notices.close();
-    await Promise.all([pruner.stop(), activityPruner.stop(), workflowPruner.stop(), sweep.stop()]);
+    await Promise.all([pruner.stop(), activityPruner.stop(), workflowPruner.stop(), retention?.stop(), sweep.stop()]);
     await rateLimiter?.close();
     await endUserRateLimiter?.close();
     await store.close();

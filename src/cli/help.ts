@@ -31,6 +31,9 @@ Commands:
   webhooks recover --id <id> --since <time>     send again every delivery that failed since a time
   webhooks rotate --id <id>           a new secret; the old one signs too during the grace period
   webhooks enable --id <id>           switch on a webhook the server switched off after failing too long
+  retention get [--org <id>]          the tenant's retention policy, or an organization's, and the one in force
+  retention set [--org <id>] ...      set a retention policy (days per kind); prints it as retention get does
+  retention run [--dry-run]           apply the tenant's retention policies now, or count what that would delete
 
 Options:
   -h, --help                          this help, or a command's: marginalia keys create --help (or marginalia keys)
@@ -132,6 +135,24 @@ A disabled or revoked tenant is not refused: erasure is a legal obligation.`,
       its held deliveries go out in order. Prints the webhook as webhooks list shows it
 
 --tenant as for orgs list. Deliveries are made by the running server (marginalia serve).`,
+  retention: `Usage: marginalia retention <get|set|run> ... [--tenant <tenant>]
+
+  retention get [--org <organizationId>]
+      the tenant's retention policy (or the organization's) and the one in force there, as POST
+      /v1/retention/get answers: {"organizationId","policy","inForce"}
+  retention set [--org <organizationId>] [--notifications-days <n>] [--notifications-scope read|all]
+                [--resolved-threads-days <n>] [--events-days <n>] [--activities-days <n>] [--inherit]
+      set the policy, as POST /v1/retention/set: it replaces the one stored at that level (a window left out,
+      or "none", keeps those rows for good); days are 1 to 36500. An organization's policy replaces the
+      tenant's there; --events-days and --activities-days are the tenant's only. --org with --inherit alone
+      removes the organization's policy
+  retention run [--org <organizationId>] [--dry-run]
+      apply the policies now, as POST /v1/retention/run, in batches of at most MARGINALIA_RETENTION_BATCH_SIZE
+      rows (1000): every organization's notifications and resolved threads (or --org's only), then the
+      tenant's events and activities. --dry-run counts what would go and deletes nothing. Prints
+      {"dryRun","deleted":{"notifications","resolvedThreads","events","activities"}}
+
+--tenant as for orgs list. The running server applies every policy every MARGINALIA_RETENTION_INTERVAL_SECONDS (3600).`,
   workspace: `Usage: marginalia workspace credentials
 
 The workspace is this installation. Its id and auth token call the workspace pages (/v2/workspace/apikey/create

@@ -19,6 +19,7 @@ import { DEFAULT_MAX_OPEN_MIGRATIONS } from '../services/document-migrations.js'
 import { DEFAULT_RECOVER_BATCH_SIZE } from '../services/webhooks.js';
 import { DEFAULT_END_USER_TOKEN_CACHE } from '../services/end-user-tokens.js';
 import { DEFAULT_WORKFLOW_RETENTION_DAYS } from '../jobs/workflow-pruner.js';
+import { DEFAULT_RETENTION_BATCH_SIZE, DEFAULT_RETENTION_INTERVAL_SECONDS } from '../jobs/retention.js';
 import { DEFAULT_PREFLIGHT_ANSWER_MS } from '../services/workspace-domains.js';
 import {
   DEFAULT_MAX_LIVE_STATE_BYTES,
@@ -493,6 +494,23 @@ const FIELDS = {
     36_500,
     'Days an activity is kept, for tenants whose activity settings name no `retentionDays`. Older ones are deleted in ' +
       'the background, a batch at a time.',
+  ),
+  retentionIntervalSeconds: integer(
+    'MARGINALIA_RETENTION_INTERVAL_SECONDS',
+    DEFAULT_RETENTION_INTERVAL_SECONDS,
+    0,
+    31_536_000,
+    "Seconds between two rounds of the retention job, which applies every tenant's retention policies (retention/set) " +
+      'in the background, a batch at a time (docs/operations.md, "Retention"); the first round runs at start. 0 runs no ' +
+      'job: policies are then applied only by retention/run and `marginalia retention run`.',
+  ),
+  retentionBatchSize: integer(
+    'MARGINALIA_RETENTION_BATCH_SIZE',
+    DEFAULT_RETENTION_BATCH_SIZE,
+    1,
+    1_000_000,
+    'Most rows a batch of retention (the job, retention/run) deletes in one transaction. Below it, each batch is sized ' +
+      'to MARGINALIA_WRITE_BUDGET_MS from the time the last one took.',
   ),
   activitiesDeleteMax: integer(
     'MARGINALIA_ACTIVITIES_DELETE_MAX',

@@ -19,6 +19,7 @@ import { organizationLifecycle, organizations } from './organizations.js';
 import { personalData } from './personal-data.js';
 import { permissions } from './permissions.js';
 import { presence } from './presence.js';
+import { retention } from './retention.js';
 import { serviceSettings } from './service-settings.js';
 import { members, users } from './users.js';
 import { webhooks } from './webhooks.js';
@@ -51,4 +52,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...workflows,
   ...serviceSettings,
   ...presence,
+  ...retention,
 ];

@@ -51,6 +51,8 @@ export interface Services {
   maxOpenMigrationsPerTenant?: number | undefined;
   /** MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE; absent: the default (services/webhooks.ts). */
   webhookRecoverBatchSize?: number | undefined;
+  /** MARGINALIA_RETENTION_BATCH_SIZE; absent: the default (jobs/retention.ts). */
+  retentionBatchSize?: number | undefined;
   /** MARGINALIA_END_USER_TOKEN_CACHE; absent: the default (services/end-user-tokens.ts). */
   endUserTokenCache?: number | undefined;
 }

@@ -26,6 +26,7 @@ import { webhooksStore } from './webhooks/index.js';
 import { serviceSettingsStore } from './service-settings/index.js';
 import { presenceStore } from './presence/index.js';
 import { accessRolesStore } from './access-roles/index.js';
+import { retentionStore } from './retention/index.js';
 
 export type { StoreOptions } from './core.js';
 
@@ -69,5 +70,6 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...serviceSettingsStore(core),
     ...presenceStore(core),
     ...accessRolesStore(core),
+    ...retentionStore(core),
   };
 }

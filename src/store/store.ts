@@ -31,6 +31,7 @@ import type { WorkflowsStore } from './workflows/index.js';
 import type { ServiceSettingsStore } from './service-settings/index.js';
 import type { PresenceStore } from './presence/index.js';
 import type { AccessRolesStore } from './access-roles/index.js';
+import type { RetentionStore } from './retention/index.js';
 import type { MigrationOutcome } from './migrations/index.js';
 
 /** The store's own life: its schema, health, pool and observers, and the events it hears of. */
@@ -108,7 +109,8 @@ export type Store = StoreLife &
   WorkflowsStore &
   ServiceSettingsStore &
   PresenceStore &
-  AccessRolesStore;
+  AccessRolesStore &
+  RetentionStore;
 
 export type { LocationDataDeleted, LocationMoved } from './locations/locations.js';
 export type * from './webhooks/types.js';

@@ -304,6 +304,26 @@ function presenceData() {
   };
 }
 
+/** Retention policies: windows at and past their bounds, scopes and flags of every kind. */
+function retentionData() {
+  const days = fc.constantFrom<Json>(num(1), num(30), num(36_500), num(0), num(36_501), num(-1), num(1.5), '7', null);
+  const flag = fc.constantFrom<Json>(true, false, null, 'yes');
+  const orgOrNone = fc.option(org, { nil: null });
+  return {
+    retentionGet: record({ organizationId: orgOrNone }),
+    retentionSet: record({
+      organizationId: orgOrNone,
+      notificationsDays: days,
+      notificationsScope: fc.constantFrom<Json>('read', 'all', 'unread', null),
+      resolvedThreadsDays: days,
+      eventsDays: days,
+      activitiesDays: days,
+      inherit: flag,
+    }),
+    retentionRun: record({ organizationId: orgOrNone, dryRun: flag }),
+  };
+}
+
 /** A resource a role is on, as auth/generate_token and the permissions pages take it. */
 const resource = record({
   type: fc.constantFrom<Json>('organization', 'folder', 'document', 'workspace'),
@@ -808,6 +828,7 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   ...workflowData(),
   ...serviceSettingsData(),
   ...presenceData(),
+  ...retentionData(),
 };
 
 /** Approval workflows: a small graph (an agent, then a human with its reject path), its executions and steps. */

@@ -22,6 +22,7 @@ import { WORKSPACE_SQL } from '../../src/store/workspace/sql.js';
 import { WORKFLOWS_SQL } from '../../src/store/workflows/sql.js';
 import { WEBHOOKS_SQL } from '../../src/store/webhooks/sql.js';
 import { MIGRATIONS_SQL } from '../../src/store/document-migrations/sql.js';
+import { RETENTION_SQL } from '../../src/store/retention/sql.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 
 /** activities/get's reads: by organization, document, entity, user, ids, each way and after a cursor. */
@@ -60,10 +61,20 @@ const ALL_STATEMENTS: readonly Statement[] = [
   ...SEARCH_SHAPES.map((shape) => threadSearch(shape)),
   ...Object.values(ACTIVITIES_SQL),
   ...ACTIVITY_FILTER_SETS.map((f) => activityRead(f)),
+  // Retention's batches and dry runs (docs/decisions.md, "Retention (issue 40)"), each scope's.
+  ...Object.values(RETENTION_SQL).flatMap((s) => ('sqlite' in s ? [s] : Object.values(s))),
 ];
 
 /** Operator statements that read whole tables by design (`keys list`, first start), and the first-start lock. */
-const WHOLE_TABLE = new Set(['countTenants', 'allTenants', 'allTokens', 'firstTenantLock', 'activityRetentions']);
+const WHOLE_TABLE = new Set([
+  'countTenants',
+  'allTenants',
+  'allTokens',
+  'firstTenantLock',
+  'activityRetentions',
+  // The retention job's round: the tenants with a policy.
+  'retentionTenants',
+]);
 /** Statements planned though they are not SELECT, UPDATE or DELETE: a WITH, an INSERT that reads. */
 const planned = (name: string, text: string) =>
   /^\s*(SELECT|UPDATE|DELETE|WITH)/i.test(text) || ['markAnnotationsRead', 'markWideRead', 'readWide'].includes(name);
@@ -85,6 +96,10 @@ const READ_PATHS = new Set([
   'workflowExecutionsPage',
   'workflowEvents',
   'nextWebhookDeliveriesToRecover',
+  // Retention's batches take the oldest due rows in the order of their index (no sort of the backlog).
+  'dueNotifications_read',
+  'dueNotifications_all',
+  'dueThreads',
 ]);
 
 describe('query plans', () => {

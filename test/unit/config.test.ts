@@ -92,6 +92,8 @@ describe('loadConfig', () => {
       webhookRecoverBatchSize: 1000,
       workflowPageSameTimeMax: 1000,
       workflowExecutionRetentionDays: 90,
+      retentionIntervalSeconds: 3600,
+      retentionBatchSize: 1000,
     });
   });
 
@@ -185,6 +187,8 @@ describe('loadConfig', () => {
       MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE: '40',
       MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX: '50',
       MARGINALIA_WORKFLOW_EXECUTION_RETENTION_DAYS: '7',
+      MARGINALIA_RETENTION_INTERVAL_SECONDS: '0',
+      MARGINALIA_RETENTION_BATCH_SIZE: '200',
     });
     assert.ok(r.ok, JSON.stringify(r));
     assert.deepEqual(r.config, {
@@ -271,6 +275,8 @@ describe('loadConfig', () => {
       webhookRecoverBatchSize: 40,
       workflowPageSameTimeMax: 50,
       workflowExecutionRetentionDays: 7,
+      retentionIntervalSeconds: 0,
+      retentionBatchSize: 200,
     });
   });
 
@@ -332,6 +338,8 @@ describe('loadConfig', () => {
       MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE: '100001',
       MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX: '-1',
       MARGINALIA_WORKFLOW_EXECUTION_RETENTION_DAYS: '0',
+      MARGINALIA_RETENTION_INTERVAL_SECONDS: '-1',
+      MARGINALIA_RETENTION_BATCH_SIZE: '0',
     });
     assert.ok(!r.ok);
     const names = [
@@ -383,6 +391,8 @@ describe('loadConfig', () => {
       'MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE',
       'MARGINALIA_WORKFLOW_PAGE_SAME_TIME_MAX',
       'MARGINALIA_WORKFLOW_EXECUTION_RETENTION_DAYS',
+      'MARGINALIA_RETENTION_INTERVAL_SECONDS',
+      'MARGINALIA_RETENTION_BATCH_SIZE',
     ];
     for (const name of names)
       assert.ok(

@@ -18,6 +18,7 @@ import { organizations } from './organizations.js';
 import { permissions } from './permissions.js';
 import { personalData } from './personal-data.js';
 import { presence } from './presence.js';
+import { retention } from './retention.js';
 import { serviceSettings } from './service-settings.js';
 import { users } from './users.js';
 import { webhooks } from './webhooks.js';
@@ -47,6 +48,7 @@ export const CONTRACT = {
   ...workflows,
   ...serviceSettings,
   ...presence,
+  ...retention,
 };
 
 /** The name of an operation. */

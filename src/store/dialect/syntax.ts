@@ -62,6 +62,8 @@ export interface Syntax {
   jsonArray(...items: string[]): string;
   /** A JSON text's quoted form of a text value. */
   jsonQuote(value: string): string;
+  /** A member of the JSON object a text column holds, as text (null when absent): a thread status's `type`, say. */
+  jsonMember(column: string, member: string): string;
   /**
    * The values of the rows aggregated into a JSON array, as text. SQLite yields them in the order its
    * walk finds them (the reads walk an index in `order`, so no sort is asked for); PostgreSQL is told
@@ -141,6 +143,7 @@ export const SQLITE: Syntax = {
   nowMs: "CAST(unixepoch('subsec') * 1000 AS INTEGER)",
   jsonArray: (...items) => `json_array(${items.join(', ')})`,
   jsonQuote: (value) => `json_quote(${value})`,
+  jsonMember: (column, member) => `json_extract(${column}, '$.${member}')`,
   jsonAgg: (value) => `json_group_array(${value})`,
   // group_concat concatenates in the order json_each walks the list, without the sort an ORDER BY adds.
   concatInListOrder: (entry, separator) => `group_concat(${entry}, ${separator})`,
@@ -173,6 +176,7 @@ export const POSTGRES: Syntax = {
   nowMs: '(extract(epoch FROM clock_timestamp()) * 1000)::bigint',
   jsonArray: (...items) => `json_build_array(${items.join(', ')})`,
   jsonQuote: (value) => `to_json(${value})::text`,
+  jsonMember: (column, member) => `(${column}::jsonb ->> '${member}')`,
   jsonAgg: (value, order) => `json_agg(${value} ORDER BY ${order})::text`,
   concatInListOrder: (entry, separator, alias) => `string_agg(${entry}, ${separator} ORDER BY ${alias}.n)`,
   aggregateOrNull: (list, from) => `(SELECT ${list} ${from})`,

@@ -45,6 +45,7 @@ import { advancedWebhooks } from './35-advanced-webhooks.js';
 import { approvalWorkflows } from './36-approval-workflows.js';
 import { webhookKinds } from './39-webhook-kinds.js';
 import { accessRoles } from './40-access-roles.js';
+import { retentionPolicies } from './42-retention-policies.js';
 import { serviceSettingsAndPresence } from './37-service-settings-and-presence.js';
 import { boundedWork } from './38-bounded-work.js';
 import { notificationArchives } from './41-notification-archives.js';
@@ -96,6 +97,7 @@ export const MIGRATIONS: readonly Migration[] = [
   webhookKinds,
   accessRoles,
   notificationArchives,
+  retentionPolicies,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');
@@ -109,7 +111,7 @@ export interface MigrationOutcome {
 }
 
 /** The level a build brings a database to: its last step. */
-export const LATEST_MIGRATION = MIGRATIONS.length;
+export const LATEST_MIGRATION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
 /**
  * A database that a newer build migrated further than this build knows: served by this build, it would

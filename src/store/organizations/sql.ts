@@ -150,6 +150,8 @@ export const ORGANIZATION_TABLES = [
   // After documents too: a presence write locks its document's row first (presence/).
   'presence',
   'folders',
+  // An organization's own retention policy goes with it (migration 42).
+  'retention_policies',
   // Last: the index of where each user has rows (migration 27), which the rows above no longer need.
   'user_organizations',
 ] as const;
