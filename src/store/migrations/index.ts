@@ -45,6 +45,7 @@ import { advancedWebhooks } from './35-advanced-webhooks.js';
 import { approvalWorkflows } from './36-approval-workflows.js';
 import { webhookKinds } from './39-webhook-kinds.js';
 import { accessRoles } from './40-access-roles.js';
+import { emailOutbox } from './43-email-outbox.js';
 import { serviceSettingsAndPresence } from './37-service-settings-and-presence.js';
 import { boundedWork } from './38-bounded-work.js';
 import type { Migration } from './migration.js';
@@ -94,6 +95,7 @@ export const MIGRATIONS: readonly Migration[] = [
   boundedWork,
   webhookKinds,
   accessRoles,
+  emailOutbox,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');
@@ -107,7 +109,8 @@ export interface MigrationOutcome {
 }
 
 /** The level a build brings a database to: its last step. */
-export const LATEST_MIGRATION = MIGRATIONS.length;
+// The highest version, not the count: steps of branches made side by side may land in another order.
+export const LATEST_MIGRATION = Math.max(...MIGRATIONS.map((m) => m.version));
 
 /**
  * A database that a newer build migrated further than this build knows: served by this build, it would
