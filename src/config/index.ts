@@ -604,12 +604,15 @@ const FIELDS = {
     '`smtp://user:password@host:587` (STARTTLS when the server offers it) or `smtps://...:465` (TLS from the start): ' +
       'mail notifications to the users whose email setting says so, in digests (docs/operations.md, "Email"). ' +
       'Unset, email is off and nothing is queued. Needs MARGINALIA_EMAIL_FROM.',
-    (raw) => (/^smtps?:\/\/[^/?#\s]+/.test(raw) ? null : `MARGINALIA_SMTP_URL must start with smtp:// or smtps://, got "${redactUrl(raw)}".`),
+    (raw) =>
+      /^smtps?:\/\/[^/?#\s]+/.test(raw)
+        ? null
+        : `MARGINALIA_SMTP_URL must start with smtp:// or smtps://, got "${redactUrl(raw)}".`,
   ),
   emailFrom: text(
     'MARGINALIA_EMAIL_FROM',
     null,
-    'The sender address of every mail (a plain address, e.g. `notifications@example.com`); a tenant\'s workspace email ' +
+    "The sender address of every mail (a plain address, e.g. `notifications@example.com`); a tenant's workspace email " +
       'settings may name its own (`emailServiceConfig.fromEmail`).',
     (raw) => (isMailAddress(raw) ? null : `MARGINALIA_EMAIL_FROM must be an email address, got "${raw}".`),
   ),
@@ -619,7 +622,13 @@ const FIELDS = {
       'used when the server offers it.',
   ),
   emailTlsRejectUnauthorized: converted(
-    oneOf('MARGINALIA_EMAIL_TLS_VERIFY', '1', ['1', '0'], (raw) => raw.trim(), '`0` accepts an SMTP server certificate that does not verify (a test server); `1` refuses it.'),
+    oneOf(
+      'MARGINALIA_EMAIL_TLS_VERIFY',
+      '1',
+      ['1', '0'],
+      (raw) => raw.trim(),
+      '`0` accepts an SMTP server certificate that does not verify (a test server); `1` refuses it.',
+    ),
     (v) => v === '1',
   ),
   emailDigestSeconds: integer(
@@ -631,7 +640,13 @@ const FIELDS = {
       'same mail (one mail per recipient per window). 0 mails each notification at once.',
   ),
   emailMentionsAtOnce: converted(
-    oneOf('MARGINALIA_EMAIL_MENTIONS_AT_ONCE', '1', ['1', '0'], (raw) => raw.trim(), '`1`: a mention is mailed without waiting for the digest window (with whatever else waits for that recipient); `0`: it waits like the rest.'),
+    oneOf(
+      'MARGINALIA_EMAIL_MENTIONS_AT_ONCE',
+      '1',
+      ['1', '0'],
+      (raw) => raw.trim(),
+      '`1`: a mention is mailed without waiting for the digest window (with whatever else waits for that recipient); `0`: it waits like the rest.',
+    ),
     (v) => v === '1',
   ),
   emailMaxAttempts: integer(
@@ -649,7 +664,13 @@ const FIELDS = {
     MS_MAX,
     'The wait before the first retry of a mail; each retry waits twice the one before, up to MARGINALIA_EMAIL_RETRY_MAX_MS.',
   ),
-  emailRetryMaxMs: integer('MARGINALIA_EMAIL_RETRY_MAX_MS', 3_600_000, 10, 86_400_000, 'The longest wait between two attempts at a mail.'),
+  emailRetryMaxMs: integer(
+    'MARGINALIA_EMAIL_RETRY_MAX_MS',
+    3_600_000,
+    10,
+    86_400_000,
+    'The longest wait between two attempts at a mail.',
+  ),
   emailPollMs: integer(
     'MARGINALIA_EMAIL_POLL_MS',
     1000,
@@ -670,13 +691,18 @@ const FIELDS = {
     null,
     'A folder of mail templates that replace the shipped ones (`digest.subject.txt`, `digest.txt`, `digest.html`, ' +
       '`unsubscribed.html`): a file missing there is taken from the package (docs/operations.md, "Email").',
+    (raw) =>
+      [...raw].some((c) => c.charCodeAt(0) < 0x20)
+        ? 'MARGINALIA_EMAIL_TEMPLATES_DIR must be a folder path, without control characters.'
+        : null,
   ),
   publicUrl: text(
     'MARGINALIA_PUBLIC_URL',
     null,
     'The address clients reach this service at (`https://comments.example.com`), for the unsubscribe links of mails. ' +
       'Unset, mails carry no unsubscribe link (and no List-Unsubscribe header).',
-    (raw) => (/^https?:\/\/[^\s?#]+$/.test(raw) ? null : `MARGINALIA_PUBLIC_URL must be an http:// or https:// address, got "${raw}".`),
+    (raw) =>
+      /^https?:\/\/[^\s?#]+$/.test(raw) ? null : `MARGINALIA_PUBLIC_URL must be an http:// or https:// address, got "${raw}".`,
   ),
   webhookPollMs: integer(
     'MARGINALIA_WEBHOOK_POLL_MS',
@@ -1016,7 +1042,8 @@ export function loadConfig(env: Env): ConfigResult {
     for (const clash of names.filter((h) => tenantHeaders.includes(h) || other.includes(h)))
       errors.push(`${setting} names "${clash}", which carries another credential.`);
   }
-  if (v.smtpUrl !== null && v.emailFrom === null) errors.push('MARGINALIA_SMTP_URL needs MARGINALIA_EMAIL_FROM (the sender address).');
+  if (v.smtpUrl !== null && v.emailFrom === null)
+    errors.push('MARGINALIA_SMTP_URL needs MARGINALIA_EMAIL_FROM (the sender address).');
   if (v.emailRetryMinMs > v.emailRetryMaxMs)
     errors.push('MARGINALIA_EMAIL_RETRY_MIN_MS must not be larger than MARGINALIA_EMAIL_RETRY_MAX_MS.');
   if (errors.length > 0) return { ok: false, errors };

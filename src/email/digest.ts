@@ -65,7 +65,13 @@ export function digestModel(d: ClaimedDigest, rows: readonly DigestRow[], unsubs
       const names = new Map(d.names);
       if (!names.has(n.actionUserId) && n.actionUserName) names.set(n.actionUserId, n.actionUserName);
       const headline = bodyText(headlineText(n.headlineTemplate, data, names)) || 'New notification';
-      return { notificationId: row.notificationId, headline, body: bodyText(n.body), time: timeText(n.timestamp), mention: row.mention };
+      return {
+        notificationId: row.notificationId,
+        headline,
+        body: bodyText(n.body),
+        time: timeText(n.timestamp),
+        mention: row.mention,
+      };
     }),
   }));
   return {

@@ -130,7 +130,13 @@ export class EmailSender {
     }
     const room = (this.options.concurrency ?? 4) - this.inFlight.size;
     if (room <= 0 || this.stopped || !(await store.emailWork(now))) return;
-    const claimed = await store.claimEmails(this.instanceId, now, now + this.options.leaseMs, room, this.options.mostPerMail ?? 100);
+    const claimed = await store.claimEmails(
+      this.instanceId,
+      now,
+      now + this.options.leaseMs,
+      room,
+      this.options.mostPerMail ?? 100,
+    );
     for (const digest of claimed) {
       const key = keyOf(digest);
       // Claimed again while this process still sends its earlier mail (a stall outlived the lease): that one finishes it.
@@ -186,13 +192,19 @@ export class EmailSender {
     if (attempt >= this.options.maxAttempts) {
       await this.options.store.finishEmails(this.instanceId, ids, { status: 'failed', at: now, error });
       this.options.meter?.mail('failed', ids.length);
-      this.log.warn({ userId: d.userId, attempts: attempt, error }, 'email: a mail failed for good; its notifications are not mailed');
+      this.log.warn(
+        { userId: d.userId, attempts: attempt, error },
+        'email: a mail failed for good; its notifications are not mailed',
+      );
       return;
     }
     const delay = Math.min(this.options.retryMaxMs, this.options.retryMinMs * 2 ** (attempt - 1));
     await this.options.store.finishEmails(this.instanceId, ids, { status: 'retrying', at: now + delay, error });
     this.options.meter?.mail('retrying', ids.length);
-    this.log.info({ userId: d.userId, attempt, retryInMs: delay, error }, 'email: the SMTP server refused a mail; trying again later');
+    this.log.info(
+      { userId: d.userId, attempt, retryInMs: delay, error },
+      'email: the SMTP server refused a mail; trying again later',
+    );
   }
 
   private async unsubscribeLink(d: ClaimedDigest): Promise<string | null> {
@@ -203,7 +215,10 @@ export class EmailSender {
       this.secrets.set(d.tenantId, secret);
     }
     const expiresAt = this.clock() + UNSUBSCRIBE_TOKEN_DAYS * DAY_MS;
-    const token = signUnsubscribe({ tenantId: d.tenantId, organizationId: d.organizationId, userId: d.userId, expiresAt }, secret);
+    const token = signUnsubscribe(
+      { tenantId: d.tenantId, organizationId: d.organizationId, userId: d.userId, expiresAt },
+      secret,
+    );
     return unsubscribeUrl(this.options.publicUrl, token);
   }
 

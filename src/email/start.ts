@@ -32,7 +32,11 @@ export function startEmailSender(config: Config, store: Store, log: SenderLog, m
     meter,
   });
   log.info(
-    { smtp: redactUrl(config.smtpUrl), digestSeconds: config.emailDigestSeconds, templates: config.emailTemplatesDir ?? 'shipped' },
+    {
+      smtp: redactUrl(config.smtpUrl),
+      digestSeconds: config.emailDigestSeconds,
+      templates: config.emailTemplatesDir ?? 'shipped',
+    },
     'email: notifications are mailed',
   );
   return sender;

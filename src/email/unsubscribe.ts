@@ -42,7 +42,9 @@ export function readUnsubscribe(token: string): { claims: UnsubscribeClaims; pay
   }
 }
 
-export type UnsubscribeCheck = { ok: true; claims: UnsubscribeClaims } | { ok: false; why: 'malformed' | 'signature' | 'expired' };
+export type UnsubscribeCheck =
+  | { ok: true; claims: UnsubscribeClaims }
+  | { ok: false; why: 'malformed' | 'signature' | 'expired' };
 
 /** Verifies a token against the tenant's key (null: the tenant has none, so no token of it can be good). */
 export function verifyUnsubscribe(token: string, secretOf: (tenantId: string) => string | null, now: number): UnsubscribeCheck {

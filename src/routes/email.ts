@@ -22,13 +22,20 @@ const PAGE_HEADERS = {
 const REFUSALS = {
   malformed: [400, 'This link is not valid', 'The link is incomplete or was changed. Open it again from the mail, as it is.'],
   signature: [400, 'This link is not valid', 'The link is incomplete or was changed. Open it again from the mail, as it is.'],
-  expired: [410, 'This link has expired', 'Unsubscribe links work for 90 days. Use the link of a newer mail, or change your notification settings in the application.'],
+  expired: [
+    410,
+    'This link has expired',
+    'Unsubscribe links work for 90 days. Use the link of a newer mail, or change your notification settings in the application.',
+  ],
   unknown: [404, 'Nothing to unsubscribe', 'This user is not known in that organization any more.'],
 } as const;
 
 export function registerEmail(app: App, store: Store, options: { templatesDir: string | null; clock: Clock }): void {
   const page: Template = loadTemplates(options.templatesDir)['unsubscribed.html'];
-  const handler = async (request: { query: unknown }, reply: { code(n: number): unknown; headers(h: object): { send(b: string): unknown } }) => {
+  const handler = async (
+    request: { query: unknown },
+    reply: { code(n: number): unknown; headers(h: object): { send(b: string): unknown } },
+  ) => {
     const answer = (status: number, title: string, message: string) => {
       reply.code(status);
       return reply.headers(PAGE_HEADERS).send(page.render({ title, message }));

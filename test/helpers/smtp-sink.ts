@@ -1,6 +1,6 @@
 // A real SMTP server in the test process (smtp-server), each mail parsed with mailparser: what the email tests
 // read the server's mails from. It can refuse mails (an SMTP 4xx or 5xx), and be slow, on demand.
-import { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
@@ -8,6 +8,8 @@ export interface SmtpSink {
   url: string;
   port: number;
   mails: ParsedMail[];
+  /** When each mail was taken (Date.now()), in the order of `mails`. */
+  takenAt: number[];
   /** Refusals still to answer, in order, before mails are taken again: [code, text]. */
   refusals: [number, string][];
   /** Milliseconds each mail takes to be accepted. */
@@ -19,7 +21,7 @@ export interface SmtpSink {
 }
 
 export async function startSmtpSink(): Promise<SmtpSink> {
-  const sink = { mails: [] as ParsedMail[], refusals: [] as [number, string][], delayMs: 0, refused: 0 };
+  const sink = { mails: [] as ParsedMail[], takenAt: [] as number[], refusals: [] as [number, string][], delayMs: 0, refused: 0 };
   const server = new SMTPServer({
     authOptional: true,
     allowInsecureAuth: true,
@@ -41,6 +43,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
               return callback(err);
             }
             sink.mails.push(mail);
+            sink.takenAt.push(Date.now());
             callback();
           }, sink.delayMs);
         },
@@ -48,6 +51,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       );
     },
   });
+  // A client killed mid-mail (kill -9 of the server under test) resets its connection: expected, not a failure.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return Object.assign(sink, {

@@ -89,7 +89,9 @@ export function* claim(claimer: string, now: number, until: number, recipients: 
     if (!services.has(r.tenantId)) services.set(r.tenantId, yield* storedServiceSetting(r.tenantId, 'email'));
     claimed.push({
       ...r,
-      profile: profile ? { name: (profile.name as string | null) ?? null, email: (profile.email as string | null) ?? null } : null,
+      profile: profile
+        ? { name: (profile.name as string | null) ?? null, email: (profile.email as string | null) ?? null }
+        : null,
       settings,
       service: services.get(r.tenantId) ?? null,
       names,

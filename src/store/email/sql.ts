@@ -40,10 +40,7 @@ export const EMAIL_SQL = {
      ON CONFLICT DO NOTHING`,
   ),
   /** Whether anything is due: a read, so an idle sender takes no lock. */
-  work: same(
-    'emailWork',
-    `SELECT EXISTS (SELECT 1 FROM email_outbox WHERE status = 'pending' AND next_at <= @now) AS due`,
-  ),
+  work: same('emailWork', `SELECT EXISTS (SELECT 1 FROM email_outbox WHERE status = 'pending' AND next_at <= @now) AS due`),
   /** Due rows, oldest first, each naming its recipient; rows another instance is claiming are skipped. */
   lockDue: written(
     'lockDueEmails',
@@ -100,7 +97,10 @@ export const EMAIL_SQL = {
     'releaseEmails',
     `UPDATE email_outbox SET claimed_by = NULL, next_at = @at WHERE claimed_by = @claimer AND status = 'pending'`,
   ),
-  stats: same('emailQueueStats', `SELECT count(*) AS queued, min(created_at) AS oldest FROM email_outbox WHERE status = 'pending'`),
+  stats: same(
+    'emailQueueStats',
+    `SELECT count(*) AS queued, min(created_at) AS oldest FROM email_outbox WHERE status = 'pending'`,
+  ),
   prune: written('pruneEmails', (s) => s.deleteSome('email_outbox', `status <> 'pending' AND finished_at < @before`)),
   ensureSecret: same(
     'ensureEmailSecret',
