@@ -645,7 +645,8 @@ const FIELDS = {
       '1',
       ['1', '0'],
       (raw) => raw.trim(),
-      '`1`: a mention is mailed without waiting for the digest window (with whatever else waits for that recipient); `0`: it waits like the rest.',
+      '`1`: a mention is mailed without waiting for the digest window (with whatever else waits for that recipient); ' +
+        '`0`: it waits like the rest.',
     ),
     (v) => v === '1',
   ),

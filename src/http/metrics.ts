@@ -150,7 +150,9 @@ export function createMetrics(store: Store, sources: MetricSources = {}): Metric
 function emailMetrics(registry: Registry, store: Store): EmailMeter {
   const mails = new Counter({
     name: 'marginalia_email_mails_total',
-    help: 'Digest mails this process handed to the SMTP server, by outcome: sent, retrying (refused, tried again later), failed (for good).',
+    help:
+      'Digest mails this process handed to the SMTP server, by outcome: sent, retrying (refused, tried again later), ' +
+      'failed (for good).',
     labelNames: ['outcome'],
     registers: [registry],
   });
