@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ParsedMail } from 'mailparser';
-import { freePort, post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
+import { cliInBackground, freePort, post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
-import { freshDatabase, STORE_KINDS, type FreshDatabase, type StoreKind } from '../helpers/test-database.js';
+import { freshDatabase, NEEDS_POSTGRES, STORE_KINDS, type FreshDatabase, type StoreKind } from '../helpers/test-database.js';
 
 const creds = { apiKey: 'email-key', authToken: 'email-token-0123456789' };
 
@@ -62,6 +62,73 @@ async function withSetup<T>(kind: StoreKind, fn: (db: FreshDatabase, smtp: SmtpS
 }
 
 describe('email end to end', () => {
+  test('marginalia email test <address>: one sample mail through the SMTP server; a refusal and a bad address say so', async () => {
+    const smtp = await startSmtpSink();
+    try {
+      const env = { MARGINALIA_SMTP_URL: smtp.url, MARGINALIA_EMAIL_FROM: 'ops@marginalia.test' };
+      const sent = await cliInBackground(['email', 'test', 'admin@example.com'], env);
+      assert.equal(sent.code, 0, sent.stderr);
+      assert.deepEqual(JSON.parse(sent.stdout), {
+        sent: true,
+        to: 'admin@example.com',
+        from: 'ops@marginalia.test',
+        smtp: smtp.url.replace('s3cret', '***'),
+      });
+      assert.equal(smtp.mails.length, 1);
+      assert.match(smtp.mails[0]!.text ?? '', /the SMTP settings work/);
+      assert.ok(String(smtp.mails[0]!.html).includes('A test mail'));
+      smtp.refusals.push([550, 'relay denied']);
+      const refused = await cliInBackground(['email', 'test', 'admin@example.com'], env);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /SMTP 550.*relay denied/);
+      const bad = await cliInBackground(['email', 'test', 'admin@example.com\r\nBcc: x@evil.test'], env);
+      assert.equal(bad.code, 2);
+      const off = await cliInBackground(['email', 'test', 'admin@example.com'], {});
+      assert.equal(off.code, 1);
+      assert.match(off.stderr, /MARGINALIA_SMTP_URL/);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  test('postgres: two servers on one database send each mail once', { skip: NEEDS_POSTGRES }, async () => {
+    await withSetup('postgres', async (db, smtp) => {
+      const users = Array.from({ length: 60 }, (_, i) => `u${i}`);
+      const servers = [
+        await startServer({ env: await serverEnv(db, smtp, { MARGINALIA_EMAIL_DIGEST_SECONDS: '0' }) }),
+        await startServer({ env: await serverEnv(db, smtp, { MARGINALIA_EMAIL_DIGEST_SECONDS: '0' }) }),
+      ];
+      try {
+        await ok(servers[0]!, '/v1/users/add', {
+          organizationId: 'o',
+          users: users.map((userId) => ({ userId, email: `${userId}@example.com` })),
+        });
+        smtp.delayMs = 10;
+        for (let i = 0; i < users.length; i += 10)
+          await ok(servers[(i / 10) % 2]!, '/v1/notifications/add', {
+            organizationId: 'o',
+            notificationId: `n${i}`,
+            actionUser: { userId: 'a' },
+            displayHeadlineMessageTemplate: 'shared',
+            notifyUsers: users.slice(i, i + 10).map((userId) => ({ userId })),
+          });
+        await smtp.until(() => new Set(smtp.mails.map(to)).size === users.length, 20_000, 'every user mailed');
+        await settled(db);
+        assert.equal(smtp.mails.length, users.length, 'no mail twice');
+        const sent = await Promise.all(
+          servers.map(async (server) => {
+            const metrics = await (await fetch(`${server.url}/metrics`)).text();
+            return Number(/marginalia_email_mails_total\{outcome="sent"\} (\d+)/.exec(metrics)?.[1]);
+          }),
+        );
+        console.log(`# postgres, two servers: mails sent by each ${sent.join(' and ')}`);
+        assert.equal(sent[0]! + sent[1]!, users.length, 'each mail counted by the one server that sent it');
+      } finally {
+        await Promise.all(servers.map((s) => stopServer(s)));
+      }
+    });
+  });
+
   for (const kind of STORE_KINDS) {
     test(`${kind}: digests by window and document, both parts escaped, settings and addresses, unsubscribe`, async () => {
       await withSetup(kind, async (db, smtp) => {
