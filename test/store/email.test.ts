@@ -34,7 +34,8 @@ describe(`${TEST_STORE} store: the email outbox`, () => {
       );
       await store.addNotification(TA, ORG, notification('n4', { recipients: ['bob'], notifyAll: true }));
       const rows = await db.query(
-        `SELECT notification_id, user_id, concerns, mention, next_at - created_at AS wait, status FROM email_outbox ORDER BY notification_id, user_id`,
+        `SELECT notification_id, user_id, concerns, mention, next_at - created_at AS wait, status FROM email_outbox
+         ORDER BY notification_id, user_id`,
       );
       eq(
         rows.map((r) => `${r.notification_id} ${r.user_id} c${r.concerns} m${r.mention} ${Number(r.wait)} ${r.status}`),
@@ -81,13 +82,14 @@ describe(`${TEST_STORE} store: the email outbox`, () => {
           { status: 'sent', at: now + 1000, error: null },
         ),
         3,
+        'finished by two',
       );
       eq(await store.emailQueueStats(), { queued: 3, oldestCreatedAt: T0 }, 'cy, dee, eve wait');
       // After the window, everyone else; a retry is due at its time.
       const rest = await store.claimEmails('one', T0 + 60_000, T0 + 61_000, 10, 100);
-      eq(rest.map((d) => d.userId).sort(), ['cy', 'dee', 'eve']);
+      eq(rest.map((d) => d.userId).sort(), ['cy', 'dee', 'eve'], 'the others after the window');
       const eve = rest.find((d) => d.userId === 'eve')!;
-      eq(eve.settings.get(''), 'ALL');
+      eq(eve.settings.get(''), 'ALL', "eve's setting");
       await store.finishEmails(
         'one',
         eve.rows.map((r) => r.id),
@@ -103,6 +105,7 @@ describe(`${TEST_STORE} store: the email outbox`, () => {
       eq(
         (await store.claimEmails('two', T0 + 70_000, T0 + 71_000, 10, 100)).map((d) => [d.userId, d.rows[0]!.attempts]),
         [['eve', 1]],
+        'at the retry',
       );
       // Unsubscribe: NONE for the organization and its documents; a user without a profile is refused.
       eq(await store.unsubscribeEmail(TA, ORG, 'eve', T0), false, 'no profile');
@@ -114,6 +117,6 @@ describe(`${TEST_STORE} store: the email outbox`, () => {
 
   storeTest('email off: nothing is drafted', async (store, db) => {
     await store.addNotification(TA, ORG, notification('n1', { recipients: ['bob'] }));
-    eq(Number((await db.query('SELECT count(*) AS n FROM email_outbox'))[0]!.n), 0);
+    eq(Number((await db.query('SELECT count(*) AS n FROM email_outbox'))[0]!.n), 0, 'no rows');
   });
 });
