@@ -21,6 +21,7 @@ import { LocalRateLimiter, type RateLimit } from './http/rate-limiter.js';
 import { requestIdOf } from './http/request-id.js';
 import type { App } from './http/types.js';
 import { registerHome } from './routes/home.js';
+import { registerEmail } from './routes/email.js';
 import { registerOperational } from './routes/operational.js';
 import { OPERATIONS } from './operations/index.js';
 import { pathsOf, registerOperations } from './operations/operation.js';
@@ -57,6 +58,7 @@ export interface AppOptions {
         | 'authTokenHeaders'
         | 'workspaceIdHeaders'
         | 'workspaceTokenHeaders'
+        | 'emailTemplatesDir'
         | 'eventPollMs'
         | 'eventHeartbeatMs'
         | 'eventStreamBufferKb'
@@ -223,6 +225,7 @@ export async function buildApp({
   registerMetricsRoute(app, metrics);
   registerOperational(app, store);
   registerHome(app);
+  registerEmail(app, store, { templatesDir: config.emailTemplatesDir ?? null, clock });
 
   const services = servicesOf(config, store, clock);
   const { profiles, threadPages } = services;

@@ -34,7 +34,7 @@ const backups = () => import('./cli/backup.js');
 const workspace = () => import('./cli/workspace.js');
 const retention = () => import('./cli/retention.js');
 
-const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens', 'orgs', 'users', 'webhooks', 'workspace', 'retention'];
+const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens', 'orgs', 'users', 'webhooks', 'workspace', 'retention', 'email'];
 
 async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | null> {
   const { positionals, values } = parseArgs({
@@ -99,6 +99,13 @@ async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | nul
     const [file] = sub === undefined || rest.length > 0 ? [] : [sub];
     if (file === undefined) throw new CliError(`usage: marginalia ${command === 'backup' ? b.BACKUP_USAGE : b.RESTORE_USAGE}`, 2);
     await (command === 'backup' ? b.backup : b.restore)(config, io, file);
+    return 0;
+  }
+  // A test mail needs the SMTP settings, not the database.
+  if (command === 'email') {
+    const e = await import('./cli/email.js');
+    if (sub !== 'test' || rest.length !== 1) throw new CliError(`unknown command "email ${sub ?? ''}"\n\n${helpFor('email')}`, 2);
+    await e.emailTest(config, io, rest[0]!);
     return 0;
   }
   const action = await commandFor(command, sub, rest, values, config);

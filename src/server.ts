@@ -18,6 +18,7 @@ import { startPruner } from './events/pruner.js';
 import { startWorkflowPruner } from './jobs/workflow-pruner.js';
 import { startDraftSweep } from './events/sweep.js';
 import { WebhookWorker } from './webhooks/worker.js';
+import { startEmailSender } from './email/start.js';
 import { MigrationWorker } from './jobs/document-migrations.js';
 import { HOUR_MS } from './webhooks/schedule.js';
 import { createMetrics } from './http/metrics.js';
@@ -164,10 +165,12 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     leaseMs: config.migrationLeaseMs,
     pollMs: config.migrationPollMs,
   });
+  // Email (docs/operations.md, "Email"): every serving process runs a sender while MARGINALIA_SMTP_URL is set; claims keep them apart.
+  const email = startEmailSender(config, store, logger, metrics.email);
   onStopSignal(logger, config.shutdownTimeoutMs, async () => {
     // Fastify closes a server it listened on; the early listener's is closed here, once its connections are drained.
     const closed = early ? new Promise((resolve) => early.server.close(resolve)) : null;
-    await Promise.all([app.close(), webhooks.stop(), migrations.stop()]);
+    await Promise.all([app.close(), webhooks.stop(), migrations.stop(), email?.stop()]);
     await closed;
     await notices.close();
     await Promise.all([pruner.stop(), activityPruner.stop(), workflowPruner.stop(), retention?.stop(), sweep.stop()]);
@@ -181,6 +184,7 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
   } else await app.listen({ port: config.port, host: config.host });
   webhooks.start();
   migrations.start();
+  email?.start();
 }
 
 /** The database as logs name it: the SQLite path, or the PostgreSQL URL without its password. */

@@ -34,6 +34,7 @@ Commands:
   retention get [--org <id>]          the tenant's retention policy, or an organization's, and the one in force
   retention set [--org <id>] ...      set a retention policy (days per kind); prints it as retention get does
   retention run [--dry-run]           apply the tenant's retention policies now, or count what that would delete
+  email test <address>                send a test mail through MARGINALIA_SMTP_URL; prints {"sent","to","from","smtp"}
 
 Options:
   -h, --help                          this help, or a command's: marginalia keys create --help (or marginalia keys)
@@ -161,6 +162,13 @@ x-service-workspace-auth-token (or the names MARGINALIA_WORKSPACE_ID_HEADERS and
 MARGINALIA_WORKSPACE_AUTH_TOKEN_HEADERS add). The first run makes both; each later run makes a new token (the
 old one stops working at once) and keeps the id. Prints {"workspaceId","workspaceAuthToken","rotated"}: the
 token is shown only here (it is kept hashed).`,
+  email: `Usage: marginalia email test <address>
+
+Sends one mail to <address> through the SMTP server MARGINALIA_SMTP_URL names, from MARGINALIA_EMAIL_FROM, with
+MARGINALIA_EMAIL_REQUIRE_TLS and MARGINALIA_EMAIL_TLS_VERIFY, made from the templates in use
+(MARGINALIA_EMAIL_TEMPLATES_DIR, else the shipped ones) with a sample notification. Prints
+{"sent","to","from","smtp"} (the URL without its password); exits 1 with the SMTP server's answer when it
+refuses or cannot be reached, 2 when <address> is not an address. Needs no database.`,
 };
 
 /** The help for `command` (and its subcommand), or the general usage. */

@@ -51,6 +51,7 @@ import {
   MAX_PRESENCE_PER_DOCUMENT,
 } from '../services/presence.js';
 import { DEFAULT_PERMISSION_PROVIDER_TIMEOUT_MS } from '../services/service-settings.js';
+import { isMailAddress } from '../domain/email.js';
 import { converted, integer, oneOf, type Setting, text } from './setting.js';
 
 /**
@@ -615,6 +616,113 @@ const FIELDS = {
     10_000,
     'Webhook deliveries each process makes at once (one at a time per webhook and organization, in event order).',
   ),
+  smtpUrl: text(
+    'MARGINALIA_SMTP_URL',
+    null,
+    '`smtp://user:password@host:587` (STARTTLS when the server offers it) or `smtps://...:465` (TLS from the start): ' +
+      'mail notifications to the users whose email setting says so, in digests (docs/operations.md, "Email"). ' +
+      'Unset, email is off and nothing is queued. Needs MARGINALIA_EMAIL_FROM.',
+    (raw) =>
+      /^smtps?:\/\/[^/?#\s]+/.test(raw)
+        ? null
+        : `MARGINALIA_SMTP_URL must start with smtp:// or smtps://, got "${redactUrl(raw)}".`,
+  ),
+  emailFrom: text(
+    'MARGINALIA_EMAIL_FROM',
+    null,
+    "The sender address of every mail (a plain address, e.g. `notifications@example.com`); a tenant's workspace email " +
+      'settings may name its own (`emailServiceConfig.fromEmail`).',
+    (raw) => (isMailAddress(raw) ? null : `MARGINALIA_EMAIL_FROM must be an email address, got "${raw}".`),
+  ),
+  emailRequireTls: flag(
+    'MARGINALIA_EMAIL_REQUIRE_TLS',
+    '`1`: an smtp:// connection must upgrade with STARTTLS, or the mail is not sent (retried later). Off, STARTTLS is ' +
+      'used when the server offers it.',
+  ),
+  emailTlsRejectUnauthorized: converted(
+    oneOf(
+      'MARGINALIA_EMAIL_TLS_VERIFY',
+      '1',
+      ['1', '0'],
+      (raw) => raw.trim(),
+      '`0` accepts an SMTP server certificate that does not verify (a test server); `1` refuses it.',
+    ),
+    (v) => v === '1',
+  ),
+  emailDigestSeconds: integer(
+    'MARGINALIA_EMAIL_DIGEST_SECONDS',
+    300,
+    0,
+    86_400,
+    "Each recipient's digest window: a notification waits this long, and every one that comes meanwhile goes in the " +
+      'same mail (one mail per recipient per window). 0 mails each notification at once.',
+  ),
+  emailMentionsAtOnce: converted(
+    oneOf(
+      'MARGINALIA_EMAIL_MENTIONS_AT_ONCE',
+      '1',
+      ['1', '0'],
+      (raw) => raw.trim(),
+      '`1`: a mention is mailed without waiting for the digest window (with whatever else waits for that recipient); ' +
+        '`0`: it waits like the rest.',
+    ),
+    (v) => v === '1',
+  ),
+  emailMaxAttempts: integer(
+    'MARGINALIA_EMAIL_MAX_ATTEMPTS',
+    10,
+    1,
+    100,
+    'Attempts at one mail (an SMTP refusal, 4xx or 5xx, or a connection that fails) before its notifications are ' +
+      'marked failed and not mailed.',
+  ),
+  emailRetryMinMs: integer(
+    'MARGINALIA_EMAIL_RETRY_MIN_MS',
+    30_000,
+    10,
+    MS_MAX,
+    'The wait before the first retry of a mail; each retry waits twice the one before, up to MARGINALIA_EMAIL_RETRY_MAX_MS.',
+  ),
+  emailRetryMaxMs: integer(
+    'MARGINALIA_EMAIL_RETRY_MAX_MS',
+    3_600_000,
+    10,
+    86_400_000,
+    'The longest wait between two attempts at a mail.',
+  ),
+  emailPollMs: integer(
+    'MARGINALIA_EMAIL_POLL_MS',
+    1000,
+    10,
+    60_000,
+    'How often each process looks for mails that are due (an idle look is one small read).',
+  ),
+  emailLeaseMs: integer(
+    'MARGINALIA_EMAIL_LEASE_MS',
+    60_000,
+    1000,
+    MS_MAX,
+    "How long a process's claim on a mail holds: past it, a process that stopped (or was killed) mid-mail has its " +
+      'mail sent by another (or by itself after a restart). Longer than an SMTP exchange may take.',
+  ),
+  emailTemplatesDir: text(
+    'MARGINALIA_EMAIL_TEMPLATES_DIR',
+    null,
+    'A folder of mail templates that replace the shipped ones (`digest.subject.txt`, `digest.txt`, `digest.html`, ' +
+      '`unsubscribed.html`): a file missing there is taken from the package (docs/operations.md, "Email").',
+    (raw) =>
+      [...raw].some((c) => c.charCodeAt(0) < 0x20)
+        ? 'MARGINALIA_EMAIL_TEMPLATES_DIR must be a folder path, without control characters.'
+        : null,
+  ),
+  publicUrl: text(
+    'MARGINALIA_PUBLIC_URL',
+    null,
+    'The address clients reach this service at (`https://comments.example.com`), for the unsubscribe links of mails. ' +
+      'Unset, mails carry no unsubscribe link (and no List-Unsubscribe header).',
+    (raw) =>
+      /^https?:\/\/[^\s?#]+$/.test(raw) ? null : `MARGINALIA_PUBLIC_URL must be an http:// or https:// address, got "${raw}".`,
+  ),
   webhookPollMs: integer(
     'MARGINALIA_WEBHOOK_POLL_MS',
     250,
@@ -953,6 +1061,10 @@ export function loadConfig(env: Env): ConfigResult {
     for (const clash of names.filter((h) => tenantHeaders.includes(h) || other.includes(h)))
       errors.push(`${setting} names "${clash}", which carries another credential.`);
   }
+  if (v.smtpUrl !== null && v.emailFrom === null)
+    errors.push('MARGINALIA_SMTP_URL needs MARGINALIA_EMAIL_FROM (the sender address).');
+  if (v.emailRetryMinMs > v.emailRetryMaxMs)
+    errors.push('MARGINALIA_EMAIL_RETRY_MIN_MS must not be larger than MARGINALIA_EMAIL_RETRY_MAX_MS.');
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, config: { ...v, bootstrap: bootstrapPair(v.bootstrap) } };
 }

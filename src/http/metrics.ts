@@ -11,6 +11,7 @@ import { answeredPartially } from './error-handler.js';
 import { BoundCounter, BoundHistogram, type CounterSeries, type HistogramSeries } from './hot-metrics.js';
 import type { CheckpointStats, Store } from '../store/store.js';
 import type { App } from './types.js';
+import type { EmailMeter } from '../email/sender.js';
 
 export const METRICS_PATH = '/metrics';
 
@@ -18,6 +19,8 @@ export interface Metrics {
   registry: Registry;
   /** What the webhook worker reports of each attempt (webhooks/worker.ts DeliveryMeter). */
   webhooks: { attempted(status: 'delivered' | 'retrying' | 'failed', lagSeconds: number | null): void };
+  /** What the email sender reports (email/sender.ts EmailMeter). */
+  email: EmailMeter;
 }
 
 /** What /metrics reads of the process beside the store: its open event streams (events/hub.ts). */
@@ -50,6 +53,7 @@ export function createMetrics(store: Store, sources: MetricSources = {}): Metric
     },
   });
   const webhooks = webhookMetrics(registry);
+  const email = emailMetrics(registry, store);
   const storeSeconds = new BoundHistogram(
     'marginalia_store_call_duration_seconds',
     'Time of each store call (one or a few statements, or one transaction), by database and method.',
@@ -136,7 +140,55 @@ export function createMetrics(store: Store, sources: MetricSources = {}): Metric
     }
     series.observe(seconds);
   });
-  return { registry, webhooks };
+  return { registry, webhooks, email };
+}
+
+/**
+ * The email sender's mails by outcome and the notifications it left out by reason; the outbox's rows waiting and
+ * the age of the oldest, read from the database at each scrape (so every instance shows the same queue).
+ */
+function emailMetrics(registry: Registry, store: Store): EmailMeter {
+  const mails = new Counter({
+    name: 'marginalia_email_mails_total',
+    help:
+      'Digest mails this process handed to the SMTP server, by outcome: sent, retrying (refused, tried again later), ' +
+      'failed (for good).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const notifications = new Counter({
+    name: 'marginalia_email_notifications_total',
+    help: 'Notifications this process dealt with, by outcome: sent (in a mail), failed, or skipped with its reason.',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'marginalia_email_queued',
+    help: 'Notifications waiting in the email outbox to be mailed (all instances), digest windows and retries included.',
+    registers: [registry],
+    async collect() {
+      this.set((await store.emailQueueStats()).queued);
+    },
+  });
+  new Gauge({
+    name: 'marginalia_email_oldest_waiting_seconds',
+    help: 'Age of the oldest notification waiting in the email outbox (0 when none waits).',
+    registers: [registry],
+    async collect() {
+      const { oldestCreatedAt } = await store.emailQueueStats();
+      this.set(oldestCreatedAt === null ? 0 : Math.max(0, Date.now() - oldestCreatedAt) / 1000);
+    },
+  });
+  for (const outcome of ['sent', 'retrying', 'failed']) mails.inc({ outcome }, 0);
+  return {
+    mail(outcome, count) {
+      mails.inc({ outcome });
+      if (outcome !== 'retrying') notifications.inc({ outcome }, count);
+    },
+    skipped(reason, count) {
+      notifications.inc({ outcome: `skipped_${reason}` }, count);
+    },
+  };
 }
 
 /**

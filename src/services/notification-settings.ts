@@ -1,5 +1,5 @@
 // notifications/config/get and notifications/config/set (docs/api.md, "POST /v1/notifications/config/set"): each
-// user's inbox and email setting per document. The email setting is kept and answered; this service sends no email.
+// user's inbox and email setting per document. The email setting decides what is mailed (docs/api.md, "Email").
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type { NotificationConfigGetData, NotificationConfigSetData } from '../schemas/notifications.js';

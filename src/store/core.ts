@@ -7,6 +7,8 @@
 import { guarded, type Maybe, then } from '../maybe.js';
 import { BatchSizer, DEFAULT_MOST_ROWS_PER_BATCH, DEFAULT_WRITE_BUDGET_MS, type StepResult, turn } from './batches.js';
 import * as activities from './activities/activities.js';
+import * as emailOutbox from './email/outbox.js';
+import type { EmailDrafting } from './email/types.js';
 import * as credentials from './credentials/credentials.js';
 import type { CallListener, CheckpointStats, Dialect, TransactionListener } from './dialect/dialect.js';
 import { collecting } from './events/emit.js';
@@ -34,6 +36,8 @@ export interface StoreOptions {
   inboxAnswerCopies?: number;
   /** Whether a tenant that never set its activity settings keeps activities (MARGINALIA_ACTIVITIES_ENABLED). */
   activitiesByDefault?: boolean;
+  /** How notifications draft mails (store/email/); absent or null: email is off and nothing is drafted. */
+  emailDrafting?: EmailDrafting | null;
 }
 
 export class StoreCore {
@@ -120,6 +124,7 @@ export class StoreCore {
     let drafted = 0;
     const numbersInWrite = !this.dialect.writesSideBySide;
     const activitiesByDefault = this.options.activitiesByDefault ?? false;
+    const emailDrafting = this.options.emailDrafting ?? null;
     const written = this.write(method, function* () {
       // A new list for every run: PostgreSQL runs the write again after a serialization failure.
       const drafts: EventDraft[] = [];
@@ -130,6 +135,8 @@ export class StoreCore {
       if (numbersInWrite) last = yield* outbox.record(tenantId, drafts, now);
       else drafted = yield* outbox.draft(tenantId, drafts, now);
       yield* activities.fromEvents(tenantId, drafts, now, activitiesByDefault);
+      // The mails its notifications call for, in the same transaction (the email outbox, store/email/).
+      if (emailDrafting) yield* emailOutbox.fromEvents(tenantId, drafts, now, emailDrafting);
       return result;
     });
     return then(written, (result) => {

@@ -23,6 +23,7 @@ import { signingKeysStore } from './signing-keys/index.js';
 import type { Store } from './store.js';
 import { usersStore } from './users/index.js';
 import { webhooksStore } from './webhooks/index.js';
+import { emailStore } from './email/index.js';
 import { serviceSettingsStore } from './service-settings/index.js';
 import { presenceStore } from './presence/index.js';
 import { accessRolesStore } from './access-roles/index.js';
@@ -64,6 +65,7 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...workflowsStore(core),
     ...liveStatesStore(core),
     ...webhooksStore(core),
+    ...emailStore(core),
     ...activitiesStore(core),
     ...documentMigrationsStore(core),
     ...workspaceStore(core),

@@ -36,6 +36,11 @@ export interface StoreConfig {
   inboxAnswerCopies: number;
   /** Whether a tenant that never set its activity settings keeps activities (MARGINALIA_ACTIVITIES_ENABLED). */
   activitiesEnabled?: boolean;
+  /** Email is on (MARGINALIA_SMTP_URL): notifications draft rows in the email outbox (store/email/). */
+  smtpUrl?: string | null;
+  /** The digest window (MARGINALIA_EMAIL_DIGEST_SECONDS) and whether mentions go at once (MARGINALIA_EMAIL_MENTIONS_AT_ONCE). */
+  emailDigestSeconds?: number;
+  emailMentionsAtOnce?: boolean;
 }
 
 /** What the store tells the process about its database as it runs (the server logs it). */
@@ -59,6 +64,9 @@ export async function openStore(config: StoreConfig, listeners: StoreListeners =
     readyAfterCheck: config.sqliteReadyAfterCheck,
     inboxAnswerCopies: config.inboxAnswerCopies,
     activitiesByDefault: config.activitiesEnabled ?? false,
+    emailDrafting: config.smtpUrl
+      ? { digestMs: (config.emailDigestSeconds ?? 300) * 1000, mentionsAtOnce: config.emailMentionsAtOnce ?? true }
+      : null,
   });
   try {
     const outcome = await store.migrate();

@@ -24,6 +24,7 @@ import type { PersonalDataStore } from './personal-data/index.js';
 import type { DomainsStore } from './domains/index.js';
 import type { LiveStatesStore } from './livestate/index.js';
 import type { WebhooksStore } from './webhooks/index.js';
+import type { EmailStore } from './email/index.js';
 import type { ActivitiesStore } from './activities/index.js';
 import type { DocumentMigrationsStore } from './document-migrations/index.js';
 import type { WorkspaceStore } from './workspace/index.js';
@@ -103,6 +104,7 @@ export type Store = StoreLife &
   DomainsStore &
   LiveStatesStore &
   WebhooksStore &
+  EmailStore &
   ActivitiesStore &
   DocumentMigrationsStore &
   WorkspaceStore &

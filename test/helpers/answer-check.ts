@@ -71,6 +71,8 @@ export function checkAnswer(app: App, res: LightMyRequestResponse): string | nul
   // Nothing passed through onSend: the answer was not sent by Fastify's reply (a hijacked stream).
   if (route === undefined) return null;
   const status = res.statusCode;
+  // A page for a browser (GET /email/unsubscribe's refusals): not an API answer, so not the error envelope.
+  if (route.responses === undefined && String(res.headers['content-type'] ?? '').startsWith('text/html')) return null;
   const where = `${route.method} ${route.url} answered ${status}`;
   let schema: unknown;
   if (route.responses !== undefined) {

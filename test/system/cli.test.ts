@@ -256,6 +256,8 @@ describe('help and version', () => {
       [['users', '--help'], /Usage: marginalia users erase --user <userId>/],
       [['help', 'tokens'], /Usage: marginalia tokens/],
       [['workspace', '--help'], /Usage: marginalia workspace credentials/],
+      [['email', '--help'], /Usage: marginalia email test <address>/],
+      [['-h'], /email test <address>/],
       [['backup', '--help'], /Usage: marginalia backup <file>/],
       [['restore', '--help'], /Usage: marginalia restore <file>/],
       [['help', 'restore'], /Stop the server first/],
@@ -286,6 +288,7 @@ describe('help and version', () => {
       ['users', /Usage: marginalia users erase/],
       ['webhooks', /Usage: marginalia webhooks <add\|list/],
       ['workspace', /Usage: marginalia workspace credentials/],
+      ['email', /Usage: marginalia email test <address>/],
     ] as const) {
       const r = cli([group], db.env);
       assert.equal(r.code, 0, `${group}: ${r.stderr}`);

@@ -28,7 +28,7 @@ export const serviceSettings = {
     description:
       'At least one of `useEmailService` and `emailServiceConfig`. Enabling the service (`useEmailService: true`, or ' +
       '`type: "custom"`) while no triggers are stored seeds the default triggers and `type: "custom"` first. Kept ' +
-      'and shown; this server sends no email yet.',
+      'and shown; `useEmailService: false` stops the tenant\'s mail and `fromEmail` is its sender (docs/api.md, "Email").',
     tags,
     body: EmailConfigUpdateBody,
     example: {

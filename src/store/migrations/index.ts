@@ -46,6 +46,7 @@ import { approvalWorkflows } from './36-approval-workflows.js';
 import { webhookKinds } from './39-webhook-kinds.js';
 import { accessRoles } from './40-access-roles.js';
 import { retentionPolicies } from './42-retention-policies.js';
+import { emailOutbox } from './43-email-outbox.js';
 import { serviceSettingsAndPresence } from './37-service-settings-and-presence.js';
 import { boundedWork } from './38-bounded-work.js';
 import { notificationArchives } from './41-notification-archives.js';
@@ -98,6 +99,7 @@ export const MIGRATIONS: readonly Migration[] = [
   accessRoles,
   notificationArchives,
   retentionPolicies,
+  emailOutbox,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');

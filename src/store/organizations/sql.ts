@@ -131,6 +131,8 @@ export const ORGANIZATION_TABLES = [
   'annotations',
   'comments',
   'annotation_reads',
+  // Before notifications: mails waiting for them go with them.
+  'email_outbox',
   'notifications',
   'inbox',
   'notification_reads',
