@@ -122,6 +122,11 @@ async function fullDocument(org: string, doc: string): Promise<void> {
   });
   await t.a.ok(PATHS.liveStateBroadcast, { organizationId: org, documentId: doc, liveStateDataId: 's1', data: { a: 1 } });
   await t.a.ok(PATHS.presenceAdd, { organizationId: org, documentId: doc, users: [{ userId: 'u1', name: 'U1' }] });
+  // A mail waiting (migration 43), as the outbox drafts one with a notification when email is on (it is off here).
+  await t.db.exec(`INSERT INTO email_outbox (tenant_id, organization_id, user_id, notification_id, document_id, concerns,
+      mention, created_at, next_at)
+    SELECT tenant_id, organization_id, 'u1', 'n1', document_id, 1, 0, 1000, 1000 FROM documents
+    WHERE organization_id = '${org}' AND document_id = '${doc}'`);
 }
 
 describe('document migration: happy paths', () => {

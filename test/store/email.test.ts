@@ -1,7 +1,8 @@
 // The email outbox (docs/decisions.md, "Email (issue 40)"), on the configured database: rows drafted in the
 // notification's transaction while email is on (none while it is off), a mention due at once and the rest after the
 // window, an organization-wide notification drafting the users with ALL, claims exclusive under a lease (a second
-// claimer gets nothing until the lease ends), a finish only by the claimer, the queue's stats and the unsubscribe.
+// claimer gets nothing until the lease ends), a finish only by the claimer, the queue's stats and the unsubscribe;
+// an erasure takes the user's mails.
 import { test } from 'node:test';
 import { describe } from 'node:test';
 import { HEADLINES } from '../../src/domain/fan-out.js';
@@ -109,6 +110,26 @@ describe(`${TEST_STORE} store: the email outbox`, () => {
       );
       // Unsubscribe: NONE for the organization and its documents; a user without a profile is refused.
       eq(await store.unsubscribeEmail(TA, ORG, 'eve', T0), false, 'no profile');
+    } finally {
+      await store.close();
+      await db.drop();
+    }
+  });
+
+  test("an erasure deletes the user's mails, waiting or sent, and nobody else's", async () => {
+    const db = freshDatabase(TEST_STORE, EMAIL_ON);
+    const store = await db.open();
+    try {
+      await store.addNotification(TA, ORG, notification('n1', { recipients: ['bob', 'cy'] }));
+      await store.addNotification(TA, ORG, notification('n2', { recipients: ['bob'] }));
+      await db.exec(`UPDATE email_outbox SET status = 'sent', finished_at = ${T0} WHERE notification_id = 'n2'`);
+      await store.eraseUserData(TA, null, ['bob'], 100, { jobId: 'job-1', now: () => T0 });
+      const rows = await db.query('SELECT notification_id, user_id, status FROM email_outbox ORDER BY notification_id, user_id');
+      eq(
+        rows.map((r) => `${r.notification_id} ${r.user_id} ${r.status}`),
+        ['n1 cy pending'],
+        "only cy's mail is left",
+      );
     } finally {
       await store.close();
       await db.drop();

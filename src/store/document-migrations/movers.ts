@@ -82,6 +82,8 @@ export const MOVERS: readonly Mover[] = [
   rows('presence', SQL.moveRows('migrateSomePresence', 'presence')),
   // Last, so the step of a job begun before migration 40 still names the same mover.
   rows('access_roles', SQL.moveRoles),
+  // Mails waiting (migration 43): their digest groups by the document, so it names the new id.
+  rows('email_outbox', SQL.moveRows('migrateSomeMails', 'email_outbox')),
 ];
 
 /**

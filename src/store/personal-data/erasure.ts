@@ -337,6 +337,8 @@ export const ERASURE_STEPS: readonly ErasureStep[] = [
   { name: 'notification read marks', byUser: true, run: rowsOf(SQL.notificationReads) },
   // Added with migration 41: an erasure under way when it came re-runs one earlier step (each only deletes), skips none.
   { name: 'notification archives', byUser: true, run: rowsOf(SQL.notificationArchives) },
+  // Added with migration 43: the user's mails, waiting or sent (ids only, but the user's ids).
+  { name: 'mails', byUser: true, run: rowsOf(SQL.mails) },
   { name: 'settings', byUser: true, run: rowsOf(SQL.settings) },
   { name: 'memberships', byUser: true, run: rowsOf(SQL.memberships) },
   { name: 'group entries', byUser: true, run: rowsOf(SQL.groupEntries) },
