@@ -105,7 +105,7 @@ export const notifications = {
     summary: "Take notifications out of one user's archive",
     tags: ['notifications'],
     body: NotificationsUnarchiveBody,
-    example: { organizationId: 'acme', userId: 'bob', notificationIds: ['n1'] },
+    example: { organizationId: 'acme', userId: 'bob', notificationIds: ['n2'] },
     result: NotificationsUnarchivedResult,
   }),
   notificationsConfigGet: contract({
