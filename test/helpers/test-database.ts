@@ -136,6 +136,23 @@ export function freshDatabase(kind: StoreKind = TEST_STORE, overrides: Record<st
   return { kind, env, config: loaded.config, open: () => openStore(loaded.config), exec, query, textColumns, drop };
 }
 
+/** SQL selecting the integers 0..n-1 as column `i`, for filling a table with many rows in one statement. */
+export const rowSeries = (kind: StoreKind, n: number): string =>
+  kind === 'sqlite'
+    ? `WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${n - 1}) SELECT i FROM s`
+    : `SELECT i FROM generate_series(0, ${n - 1}) AS i`;
+
+/** A table's column names, in their order. */
+export async function columnNames(db: FreshDatabase, table: string): Promise<string[]> {
+  const rows = await db.query(
+    db.kind === 'sqlite'
+      ? `SELECT name FROM pragma_table_info('${table}') ORDER BY cid`
+      : `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema()
+         AND table_name = '${table}' ORDER BY ordinal_position`,
+  );
+  return rows.map((r) => r.name as string);
+}
+
 function columnsByTable(rows: Record<string, unknown>[]): Map<string, string[]> {
   const tables = new Map<string, string[]>();
   for (const { t, c } of rows) {

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createKey, post, startServer, stopServer, type ServerProcess } from '../helpers/server-process.js';
-import { type FreshDatabase, freshDatabase, STORE_KINDS } from '../helpers/test-database.js';
+import { type FreshDatabase, freshDatabase, STORE_KINDS, columnNames, rowSeries } from '../helpers/test-database.js';
 
 /**
  * Another tenant's writes answered while a long operation was still running, at least: a long operation
@@ -39,19 +39,8 @@ for (const kind of STORE_KINDS) {
     let a: Creds;
     let b: Creds;
     let tenantA: string;
-    const series = (n: number) =>
-      kind === 'sqlite'
-        ? `WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ${n - 1}) SELECT i FROM s`
-        : `SELECT i FROM generate_series(0, ${n - 1}) AS i`;
-    const columnsOf = async (table: string) =>
-      (
-        await db.query(
-          kind === 'sqlite'
-            ? `SELECT name FROM pragma_table_info('${table}') ORDER BY cid`
-            : `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema()
-               AND table_name = '${table}' ORDER BY ordinal_position`,
-        )
-      ).map((r) => r.name as string);
+    const series = (n: number) => rowSeries(kind, n);
+    const columnsOf = (table: string) => columnNames(db, table);
     const ok = async (creds: Creds, path: string, data: unknown) => {
       const r = await post(server.url, path, creds, data);
       assert.ok(r.status < 300, `${path}: ${r.status} ${JSON.stringify(r.json)}`);
