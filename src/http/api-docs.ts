@@ -42,9 +42,8 @@ export interface OpenApiDocument {
 
 /**
  * The document /docs shows: /openapi.json less each /v2 page that is its /v1 twin exactly (the same request and
- * answers), which the v1 operation's description names instead. Swagger UI (5.x, as @fastify/swagger-ui ships it)
- * stops rendering the operation list partway once a document has more than about 134 operations, with no error
- * (docs/decisions.md, "The API reference page"); shown once, the twins keep the page well under that.
+ * answers), which the v1 operation's description names instead (docs/decisions.md, "The API reference page (/docs)
+ * shows each /v2 twin once").
  */
 export function shownInDocs<T extends OpenApiDocument>(spec: T): T {
   for (const path of Object.keys(spec.paths)) {

@@ -1,5 +1,7 @@
 // The API reference page (/docs) in a real headless Chromium (Debian's `chromium`, driven by
-// playwright-core): it loads with no request leaving the server (no CDN), lists every operation,
+// playwright-core): it loads with no request leaving the server (no CDN), lists every operation as a reader
+// scrolling down the page sees them (Swagger UI renders a long list only where the window is: docs/decisions.md,
+// "The API reference page renders a long list where the reader is"), a deep link opens at its operation,
 // and a real request sent from its "Try it out" panel (the operation's example, which the panel starts from), with
 // both credentials entered through "Authorize", comes back 200. A screenshot of the answered request is saved to
 // test-artifacts/docs.png. Skips itself, saying why, where there is no Chromium (CI installs it and
@@ -19,8 +21,40 @@ import { ARTIFACTS, CHROMIUM, NEEDS_BROWSER } from '../helpers/browser.js';
 
 export const creds = { apiKey: 'docs-test-key', authToken: 'docs-test-token-0123456789' };
 /** Every operation the service registers, and the pages not available here (each a POST that answers 501). */
-// The pages answered 501 are not listed one by one (docs/decisions.md).
+// The pages answered 501 are not listed one by one (docs/decisions.md, "The 54 pages answered 501").
 const OPERATIONS = ROUTES.flatMap(pathsOf);
+
+/** One operation block as the page shows it. */
+interface Block {
+  id: string;
+  path: string;
+  post: boolean;
+}
+
+/**
+ * Scrolls the page from the top down a screen at a time, as a reader does, handing each screen's operation blocks to
+ * `visit` until it answers true or the page ends. Swagger UI mounts only the blocks near the window once a document
+ * has 150 tags and operations or more, so no one look at the page holds them all.
+ */
+async function scrollThrough(page: Page, visit: (blocks: Block[]) => boolean | Promise<boolean>): Promise<boolean> {
+  await page.evaluate('window.scrollTo(0, 0)');
+  for (;;) {
+    // Two animation frames: the virtual list measures the window in one and renders in the next.
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    const blocks = await page.$$eval('.opblock', (els) =>
+      els.map((e) => ({
+        id: e.id,
+        path: (e.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '').replace(/\u200b/g, ''),
+        post: e.classList.contains('opblock-post'),
+      })),
+    );
+    if (await visit(blocks)) return true;
+    const moved = await page.evaluate(
+      '(() => { const y = window.scrollY; window.scrollBy(0, window.innerHeight * 0.75); return window.scrollY !== y; })()',
+    );
+    if (!moved) return false;
+  }
+}
 
 describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
   let db: FreshDatabase;
@@ -52,10 +86,13 @@ describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
   });
 
   test('loads with every asset from the server itself and lists every operation', async () => {
-    const paths = await page.$$eval('.opblock-summary-path', (els) =>
-      els.map((e) => e.getAttribute('data-path') ?? e.textContent ?? ''),
-    );
-    const listed = (op: string) => paths.some((p) => p.replace(/\u200b/g, '') === op);
+    const seen = new Map<string, Block>();
+    await scrollThrough(page, (blocks) => {
+      for (const block of blocks) seen.set(block.id, block);
+      return false;
+    });
+    const paths = [...seen.values()].map((b) => b.path);
+    const listed = (op: string) => paths.includes(op);
     // A /v2 page that is its /v1 twin exactly is shown once, as the /v1 operation that names it (api-docs.ts shownInDocs).
     const shown = (await (await fetch(`${server.url}/docs/json`)).json()) as OpenApiDocument;
     let twins = 0;
@@ -71,13 +108,10 @@ describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
     }
     assert.ok(twins > 0 && twins < OPERATIONS.length / 2, `${twins} /v2 twins shown as their /v1 operation`);
     // Each operation once, as the POST it is (the 405 answers for other methods are not operations).
-    assert.equal(await page.locator('.opblock-post').count(), OPERATIONS.length - twins);
-    assert.ok(
-      paths.some((p) => p.replace(/\u200b/g, '') === '/v1/events'),
-      'the event stream is listed',
-    );
+    assert.equal([...seen.values()].filter((b) => b.post).length, OPERATIONS.length - twins);
+    assert.ok(listed('/v1/events'), 'the event stream is listed');
     assert.equal(
-      await page.locator('.opblock').count(),
+      seen.size,
       OPERATIONS.length - twins + 4,
       'the operations, the event stream (GET /v1/events) and /healthz, /readyz, /metrics',
     );
@@ -110,7 +144,9 @@ describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
     assert.equal(filled, 2, 'both credential headers');
     await page.click('.modal-ux button.btn-done');
 
-    const block = page.locator('#operations-notifications-post_v1_notifications_get');
+    const id = 'operations-notifications-post_v1_notifications_get';
+    assert.ok(await scrollThrough(page, (blocks) => blocks.some((b) => b.id === id)), `${id} is on the page`);
+    const block = page.locator(`#${id}`);
     await block.locator('.opblock-summary').first().click();
     const tryOut = block.locator('button.try-out__btn');
     if ((await tryOut.count()) > 0 && (await tryOut.innerText()).includes('Try it out')) await tryOut.click();
@@ -130,5 +166,19 @@ describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
     await page.screenshot({ path: join(ARTIFACTS, 'docs.png'), fullPage: true });
     assert.ok(existsSync(join(ARTIFACTS, 'docs.png')));
     assert.deepEqual(external, [], 'no request left the server');
+  });
+
+  test('a deep link to an operation far down the page opens at that operation', async () => {
+    const link = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
+    try {
+      await link.goto(`${server.url}/docs#/retention/post_v1_retention_run`);
+      const block = link.locator('#operations-retention-post_v1_retention_run');
+      await block.waitFor({ timeout: 20_000 });
+      const box = await block.boundingBox();
+      assert.ok(box && box.y >= 0 && box.y < 1600, `in the window, without scrolling by hand: ${JSON.stringify(box)}`);
+      assert.ok((await link.evaluate('window.scrollY')) > 0, 'the page scrolled to it');
+    } finally {
+      await link.close();
+    }
   });
 });
