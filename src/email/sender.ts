@@ -10,6 +10,7 @@
 // At least once: rows are marked after the SMTP server took the mail, so a process killed between the two sends
 // that mail again once its lease has ended (at most one duplicate per kill). On stop, mails under way get a moment
 // to end and the claims left are handed back, due at once.
+import { settledWithin, WakeLoop } from '../jobs/wake-loop.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Clock, systemClock } from '../clock.js';
@@ -71,54 +72,32 @@ const keyOf = (d: Pick<ClaimedDigest, 'tenantId' | 'organizationId' | 'userId'>)
 export class EmailSender {
   readonly instanceId = `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
   private readonly clock: Clock;
+  private readonly loop: WakeLoop;
   private readonly log: SenderLog;
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly secrets = new Map<string, string>();
-  private poll: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
-  private failing = false;
   private prunedAt = 0;
 
   constructor(private readonly options: SenderOptions) {
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? silent;
+    this.loop = new WakeLoop({
+      pollMs: options.pollMs,
+      run: () => this.run(),
+      log: this.log,
+      failing: 'email: claiming mails failed; trying again',
+      recovered: 'email: the store answers again; mails go on',
+    });
   }
 
   start(): this {
-    if (this.stopped) return this;
-    this.poll = setInterval(() => this.wake(), this.options.pollMs);
-    this.poll.unref();
-    this.wake();
+    this.loop.start();
     return this;
   }
 
-  /** Looks for work now; a run under way runs once more after. */
+  /** Looks for work now (after a finished one, or on the poll); a run under way runs once more after. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.run()
-      .then(
-        () => {
-          if (this.failing) this.log.info({}, 'email: the store answers again; mails go on');
-          this.failing = false;
-        },
-        (err: unknown) => {
-          if (!this.failing) this.log.warn({ err }, 'email: claiming mails failed; trying again');
-          this.failing = true;
-        },
-      )
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
   }
 
   private async run(): Promise<void> {
@@ -129,7 +108,7 @@ export class EmailSender {
       await store.pruneEmails(now - EMAIL_ROWS_KEPT_DAYS * DAY_MS, PRUNE_BATCH);
     }
     const room = (this.options.concurrency ?? 4) - this.inFlight.size;
-    if (room <= 0 || this.stopped || !(await store.emailWork(now))) return;
+    if (room <= 0 || this.loop.stopped || !(await store.emailWork(now))) return;
     const claimed = await store.claimEmails(
       this.instanceId,
       now,
@@ -152,7 +131,7 @@ export class EmailSender {
         });
       this.inFlight.set(key, done);
     }
-    if (claimed.length === room) this.again = true;
+    if (claimed.length === room) this.loop.runAgain();
   }
 
   private async deliver(d: ClaimedDigest): Promise<void> {
@@ -229,20 +208,9 @@ export class EmailSender {
 
   /** Stops claiming; lets mails under way end for up to `drainMs`, then hands back what this instance holds. */
   async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    if (this.poll) clearInterval(this.poll);
-    await this.running;
-    if (this.inFlight.size > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...this.inFlight.values()]),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, this.options.drainMs ?? 3000);
-        }),
-      ]);
-      clearTimeout(timer);
-    }
+    if (this.loop.stopped) return;
+    await this.loop.stop();
+    await settledWithin([...this.inFlight.values()], this.options.drainMs ?? 3000);
     await Promise.resolve(this.options.store.releaseEmails(this.instanceId, this.clock())).catch((err: unknown) =>
       this.log.warn({ err }, 'email: handing back claims failed; they come back when their lease ends'),
     );

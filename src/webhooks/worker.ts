@@ -16,6 +16,7 @@
 // without waiting for the next poll (retention of finished deliveries and attempts: events/pruner.ts).
 // On stop, deliveries under way get a moment to end; the others are aborted and their claims handed
 // back, due at once.
+import { settledWithin, WakeLoop } from '../jobs/wake-loop.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Clock } from '../clock.js';
@@ -77,69 +78,46 @@ export class WebhookWorker {
   /** The name claims are made in: unique per process and start. */
   readonly instanceId = `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
   private readonly clock: Clock;
+  private readonly loop: WakeLoop;
   private readonly log: WorkerLog;
   private readonly agents: Agents;
   private readonly inFlight = new Map<string, InFlight>();
-  private poll: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
-  /** A run failed and has not succeeded since: said once, not every poll. */
-  private failing = false;
 
   constructor(private readonly options: WorkerOptions) {
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? silent;
     this.agents = makeAgents(options.concurrency);
+    this.loop = new WakeLoop({
+      pollMs: options.pollMs,
+      run: () => this.run(),
+      log: this.log,
+      failing: 'webhooks: dispatching or claiming deliveries failed; trying again',
+      recovered: 'webhooks: the store answers again; deliveries go on',
+    });
   }
 
   start(): this {
-    if (this.stopped) return this;
-    this.poll = setInterval(() => this.wake(), this.options.pollMs);
-    this.poll.unref();
-    this.wake();
+    this.loop.start();
     return this;
   }
 
-  /** Looks for work now (after a finished delivery, or on the poll); a run under way runs once more after. */
+  /** Looks for work now (after a finished one, or on the poll); a run under way runs once more after. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.run()
-      .then(
-        () => {
-          if (this.failing) this.log.info({}, 'webhooks: the store answers again; deliveries go on');
-          this.failing = false;
-        },
-        (err: unknown) => {
-          if (!this.failing) this.log.warn({ err }, 'webhooks: dispatching or claiming deliveries failed; trying again');
-          this.failing = true;
-        },
-      )
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
   }
 
   private async run(): Promise<void> {
     const { store } = this.options;
     const work = await store.webhookWork(this.clock());
     if (work.behind) {
-      for (let round = 0; round < DISPATCH_ROUNDS && !this.stopped; round++) {
+      for (let round = 0; round < DISPATCH_ROUNDS && !this.loop.stopped; round++) {
         const { made, more } = await store.dispatchWebhookEvents(this.clock(), DISPATCH_LIMITS);
         if (made > 0) this.log.debug({ deliveries: made }, 'webhooks: events dispatched');
         if (!more) break;
       }
     }
     const room = this.options.concurrency - this.inFlight.size;
-    if ((work.due || work.behind) && room > 0 && !this.stopped) {
+    if ((work.due || work.behind) && room > 0 && !this.loop.stopped) {
       const now = this.clock();
       const claimed = await store.claimWebhookDeliveries(this.instanceId, now, now + leaseMs(this.options.timeoutMs), room);
       for (const delivery of claimed) {
@@ -149,7 +127,7 @@ export class WebhookWorker {
         this.deliver(delivery);
       }
       // As many as there was room for: more may be due.
-      if (claimed.length === room) this.again = true;
+      if (claimed.length === room) this.loop.runAgain();
     }
   }
 
@@ -225,22 +203,12 @@ export class WebhookWorker {
    * of the worker's is left running.
    */
   async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    if (this.poll) clearInterval(this.poll);
-    await this.running;
-    const drain = this.options.drainMs ?? 3000;
-    const pending = () => [...this.inFlight.values()].map((f) => f.done);
-    if (this.inFlight.size > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled(pending()),
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, drain);
-        }),
-      ]);
-      clearTimeout(timer);
-    }
+    if (this.loop.stopped) return;
+    await this.loop.stop();
+    await settledWithin(
+      [...this.inFlight.values()].map((f) => f.done),
+      this.options.drainMs ?? 3000,
+    );
     const left = [...this.inFlight.values()];
     if (left.length > 0) {
       for (const f of left) f.controller.abort();

@@ -176,7 +176,7 @@ describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
       await block.waitFor({ timeout: 20_000 });
       const box = await block.boundingBox();
       assert.ok(box && box.y >= 0 && box.y < 1600, `in the window, without scrolling by hand: ${JSON.stringify(box)}`);
-      assert.ok((await link.evaluate('window.scrollY')) > 0, 'the page scrolled to it');
+      assert.ok(Number(await link.evaluate('window.scrollY')) > 0, 'the page scrolled to it');
     } finally {
       await link.close();
     }
