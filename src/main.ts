@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `marginalia` command, and the only module that reads process.env and process.argv.
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import {
   CliError,
   ORGS_LIST_USAGE,
@@ -36,33 +36,38 @@ const retention = () => import('./cli/retention.js');
 
 const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens', 'orgs', 'users', 'webhooks', 'workspace', 'retention', 'email'];
 
+/** Every option of every command, declared once: parseArgs reads them, and commandFor's type is made from them. */
+const CLI_OPTIONS = {
+  name: { type: 'string' },
+  demo: { type: 'boolean' },
+  tenant: { type: 'string' },
+  org: { type: 'string', multiple: true },
+  user: { type: 'string', multiple: true },
+  url: { type: 'string' },
+  events: { type: 'string' },
+  description: { type: 'string' },
+  id: { type: 'string' },
+  event: { type: 'string' },
+  since: { type: 'string' },
+  'notifications-days': { type: 'string' },
+  'notifications-scope': { type: 'string' },
+  'resolved-threads-days': { type: 'string' },
+  'events-days': { type: 'string' },
+  'activities-days': { type: 'string' },
+  inherit: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+type CliOptions = ReturnType<typeof parseArgs<{ options: typeof CLI_OPTIONS; allowPositionals: true; strict: true }>>['values'];
+
 async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number | null> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
     strict: true,
-    options: {
-      name: { type: 'string' },
-      demo: { type: 'boolean' },
-      tenant: { type: 'string' },
-      org: { type: 'string', multiple: true },
-      user: { type: 'string', multiple: true },
-      url: { type: 'string' },
-      events: { type: 'string' },
-      description: { type: 'string' },
-      id: { type: 'string' },
-      event: { type: 'string' },
-      since: { type: 'string' },
-      'notifications-days': { type: 'string' },
-      'notifications-scope': { type: 'string' },
-      'resolved-threads-days': { type: 'string' },
-      'events-days': { type: 'string' },
-      'activities-days': { type: 'string' },
-      inherit: { type: 'boolean' },
-      'dry-run': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-      version: { type: 'boolean', short: 'v' },
-    },
+    options: CLI_OPTIONS,
   });
   const [command = 'serve', sub, ...rest] = positionals;
   if (values.version) {
@@ -130,26 +135,7 @@ async function commandFor(
   command: string,
   sub: string | undefined,
   args: string[],
-  options: {
-    name?: string;
-    demo?: boolean;
-    tenant?: string;
-    org?: string[];
-    user?: string[];
-    url?: string;
-    events?: string;
-    description?: string;
-    id?: string;
-    event?: string;
-    since?: string;
-    'notifications-days'?: string;
-    'notifications-scope'?: string;
-    'resolved-threads-days'?: string;
-    'events-days'?: string;
-    'activities-days'?: string;
-    inherit?: boolean;
-    'dry-run'?: boolean;
-  },
+  options: CliOptions,
   config: Config,
 ): Promise<Action> {
   const { name, demo } = options;
