@@ -53,7 +53,7 @@ export interface Services {
   webhookRecoverBatchSize?: number | undefined;
   /** MARGINALIA_RETENTION_BATCH_SIZE; absent: the default (jobs/retention.ts). */
   retentionBatchSize?: number | undefined;
-  /** MARGINALIA_REACTION_ICON_MAX_LENGTH, MARGINALIA_MAX_REACTIONS_PER_COMMENT, _ICONS_PER_COMMENT; absent: the defaults (domain/reactions.ts). */
+  /** MARGINALIA_REACTION_ICON_MAX_LENGTH, MARGINALIA_MAX_REACTIONS_PER_COMMENT, _ICONS_PER_COMMENT (domain/reactions.ts). */
   reactions?:
     | { iconMaxLength?: number | undefined; perComment?: number | undefined; iconsPerComment?: number | undefined }
     | undefined;
