@@ -5,6 +5,7 @@
 // document migration moves them. Runs on the configured database (SQLite, or PostgreSQL in its pass).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { MigrationWorker } from '../../src/jobs/document-migrations.js';
 import { expectError, makeTestApp, PATHS as P, type Reply, T0, type TestApp, user, v2 } from '../helpers/app.js';
 
 let t: TestApp;
@@ -260,11 +261,66 @@ describe('reactions: personal data and what deletes them', () => {
     assert.equal(await count(org), 0, 'the thread');
     const again = await world();
     await t.a.ok(ADD, at(again, { icon: '👍', userId: 'ana' }));
+    assert.equal(await count(again), 1);
     await t.a.ok(P.documentsDelete, { organizationId: again, documentIds: ['doc'] });
     assert.equal(await count(again), 0, 'the document');
     const third = await world();
     await t.a.ok(ADD, at(third, { icon: '👍', userId: 'ana' }));
+    assert.equal(await count(third), 1);
     await t.a.ok(P.organizationsDelete, { organizationIds: [third] });
     assert.equal(await count(third), 0, 'the organization');
+  });
+
+  test('a document migration moves them with their comments; retention of resolved threads deletes them', async () => {
+    const org = await world();
+    await t.a.ok(ADD, at(org, { icon: '👍', userId: 'ana' }));
+    const started = await t.a.ok('/v2/organizations/documents/migrate', {
+      organizationId: org,
+      documentId: 'doc',
+      newDocumentId: 'moved',
+    });
+    const w = new MigrationWorker({ store: t.store, batchSize: 3, pollMs: 10, leaseMs: 5000 }).start();
+    try {
+      for (const began = Date.now(); Date.now() - began < 60_000; await new Promise((r) => setTimeout(r, 20))) {
+        const s = (
+          await t.a.ok('/v2/organizations/documents/migrate/status', {
+            organizationId: org,
+            migrationId: started.data.migrationId,
+          })
+        ).data;
+        if (s.status === 'completed' || s.status === 'failed') break;
+      }
+    } finally {
+      await w.stop();
+    }
+    const moved = (await t.a.ok(v2(P.commentsGet), { organizationId: org, documentId: 'moved', annotationId: 'th' })).data;
+    assert.deepEqual(
+      moved[0].reactionAnnotations.map((r: any) => [r.icon, r.count]),
+      [['👍', 1]],
+    );
+    assert.deepEqual(await t.db.query(`SELECT DISTINCT document_id FROM comment_reactions WHERE organization_id = '${org}'`), [
+      { document_id: 'moved' },
+    ]);
+
+    const old = uniq('retention');
+    const kept = now;
+    now = T0 - 400 * 86_400_000;
+    await t.a.ok(P.annotationsAdd, {
+      organizationId: old,
+      documentId: 'doc',
+      commentAnnotations: [
+        {
+          annotationId: 'th',
+          status: { id: 'RESOLVED', name: 'Resolved', type: 'terminal' },
+          commentData: [{ commentText: 'done', from: user('bo') }],
+        },
+      ],
+    });
+    await t.a.ok(ADD, at(old, { icon: '👍', userId: 'ana' }));
+    now = kept;
+    assert.equal(await count(old), 1, 'there before');
+    await t.a.ok(P.retentionSet, { organizationId: old, resolvedThreadsDays: 30 });
+    await t.a.ok(P.retentionRun, { organizationId: old });
+    assert.equal(await count(old), 0, 'retention of the resolved thread');
   });
 });
