@@ -3,8 +3,9 @@
 import emojiRegex from 'emoji-regex';
 import { sha256 } from './sha256.js';
 
-/** The longest icon the MARGINALIA_REACTION_ICON_MAX_LENGTH setting may allow, in UTF-16 code units. */
-export const MAX_REACTION_ICON_LENGTH = 256;
+import { MAX_REACTION_ICON_LENGTH } from '../schemas/reactions.js';
+
+export { MAX_REACTION_ICON_LENGTH };
 export const DEFAULT_REACTION_ICON_MAX_LENGTH = 64;
 export const DEFAULT_MAX_REACTIONS_PER_COMMENT = 1000;
 export const MAX_REACTIONS_PER_COMMENT = 100_000;

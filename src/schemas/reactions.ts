@@ -1,9 +1,11 @@
 // The request data and answers of comments' reactions: reactions/add and reactions/delete, extensions under /v1 and
 // /v2 (docs/api.md, "Reactions").
 import Type from 'typebox';
-import { MAX_REACTION_ICON_LENGTH } from '../domain/reactions.js';
 import { CommentId, Id, OrganizationOrNone, RequestBody, type DataOf, type InputLimits } from './common.js';
 import { Success } from './responses.js';
+
+/** The longest icon the MARGINALIA_REACTION_ICON_MAX_LENGTH setting may allow, in UTF-16 code units. */
+export const MAX_REACTION_ICON_LENGTH = 256;
 
 const Icon = Type.String({
   minLength: 1,
