@@ -239,7 +239,8 @@ export function getCommentsV2(
     const read = stored.length > 0 ? reactionsOnComments(services, caller, organizationId, [at]) : null;
     return then(read, (reactions) =>
       then(
-        reactions
+        // The users who reacted are looked up too (held per organization and version, as the authors are).
+        reactions && reactions.userIds.length > 0
           ? services.profiles.forRows(caller.id, organizationId, stored, [...profiles.keys(), ...reactions.userIds])
           : profiles,
         (shown) => {
