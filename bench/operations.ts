@@ -304,6 +304,25 @@ export const OPERATIONS: Operation[] = [
       };
     },
   },
+  {
+    // Reactions (issue 41): a user's emoji on the first comment of a thread; the bodies repeat in turn, so some
+    // adds find the reaction there already (the idempotent path: no row, no event).
+    name: 'reaction add',
+    kind: 'write',
+    method: 'POST',
+    path: '/v1/commentannotations/reactions/add',
+    body: (s) => {
+      const a = pick(s.threadsPerOrg);
+      return {
+        organizationId: org(pick(s.organizations)),
+        documentId: docOf(a % s.documentsPerOrg),
+        annotationId: threadOf(a),
+        commentId: 1,
+        icon: ['👍', '🎉', '❤️', '😄', '🚀', '👀', '👍🏽', 'RAISED_HANDS'][pick(8)]!,
+        userId: userOf(pick(s.usersPerOrg)),
+      };
+    },
+  },
 ];
 
 /** The operations bench/floor-server.ts serves: those of the rows that --floor measures at their floor too. */

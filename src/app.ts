@@ -72,6 +72,9 @@ export interface AppOptions {
         | 'permissionProviderTimeoutMs'
         | 'presenceTtlSeconds'
         | 'maxPresencePerDocument'
+        | 'reactionIconMaxLength'
+        | 'maxReactionsPerComment'
+        | 'maxReactionIconsPerComment'
         | 'folderDeletionBatchSize'
         | 'activitiesDeleteMax'
         | 'maxOpenMigrationsPerTenant'
@@ -132,6 +135,11 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
     permissionProviderTimeoutMs: config.permissionProviderTimeoutMs,
     presenceTtlSeconds: config.presenceTtlSeconds,
     maxPresencePerDocument: config.maxPresencePerDocument,
+    reactions: {
+      iconMaxLength: config.reactionIconMaxLength,
+      perComment: config.maxReactionsPerComment,
+      iconsPerComment: config.maxReactionIconsPerComment,
+    },
     folderDeletionBatchSize: config.folderDeletionBatchSize,
     activitiesDeleteMax: config.activitiesDeleteMax,
     maxOpenMigrationsPerTenant: config.maxOpenMigrationsPerTenant,

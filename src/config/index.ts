@@ -12,6 +12,14 @@ import {
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from '../http/connections.js';
 import { DEFAULT_HEAP_GROWTH_PERCENT } from '../heap.js';
 import { DEFAULT_LIMITS, type InputLimits } from '../schemas/common.js';
+import {
+  DEFAULT_MAX_REACTION_ICONS_PER_COMMENT,
+  DEFAULT_MAX_REACTIONS_PER_COMMENT,
+  DEFAULT_REACTION_ICON_MAX_LENGTH,
+  MAX_REACTION_ICON_LENGTH,
+  MAX_REACTION_ICONS_PER_COMMENT,
+  MAX_REACTIONS_PER_COMMENT,
+} from '../domain/reactions.js';
 import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.js';
 import { DEFAULT_FOLDER_DELETION_BATCH } from '../services/folder-deletion.js';
 import { DEFAULT_ACTIVITIES_DELETE_MAX } from '../services/activities.js';
@@ -473,6 +481,30 @@ const FIELDS = {
     MAX_PRESENCE_PER_DOCUMENT,
     'Most users present on one document at once: a presence/add that would make more gets 429 `RESOURCE_EXHAUSTED` ' +
       `and writes nothing; presence/get answers them all. At most ${MAX_PRESENCE_PER_DOCUMENT}.`,
+  ),
+  reactionIconMaxLength: integer(
+    'MARGINALIA_REACTION_ICON_MAX_LENGTH',
+    DEFAULT_REACTION_ICON_MAX_LENGTH,
+    1,
+    MAX_REACTION_ICON_LENGTH,
+    'Longest icon of a reaction (reactions/add), in UTF-16 code units: one emoji sequence (a family with skin tones ' +
+      `is about 40) or an icon name such as RAISED_HANDS. Longer: 400 \`INVALID_ARGUMENT\`. At most ${MAX_REACTION_ICON_LENGTH}.`,
+  ),
+  maxReactionsPerComment: integer(
+    'MARGINALIA_MAX_REACTIONS_PER_COMMENT',
+    DEFAULT_MAX_REACTIONS_PER_COMMENT,
+    1,
+    MAX_REACTIONS_PER_COMMENT,
+    'Most reactions one comment may hold (every user and icon): a reactions/add that would make more gets 429 ' +
+      `\`RESOURCE_EXHAUSTED\` and writes nothing. At most ${MAX_REACTIONS_PER_COMMENT}.`,
+  ),
+  maxReactionIconsPerComment: integer(
+    'MARGINALIA_MAX_REACTION_ICONS_PER_COMMENT',
+    DEFAULT_MAX_REACTION_ICONS_PER_COMMENT,
+    1,
+    MAX_REACTION_ICONS_PER_COMMENT,
+    'Most distinct icons among the reactions of one comment: a reactions/add with one more gets 429 ' +
+      `\`RESOURCE_EXHAUSTED\` and writes nothing. At most ${MAX_REACTION_ICONS_PER_COMMENT}.`,
   ),
   eventRetentionHours: integer(
     'MARGINALIA_EVENT_RETENTION_HOURS',

@@ -20,6 +20,7 @@ import { personalData } from './personal-data.js';
 import { permissions } from './permissions.js';
 import { presence } from './presence.js';
 import { retention } from './retention.js';
+import { reactions } from './reactions.js';
 import { serviceSettings } from './service-settings.js';
 import { members, users } from './users.js';
 import { webhooks } from './webhooks.js';
@@ -53,4 +54,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...serviceSettings,
   ...presence,
   ...retention,
+  ...reactions,
 ];

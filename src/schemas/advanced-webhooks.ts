@@ -200,13 +200,11 @@ export const RotatedResult = Success(
 /**
  * The original service's event type names that differ from this server's (docs/events.md, "Event type
  * names"), each to the type that carries the same change here: a thread's assignment and priority are
- * thread updates; a suggestion accepted or rejected is a status change; a reaction changes its comment.
+ * thread updates; a suggestion accepted or rejected is a status change. (Reactions have their own events, issue 41.)
  */
 export const EVENT_TYPE_ALIASES: Readonly<Record<string, string>> = {
   'comment_annotation.assign': 'comment_annotation.update',
   'comment_annotation.priority_change': 'comment_annotation.update',
   'comment_annotation.suggestion_accept': 'comment_annotation.status_change',
   'comment_annotation.suggestion_reject': 'comment_annotation.status_change',
-  'comment.reaction_add': 'comment.update',
-  'comment.reaction_delete': 'comment.update',
 };

@@ -10,6 +10,9 @@ export const EVENT_TYPES = [
   'comment.add',
   'comment.update',
   'comment.delete',
+  // Reactions (issue 41), under the original service's webhook names.
+  'comment.reaction_add',
+  'comment.reaction_delete',
   'notification.add',
   'notification.update',
   'notification.delete',

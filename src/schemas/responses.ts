@@ -576,7 +576,21 @@ export const UserDataResult = Success(
     comments: Type.Array(Type.Intersect([Comment, Type.Object({ annotationId: Type.String(), documentId: Type.String() })]), {
       description: 'The comments the user wrote, as comments/get shows them, at most 100 a page',
     }),
-    reactions: Type.Array(Type.Unknown(), { description: 'Reactions the user made: none yet (always [])' }),
+    reactions: Type.Array(
+      Type.Object({
+        reactionAnnotationId: Type.String(),
+        icon: Type.String(),
+        userId: Type.String(),
+        documentId: Type.String(),
+        annotationId: Type.String(),
+        commentId: Type.Integer(),
+        createdAt: Type.Integer(),
+      }),
+      {
+        description:
+          'The reactions the user made (reactions/add), in document, thread, comment and icon order, at most 100 a page',
+      },
+    ),
     recordings: Type.Array(Type.Unknown(), { description: 'Recordings: none on a self-hosted server (always [])' }),
     notifications: Type.Array(Notification, {
       description: 'Notifications the user acted in or is addressed in (organization-wide ones too), at most 100 a page',

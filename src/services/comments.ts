@@ -20,7 +20,8 @@ import { resolvedAgainst } from '../domain/answers/users.js';
 import type { Caller, Services } from './context.js';
 import { commentBody } from './html.js';
 import { internalUserId, newAnnotationId } from '../domain/ids.js';
-import { v2Comment } from '../domain/answers/v2-threads.js';
+import { type V2Context, v2Comment, v2Reactor } from '../domain/answers/v2-threads.js';
+import { reactionsOnComments } from './reactions.js';
 import { type MemberPath, spell } from './member-path.js';
 import { filterList, type ItemOutcome, itemOutcomes, orNull, requireUnique } from './rules.js';
 import { verifyAnnotationAuthors, verifyCommentAuthors } from './verify-user-permissions.js';
@@ -227,23 +228,39 @@ export function getComments(
   }));
 }
 
-/** comments/get on /v2: the same comments, each as /v2 shows it (answers/v2-threads.ts). */
+/** comments/get on /v2: the same comments, each as /v2 shows it (answers/v2-threads.ts), with their reactions. */
 export function getCommentsV2(
   services: Services,
   caller: Caller,
   input: CommentsGetData,
 ): Maybe<{ comments: (object | null)[]; credentialsVersion: number | undefined }> {
   return then(readComments(services, caller, input), ({ stored, commentIds, profiles, organizationId }) => {
-    const cx = {
-      organizationId: organizationId === NO_ORGANIZATION ? undefined : organizationId,
-      profiles,
-      internalUserId: (userId: string) => internalUserId(caller.id, organizationId, userId),
-    };
-    const v1 = JSON.parse(commentsJson(stored, commentIds, resolvedAgainst(profiles))) as (Record<string, unknown> | null)[];
-    return {
-      comments: v1.map((c) => (c === null ? null : v2Comment(c, cx))),
-      credentialsVersion: stored[0]?.credentialsVersion,
-    };
+    const at = { documentId: input.documentId, annotationId: input.annotationId };
+    const read = stored.length > 0 ? reactionsOnComments(services, caller, organizationId, [at]) : null;
+    return then(read, (reactions) =>
+      then(
+        // The users who reacted are looked up too (held per organization and version, as the authors are).
+        reactions && reactions.userIds.length > 0
+          ? services.profiles.forRows(caller.id, organizationId, stored, [...profiles.keys(), ...reactions.userIds])
+          : profiles,
+        (shown) => {
+          const cx: V2Context = {
+            organizationId: organizationId === NO_ORGANIZATION ? undefined : organizationId,
+            profiles: shown,
+            internalUserId: (userId: string) => internalUserId(caller.id, organizationId, userId),
+            reactions: reactions ? (place, commentId) => reactions.members(place, commentId, (u) => v2Reactor(u, cx)) : undefined,
+          };
+          const v1 = JSON.parse(commentsJson(stored, commentIds, resolvedAgainst(profiles))) as (Record<
+            string,
+            unknown
+          > | null)[];
+          return {
+            comments: v1.map((c) => (c === null ? null : v2Comment(c, cx, at))),
+            credentialsVersion: stored[0]?.credentialsVersion,
+          };
+        },
+      ),
+    );
   });
 }
 

@@ -53,6 +53,10 @@ export interface Services {
   webhookRecoverBatchSize?: number | undefined;
   /** MARGINALIA_RETENTION_BATCH_SIZE; absent: the default (jobs/retention.ts). */
   retentionBatchSize?: number | undefined;
+  /** MARGINALIA_REACTION_ICON_MAX_LENGTH, MARGINALIA_MAX_REACTIONS_PER_COMMENT, _ICONS_PER_COMMENT (domain/reactions.ts). */
+  reactions?:
+    | { iconMaxLength?: number | undefined; perComment?: number | undefined; iconsPerComment?: number | undefined }
+    | undefined;
   /** MARGINALIA_END_USER_TOKEN_CACHE; absent: the default (services/end-user-tokens.ts). */
   endUserTokenCache?: number | undefined;
 }

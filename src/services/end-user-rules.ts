@@ -22,6 +22,7 @@ import type {
   NotificationsUnarchiveData,
   NotificationsUpdateData,
 } from '../schemas/notifications.js';
+import type { ReactionData } from '../schemas/reactions.js';
 import type { Services } from './context.js';
 import { authorOf, denied, type EndUser, organizationOf, ownUserId, requireAccess } from './end-users.js';
 
@@ -127,6 +128,13 @@ export const commentsDelete: EndUserRule<CommentsDeleteData> = (services, user, 
   return then(requireAccess(services, user, organizationId, [data.documentId], 'write'), () =>
     after(ownComments(services, user, own), own),
   );
+};
+
+/** Reactions (docs/api.md, "Reactions"): the user's own, on comments of documents they may read. */
+export const reactions: EndUserRule<ReactionData> = (services, user, data) => {
+  const organizationId = organizationOf(user, data.organizationId);
+  const userId = ownUserId(user, data.userId);
+  return after(requireAccess(services, user, organizationId, [data.documentId], 'read'), { ...data, organizationId, userId });
 };
 
 // --- the user's inbox: theirs whatever its documents (docs/decisions.md, "End users") ---

@@ -168,14 +168,26 @@ export function decodeUserDataToken(token: string, digest: string): UserDataCurs
       : isRecord(a) && Number.isSafeInteger(a.timestamp) && storableId(a.activityId)
         ? { timestamp: a.timestamp as number, activityId: a.activityId }
         : undefined;
+  const r = parsed.reactions;
+  const reactions =
+    r == null
+      ? null
+      : isRecord(r) &&
+          storableId(r.documentId) &&
+          storableId(r.annotationId) &&
+          (r.commentId === 0 || storableCommentId(r.commentId)) &&
+          storableId(r.icon)
+        ? { documentId: r.documentId, annotationId: r.annotationId, commentId: r.commentId as number, icon: r.icon }
+        : undefined;
   if (
     comments === undefined ||
     notifications === undefined ||
     activities === undefined ||
-    (comments === null && notifications === null && activities === null)
+    reactions === undefined ||
+    (comments === null && notifications === null && activities === null && reactions === null)
   )
     throw malformed();
-  return { comments, notifications, activities };
+  return { comments, notifications, activities, reactions };
 }
 
 export function encodeUserDataToken(cursor: UserDataCursor, digest: string): string {

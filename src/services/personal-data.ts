@@ -15,6 +15,19 @@ import { internalUserId, newErasureJobId, timeOrderedUuid } from '../domain/ids.
 import { activityJson, erasureActivity, SERVER_ACTOR } from '../domain/activities.js';
 import { decodeUserDataToken, encodeUserDataToken, filterDigest } from './page-token.js';
 import { filterList } from './rules.js';
+import { reactionAnnotationId, type StoredReaction } from '../domain/reactions.js';
+
+/** A reaction in users/data/get (docs/api.md, "POST /v1/users/data/get"): where it is, its icon, and when. */
+const reactionJson = (r: StoredReaction): string =>
+  JSON.stringify({
+    reactionAnnotationId: reactionAnnotationId(r, r.icon),
+    icon: r.icon,
+    userId: r.userId,
+    documentId: r.documentId,
+    annotationId: r.annotationId,
+    commentId: r.commentId,
+    createdAt: r.createdAt,
+  });
 
 /** At most 100 of each list a page (docs/api.md, "POST /v1/users/data/get"). */
 export const USER_DATA_PAGE_SIZE = 100;
@@ -23,6 +36,7 @@ const FROM_START: UserDataCursor = {
   comments: { documentId: '', annotationId: '', commentId: 0 },
   notifications: { timestamp: Number.MAX_SAFE_INTEGER, notificationId: '' },
   activities: { timestamp: Number.MAX_SAFE_INTEGER, activityId: '' },
+  reactions: { documentId: '', annotationId: '', commentId: 0, icon: '' },
 };
 
 /** users/data/get's data as JSON text, and the token of the next page while either list has more. */
@@ -42,6 +56,8 @@ export function getUserData(
     const lastNotification = notifications[notifications.length - 1];
     const activities = rows.activities.slice(0, limit);
     const lastActivity = activities[activities.length - 1];
+    const reactions = rows.reactions.slice(0, limit);
+    const lastReaction = reactions[reactions.length - 1];
     const next: UserDataCursor = {
       comments:
         rows.comments.length > limit && lastComment
@@ -59,8 +75,18 @@ export function getUserData(
         rows.activities.length > limit && lastActivity
           ? { timestamp: lastActivity.createdAt, activityId: lastActivity.activityId }
           : null,
+      reactions:
+        rows.reactions.length > limit && lastReaction
+          ? {
+              documentId: lastReaction.documentId,
+              annotationId: lastReaction.annotationId,
+              commentId: lastReaction.commentId,
+              icon: lastReaction.icon,
+            }
+          : null,
     };
-    const nextPageToken = next.comments || next.notifications || next.activities ? encodeUserDataToken(next, digest) : null;
+    const nextPageToken =
+      next.comments || next.notifications || next.activities || next.reactions ? encodeUserDataToken(next, digest) : null;
     const answer = pageAnswer(caller, organizationId, notifications, (u) => internalUserId(caller.id, organizationId, u));
     const read = [...comments.map((c) => c.comment), ...notifications];
     const users = [
@@ -75,7 +101,7 @@ export function getUserData(
           `${commentJson(c.comment, user).slice(0, -1)},"annotationId":${JSON.stringify(c.annotationId)}` +
           `,"documentId":${JSON.stringify(c.documentId)}}`,
       );
-      // reactions and recordings: the original service's page lists them; none are kept here (yet).
+      // recordings: the original service's page lists them; none are kept here. Reactions as reactionJson shows them.
       // The activities the user did (docs/decisions.md, "Activities"), as activities/get shows them: a member
       // only where there are some, so the answers of tenants that keep none stay the original page's.
       const activitiesJson =
@@ -86,7 +112,7 @@ export function getUserData(
       const archived = rows.archivedNotificationIds.filter((id) => onPage.has(id)).sort();
       const archivedJson = archived.length > 0 ? `,"archivedNotificationIds":${JSON.stringify(archived)}` : '';
       const dataJson =
-        `{"comments":[${commentsJson.join(',')}],"reactions":[],"recordings":[]` +
+        `{"comments":[${commentsJson.join(',')}],"reactions":[${reactions.map(reactionJson).join(',')}],"recordings":[]` +
         `,"notifications":${answer.render(shown)}${archivedJson}${activitiesJson}}`;
       return { dataJson, nextPageToken };
     });

@@ -2,7 +2,8 @@
 // folder's, newest (or oldest) lastUpdated first, with the v2 filters, paged; each thread as /v2 shows it
 // (answers/v2-threads.ts), listed or grouped by document.
 import { threadPage } from '../domain/answers/annotations.js';
-import { v2Thread } from '../domain/answers/v2-threads.js';
+import { type V2Context, v2Reactor, v2Thread } from '../domain/answers/v2-threads.js';
+import { reactionsOnComments } from './reactions.js';
 import { internalUserId } from '../domain/ids.js';
 import type { FoundThread, ThreadSearch } from '../domain/threads.js';
 import { invalid } from '../errors.js';
@@ -89,31 +90,36 @@ export function searchAnnotations(services: Services, caller: Caller, input: Ann
         ? encodeKeyToken(tupleKey([last.lastUpdated, last.documentId, last.annotationId]), digest)
         : null;
     const answer = threadPage(page);
-    return then(profiles.forRows(caller.id, input.organizationId, page, answer.users), (shown) => {
-      const cx = {
-        organizationId: input.organizationId,
-        profiles: shown,
-        internalUserId: (userId: string) => internalUserId(caller.id, input.organizationId, userId),
-      };
-      const threads = (JSON.parse(answer.render(caller.apiKey, shown, null)) as Record<string, unknown>[]).map((t) =>
-        v2Thread(t, cx),
-      );
-      const byDocument = input.groupByDocumentId === true;
-      return {
-        threads: byDocument
-          ? grouped(
-              page,
-              (row) => row.documentId,
-              (_row, i) => threads[i]!,
-            )
-          : ids
-            ? asAsked(ids, page, threads)
-            : threads,
-        grouped: byDocument,
-        nextPageToken,
-        credentialsVersion: page[0]?.credentialsVersion,
-      };
-    });
+    // The reactions to the page's comments (services/reactions.ts), and the profiles of the users who reacted too.
+    const reacted = reactionsOnComments(services, caller, input.organizationId, page);
+    return then(reacted, (reactions) =>
+      then(profiles.forRows(caller.id, input.organizationId, page, [...answer.users, ...reactions.userIds]), (shown) => {
+        const cx: V2Context = {
+          organizationId: input.organizationId,
+          profiles: shown,
+          internalUserId: (userId: string) => internalUserId(caller.id, input.organizationId, userId),
+          reactions: (at, commentId) => reactions.members(at, commentId, (u) => v2Reactor(u, cx)),
+        };
+        const threads = (JSON.parse(answer.render(caller.apiKey, shown, null)) as Record<string, unknown>[]).map((t, i) =>
+          v2Thread(t, cx, page[i]),
+        );
+        const byDocument = input.groupByDocumentId === true;
+        return {
+          threads: byDocument
+            ? grouped(
+                page,
+                (row) => row.documentId,
+                (_row, i) => threads[i]!,
+              )
+            : ids
+              ? asAsked(ids, page, threads)
+              : threads,
+          grouped: byDocument,
+          nextPageToken,
+          credentialsVersion: page[0]?.credentialsVersion,
+        };
+      }),
+    );
   });
 }
 

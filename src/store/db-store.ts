@@ -26,6 +26,7 @@ import { webhooksStore } from './webhooks/index.js';
 import { emailStore } from './email/index.js';
 import { serviceSettingsStore } from './service-settings/index.js';
 import { presenceStore } from './presence/index.js';
+import { reactionsStore } from './reactions/index.js';
 import { accessRolesStore } from './access-roles/index.js';
 import { retentionStore } from './retention/index.js';
 
@@ -73,5 +74,6 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...presenceStore(core),
     ...accessRolesStore(core),
     ...retentionStore(core),
+    ...reactionsStore(core),
   };
 }

@@ -324,6 +324,20 @@ function retentionData() {
   };
 }
 
+/** Reactions: emoji sequences, icon names and what is neither (text, two emoji, markup, too long). */
+function reactionsData() {
+  const icon = fc.constantFrom<Json>('👍', '👍🏽', '👨‍👩‍👧', 'RAISED_HANDS', 'ok', '👍👍', '<b>', 'A'.repeat(300), '', null);
+  const reaction = record({
+    organizationId: org,
+    documentId: doc,
+    annotationId: ann,
+    commentId: fc.constantFrom<Json>(num(1), num(2), num(0), '1'),
+    icon,
+    userId: fc.option(uid, { nil: null }),
+  });
+  return { reactionsAdd: reaction, reactionsDelete: reaction };
+}
+
 /** A resource a role is on, as auth/generate_token and the permissions pages take it. */
 const resource = record({
   type: fc.constantFrom<Json>('organization', 'folder', 'document', 'workspace'),
@@ -829,6 +843,7 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   ...serviceSettingsData(),
   ...presenceData(),
   ...retentionData(),
+  ...reactionsData(),
 };
 
 /** Approval workflows: a small graph (an agent, then a human with its reject path), its executions and steps. */

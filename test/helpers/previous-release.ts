@@ -446,3 +446,12 @@ export async function beforeAdvancedWebhooks(db: Pick<FreshDatabase, 'kind' | 'e
   await db.exec(`DROP TABLE webhook_states; DROP TABLE webhook_settings; DROP INDEX IF EXISTS webhook_deliveries_failed;
 DELETE FROM schema_migrations WHERE version = 35`);
 }
+
+/** Before migration 45: comments had no reactions (nor the triggers that keep them with their comments). */
+export async function beforeCommentReactions(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const triggers =
+    db.kind === 'sqlite'
+      ? 'DROP TRIGGER comments_delete_reactions; DROP TRIGGER comments_move_reactions;'
+      : 'DROP FUNCTION comments_delete_reactions() CASCADE; DROP FUNCTION comments_move_reactions() CASCADE;';
+  await db.exec(`${triggers} DROP TABLE comment_reactions; DELETE FROM schema_migrations WHERE version = 45;`);
+}

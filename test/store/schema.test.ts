@@ -38,6 +38,7 @@ import {
   beforeThreadColors,
   beforeWorkspaceKeys,
   previousRelease,
+  beforeCommentReactions,
 } from '../helpers/previous-release.js';
 import { type FreshDatabase, freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 import {
@@ -788,6 +789,38 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
           (await reopened.rolesOfUsers(TA, ORG, ['u1'])).map((r) => [r.userId, r.kind, r.resourceId, r.role]),
           [['u1', 'organization', '', 'viewer']],
           'read back',
+        );
+      });
+    },
+  );
+
+  storeTest(
+    'a database as migration 43 left it migrates forward: comments get reactions, which go with a deleted comment',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'first'), newComment(2, 'second')])], T0);
+      await beforeCommentReactions(db);
+      const tables = async () => [...(await db.textColumns()).keys()].filter((name) => name === 'comment_reactions');
+      eq(await tables(), [], 'as that release left it');
+      await withSecondStore(db, async (reopened) => {
+        eq(await tables(), ['comment_reactions'], 'migration 45 made it');
+        const bounds = { perComment: 10, iconsPerComment: 10 };
+        const on = (commentId: number) => ({
+          organizationId: ORG,
+          documentId: DOC,
+          annotationId: 'ann',
+          commentId,
+          icon: '👍',
+          userId: 'u1',
+        });
+        eq((await reopened.addReaction(TA, on(1), bounds, T0 + 1)).count, 1, 'a reaction on a comment written before');
+        await reopened.addReaction(TA, on(2), bounds, T0 + 2);
+        eq((await reopened.reactionsOfThreads(TA, ORG, [{ documentId: DOC, annotationId: 'ann' }])).length, 2, 'both there');
+        await reopened.deleteComments(TA, { organizationId: ORG, documentId: DOC, annotationId: 'ann' }, [1], T0 + 3);
+        eq(
+          (await reopened.reactionsOfThreads(TA, ORG, [{ documentId: DOC, annotationId: 'ann' }])).map((r) => r.commentId),
+          [2],
+          "the deleted comment's reaction went with it",
         );
       });
     },

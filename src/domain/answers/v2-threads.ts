@@ -15,6 +15,16 @@ export interface V2Context {
   profiles: Profiles;
   /** The internal id of a user of the organization (the keys of subscribedUsers). */
   internalUserId: (userId: string) => string;
+  /** A comment's reactions as /v2 shows them (services/reactions.ts); absent: none. */
+  reactions?:
+    | ((at: CommentPlace, commentId: number) => { reactionAnnotationIds: string[]; reactionAnnotations: Json[] })
+    | undefined;
+}
+
+/** Where a comment is, for its reactions. */
+export interface CommentPlace {
+  documentId: string;
+  annotationId: string;
 }
 
 /** A user ({email, name, userId}) with the fields the original derives from its profile. */
@@ -39,8 +49,14 @@ export function v2User(u: Json, cx: V2Context): Json {
 
 const isRecord = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** A user as /v2 shows a reacting one: their profile's name and email, with the derived fields. */
+export const v2Reactor = (userId: string, cx: V2Context): Json => {
+  const p = cx.profiles.get(userId);
+  return v2User({ email: p?.email ?? '', name: p?.name ?? '', userId }, cx);
+};
+
 /** A comment as /v2 shows it: its lists always present (empty when none), its users with their derived fields. */
-export function v2Comment(c: Json, cx: V2Context): Json {
+export function v2Comment(c: Json, cx: V2Context, at?: CommentPlace): Json {
   const tags = Array.isArray(c.taggedUserContacts) ? (c.taggedUserContacts as Json[]) : [];
   return {
     ...c,
@@ -53,8 +69,7 @@ export function v2Comment(c: Json, cx: V2Context): Json {
     attachments: c.attachments ?? [],
     recorders: [],
     customList: [],
-    reactionAnnotationIds: [],
-    reactionAnnotations: [],
+    ...((at && cx.reactions?.(at, Number(c.commentId))) ?? { reactionAnnotationIds: [], reactionAnnotations: [] }),
   };
 }
 
@@ -66,7 +81,7 @@ function accessFields(context: unknown): Json | unknown {
 }
 
 /** A thread as /v2 shows it. */
-export function v2Thread(t: Json, cx: V2Context): Json {
+export function v2Thread(t: Json, cx: V2Context, at?: CommentPlace): Json {
   const comments = Array.isArray(t.comments) ? (t.comments as Json[]) : [];
   // The thread's participants (its authors and the users they tag) are subscribed, as the original does.
   const subscribed: Json = {};
@@ -97,6 +112,6 @@ export function v2Thread(t: Json, cx: V2Context): Json {
     unsubscribedUsers: {},
     subscribedGroups: {},
     customList: [],
-    comments: comments.map((c) => v2Comment(c, cx)),
+    comments: comments.map((c) => v2Comment(c, cx, at)),
   };
 }

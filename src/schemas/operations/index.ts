@@ -18,6 +18,7 @@ import { organizations } from './organizations.js';
 import { permissions } from './permissions.js';
 import { personalData } from './personal-data.js';
 import { presence } from './presence.js';
+import { reactions } from './reactions.js';
 import { retention } from './retention.js';
 import { serviceSettings } from './service-settings.js';
 import { users } from './users.js';
@@ -49,6 +50,7 @@ export const CONTRACT = {
   ...serviceSettings,
   ...presence,
   ...retention,
+  ...reactions,
 };
 
 /** The name of an operation. */

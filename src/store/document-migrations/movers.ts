@@ -102,5 +102,8 @@ export const NOT_MOVED = [
   'activities',
 ] as const;
 
-/** The counters the triggers of inbox, notification_reads and notifications keep (migration 12): they follow the rows. */
-export const FOLLOW_THEIR_ROWS = ['inbox_counts', 'wide_counts'] as const;
+/**
+ * The counters the triggers of inbox, notification_reads and notifications keep (migration 12), and comments'
+ * reactions, which a trigger moves with their comment (migration 45): they follow the rows.
+ */
+export const FOLLOW_THEIR_ROWS = ['inbox_counts', 'wide_counts', 'comment_reactions'] as const;

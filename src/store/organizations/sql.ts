@@ -130,6 +130,8 @@ export const ORGANIZATION_TABLES = [
   'document_migrations',
   'annotations',
   'comments',
+  // Migration 45: a comment's reactions go with it (a trigger); what is left of them here, none should be.
+  'comment_reactions',
   'annotation_reads',
   // Before notifications: mails waiting for them go with them.
   'email_outbox',

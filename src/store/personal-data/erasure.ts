@@ -339,6 +339,8 @@ export const ERASURE_STEPS: readonly ErasureStep[] = [
   { name: 'notification archives', byUser: true, run: rowsOf(SQL.notificationArchives) },
   // Added with migration 43: the user's mails, waiting or sent (ids only, but the user's ids).
   { name: 'mails', byUser: true, run: rowsOf(SQL.mails) },
+  // Added with migration 45: the user's reactions (those on their own comments went with the comments).
+  { name: 'reactions', byUser: true, run: rowsOf(SQL.reactions) },
   { name: 'settings', byUser: true, run: rowsOf(SQL.settings) },
   { name: 'memberships', byUser: true, run: rowsOf(SQL.memberships) },
   { name: 'group entries', byUser: true, run: rowsOf(SQL.groupEntries) },

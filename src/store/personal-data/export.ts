@@ -3,6 +3,7 @@
 import { ofActor } from '../activities/activities.js';
 import { commentFrom } from '../comments/comments.js';
 import { notificationFrom } from '../notifications/notifications.js';
+import { ofUser as reactionsOfUser } from '../reactions/reactions.js';
 import { all, arrays, list, type Work } from '../sql.js';
 import type { UserDataCursor, UserDataPage } from '../../domain/personal-data.js';
 import { PERSONAL_DATA_SQL as SQL, UC, UN } from './sql.js';
@@ -44,7 +45,8 @@ export function* userData(
       : [];
   const archivedNotificationIds = archived.map((r) => r.notification_id as string);
   const activities = cursor.activities ? yield* ofActor(tenantId, organizationId, userId, cursor.activities, limit) : [];
-  return { comments, notifications, archivedNotificationIds, activities };
+  const reactions = cursor.reactions ? yield* reactionsOfUser(tenantId, organizationId, userId, cursor.reactions, limit) : [];
+  return { comments, notifications, archivedNotificationIds, activities, reactions };
 }
 
 /** users/data/delete/status: the job, or null when the tenant has none by that id. */

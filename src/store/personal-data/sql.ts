@@ -264,6 +264,7 @@ export const PERSONAL_DATA_SQL = {
   notificationReads: someOf('notification_reads', 'tenant_id, organization_id, notification_id, user_id'),
   notificationArchives: someOf('notification_archives', 'tenant_id, organization_id, notification_id, user_id'),
   mails: someOf('email_outbox', 'tenant_id, organization_id, notification_id, user_id'),
+  reactions: someOf('comment_reactions', 'tenant_id, organization_id, document_id, annotation_id, comment_id, icon, user_id'),
   settings: someOf('notification_settings', 'tenant_id, organization_id, document_id, user_id'),
   memberships: someOf('memberships', 'tenant_id, organization_id, scope_kind, scope_id, user_id'),
   groupEntries: someOf('group_members', 'tenant_id, organization_id, group_id, user_id'),
