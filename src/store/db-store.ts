@@ -28,6 +28,7 @@ import { serviceSettingsStore } from './service-settings/index.js';
 import { presenceStore } from './presence/index.js';
 import { accessRolesStore } from './access-roles/index.js';
 import { retentionStore } from './retention/index.js';
+import { attachmentsStore } from './attachments/index.js';
 
 export type { StoreOptions } from './core.js';
 
@@ -73,5 +74,6 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...presenceStore(core),
     ...accessRolesStore(core),
     ...retentionStore(core),
+    ...attachmentsStore(core),
   };
 }

@@ -33,6 +33,7 @@ import type { ServiceSettingsStore } from './service-settings/index.js';
 import type { PresenceStore } from './presence/index.js';
 import type { AccessRolesStore } from './access-roles/index.js';
 import type { RetentionStore } from './retention/index.js';
+import type { AttachmentsStore } from './attachments/index.js';
 import type { MigrationOutcome } from './migrations/index.js';
 
 /** The store's own life: its schema, health, pool and observers, and the events it hears of. */
@@ -112,7 +113,8 @@ export type Store = StoreLife &
   ServiceSettingsStore &
   PresenceStore &
   AccessRolesStore &
-  RetentionStore;
+  RetentionStore &
+  AttachmentsStore;
 
 export type { LocationDataDeleted, LocationMoved } from './locations/locations.js';
 export type * from './webhooks/types.js';

@@ -47,6 +47,7 @@ import { webhookKinds } from './39-webhook-kinds.js';
 import { accessRoles } from './40-access-roles.js';
 import { retentionPolicies } from './42-retention-policies.js';
 import { emailOutbox } from './43-email-outbox.js';
+import { attachments } from './46-attachments.js';
 import { serviceSettingsAndPresence } from './37-service-settings-and-presence.js';
 import { boundedWork } from './38-bounded-work.js';
 import { notificationArchives } from './41-notification-archives.js';
@@ -100,6 +101,7 @@ export const MIGRATIONS: readonly Migration[] = [
   notificationArchives,
   retentionPolicies,
   emailOutbox,
+  attachments,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');

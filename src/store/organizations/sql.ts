@@ -130,6 +130,8 @@ export const ORGANIZATION_TABLES = [
   'document_migrations',
   'annotations',
   'comments',
+  // Uploads no comment took (attached ones go with their comments); their files are queued for removal (migration 46).
+  'attachments',
   'annotation_reads',
   // Before notifications: mails waiting for them go with them.
   'email_outbox',
