@@ -283,6 +283,7 @@ export async function beforeWorkspaceKeys(db: Pick<FreshDatabase, 'exec'>): Prom
 
 /** The schema through migration 31 (the release before issue 37's features), with the rows written since. */
 export async function asOfMigration31(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeAttachments(db);
   await beforeNotificationArchives(db);
   await beforeAccessRoles(db);
   await beforeWebhookKinds(db);
@@ -445,4 +446,22 @@ export async function beforeAdvancedWebhooks(db: Pick<FreshDatabase, 'kind' | 'e
   // Migration 38 replaced the index (beforeBoundedWork puts it back): undone alone, there may be none to drop.
   await db.exec(`DROP TABLE webhook_states; DROP TABLE webhook_settings; DROP INDEX IF EXISTS webhook_deliveries_failed;
 DELETE FROM schema_migrations WHERE version = 35`);
+}
+
+/** Before migration 46: no attachments (their tables and the triggers on comments and documents). */
+export async function beforeAttachments(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const triggers =
+    db.kind === 'sqlite'
+      ? ['comments_insert_links_attachments', 'comments_update_links_attachments', 'comments_move_attachments']
+          .concat(['comments_delete_attachments', 'documents_delete_attachments'])
+          .map((t) => `DROP TRIGGER ${t};`)
+          .join('\n')
+      : ['attachments_queue_files', 'comments_link_attachments', 'comments_move_attachments']
+          .concat(['comments_delete_attachments', 'documents_delete_attachments'])
+          .map((f) => `DROP FUNCTION ${f}() CASCADE;`)
+          .join('\n');
+  await db.exec(`${triggers}
+DROP TABLE attachments;
+DROP TABLE attachment_removals;
+DELETE FROM schema_migrations WHERE version = 46;`);
 }
