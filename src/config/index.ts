@@ -786,14 +786,22 @@ const FIELDS = {
       bucket: text('MARGINALIA_S3_BUCKET', null, 'The bucket uploaded files are kept in (with MARGINALIA_S3_ENDPOINT).', (raw) =>
         /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(raw) ? null : `MARGINALIA_S3_BUCKET must be a bucket name, got "${raw}".`,
       ),
-      region: text('MARGINALIA_S3_REGION', 'us-east-1', 'The region requests to the S3-compatible store are signed for.', (raw) =>
-        /^[a-z0-9-]{1,64}$/.test(raw) ? null : `MARGINALIA_S3_REGION must be a region name (a-z, 0-9, -), got "${raw}".`,
+      region: text(
+        'MARGINALIA_S3_REGION',
+        'us-east-1',
+        'The region requests to the S3-compatible store are signed for.',
+        (raw) =>
+          /^[a-z0-9-]{1,64}$/.test(raw) ? null : `MARGINALIA_S3_REGION must be a region name (a-z, 0-9, -), got "${raw}".`,
       ),
       accessKeyId: text('MARGINALIA_S3_ACCESS_KEY_ID', null, 'The access key id of the S3-compatible store.', (raw) =>
         /^[\x21-\x7e]{1,256}$/.test(raw) ? null : 'MARGINALIA_S3_ACCESS_KEY_ID must be printable ASCII without spaces.',
       ),
-      secretAccessKey: text('MARGINALIA_S3_SECRET_ACCESS_KEY', null, 'The secret access key of the S3-compatible store.', (raw) =>
-        /^[\x21-\x7e]{1,256}$/.test(raw) ? null : 'MARGINALIA_S3_SECRET_ACCESS_KEY must be printable ASCII without spaces.',
+      secretAccessKey: text(
+        'MARGINALIA_S3_SECRET_ACCESS_KEY',
+        null,
+        'The secret access key of the S3-compatible store.',
+        (raw) =>
+          /^[\x21-\x7e]{1,256}$/.test(raw) ? null : 'MARGINALIA_S3_SECRET_ACCESS_KEY must be printable ASCII without spaces.',
       ),
       pathStyle: flag(
         'MARGINALIA_S3_PATH_STYLE',
