@@ -49,7 +49,8 @@ const downloaders = new WeakMap<object, { tenantId: string; user: EndUser }>();
 export async function register(app: App, services: Services, maxBytes: number): Promise<void> {
   // Bodies other than JSON reach these routes as the request stream itself, unread: the upload streams it.
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-  await app.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 12, fieldSize: 1024 } });
+  // One byte over the limit: busboy cuts a file there silently, and the upload's own count then refuses it (413).
+  await app.register(multipart, { limits: { fileSize: maxBytes + 1, files: 1, fields: 10, parts: 12, fieldSize: 1024 } });
 
   for (const url of UPLOAD_PATHS) {
     app.post(

@@ -149,6 +149,14 @@ describe('attachments: happy paths', () => {
     );
     const got = await download(up.json.result.data.attachmentId, creds(t.a));
     assert.equal(got.body, 'hello, attachments');
+    // A file part over the limit is refused, never kept cut short.
+    const big = Buffer.concat([
+      body.subarray(0, body.indexOf('hello')),
+      Buffer.alloc(MAX + 1, 0x61),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const refused = await upload(creds(t.a), { organizationId: uniq('org') }, big, `multipart/form-data; boundary=${boundary}`);
+    expectError(refused, 413, 'INVALID_ARGUMENT', 'larger than');
   });
 });
 
