@@ -37,6 +37,9 @@ describe('migration 46: attachments', () => {
         const linked = await reopened.attachment(TA, 42);
         eq([linked?.annotationId, linked?.commentId], ['new', 1], 'the comment took the upload');
         eq(await reopened.expireUploads(T0 + 100, 10), 0, 'a linked upload never expires');
+        // A document migration moves comments row by row: their uploads go along.
+        await db.exec(`UPDATE comments SET document_id = 'moved' WHERE annotation_id = 'new'`);
+        eq((await reopened.attachment(TA, 42))?.documentId, 'moved', 'the upload followed its comment');
         await db.exec(`DELETE FROM comments WHERE annotation_id = 'new'`);
         eq(await reopened.attachment(TA, 42), null, 'the upload went with its comment');
         eq(
