@@ -4,7 +4,19 @@
 import { describe } from 'node:test';
 import { tokenRecord } from '../../src/services/credentials.js';
 import { beforeAttachments } from '../helpers/previous-release.js';
-import { annotation, DOC, eq, newComment, ORG, storeTest, T0, TA, tenant, withSecondStore } from '../helpers/store-fixtures.js';
+import {
+  annotation,
+  DOC,
+  eq,
+  newComment,
+  nextTurn,
+  ORG,
+  storeTest,
+  T0,
+  TA,
+  tenant,
+  withSecondStore,
+} from '../helpers/store-fixtures.js';
 
 const FOREIGN = [{ attachmentId: 100001, name: 'screenshot.png', url: 'https://storage.example/screenshot.png' }];
 
@@ -39,8 +51,11 @@ describe('migration 46: attachments', () => {
         eq(await reopened.expireUploads(T0 + 100, 10), 0, 'a linked upload never expires');
         // A document migration moves comments row by row: their uploads go along.
         await db.exec(`UPDATE comments SET document_id = 'moved' WHERE annotation_id = 'new'`);
+        // SQLite's reads of one turn share a read transaction: the next read looks after the write, in a new turn.
+        await nextTurn();
         eq((await reopened.attachment(TA, 42))?.documentId, 'moved', 'the upload followed its comment');
         await db.exec(`DELETE FROM comments WHERE annotation_id = 'new'`);
+        await nextTurn();
         eq(await reopened.attachment(TA, 42), null, 'the upload went with its comment');
         eq(
           (await reopened.dueAttachmentRemovals(T0, 10)).map((r) => r.storageKey),
