@@ -102,5 +102,9 @@ export const NOT_MOVED = [
   'activities',
 ] as const;
 
-/** The counters the triggers of inbox, notification_reads and notifications keep (migration 12): they follow the rows. */
-export const FOLLOW_THEIR_ROWS = ['inbox_counts', 'wide_counts'] as const;
+/**
+ * The counters the triggers of inbox, notification_reads and notifications keep (migration 12): they follow the rows.
+ * Attachments too: migration 46's trigger moves a comment's uploads with the comment (an upload no comment holds
+ * stays, and goes with the source's row: docs/decisions.md, "Attachments (issue 41)").
+ */
+export const FOLLOW_THEIR_ROWS = ['inbox_counts', 'wide_counts', 'attachments'] as const;
