@@ -294,9 +294,19 @@ describe('attachments: deletes remove the files', () => {
     const org = uniq('org');
     const up = await upload(creds(t.a), { organizationId: org, documentId: 'doc' });
     const key = await keyOf(up.json.result.data.attachmentId);
+    // A removal that fails stays queued, and comes back later.
+    const failing = { ...storage, list: () => storage.list(), remove: async () => Promise.reject(new Error('storage down')) };
+    await t.db.exec(`DELETE FROM attachments WHERE storage_key = '${key}'`); // as any delete does, by its trigger
+    assert.equal(await removeDeletedFiles(t.store, failing as unknown as DiskStorage, now), 0);
+    assert.ok((await storage.list()).includes(key), 'kept while the storage fails');
+    assert.equal(await removeDeletedFiles(t.store, storage, now), 0, 'not due again at once');
+    assert.equal(await removeDeletedFiles(t.store, storage, now + 1000), 1, 'removed on a later round');
+    assert.ok(!(await storage.list()).includes(key));
+    const again = await upload(creds(t.a), { organizationId: org, documentId: 'doc' });
+    const expiring = await keyOf(again.json.result.data.attachmentId);
     now += 3_600_000 - 1;
-    assert.ok((await kept()).includes(key), 'not yet expired');
+    assert.ok((await kept()).includes(expiring), 'not yet expired');
     now += 2;
-    assert.ok(!(await kept()).includes(key), 'expired');
+    assert.ok(!(await kept()).includes(expiring), 'expired');
   });
 });
