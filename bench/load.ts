@@ -58,6 +58,7 @@ async function withAutocannon(o: Operation): Promise<LoadResult> {
         method: o.method,
         path: o.path,
         headers: headersOf(o, userOfRequest(o, 0)),
+        ...(o.raw ? { body: Buffer.alloc(o.raw.bytes, 0x61) } : {}),
         setupRequest: (req) => {
           if (!o.body && o.kind !== 'spread') return req;
           const { path, data, headers } = requestOf(o, n++);
@@ -104,6 +105,7 @@ function withWrk(o: Operation): LoadResult {
       `
 wrk.method = ${luaString(o.method)}
 ${headers}
+${o.raw ? `wrk.body = string.rep("a", ${o.raw.bytes})` : ''}
 local lines = {}
 for line in io.lines(${luaString(join(dir, 'bodies.txt'))}) do
   local path, auth, body = line:match("^([^\t]*)\t([^\t]*)\t(.*)$")

@@ -43,6 +43,8 @@ export interface Operation {
    * minted once the server runs (bench/end-users.ts).
    */
   endUser?: boolean;
+  /** A raw body of this many bytes of this type instead of JSON (the upload row): the same bytes every request. */
+  raw?: { contentType: string; bytes: number };
   /** What the row needs in the database besides the dataset, made through the running server before the rows. */
   setUp?: (url: string, scale: Scale) => Promise<void>;
 }
@@ -339,6 +341,17 @@ export const HEADERS = {
   'x-service-api-key': BENCH_CREDENTIALS.apiKey,
   'x-service-auth-token': BENCH_CREDENTIALS.authToken,
 };
+
+// An upload (docs/api.md, "Attachments"): 1 MB of text streamed to the server's folder, hashed and stored; a new
+// file each time (they expire unattached, long after the run; run.ts gives the server a folder it removes).
+OPERATIONS.push({
+  name: 'upload of a 1 MB file',
+  kind: 'write',
+  method: 'POST',
+  path: `/v1/attachments/upload?organizationId=${org(0)}&documentId=${docOf(0)}&name=bench.txt`,
+  raw: { contentType: 'text/plain', bytes: 1 << 20 },
+  headers: { ...HEADERS, 'content-type': 'text/plain' },
+});
 
 // The two 401 paths: no database at all, and a credential check that fails. The bench server runs with
 // MARGINALIA_AUTH_FAILURE_FLOOR_MS=0, so these rows measure the work, not the floor.

@@ -6,8 +6,8 @@
 // route of the same server) right before it; the table shows medians over the pairs, and is also
 // written as JSON under bench/results/.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -129,6 +129,10 @@ async function build(
 const profileArgs = (who: string): string[] =>
   opts['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', join(opts['cpu-prof'], who)] : [];
 
+/** Where the server under test keeps uploads (the "upload of a 1 MB file" row): gone when the process exits. */
+const UPLOADS_DIR = mkdtempSync(join(tmpdir(), 'marginalia-bench-uploads-'));
+process.on('exit', () => rmSync(UPLOADS_DIR, { recursive: true, force: true }));
+
 async function startServer(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string }> {
   const port = await freePort();
   // --server: another checkout's build (its dist/main.js) on the same dataset, for a before and after.
@@ -144,6 +148,8 @@ async function startServer(env: Record<string, string>): Promise<{ proc: ChildPr
       // The 401 rows measure the work of a refused request, not the floor that hides its timing.
       MARGINALIA_AUTH_FAILURE_FLOOR_MS: '0',
       MARGINALIA_WORKERS: String(workers),
+      // The upload row's files: a folder of the run's own, removed when the bench ends.
+      MARGINALIA_ATTACHMENTS_DIR: UPLOADS_DIR,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

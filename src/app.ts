@@ -27,6 +27,9 @@ import { OPERATIONS } from './operations/index.js';
 import { pathsOf, registerOperations } from './operations/operation.js';
 import { registerUnavailable, UNAVAILABLE_PATHS } from './operations/unavailable.js';
 import * as events_ from './routes/v1_events.js';
+import * as attachments_ from './routes/v1_attachments.js';
+import type { AttachmentStorage } from './attachments/storage.js';
+import type { AttachmentSettings } from './services/attachments.js';
 import { CredentialWatch } from './events/credential-watch.js';
 import { EventHub } from './events/hub.js';
 import { ProfileCache } from './services/profiles.js';
@@ -104,7 +107,21 @@ export interface AppOptions {
   extraOperationPrefixes?: readonly string[];
   /** The server the app answers on, already listening (server.ts: the early listener); by default Fastify makes one. */
   serverFactory?: (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server;
+  /** Where uploads go and their limits (attachmentSettingsOf); absent: uploads and downloads answer 503. */
+  attachments?: AttachmentSettings;
 }
+
+/** The attachments' settings from the configuration, around the storage it names (attachments/open.ts). */
+export const attachmentSettingsOf = (
+  config: Pick<Config, 'attachments' | 'publicUrl'>,
+  storage: AttachmentStorage,
+): AttachmentSettings => ({
+  storage,
+  maxBytes: config.attachments.maxBytes,
+  types: config.attachments.types,
+  expiryHours: config.attachments.expiryHours,
+  publicUrl: config.publicUrl,
+});
 
 const asJson = (data: unknown): string => JSON.stringify(data);
 
@@ -159,6 +176,7 @@ export async function buildApp({
   metrics: given,
   extraOperationPrefixes = [],
   serverFactory,
+  attachments,
 }: AppOptions): Promise<App> {
   // The open streams are read at each scrape, from the hub made below.
   let hub: EventHub | undefined;
@@ -235,7 +253,7 @@ export async function buildApp({
   registerHome(app);
   registerEmail(app, store, { templatesDir: config.emailTemplatesDir ?? null, clock });
 
-  const services = servicesOf(config, store, clock);
+  const services = { ...servicesOf(config, store, clock), attachments };
   const { profiles, threadPages } = services;
   const limiter =
     rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;
@@ -289,6 +307,8 @@ export async function buildApp({
     registerOperations(scope, services, OPERATIONS);
     registerUnavailable(scope);
     events_.register(scope, services, streams);
+    // Its own scope: it takes bodies other than JSON (docs/api.md, "Attachments").
+    await scope.register(async (files: App) => attachments_.register(files, services, attachments?.maxBytes ?? 1));
     for (const prefix of extraOperationPrefixes) registerOperations(scope, services, OPERATIONS, prefix);
   });
 

@@ -2,7 +2,7 @@
 // gracefully on SIGTERM/SIGINT (finish in-flight requests, then exit 0).
 import cluster from 'node:cluster';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { buildApp } from './app.js';
+import { attachmentSettingsOf, buildApp } from './app.js';
 import { limitHeapGrowth } from './heap.js';
 import { boundedStdout } from './log-output.js';
 import { systemClock } from './clock.js';
@@ -14,6 +14,8 @@ import { EventHub } from './events/hub.js';
 import { connectNotices, relayNotices } from './events/notices.js';
 import { startActivityPruner } from './events/activity-pruner.js';
 import { startRetention } from './jobs/retention.js';
+import { openAttachmentStorage } from './attachments/open.js';
+import { startAttachmentRemovals } from './attachments/removals.js';
 import { startPruner } from './events/pruner.js';
 import { startWorkflowPruner } from './jobs/workflow-pruner.js';
 import { startDraftSweep } from './events/sweep.js';
@@ -134,6 +136,15 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     everyMs: config.eventPollMs,
     onError: (err) => logger.warn({ err }, 'event outbox: numbering left drafts failed; trying again later'),
   });
+  // Attachments (docs/operations.md, "Attachments"): every instance runs the removal worker; a removal is idempotent.
+  const attachmentStorage = openAttachmentStorage(config.attachments);
+  const removals =
+    config.attachments.sweepSeconds > 0
+      ? startAttachmentRemovals(store, attachmentStorage, {
+          everySeconds: config.attachments.sweepSeconds,
+          onError: (err) => logger.warn({ err }, 'attachments: removing deleted files failed; trying again at the next round'),
+        })
+      : null;
   const metrics = createMetrics(store, { openStreams: () => events.size });
   const app = await buildApp({
     config,
@@ -144,6 +155,7 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     events,
     metrics,
     serverFactory: early?.factory,
+    attachments: attachmentSettingsOf(config, attachmentStorage),
   });
   // Webhook deliveries (docs/events.md, "Webhooks"): every serving process runs the worker; claims keep them apart.
   const webhooks = new WebhookWorker({
@@ -173,7 +185,14 @@ export async function serve(config: Config, stderr: NodeJS.WritableStream, early
     await Promise.all([app.close(), webhooks.stop(), migrations.stop(), email?.stop()]);
     await closed;
     await notices.close();
-    await Promise.all([pruner.stop(), activityPruner.stop(), workflowPruner.stop(), retention?.stop(), sweep.stop()]);
+    await Promise.all([
+      pruner.stop(),
+      activityPruner.stop(),
+      workflowPruner.stop(),
+      retention?.stop(),
+      sweep.stop(),
+      removals?.stop(),
+    ]);
     await rateLimiter?.close();
     await endUserRateLimiter?.close();
     await store.close();

@@ -126,6 +126,14 @@ function corsOrigin(entry: string): { value: string } | { error: string } {
   return { value: url.origin };
 }
 
+/** A MIME type (`type/subtype`) or a family (`type/*`), lower-cased. */
+function attachmentType(entry: string): { value: string } | { error: string } {
+  const value = entry.toLowerCase();
+  return /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/(\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126})$/.test(value)
+    ? { value }
+    : { error: `"${entry}" is not a MIME type (type/subtype, or type/* for a family).` };
+}
+
 function headerName(entry: string): { value: string } | { error: string } {
   const value = entry.toLowerCase();
   return HEADER_NAME.test(value)
@@ -755,6 +763,85 @@ const FIELDS = {
     (raw) =>
       /^https?:\/\/[^\s?#]+$/.test(raw) ? null : `MARGINALIA_PUBLIC_URL must be an http:// or https:// address, got "${raw}".`,
   ),
+  /** Files attached to comments (docs/api.md, "Attachments"; docs/operations.md, "Attachments"). */
+  attachments: {
+    dir: text(
+      'MARGINALIA_ATTACHMENTS_DIR',
+      './data/attachments',
+      'The folder uploaded files are kept in when no S3-compatible store is configured (created if missing; files 0600, ' +
+        'named by the server, never by a caller).',
+      (raw) =>
+        [...raw].some((c) => c.charCodeAt(0) < 0x20)
+          ? 'MARGINALIA_ATTACHMENTS_DIR must be a folder path, without control characters.'
+          : null,
+    ),
+    maxBytes: integer(
+      'MARGINALIA_ATTACHMENT_MAX_BYTES',
+      25 * 1024 * 1024,
+      1,
+      5 * 1024 * 1024 * 1024,
+      'The largest file attachments/upload takes, in bytes; a larger one is refused with 413 and nothing is kept.',
+    ),
+    types: commaList(
+      'MARGINALIA_ATTACHMENT_TYPES',
+      'Comma list of the MIME types attachments/upload takes (`image/png`, or `image/*` for a family); unset, ' +
+        'images (PNG, JPEG, GIF, WebP), PDF, plain text, CSV, ZIP and `application/octet-stream`. HTML, SVG and ' +
+        'JavaScript are refused whatever it says, and images and PDFs must start with their own magic bytes.',
+      attachmentType,
+    ),
+    expiryHours: integer(
+      'MARGINALIA_ATTACHMENT_EXPIRY_HOURS',
+      24,
+      1,
+      24 * 365,
+      'Hours an upload that no comment refers to is kept; then it and its file are deleted.',
+    ),
+    sweepSeconds: integer(
+      'MARGINALIA_ATTACHMENT_SWEEP_SECONDS',
+      30,
+      0,
+      86_400,
+      'Seconds between two rounds of the removal worker, which deletes expired uploads and removes the files of ' +
+        'deleted attachments from storage (retrying those that fail). 0: no worker in this process.',
+    ),
+    s3: {
+      endpoint: text(
+        'MARGINALIA_S3_ENDPOINT',
+        null,
+        'An S3-compatible store for uploaded files (`https://s3.eu-west-1.amazonaws.com`, `http://minio:9000`): set, ' +
+          'files go there instead of MARGINALIA_ATTACHMENTS_DIR (with MARGINALIA_S3_BUCKET and the keys).',
+        (raw) =>
+          /^https?:\/\/[^\s?#]+$/.test(raw)
+            ? null
+            : `MARGINALIA_S3_ENDPOINT must be an http:// or https:// address, got "${raw}".`,
+      ),
+      bucket: text('MARGINALIA_S3_BUCKET', null, 'The bucket uploaded files are kept in (with MARGINALIA_S3_ENDPOINT).', (raw) =>
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(raw) ? null : `MARGINALIA_S3_BUCKET must be a bucket name, got "${raw}".`,
+      ),
+      region: text(
+        'MARGINALIA_S3_REGION',
+        'us-east-1',
+        'The region requests to the S3-compatible store are signed for.',
+        (raw) =>
+          /^[a-z0-9-]{1,64}$/.test(raw) ? null : `MARGINALIA_S3_REGION must be a region name (a-z, 0-9, -), got "${raw}".`,
+      ),
+      accessKeyId: text('MARGINALIA_S3_ACCESS_KEY_ID', null, 'The access key id of the S3-compatible store.', (raw) =>
+        /^[\x21-\x7e]{1,256}$/.test(raw) ? null : 'MARGINALIA_S3_ACCESS_KEY_ID must be printable ASCII without spaces.',
+      ),
+      secretAccessKey: text(
+        'MARGINALIA_S3_SECRET_ACCESS_KEY',
+        null,
+        'The secret access key of the S3-compatible store.',
+        (raw) =>
+          /^[\x21-\x7e]{1,256}$/.test(raw) ? null : 'MARGINALIA_S3_SECRET_ACCESS_KEY must be printable ASCII without spaces.',
+      ),
+      pathStyle: flag(
+        'MARGINALIA_S3_PATH_STYLE',
+        'Address the bucket in the path (`http://host/bucket/key`, as MinIO and most self-hosted stores want) rather ' +
+          'than as a subdomain.',
+      ),
+    },
+  },
   webhookPollMs: integer(
     'MARGINALIA_WEBHOOK_POLL_MS',
     250,

@@ -25,6 +25,7 @@ import { reactionsOnComments } from './reactions.js';
 import { type MemberPath, spell } from './member-path.js';
 import { filterList, type ItemOutcome, itemOutcomes, orNull, requireUnique } from './rules.js';
 import { verifyAnnotationAuthors, verifyCommentAuthors } from './verify-user-permissions.js';
+import { resolveUploads } from './attachments.js';
 
 export const DEFAULT_ANNOTATION_STATUS = { id: 'OPEN', name: 'Open', type: 'default' };
 
@@ -136,8 +137,19 @@ export function addAnnotations(
   });
   const notify = notifies(input);
   // The whole request is checked before anything is written: a refusal writes nothing.
-  const added = then(verifyAnnotationAuthors(services, caller, input), () =>
-    store.addAnnotations(caller.id, organizationOf(input), input.documentId, annotations, clock(), notify),
+  // Attachments (issue 41): references to uploads checked and made whole before the write.
+  const uploads = resolveUploads(
+    services,
+    caller.id,
+    organizationOf(input),
+    input.documentId,
+    annotations.flatMap((a) =>
+      a.comments.map((comment) => ({ comment, place: { annotationId: a.annotationId, commentId: comment.commentId } })),
+    ),
+  );
+  const added = then(
+    then(uploads, () => verifyAnnotationAuthors(services, caller, input)),
+    () => store.addAnnotations(caller.id, organizationOf(input), input.documentId, annotations, clock(), notify),
   );
   // fromEntries: an annotationId such as "__proto__" is an ordinary own key here.
   return then(added, (taken) => outcomesOf(annotations, taken));
@@ -196,8 +208,17 @@ export function addComments(services: Services, caller: Caller, input: CommentsA
   const { store, clock } = services;
   const list = drafts(input.commentData, ['commentData']);
   const notify = notifies(input);
-  const added = then(verifyCommentAuthors(services, caller, input), () =>
-    store.addComments(caller.id, organizationOf(input), input.documentId, input.annotationId, list, clock(), notify),
+  // Attachments (issue 41): references to uploads checked and made whole before the write.
+  const uploads = resolveUploads(
+    services,
+    caller.id,
+    organizationOf(input),
+    input.documentId,
+    list.map((comment) => ({ comment, place: { annotationId: input.annotationId, commentId: comment.commentId ?? null } })),
+  );
+  const added = then(
+    then(uploads, () => verifyCommentAuthors(services, caller, input)),
+    () => store.addComments(caller.id, organizationOf(input), input.documentId, input.annotationId, list, clock(), notify),
   );
   return then(added, (outcome) => {
     switch (outcome.kind) {
@@ -293,10 +314,11 @@ const commentMessages = (done: string) => ({ done, missing: 'Not found' });
  * comment, in one transaction.
  */
 export function updateComments(
-  { store, clock }: Services,
+  services: Services,
   caller: Caller,
   input: CommentsUpdateData,
 ): Maybe<Record<string, CommentOutcome>> {
+  const { store, clock } = services;
   const u = input.updatedData;
   if (
     u.commentText == null &&
@@ -321,10 +343,17 @@ export function updateComments(
     notify: notifies(input),
   };
   const thread = threadOf(input);
-  return then(store.updateComments(caller.id, thread, input.commentIds, change, clock()), (done) => {
-    if (done === null) throw noThread(input);
-    return itemOutcomes(input.commentIds, done, commentMessages('Updated successfully'));
-  });
+  // Attachments (issue 41): references to uploads checked and made whole before the write.
+  const ids = input.commentIds;
+  const place = ids?.length === 1 ? { annotationId: input.annotationId, commentId: ids[0]! } : null;
+  const uploads = resolveUploads(services, caller.id, thread.organizationId, thread.documentId, [{ comment: change, place }]);
+  return then(
+    then(uploads, () => store.updateComments(caller.id, thread, input.commentIds, change, clock())),
+    (done) => {
+      if (done === null) throw noThread(input);
+      return itemOutcomes(input.commentIds, done, commentMessages('Updated successfully'));
+    },
+  );
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Tenant } from '../domain/credentials.js';
 import type { ProfileCache } from './profiles.js';
 import type { ThreadPageCache } from './thread-pages.js';
 import type { WorkflowLimits } from './workflow-limits.js';
+import type { AttachmentSettings } from './attachments.js';
 
 export interface Services {
   store: Store;
@@ -59,6 +60,8 @@ export interface Services {
     | undefined;
   /** MARGINALIA_END_USER_TOKEN_CACHE; absent: the default (services/end-user-tokens.ts). */
   endUserTokenCache?: number | undefined;
+  /** Where uploads go and their limits (MARGINALIA_ATTACHMENT_*); absent: uploads and downloads answer 503. */
+  attachments?: AttachmentSettings | undefined;
 }
 
 export type Caller = Pick<Tenant, 'id' | 'apiKey'>;

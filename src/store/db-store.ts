@@ -29,6 +29,7 @@ import { presenceStore } from './presence/index.js';
 import { reactionsStore } from './reactions/index.js';
 import { accessRolesStore } from './access-roles/index.js';
 import { retentionStore } from './retention/index.js';
+import { attachmentsStore } from './attachments/index.js';
 
 export type { StoreOptions } from './core.js';
 
@@ -75,5 +76,6 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...accessRolesStore(core),
     ...retentionStore(core),
     ...reactionsStore(core),
+    ...attachmentsStore(core),
   };
 }

@@ -34,6 +34,7 @@ import type { PresenceStore } from './presence/index.js';
 import type { AccessRolesStore } from './access-roles/index.js';
 import type { RetentionStore } from './retention/index.js';
 import type { ReactionsStore } from './reactions/index.js';
+import type { AttachmentsStore } from './attachments/index.js';
 import type { MigrationOutcome } from './migrations/index.js';
 
 /** The store's own life: its schema, health, pool and observers, and the events it hears of. */
@@ -114,7 +115,8 @@ export type Store = StoreLife &
   PresenceStore &
   AccessRolesStore &
   RetentionStore &
-  ReactionsStore;
+  ReactionsStore &
+  AttachmentsStore;
 
 export type { LocationDataDeleted, LocationMoved } from './locations/locations.js';
 export type * from './webhooks/types.js';

@@ -80,6 +80,8 @@ export interface TestAppOptions {
   maxFolderDepth?: number;
   /** Any other settings of the app (e.g. corsOrigins, apiKeyHeaders), over the ones above. */
   config?: Partial<AppOptions['config']>;
+  /** Where uploads go (docs/api.md, "Attachments"); absent: uploads answer 503. */
+  attachments?: AppOptions['attachments'];
 }
 
 /** The seed's example moment, 2024-06-20T09:53:42.258Z: where test clocks start. */
@@ -108,6 +110,7 @@ export async function makeTestApp(options: TestAppOptions = {}): Promise<TestApp
     },
     store,
     clock,
+    ...(options.attachments ? { attachments: options.attachments } : {}),
   });
   const app = checkingAnswers(built);
   await app.ready();

@@ -283,6 +283,8 @@ export async function beforeWorkspaceKeys(db: Pick<FreshDatabase, 'exec'>): Prom
 
 /** The schema through migration 31 (the release before issue 37's features), with the rows written since. */
 export async function asOfMigration31(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeAttachments(db);
+  await beforeCommentReactions(db);
   await beforeNotificationArchives(db);
   await beforeAccessRoles(db);
   await beforeWebhookKinds(db);
@@ -454,4 +456,22 @@ export async function beforeCommentReactions(db: Pick<FreshDatabase, 'kind' | 'e
       ? 'DROP TRIGGER comments_delete_reactions; DROP TRIGGER comments_move_reactions;'
       : 'DROP FUNCTION comments_delete_reactions() CASCADE; DROP FUNCTION comments_move_reactions() CASCADE;';
   await db.exec(`${triggers} DROP TABLE comment_reactions; DELETE FROM schema_migrations WHERE version = 45;`);
+}
+
+/** Before migration 46: no attachments (their tables and the triggers on comments and documents). */
+export async function beforeAttachments(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const triggers =
+    db.kind === 'sqlite'
+      ? ['comments_insert_links_attachments', 'comments_update_links_attachments', 'comments_move_attachments']
+          .concat(['comments_delete_attachments', 'documents_delete_attachments'])
+          .map((t) => `DROP TRIGGER ${t};`)
+          .join('\n')
+      : ['attachments_queue_files', 'comments_link_attachments', 'comments_move_attachments']
+          .concat(['comments_delete_attachments', 'documents_delete_attachments'])
+          .map((f) => `DROP FUNCTION ${f}() CASCADE;`)
+          .join('\n');
+  await db.exec(`${triggers}
+DROP TABLE attachments;
+DROP TABLE attachment_removals;
+DELETE FROM schema_migrations WHERE version = 46;`);
 }

@@ -103,7 +103,9 @@ export const NOT_MOVED = [
 ] as const;
 
 /**
- * The counters the triggers of inbox, notification_reads and notifications keep (migration 12), and comments'
- * reactions, which a trigger moves with their comment (migration 45): they follow the rows.
+ * The counters the triggers of inbox, notification_reads and notifications keep (migration 12), comments' reactions,
+ * which a trigger moves with their comment (migration 45), and attachments, which migration 46's trigger moves with
+ * their comment (an upload no comment holds stays, and goes with the source's row: docs/decisions.md, "Attachments
+ * (issue 41)"): they follow the rows.
  */
-export const FOLLOW_THEIR_ROWS = ['inbox_counts', 'wide_counts', 'comment_reactions'] as const;
+export const FOLLOW_THEIR_ROWS = ['inbox_counts', 'wide_counts', 'comment_reactions', 'attachments'] as const;

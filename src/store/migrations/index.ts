@@ -48,6 +48,7 @@ import { accessRoles } from './40-access-roles.js';
 import { retentionPolicies } from './42-retention-policies.js';
 import { emailOutbox } from './43-email-outbox.js';
 import { commentReactions } from './45-comment-reactions.js';
+import { attachments } from './46-attachments.js';
 import { serviceSettingsAndPresence } from './37-service-settings-and-presence.js';
 import { boundedWork } from './38-bounded-work.js';
 import { notificationArchives } from './41-notification-archives.js';
@@ -103,6 +104,7 @@ export const MIGRATIONS: readonly Migration[] = [
   emailOutbox,
   // 44 is search's (issue 41): the runner applies the steps not yet applied, in this order, whatever their numbers.
   commentReactions,
+  attachments,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');

@@ -132,6 +132,8 @@ export const ORGANIZATION_TABLES = [
   'comments',
   // Migration 45: a comment's reactions go with it (a trigger); what is left of them here, none should be.
   'comment_reactions',
+  // Uploads no comment took (attached ones go with their comments); their files are queued for removal (migration 46).
+  'attachments',
   'annotation_reads',
   // Before notifications: mails waiting for them go with them.
   'email_outbox',
