@@ -77,6 +77,9 @@ export interface AppOptions {
         | 'maxOpenMigrationsPerTenant'
         | 'webhookRecoverBatchSize'
         | 'workflowPageSameTimeMax'
+        // Issue 41, search
+        | 'searchMaxQueryLength'
+        | 'searchMaxPageSize'
       >
     >;
   store: Store;
@@ -137,6 +140,8 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
     maxOpenMigrationsPerTenant: config.maxOpenMigrationsPerTenant,
     webhookRecoverBatchSize: config.webhookRecoverBatchSize,
     endUserTokenCache: config.endUserTokenCache,
+    // Issue 41, search
+    search: { maxQueryLength: config.searchMaxQueryLength, maxPageSize: config.searchMaxPageSize },
   };
 }
 

@@ -20,6 +20,8 @@ import { personalData } from './personal-data.js';
 import { permissions } from './permissions.js';
 import { presence } from './presence.js';
 import { retention } from './retention.js';
+// Issue 41, search
+import { search } from './search.js';
 import { serviceSettings } from './service-settings.js';
 import { members, users } from './users.js';
 import { webhooks } from './webhooks.js';
@@ -53,4 +55,6 @@ export const OPERATIONS: readonly Operation[] = [
   ...serviceSettings,
   ...presence,
   ...retention,
+  // Issue 41, search
+  ...search,
 ];

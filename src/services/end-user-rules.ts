@@ -22,6 +22,7 @@ import type {
   NotificationsUnarchiveData,
   NotificationsUpdateData,
 } from '../schemas/notifications.js';
+import type { SearchGetData } from '../schemas/search.js';
 import type { Services } from './context.js';
 import { authorOf, denied, type EndUser, organizationOf, ownUserId, requireAccess } from './end-users.js';
 
@@ -177,4 +178,22 @@ export const notificationsUpdate: EndUserRule<NotificationsUpdateData> = (_servi
       });
   });
   return { ...data, organizationId };
+};
+
+// Issue 41, search
+/**
+ * search/get: the comments of the documents the user names, each one they may read, and the notifications of their own
+ * inbox (docs/decisions.md, "Search (issue 41)").
+ */
+export const searchGet: EndUserRule<SearchGetData> = (services, user, data) => {
+  const organizationId = organizationOf(user, data.organizationId);
+  const recipientUserId = ownUserId(user, data.recipientUserId, 'data.recipientUserId');
+  const documentIds = data.documentIds ?? [];
+  const comments = data.kinds == null || data.kinds.includes('comment');
+  if (comments && documentIds.length === 0)
+    throw denied(
+      'An end-user token searches the comments of the documents it names: give data.documentIds, or data.kinds ["notification"].',
+    );
+  const own = { ...data, organizationId, recipientUserId };
+  return documentIds.length === 0 ? own : after(requireAccess(services, user, organizationId, documentIds, 'read'), own);
 };

@@ -28,6 +28,8 @@ import { serviceSettingsStore } from './service-settings/index.js';
 import { presenceStore } from './presence/index.js';
 import { accessRolesStore } from './access-roles/index.js';
 import { retentionStore } from './retention/index.js';
+// Issue 41, search
+import { searchStore } from './search/index.js';
 
 export type { StoreOptions } from './core.js';
 
@@ -73,5 +75,7 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...presenceStore(core),
     ...accessRolesStore(core),
     ...retentionStore(core),
+    // Issue 41, search
+    ...searchStore(core),
   };
 }

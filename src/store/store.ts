@@ -33,6 +33,8 @@ import type { ServiceSettingsStore } from './service-settings/index.js';
 import type { PresenceStore } from './presence/index.js';
 import type { AccessRolesStore } from './access-roles/index.js';
 import type { RetentionStore } from './retention/index.js';
+// Issue 41, search
+import type { SearchStore } from './search/index.js';
 import type { MigrationOutcome } from './migrations/index.js';
 
 /** The store's own life: its schema, health, pool and observers, and the events it hears of. */
@@ -112,7 +114,9 @@ export type Store = StoreLife &
   ServiceSettingsStore &
   PresenceStore &
   AccessRolesStore &
-  RetentionStore;
+  RetentionStore &
+  // Issue 41, search
+  SearchStore;
 
 export type { LocationDataDeleted, LocationMoved } from './locations/locations.js';
 export type * from './webhooks/types.js';

@@ -19,6 +19,8 @@ import { permissions } from './permissions.js';
 import { personalData } from './personal-data.js';
 import { presence } from './presence.js';
 import { retention } from './retention.js';
+// Issue 41, search
+import { search } from './search.js';
 import { serviceSettings } from './service-settings.js';
 import { users } from './users.js';
 import { webhooks } from './webhooks.js';
@@ -49,6 +51,8 @@ export const CONTRACT = {
   ...serviceSettings,
   ...presence,
   ...retention,
+  // Issue 41, search
+  ...search,
 };
 
 /** The name of an operation. */

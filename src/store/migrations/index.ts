@@ -47,6 +47,8 @@ import { webhookKinds } from './39-webhook-kinds.js';
 import { accessRoles } from './40-access-roles.js';
 import { retentionPolicies } from './42-retention-policies.js';
 import { emailOutbox } from './43-email-outbox.js';
+// Issue 41, search
+import { searchIndex } from './44-search-index.js';
 import { serviceSettingsAndPresence } from './37-service-settings-and-presence.js';
 import { boundedWork } from './38-bounded-work.js';
 import { notificationArchives } from './41-notification-archives.js';
@@ -100,6 +102,8 @@ export const MIGRATIONS: readonly Migration[] = [
   notificationArchives,
   retentionPolicies,
   emailOutbox,
+  // Issue 41, search
+  searchIndex,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');
