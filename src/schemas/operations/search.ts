@@ -13,7 +13,7 @@ export const search = {
       'comments of the documents it names (documentIds, each one it may read) and the notifications in its own inbox.',
     tags,
     body: SearchGetBody,
-    example: { organizationId: 'acme', query: 'launch date', pageSize: 10 },
+    example: { organizationId: 'acme', query: 'quarterly', kinds: ['comment'] },
     result: SearchGetResult,
   }),
 };
