@@ -283,6 +283,7 @@ export async function beforeWorkspaceKeys(db: Pick<FreshDatabase, 'exec'>): Prom
 
 /** The schema through migration 31 (the release before issue 37's features), with the rows written since. */
 export async function asOfMigration31(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeSearchIndex(db);
   await beforeNotificationArchives(db);
   await beforeAccessRoles(db);
   await beforeWebhookKinds(db);
@@ -445,4 +446,18 @@ export async function beforeAdvancedWebhooks(db: Pick<FreshDatabase, 'kind' | 'e
   // Migration 38 replaced the index (beforeBoundedWork puts it back): undone alone, there may be none to drop.
   await db.exec(`DROP TABLE webhook_states; DROP TABLE webhook_settings; DROP INDEX IF EXISTS webhook_deliveries_failed;
 DELETE FROM schema_migrations WHERE version = 35`);
+}
+
+// Issue 41, search
+/** Before migration 44: no search index (SQLite's FTS tables, keys tables and triggers; PostgreSQL's columns). */
+export async function beforeSearchIndex(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const drop =
+    db.kind === 'sqlite'
+      ? ['comments', 'notifications']
+          .flatMap((t) => ['insert', 'update', 'delete'].map((e) => `DROP TRIGGER ${t}_search_${e};`))
+          .concat(['comment', 'notification'].map((k) => `DROP TABLE ${k}_search; DROP TABLE ${k}_search_keys;`))
+          .join('\n')
+      : `ALTER TABLE comments DROP COLUMN search_words; ALTER TABLE notifications DROP COLUMN search_words;
+DROP FUNCTION search_words(text);`;
+  await db.exec(`${drop}\nDELETE FROM schema_migrations WHERE version = 44;`);
 }
