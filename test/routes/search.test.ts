@@ -14,6 +14,7 @@ import {
   user,
   v2,
 } from '../helpers/app.js';
+import { MigrationWorker } from '../../src/jobs/document-migrations.js';
 import { eventually } from '../helpers/eventually.js';
 
 let now = Date.UTC(2025, 2, 1, 12);
@@ -196,6 +197,32 @@ describe('search/get', () => {
     assert.equal((await t.a.post(P.userDataDelete, { organizationIds: [org], userIds: ['bo'] })).status, 202);
     const bold = async () => keys((await search(t.a, { organizationId: org, query: 'bold' })).data);
     await eventually('the erasure', async () => (await bold()).length === 0);
+  });
+
+  test('the index follows a document migration and retention', async () => {
+    const org = await world();
+    const started = await t.a.ok('/v2/organizations/documents/migrate', {
+      organizationId: org,
+      documentId: 'd1',
+      newDocumentId: 'd9',
+    });
+    const worker = new MigrationWorker({ store: t.store, batchSize: 2, pollMs: 10, leaseMs: 5000 }).start();
+    try {
+      const migrationId = started.data.migrationId;
+      const done = async () =>
+        (await t.a.ok('/v2/organizations/documents/migrate/status', { organizationId: org, migrationId })).data.status ===
+        'completed';
+      await eventually('the migration', done, { ms: 60_000 });
+    } finally {
+      await worker.stop();
+    }
+    const comments = (await search(t.a, { organizationId: org, query: 'launch', kinds: ['comment'] })).data;
+    assert.deepEqual(keys(comments).sort(), ['d2/a3/1', 'd9/a1/1', 'd9/a1/2', 'd9/a2/1']);
+    assert.deepEqual(keys((await search(t.a, { organizationId: org, query: 'launch', documentIds: ['d1'] })).data), []);
+    await t.a.ok(P.retentionSet, { organizationId: org, notificationsDays: 1, notificationsScope: 'all' });
+    now += 2 * 86_400_000;
+    await t.a.ok(P.retentionRun, { organizationId: org });
+    assert.deepEqual((await search(t.a, { organizationId: org, query: 'launch', kinds: ['notification'] })).data, []);
   });
 
   test('refusals: 400 INVALID_ARGUMENT and nothing else', async () => {
