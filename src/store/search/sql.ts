@@ -37,6 +37,14 @@ const IN_INBOX = (s: Syntax) => `(@recipient${s.cast('text')} IS NULL OR EXISTS 
     WHERE i.tenant_id = n.tenant_id AND i.organization_id = n.organization_id AND i.notification_id = n.notification_id
       AND i.user_id = @recipient))`;
 
+/**
+ * SQLite: the organization's range of FTS rowids (migration 44), so that FTS5 reads each word's entries of this
+ * organization only. No scope yet: NULL bounds, no rows.
+ */
+const SCOPE_RANGE = (fts: string) => `${fts}.rowid BETWEEN
+      (SELECT id * 4294967296 FROM search_scopes WHERE tenant_id = @tenantId AND organization_id = @organizationId)
+      AND (SELECT id * 4294967296 + 4294967295 FROM search_scopes WHERE tenant_id = @tenantId AND organization_id = @organizationId)`;
+
 const ORDER = 'ORDER BY score DESC, time DESC, kind, document_id, annotation_id, comment_id, notification_id';
 
 const sqliteText = (): string => {
@@ -46,7 +54,7 @@ const sqliteText = (): string => {
     FROM comment_search JOIN comment_search_keys k ON k.id = comment_search.rowid
       JOIN comments c ON c.tenant_id = k.tenant_id AND c.organization_id = k.organization_id AND c.document_id = k.document_id
         AND c.annotation_id = k.annotation_id AND c.comment_id = k.comment_id
-    WHERE comment_search MATCH @match AND @comments = 1
+    WHERE comment_search MATCH @match AND @comments = 1 AND ${SCOPE_RANGE('comment_search')}
       AND k.tenant_id = @tenantId AND k.organization_id = @organizationId
       AND ${filters(s, 'c.document_id', 'c.from_user_id', 'c.created_at').join('\n      AND ')}`;
   const notifications = `SELECT 'notification' AS kind, n.document_id, NULL, NULL, n.notification_id,
@@ -54,7 +62,7 @@ const sqliteText = (): string => {
     FROM notification_search JOIN notification_search_keys k ON k.id = notification_search.rowid
       JOIN notifications n ON n.tenant_id = k.tenant_id AND n.organization_id = k.organization_id
         AND n.notification_id = k.notification_id
-    WHERE notification_search MATCH @match AND @notifications = 1
+    WHERE notification_search MATCH @match AND @notifications = 1 AND ${SCOPE_RANGE('notification_search')}
       AND k.tenant_id = @tenantId AND k.organization_id = @organizationId
       AND ${[...filters(s, 'n.document_id', 'n.action_user_id', 'n.timestamp'), IN_INBOX(s)].join('\n      AND ')}`;
   return `WITH RECURSIVE ${FOLDER_TREE(s)}
