@@ -69,8 +69,9 @@ export const searchIndex: Migration = {
   // SQLite: FTS5, contentless (the text stays in its own table; snippets are cut from it: services/search.ts), with
   // contentless_delete so that a row can be taken out by its rowid alone. comments is a WITHOUT ROWID table and
   // notifications' rowids may change on VACUUM, so each table has a keys table whose INTEGER PRIMARY KEY is the FTS
-  // row's rowid, in its organization's range of rowids (search_scopes). unicode61 with remove_diacritics 2 folds case and accents and splits at every separator; it does not
-  // segment CJK (a run of CJK letters is one token: docs/api.md, "search/get").
+  // row's rowid, in its organization's range of rowids (search_scopes). unicode61 with remove_diacritics 2 folds
+  // case and accents and splits at every separator; it does not segment CJK (a run of CJK letters is one token:
+  // docs/api.md, "Search").
   sqlite:
     `
 CREATE TABLE search_scopes (
