@@ -103,4 +103,9 @@ export const NOT_MOVED = [
 ] as const;
 
 /** The counters the triggers of inbox, notification_reads and notifications keep (migration 12): they follow the rows. */
-export const FOLLOW_THEIR_ROWS = ['inbox_counts', 'wide_counts'] as const;
+export const FOLLOW_THEIR_ROWS = [
+  'inbox_counts',
+  'wide_counts',
+  // Issue 41, search: the search index's keys (migration 44), which the triggers of comments keep.
+  'comment_search_keys',
+] as const;
