@@ -325,6 +325,23 @@ export const OPERATIONS: Operation[] = [
       };
     },
   },
+  {
+    // Ranked full-text search in one organization of the large dataset: every comment's text there has
+    // "paragraph" (about 1,150 comments), so each request ranks all of them and cuts 20 snippets: the worst case of
+    // a word in every comment. Its twin below names one thread's id, which a few comments have.
+    name: 'search/get (page of 20), a word in every comment of an organization',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/search/get',
+    body: (s) => ({ organizationId: org(pick(s.organizations)), query: 'paragraph', pageSize: 20 }),
+  },
+  {
+    name: 'search/get (page of 20), a thread id (thread-N): its comments and a few more',
+    kind: 'read',
+    method: 'POST',
+    path: '/v1/search/get',
+    body: (s) => ({ organizationId: org(pick(s.organizations)), query: threadOf(pick(s.threadsPerOrg)), pageSize: 20 }),
+  },
 ];
 
 /** The operations bench/floor-server.ts serves: those of the rows that --floor measures at their floor too. */

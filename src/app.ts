@@ -83,6 +83,8 @@ export interface AppOptions {
         | 'maxOpenMigrationsPerTenant'
         | 'webhookRecoverBatchSize'
         | 'workflowPageSameTimeMax'
+        | 'searchMaxQueryLength'
+        | 'searchMaxPageSize'
       >
     >;
   store: Store;
@@ -162,6 +164,7 @@ export function servicesOf(config: AppOptions['config'], store: Store, clock: Cl
     maxOpenMigrationsPerTenant: config.maxOpenMigrationsPerTenant,
     webhookRecoverBatchSize: config.webhookRecoverBatchSize,
     endUserTokenCache: config.endUserTokenCache,
+    search: { maxQueryLength: config.searchMaxQueryLength, maxPageSize: config.searchMaxPageSize },
   };
 }
 

@@ -24,6 +24,8 @@ import { DEFAULT_MAX_FOLDER_DEPTH, MAX_FOLDER_DEPTH } from '../services/folders.
 import { DEFAULT_FOLDER_DELETION_BATCH } from '../services/folder-deletion.js';
 import { DEFAULT_ACTIVITIES_DELETE_MAX } from '../services/activities.js';
 import { DEFAULT_MAX_OPEN_MIGRATIONS } from '../services/document-migrations.js';
+import { DEFAULT_SEARCH_MAX_PAGE_SIZE, DEFAULT_SEARCH_MAX_QUERY_LENGTH } from '../services/search.js';
+import { MAX_SEARCH_QUERY_LENGTH } from '../schemas/search.js';
 import { DEFAULT_RECOVER_BATCH_SIZE } from '../services/webhooks.js';
 import { DEFAULT_END_USER_TOKEN_CACHE } from '../services/end-user-tokens.js';
 import { DEFAULT_WORKFLOW_RETENTION_DAYS } from '../jobs/workflow-pruner.js';
@@ -882,6 +884,21 @@ const FIELDS = {
     1_000_000,
     'Most document migrations (organizations/documents/migrate) a tenant may have pending or in progress at once: a ' +
       'start past it gets 429 `RESOURCE_EXHAUSTED` and records nothing; once one finishes, another may start.',
+  ),
+  searchMaxQueryLength: integer(
+    'MARGINALIA_SEARCH_MAX_QUERY_LENGTH',
+    DEFAULT_SEARCH_MAX_QUERY_LENGTH,
+    1,
+    MAX_SEARCH_QUERY_LENGTH,
+    'Longest `query` search/get takes, in characters; a longer one gets 400 `INVALID_ARGUMENT`. A query has at most 16 words.',
+  ),
+  searchMaxPageSize: integer(
+    'MARGINALIA_SEARCH_MAX_PAGE_SIZE',
+    DEFAULT_SEARCH_MAX_PAGE_SIZE,
+    1,
+    1000,
+    'Most hits a page of search/get holds (its `pageSize`; 20 when none is named); a larger pageSize gets 400 ' +
+      '`INVALID_ARGUMENT`. Each hit is ranked against every other match, so a page costs about the matches, not its size.',
   ),
   restAfterMs: integer(
     'MARGINALIA_REST_AFTER_MS',

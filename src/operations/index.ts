@@ -21,6 +21,7 @@ import { permissions } from './permissions.js';
 import { presence } from './presence.js';
 import { retention } from './retention.js';
 import { reactions } from './reactions.js';
+import { search } from './search.js';
 import { serviceSettings } from './service-settings.js';
 import { members, users } from './users.js';
 import { webhooks } from './webhooks.js';
@@ -55,4 +56,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...presence,
   ...retention,
   ...reactions,
+  ...search,
 ];

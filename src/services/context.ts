@@ -50,6 +50,8 @@ export interface Services {
   activitiesDeleteMax?: number | undefined;
   /** MARGINALIA_MAX_OPEN_MIGRATIONS_PER_TENANT; absent: the default (services/document-migrations.ts). */
   maxOpenMigrationsPerTenant?: number | undefined;
+  /** MARGINALIA_SEARCH_MAX_QUERY_LENGTH and MARGINALIA_SEARCH_MAX_PAGE_SIZE; absent: the defaults (services/search.ts). */
+  search?: { maxQueryLength?: number | undefined; maxPageSize?: number | undefined } | undefined;
   /** MARGINALIA_WEBHOOK_RECOVER_BATCH_SIZE; absent: the default (services/webhooks.ts). */
   webhookRecoverBatchSize?: number | undefined;
   /** MARGINALIA_RETENTION_BATCH_SIZE; absent: the default (jobs/retention.ts). */

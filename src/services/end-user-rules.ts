@@ -23,6 +23,7 @@ import type {
   NotificationsUpdateData,
 } from '../schemas/notifications.js';
 import type { ReactionData } from '../schemas/reactions.js';
+import type { SearchGetData } from '../schemas/search.js';
 import type { Services } from './context.js';
 import { authorOf, denied, type EndUser, organizationOf, ownUserId, requireAccess } from './end-users.js';
 
@@ -185,4 +186,21 @@ export const notificationsUpdate: EndUserRule<NotificationsUpdateData> = (_servi
       });
   });
   return { ...data, organizationId };
+};
+
+/**
+ * search/get: the comments of the documents the user names, each one they may read, and the notifications of their own
+ * inbox (docs/decisions.md, "Search (issue 41)").
+ */
+export const searchGet: EndUserRule<SearchGetData> = (services, user, data) => {
+  const organizationId = organizationOf(user, data.organizationId);
+  const recipientUserId = ownUserId(user, data.recipientUserId, 'data.recipientUserId');
+  const documentIds = data.documentIds ?? [];
+  const comments = data.kinds == null || data.kinds.includes('comment');
+  if (comments && documentIds.length === 0)
+    throw denied(
+      'An end-user token searches the comments of the documents it names: give data.documentIds, or data.kinds ["notification"].',
+    );
+  const own = { ...data, organizationId, recipientUserId };
+  return documentIds.length === 0 ? own : after(requireAccess(services, user, organizationId, documentIds, 'read'), own);
 };

@@ -30,6 +30,7 @@ import { reactionsStore } from './reactions/index.js';
 import { accessRolesStore } from './access-roles/index.js';
 import { retentionStore } from './retention/index.js';
 import { attachmentsStore } from './attachments/index.js';
+import { searchStore } from './search/index.js';
 
 export type { StoreOptions } from './core.js';
 
@@ -77,5 +78,6 @@ export function dbStore(dialect: Dialect, onFault?: FaultListener, options?: Sto
     ...retentionStore(core),
     ...reactionsStore(core),
     ...attachmentsStore(core),
+    ...searchStore(core),
   };
 }

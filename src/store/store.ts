@@ -35,6 +35,7 @@ import type { AccessRolesStore } from './access-roles/index.js';
 import type { RetentionStore } from './retention/index.js';
 import type { ReactionsStore } from './reactions/index.js';
 import type { AttachmentsStore } from './attachments/index.js';
+import type { SearchStore } from './search/index.js';
 import type { MigrationOutcome } from './migrations/index.js';
 
 /** The store's own life: its schema, health, pool and observers, and the events it hears of. */
@@ -116,7 +117,8 @@ export type Store = StoreLife &
   AccessRolesStore &
   RetentionStore &
   ReactionsStore &
-  AttachmentsStore;
+  AttachmentsStore &
+  SearchStore;
 
 export type { LocationDataDeleted, LocationMoved } from './locations/locations.js';
 export type * from './webhooks/types.js';

@@ -338,6 +338,26 @@ function reactionsData() {
   return { reactionsAdd: reaction, reactionsDelete: reaction };
 }
 
+/** search/get: queries with every operator FTS5 and tsquery know, kinds, filters and pages at and past their bounds. */
+function searchData() {
+  const query = fc.oneof(
+    nasty,
+    fc.constantFrom<Json>('a', '"', 'NEAR(a b)', 'a* OR b:*', "it's (x) & !y | z <-> w", '日本語', 'café', '', ' '),
+  );
+  return {
+    searchGet: record({
+      organizationId: org,
+      query,
+      kinds: fc.constantFrom<Json>(['comment'], ['notification'], [], ['x'], null),
+      documentIds: list(doc, 3, 0),
+      userIds: list(uid, 3, 0),
+      createdAfter: fc.constantFrom<Json>(num(0), num(-1), null),
+      pageSize: fc.constantFrom<Json>(num(1), num(100), num(101), num(0), null),
+      pageToken: fc.constantFrom<Json>('x', 'WzIsIlstMV0iLCJ4Il0', null),
+    }),
+  };
+}
+
 /** A resource a role is on, as auth/generate_token and the permissions pages take it. */
 const resource = record({
   type: fc.constantFrom<Json>('organization', 'folder', 'document', 'workspace'),
@@ -844,6 +864,7 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
   ...presenceData(),
   ...retentionData(),
   ...reactionsData(),
+  ...searchData(),
 };
 
 /** Approval workflows: a small graph (an agent, then a human with its reject path), its executions and steps. */

@@ -285,6 +285,7 @@ export async function beforeWorkspaceKeys(db: Pick<FreshDatabase, 'exec'>): Prom
 export async function asOfMigration31(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
   await beforeAttachments(db);
   await beforeCommentReactions(db);
+  await beforeSearchIndex(db);
   await beforeNotificationArchives(db);
   await beforeAccessRoles(db);
   await beforeWebhookKinds(db);
@@ -474,4 +475,18 @@ export async function beforeAttachments(db: Pick<FreshDatabase, 'kind' | 'exec'>
 DROP TABLE attachments;
 DROP TABLE attachment_removals;
 DELETE FROM schema_migrations WHERE version = 46;`);
+}
+
+/** Before migration 44: no search index (SQLite's FTS tables, keys tables and triggers; PostgreSQL's columns). */
+export async function beforeSearchIndex(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const drop =
+    db.kind === 'sqlite'
+      ? ['comments', 'notifications']
+          .flatMap((t) => ['insert', 'update', 'delete'].map((e) => `DROP TRIGGER ${t}_search_${e};`))
+          .concat(['comment', 'notification'].map((k) => `DROP TABLE ${k}_search; DROP TABLE ${k}_search_keys;`))
+          .concat(['DROP TABLE search_scopes;'])
+          .join('\n')
+      : `ALTER TABLE comments DROP COLUMN search_words; ALTER TABLE notifications DROP COLUMN search_words;
+DROP FUNCTION search_words(text);`;
+  await db.exec(`${drop}\nDELETE FROM schema_migrations WHERE version = 44;`);
 }

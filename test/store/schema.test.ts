@@ -33,6 +33,7 @@ import {
   beforeServiceSettingsAndPresence,
   beforeAccessRoles,
   beforeNotificationArchives,
+  beforeSearchIndex,
   beforeLz4,
   beforeNumberingByWrite,
   beforeThreadColors,
@@ -466,6 +467,10 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
               'notifications_delete_counts',
               'notifications_insert_counts',
               'notifications_insert_names_users',
+              // Migration 44's (issue 41, search), likewise.
+              'notifications_search_delete',
+              'notifications_search_insert',
+              'notifications_search_update',
               'notifications_update_counts',
               'notifications_update_names_users',
               'notifications_user_organization',
@@ -790,6 +795,40 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
           [['u1', 'organization', '', 'viewer']],
           'read back',
         );
+      });
+    },
+  );
+
+  storeTest(
+    'a database as migration 43 left it migrates forward: its comments and notifications are indexed, and new ones',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'Première réunion')])], T0);
+      await store.addNotification(TA, ORG, notification('n1', { bodyMessage: 'reunion tomorrow' }));
+      await beforeSearchIndex(db);
+      await withSecondStore(db, async (reopened) => {
+        const found = async (word: string) =>
+          (
+            await reopened.searchText(TA, {
+              organizationId: ORG,
+              words: [word],
+              kinds: ['comment', 'notification'],
+              documentIds: null,
+              folderIds: null,
+              userIds: null,
+              createdAfter: null,
+              createdBefore: null,
+              recipient: null,
+              offset: 0,
+              limit: 10,
+            })
+          )
+            .map((h) => h.notificationId ?? `${h.annotationId}/${h.commentId}`)
+            .sort();
+        eq(await found('reunion'), ['ann/1', 'n1'], 'the rows written before, accents aside');
+        await reopened.addAnnotations(TA, ORG, DOC, [annotation('new', [newComment(1, 'another reunion')])], T0 + 1);
+        eq(await found('reunion'), ['ann/1', 'n1', 'new/1'], 'and the rows written after');
+        eq(await found('tomorrow'), ['n1'], 'a notification by its body');
       });
     },
   );

@@ -20,6 +20,7 @@ import { personalData } from './personal-data.js';
 import { presence } from './presence.js';
 import { reactions } from './reactions.js';
 import { retention } from './retention.js';
+import { search } from './search.js';
 import { serviceSettings } from './service-settings.js';
 import { users } from './users.js';
 import { webhooks } from './webhooks.js';
@@ -51,6 +52,7 @@ export const CONTRACT = {
   ...presence,
   ...retention,
   ...reactions,
+  ...search,
 };
 
 /** The name of an operation. */

@@ -103,9 +103,16 @@ export const NOT_MOVED = [
 ] as const;
 
 /**
- * The counters the triggers of inbox, notification_reads and notifications keep (migration 12), comments' reactions,
- * which a trigger moves with their comment (migration 45), and attachments, which migration 46's trigger moves with
- * their comment (an upload no comment holds stays, and goes with the source's row: docs/decisions.md, "Attachments
- * (issue 41)"): they follow the rows.
+ * The counters the triggers of inbox, notification_reads and notifications keep (migration 12), the search index's
+ * keys, which the triggers of comments keep (migration 44), comments' reactions, which a trigger moves with their
+ * comment (migration 45), and attachments, which migration 46's trigger moves with their comment (an upload no
+ * comment holds stays, and goes with the source's row: docs/decisions.md, "Attachments (issue 41)"): they follow the
+ * rows.
  */
-export const FOLLOW_THEIR_ROWS = ['inbox_counts', 'wide_counts', 'comment_reactions', 'attachments'] as const;
+export const FOLLOW_THEIR_ROWS = [
+  'inbox_counts',
+  'wide_counts',
+  'comment_search_keys',
+  'comment_reactions',
+  'attachments',
+] as const;

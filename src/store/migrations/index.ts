@@ -47,6 +47,7 @@ import { webhookKinds } from './39-webhook-kinds.js';
 import { accessRoles } from './40-access-roles.js';
 import { retentionPolicies } from './42-retention-policies.js';
 import { emailOutbox } from './43-email-outbox.js';
+import { searchIndex } from './44-search-index.js';
 import { commentReactions } from './45-comment-reactions.js';
 import { attachments } from './46-attachments.js';
 import { serviceSettingsAndPresence } from './37-service-settings-and-presence.js';
@@ -102,7 +103,7 @@ export const MIGRATIONS: readonly Migration[] = [
   notificationArchives,
   retentionPolicies,
   emailOutbox,
-  // 44 is search's (issue 41): the runner applies the steps not yet applied, in this order, whatever their numbers.
+  searchIndex,
   commentReactions,
   attachments,
 ];

@@ -1,0 +1,70 @@
+// Full-text search of comment and notification text (docs/api.md, "search/get"): the words of a query, as both
+// databases' indexes take them, and what a search asks and finds. Pure: no I/O.
+
+/** What a hit is. */
+export type SearchKind = 'comment' | 'notification';
+
+/** A search as the store runs it: the words (each matched as the start of a word of the text, all of them). */
+export interface TextSearch {
+  organizationId: string;
+  words: readonly string[];
+  kinds: readonly SearchKind[];
+  documentIds: readonly string[] | null;
+  folderIds: readonly string[] | null;
+  userIds: readonly string[] | null;
+  createdAfter: number | null;
+  createdBefore: number | null;
+  /** An end user's search: only notifications in this user's inbox; null: every notification of the organization. */
+  recipient: string | null;
+  offset: number;
+  limit: number;
+}
+
+/** One hit: where it is, who wrote it, when, its text (the snippet is cut from it) and its score (higher: better). */
+export interface FoundText {
+  kind: SearchKind;
+  documentId: string | null;
+  annotationId: string | null;
+  commentId: number | null;
+  notificationId: string | null;
+  userId: string;
+  time: number;
+  text: string;
+  score: number;
+}
+
+/**
+ * Folds text as both indexes do (SQLite unicode61 remove_diacritics 2; PostgreSQL search_words, migration 44): the
+ * combining accents of the canonical decomposition dropped, lower case.
+ */
+export const foldText = (text: string): string =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+
+/** Where a word of text starts and ends (letters, digits and marks; anything else separates words). */
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+
+/** The words of a query: folded, each once, in order. Quotes, stars, parentheses, NEAR, colons: separators or words. */
+export function queryWords(query: string): string[] {
+  const words = new Set<string>();
+  for (const m of foldText(query).matchAll(WORD)) words.add(m[0]);
+  return [...words];
+}
+
+/** The spans of `text` whose folded word starts with one of `words` (sorted, not overlapping). */
+export function matchedSpans(text: string, words: readonly string[]): [number, number][] {
+  const spans: [number, number][] = [];
+  for (const m of text.matchAll(WORD)) {
+    const folded = foldText(m[0]);
+    if (words.some((w) => folded.startsWith(w))) spans.push([m.index, m.index + m[0].length]);
+  }
+  return spans;
+}
+
+/** Whether every word starts a word of `text`: what the indexes match (the property test's model). */
+export const matchesAll = (text: string, words: readonly string[]): boolean => {
+  const found = [...text.matchAll(WORD)].map((m) => foldText(m[0]));
+  return words.every((w) => found.some((f) => f.startsWith(w)));
+};

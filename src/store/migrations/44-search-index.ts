@@ -1,0 +1,119 @@
+import type { Migration } from './migration.js';
+
+// The database keeps the index itself, so no write path (comments/add, update, delete, erasure, retention, document
+// migration, organization deletion) can forget it (docs/decisions.md, "Search (issue 41)"). What is indexed is the
+// stored text: a comment's comment_text (the writer's text, or the text of the sanitized HTML: services/html.ts),
+// never its markup; a notification's body_message.
+
+/** 2^32: a scope's FTS rowids are its id times this plus its own count (see below). */
+const SCOPE = 4294967296;
+
+/**
+ * SQLite: one trigger set per table. The FTS row's rowid is the id of the row's entry in its keys table, which is
+ * its organization's scope id (search_scopes) times 2^32 plus a count of that scope's own: every organization's
+ * rows are one rowid range, and a search names its range, so FTS5 seeks into each word's list at the range and
+ * stops at its end instead of reading every tenant's entries (store/search/sql.ts).
+ */
+const sqliteIndex = (
+  table: string,
+  fts: string,
+  keys: string,
+  keyColumns: string[],
+  keyDecl: string,
+  text: string,
+  next: string,
+) => {
+  const match = (row: 'OLD' | 'NEW') => keyColumns.map((c) => `${c} = ${row}.${c}`).join(' AND ');
+  const values = (row: 'OLD' | 'NEW') => keyColumns.map((c) => `${row}.${c}`).join(', ');
+  const changed = [...keyColumns, text].map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
+  const scopeOf = (row: 'NEW') => `tenant_id = ${row}.tenant_id AND organization_id = ${row}.organization_id`;
+  const remove = `DELETE FROM ${fts} WHERE rowid = (SELECT id FROM ${keys} WHERE ${match('OLD')});
+  DELETE FROM ${keys} WHERE ${match('OLD')};`;
+  const add = `INSERT INTO search_scopes (tenant_id, organization_id) VALUES (NEW.tenant_id, NEW.organization_id)
+    ON CONFLICT DO UPDATE SET ${next} = ${next} + 1;
+  INSERT INTO ${keys} (id, ${keyColumns.join(', ')})
+    VALUES ((SELECT id * ${SCOPE} + ${next} FROM search_scopes WHERE ${scopeOf('NEW')}), ${values('NEW')});
+  INSERT INTO ${fts} (rowid, text) VALUES ((SELECT id FROM ${keys} WHERE ${match('NEW')}), NEW.${text});`;
+  return `
+CREATE TABLE ${keys} (
+  id INTEGER PRIMARY KEY,
+  ${keyDecl},
+  UNIQUE (${keyColumns.join(', ')})
+) STRICT;
+CREATE VIRTUAL TABLE ${fts} USING fts5(text, content = '', contentless_delete = 1,
+  tokenize = 'unicode61 remove_diacritics 2');
+INSERT OR IGNORE INTO search_scopes (tenant_id, organization_id) SELECT DISTINCT tenant_id, organization_id FROM ${table};
+INSERT INTO ${keys} (id, ${keyColumns.join(', ')})
+  SELECT s.id * ${SCOPE} + row_number() OVER (PARTITION BY s.id ORDER BY ${keyColumns.map((c) => `t.${c}`).join(', ')}),
+    ${keyColumns.map((c) => `t.${c}`).join(', ')}
+  FROM ${table} t JOIN search_scopes s ON s.tenant_id = t.tenant_id AND s.organization_id = t.organization_id;
+UPDATE search_scopes SET ${next} = 1 + coalesce((SELECT max(k.id) - search_scopes.id * ${SCOPE} FROM ${keys} k
+  WHERE k.id BETWEEN search_scopes.id * ${SCOPE} AND search_scopes.id * ${SCOPE} + ${SCOPE - 1}), 0);
+INSERT INTO ${fts} (rowid, text)
+  SELECT k.id, t.${text} FROM ${keys} k JOIN ${table} t ON ${keyColumns.map((c) => `t.${c} = k.${c}`).join(' AND ')};
+CREATE TRIGGER ${table}_search_insert AFTER INSERT ON ${table} BEGIN
+  ${add}
+END;
+CREATE TRIGGER ${table}_search_delete AFTER DELETE ON ${table} BEGIN
+  ${remove}
+END;
+CREATE TRIGGER ${table}_search_update AFTER UPDATE ON ${table} WHEN ${changed} BEGIN
+  ${remove}
+  ${add}
+END;`;
+};
+
+export const searchIndex: Migration = {
+  version: 44,
+  name: 'the full-text search index of comments and notifications',
+  // SQLite: FTS5, contentless (the text stays in its own table; snippets are cut from it: services/search.ts), with
+  // contentless_delete so that a row can be taken out by its rowid alone. comments is a WITHOUT ROWID table and
+  // notifications' rowids may change on VACUUM, so each table has a keys table whose INTEGER PRIMARY KEY is the FTS
+  // row's rowid, in its organization's range of rowids (search_scopes). unicode61 with remove_diacritics 2 folds
+  // case and accents and splits at every separator; it does not segment CJK (a run of CJK letters is one token:
+  // docs/api.md, "Search").
+  sqlite:
+    `
+CREATE TABLE search_scopes (
+  id               INTEGER PRIMARY KEY,
+  tenant_id        TEXT NOT NULL,
+  organization_id  TEXT NOT NULL,
+  next_comment     INTEGER NOT NULL DEFAULT 1,
+  next_notification INTEGER NOT NULL DEFAULT 1,
+  UNIQUE (tenant_id, organization_id)
+) STRICT;` +
+    sqliteIndex(
+      'comments',
+      'comment_search',
+      'comment_search_keys',
+      ['tenant_id', 'organization_id', 'document_id', 'annotation_id', 'comment_id'],
+      'tenant_id TEXT NOT NULL, organization_id TEXT NOT NULL, document_id TEXT NOT NULL, ' +
+        'annotation_id TEXT NOT NULL, comment_id INTEGER NOT NULL',
+      'comment_text',
+      'next_comment',
+    ) +
+    sqliteIndex(
+      'notifications',
+      'notification_search',
+      'notification_search_keys',
+      ['tenant_id', 'organization_id', 'notification_id'],
+      'tenant_id TEXT NOT NULL, organization_id TEXT NOT NULL, notification_id TEXT NOT NULL',
+      'body_message',
+      'next_notification',
+    ),
+  // PostgreSQL: a generated stored tsvector per table with a GIN index. search_words folds as unicode61 does without
+  // any extension (unaccent needs CREATE EXTENSION, a superuser's or the database owner's): accents off by Unicode
+  // decomposition, ASCII punctuation to spaces (the default parser would keep foo@bar.com or v1.2.3 as one token),
+  // then the 'simple' configuration (lower case, no stemming, no stop words). Declared IMMUTABLE for the generated
+  // column; it is, for a fixed Unicode version. Adding the columns rewrites both tables once.
+  postgres: String.raw`
+CREATE FUNCTION search_words(text) RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT to_tsvector('simple'::regconfig,
+    regexp_replace(regexp_replace(normalize($1, NFD), '[\u0300-\u036f]+', '', 'g'), '[!-/:-@\[-\x60{-~]+', ' ', 'g'))
+$$;
+ALTER TABLE comments ADD COLUMN search_words tsvector GENERATED ALWAYS AS (search_words(comment_text)) STORED;
+CREATE INDEX comments_search ON comments USING GIN (search_words);
+ALTER TABLE notifications ADD COLUMN search_words tsvector GENERATED ALWAYS AS (search_words(body_message)) STORED;
+CREATE INDEX notifications_search ON notifications USING GIN (search_words);
+`,
+};
