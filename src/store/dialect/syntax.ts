@@ -119,6 +119,16 @@ export interface Syntax {
    * DELETE ... LIMIT); PostgreSQL is given the rows' ctids, a TID scan.
    */
   updateSome(table: string, set: string, where: string): string;
+
+  // --- Full-text search (migration 44) ---
+  /**
+   * The words of a search as the database's full-text query, every word a quoted prefix, all of them required:
+   * FTS5's `"word"*` (its implicit AND), tsquery's `'word':*` joined by `&`. The words hold only letters, digits
+   * and marks (domain/search.ts queryWords); each is quoted still, so no operator can reach the query.
+   */
+  textMatch(words: readonly string[]): string;
+  /** What makes a text column compare bytewise, as the id columns do on PostgreSQL (COLLATE "C"); nothing on SQLite. */
+  readonly bytewise: string;
 }
 
 const lockClause = (strength: LockStrength, options: LockOptions = {}): string =>
@@ -126,6 +136,8 @@ const lockClause = (strength: LockStrength, options: LockOptions = {}): string =
 
 export const SQLITE: Syntax = {
   kind: 'sqlite',
+  textMatch: (words) => words.map((w) => `"${w.replaceAll('"', '""')}"*`).join(' '),
+  bytewise: '',
   cast: () => '',
   typed: (param) => `@${param}`,
   isIn: (column, param) => `${column} IN (SELECT value FROM json_each(@${param}))`,
@@ -160,6 +172,8 @@ export const SQLITE: Syntax = {
 
 export const POSTGRES: Syntax = {
   kind: 'postgres',
+  textMatch: (words) => words.map((w) => `'${w.replaceAll("'", "''").replaceAll('\\', '\\\\')}':*`).join(' & '),
+  bytewise: ' COLLATE "C"',
   cast: (type) => `::${type}`,
   typed: (param, type) => `@${param}::${type}`,
   isIn: (column, param, type = 'text') => `${column} = ANY(@${param}::${type}[])`,
@@ -191,3 +205,6 @@ export const POSTGRES: Syntax = {
   updateSome: (table, set, where) =>
     `UPDATE ${table} SET ${set} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${table} WHERE ${where} LIMIT @limit))`,
 };
+
+/** The syntax of a database kind: for the few values a store function spells per database (a search's match). */
+export const syntaxOf = (kind: DatabaseKind): Syntax => (kind === 'sqlite' ? SQLITE : POSTGRES);

@@ -1,23 +1,18 @@
-// Store code of search/get (docs/api.md, "search/get"): the words as each database's match expression, the rows as
+// Store code of search/get (docs/api.md, "search/get"): the words as the database's match expression (dialect/syntax.ts textMatch), the rows as
 // hits. The words hold only letters, digits and marks (domain/search.ts queryWords), so neither FTS5's nor
 // tsquery's operators can reach the query; each is still quoted.
 import type { FoundText, SearchKind, TextSearch } from '../../domain/search.js';
+import type { Syntax } from '../dialect/syntax.js';
 import { list, query, type Query } from '../sql.js';
 import { SEARCH_SQL } from './sql.js';
 
-/** FTS5: every word as a quoted prefix ("word"*), all of them (FTS5's implicit AND). */
-const ftsMatch = (words: readonly string[]) => words.map((w) => `"${w.replaceAll('"', '""')}"*`).join(' ');
-/** tsquery: every word as a quoted prefix ('word':*), all of them. */
-const tsMatch = (words: readonly string[]) =>
-  words.map((w) => `'${w.replaceAll("'", "''").replaceAll('\\', '\\\\')}':*`).join(' & ');
-
 const orNull = (v: unknown) => (v === null || v === undefined ? null : v);
 
-export function search(tenantId: string, kind: 'sqlite' | 'postgres', q: TextSearch): Query<FoundText[]> {
+export function search(tenantId: string, syntax: Syntax, q: TextSearch): Query<FoundText[]> {
   const params = {
     tenantId,
     organizationId: q.organizationId,
-    match: kind === 'sqlite' ? ftsMatch(q.words) : tsMatch(q.words),
+    match: syntax.textMatch(q.words),
     comments: q.kinds.includes('comment'),
     notifications: q.kinds.includes('notification'),
     documentIds: list(q.documentIds),

@@ -12,7 +12,7 @@ export const HIT = ['kind', 'document_id', 'annotation_id', 'comment_id', 'notif
 
 /** A folder's documents, the folders below it included (the subtree, as folders/delete and access take it). */
 const FOLDER_TREE = (s: Syntax) => `folder_tree(folder_id) AS (
-    SELECT value${s.kind === 'postgres' ? ' COLLATE "C"' : ''} FROM ${s.listRows('folderIds', 'given')}
+    SELECT value${s.bytewise} FROM ${s.listRows('folderIds', 'given')}
     UNION
     SELECT f.folder_id FROM folders f JOIN folder_tree t
       ON f.tenant_id = @tenantId AND f.organization_id = @organizationId AND f.parent_id = t.folder_id
