@@ -1,6 +1,5 @@
-// Store code of search/get (docs/api.md, "search/get"): the words as the database's match expression (dialect/syntax.ts textMatch), the rows as
-// hits. The words hold only letters, digits and marks (domain/search.ts queryWords), so neither FTS5's nor
-// tsquery's operators can reach the query; each is still quoted.
+// Store code of search/get (docs/api.md, "search/get"): the words as the database's match expression
+// (dialect/syntax.ts textMatch), the rows as hits.
 import type { FoundText, SearchKind, TextSearch } from '../../domain/search.js';
 import type { Syntax } from '../dialect/syntax.js';
 import { list, query, type Query } from '../sql.js';
