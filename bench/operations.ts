@@ -64,6 +64,11 @@ const plainOrg = (s: Scale): string => {
   }
 };
 const mixedOrg = (s: Scale): string => org(pick(s.organizations / MIXED_EVERY) * MIXED_EVERY + MIXED_EVERY - 1);
+/** A random thread, as the operations on one thread name it. */
+const thread = (s: Scale) => {
+  const a = pick(s.threadsPerOrg);
+  return { organizationId: org(pick(s.organizations)), documentId: docOf(a % s.documentsPerOrg), annotationId: threadOf(a) };
+};
 
 export const OPERATIONS: Operation[] = [
   {
@@ -142,10 +147,7 @@ export const OPERATIONS: Operation[] = [
     kind: 'read',
     method: 'POST',
     path: '/v1/commentannotations/comments/get',
-    body: (s) => {
-      const a = pick(s.threadsPerOrg);
-      return { organizationId: org(pick(s.organizations)), documentId: docOf(a % s.documentsPerOrg), annotationId: threadOf(a) };
-    },
+    body: thread,
   },
   {
     name: 'comments/get by commentIds',
@@ -153,11 +155,8 @@ export const OPERATIONS: Operation[] = [
     method: 'POST',
     path: '/v1/commentannotations/comments/get',
     body: (s) => {
-      const a = pick(s.threadsPerOrg);
       return {
-        organizationId: org(pick(s.organizations)),
-        documentId: docOf(a % s.documentsPerOrg),
-        annotationId: threadOf(a),
+        ...thread(s),
         commentIds: [2, 5, 8],
       };
     },
@@ -297,11 +296,8 @@ export const OPERATIONS: Operation[] = [
     method: 'POST',
     path: '/v1/commentannotations/comments/add',
     body: (s, n) => {
-      const a = pick(s.threadsPerOrg);
       return {
-        organizationId: org(pick(s.organizations)),
-        documentId: docOf(a % s.documentsPerOrg),
-        annotationId: threadOf(a),
+        ...thread(s),
         commentData: [{ commentHtml: `<p>Reply ${n}, <b>agreed</b>.</p>`, from: { userId: userOf(pick(s.usersPerOrg)) } }],
       };
     },
@@ -314,11 +310,8 @@ export const OPERATIONS: Operation[] = [
     method: 'POST',
     path: '/v1/commentannotations/reactions/add',
     body: (s) => {
-      const a = pick(s.threadsPerOrg);
       return {
-        organizationId: org(pick(s.organizations)),
-        documentId: docOf(a % s.documentsPerOrg),
-        annotationId: threadOf(a),
+        ...thread(s),
         commentId: 1,
         icon: ['👍', '🎉', '❤️', '😄', '🚀', '👀', '👍🏽', 'RAISED_HANDS'][pick(8)]!,
         userId: userOf(pick(s.usersPerOrg)),
@@ -404,10 +397,6 @@ export const SPREAD: Operation = {
   kind: 'spread',
   method: 'POST',
   path: '/v1/notifications/get',
-};
-const thread = (s: Scale) => {
-  const a = pick(s.threadsPerOrg);
-  return { organizationId: org(pick(s.organizations)), documentId: docOf(a % s.documentsPerOrg), annotationId: threadOf(a) };
 };
 const SPREAD_READS: Record<string, (s: Scale) => unknown> = {
   '/v1/notifications/get': (s) => ({ organizationId: plainOrg(s), userId: userOf(pick(s.usersPerOrg)), pageSize: 10 }),
