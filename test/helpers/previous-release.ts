@@ -484,7 +484,7 @@ export async function beforeSearchIndex(db: Pick<FreshDatabase, 'kind' | 'exec'>
       ? ['comments', 'notifications']
           .flatMap((t) => ['insert', 'update', 'delete'].map((e) => `DROP TRIGGER ${t}_search_${e};`))
           .concat(['comment', 'notification'].map((k) => `DROP TABLE ${k}_search; DROP TABLE ${k}_search_keys;`))
-          .concat(['DROP TABLE search_scopes;'])
+          .concat(['DROP TRIGGER organizations_search_scope_delete;', 'DROP TABLE search_scopes;'])
           .join('\n')
       : `ALTER TABLE comments DROP COLUMN search_words; ALTER TABLE notifications DROP COLUMN search_words;
 DROP FUNCTION search_words(text);`;

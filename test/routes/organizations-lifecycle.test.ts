@@ -10,7 +10,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectError, HEX32, makeTestApp, notificationData, PATHS, type TestApp, user } from '../helpers/app.js';
 import { badCredentialCases, expectBadCredentials, expectMissingCredentials } from '../helpers/security.js';
-import { ORGANIZATION_HISTORY, ORGANIZATION_TABLES, ORGANIZATION_VERSIONS } from '../../src/store/organizations/sql.js';
+import {
+  ORGANIZATION_HISTORY,
+  ORGANIZATION_INDEXES,
+  ORGANIZATION_TABLES,
+  ORGANIZATION_VERSIONS,
+} from '../../src/store/organizations/sql.js';
 
 let t: TestApp;
 before(async () => {
@@ -208,10 +213,14 @@ describe('organizations/delete: happy paths', () => {
     const named = [...tables].filter(([, columns]) => columns.includes('organization_id')).map(([table]) => table);
     assert.deepEqual(
       named.filter((x) => !(ORGANIZATION_TABLES as readonly string[]).includes(x)).sort(),
-      ['organizations', ...ORGANIZATION_VERSIONS, ...ORGANIZATION_HISTORY.filter((x) => tables.has(x))].sort(),
+      [
+        'organizations',
+        ...ORGANIZATION_VERSIONS,
+        ...[...ORGANIZATION_HISTORY, ...ORGANIZATION_INDEXES].filter((x) => tables.has(x)),
+      ].sort(),
       'every table that names an organization is emptied by organizations/delete, or listed as kept',
     );
-    for (const table of [...ORGANIZATION_TABLES, 'organizations']) {
+    for (const table of [...ORGANIZATION_TABLES, ...ORGANIZATION_INDEXES.filter((x) => tables.has(x)), 'organizations']) {
       const left = await t.db.query(`SELECT count(*) AS n FROM ${table} WHERE organization_id = '${org}'`);
       assert.equal(Number(left[0]!.n), 0, `${table} keeps rows of the deleted organization`);
     }

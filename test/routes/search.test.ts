@@ -199,6 +199,18 @@ describe('search/get', () => {
     await eventually('the erasure', async () => (await bold()).length === 0);
   });
 
+  test('a deleted organization is found no more, and an organization made again under its id is found anew', async () => {
+    const org = await world();
+    await t.a.ok(P.organizationsDelete, { organizationIds: [org] });
+    assert.deepEqual((await search(t.a, { organizationId: org, query: 'launch' })).data, []);
+    await t.a.ok(P.annotationsAdd, {
+      organizationId: org,
+      documentId: 'd9',
+      commentAnnotations: [{ annotationId: 'again', commentData: [{ commentText: 'Launch again', from: user('ana') }] }],
+    });
+    assert.deepEqual(keys((await search(t.a, { organizationId: org, query: 'launch' })).data), ['d9/again/1']);
+  });
+
   test('the index follows a document migration and retention', async () => {
     const org = await world();
     const started = await t.a.ok('/v2/organizations/documents/migrate', {

@@ -100,7 +100,12 @@ CREATE TABLE search_scopes (
       'tenant_id TEXT NOT NULL, organization_id TEXT NOT NULL, notification_id TEXT NOT NULL',
       'body_message',
       'next_notification',
-    ),
+    ) +
+    // A deleted organization's rowid range goes with it (its keys went with its rows); made again on its next write.
+    `
+CREATE TRIGGER organizations_search_scope_delete AFTER DELETE ON organizations BEGIN
+  DELETE FROM search_scopes WHERE tenant_id = OLD.tenant_id AND organization_id = OLD.organization_id;
+END;`,
   // PostgreSQL: a generated stored tsvector per table with a GIN index. search_words folds as unicode61 does without
   // any extension (unaccent needs CREATE EXTENSION, a superuser's or the database owner's): accents off by Unicode
   // decomposition, ASCII punctuation to spaces (the default parser would keep foo@bar.com or v1.2.3 as one token),
@@ -109,7 +114,7 @@ CREATE TABLE search_scopes (
   postgres: String.raw`
 CREATE FUNCTION search_words(text) RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT to_tsvector('simple'::regconfig,
-    regexp_replace(regexp_replace(normalize($1, NFD), '[\u0300-\u036f]+', '', 'g'), '[!-/:-@\[-\x60{-~]+', ' ', 'g'))
+    regexp_replace(regexp_replace(normalize($1, NFD), '[\u0300-\u036f]+', '', 'g'), '[!-/:-@[-\x60{-~]+', ' ', 'g'))
 $$;
 ALTER TABLE comments ADD COLUMN search_words tsvector GENERATED ALWAYS AS (search_words(comment_text)) STORED;
 CREATE INDEX comments_search ON comments USING GIN (search_words);

@@ -175,6 +175,12 @@ export const ORGANIZATION_VERSIONS = ['profile_versions', 'document_versions'] a
  * activity is its last word, and an erasure deletes what names the user.
  */
 export const ORGANIZATION_HISTORY = ['events', 'webhook_deliveries', 'webhook_queues', 'event_drafts', 'activities'] as const;
+/**
+ * SQLite's search index (migration 44; PostgreSQL keeps its index in columns of comments and notifications): the
+ * keys tables follow their rows by trigger, and an organization's rowid range (search_scopes) goes with its row in
+ * organizations, by trigger too. organizations/delete empties them without naming them.
+ */
+export const ORGANIZATION_INDEXES = ['comment_search_keys', 'notification_search_keys', 'search_scopes'] as const;
 
 export const DELETE_FROM: Readonly<Record<(typeof ORGANIZATION_TABLES)[number], Statement>> = Object.fromEntries(
   ORGANIZATION_TABLES.map((table) => [
