@@ -148,7 +148,7 @@ export async function columnNames(db: FreshDatabase, table: string): Promise<str
     db.kind === 'sqlite'
       ? `SELECT name FROM pragma_table_info('${table}') ORDER BY cid`
       : `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema()
-         AND table_name = '${table}' ORDER BY ordinal_position`,
+         AND table_name = '${table}' AND is_generated = 'NEVER' ORDER BY ordinal_position`,
   );
   return rows.map((r) => r.name as string);
 }

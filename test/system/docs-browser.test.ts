@@ -108,12 +108,15 @@ describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
     }
     assert.ok(twins > 0 && twins < OPERATIONS.length / 2, `${twins} /v2 twins shown as their /v1 operation`);
     // Each operation once, as the POST it is (the 405 answers for other methods are not operations).
-    assert.equal([...seen.values()].filter((b) => b.post).length, OPERATIONS.length - twins);
+    // The upload is a POST of a file, not a JSON operation; its /v2 twin is folded like the others.
+    assert.ok(listed('/v1/attachments/upload'), 'the upload is listed');
+    assert.equal([...seen.values()].filter((b) => b.post).length, OPERATIONS.length - twins + 1);
     assert.ok(listed('/v1/events'), 'the event stream is listed');
+    assert.ok(listed('/v1/attachments/{attachmentId}') && listed('/v2/attachments/{attachmentId}'), 'the downloads');
     assert.equal(
       seen.size,
-      OPERATIONS.length - twins + 4,
-      'the operations, the event stream (GET /v1/events) and /healthz, /readyz, /metrics',
+      OPERATIONS.length - twins + 1 + 2 + 4,
+      'the operations, the upload, the two downloads, the event stream (GET /v1/events) and /healthz, /readyz, /metrics',
     );
     assert.deepEqual(external, [], 'no request left the server');
   });
