@@ -72,6 +72,16 @@ export const bearerOf = (authorization: string | undefined): string | undefined 
   return m ? m[1] : undefined;
 };
 
+/**
+ * The end-user token of a GET a browser may open without setting headers (the event stream, a download): the
+ * `Authorization: Bearer` header, or else the `token` query parameter. Neither: 401, as for missing server headers.
+ */
+export function queryableTokenOf(request: { headers: { authorization?: string }; query: unknown }): string {
+  const token = bearerOf(request.headers.authorization) ?? (request.query as { token?: unknown }).token;
+  if (typeof token !== 'string') throw new ApiError('UNAUTHENTICATED', `Missing header ${API_KEY_HEADER}.`);
+  return token;
+}
+
 /** What end-user requests need besides the tenant's: the services that verify a token, and their own rate limit. */
 export interface EndUserAuth {
   services: Services;

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { contentDisposition } from '../domain/attachments.js';
 import { ApiError, invalid } from '../errors.js';
-import { API_KEY_HEADER, bearerOf } from '../http/auth.js';
+import { queryableTokenOf } from '../http/auth.js';
 import { allowTenantOrigin, originRefused } from '../http/cors.js';
 import type { App } from '../http/types.js';
 import { MAX_END_USER_TOKEN_LENGTH } from '../schemas/auth.js';
@@ -102,8 +102,7 @@ export async function register(app: App, services: Services, maxBytes: number): 
         config: { endUserToken: true },
         preValidation: async (request, reply) => {
           if (request.tenant) return;
-          const token = bearerOf(request.headers.authorization) ?? (request.query as { token?: unknown }).token;
-          if (typeof token !== 'string') throw new ApiError('UNAUTHENTICATED', `Missing header ${API_KEY_HEADER}.`);
+          const token = queryableTokenOf(request);
           const { tenant, claims } = await authenticateEndUser(services, token);
           if (!(await allowTenantOrigin(services.store, tenant.id, request, reply)))
             throw denied(originRefused(request.headers.origin));

@@ -5,7 +5,7 @@
 // outbox.
 import { Type } from 'typebox';
 import { ApiError, invalid } from '../errors.js';
-import { API_KEY_HEADER, bearerOf, serverCredentialsOf } from '../http/auth.js';
+import { queryableTokenOf, serverCredentialsOf } from '../http/auth.js';
 import { allowTenantOrigin, originRefused } from '../http/cors.js';
 import { allows } from '../domain/access.js';
 import { then } from '../maybe.js';
@@ -92,8 +92,7 @@ export function register(app: App, services: Services, settings: StreamSettings)
       // comes first).
       preValidation: async (request, reply) => {
         if (request.tenant) return;
-        const token = bearerOf(request.headers.authorization) ?? (request.query as { token?: unknown }).token;
-        if (typeof token !== 'string') throw new ApiError('UNAUTHENTICATED', `Missing header ${API_KEY_HEADER}.`);
+        const token = queryableTokenOf(request);
         const claims = await verifyEndUserToken(services, token);
         endUsers.set(request, claims);
         // A page on one of the tenant's allowed domains may read the stream, and a 400 about its query; a page
