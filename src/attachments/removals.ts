@@ -12,7 +12,12 @@ const BATCH = 100;
 const MAX_BACKOFF_MS = 3_600_000;
 
 /** One round; answers the files removed. */
-export async function removeDeletedFiles(store: Store, storage: AttachmentStorage, now: number): Promise<number> {
+export async function removeDeletedFiles(
+  store: Store,
+  storage: AttachmentStorage,
+  now: number,
+  onFailure: (err: unknown) => void = () => {},
+): Promise<number> {
   while ((await store.expireUploads(now, BATCH)) === BATCH) await new Promise<void>((r) => setImmediate(r));
   let removed = 0;
   for (;;) {
@@ -22,7 +27,9 @@ export async function removeDeletedFiles(store: Store, storage: AttachmentStorag
         await storage.remove(r.storageKey);
         await store.attachmentRemoved(r.storageKey);
         removed++;
-      } catch {
+      } catch (err) {
+        // Said, not only retried: a store that refuses every removal (credentials, a full disk) must show.
+        onFailure(err);
         await store.retryAttachmentRemoval(r.storageKey, now + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(r.attempts, 20)));
       }
     }
@@ -36,7 +43,7 @@ export function startAttachmentRemovals(
   options: { everySeconds: number; now?: () => number; onError?: (err: unknown) => void },
 ): Pruner {
   const now = options.now ?? Date.now;
-  return periodically(() => removeDeletedFiles(store, storage, now()), {
+  return periodically(() => removeDeletedFiles(store, storage, now(), options.onError), {
     everyMs: options.everySeconds * 1000,
     onError: options.onError,
   });

@@ -297,7 +297,13 @@ describe('attachments: deletes remove the files', () => {
     // A removal that fails stays queued, and comes back later.
     const failing = { ...storage, list: () => storage.list(), remove: async () => Promise.reject(new Error('storage down')) };
     await t.db.exec(`DELETE FROM attachments WHERE storage_key = '${key}'`); // as any delete does, by its trigger
-    assert.equal(await removeDeletedFiles(t.store, failing as unknown as DiskStorage, now), 0);
+    const said: unknown[] = [];
+    assert.equal(await removeDeletedFiles(t.store, failing as unknown as DiskStorage, now, (err) => said.push(err)), 0);
+    assert.deepEqual(
+      said.map((e) => (e as Error).message),
+      ['storage down'],
+      'the failure is said, for the log',
+    );
     assert.ok((await storage.list()).includes(key), 'kept while the storage fails');
     assert.equal(await removeDeletedFiles(t.store, storage, now), 0, 'not due again at once');
     assert.equal(await removeDeletedFiles(t.store, storage, now + 1000), 1, 'removed on a later round');
