@@ -3,10 +3,13 @@
 //   test/unit/ and test/system/  once (system tests start real processes and cover each database
 //                                 there is themselves);
 //   test/routes/ and test/store/ on SQLite, and again on PostgreSQL when TEST_DATABASE_URL is set.
-// Every run of every file is one job in one queue, the longest first, run MARGINALIA_TEST_CONCURRENCY
-// at a time (default 2): the runs share the machine instead of each ending in a tail where one file
-// runs alone. Each file's TAP output is printed whole when it ends, under a line naming it, its run and
-// its time. Ends with the slowest files and one line of totals; exits non-zero if anything failed.
+// System files run in a process each. Unit, route and store files run in groups: a few processes per run, each
+// loading the server's modules once and running its files one after another, each file a suite of its own
+// (scripts/test-group.mjs; docs/decisions.md, "Test files in groups"). Every job (a file or a group) is in one
+// queue, the longest first, run MARGINALIA_TEST_CONCURRENCY at a time (default 2): the runs share the machine
+// instead of each ending in a tail where one job runs alone. Each job's TAP output is printed whole when it ends,
+// under a line naming it, its run and its time. Ends with the slowest jobs, the failed files, and one line of
+// totals; exits non-zero if anything failed.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { delimiter, dirname } from 'node:path';
@@ -17,7 +20,8 @@ const filesIn = (folder) =>
     .filter((f) => f.endsWith('.test.ts'))
     .sort()
     .map((f) => `test/${folder}/${f}`);
-const ONCE = [...filesIn('unit'), ...filesIn('system')];
+const UNIT = filesIn('unit');
+const SYSTEM = filesIn('system');
 const EACH_DATABASE = [...filesIn('routes'), ...filesIn('store')];
 
 const CONCURRENCY = Number(process.env.MARGINALIA_TEST_CONCURRENCY || 2);
@@ -51,7 +55,7 @@ const SECONDS = {
   'postgres:test/routes/isolation.test.ts': 16,
   'sqlite:test/routes/bounds.test.ts': 15,
   'sqlite:test/routes/events-stream.test.ts': 12,
-  // Only to split the Node 22 route files in two halves (node22Jobs): its fuzz sends a quarter of the bodies.
+  // Only to balance the Node 22 groups: its fuzz sends a quarter of the bodies.
   'node22:test/routes/fuzz.test.ts': 45,
 };
 const BY_FOLDER = { unit: 1, system: 12, routes: 5, store: 5 };
@@ -60,6 +64,38 @@ const expected = (job) =>
   SECONDS[`${job.label}:${job.file}`] ??
   SECONDS[`sqlite:${job.file}`] ??
   BY_FOLDER[job.file.split('/')[1]] * (job.label === 'postgres' ? 1.5 : 1);
+
+/** A file of a grouped folder that still runs alone: it is long, and would make its group end last. */
+const ALONE = new Set(['sqlite:test/routes/fuzz.test.ts', 'postgres:test/routes/fuzz.test.ts']);
+/** How many processes each run's grouped files share: enough for the two slots to end together. */
+const GROUPS = { once: 1, sqlite: 2, postgres: 4, node22: 3 };
+/** A grouped file takes about this share of its time alone (SECONDS): the rest was loading the modules. */
+const IN_GROUP = 0.4;
+const GROUP_ENTRY = new URL('./test-group.mjs', import.meta.url).pathname;
+
+/**
+ * One run's grouped files as GROUPS[label] jobs of about equal expected time, each a process running its files in
+ * turn (scripts/test-group.mjs).
+ */
+function groupJobs(label, fileJobs) {
+  const sorted = [...fileJobs].sort((a, b) => expected(b) - expected(a));
+  const groups = Array.from({ length: Math.min(GROUPS[label], sorted.length) }, () => ({ files: [], seconds: 0 }));
+  for (const job of sorted) {
+    const lightest = groups.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    lightest.files.push(job.file);
+    lightest.seconds += expected(job);
+  }
+  const { env, node } = fileJobs[0];
+  return groups.map(({ files, seconds }, i) => ({
+    file: `${groups.length > 1 ? `group ${i + 1} of ${groups.length}` : 'group'} (${files.length} files)`,
+    files,
+    label,
+    seconds: seconds * IN_GROUP,
+    node,
+    args: [GROUP_ENTRY, ...files],
+    env,
+  }));
+}
 
 /** Test schemas are named test_<pid>_<random>; a killed run leaves its own behind. Drop those of dead processes. */
 async function dropAbandonedSchemas(url) {
@@ -90,6 +126,7 @@ function isAlive(pid) {
 }
 
 const running = new Set();
+const regexEscape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Runs one test file in a process of its own, in a process group of its own so a kill takes its servers too. */
 function runFile(job) {
@@ -131,51 +168,26 @@ function runFile(job) {
       console.log(`\n# ===== ${job.file} (${job.label}): ${seconds.toFixed(1)} s${how} =====`);
       process.stdout.write(out);
       if (err.trim()) console.log(err.trimEnd().replace(/^/gm, '# '));
-      resolve({ ...job, seconds, counts });
+      resolve({ ...job, seconds, counts, output: job.files ? out : '' });
     });
   });
 }
 
 /**
- * The Node 22 runs: the unit files in one process, the route files in two (each about half their time), with the
- * test runner's isolation off (Node 22's --experimental-test-isolation=none: the files share one process and load
- * the server's modules once). A process per file, as on the machine's Node, cost twice the time, most of it loading
- * the same modules again: more than CI's budget has left (docs/decisions.md, "Node versions and engine warnings").
+ * The environment of the Node 22 runs: the unit and route files, in groups like the main runs' (docs/decisions.md,
+ * "Node versions and engine warnings"), on SQLite.
  */
-function node22Jobs(bin) {
-  const routes = filesIn('routes').sort(
-    (a, b) => expected({ label: 'node22', file: b }) - expected({ label: 'node22', file: a }),
-  );
-  const halves = [[], []];
-  const load = [0, 0];
-  for (const file of routes) {
-    const i = load[0] <= load[1] ? 0 : 1;
-    halves[i].push(file);
-    load[i] += expected({ label: 'node22', file });
-  }
-  const groups = [
-    { name: 'test/unit/*', files: filesIn('unit'), seconds: 30 },
-    ...halves.map((files, i) => ({ name: `test/routes/* (${i + 1} of 2)`, files, seconds: load[i] * 0.6 })),
-  ];
-  return groups.map(({ name, files, seconds }) => ({
-    file: name,
-    label: 'node22',
-    seconds,
-    node: bin,
-    args: ['--test', '--experimental-test-isolation=none', ...files],
-    env: {
-      MARGINALIA_TEST_STORE: 'sqlite',
-      MARGINALIA_TEST_NODE_MAJOR: '22',
-      // In NODE_OPTIONS, so that every Node process a test starts (servers, CLIs, workers) has the hook too.
-      NODE_OPTIONS: `--import=${NODE22_HOOKS}`,
-      // A process started as `node` (npm scripts, shell commands) is Node 22 as well.
-      PATH: `${dirname(bin)}${delimiter}${process.env.PATH}`,
-      // A quarter of the bodies the SQLite run sends: the same validation code, with the same seed, on another V8;
-      // every operation and path is still fuzzed, and the hostile mix and its memory bound run whole.
-      FUZZ_RUNS: process.env.FUZZ_RUNS || '20',
-    },
-  }));
-}
+const node22Env = (bin) => ({
+  MARGINALIA_TEST_STORE: 'sqlite',
+  MARGINALIA_TEST_NODE_MAJOR: '22',
+  // In NODE_OPTIONS, so that every Node process a test starts (servers, CLIs, workers) has the hook too.
+  NODE_OPTIONS: `--import=${NODE22_HOOKS}`,
+  // A process started as `node` (npm scripts, shell commands) is Node 22 as well.
+  PATH: `${dirname(bin)}${delimiter}${process.env.PATH}`,
+  // A quarter of the bodies the SQLite run sends: the same validation code, with the same seed, on another V8;
+  // every operation and path is still fuzzed, and the hostile mix and its memory bound run whole.
+  FUZZ_RUNS: process.env.FUZZ_RUNS || '20',
+});
 
 const NODE22_HOOKS = new URL('./node22-hooks.mjs', import.meta.url).pathname;
 
@@ -212,18 +224,27 @@ if (pgUrl) await dropAbandonedSchemas(pgUrl);
 // MARGINALIA_TEST_NODE22=1 (CI): the unit and route files run again on Node 22, on SQLite (docs/decisions.md,
 // "Node versions and engine warnings"). Node 22 is prepared first; if it cannot be, the run fails.
 const node22 = process.env.MARGINALIA_TEST_NODE22 === '1' ? prepareNode22() : null;
-const jobs = [
-  ...ONCE.map((file) => ({ file, label: 'once', env: {} })),
+const fileJobs = [
+  ...[...UNIT, ...SYSTEM].map((file) => ({ file, label: 'once', env: {} })),
   ...EACH_DATABASE.map((file) => ({ file, label: 'sqlite', env: { MARGINALIA_TEST_STORE: 'sqlite' } })),
   ...(pgUrl ? EACH_DATABASE.map((file) => ({ file, label: 'postgres', env: { MARGINALIA_TEST_STORE: 'postgres' } })) : []),
-  ...(node22 ? node22Jobs(node22) : []),
-]
-  .filter((job) => !ONLY || ONLY.test(`${job.label}:${job.file}`))
-  .sort((a, b) => expected(b) - expected(a));
-const runs = (label) => jobs.filter((job) => job.label === label).length;
+  ...(node22
+    ? [...UNIT, ...filesIn('routes')].map((file) => ({ file, label: 'node22', node: node22, env: node22Env(node22) }))
+    : []),
+].filter((job) => !ONLY || ONLY.test(`${job.label}:${job.file}`));
+const groupable = (job) => job.file.split('/')[1] !== 'system' && !ALONE.has(`${job.label}:${job.file}`);
+const jobs = [
+  ...fileJobs.filter((job) => !groupable(job)),
+  ...Object.keys(GROUPS).flatMap((label) => {
+    const grouped = fileJobs.filter((job) => job.label === label && groupable(job));
+    return grouped.length > 0 ? groupJobs(label, grouped) : [];
+  }),
+].sort((a, b) => expected(b) - expected(a));
+const runs = (label) => fileJobs.filter((job) => job.label === label).length;
 console.log(
-  `# ${jobs.length} runs of test files, ${CONCURRENCY} at a time: ${runs('once')} once, ${runs('sqlite')} on SQLite, ` +
-    `${runs('postgres')} on PostgreSQL, ${runs('node22')} on Node 22 (SQLite, the unit and route files in groups)`,
+  `# ${fileJobs.length} runs of test files as ${jobs.length} jobs, ${CONCURRENCY} at a time: ${runs('once')} once, ` +
+    `${runs('sqlite')} on SQLite, ${runs('postgres')} on PostgreSQL, ${runs('node22')} on Node 22 (SQLite, the unit ` +
+    'and route files)',
 );
 if (!pgUrl) console.log('# PostgreSQL runs skipped: TEST_DATABASE_URL is not set.');
 
@@ -236,10 +257,16 @@ await Promise.all(
   }),
 );
 
-console.log('\n# slowest files:');
+console.log('\n# slowest jobs:');
 for (const r of [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 15))
   console.log(`#   ${r.seconds.toFixed(1).padStart(6)} s  ${r.file} (${r.label})`);
-for (const r of results.filter((r) => r.counts.fail > 0)) console.log(`# FAILED: ${r.file} (${r.label})`);
+for (const r of results.filter((r) => r.counts.fail > 0)) {
+  // A group names the files that failed in it (each file is a top-level suite: scripts/test-group.mjs); a group that
+  // crashed or was killed names them all, since which file it was in is not known.
+  const failed = r.files?.filter((f) => new RegExp(`^not ok \\d+ - ${regexEscape(f)}$`, 'm').test(r.output));
+  const named = r.files ? (failed.length > 0 ? failed : r.files) : [r.file];
+  for (const file of named) console.log(`# FAILED: ${file} (${r.label}${r.files ? `, ${r.file}` : ''})`);
+}
 console.log(`# wall time ${((performance.now() - started) / 1000).toFixed(0)} s`);
 const sum = (k) => results.reduce((n, r) => n + r.counts[k], 0);
 console.log(`\ntotal: ${sum('pass')} passed, ${sum('fail')} failed, ${sum('skipped')} skipped`);
