@@ -10,9 +10,12 @@ import { internalUserId } from '../src/domain/ids.js';
 import { COMMENTS_SQL } from '../src/store/comments/sql.js';
 import { keptOf } from '../src/store/comments/threads.js';
 import { newNotificationAnswer } from '../src/domain/answers/notifications.js';
+import { headlineOf } from '../src/domain/search.js';
 import { recipientsJson } from '../src/store/notifications/notifications.js';
 import { NOTIFICATIONS_SQL } from '../src/store/notifications/sql.js';
 import { USERS_SQL } from '../src/store/users/sql.js';
+import { COMMENT_SEARCH, NOTIFICATION_SEARCH, sqliteSearchFill } from '../src/store/migrations/44-search-index.js';
+import { SEARCHED_NOTIFICATIONS } from '../src/store/migrations/47-notification-headlines-searched.js';
 import type { Store } from '../src/store/store.js';
 
 export const SCALES = {
@@ -240,18 +243,20 @@ const recipientList = (tenantId: string, n: Rows['notifications'][number]) =>
 const HEADLINE = '{actionUser} mentioned you in {documentTitle}';
 const OPEN = '{"id":"OPEN","name":"Open","type":"default"}';
 
-/** Its recipients column and its stored answer, as notifications/add writes them. */
+/** Its recipients column, its stored answer and its headline, as notifications/add writes them. */
 const recipientColumns = (tenantId: string, n: Rows['notifications'][number]) => {
   const list = recipientList(tenantId, n);
+  const headlineData = JSON.parse(n.headlineData) as Record<string, unknown>;
   const answer = newNotificationAnswer({
     ...n,
     headlineTemplate: HEADLINE,
-    headlineData: JSON.parse(n.headlineData) as Record<string, unknown>,
+    headlineData,
     sourceData: {},
     bodyMessage: '',
     recipients: list,
   });
-  return { recipients: recipientsJson(list), answer };
+  const headlineText = headlineOf(HEADLINE, headlineData, { userId: n.actionUserId });
+  return { recipients: recipientsJson(list), answer, headlineText };
 };
 
 /** Creates the bench tenant and fills the dataset; returns the tenant id. */
@@ -263,6 +268,12 @@ export async function buildDataset(
 ): Promise<string> {
   await createTenant(store, () => T0, 'bench', BENCH_CREDENTIALS);
   const tenantId = (await store.findCredentials(BENCH_CREDENTIALS.apiKey))!.tenant.id;
+  await sink.withoutSearchIndex(() => writeRows(tenantId, scale, sink, progress));
+  progress('the search index');
+  return tenantId;
+}
+
+async function writeRows(tenantId: string, scale: Scale, sink: SqliteSink | PostgresSink, progress: (msg: string) => void) {
   const BATCH = 50; // organizations per transaction
   for (let first = 0; first < scale.organizations; first += BATCH) {
     const batch: Rows = { users: [], notifications: [], comments: [], annotations: [] };
@@ -278,12 +289,27 @@ export async function buildDataset(
   }
   await sink.write(tenantId, heavyRows(scale));
   progress('the heavy inbox');
-  return tenantId;
 }
 
 /** Writes through the SQLite store's own statements, one transaction per batch. */
 export class SqliteSink {
   constructor(private readonly db: Database.Database) {}
+
+  /**
+   * The search index's triggers are dropped while the rows are written, and the index is then filled in bulk and the
+   * triggers made again as they were: a row at a time through the triggers, the large dataset took over an hour.
+   */
+  async withoutSearchIndex(write: () => Promise<void>): Promise<void> {
+    const triggers = this.db
+      .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name GLOB '*_search_*' AND tbl_name IN (?, ?)`)
+      .all(COMMENT_SEARCH.table, NOTIFICATION_SEARCH.table) as { name: string; sql: string }[];
+    for (const t of triggers) this.db.exec(`DROP TRIGGER ${t.name}`);
+    await write();
+    this.db.transaction(() => {
+      this.db.exec(sqliteSearchFill(COMMENT_SEARCH) + sqliteSearchFill(SEARCHED_NOTIFICATIONS));
+      for (const t of triggers) this.db.exec(t.sql);
+    })();
+  }
 
   async write(tenantId: string, rows: Rows): Promise<void> {
     const s = {
@@ -326,11 +352,12 @@ export class SqliteSink {
           actionUserEmail: null,
           timestamp: n.timestamp,
         };
-        const { recipients, answer } = recipientColumns(tenantId, n);
+        const { recipients, answer, headlineText } = recipientColumns(tenantId, n);
         s.insertNotification!.run({
           ...shared,
           headlineTemplate: HEADLINE,
           headlineData: n.headlineData,
+          headlineText,
           bodyMessage: '',
           sourceData: '{}',
           recipients,
@@ -411,6 +438,17 @@ const NO_V2_MEMBERS = {
 export class PostgresSink {
   constructor(private readonly client: pg.Client) {}
 
+  /** The search index's GIN indexes are dropped while the rows are written, and made again after, in one build each. */
+  async withoutSearchIndex(write: () => Promise<void>): Promise<void> {
+    const { rows } = await this.client.query<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()
+         AND indexname IN ('comments_search', 'notifications_search')`,
+    );
+    for (const r of rows) await this.client.query(`DROP INDEX ${r.indexname}`);
+    await write();
+    for (const r of rows) await this.client.query(r.indexdef);
+  }
+
   async write(tenantId: string, rows: Rows): Promise<void> {
     const c = this.client;
     const col = <T, K extends keyof T>(list: T[], key: K) => list.map((x) => x[key]);
@@ -439,12 +477,14 @@ export class PostgresSink {
       ],
     );
     const n = rows.notifications;
+    const columns = n.map((x) => recipientColumns(tenantId, x));
     await c.query(
       `INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id, action_user_id,
-        headline_template, headline_data, body_message, source_data, timestamp, recipients, answer, notify_all)
-      SELECT $1, x.o, x.i, x.d, x.l, x.a, $11, x.h, '', '{}', x.t, x.r, x.an, x.w
+        headline_template, headline_data, headline_text, body_message, source_data, timestamp, recipients, answer,
+        notify_all)
+      SELECT $1, x.o, x.i, x.d, x.l, x.a, $11, x.h, x.ht, '', '{}', x.t, x.r, x.an, x.w
       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[],
-        $10::text[], $12::boolean[]) AS x(o, i, d, l, a, h, t, r, an, w)`,
+        $10::text[], $12::boolean[], $13::text[]) AS x(o, i, d, l, a, h, t, r, an, w, ht)`,
       [
         tenantId,
         col(n, 'organizationId'),
@@ -454,17 +494,16 @@ export class PostgresSink {
         col(n, 'actionUserId'),
         col(n, 'headlineData'),
         col(n, 'timestamp'),
-        ...(() => {
-          const columns = n.map((x) => recipientColumns(tenantId, x));
-          return [columns.map((c) => c.recipients), columns.map((c) => c.answer)];
-        })(),
+        columns.map((x) => x.recipients),
+        columns.map((x) => x.answer),
         HEADLINE,
         col(n, 'notifyAll'),
+        columns.map((x) => x.headlineText),
       ],
     );
     // Each inbox row carries its notification's answer and filter columns, as notifications/add writes it.
-    const r = n.flatMap((x) => {
-      const { answer } = recipientColumns(tenantId, x);
+    const r = n.flatMap((x, i) => {
+      const { answer } = columns[i]!;
       return x.recipients.map((userId, position) => ({ ...x, userId, position, answer, unread: !x.readBy.includes(userId) }));
     });
     await c.query(

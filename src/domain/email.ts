@@ -50,12 +50,18 @@ export function wantsMail(setting: SettingValue, reason: Pick<MailReason, 'conce
 
 /**
  * A headline template (`{actionUser} mentioned you`) with its data filled in, as text: a member that is a user
- * object shows its name (else its userId), any other value its text; an unknown placeholder stays as written.
+ * object shows its name (else its userId), any other value its text; an unknown placeholder is `unfilled`'s answer,
+ * by default itself as written.
  */
-export function headlineText(template: string, data: Record<string, unknown>, names: ReadonlyMap<string, string>): string {
+export function headlineText(
+  template: string,
+  data: Record<string, unknown>,
+  names: ReadonlyMap<string, string>,
+  unfilled: (placeholder: string) => string = (placeholder) => placeholder,
+): string {
   return template.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, key: string) => {
     const value = data[key];
-    if (value == null) return whole;
+    if (value == null) return unfilled(whole);
     if (typeof value === 'object') {
       const user = value as { userId?: unknown; name?: unknown };
       const userId = typeof user.userId === 'string' ? user.userId : null;

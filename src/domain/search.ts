@@ -1,5 +1,6 @@
 // Full-text search of comment and notification text (docs/api.md, "search/get"): the words of a query, as both
 // databases' indexes take them, and what a search asks and finds. Pure: no I/O.
+import { headlineText } from './email.js';
 
 /** What a hit is. */
 export type SearchKind = 'comment' | 'notification';
@@ -68,3 +69,21 @@ export const matchesAll = (text: string, words: readonly string[]): boolean => {
   const found = [...text.matchAll(WORD)].map((m) => foldText(m[0]));
   return words.every((w) => found.some((f) => f.startsWith(w)));
 };
+
+/**
+ * A notification's headline as a reader sees it: the template with its data filled in, the acting user's name where
+ * the data names them; a placeholder the data has no value for is left out (it is the template's markup, not words
+ * of the text), and runs of white space are one space. Stored with the notification (headline_text, migration 47)
+ * and indexed with its body; written with the notification and again when its content changes, so a user renamed
+ * later is found by the name the notification was written with.
+ */
+export function headlineOf(
+  headlineTemplate: string,
+  headlineData: Record<string, unknown>,
+  actionUser: { userId: string; name?: string | null },
+): string {
+  const names = new Map(actionUser.name ? [[actionUser.userId, actionUser.name]] : []);
+  return headlineText(headlineTemplate, headlineData, names, () => '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -1,6 +1,7 @@
 // search/get (docs/api.md, "search/get"): the query as words, the filters, a page of hits best first, each with a
 // snippet cut from its text with the matched words marked. The ranking is the database's; the snippet is cut here,
-// the same on both databases, from the stored text (never markup: a comment's text, a notification's bodyMessage).
+// the same on both databases, from the stored text (never markup: a comment's text, a notification's headline as
+// read and its bodyMessage).
 import { type FoundText, matchedSpans, queryWords, type SearchKind } from '../domain/search.js';
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';

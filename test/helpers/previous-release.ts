@@ -1,5 +1,12 @@
 // Takes a database back to the schema an earlier release left, rows included, so a test can check that
 // the migrations after it carry those rows forward. Each step undoes one migration, newest first.
+import {
+  COMMENT_SEARCH,
+  NOTIFICATION_SEARCH,
+  sqliteSearchTable,
+  sqliteSearchTextFill,
+  sqliteSearchTriggers,
+} from '../../src/store/migrations/44-search-index.js';
 import { MIGRATIONS, NAMING, USER_COLUMNS } from '../../src/store/migrations/index.js';
 import type { FreshDatabase } from './test-database.js';
 
@@ -477,8 +484,29 @@ DROP TABLE attachment_removals;
 DELETE FROM schema_migrations WHERE version = 46;`);
 }
 
-/** Before migration 44: no search index (SQLite's FTS tables, keys tables and triggers; PostgreSQL's columns). */
+/** Before migration 47: notifications indexed by their body alone, no headline_text; FTS rows left by rowid. */
+export async function beforeNotificationHeadlines(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const back =
+    db.kind === 'sqlite'
+      ? `${['comments', 'notifications']
+          .flatMap((t) => ['insert', 'update', 'delete'].map((e) => `DROP TRIGGER ${t}_search_${e};`))
+          .join('\n')}
+DROP TABLE comment_search;
+DROP TABLE notification_search;
+ALTER TABLE notifications DROP COLUMN headline_text;${[COMMENT_SEARCH, NOTIFICATION_SEARCH]
+          .map((index) => sqliteSearchTable(index) + sqliteSearchTextFill(index) + sqliteSearchTriggers(index))
+          .join('')}`
+      : `DROP INDEX notifications_search;
+ALTER TABLE notifications DROP COLUMN search_words;
+ALTER TABLE notifications DROP COLUMN headline_text;
+ALTER TABLE notifications ADD COLUMN search_words tsvector GENERATED ALWAYS AS (search_words(body_message)) STORED;
+CREATE INDEX notifications_search ON notifications USING GIN (search_words);`;
+  await db.exec(`${back}\nDELETE FROM schema_migrations WHERE version = 47;`);
+}
+
+/** Before migration 44 (and 47): no search index (SQLite's FTS tables, keys tables and triggers; PostgreSQL's columns). */
 export async function beforeSearchIndex(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeNotificationHeadlines(db);
   const drop =
     db.kind === 'sqlite'
       ? ['comments', 'notifications']

@@ -250,8 +250,9 @@ describe('retention: runs', () => {
       'comments o1 doc-2 t-resolved-2',
     ]);
     // Nothing was added but the deletions' events and activities, and the counters they moved.
+    // (The index's shadow tables record a deletion as new segments.)
     for (const [table, rows] of missing(afterRun, beforeRun))
-      assert.ok(ADDED.has(table), `${table} gained rows: ${JSON.stringify(rows).slice(0, 300)}`);
+      assert.ok(ADDED.has(table) || SEARCH_INDEX.test(table), `${table} gained rows: ${JSON.stringify(rows).slice(0, 300)}`);
 
     // The deletions' events: as notifications/delete's and commentannotations/delete's (numbered: PostgreSQL
     // numbers drafts after the commit).

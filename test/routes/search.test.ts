@@ -95,7 +95,11 @@ describe('search/get', () => {
       },
     );
     const note = got.data.find((h: any) => h.kind === 'notification');
-    assert.equal(note.snippet, '<mark>Launch</mark> review today');
+    assert.equal(
+      note.snippet,
+      'mentioned\n<mark>Launch</mark> review today',
+      'the headline (its placeholders with no data left out), then the body',
+    );
     assert.equal(note.userId, 'actor');
     assert.equal(note.documentId, 'd1');
     // Scores order the page: every hit of a better-matching query is there on /v2 too.
@@ -199,6 +203,37 @@ describe('search/get', () => {
     await eventually('the erasure', async () => (await bold()).length === 0);
   });
 
+  test("a notification's headline is found as a reader sees it, and follows notifications/update", async () => {
+    const org = uniq('org');
+    now += 1000;
+    await t.a.ok(
+      P.notificationsAdd,
+      notificationData(org, {
+        notificationId: 'n-budget',
+        displayHeadlineMessageTemplate: '{actionUser} assigned {task} to {nobody} you',
+        displayHeadlineMessageTemplateData: { actionUser: { userId: 'zoe', name: 'Zoë Ander' }, task: 'Budget <review>' },
+        displayBodyMessage: 'Due on Friday',
+      }),
+    );
+    const snippets = async (query: string) =>
+      (await search(t.a, { organizationId: org, query })).data.map((h: any) => `${h.notificationId}: ${h.snippet}`);
+    const headline = 'Zoë Ander assigned Budget &lt;review&gt; to you';
+    assert.deepEqual(await snippets('zoe'), [
+      `n-budget: <mark>Zoë</mark> Ander assigned Budget &lt;review&gt; to you\nDue on Friday`,
+    ]);
+    assert.deepEqual(await snippets('review friday'), [
+      `n-budget: Zoë Ander assigned Budget &lt;<mark>review</mark>&gt; to you\nDue on <mark>Friday</mark>`,
+    ]);
+    assert.deepEqual(await snippets('nobody'), [], 'a placeholder without data is no word of the text');
+    assert.deepEqual(await snippets('actionuser'), [], 'nor a filled one');
+    await t.a.ok(P.notificationsUpdate, {
+      organizationId: org,
+      notifications: [{ id: 'n-budget', displayHeadlineMessageTemplate: '{actionUser} closed {task}' }],
+    });
+    assert.deepEqual(await snippets('closed'), ['n-budget: Zoë Ander <mark>closed</mark> Budget &lt;review&gt;\nDue on Friday']);
+    assert.deepEqual(await snippets('assigned'), [], `the old headline (${headline}) is found no more`);
+  });
+
   test('a deleted organization is found no more, and an organization made again under its id is found anew', async () => {
     const org = await world();
     await t.a.ok(P.organizationsDelete, { organizationIds: [org] });
@@ -286,13 +321,13 @@ describe('search/get: who sees what', () => {
     // ana's inbox: the review, not bo's.
     assert.deepEqual(
       hits.filter((h: any) => h.kind === 'notification').map((h: any) => h.snippet),
-      ['<mark>Launch</mark> review today'],
+      ['mentioned\n<mark>Launch</mark> review today'],
     );
     const bo = await token('bo');
     const bos = await as(bo, { query: 'launch', kinds: ['notification'] });
     assert.deepEqual(
       bos.json.result.data.map((h: any) => h.snippet),
-      ['<mark>launch</mark> for bo only'],
+      ['mentioned\n<mark>launch</mark> for bo only'],
     );
     // Refused: no documents named, a restricted one, another inbox.
     expectError(await as(ana, { query: 'launch' }), 403, 'PERMISSION_DENIED');

@@ -34,6 +34,7 @@ import {
   beforeAccessRoles,
   beforeNotificationArchives,
   beforeSearchIndex,
+  beforeNotificationHeadlines,
   beforeLz4,
   beforeNumberingByWrite,
   beforeThreadColors,
@@ -829,6 +830,48 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         await reopened.addAnnotations(TA, ORG, DOC, [annotation('new', [newComment(1, 'another reunion')])], T0 + 1);
         eq(await found('reunion'), ['ann/1', 'n1', 'new/1'], 'and the rows written after');
         eq(await found('tomorrow'), ['n1'], 'a notification by its body');
+      });
+    },
+  );
+
+  storeTest(
+    'a database as migration 46 left it migrates forward: its notifications are found by their headlines, and new ones',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      const named = (id: string, name: string, body: string) =>
+        notification(id, {
+          actionUser: { userId: 'zoe', name, email: null },
+          headlineTemplate: '{actor} mentioned you in {document}',
+          headlineData: { actor: { userId: 'zoe' }, document: 'Roadmap' },
+          bodyMessage: body,
+        });
+      await store.addNotification(TA, ORG, named('n1', 'Zoë', 'see the numbers'));
+      await store.addNotification(TA, ORG, notification('n2', { headlineTemplate: '', headlineData: {}, bodyMessage: 'plain' }));
+      await beforeNotificationHeadlines(db);
+      eq((await db.textColumns()).get('notifications')?.includes('headline_text'), false, 'as that release left it');
+      await withSecondStore(db, async (reopened) => {
+        const found = async (word: string) =>
+          (
+            await reopened.searchText(TA, {
+              organizationId: ORG,
+              words: [word],
+              kinds: ['notification'],
+              documentIds: null,
+              folderIds: null,
+              userIds: null,
+              createdAfter: null,
+              createdBefore: null,
+              recipient: null,
+              offset: 0,
+              limit: 10,
+            })
+          ).map((h) => [h.notificationId, h.text]);
+        eq(await found('zoe'), [['n1', 'Zoë mentioned you in Roadmap\nsee the numbers']], 'by the name the data gave');
+        eq(await found('roadmap'), [['n1', 'Zoë mentioned you in Roadmap\nsee the numbers']], 'by a value of the data');
+        eq(await found('numbers'), [['n1', 'Zoë mentioned you in Roadmap\nsee the numbers']], 'and by its body still');
+        eq(await found('plain'), [['n2', 'plain']], 'a notification without a headline, by its body');
+        await reopened.addNotification(TA, ORG, named('n3', 'Zed', 'later'));
+        eq(await found('zed'), [['n3', 'Zed mentioned you in Roadmap\nlater']], 'a notification written after');
       });
     },
   );

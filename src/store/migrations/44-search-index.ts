@@ -8,49 +8,48 @@ import type { Migration } from './migration.js';
 /** 2^32: a scope's FTS rowids are its id times this plus its own count (see below). */
 const SCOPE = 4294967296;
 
+/** A table's index in SQLite: its FTS table, its keys table, the key columns, and the columns whose text it holds. */
+export interface SqliteSearchIndex {
+  table: string;
+  fts: string;
+  keys: string;
+  keyColumns: string[];
+  /** Indexed as one text, a line each (migration 47 added the notifications' headline). */
+  textColumns: string[];
+  /** search_scopes' column counting the table's rows in each scope. */
+  next: string;
+  /**
+   * How a row leaves the FTS table: by its rowid alone (`contentless_delete = 1`, this migration's tables) or by the
+   * FTS5 'delete' command with the text it was indexed with (migration 47's tables; docs/decisions.md, "Search").
+   */
+  deleteBy: 'rowid' | 'text';
+}
+
 /**
- * SQLite: one trigger set per table. The FTS row's rowid is the id of the row's entry in its keys table, which is
- * its organization's scope id (search_scopes) times 2^32 plus a count of that scope's own: every organization's
- * rows are one rowid range, and a search names its range, so FTS5 seeks into each word's list at the range and
- * stops at its end instead of reading every tenant's entries (store/search/sql.ts).
+ * SQLite: the triggers that keep a table's index. The FTS row's rowid is the id of the row's entry in its keys table,
+ * which is its organization's scope id (search_scopes) times 2^32 plus a count of that scope's own: every
+ * organization's rows are one rowid range, and a search names its range, so FTS5 seeks into each word's list at the
+ * range and stops at its end instead of reading every tenant's entries (store/search/sql.ts).
  */
-const sqliteIndex = (
-  table: string,
-  fts: string,
-  keys: string,
-  keyColumns: string[],
-  keyDecl: string,
-  text: string,
-  next: string,
-) => {
+export const sqliteSearchTriggers = (index: SqliteSearchIndex): string => {
+  const { table, fts, keys, keyColumns, textColumns, next } = index;
   const match = (row: 'OLD' | 'NEW') => keyColumns.map((c) => `${c} = ${row}.${c}`).join(' AND ');
   const values = (row: 'OLD' | 'NEW') => keyColumns.map((c) => `${row}.${c}`).join(', ');
-  const changed = [...keyColumns, text].map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
+  const changed = [...keyColumns, ...textColumns].map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
   const scopeOf = (row: 'NEW') => `tenant_id = ${row}.tenant_id AND organization_id = ${row}.organization_id`;
-  const remove = `DELETE FROM ${fts} WHERE rowid = (SELECT id FROM ${keys} WHERE ${match('OLD')});
+  const removeEntry =
+    index.deleteBy === 'rowid'
+      ? `DELETE FROM ${fts} WHERE rowid = (SELECT id FROM ${keys} WHERE ${match('OLD')});`
+      : `INSERT INTO ${fts} (${fts}, rowid, text)
+    SELECT 'delete', id, ${sqliteText(textColumns, 'OLD')} FROM ${keys} WHERE ${match('OLD')};`;
+  const remove = `${removeEntry}
   DELETE FROM ${keys} WHERE ${match('OLD')};`;
   const add = `INSERT INTO search_scopes (tenant_id, organization_id) VALUES (NEW.tenant_id, NEW.organization_id)
     ON CONFLICT DO UPDATE SET ${next} = ${next} + 1;
   INSERT INTO ${keys} (id, ${keyColumns.join(', ')})
     VALUES ((SELECT id * ${SCOPE} + ${next} FROM search_scopes WHERE ${scopeOf('NEW')}), ${values('NEW')});
-  INSERT INTO ${fts} (rowid, text) VALUES ((SELECT id FROM ${keys} WHERE ${match('NEW')}), NEW.${text});`;
+  INSERT INTO ${fts} (rowid, text) VALUES ((SELECT id FROM ${keys} WHERE ${match('NEW')}), ${sqliteText(textColumns, 'NEW')});`;
   return `
-CREATE TABLE ${keys} (
-  id INTEGER PRIMARY KEY,
-  ${keyDecl},
-  UNIQUE (${keyColumns.join(', ')})
-) STRICT;
-CREATE VIRTUAL TABLE ${fts} USING fts5(text, content = '', contentless_delete = 1,
-  tokenize = 'unicode61 remove_diacritics 2');
-INSERT OR IGNORE INTO search_scopes (tenant_id, organization_id) SELECT DISTINCT tenant_id, organization_id FROM ${table};
-INSERT INTO ${keys} (id, ${keyColumns.join(', ')})
-  SELECT s.id * ${SCOPE} + row_number() OVER (PARTITION BY s.id ORDER BY ${keyColumns.map((c) => `t.${c}`).join(', ')}),
-    ${keyColumns.map((c) => `t.${c}`).join(', ')}
-  FROM ${table} t JOIN search_scopes s ON s.tenant_id = t.tenant_id AND s.organization_id = t.organization_id;
-UPDATE search_scopes SET ${next} = 1 + coalesce((SELECT max(k.id) - search_scopes.id * ${SCOPE} FROM ${keys} k
-  WHERE k.id BETWEEN search_scopes.id * ${SCOPE} AND search_scopes.id * ${SCOPE} + ${SCOPE - 1}), 0);
-INSERT INTO ${fts} (rowid, text)
-  SELECT k.id, t.${text} FROM ${keys} k JOIN ${table} t ON ${keyColumns.map((c) => `t.${c} = k.${c}`).join(' AND ')};
 CREATE TRIGGER ${table}_search_insert AFTER INSERT ON ${table} BEGIN
   ${add}
 END;
@@ -61,6 +60,70 @@ CREATE TRIGGER ${table}_search_update AFTER UPDATE ON ${table} WHEN ${changed} B
   ${remove}
   ${add}
 END;`;
+};
+
+/** The indexed text of a row (`row` its alias): its text columns, a line each. */
+export const sqliteText = (textColumns: string[], row: string): string =>
+  textColumns.map((c) => `${row}.${c}`).join(' || char(10) || ');
+
+/**
+ * SQLite: a table's index filled from the rows there are, in bulk (its keys and FTS tables made and empty): each
+ * organization's scope, the rows' keys numbered in their scope's range, and the FTS rows. Also how the benchmark's
+ * dataset is indexed after its rows are written (bench/dataset.ts).
+ */
+export const sqliteSearchFill = (index: SqliteSearchIndex): string =>
+  `${sqliteSearchKeysFill(index)}${sqliteSearchTextFill(index)}`;
+
+/** The scopes and keys part of sqliteSearchFill (its keys table made and empty). */
+export const sqliteSearchKeysFill = ({ table, keys, keyColumns, next }: SqliteSearchIndex): string => `
+INSERT OR IGNORE INTO search_scopes (tenant_id, organization_id) SELECT DISTINCT tenant_id, organization_id FROM ${table};
+INSERT INTO ${keys} (id, ${keyColumns.join(', ')})
+  SELECT s.id * ${SCOPE} + row_number() OVER (PARTITION BY s.id ORDER BY ${keyColumns.map((c) => `t.${c}`).join(', ')}),
+    ${keyColumns.map((c) => `t.${c}`).join(', ')}
+  FROM ${table} t JOIN search_scopes s ON s.tenant_id = t.tenant_id AND s.organization_id = t.organization_id;
+UPDATE search_scopes SET ${next} = 1 + coalesce((SELECT max(k.id) - search_scopes.id * ${SCOPE} FROM ${keys} k
+  WHERE k.id BETWEEN search_scopes.id * ${SCOPE} AND search_scopes.id * ${SCOPE} + ${SCOPE - 1}), 0);`;
+
+/** The FTS part of sqliteSearchFill: every keyed row's text (its FTS table made and empty). */
+export const sqliteSearchTextFill = ({ table, fts, keys, keyColumns, textColumns }: SqliteSearchIndex): string => `
+INSERT INTO ${fts} (rowid, text)
+  SELECT k.id, ${sqliteText(textColumns, 't')} FROM ${keys} k JOIN ${table} t ON ${keyColumns
+    .map((c) => `t.${c} = k.${c}`)
+    .join(' AND ')};`;
+
+/** SQLite: a table's FTS5 table (contentless: the text stays in the table's own rows). */
+export const sqliteSearchTable = ({ fts, deleteBy }: SqliteSearchIndex): string => `
+CREATE VIRTUAL TABLE ${fts} USING fts5(text, content = ''${deleteBy === 'rowid' ? ', contentless_delete = 1' : ''},
+  tokenize = 'unicode61 remove_diacritics 2');`;
+
+/** SQLite: a table's keys and FTS tables, filled from the rows there are, and its triggers. */
+const sqliteIndex = (index: SqliteSearchIndex, keyDecl: string) => `
+CREATE TABLE ${index.keys} (
+  id INTEGER PRIMARY KEY,
+  ${keyDecl},
+  UNIQUE (${index.keyColumns.join(', ')})
+) STRICT;${sqliteSearchTable(index)}${sqliteSearchFill(index)}${sqliteSearchTriggers(index)}`;
+
+/** The comments' index as this migration made it (migration 47 makes it again). */
+export const COMMENT_SEARCH: SqliteSearchIndex = {
+  table: 'comments',
+  fts: 'comment_search',
+  keys: 'comment_search_keys',
+  keyColumns: ['tenant_id', 'organization_id', 'document_id', 'annotation_id', 'comment_id'],
+  textColumns: ['comment_text'],
+  next: 'next_comment',
+  deleteBy: 'rowid',
+};
+
+/** The notifications' index as migration 44 made it; migration 47 adds the headline to its text. */
+export const NOTIFICATION_SEARCH: SqliteSearchIndex = {
+  table: 'notifications',
+  fts: 'notification_search',
+  keys: 'notification_search_keys',
+  keyColumns: ['tenant_id', 'organization_id', 'notification_id'],
+  textColumns: ['body_message'],
+  next: 'next_notification',
+  deleteBy: 'rowid',
 };
 
 export const searchIndex: Migration = {
@@ -83,24 +146,11 @@ CREATE TABLE search_scopes (
   UNIQUE (tenant_id, organization_id)
 ) STRICT;` +
     sqliteIndex(
-      'comments',
-      'comment_search',
-      'comment_search_keys',
-      ['tenant_id', 'organization_id', 'document_id', 'annotation_id', 'comment_id'],
+      COMMENT_SEARCH,
       'tenant_id TEXT NOT NULL, organization_id TEXT NOT NULL, document_id TEXT NOT NULL, ' +
         'annotation_id TEXT NOT NULL, comment_id INTEGER NOT NULL',
-      'comment_text',
-      'next_comment',
     ) +
-    sqliteIndex(
-      'notifications',
-      'notification_search',
-      'notification_search_keys',
-      ['tenant_id', 'organization_id', 'notification_id'],
-      'tenant_id TEXT NOT NULL, organization_id TEXT NOT NULL, notification_id TEXT NOT NULL',
-      'body_message',
-      'next_notification',
-    ) +
+    sqliteIndex(NOTIFICATION_SEARCH, 'tenant_id TEXT NOT NULL, organization_id TEXT NOT NULL, notification_id TEXT NOT NULL') +
     // A deleted organization's rowid range goes with it (its keys went with its rows); made again on its next write.
     `
 CREATE TRIGGER organizations_search_scope_delete AFTER DELETE ON organizations BEGIN

@@ -50,6 +50,7 @@ import { emailOutbox } from './43-email-outbox.js';
 import { searchIndex } from './44-search-index.js';
 import { commentReactions } from './45-comment-reactions.js';
 import { attachments } from './46-attachments.js';
+import { notificationHeadlinesSearched } from './47-notification-headlines-searched.js';
 import { serviceSettingsAndPresence } from './37-service-settings-and-presence.js';
 import { boundedWork } from './38-bounded-work.js';
 import { notificationArchives } from './41-notification-archives.js';
@@ -106,6 +107,7 @@ export const MIGRATIONS: readonly Migration[] = [
   searchIndex,
   commentReactions,
   attachments,
+  notificationHeadlinesSearched,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');

@@ -1,6 +1,7 @@
-// Migration 5's data step: the stored answer of every notification written before answers were
-// rendered at write time, by the same code that renders them now, in batches walked in key order.
+// The data steps of migrations over notifications: 5's stored answers and 47's headlines, each rendered by the code
+// that renders them at write time, in batches walked in key order.
 import { storedNotificationAnswer } from '../../domain/answers/notifications.js';
+import { headlineOf } from '../../domain/search.js';
 import { all, batch, same, sql, type Work } from '../sql.js';
 import { recipientsFrom } from './notifications.js';
 
@@ -64,4 +65,60 @@ export function* renderStoredAnswers(): Work<void> {
     const last = answers[answers.length - 1]!;
     after = { tenantId: last.tenantId, organizationId: last.organizationId, notificationId: last.notificationId };
   }
+}
+
+const HEADLINES_SQL = {
+  sources: same(
+    'notificationHeadlineSources',
+    `SELECT tenant_id, organization_id, notification_id, headline_template, headline_data, action_user_id, action_user_name
+     FROM notifications
+     WHERE (tenant_id, organization_id, notification_id) > (@tenantId, @organizationId, @notificationId)
+     ORDER BY tenant_id, organization_id, notification_id LIMIT ${BATCH}`,
+  ),
+  setHeadline: sql('setNotificationHeadline', {
+    sqlite: `UPDATE notifications SET headline_text = @headlineText
+             WHERE tenant_id = @tenantId AND organization_id = @organizationId AND notification_id = @notificationId`,
+    postgres: `UPDATE notifications n SET headline_text = x.headline_text
+               FROM unnest(@tenantId::text[], @organizationId::text[], @notificationId::text[], @headlineText::text[])
+                 AS x(tenant_id, organization_id, notification_id, headline_text)
+               WHERE n.tenant_id = x.tenant_id AND n.organization_id = x.organization_id
+                 AND n.notification_id = x.notification_id`,
+  }),
+};
+
+/**
+ * Migration 47's data step: the headline of every notification written before headlines were searched, rendered by
+ * the code that renders them at write time, in batches walked in key order. An empty headline is not written: the
+ * column's default is the same.
+ */
+export function* writeHeadlines(): Work<void> {
+  let after = { tenantId: '', organizationId: '', notificationId: '' };
+  for (;;) {
+    const rows = yield* all<Headline>(HEADLINES_SQL.sources, after);
+    if (rows.length === 0) return;
+    const headlines = rows
+      .map((r) => ({
+        tenantId: r.tenant_id,
+        organizationId: r.organization_id,
+        notificationId: r.notification_id,
+        headlineText: headlineOf(r.headline_template, JSON.parse(r.headline_data) as Record<string, unknown>, {
+          userId: r.action_user_id,
+          name: r.action_user_name,
+        }),
+      }))
+      .filter((h) => h.headlineText !== '');
+    yield* batch(HEADLINES_SQL.setHeadline, {}, headlines);
+    const last = rows[rows.length - 1]!;
+    after = { tenantId: last.tenant_id, organizationId: last.organization_id, notificationId: last.notification_id };
+  }
+}
+
+interface Headline {
+  tenant_id: string;
+  organization_id: string;
+  notification_id: string;
+  headline_template: string;
+  headline_data: string;
+  action_user_id: string;
+  action_user_name: string | null;
 }

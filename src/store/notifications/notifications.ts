@@ -2,6 +2,7 @@
 // "Notifications").
 import { disabledDocument, enter, enterDocument } from '../organizations/organizations.js';
 import { internalUserId } from '../../domain/ids.js';
+import { headlineOf } from '../../domain/search.js';
 import { emit } from '../events/emit.js';
 import { versionsOf } from '../select.js';
 import { notificationAdded } from './events.js';
@@ -78,6 +79,7 @@ export function* add(tenantId: string, organizationId: string, n: NewNotificatio
     ...shared,
     headlineTemplate: n.headlineTemplate,
     headlineData: JSON.stringify(n.headlineData),
+    headlineText: headlineOf(n.headlineTemplate, n.headlineData, n.actionUser),
     bodyMessage: n.bodyMessage,
     sourceData: JSON.stringify(n.sourceData),
     recipients: recipientsJson(n.recipients),
@@ -196,6 +198,7 @@ export function* change(
       actionUserEmail: changed.actionUser.email,
       headlineTemplate: changed.headlineTemplate,
       headlineData: changed.headlineData,
+      headlineText: headlineOf(changed.headlineTemplate, JSON.parse(changed.headlineData), changed.actionUser),
       bodyMessage: changed.bodyMessage,
       sourceData: changed.sourceData,
       answer,

@@ -112,10 +112,10 @@ export const NOTIFICATIONS_SQL = {
   insert: same(
     'insertNotification',
     `INSERT INTO notifications (tenant_id, organization_id, notification_id, document_id, location_id,
-       action_user_id, action_user_name, action_user_email, headline_template, headline_data,
+       action_user_id, action_user_name, action_user_email, headline_template, headline_data, headline_text,
        body_message, source_data, timestamp, recipients, answer, notify_all, source, context, resolver_used)
      VALUES (@tenantId, @organizationId, @notificationId, @documentId, @locationId, @actionUserId,
-       @actionUserName, @actionUserEmail, @headlineTemplate, @headlineData, @bodyMessage,
+       @actionUserName, @actionUserEmail, @headlineTemplate, @headlineData, @headlineText, @bodyMessage,
        @sourceData, @timestamp, @recipients, @answer, @notifyAll, @source, @context, @resolverUsed)
      ON CONFLICT DO NOTHING`,
   ),
@@ -150,15 +150,17 @@ export const NOTIFICATIONS_SQL = {
   changeContent: sql('changeNotificationContent', {
     sqlite: `UPDATE notifications SET action_user_id = @actionUserId, action_user_name = @actionUserName,
                action_user_email = @actionUserEmail, headline_template = @headlineTemplate, headline_data = @headlineData,
-               body_message = @bodyMessage, source_data = @sourceData, answer = @answer
+               headline_text = @headlineText, body_message = @bodyMessage, source_data = @sourceData, answer = @answer
              WHERE tenant_id = @tenantId AND organization_id = @organizationId AND notification_id = @notificationId`,
     postgres: `UPDATE notifications n SET action_user_id = x.action_user_id, action_user_name = x.action_user_name,
                  action_user_email = x.action_user_email, headline_template = x.headline_template,
-                 headline_data = x.headline_data, body_message = x.body_message, source_data = x.source_data, answer = x.answer
+                 headline_data = x.headline_data, headline_text = x.headline_text, body_message = x.body_message,
+                 source_data = x.source_data, answer = x.answer
                FROM unnest(@notificationId::text[], @actionUserId::text[], @actionUserName::text[], @actionUserEmail::text[],
-                 @headlineTemplate::text[], @headlineData::text[], @bodyMessage::text[], @sourceData::text[], @answer::text[])
+                 @headlineTemplate::text[], @headlineData::text[], @headlineText::text[], @bodyMessage::text[],
+                 @sourceData::text[], @answer::text[])
                  AS x(notification_id, action_user_id, action_user_name, action_user_email, headline_template,
-                   headline_data, body_message, source_data, answer)
+                   headline_data, headline_text, body_message, source_data, answer)
                WHERE n.tenant_id = @tenantId AND n.organization_id = @organizationId AND n.notification_id = x.notification_id`,
   }),
   /** The recipients' rows follow a change; a row without a copy of the answer ('') stays without. */

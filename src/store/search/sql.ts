@@ -1,5 +1,5 @@
 // The read of search/get (docs/api.md, "search/get"), SQLite and PostgreSQL side by side: the comments and the
-// notifications whose indexed text (migration 44) has every word, in the caller's organization, with the filters
+// notifications whose indexed text (migrations 44 and 47) has every word, in the caller's organization, with the filters
 // (each a clause a null parameter passes), best first. SQLite's FTS5 finds the rowids, which its keys tables turn
 // into rows; PostgreSQL's GIN index on search_words finds the rows. Scores: FTS5's bm25 (negated: higher is better)
 // and ts_rank; each database ranks by its own, comments and notifications on one scale. On PostgreSQL the ids are
@@ -45,6 +45,10 @@ const SCOPE_RANGE = (fts: string) => `${fts}.rowid BETWEEN
       (SELECT id * 4294967296 FROM search_scopes WHERE tenant_id = @tenantId AND organization_id = @organizationId)
       AND (SELECT id * 4294967296 + 4294967295 FROM search_scopes WHERE tenant_id = @tenantId AND organization_id = @organizationId)`;
 
+/** A notification's text as indexed (migration 47): its headline, a line break, its body; no break without a headline. */
+const NOTIFICATION_TEXT = (newline: string) =>
+  `CASE WHEN n.headline_text = '' THEN n.body_message ELSE n.headline_text || ${newline} || n.body_message END`;
+
 const ORDER = 'ORDER BY score DESC, time DESC, kind, document_id, annotation_id, comment_id, notification_id';
 
 const sqliteText = (): string => {
@@ -58,7 +62,7 @@ const sqliteText = (): string => {
       AND k.tenant_id = @tenantId AND k.organization_id = @organizationId
       AND ${filters(s, 'c.document_id', 'c.from_user_id', 'c.created_at').join('\n      AND ')}`;
   const notifications = `SELECT 'notification' AS kind, n.document_id, NULL, NULL, n.notification_id,
-      n.action_user_id, n.timestamp, n.body_message, -bm25(notification_search)
+      n.action_user_id, n.timestamp, ${NOTIFICATION_TEXT('char(10)')}, -bm25(notification_search)
     FROM notification_search JOIN notification_search_keys k ON k.id = notification_search.rowid
       JOIN notifications n ON n.tenant_id = k.tenant_id AND n.organization_id = k.organization_id
         AND n.notification_id = k.notification_id
@@ -81,7 +85,7 @@ const postgresText = (): string => {
       AND c.tenant_id = @tenantId AND c.organization_id = @organizationId
       AND ${filters(s, 'c.document_id', 'c.from_user_id', 'c.created_at').join('\n      AND ')}`;
   const notifications = `SELECT 'notification', n.document_id, NULL::text COLLATE "C", NULL::integer, n.notification_id,
-      n.action_user_id, n.timestamp, n.body_message, ts_rank(n.search_words, q.q)
+      n.action_user_id, n.timestamp, ${NOTIFICATION_TEXT('chr(10)')}, ts_rank(n.search_words, q.q)
     FROM notifications n, q
     WHERE n.search_words @@ q.q AND @notifications::boolean
       AND n.tenant_id = @tenantId AND n.organization_id = @organizationId
