@@ -18,7 +18,7 @@ export function barChart(title: string, bars: readonly Bar[]): Markup {
   const width = LABEL_WIDTH + BAR_WIDTH + 80;
   const rows = bars.map((b, i) => {
     const y = 4 + i * ROW;
-    const w = Math.max(1, Math.round((b.value / most) * BAR_WIDTH));
+    const w = b.value > 0 ? Math.max(1, Math.round((b.value / most) * BAR_WIDTH)) : 0;
     return html`<text x="${LABEL_WIDTH - 6}" y="${y + 15}" text-anchor="end">${b.label}</text>
 <rect x="${LABEL_WIDTH}" y="${y + 3}" width="${w}" height="${ROW - 6}" fill="#3b6fb6"></rect>
 <text x="${LABEL_WIDTH + w + 6}" y="${y + 15}">${b.value}</text>`;

@@ -46,7 +46,8 @@ const PAGE_HEADERS = {
     "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: under it a browser sends its form posts with Origin: null, which the Origin check must refuse.
+  'referrer-policy': 'same-origin',
   'cache-control': 'no-store',
 };
 
