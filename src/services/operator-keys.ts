@@ -19,7 +19,8 @@ export async function createTenantAsOperator(store: Store, clock: Clock, name: s
 
 /** A new auth token beside the key's others (rotation: issue one, move callers to it, revoke the old one). */
 export async function issueAuthToken(store: Store, clock: Clock, tenant: Tenant): Promise<string> {
-  if (tenant.revoked) throw invalid(`API key ${tenant.apiKey} is revoked; it cannot take new tokens.`);
+  if (tenant.revoked)
+    throw new ApiError('FAILED_PRECONDITION', `API key ${tenant.apiKey} is revoked; it cannot take new tokens.`);
   const authToken = newAuthToken();
   const record = tokenRecord(authToken, clock());
   await store.addToken(tenant.id, record);
@@ -35,7 +36,10 @@ export async function revokeAuthToken(store: Store, clock: Clock, tenant: Tenant
   const matches = whole.length > 0 ? whole : active.filter((t) => t.prefix.startsWith(prefix) || prefix.startsWith(t.prefix));
   if (matches.length === 0) throw new ApiError('NOT_FOUND', `No active token of ${tenant.apiKey} starts with ${prefix}.`);
   if (matches.length > 1)
-    throw invalid(`${matches.length} active tokens start with ${prefix}; give more characters or the whole token.`);
+    throw new ApiError(
+      'FAILED_PRECONDITION',
+      `${matches.length} active tokens start with ${prefix}; give more characters or the whole token.`,
+    );
   const token = matches[0]!;
   await store.revokeToken(tenant.id, token.hash, clock());
   await recordOperatorAction(store, clock, tenant.id, 'operator.token_revoke', tenant.apiKey, { prefix: token.prefix });
