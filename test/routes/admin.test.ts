@@ -198,12 +198,17 @@ describe('admin console', () => {
     assert.match(page(await get(`/admin/tenants/${tenant.id}/organizations/acme/search?q=${'x'.repeat(5000)}`), 400), /./);
   });
 
-  test('erasure jobs: a job of users/data/delete is found by its id with its state; an unknown one says so', async () => {
+  test('erasure jobs: listed newest first per tenant, and found by id with their state; an unknown one says so', async () => {
     const tenant = (await t.store.listTenants()).find((x) => x.apiKey === t.a.creds.apiKey)!;
     const { jobId } = (await t.a.ok(PATHS.userDataDelete, { userIds: ['bob'] })).data;
     assert.match(page(await get(`/admin/tenants/${tenant.id}/erasure?job=${jobId}`)), /complete/);
     assert.match(page(await get(`/admin/tenants/${tenant.id}/erasure?job=nope`), 404), /does not exist/);
-    page(await get(`/admin/tenants/${tenant.id}/erasure`));
+    const { jobId: second } = (await t.a.ok(PATHS.userDataDelete, { userIds: ['ann'] })).data;
+    const listed = page(await get(`/admin/tenants/${tenant.id}/erasure`));
+    const order = [...listed.matchAll(/job=([\w-]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(order, [second, jobId], 'every job of the tenant, newest first');
+    const other = (await t.store.listTenants()).find((x) => x.apiKey === t.b.creds.apiKey)!;
+    assert.doesNotMatch(page(await get(`/admin/tenants/${other.id}/erasure`)), /job=/, "another tenant's jobs are not listed");
   });
 
   test('webhooks: endpoints, their attempts; replay one delivery, recover the failed ones since a time', async () => {

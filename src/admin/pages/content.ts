@@ -12,7 +12,7 @@ import type { Caller } from '../../services/context.js';
 import { getDocuments } from '../../services/documents.js';
 import { getNotifications } from '../../services/notifications.js';
 import { getOrganizations } from '../../services/organizations.js';
-import { erasureStatus } from '../../services/personal-data.js';
+import { erasureStatus, listErasureJobs } from '../../services/personal-data.js';
 import { searchText } from '../../services/search.js';
 import { type AdminDeps, contextOf, failureOf, sendPage } from '../console.js';
 import { adminPath, html, isoTime, type Markup, query, raw } from '../html.js';
@@ -174,16 +174,32 @@ async function notificationsView(deps: AdminDeps, caller: Caller, org: string, q
 }
 
 async function erasureView(deps: AdminDeps, caller: Caller, q: Query): Promise<View> {
-  const form = html`<form method="get" action="${adminPath('tenants', caller.id, 'erasure')}" class="row">
+  const base = adminPath('tenants', caller.id, 'erasure');
+  const form = html`<form method="get" action="${base}" class="row">
 <label>Job id <input name="job" value="${q.job ?? ''}" required></label><button type="submit">Look up</button></form>
-<p class="muted">Jobs are made by users/data/delete and <code>marginalia users erase</code>; each answers its job id.</p>`;
-  if (!q.job) return { title: 'Erasure jobs', body: form };
-  const job = await erasureStatus(deps.services, caller, { jobId: id(q.job, 'The job id') });
-  return {
-    title: 'Erasure jobs',
-    body: html`${form}<table><tr><th>Job</th><td>${q.job}</td></tr>
+<p class="muted">Jobs are made by users/data/delete and <code>marginalia users erase</code>; each runs to its end before
+it answers, so every job listed is complete.</p>`;
+  if (q.job) {
+    const job = await erasureStatus(deps.services, caller, { jobId: id(q.job, 'The job id') });
+    return {
+      title: 'Erasure jobs',
+      body: html`${form}<table><tr><th>Job</th><td>${q.job}</td></tr>
 <tr><th>State</th><td>${job.isDeleteCompleted ? 'complete' : `${job.tasksLeft} tasks left`}</td></tr>
 <tr><th>Completed</th><td>${isoTime(job.lastTaskCompletedTime)}</td></tr></table>`,
+    };
+  }
+  const before = q.before ? id(q.before, 'The page') : null;
+  const jobs = await listErasureJobs(deps.services, caller, before, PAGE_SIZE);
+  const rows = jobs.map(
+    (j) => html`<tr><td><a href="${base}${query({ job: j.jobId })}">${j.jobId}</a></td><td>complete</td><td>${j.tasksCount}</td>
+<td>${isoTime(j.completedAt)}</td></tr>`,
+  );
+  const older =
+    jobs.length === PAGE_SIZE ? html`<p><a href="${base}${query({ before: jobs.at(-1)!.jobId })}">Older jobs</a></p>` : '';
+  return {
+    title: 'Erasure jobs',
+    body: html`${form}<table><thead><tr><th>Job</th><th>State</th><th>Tasks</th><th>Completed</th></tr></thead>
+<tbody>${rows}</tbody></table>${older}`,
   };
 }
 
