@@ -3,11 +3,24 @@
 // the tenant's activity log as the operator's.
 import type { Clock } from '../clock.js';
 import { ApiError, invalid } from '../errors.js';
-import type { Tenant } from '../domain/credentials.js';
+import type { Tenant, TenantListing } from '../domain/credentials.js';
+import type { Maybe } from '../maybe.js';
 import { newAuthToken } from '../domain/ids.js';
 import type { Store } from '../store/store.js';
 import { recordOperatorAction } from './activities.js';
 import { createTenant, hashToken, type IssuedCredentials, tokenRecord } from './credentials.js';
+
+/** Every tenant with its tokens (by prefix), as `marginalia keys list` shows them. */
+export function listTenants(store: Store): Maybe<TenantListing[]> {
+  return store.listTenants();
+}
+
+/** The tenant with this internal id: what the admin console's paths name. */
+export async function tenantById(store: Store, tenantId: string): Promise<Tenant> {
+  const tenant = (await store.listTenants()).find((t) => t.id === tenantId);
+  if (!tenant) throw new ApiError('NOT_FOUND', `No tenant ${tenantId}.`);
+  return tenant;
+}
 
 /** A new tenant with its API key and first auth token (shown once: only the token's hash is kept). */
 export async function createTenantAsOperator(store: Store, clock: Clock, name: string): Promise<IssuedCredentials> {

@@ -9,6 +9,7 @@ import { MAX_ID_LENGTH } from '../../schemas/common.js';
 import { getAnnotations, deleteAnnotations } from '../../services/annotations.js';
 import { deleteComments } from '../../services/comments.js';
 import type { Caller } from '../../services/context.js';
+import { tenantById } from '../../services/operator-keys.js';
 import { getDocuments } from '../../services/documents.js';
 import { getNotifications } from '../../services/notifications.js';
 import { getOrganizations } from '../../services/organizations.js';
@@ -17,7 +18,6 @@ import { searchText } from '../../services/search.js';
 import { type AdminDeps, contextOf, failureOf, sendPage } from '../console.js';
 import { adminPath, html, isoTime, type Markup, query, raw } from '../html.js';
 import { button, type PageContext, page } from '../layout.js';
-import { tenantById } from '../tenant.js';
 
 /** Rows a console page lists at once. */
 const PAGE_SIZE = 50;

@@ -4,16 +4,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { invalid } from '../../errors.js';
 import type { App } from '../../http/types.js';
-import { createTenantAsOperator, issueAuthToken, revokeApiKey, revokeAuthToken } from '../../services/operator-keys.js';
+import {
+  createTenantAsOperator,
+  issueAuthToken,
+  listTenants,
+  revokeApiKey,
+  revokeAuthToken,
+  tenantById,
+} from '../../services/operator-keys.js';
 import { type AdminDeps, contextOf, failureOf, field, sendPage } from '../console.js';
 import { adminPath, html, isoTime, type Markup } from '../html.js';
 import { button, csrfField, type PageContext, page } from '../layout.js';
-import { tenantById } from '../tenant.js';
 
 const MAX_NAME_LENGTH = 256;
 
 async function tenantsPage(deps: AdminDeps, ctx: PageContext, shown: Markup | null = null): Promise<string> {
-  const tenants = await deps.services.store.listTenants();
+  const tenants = await listTenants(deps.services.store);
   const rows = tenants.map((t) => {
     const at = (...rest: string[]) => adminPath('tenants', t.id, ...rest);
     const state = t.revoked ? 'revoked' : t.disabled ? 'disabled' : 'active';

@@ -6,11 +6,11 @@ import { invalid } from '../../errors.js';
 import type { App } from '../../http/types.js';
 import { MAX_ID_LENGTH } from '../../schemas/common.js';
 import type { Caller } from '../../services/context.js';
+import { tenantById } from '../../services/operator-keys.js';
 import { getWebhookDeliveries, getWebhooks, recoverWebhookDeliveries, replayWebhookDelivery } from '../../services/webhooks.js';
 import { type AdminDeps, contextOf, failureOf, field, sendPage } from '../console.js';
 import { adminPath, html, isoTime, type Markup, query } from '../html.js';
 import { button, csrfField, type PageContext, page } from '../layout.js';
-import { tenantById } from '../tenant.js';
 
 const ATTEMPTS_PER_PAGE = 50;
 
