@@ -3,9 +3,14 @@
 import { systemClock } from '../clock.js';
 import { MAX_ID_LENGTH } from '../schemas/common.js';
 import { recordOperatorAction } from '../services/activities.js';
-import { createTenantAsOperator, issueAuthToken, revokeApiKey, revokeAuthToken } from '../services/operator-keys.js';
+import {
+  createTenantAsOperator,
+  issueAuthToken,
+  revokeApiKey,
+  revokeAuthToken,
+  rotateTokenSigningKey,
+} from '../services/operator-keys.js';
 import { ApiError } from '../errors.js';
-import { rotateSigningKey } from '../services/end-user-tokens.js';
 import { newErasureJobId, timeOrderedUuid } from '../domain/ids.js';
 import { erasureActivity, OPERATOR_ACTOR } from '../domain/activities.js';
 import type { Store } from '../store/store.js';
@@ -85,9 +90,7 @@ export async function keysSetDisabled(store: Store, io: Io, apiKey: string, disa
  * issued a token has no key yet (rotated false: its first token makes one).
  */
 export async function keysRotateSigningKey(store: Store, io: Io, apiKey: string): Promise<void> {
-  const tenant = await tenantByKey(store, apiKey);
-  const kid = await rotateSigningKey(store, systemClock, tenant.id);
-  if (kid !== null) await logged(store, tenant.id, 'operator.signing_key_rotate', apiKey, { kid });
+  const kid = await rotateTokenSigningKey(store, systemClock, await tenantByKey(store, apiKey));
   json(io, { apiKey, kid, rotated: kid !== null });
 }
 

@@ -8,6 +8,7 @@ import type { Maybe } from '../maybe.js';
 import { newAuthToken } from '../domain/ids.js';
 import type { Store } from '../store/store.js';
 import { recordOperatorAction } from './activities.js';
+import { rotateSigningKey } from './end-user-tokens.js';
 import { createTenant, hashToken, type IssuedCredentials, tokenRecord } from './credentials.js';
 
 /** Every tenant with its tokens (by prefix), as `marginalia keys list` shows them. */
@@ -57,6 +58,16 @@ export async function revokeAuthToken(store: Store, clock: Clock, tenant: Tenant
   await store.revokeToken(tenant.id, token.hash, clock());
   await recordOperatorAction(store, clock, tenant.id, 'operator.token_revoke', tenant.apiKey, { prefix: token.prefix });
   return token.prefix;
+}
+
+/**
+ * A new end-user token signing key for the tenant (docs/operations.md, "Secrets at rest"): tokens signed with the old
+ * one are refused from the next request on. Null when the tenant never issued a token (its first token makes one).
+ */
+export async function rotateTokenSigningKey(store: Store, clock: Clock, tenant: Tenant): Promise<string | null> {
+  const kid = await rotateSigningKey(store, clock, tenant.id);
+  if (kid !== null) await recordOperatorAction(store, clock, tenant.id, 'operator.signing_key_rotate', tenant.apiKey, { kid });
+  return kid;
 }
 
 /** Revokes the API key for good: every request with it is refused from then on. */

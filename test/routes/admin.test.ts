@@ -130,6 +130,8 @@ describe('admin console', () => {
   });
 
   test('tenants: create one (its key and token shown once, and they work), new token, revoke a token, revoke the key', async () => {
+    const hostile = page(await post('/admin/tenants', { name: '<script>alert(1)</script>' }));
+    assert.ok(!hostile.includes('<script>') && hostile.includes('&lt;script&gt;alert(1)&lt;/script&gt;'), 'a name is escaped');
     const made = page(await post('/admin/tenants', { name: 'console-made' }));
     assert.match(made, /Tenant console-made created/);
     const apiKey = /API key: <span class="secret" data-secret>([^<]+)</.exec(made)![1]!;
@@ -155,6 +157,7 @@ describe('admin console', () => {
     const h2 = { ...headers, 'x-service-auth-token': second };
     assert.equal((await t.request(PATHS.organizationsGet, { body: { data: {} }, headers: h2 })).status, 200, 'the new one works');
     assert.match(page(await post(`${base}/tokens/revoke`, { prefix: 'zz' }), 400), /at least 4 characters/);
+    assert.match(page(await post(`${base}/signing-key`, {})), /has issued no end-user token yet/);
     assert.match(page(await post(`${base}/revoke`, {})), /API key of console-made revoked/);
     assert.equal(
       (await t.request(PATHS.organizationsGet, { body: { data: {} }, headers: h2 })).status,

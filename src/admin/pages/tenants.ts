@@ -10,6 +10,7 @@ import {
   listTenants,
   revokeApiKey,
   revokeAuthToken,
+  rotateTokenSigningKey,
   tenantById,
 } from '../../services/operator-keys.js';
 import { type AdminDeps, contextOf, failureOf, field, sendPage } from '../console.js';
@@ -28,9 +29,11 @@ async function tenantsPage(deps: AdminDeps, ctx: PageContext, shown: Markup | nu
         html`<li><code>${k.prefix}…</code> ${isoTime(k.createdAt)}
 ${k.revoked ? '(revoked)' : button(ctx, at('tokens', 'revoke'), 'Revoke', { prefix: k.prefix }, true)}</li>`,
     );
+    const actions = html`${button(ctx, at('tokens'), 'New auth token')}
+${button(ctx, at('signing-key'), 'Rotate end-user signing key')} ${button(ctx, at('revoke'), 'Revoke key', {}, true)}`;
     return html`<tr><td><a href="${at('organizations')}">${t.name}</a><br><small class="muted">${t.id}</small></td>
 <td><code>${t.apiKey}</code></td><td>${state}</td><td>${isoTime(t.createdAt)}</td><td><ul>${tokens}</ul></td>
-<td>${t.revoked ? '' : html`${button(ctx, at('tokens'), 'New auth token')} ${button(ctx, at('revoke'), 'Revoke key', {}, true)}`}
+<td>${t.revoked ? '' : actions}
 <a href="${at('webhooks')}">Webhooks</a> <a href="${at('erasure')}">Erasure jobs</a></td></tr>`;
   });
   return page(
@@ -93,6 +96,20 @@ export function registerTenantPages(app: App, deps: AdminDeps): void {
       const tenant = await tenantById(store, request.params.tenantId);
       const prefix = await revokeAuthToken(store, clock, tenant, field(request, 'prefix'));
       return { notice: `Auth token ${prefix}… of ${tenant.name} revoked.` };
+    }),
+  );
+  app.post(
+    '/admin/tenants/:tenantId/signing-key',
+    hidden,
+    acting(async (request) => {
+      const tenant = await tenantById(store, request.params.tenantId);
+      const kid = await rotateTokenSigningKey(store, clock, tenant);
+      return {
+        notice:
+          kid === null
+            ? `${tenant.name} has issued no end-user token yet: its first one makes its signing key.`
+            : `A new end-user token signing key for ${tenant.name} (${kid}); tokens signed before are refused from now on.`,
+      };
     }),
   );
   app.post(
