@@ -118,7 +118,8 @@ export async function registerAdmin(app: App, options: AdminOptions): Promise<vo
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
     scope.addHook('onRequest', async (request, reply) => {
-      const path = request.url.split('?')[0]!;
+      // The route's pattern, not the URL: no spelling of a path can reach a page as if it were the login.
+      const path = request.routeOptions.url ?? '';
       if (OPEN_PATHS.has(path)) return;
       const session = await sessions.read(sessionCookieOf(request.headers.cookie), options.clock());
       if (!session) return sendPage(reply, 401, loginPage(path === ADMIN_PREFIX ? null : 'Log in first.'));
