@@ -47,8 +47,11 @@ ${button(ctx, at('signing-key'), 'Rotate end-user signing key')} ${button(ctx, a
   );
 }
 
-const secret = (what: string, value: string) =>
-  html`<p class="notice">${what}: <span class="secret" data-secret>${value}</span> (shown this once: only its hash is kept).</p>`;
+const ONCE = ' (shown this once: only its hash is kept)';
+/** A new credential on the answer that made it; an auth token is never shown again (only its hash is kept). */
+const shownOnce = (what: string, value: string, once: boolean) =>
+  html`<p class="notice">${what}: <span class="secret" data-secret>${value}</span>${once ? ONCE : ''}.</p>`;
+const secret = (what: string, value: string) => shownOnce(what, value, true);
 
 export function registerTenantPages(app: App, deps: AdminDeps): void {
   const { store, clock } = deps.services;
@@ -76,7 +79,7 @@ export function registerTenantPages(app: App, deps: AdminDeps): void {
       const creds = await createTenantAsOperator(store, clock, name);
       return {
         notice: `Tenant ${name} created.`,
-        shown: html`${secret('API key', creds.apiKey)}${secret('Auth token', creds.authToken)}`,
+        shown: html`${shownOnce('API key', creds.apiKey, false)}${secret('Auth token', creds.authToken)}`,
       };
     }),
   );
