@@ -179,6 +179,13 @@ describe('admin console', () => {
     const tenant = (await t.store.listTenants()).find((x) => x.apiKey === t.a.creds.apiKey)!;
     const base = `/admin/tenants/${tenant.id}/organizations`;
     assert.match(page(await get(base)), /href="[^"]+\/organizations\/acme"/);
+    const many = Array.from({ length: 55 }, (_, i) => ({ organizationId: `org-${String(i).padStart(2, '0')}` }));
+    await t.a.ok(PATHS.organizationsAdd, { organizations: many });
+    const first = page(await get(base));
+    const next = /<a href="([^"]+)">Next page<\/a>/.exec(first)?.[1] ?? assert.fail('a next page');
+    const second = page(await get(next));
+    assert.ok(first.includes('>org-00<') && !first.includes('>org-54<'), 'the first page');
+    assert.ok(second.includes('>org-54<') && !second.includes('>org-00<'), 'the next page');
     assert.match(page(await get(`${base}/acme`)), /documents\/spec/);
     const threads = page(await get(`${base}/acme/documents/spec`));
     assert.ok(threads.includes('Keep this &lt;b>one&lt;/b>') || threads.includes('Keep this &lt;b&gt;one&lt;/b&gt;'), 'escaped');
