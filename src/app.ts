@@ -20,6 +20,8 @@ import { lazyChildLogger } from './http/lazy-logger.js';
 import { LocalRateLimiter, type RateLimit } from './http/rate-limiter.js';
 import { requestIdOf } from './http/request-id.js';
 import type { App } from './http/types.js';
+import { registerAdmin } from './admin/console.js';
+import { DEFAULT_ADMIN_SESSION_HOURS } from './admin/settings.js';
 import { registerHome } from './routes/home.js';
 import { registerEmail } from './routes/email.js';
 import { registerOperational } from './routes/operational.js';
@@ -85,6 +87,8 @@ export interface AppOptions {
         | 'workflowPageSameTimeMax'
         | 'searchMaxQueryLength'
         | 'searchMaxPageSize'
+        | 'adminToken'
+        | 'adminSessionHours'
       >
     >;
   store: Store;
@@ -257,6 +261,16 @@ export async function buildApp({
   registerEmail(app, store, { templatesDir: config.emailTemplatesDir ?? null, clock });
 
   const services = { ...servicesOf(config, store, clock), attachments };
+  // docs/operations.md, "Admin console": off (its paths are the plain 404) unless its token is set.
+  if (config.adminToken) {
+    await registerAdmin(app, {
+      token: config.adminToken,
+      sessionHours: config.adminSessionHours ?? DEFAULT_ADMIN_SESSION_HOURS,
+      services,
+      metrics,
+      clock,
+    });
+  }
   const { profiles, threadPages } = services;
   const limiter =
     rateLimiter !== undefined ? rateLimiter : config.rateLimit > 0 ? new LocalRateLimiter(config.rateLimit, clock) : null;

@@ -3,9 +3,15 @@
 import { systemClock } from '../clock.js';
 import { MAX_ID_LENGTH } from '../schemas/common.js';
 import { recordOperatorAction } from '../services/activities.js';
-import { createTenant, hashToken, tokenRecord } from '../services/credentials.js';
-import { rotateSigningKey } from '../services/end-user-tokens.js';
-import { newAuthToken, newErasureJobId, timeOrderedUuid } from '../domain/ids.js';
+import {
+  createTenantAsOperator,
+  issueAuthToken,
+  revokeApiKey,
+  revokeAuthToken,
+  rotateTokenSigningKey,
+} from '../services/operator-keys.js';
+import { ApiError } from '../errors.js';
+import { newErasureJobId, timeOrderedUuid } from '../domain/ids.js';
 import { erasureActivity, OPERATOR_ACTOR } from '../domain/activities.js';
 import type { Store } from '../store/store.js';
 import type { Tenant } from '../domain/credentials.js';
@@ -24,6 +30,16 @@ export interface Io {
   out(line: string): void;
 }
 
+/** What a service refused, as the CLI says it: its message, exit code 1. */
+async function speaking<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof ApiError) throw new CliError(err.message);
+    throw err;
+  }
+}
+
 const json = (io: Io, value: unknown) => io.out(JSON.stringify(value, null, 2));
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -37,10 +53,7 @@ const logged = (store: Store, tenantId: string, actionType: string, apiKey: stri
   recordOperatorAction(store, systemClock, tenantId, actionType, apiKey, data);
 
 export async function keysCreate(store: Store, io: Io, name: string): Promise<void> {
-  const creds = await createTenant(store, systemClock, name);
-  const tenant = await tenantByKey(store, creds.apiKey);
-  await logged(store, tenant.id, 'operator.key_create', creds.apiKey, { name });
-  io.out(JSON.stringify(creds));
+  io.out(JSON.stringify(await createTenantAsOperator(store, systemClock, name)));
 }
 
 export async function keysList(store: Store, io: Io): Promise<void> {
@@ -60,8 +73,7 @@ export async function keysList(store: Store, io: Io): Promise<void> {
 
 export async function keysRevoke(store: Store, io: Io, apiKey: string): Promise<void> {
   const tenant = await tenantByKey(store, apiKey);
-  if (!(await store.revokeTenant(apiKey, systemClock()))) throw new CliError(`No API key ${apiKey}.`);
-  await logged(store, tenant.id, 'operator.key_revoke', apiKey, {});
+  await speaking(() => revokeApiKey(store, systemClock, tenant));
   json(io, { apiKey, revoked: true });
 }
 
@@ -78,19 +90,13 @@ export async function keysSetDisabled(store: Store, io: Io, apiKey: string, disa
  * issued a token has no key yet (rotated false: its first token makes one).
  */
 export async function keysRotateSigningKey(store: Store, io: Io, apiKey: string): Promise<void> {
-  const tenant = await tenantByKey(store, apiKey);
-  const kid = await rotateSigningKey(store, systemClock, tenant.id);
-  if (kid !== null) await logged(store, tenant.id, 'operator.signing_key_rotate', apiKey, { kid });
+  const kid = await rotateTokenSigningKey(store, systemClock, await tenantByKey(store, apiKey));
   json(io, { apiKey, kid, rotated: kid !== null });
 }
 
 export async function tokensCreate(store: Store, io: Io, apiKey: string): Promise<void> {
   const tenant = await tenantByKey(store, apiKey);
-  if (tenant.revoked) throw new CliError(`API key ${apiKey} is revoked; it cannot take new tokens.`);
-  const authToken = newAuthToken();
-  const record = tokenRecord(authToken, systemClock());
-  await store.addToken(tenant.id, record);
-  await logged(store, tenant.id, 'operator.token_create', apiKey, { prefix: record.prefix });
+  const authToken = await speaking(() => issueAuthToken(store, systemClock, tenant));
   io.out(JSON.stringify({ apiKey, authToken }));
 }
 
@@ -98,15 +104,8 @@ export async function tokensCreate(store: Store, io: Io, apiKey: string): Promis
 export async function tokensRevoke(store: Store, io: Io, apiKey: string, prefix: string): Promise<void> {
   if (prefix.length < 4) throw new CliError('Give at least 4 characters of the token.', 2);
   const tenant = await tenantByKey(store, apiKey);
-  const active = (await store.listTokens(tenant.id)).filter((t) => !t.revoked);
-  const whole = active.filter((t) => t.hash === hashToken(prefix));
-  const matches = whole.length > 0 ? whole : active.filter((t) => t.prefix.startsWith(prefix) || prefix.startsWith(t.prefix));
-  if (matches.length === 0) throw new CliError(`No active token of ${apiKey} starts with ${prefix}.`);
-  if (matches.length > 1)
-    throw new CliError(`${matches.length} active tokens start with ${prefix}; give more characters or the whole token.`);
-  await store.revokeToken(tenant.id, matches[0]!.hash, systemClock());
-  await logged(store, tenant.id, 'operator.token_revoke', apiKey, { prefix: matches[0]!.prefix });
-  json(io, { apiKey, prefix: matches[0]!.prefix, revoked: true });
+  const revoked = await speaking(() => revokeAuthToken(store, systemClock, tenant, prefix));
+  json(io, { apiKey, prefix: revoked, revoked: true });
 }
 
 /**

@@ -2,6 +2,7 @@
 // row all come from that one entry) and read from an environment object in one place, validated at
 // once: a bad deployment fails at start with every problem named, instead of at the first request.
 // docs/configuration.md's table is written from the same declarations.
+import { adminTokenProblem, DEFAULT_ADMIN_SESSION_HOURS, MIN_ADMIN_TOKEN_LENGTH } from '../admin/settings.js';
 import {
   API_KEY_HEADER,
   AUTH_TOKEN_HEADER,
@@ -899,6 +900,20 @@ const FIELDS = {
     1000,
     'Most hits a page of search/get holds (its `pageSize`; 20 when none is named); a larger pageSize gets 400 ' +
       '`INVALID_ARGUMENT`. Each hit is ranked against every other match, so a page costs about the matches, not its size.',
+  ),
+  adminToken: text(
+    'MARGINALIA_ADMIN_TOKEN',
+    null,
+    `The admin console at /admin (docs/operations.md, "Admin console"): its login token, at least ${MIN_ADMIN_TOKEN_LENGTH} ` +
+      'visible ASCII characters (e.g. `openssl rand -hex 32`). Unset, /admin answers 404. Changing it ends every session.',
+    (raw) => adminTokenProblem(raw),
+  ),
+  adminSessionHours: integer(
+    'MARGINALIA_ADMIN_SESSION_HOURS',
+    DEFAULT_ADMIN_SESSION_HOURS,
+    1,
+    24 * 30,
+    'How long an admin console session lasts after its login; then the console asks for the token again.',
   ),
   restAfterMs: integer(
     'MARGINALIA_REST_AFTER_MS',

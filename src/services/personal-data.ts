@@ -145,6 +145,11 @@ export async function deleteUserData(
   return { jobId, tasksCount };
 }
 
+/** The tenant's erasure jobs, newest first, a page of `limit` older than the job `before` (the admin console). */
+export function listErasureJobs({ store }: Services, caller: Caller, before: string | null, limit: number) {
+  return store.erasureJobs(caller.id, before, limit);
+}
+
 /** users/data/delete/status: every job is complete when it is answered; an unknown one is NOT_FOUND. */
 export function erasureStatus({ store }: Services, caller: Caller, input: UserDataStatusData) {
   return then(store.erasureJob(caller.id, input.jobId), (job) => {

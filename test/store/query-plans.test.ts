@@ -23,6 +23,7 @@ import { WORKFLOWS_SQL } from '../../src/store/workflows/sql.js';
 import { WEBHOOKS_SQL } from '../../src/store/webhooks/sql.js';
 import { MIGRATIONS_SQL } from '../../src/store/document-migrations/sql.js';
 import { RETENTION_SQL } from '../../src/store/retention/sql.js';
+import { PERSONAL_DATA_SQL } from '../../src/store/personal-data/sql.js';
 import { freshDatabase, TEST_STORE, withPg } from '../helpers/test-database.js';
 
 /** activities/get's reads: by organization, document, entity, user, ids, each way and after a cursor. */
@@ -56,6 +57,9 @@ const ALL_STATEMENTS: readonly Statement[] = [
   WEBHOOKS_SQL.recoverRange,
   MIGRATIONS_SQL.lockTenant,
   MIGRATIONS_SQL.openOfTenant,
+  // The admin console's listing of a tenant's erasure jobs, newest first along the key.
+  PERSONAL_DATA_SQL.latestJobs,
+  PERSONAL_DATA_SQL.jobsBefore,
   ...NOTIFICATION_FILTER_SETS.map((f) => notificationRead(f, 11)),
   ...THREAD_FILTER_SETS.map((f) => threadPageRead({ f, limit: 21 })),
   ...SEARCH_SHAPES.map((shape) => threadSearch(shape)),
@@ -100,6 +104,9 @@ const READ_PATHS = new Set([
   'dueNotifications_read',
   'dueNotifications_all',
   'dueThreads',
+  // The admin console's pages of erasure jobs: newest first along the key.
+  'latestErasureJobs',
+  'erasureJobsBefore',
 ]);
 
 describe('query plans', () => {

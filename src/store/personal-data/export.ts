@@ -5,7 +5,7 @@ import { commentFrom } from '../comments/comments.js';
 import { notificationFrom } from '../notifications/notifications.js';
 import { ofUser as reactionsOfUser } from '../reactions/reactions.js';
 import { all, arrays, list, type Work } from '../sql.js';
-import type { UserDataCursor, UserDataPage } from '../../domain/personal-data.js';
+import type { ErasureJob, UserDataCursor, UserDataPage } from '../../domain/personal-data.js';
 import { PERSONAL_DATA_SQL as SQL, UC, UN } from './sql.js';
 
 /**
@@ -47,6 +47,13 @@ export function* userData(
   const activities = cursor.activities ? yield* ofActor(tenantId, organizationId, userId, cursor.activities, limit) : [];
   const reactions = cursor.reactions ? yield* reactionsOfUser(tenantId, organizationId, userId, cursor.reactions, limit) : [];
   return { comments, notifications, archivedNotificationIds, activities, reactions };
+}
+
+/** The tenant's jobs, newest first, those older than `before` when it is given (the admin console pages them). */
+export function* erasureJobs(tenantId: string, before: string | null, limit: number): Work<(ErasureJob & { jobId: string })[]> {
+  const rows =
+    before === null ? yield* all(SQL.latestJobs, { tenantId, limit }) : yield* all(SQL.jobsBefore, { tenantId, before, limit });
+  return rows.map((r) => ({ jobId: String(r.job_id), tasksCount: Number(r.tasks_count), completedAt: Number(r.completed_at) }));
 }
 
 /** users/data/delete/status: the job, or null when the tenant has none by that id. */

@@ -79,6 +79,11 @@ export const personalDataStore = (core: StoreCore) => ({
   erasureJob(tenantId: string, jobId: string): Maybe<ErasureJob | null> {
     return core.read('erasureJob', () => personalData.erasureJob(tenantId, jobId));
   },
+
+  /** The tenant's erasure jobs, newest first, older than `before` when given. */
+  erasureJobs(tenantId: string, before: string | null, limit: number): Maybe<(ErasureJob & { jobId: string })[]> {
+    return core.read('erasureJobs', () => personalData.erasureJobs(tenantId, before, limit));
+  },
 });
 
 export type PersonalDataStore = ReturnType<typeof personalDataStore>;

@@ -348,4 +348,14 @@ export const PERSONAL_DATA_SQL = {
     'INSERT INTO erasure_jobs (tenant_id, job_id, tasks_count, completed_at) VALUES (@tenantId, @jobId, @tasksCount, @completedAt)',
   ),
   job: same('erasureJob', 'SELECT tasks_count, completed_at FROM erasure_jobs WHERE tenant_id = @tenantId AND job_id = @jobId'),
+  // Job ids are ordered by time (domain/ids.ts): newest first along the primary key, no sort.
+  latestJobs: same(
+    'latestErasureJobs',
+    'SELECT job_id, tasks_count, completed_at FROM erasure_jobs WHERE tenant_id = @tenantId ORDER BY job_id DESC LIMIT @limit',
+  ),
+  jobsBefore: same(
+    'erasureJobsBefore',
+    `SELECT job_id, tasks_count, completed_at FROM erasure_jobs WHERE tenant_id = @tenantId AND job_id < @before
+     ORDER BY job_id DESC LIMIT @limit`,
+  ),
 };
