@@ -254,21 +254,21 @@ export class Copier {
   private async inboxes(organizationId: string, members: Json[]) {
     const wide = new Set<string>();
     const withoutDocument = new Map<string, Json>();
-    for (const member of members) {
+    await inParallel(members, this.options.concurrency, async (member) => {
       const userId = member.userId as string;
       const found = await this.source.all<Json>('notifications/get', { organizationId, userId }, this.options.pageSize);
       for (const n of found) {
         if (!(userId in ((n.notifyUsersByUserId ?? {}) as Json))) wide.add(n.id as string);
         if (metadataOf(n).documentId == null) withoutDocument.set(n.id as string, n);
       }
-    }
+    });
     return { wide, withoutDocument: [...withoutDocument.values()] };
   }
 
   /** Each member's notification settings that are not the default: for the organization, then per document. */
   private async settings(organizationId: string, members: Json[], documents: Json[]): Promise<void> {
     const documentIds = documents.map((d) => d.id as string);
-    for (const m of members) {
+    await inParallel(members, this.options.concurrency, async (m) => {
       const userId = m.userId as string;
       for (const batch of chunks(documentIds, this.options.maxBatch)) {
         const got = (await this.source.read('notifications/config/get', { organizationId, userId, documentIds: batch }, 'v1'))
@@ -291,7 +291,7 @@ export class Copier {
           this.wrote('settings', ids.length);
         }
       }
-    }
+    });
   }
 
   counts(): Counts {

@@ -228,7 +228,23 @@ test('an import stopped mid-way resumes from its checkpoint without duplicates',
   const target = await startServer({ env: db.env });
   servers.push(target);
   assert.equal(await reads(target.url, here), expected);
+  // A thread here that the source does not have: the comparison names its document, and the exit is 1.
+  await ok(
+    '/v1/commentannotations/add',
+    {
+      organizationId: 'globex',
+      documentId: 'plan',
+      commentAnnotations: [{ annotationId: 'extra', commentData: [{ commentText: 'x', from: { userId: 'ann' } }] }],
+    },
+    here,
+    target.url,
+  );
   await stopServer(target);
+  const differs = await cliInBackground(importArgs(['--checkpoint', checkpoint, '--rate', '1000']), db.env);
+  assert.equal(differs.code, 1, differs.stdout);
+  assert.match(differs.stdout, /^globex\/plan {2}(\d+)\/(\d+)\/(\d+) {2}\d+\/\d+\/\d+ {2}DIFFERS$/m);
+  assert.match(differs.stdout, /^1 of 9 documents differ: globex\/plan$/m);
+  assert.match(differs.stderr, /The counts differ for 1 document\(s\): globex\/plan/);
 });
 
 test('--dry-run reads and counts, and writes nothing', async () => {
