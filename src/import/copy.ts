@@ -233,6 +233,7 @@ export class Copier {
   /** Notifications, then each recipient's read marks; `wide`: the ids addressed to the whole organization. */
   private async notifications(organizationId: string, notifications: Json[], wide: ReadonlySet<string>): Promise<void> {
     const write = !this.options.dryRun;
+    const readBy = new Map<string, string[]>();
     for (const n of notifications) {
       const byUser = (n.notifyUsersByUserId ?? {}) as Record<string, boolean>;
       const toAll = wide.has(n.id as string) || Object.keys(byUser).length === 0;
@@ -242,12 +243,16 @@ export class Copier {
       if (write) {
         const when = at(this.services, n.timestamp as number);
         await idempotent(() => addNotification(when, this.caller, notificationIn(organizationId, n, listed, toAll)));
-        for (const [userId, unread] of Object.entries(byUser))
-          if (!unread)
-            await markNotificationsRead(when, this.caller, { organizationId, userId, notificationIds: [n.id as string] });
       }
+      for (const [userId, unread] of Object.entries(byUser))
+        if (!unread) readBy.set(userId, [...(readBy.get(userId) ?? []), n.id as string]);
       this.wrote('notifications', 1);
     }
+    // A user's read marks of the step in one write (a batch at a time): marking again what is read changes nothing.
+    if (write)
+      for (const [userId, ids] of readBy)
+        for (const notificationIds of chunks(ids, this.options.maxBatch))
+          await markNotificationsRead(this.services, this.caller, { organizationId, userId, notificationIds });
   }
 
   /** The members' inboxes: which notifications are organization-wide, and those without a document (once each). */
