@@ -84,8 +84,13 @@ try {
   if (run.status !== 0) throw new Error(`import exited ${run.status}:\n${run.stdout.split('\n').slice(-20).join('\n')}`);
   const summary = /^Imported (.*) in [\d.]+ s \((\d+) requests to the source\)\.$/m.exec(run.stdout);
   if (!summary) throw new Error(`no summary in the import's output:\n${run.stdout.slice(0, 2000)}`);
-  const counts = Object.fromEntries(summary[1]!.split(', ').map((part) => part.split(' ').reverse())) as Record<string, string>;
-  const records = Object.values(counts).reduce((a, n) => a + Number(n), 0);
+  const counts = Object.fromEntries(
+    summary[1]!.split(', ').map((part) => {
+      const [n, kind] = part.split(' ');
+      return [kind!, Number(n)];
+    }),
+  );
+  const records = Object.values(counts).reduce((a, n) => a + n, 0);
   const result = {
     scale: scaleName,
     concurrency: Number(opts.concurrency),

@@ -92,11 +92,19 @@ export async function importCommand(store: Store, io: Io, config: Config, reques
     clock: systemClock,
   };
   let outcome: Awaited<ReturnType<typeof runImport>>;
+  // Ctrl-C stops at once: the checkpoint is saved synchronously, so it is whole whenever this runs.
+  const interrupted = () => {
+    process.stderr.write(`\nmarginalia: interrupted; run the same command again to resume from ${request.checkpointFile}.\n`);
+    process.exit(130);
+  };
+  if (!request.dryRun) process.once('SIGINT', interrupted);
   try {
     outcome = await runImport(store, here, settings, request, { out: io.out, ...progressOn(process.stderr) });
   } catch (err) {
     if (err instanceof SourceError) throw new CliError(`${err.message}\nRun the same command again to resume.`);
     throw err;
+  } finally {
+    process.off('SIGINT', interrupted);
   }
   if (outcome.differing.length > 0)
     throw new CliError(`The counts differ for ${outcome.differing.length} document(s): ${outcome.differing.join(', ')}`);

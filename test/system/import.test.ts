@@ -198,7 +198,7 @@ test('an import stopped mid-way resumes from its checkpoint without duplicates',
   after(() => db.drop());
   const here = createKey(db.env, 'here');
   const checkpoint = join(dir, 'stopped.checkpoint.json');
-  // Slowed to a few requests a second, killed once the checkpoint shows progress.
+  // Slowed to a few requests a second, interrupted (Ctrl-C) once the checkpoint shows progress.
   const child = spawn(
     process.execPath,
     [MAIN, ...importArgs(['--checkpoint', checkpoint, '--rate', '15', '--concurrency', '1'])],
@@ -209,15 +209,20 @@ test('an import stopped mid-way resumes from its checkpoint without duplicates',
         ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(MARGINALIA_|NODE_TEST|DATABASE_URL)/.test(k))),
         ...db.env,
       },
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'pipe'],
     },
   );
-  const exited = new Promise((resolve) => child.on('exit', resolve));
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   for (let i = 0; i < 200 && !existsSync(checkpoint); i++) await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, 300));
-  child.kill('SIGKILL');
-  await exited;
-  assert.ok(existsSync(checkpoint), 'the checkpoint was written before the kill');
+  child.kill('SIGINT');
+  assert.equal(await exited, 130, stderr);
+  assert.match(stderr, /interrupted; run the same command again to resume from /);
+  assert.ok(existsSync(checkpoint), 'the checkpoint was written before the interruption');
   const resumed = await cliInBackground(importArgs(['--checkpoint', checkpoint, '--rate', '1000']), db.env);
   assert.equal(resumed.code, 0, resumed.stderr + resumed.stdout);
   assert.match(resumed.stdout, /^Resuming from /m);
