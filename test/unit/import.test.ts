@@ -90,6 +90,32 @@ describe('the source client', () => {
     assert.equal(calls, 3, 'as many attempts as asked, no more');
   });
 
+  it('keeps at most `concurrency` requests in flight, started at most `rate` a second', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const url = await serve((_path, _body, res) => {
+      most = Math.max(most, ++inFlight);
+      setTimeout(() => {
+        inFlight--;
+        answer(res, 200, { result: { data: null } });
+      }, 30);
+    });
+    const source = new Source({
+      baseUrl: url,
+      apiKey: 'k',
+      authToken: 't',
+      concurrency: 2,
+      rate: 50,
+      timeoutMs: 5000,
+      attempts: 1,
+    });
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 6 }, () => source.call('v1', 'x', {})));
+    assert.equal(most, 2);
+    assert.ok(Date.now() - started >= 5 * 20 - 5, 'six starts 20 ms apart take 100 ms at least');
+    assert.equal(source.requests, 6);
+  });
+
   it('takes http(s) base URLs without credentials, and keeps a path prefix', () => {
     assert.equal(sourceBase('https://api.example.com/prefix/').href, 'https://api.example.com/prefix');
     assert.throws(() => sourceBase('ftp://x'), SourceError);
