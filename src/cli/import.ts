@@ -92,14 +92,17 @@ export async function importCommand(store: Store, io: Io, config: Config, reques
     clock: systemClock,
   };
   let outcome: Awaited<ReturnType<typeof runImport>>;
-  // Ctrl-C stops at once: the checkpoint is saved synchronously, so it is whole whenever this runs.
+  // Ctrl-C stops at once, the steps done saved first: a save is synchronous, so it is whole whenever this runs.
+  let save = () => {};
   const interrupted = () => {
+    save();
     process.stderr.write(`\nmarginalia: interrupted; run the same command again to resume from ${request.checkpointFile}.\n`);
     process.exit(130);
   };
   if (!request.dryRun) process.once('SIGINT', interrupted);
   try {
-    outcome = await runImport(store, here, settings, request, { out: io.out, ...progressOn(process.stderr) });
+    const output = { out: io.out, ...progressOn(process.stderr), opened: (saving: () => void) => (save = saving) };
+    outcome = await runImport(store, here, settings, request, output);
   } catch (err) {
     if (err instanceof SourceError) throw new CliError(`${err.message}\nRun the same command again to resume.`);
     throw err;

@@ -41,6 +41,8 @@ export interface ImportOutput {
   /** Progress: a line redrawn in place on a terminal, else plain lines (stderr). */
   progress(line: string): void;
   done(): void;
+  /** Given the checkpoint's save, for an interruption to write the last steps done before the process ends. */
+  opened?(save: () => void): void;
 }
 
 /** Reads at most this many items per page: the most the wire format allows (docs/api.md, "Paging"). */
@@ -80,6 +82,7 @@ export async function runImport(
   };
   const { checkpoint, resumed } = Checkpoint.open(request.dryRun ? null : request.checkpointFile, source.base.href, tenant.id);
   if (resumed) output.out(`Resuming from ${request.checkpointFile}.`);
+  output.opened?.(() => checkpoint.save());
   const copier = new Copier(source, services, caller, checkpoint, {
     organizationIds: request.organizationIds,
     dryRun: request.dryRun,
@@ -94,6 +97,7 @@ export async function runImport(
     },
   });
   await copier.run();
+  checkpoint.save();
   output.done();
   const records = Object.values(checkpoint.counts).reduce((a, b) => a + b, 0);
   const seconds = (Date.now() - started) / 1000;

@@ -143,9 +143,13 @@ describe('the checkpoint', () => {
     checkpoint.complete('org:acme');
     assert.deepEqual(readdirSync(dir), ['c.json'], 'no temporary file left beside it');
     assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')).done, ['org:acme']);
+    checkpoint.complete('users:acme');
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')).done, ['org:acme'], 'at most a save a second');
+    checkpoint.save();
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')).done, ['org:acme', 'users:acme']);
     const again = Checkpoint.open(file, 'http://a/', 't1');
     assert.equal(again.resumed, true);
-    assert.ok(again.checkpoint.has('org:acme'));
+    assert.ok(again.checkpoint.has('org:acme') && again.checkpoint.has('users:acme'));
     assert.equal(again.checkpoint.counts.threads, 3);
     assert.equal(Checkpoint.open(file, 'http://b/', 't1').resumed, false);
     assert.equal(Checkpoint.open(file, 'http://a/', 't2').resumed, false);
