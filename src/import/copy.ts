@@ -110,11 +110,11 @@ export class Copier {
       this.options.pageSize,
     );
     for (const org of organizations) await this.organization(org);
-    return organizations.map((o) => o.id as string);
+    return organizations.map(organizationIdOf);
   }
 
   private async organization(org: Json): Promise<void> {
-    const organizationId = org.id as string;
+    const organizationId = organizationIdOf(org);
     const { services, caller } = this;
     const write = !this.options.dryRun;
     await this.step(`org:${organizationId}`, async () => {
@@ -155,13 +155,13 @@ export class Copier {
     // Every member's inbox first: a notification shown to a member it does not list is addressed to the whole
     // organization, which a document's read alone cannot tell.
     const { wide, withoutDocument } = await this.inboxes(organizationId, members);
-    await inParallel(documents, this.options.concurrency, (d) => this.document(organizationId, d.id as string, wide));
+    await inParallel(documents, this.options.concurrency, (d) => this.document(organizationId, documentIdOf(d), wide));
     await this.step(`inboxes:${organizationId}`, () => this.notifications(organizationId, withoutDocument, wide));
     await this.step(`settings:${organizationId}`, () => this.settings(organizationId, members, documents));
     // Last: a disabled organization or document refuses every write, the import's included.
     await this.step(`disabled:${organizationId}`, async () => {
       if (!write) return;
-      const disabled = documents.filter((d) => d.disabled === true).map((d) => d.id as string);
+      const disabled = documents.filter((d) => d.disabled === true).map(documentIdOf);
       for (const batch of chunks(disabled, this.options.maxBatch))
         await setDocumentsDisabled(services, caller, { organizationId, documentIds: batch, disabled: true });
       if (org.disabled === true)
@@ -179,7 +179,7 @@ export class Copier {
     for (const [folderId, inFolder] of byFolder) {
       for (const batch of chunks(inFolder, this.options.maxBatch)) {
         const docs = batch.map((d) => ({
-          documentId: d.id as string,
+          documentId: documentIdOf(d),
           ...(d.documentName ? { documentName: d.documentName as string } : {}),
         }));
         await addDocuments(services, caller, { organizationId, folderId, documents: docs });
@@ -187,7 +187,7 @@ export class Copier {
     }
     const byAccess = new Map<string, string[]>();
     for (const d of documents)
-      if (typeof d.accessType === 'string') byAccess.set(d.accessType, [...(byAccess.get(d.accessType) ?? []), d.id as string]);
+      if (typeof d.accessType === 'string') byAccess.set(d.accessType, [...(byAccess.get(d.accessType) ?? []), documentIdOf(d)]);
     for (const [accessType, ids] of byAccess)
       for (const batch of chunks(ids, this.options.maxBatch))
         await setDocumentAccess(services, caller, {
@@ -272,7 +272,7 @@ export class Copier {
 
   /** Each member's notification settings that are not the default: for the organization, then per document. */
   private async settings(organizationId: string, members: Json[], documents: Json[]): Promise<void> {
-    const documentIds = documents.map((d) => d.id as string);
+    const documentIds = documents.map(documentIdOf);
     await inParallel(members, this.options.concurrency, async (m) => {
       const userId = m.userId as string;
       for (const batch of chunks(documentIds, this.options.maxBatch)) {
@@ -303,6 +303,10 @@ export class Copier {
     return this.checkpoint.counts;
   }
 }
+
+/** An organization's and a document's id as their reads show it: `id` here, the longer name on some pages. */
+const organizationIdOf = (o: Json): string => (o.id ?? o.organizationId) as string;
+const documentIdOf = (d: Json): string => (d.id ?? d.documentId) as string;
 
 /** Where a notification is: its metadata names the document and location. */
 const metadataOf = (n: Json): Json => (n.metadata as Json | undefined) ?? {};
