@@ -270,3 +270,15 @@ test('a refused key is said as such, and exits 1', () => {
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /refused the API key or auth token \(401/);
 });
+
+test('import --help says how; a missing credential or a bad URL is wrong usage (exit 2)', () => {
+  const help = cli(['import', '--help'], sourceDb.env);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^Usage: marginalia import --from <base-url> --api-key <key> --auth-token <token>/);
+  const usage = cli(['import', '--from', source.url, '--api-key', 'k'], sourceDb.env);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /usage: marginalia import --from/);
+  const bad = cli(['import', '--from', 'file:///etc/passwd', '--api-key', 'k', '--auth-token', 't'], sourceDb.env);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--from needs an http or https URL/);
+});
