@@ -33,6 +33,7 @@ const webhooks = () => import('./cli/webhooks.js');
 const backups = () => import('./cli/backup.js');
 const workspace = () => import('./cli/workspace.js');
 const retention = () => import('./cli/retention.js');
+const importer = () => import('./cli/import.js');
 
 const COMMANDS_WITH_SUBCOMMANDS = ['keys', 'tokens', 'orgs', 'users', 'webhooks', 'workspace', 'retention', 'email'];
 
@@ -56,6 +57,12 @@ const CLI_OPTIONS = {
   'activities-days': { type: 'string' },
   inherit: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
+  from: { type: 'string' },
+  'api-key': { type: 'string' },
+  'auth-token': { type: 'string' },
+  checkpoint: { type: 'string' },
+  concurrency: { type: 'string' },
+  rate: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
@@ -207,6 +214,12 @@ async function commandFor(
       need(0, r.RETENTION_RUN_USAGE);
       const request = { ...r.retentionRequest(options, r.RETENTION_RUN_USAGE), dryRun: options['dry-run'] ?? false };
       return (store, io) => r.retentionRun(store, io, request, config.retentionBatchSize);
+    }
+    case 'import': {
+      const i = await importer();
+      need(0, i.IMPORT_USAGE);
+      const request = i.importRequest(options, config);
+      return (store, io) => i.importCommand(store, io, config, request, options.tenant);
     }
     case 'webhooks add': {
       const w = await webhooks();

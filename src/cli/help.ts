@@ -34,6 +34,8 @@ Commands:
   retention get [--org <id>]          the tenant's retention policy, or an organization's, and the one in force
   retention set [--org <id>] ...      set a retention policy (days per kind); prints it as retention get does
   retention run [--dry-run]           apply the tenant's retention policies now, or count what that would delete
+  import --from <url> --api-key <k> --auth-token <t>   copy every organization of another server speaking this API
+                                      here, keeping ids, authors, times and read state; resumable (--help for more)
   email test <address>                send a test mail through MARGINALIA_SMTP_URL; prints {"sent","to","from","smtp"}
 
 Options:
@@ -45,6 +47,18 @@ Settings come from the environment (DATABASE_URL, PORT, ...); see docs/configura
 Exit codes: 0 done, 1 failed (bad configuration, unknown key, database error), 2 wrong usage.`;
 
 const COMMANDS: Record<string, string> = {
+  import: `Usage: marginalia import --from <base-url> --api-key <key> --auth-token <token> [--org <id> ...]
+         [--tenant <tenant>] [--dry-run] [--checkpoint <file>] [--concurrency <n>] [--rate <n>]
+
+Reads every organization (or those --org names), folder, document, user, thread with its comments,
+notification with its read state and notification setting from the server at <base-url> (the original
+service, or another Marginalia: /v2 where it answers, else /v1), and writes them into the tenant here
+(--tenant, as the other commands choose it), keeping ids, authors, times, assignments, tags and read state.
+Ends with a comparison of thread, comment and unread counts per document; exits 1 naming the documents that
+differ. Stopped (Ctrl-C, a failure), the same command resumes from the checkpoint file
+(--checkpoint, default ./marginalia-import.checkpoint.json) without duplicates; it is removed once a run ends
+with equal counts. --dry-run reads and counts only. --concurrency (MARGINALIA_IMPORT_CONCURRENCY, 4) and --rate
+(requests per second, MARGINALIA_IMPORT_RATE, 20) bound the load on the source. See docs/operations.md, "Importing".`,
   serve: `Usage: marginalia serve
 
 Runs the HTTP service on HOST:PORT (127.0.0.1:8080) against DATABASE_URL (sqlite:./data/marginalia.db).

@@ -33,6 +33,12 @@ import { DEFAULT_WORKFLOW_RETENTION_DAYS } from '../jobs/workflow-pruner.js';
 import { DEFAULT_RETENTION_BATCH_SIZE, DEFAULT_RETENTION_INTERVAL_SECONDS } from '../jobs/retention.js';
 import { DEFAULT_PREFLIGHT_ANSWER_MS } from '../services/workspace-domains.js';
 import {
+  DEFAULT_IMPORT_ATTEMPTS,
+  DEFAULT_IMPORT_CONCURRENCY,
+  DEFAULT_IMPORT_RATE,
+  DEFAULT_IMPORT_TIMEOUT_MS,
+} from '../import/source.js';
+import {
   DEFAULT_MAX_LIVE_STATE_BYTES,
   DEFAULT_MAX_LIVE_STATES_PER_DOCUMENT,
   LIVE_STATE_PAGE_STATES,
@@ -555,6 +561,36 @@ const FIELDS = {
     1_000_000,
     'Most rows a batch of retention (the job, retention/run) deletes in one transaction. Below it, each batch is sized ' +
       'to MARGINALIA_WRITE_BUDGET_MS from the time the last one took.',
+  ),
+  importConcurrency: integer(
+    'MARGINALIA_IMPORT_CONCURRENCY',
+    DEFAULT_IMPORT_CONCURRENCY,
+    1,
+    64,
+    '`marginalia import`: most requests in flight toward the source at once, and documents copied side by side ' +
+      '(`--concurrency` overrides it; docs/operations.md, "Importing").',
+  ),
+  importRate: integer(
+    'MARGINALIA_IMPORT_RATE',
+    DEFAULT_IMPORT_RATE,
+    1,
+    10_000,
+    '`marginalia import`: most requests started toward the source per second, retries included (`--rate` overrides it).',
+  ),
+  importTimeoutMs: integer(
+    'MARGINALIA_IMPORT_TIMEOUT_MS',
+    DEFAULT_IMPORT_TIMEOUT_MS,
+    1000,
+    600_000,
+    '`marginalia import`: how long one request to the source may take, its whole answer read, before it counts as failed.',
+  ),
+  importAttempts: integer(
+    'MARGINALIA_IMPORT_ATTEMPTS',
+    DEFAULT_IMPORT_ATTEMPTS,
+    1,
+    20,
+    '`marginalia import`: tries of one request to the source answered 429 or 5xx or failed on the network, the first ' +
+      'included, with a doubling backoff from half a second (a longer Retry-After is waited out).',
   ),
   activitiesDeleteMax: integer(
     'MARGINALIA_ACTIVITIES_DELETE_MAX',

@@ -1,0 +1,390 @@
+// `marginalia import`'s copying (docs/operations.md, "Importing"): what the source answers, written here through
+// the same services the API uses, with the ids, authors, times and read state the source shows. Every write is
+// idempotent by id (an existing organization, folder, thread or notification is left as it is; users are
+// upserted), so a step cut short is simply run again; the checkpoint says which steps are done.
+import { addAnnotations } from '../services/comments.js';
+import type { Caller, Services } from '../services/context.js';
+import { addDocuments, setDocumentAccess, setDocumentsDisabled } from '../services/documents.js';
+import { addFolders } from '../services/folders.js';
+import { markNotificationsRead } from '../services/inbox.js';
+import { setNotificationConfig } from '../services/notification-settings.js';
+import { addNotification } from '../services/notifications.js';
+import { addOrganizations, setOrganizationsDisabled } from '../services/organizations.js';
+import { addUsers } from '../services/users.js';
+import { ApiError } from '../errors.js';
+import type { Checkpoint } from './checkpoint.js';
+import { type Counts, type DocumentCounts, threadCounts, unreadOf } from './compare.js';
+import type { Source } from './source.js';
+
+type Json = Record<string, unknown>;
+
+export interface CopyOptions {
+  /** Only these organizations; null: every one the source lists. */
+  organizationIds: string[] | null;
+  dryRun: boolean;
+  /** Documents copied side by side (their reads toward the source are bounded by the source's gate anyway). */
+  concurrency: number;
+  pageSize: number;
+  /** The most items one write takes (MARGINALIA_MAX_BATCH). */
+  maxBatch: number;
+  /** Told of every step done, for the progress line. */
+  progress: (checkpoint: Checkpoint, step: string) => void;
+}
+
+/** The source's counts per document ("org/doc"), for the comparison at the end. */
+export type SourceCounts = Map<string, DocumentCounts>;
+
+const chunks = <T>(items: readonly T[], size: number): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+};
+
+/** Runs `work` over `items`, at most `limit` at once. */
+async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(lanes);
+}
+
+/** A write that may find its record there already (a resumed step): ALREADY_EXISTS is that, not a failure. */
+async function idempotent(write: () => unknown): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === 'ALREADY_EXISTS')) throw err;
+  }
+}
+
+/** The services with their clock set to a time the source shows: what notifications/add stamps. */
+const at = (services: Services, time: number): Services => ({ ...services, clock: () => time });
+
+/** Folders ordered parents first, as folders/add wants them ("root": the top). */
+export function parentsFirst(folders: readonly Json[]): Json[] {
+  const byId = new Map(folders.map((f) => [f.folderId as string, f]));
+  const out: Json[] = [];
+  const placed = new Set<string>();
+  const place = (f: Json) => {
+    const chain: Json[] = [];
+    for (let at: Json | undefined = f; at && !placed.has(at.folderId as string); ) {
+      chain.push(at);
+      placed.add(at.folderId as string);
+      at = byId.get(at.parentFolderId as string);
+    }
+    out.push(...chain.reverse());
+  };
+  for (const f of folders) place(f);
+  return out;
+}
+
+export class Copier {
+  readonly sourceCounts: SourceCounts = new Map();
+
+  constructor(
+    private readonly source: Source,
+    private readonly services: Services,
+    private readonly caller: Caller,
+    private readonly checkpoint: Checkpoint,
+    private readonly options: CopyOptions,
+  ) {}
+
+  private async step(key: string, work: () => Promise<void>): Promise<void> {
+    if (this.checkpoint.has(key)) return;
+    await work();
+    this.checkpoint.complete(key);
+    this.options.progress(this.checkpoint, key);
+  }
+
+  private wrote(kind: string, n: number) {
+    this.checkpoint.count(kind, n);
+  }
+
+  /** Every organization the source lists (or those asked for), one after the other. */
+  async run(): Promise<string[]> {
+    const filter = this.options.organizationIds;
+    const organizations = await this.source.all<Json>(
+      'organizations/get',
+      filter ? { organizationIds: filter } : {},
+      this.options.pageSize,
+    );
+    for (const org of organizations) await this.organization(org);
+    return organizations.map(organizationIdOf);
+  }
+
+  private async organization(org: Json): Promise<void> {
+    const organizationId = organizationIdOf(org);
+    const { services, caller } = this;
+    const write = !this.options.dryRun;
+    await this.step(`org:${organizationId}`, async () => {
+      const name = org.organizationName as string | null | undefined;
+      if (write)
+        await addOrganizations(services, caller, {
+          organizations: [{ organizationId, ...(name ? { organizationName: name } : {}) }],
+        });
+      this.wrote('organizations', 1);
+    });
+    await this.step(`folders:${organizationId}`, async () => {
+      const folders = (await this.source.read('organizations/folders/get', { organizationId })).data as Json[] | null;
+      const ordered = parentsFirst(folders ?? []).map((f) => ({
+        folderId: f.folderId as string,
+        ...(f.folderName != null ? { folderName: f.folderName as string } : {}),
+        parentFolderId: (f.parentFolderId as string | undefined) ?? 'root',
+        ...(f.accessType != null ? { accessType: f.accessType as 'organizationPrivate' } : {}),
+      }));
+      if (write) {
+        for (const batch of chunks(ordered, this.options.maxBatch))
+          await addFolders(services, caller, { organizationId, folders: batch });
+      }
+      this.wrote('folders', ordered.length);
+    });
+    const members = await this.source.all<Json>('users/get', { organizationId }, this.options.pageSize);
+    await this.step(`users:${organizationId}`, async () => {
+      if (write) {
+        for (const batch of chunks(members, this.options.maxBatch))
+          await addUsers(services, caller, { organizationId, users: batch.map(userIn) });
+      }
+      this.wrote('users', members.length);
+    });
+    const documents = await this.source.all<Json>('organizations/documents/get', { organizationId }, this.options.pageSize);
+    await this.step(`documents:${organizationId}`, async () => {
+      if (write) await this.writeDocuments(organizationId, documents);
+      this.wrote('documents', documents.length);
+    });
+    // Every member's inbox first: a notification shown to a member it does not list is addressed to the whole
+    // organization, which a document's read alone cannot tell.
+    const { wide, withoutDocument } = await this.inboxes(organizationId, members);
+    await inParallel(documents, this.options.concurrency, (d) => this.document(organizationId, documentIdOf(d), wide));
+    await this.step(`inboxes:${organizationId}`, () => this.notifications(organizationId, withoutDocument, wide));
+    await this.step(`settings:${organizationId}`, () => this.settings(organizationId, members, documents));
+    // Last: a disabled organization or document refuses every write, the import's included.
+    await this.step(`disabled:${organizationId}`, async () => {
+      if (!write) return;
+      const disabled = documents.filter((d) => d.disabled === true).map(documentIdOf);
+      for (const batch of chunks(disabled, this.options.maxBatch))
+        await setDocumentsDisabled(services, caller, { organizationId, documentIds: batch, disabled: true });
+      if (org.disabled === true)
+        await setOrganizationsDisabled(services, caller, { organizationIds: [organizationId], disabled: true });
+    });
+  }
+
+  private async writeDocuments(organizationId: string, documents: Json[]): Promise<void> {
+    const { services, caller } = this;
+    const byFolder = new Map<string, Json[]>();
+    for (const d of documents) {
+      const folder = (d.folderId as string | null | undefined) ?? 'root';
+      byFolder.set(folder, [...(byFolder.get(folder) ?? []), d]);
+    }
+    for (const [folderId, inFolder] of byFolder) {
+      for (const batch of chunks(inFolder, this.options.maxBatch)) {
+        const docs = batch.map((d) => ({
+          documentId: documentIdOf(d),
+          ...(d.documentName ? { documentName: d.documentName as string } : {}),
+        }));
+        await addDocuments(services, caller, { organizationId, folderId, documents: docs });
+      }
+    }
+    const byAccess = new Map<string, string[]>();
+    for (const d of documents)
+      if (typeof d.accessType === 'string') byAccess.set(d.accessType, [...(byAccess.get(d.accessType) ?? []), documentIdOf(d)]);
+    for (const [accessType, ids] of byAccess)
+      for (const batch of chunks(ids, this.options.maxBatch))
+        await setDocumentAccess(services, caller, {
+          organizationId,
+          documentIds: batch,
+          accessType: accessType as 'organizationPrivate',
+        });
+  }
+
+  /** A document's members, threads (with their comments) and notifications. */
+  private async document(organizationId: string, documentId: string, wide: ReadonlySet<string>): Promise<void> {
+    const { services, caller } = this;
+    const write = !this.options.dryRun;
+    const key = `${organizationId}/${documentId}`;
+    await this.step(`members:${key}`, async () => {
+      const members = await this.source.all<Json>('users/get', { organizationId, documentId }, this.options.pageSize);
+      if (write)
+        for (const batch of chunks(members, this.options.maxBatch))
+          await addUsers(services, caller, { organizationId, documentId, users: batch.map(userIn) });
+    });
+    // Threads page per document on v1 only: /v2's commentannotations/get is another read (across documents, by
+    // lastUpdated) with its own filters.
+    const threads = await this.source.all<Json>(
+      'commentannotations/get',
+      { organizationId, documentId },
+      this.options.pageSize,
+      'v1',
+    );
+    const notifications = await this.source.all<Json>('notifications/get', { organizationId, documentId }, this.options.pageSize);
+    this.sourceCounts.set(key, { ...threadCounts(threads), unread: unreadOf(notifications) });
+    await this.step(`threads:${key}`, async () => {
+      if (write)
+        for (const batch of chunks(threads, this.options.maxBatch)) {
+          const commentAnnotations = batch.map(threadIn);
+          await addAnnotations(services, caller, { organizationId, documentId, commentAnnotations } as never);
+        }
+      this.wrote('threads', threads.length);
+      this.wrote('comments', threadCounts(threads).comments);
+    });
+    await this.step(`notifications:${key}`, () => this.notifications(organizationId, notifications, wide));
+  }
+
+  /** Notifications, then each recipient's read marks; `wide`: the ids addressed to the whole organization. */
+  private async notifications(organizationId: string, notifications: Json[], wide: ReadonlySet<string>): Promise<void> {
+    const write = !this.options.dryRun;
+    const readBy = new Map<string, string[]>();
+    for (const n of notifications) {
+      const byUser = (n.notifyUsersByUserId ?? {}) as Record<string, boolean>;
+      const toAll = wide.has(n.id as string) || Object.keys(byUser).length === 0;
+      // Of an organization-wide notification, the map lists the recipients named and the members who read it:
+      // those who read it are kept as readers, not made recipients.
+      const listed = toAll ? Object.keys(byUser).filter((u) => byUser[u] === true) : Object.keys(byUser);
+      if (write) {
+        const when = at(this.services, n.timestamp as number);
+        await idempotent(() => addNotification(when, this.caller, notificationIn(organizationId, n, listed, toAll)));
+      }
+      for (const [userId, unread] of Object.entries(byUser))
+        if (!unread) readBy.set(userId, [...(readBy.get(userId) ?? []), n.id as string]);
+      this.wrote('notifications', 1);
+    }
+    // A user's read marks of the step in one write (a batch at a time): marking again what is read changes nothing.
+    if (write)
+      for (const [userId, ids] of readBy)
+        for (const notificationIds of chunks(ids, this.options.maxBatch))
+          await markNotificationsRead(this.services, this.caller, { organizationId, userId, notificationIds });
+  }
+
+  /** The members' inboxes: which notifications are organization-wide, and those without a document (once each). */
+  private async inboxes(organizationId: string, members: Json[]) {
+    const wide = new Set<string>();
+    const withoutDocument = new Map<string, Json>();
+    await inParallel(members, this.options.concurrency, async (member) => {
+      const userId = member.userId as string;
+      const found = await this.source.all<Json>('notifications/get', { organizationId, userId }, this.options.pageSize);
+      for (const n of found) {
+        if (!(userId in ((n.notifyUsersByUserId ?? {}) as Json))) wide.add(n.id as string);
+        if (metadataOf(n).documentId == null) withoutDocument.set(n.id as string, n);
+      }
+    });
+    return { wide, withoutDocument: [...withoutDocument.values()] };
+  }
+
+  /** Each member's notification settings that are not the default: for the organization, then per document. */
+  private async settings(organizationId: string, members: Json[], documents: Json[]): Promise<void> {
+    const documentIds = documents.map(documentIdOf);
+    await inParallel(members, this.options.concurrency, async (m) => {
+      const userId = m.userId as string;
+      for (const batch of chunks(documentIds, this.options.maxBatch)) {
+        const got = (await this.source.read('notifications/config/get', { organizationId, userId, documentIds: batch }, 'v1'))
+          .data;
+        const set = new Map<string, string[]>();
+        for (const entry of (got as Json[] | null) ?? []) {
+          const config = entry.config as { inbox: string; email: string };
+          if (config.inbox === 'MINE' && config.email === 'MINE') continue;
+          const key = JSON.stringify({ inbox: config.inbox, email: config.email });
+          set.set(key, [...(set.get(key) ?? []), (entry.metadata as Json).documentId as string]);
+        }
+        for (const [config, ids] of set) {
+          if (!this.options.dryRun)
+            await setNotificationConfig(this.services, this.caller, {
+              organizationId,
+              documentIds: ids,
+              userIds: [userId],
+              config: JSON.parse(config),
+            });
+          this.wrote('settings', ids.length);
+        }
+      }
+    });
+  }
+
+  counts(): Counts {
+    return this.checkpoint.counts;
+  }
+}
+
+/** An organization's and a document's id as their reads show it: `id` here, the longer name on some pages. */
+const organizationIdOf = (o: Json): string => (o.id ?? o.organizationId) as string;
+const documentIdOf = (d: Json): string => (d.id ?? d.documentId) as string;
+
+/** Where a notification is: its metadata names the document and location. */
+const metadataOf = (n: Json): Json => (n.metadata as Json | undefined) ?? {};
+
+const userIn = (u: Json) => ({
+  userId: u.userId as string,
+  ...(u.name ? { name: u.name as string } : {}),
+  ...(u.email ? { email: u.email as string } : {}),
+  ...(u.photoUrl ? { photoUrl: u.photoUrl as string } : {}),
+});
+
+const userRef = (u: unknown) =>
+  u && typeof u === 'object' && 'userId' in u ? { userId: (u as Json).userId as string } : undefined;
+
+const time = (t: unknown): number | undefined => (typeof t === 'number' ? t : typeof t === 'string' ? Date.parse(t) : undefined);
+
+const THREAD_KEPT = [
+  'location',
+  'locationId',
+  'context',
+  'status',
+  'color',
+  'priority',
+  'targetElement',
+  'type',
+  'suggestion',
+  'commentType',
+  'visibility',
+];
+const COMMENT_KEPT = [
+  'commentId',
+  'commentText',
+  'commentHtml',
+  'taggedUserContacts',
+  'context',
+  'attachments',
+  'agent',
+  'isCommentResolverUsed',
+  'isCommentTextAvailable',
+];
+
+const kept = (from: Json, names: readonly string[]): Json =>
+  Object.fromEntries(names.filter((k) => from[k] != null).map((k) => [k, from[k]]));
+
+/** A thread as the source reads it, as commentannotations/add takes it. */
+export function threadIn(t: Json): Json {
+  const comments = (t.comments as Json[] | undefined) ?? [];
+  return {
+    annotationId: t.annotationId,
+    ...kept(t, THREAD_KEPT),
+    ...(userRef(t.assignedTo) ? { assignedTo: userRef(t.assignedTo) } : {}),
+    createdAt: time(t.createdAt),
+    lastUpdated: time(t.lastUpdated),
+    commentData: comments.map((c) => ({
+      ...kept(c, COMMENT_KEPT),
+      from: userRef(c.from) ?? { userId: 'unknown' },
+      createdAt: time(c.createdAt),
+      lastUpdated: time(c.lastUpdated),
+    })),
+  };
+}
+
+/** A notification as the source reads it, as notifications/add takes it. */
+function notificationIn(organizationId: string, n: Json, listed: string[], wide: boolean) {
+  return {
+    organizationId,
+    notificationId: n.id as string,
+    ...(metadataOf(n).documentId != null ? { documentId: metadataOf(n).documentId as string } : {}),
+    ...(metadataOf(n).locationId != null ? { locationId: metadataOf(n).locationId as string } : {}),
+    actionUser: userRef(n.actionUser) ?? { userId: 'unknown' },
+    displayHeadlineMessageTemplate: (n.displayHeadlineMessageTemplate as string | undefined) ?? '',
+    displayHeadlineMessageTemplateData: (n.displayHeadlineMessageTemplateData as Json | undefined) ?? {},
+    displayBodyMessage: (n.displayBodyMessage as string | undefined) ?? '',
+    notificationSourceData: (n.notificationSourceData as Json | undefined) ?? {},
+    notificationSource: (n.notificationSource as string | undefined) ?? 'custom',
+    ...(n.context != null ? { context: n.context as Json } : {}),
+    ...(n.isNotificationResolverUsed === true ? { isNotificationResolverUsed: true } : {}),
+    notifyUsers: listed.map((userId) => ({ userId })),
+    notifyAll: wide,
+  };
+}

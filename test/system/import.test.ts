@@ -1,0 +1,284 @@
+// `marginalia import` against a second Marginalia process as the source (docs/operations.md, "Importing"): a seeded
+// dataset of several organizations comes over, the same reads on both servers answer the same JSON, an import
+// stopped mid-way resumes without duplicates, and a dry run writes nothing.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import {
+  cli,
+  cliInBackground,
+  createKey,
+  MAIN,
+  post,
+  REPO,
+  startServer,
+  stopServer,
+  tempDir,
+  type ServerProcess,
+} from '../helpers/server-process.js';
+import { freshDatabase, STORE_KINDS } from '../helpers/test-database.js';
+
+type Creds = { apiKey: string; authToken: string };
+
+const sourceDb = freshDatabase('sqlite');
+const targets = STORE_KINDS.map((kind) => freshDatabase(kind));
+const servers: ServerProcess[] = [];
+let source: ServerProcess;
+let sourceCreds: Creds;
+const dir = tempDir();
+
+const ORGS = ['acme', 'globex', 'initech'];
+const USERS = ['ann', 'bob', 'cy', 'dee'];
+const DOCS = ['spec', 'plan', 'notes'];
+const T0 = 1_700_000_000_000;
+
+async function ok(path: string, data: unknown, creds = sourceCreds, url = source.url) {
+  const r = await post(url, path, creds, data);
+  assert.equal(r.status, 200, `${path}: ${JSON.stringify(r.json)}`);
+  return r.json.result;
+}
+
+/** Per organization: folders, documents, members, threads with comments, notifications with read state, settings. */
+async function seed(organizationId: string, n: number) {
+  await ok('/v1/organizations/add', { organizations: [{ organizationId, organizationName: `Org ${organizationId}` }] });
+  await ok('/v1/organizations/folders/add', {
+    organizationId,
+    folders: [
+      { folderId: 'specs', folderName: 'Specs' },
+      { folderId: 'drafts', folderName: 'Drafts', parentFolderId: 'specs' },
+    ],
+  });
+  await ok('/v1/organizations/documents/add', {
+    organizationId,
+    folderId: 'drafts',
+    documents: [{ documentId: 'spec', documentName: 'Spec' }],
+  });
+  await ok('/v1/organizations/documents/add', { organizationId, documents: [{ documentId: 'plan' }, { documentId: 'notes' }] });
+  const users = USERS.map((u) => ({ userId: u, name: `${u} of ${organizationId}`, email: `${u}@${organizationId}.test` }));
+  await ok('/v1/users/add', { organizationId, users });
+  await ok('/v1/users/add', { organizationId, documentId: 'spec', users: users.slice(0, 2) });
+  for (const [d, documentId] of DOCS.entries()) {
+    const threads = Array.from({ length: 2 + ((n + d) % 3) }, (_, t) => ({
+      annotationId: `t${t}`,
+      locationId: `para-${t}`,
+      createdAt: T0 + t * 1000,
+      lastUpdated: T0 + t * 1000 + 500,
+      ...(t === 0 ? { assignedTo: { userId: 'bob' }, status: { id: 'IN_PROGRESS', name: 'In progress', type: 'ongoing' } } : {}),
+      ...(t === 1 ? { color: '#00FF00', priority: { id: 'P1', name: 'High' } } : {}),
+      commentData: Array.from({ length: 1 + (t % 3) }, (_, c) => ({
+        commentHtml: `<p>Comment ${c} on ${documentId}/t${t}</p>`,
+        from: { userId: USERS[(t + c) % USERS.length] },
+        createdAt: T0 + t * 1000 + c * 10,
+        lastUpdated: T0 + t * 1000 + c * 10 + 1,
+        ...(c === 0 ? { taggedUserContacts: [{ userId: 'cy', text: '@cy' }] } : {}),
+      })),
+    }));
+    await ok('/v1/commentannotations/add', { organizationId, documentId, commentAnnotations: threads });
+  }
+  // A reply that notifies (fan-out notifications with server-made ids), a listed and an organization-wide one.
+  await ok('/v1/commentannotations/comments/add', {
+    organizationId,
+    documentId: 'spec',
+    annotationId: 't0',
+    triggerNotification: true,
+    commentData: [
+      { commentHtml: '<p>@ann look</p>', from: { userId: 'dee' }, taggedUserContacts: [{ userId: 'ann', text: '@ann' }] },
+    ],
+  });
+  await ok('/v1/notifications/add', {
+    organizationId,
+    documentId: 'plan',
+    notificationId: 'n-listed',
+    actionUser: { userId: 'ann' },
+    displayHeadlineMessageTemplate: '{actionUser} shared plan',
+    displayHeadlineMessageTemplateData: { actionUser: { userId: 'ann' } },
+    notifyUsers: [{ userId: 'bob' }, { userId: 'cy' }],
+  });
+  await ok('/v1/notifications/add', {
+    organizationId,
+    notificationId: 'n-all',
+    actionUser: { userId: 'cy' },
+    displayHeadlineMessageTemplate: 'Maintenance tonight',
+  });
+  await ok('/v1/notifications/read', { organizationId, userId: 'bob', notificationIds: ['n-listed'] });
+  await ok('/v1/notifications/read', { organizationId, userId: 'dee', notificationIds: ['n-all'] });
+  await ok('/v1/notifications/config/set', { organizationId, documentIds: ['spec'], userIds: ['cy'], config: { inbox: 'ALL' } });
+}
+
+/** The reads compared on both servers, as JSON, the source's key named as the target's (the only difference). */
+async function reads(url: string, creds: Creds): Promise<string> {
+  const all: unknown[] = [];
+  const read = async (path: string, data: unknown) => {
+    const r = await post(url, path, creds, data);
+    assert.equal(r.status, 200, `${path}: ${JSON.stringify(r.json)}`);
+    // notifyUsers is keyed by internal ids, which are made from the tenant's id: notifyUsersByUserId says the same.
+    all.push(JSON.parse(JSON.stringify(r.json.result.data, (k, v) => (k === 'notifyUsers' ? undefined : v))));
+  };
+  for (const organizationId of ORGS) {
+    await read('/v1/users/get', { organizationId });
+    await read('/v1/users/get', { organizationId, documentId: 'spec' });
+    for (const documentId of DOCS) {
+      await read('/v1/commentannotations/get', { organizationId, documentId });
+      await read('/v1/notifications/get', { organizationId, documentId });
+      await read('/v1/commentannotations/count/get', { organizationId, documentIds: [documentId], userId: 'ann' });
+    }
+    for (const userId of USERS) {
+      await read('/v1/notifications/get', { organizationId, userId });
+      await read('/v1/notifications/count/get', { organizationId, userId });
+      await read('/v1/notifications/config/get', { organizationId, userId, documentIds: DOCS });
+    }
+    const folders = (await post(url, '/v1/organizations/folders/get', creds, { organizationId })).json.result.data;
+    all.push(folders.map((f: any) => [f.folderId, f.folderName, f.parentFolderId, f.accessType]));
+    const docs = (await post(url, '/v1/organizations/documents/get', { ...creds }, { organizationId })).json.result.data;
+    all.push(docs.map((d: any) => [d.id, d.documentName, d.folderId, d.accessType, d.disabled]));
+  }
+  return JSON.stringify(all).replaceAll(creds.apiKey, '<key>');
+}
+
+const importArgs = (extra: string[] = []) => [
+  'import',
+  '--from',
+  source.url,
+  '--api-key',
+  sourceCreds.apiKey,
+  '--auth-token',
+  sourceCreds.authToken,
+  ...extra,
+];
+
+let expected: string;
+
+before(async () => {
+  source = await startServer({ env: sourceDb.env });
+  servers.push(source);
+  sourceCreds = createKey(sourceDb.env, 'source');
+  for (const [n, org] of ORGS.entries()) await seed(org, n);
+  expected = await reads(source.url, sourceCreds);
+  // What the comparison must carry over, so that equal answers mean something.
+  for (const kept of [
+    '"n-all"',
+    '"dee":false',
+    '"bob":false',
+    'IN_PROGRESS',
+    '"assignedTo"',
+    '"taggedUserContacts"',
+    '"ALL"',
+    '"drafts"',
+  ])
+    assert.ok(expected.includes(kept), kept);
+  assert.match(expected, /"notificationSource":"comment"/);
+  assert.match(expected, /"createdAt":1700000001000/);
+});
+
+after(async () => {
+  await Promise.all(servers.map((s) => stopServer(s)));
+  await Promise.all([sourceDb, ...targets].map((db) => db.drop()));
+});
+
+for (const db of targets)
+  test(`import into ${db.kind}: every organization comes over, and the same reads answer the same JSON`, async (t) => {
+    const here = createKey(db.env, 'here');
+    const checkpoint = join(dir, `${db.kind}.checkpoint.json`);
+    const imported = cli(importArgs(['--checkpoint', checkpoint, '--rate', '1000', '--concurrency', '4']), db.env);
+    assert.equal(imported.code, 0, imported.stderr + imported.stdout);
+    t.diagnostic(/^Imported .*$/m.exec(imported.stdout)?.[0] ?? '');
+    assert.match(imported.stdout, /All 9 documents have the same counts on both sides\./);
+    assert.match(imported.stdout, /^acme\/spec {2}\d+\/\d+\/\d+ {2}\d+\/\d+\/\d+$/m);
+    assert.ok(!existsSync(checkpoint), 'a finished import leaves no checkpoint');
+    const target = await startServer({ env: db.env });
+    servers.push(target);
+    assert.equal(await reads(target.url, here), expected);
+    await stopServer(target);
+  });
+
+test('an import stopped mid-way resumes from its checkpoint without duplicates', async () => {
+  const db = freshDatabase('sqlite');
+  after(() => db.drop());
+  const here = createKey(db.env, 'here');
+  const checkpoint = join(dir, 'stopped.checkpoint.json');
+  // Slowed to a few requests a second, interrupted (Ctrl-C) once the checkpoint shows progress.
+  const child = spawn(
+    process.execPath,
+    [MAIN, ...importArgs(['--checkpoint', checkpoint, '--rate', '15', '--concurrency', '1'])],
+    {
+      cwd: REPO,
+      // As the helpers' children get it: none of this process's settings, the target's database.
+      env: {
+        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(MARGINALIA_|NODE_TEST|DATABASE_URL)/.test(k))),
+        ...db.env,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  for (let i = 0; i < 200 && !existsSync(checkpoint); i++) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 300));
+  child.kill('SIGINT');
+  assert.equal(await exited, 130, stderr);
+  assert.match(stderr, /interrupted; run the same command again to resume from /);
+  assert.ok(existsSync(checkpoint), 'the checkpoint was written before the interruption');
+  const resumed = await cliInBackground(importArgs(['--checkpoint', checkpoint, '--rate', '1000']), db.env);
+  assert.equal(resumed.code, 0, resumed.stderr + resumed.stdout);
+  assert.match(resumed.stdout, /^Resuming from /m);
+  assert.match(resumed.stdout, /All 9 documents have the same counts on both sides\./);
+  const target = await startServer({ env: db.env });
+  servers.push(target);
+  assert.equal(await reads(target.url, here), expected);
+  // A thread here that the source does not have: the comparison names its document, and the exit is 1.
+  await ok(
+    '/v1/commentannotations/add',
+    {
+      organizationId: 'globex',
+      documentId: 'plan',
+      commentAnnotations: [{ annotationId: 'extra', commentData: [{ commentText: 'x', from: { userId: 'ann' } }] }],
+    },
+    here,
+    target.url,
+  );
+  await stopServer(target);
+  const differs = await cliInBackground(importArgs(['--checkpoint', checkpoint, '--rate', '1000']), db.env);
+  assert.equal(differs.code, 1, differs.stdout);
+  assert.match(differs.stdout, /^globex\/plan {2}(\d+)\/(\d+)\/(\d+) {2}\d+\/\d+\/\d+ {2}DIFFERS$/m);
+  assert.match(differs.stdout, /^1 of 9 documents differ: globex\/plan$/m);
+  assert.match(differs.stderr, /The counts differ for 1 document\(s\): globex\/plan/);
+});
+
+test('--dry-run reads and counts the organizations --org names, and writes nothing', async () => {
+  const db = freshDatabase('sqlite');
+  after(() => db.drop());
+  const here = createKey(db.env, 'here');
+  const counted = cli(importArgs(['--dry-run', '--rate', '1000', '--org', 'acme', '--org', 'initech']), db.env);
+  assert.equal(counted.code, 0, counted.stderr);
+  assert.match(counted.stdout, /^Dry run: counted 2 organizations, 4 folders, 8 users, 6 documents/m);
+  assert.doesNotMatch(counted.stdout, /globex/);
+  assert.match(counted.stdout, /^acme\/spec {2}\d+\/\d+\/\d+ threads\/comments\/unread$/m);
+  const listed = cli(['orgs', 'list', '--tenant', here.apiKey], db.env);
+  assert.deepEqual(JSON.parse(listed.stdout), []);
+});
+
+test('a refused key is said as such, and exits 1', () => {
+  const db = freshDatabase('sqlite');
+  after(() => db.drop());
+  createKey(db.env, 'here');
+  const refused = cli(['import', '--from', source.url, '--api-key', 'mk_nope', '--auth-token', 'mt_nope', '--dry-run'], db.env);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /refused the API key or auth token \(401/);
+});
+
+test('import --help says how; a missing credential or a bad URL is wrong usage (exit 2)', () => {
+  const help = cli(['import', '--help'], sourceDb.env);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^Usage: marginalia import --from <base-url> --api-key <key> --auth-token <token>/);
+  const usage = cli(['import', '--from', source.url, '--api-key', 'k'], sourceDb.env);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /usage: marginalia import --from/);
+  const bad = cli(['import', '--from', 'file:///etc/passwd', '--api-key', 'k', '--auth-token', 't'], sourceDb.env);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--from needs an http or https URL/);
+});
