@@ -178,7 +178,8 @@ describe('the /docs page in headless Chromium', { skip: NEEDS_BROWSER }, () => {
       const block = link.locator('#operations-retention-post_v1_retention_run');
       await block.waitFor({ timeout: 20_000 });
       const box = await block.boundingBox();
-      assert.ok(box && box.y >= 0 && box.y < 1600, `in the window, without scrolling by hand: ${JSON.stringify(box)}`);
+      // Its top at the window's top, give or take the sub-pixel layout's rounding (-0.4 px was seen).
+      assert.ok(box && box.y > -1 && box.y < 1600, `in the window, without scrolling by hand: ${JSON.stringify(box)}`);
       assert.ok(Number(await link.evaluate('window.scrollY')) > 0, 'the page scrolled to it');
     } finally {
       await link.close();
