@@ -6,6 +6,7 @@ import { describe, test } from 'node:test';
 import { tokenRecord } from '../../src/services/credentials.js';
 import { openStore } from '../../src/store/open-store.js';
 import { StoreUnavailableError, type Store } from '../../src/store/store.js';
+import type { SearchKind } from '../../src/domain/search.js';
 import type { AnnotationQuery } from '../../src/domain/threads.js';
 import { compile } from '../../src/domain/workflow-graph.js';
 import { dispatch, type PinnedGraph } from '../../src/domain/workflow-machine.js';
@@ -800,6 +801,22 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
     },
   );
 
+  /** The first hits of one word in ORG of tenant TA, of the kinds given, no other filter. */
+  const searchOrg = (store: Store, word: string, kinds: SearchKind[]) =>
+    store.searchText(TA, {
+      organizationId: ORG,
+      words: [word],
+      kinds,
+      documentIds: null,
+      folderIds: null,
+      userIds: null,
+      createdAfter: null,
+      createdBefore: null,
+      recipient: null,
+      offset: 0,
+      limit: 10,
+    });
+
   storeTest(
     'a database as migration 43 left it migrates forward: its comments and notifications are indexed, and new ones',
     async (store, db) => {
@@ -809,21 +826,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await beforeSearchIndex(db);
       await withSecondStore(db, async (reopened) => {
         const found = async (word: string) =>
-          (
-            await reopened.searchText(TA, {
-              organizationId: ORG,
-              words: [word],
-              kinds: ['comment', 'notification'],
-              documentIds: null,
-              folderIds: null,
-              userIds: null,
-              createdAfter: null,
-              createdBefore: null,
-              recipient: null,
-              offset: 0,
-              limit: 10,
-            })
-          )
+          (await searchOrg(reopened, word, ['comment', 'notification']))
             .map((h) => h.notificationId ?? `${h.annotationId}/${h.commentId}`)
             .sort();
         eq(await found('reunion'), ['ann/1', 'n1'], 'the rows written before, accents aside');
@@ -851,21 +854,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       eq((await db.textColumns()).get('notifications')?.includes('headline_text'), false, 'as that release left it');
       await withSecondStore(db, async (reopened) => {
         const found = async (word: string) =>
-          (
-            await reopened.searchText(TA, {
-              organizationId: ORG,
-              words: [word],
-              kinds: ['notification'],
-              documentIds: null,
-              folderIds: null,
-              userIds: null,
-              createdAfter: null,
-              createdBefore: null,
-              recipient: null,
-              offset: 0,
-              limit: 10,
-            })
-          ).map((h) => [h.notificationId, h.text]);
+          (await searchOrg(reopened, word, ['notification'])).map((h) => [h.notificationId, h.text]);
         eq(await found('zoe'), [['n1', 'Zoë mentioned you in Roadmap\nsee the numbers']], 'by the name the data gave');
         eq(await found('roadmap'), [['n1', 'Zoë mentioned you in Roadmap\nsee the numbers']], 'by a value of the data');
         eq(await found('numbers'), [['n1', 'Zoë mentioned you in Roadmap\nsee the numbers']], 'and by its body still');

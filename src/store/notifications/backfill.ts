@@ -7,6 +7,18 @@ import { recipientsFrom } from './notifications.js';
 
 const BATCH = 1000;
 
+/** Sets one text column of notifications named by key, a row of the batch each (PostgreSQL: the batch as arrays). */
+const setColumn = (name: string, column: string, param: string) =>
+  sql(name, {
+    sqlite: `UPDATE notifications SET ${column} = @${param}
+             WHERE tenant_id = @tenantId AND organization_id = @organizationId AND notification_id = @notificationId`,
+    postgres: `UPDATE notifications n SET ${column} = x.${column}
+               FROM unnest(@tenantId::text[], @organizationId::text[], @notificationId::text[], @${param}::text[])
+                 AS x(tenant_id, organization_id, notification_id, ${column})
+               WHERE n.tenant_id = x.tenant_id AND n.organization_id = x.organization_id
+                 AND n.notification_id = x.notification_id`,
+  });
+
 const SQL = {
   unrendered: same(
     'unrenderedNotifications',
@@ -16,15 +28,7 @@ const SQL = {
      WHERE answer = '' AND (tenant_id, organization_id, notification_id) > (@tenantId, @organizationId, @notificationId)
      ORDER BY tenant_id, organization_id, notification_id LIMIT ${BATCH}`,
   ),
-  setAnswer: sql('setNotificationAnswer', {
-    sqlite: `UPDATE notifications SET answer = @answer
-             WHERE tenant_id = @tenantId AND organization_id = @organizationId AND notification_id = @notificationId`,
-    postgres: `UPDATE notifications n SET answer = x.answer
-               FROM unnest(@tenantId::text[], @organizationId::text[], @notificationId::text[], @answer::text[])
-                 AS x(tenant_id, organization_id, notification_id, answer)
-               WHERE n.tenant_id = x.tenant_id AND n.organization_id = x.organization_id
-                 AND n.notification_id = x.notification_id`,
-  }),
+  setAnswer: setColumn('setNotificationAnswer', 'answer', 'answer'),
 };
 
 interface Unrendered {
@@ -75,15 +79,7 @@ const HEADLINES_SQL = {
      WHERE (tenant_id, organization_id, notification_id) > (@tenantId, @organizationId, @notificationId)
      ORDER BY tenant_id, organization_id, notification_id LIMIT ${BATCH}`,
   ),
-  setHeadline: sql('setNotificationHeadline', {
-    sqlite: `UPDATE notifications SET headline_text = @headlineText
-             WHERE tenant_id = @tenantId AND organization_id = @organizationId AND notification_id = @notificationId`,
-    postgres: `UPDATE notifications n SET headline_text = x.headline_text
-               FROM unnest(@tenantId::text[], @organizationId::text[], @notificationId::text[], @headlineText::text[])
-                 AS x(tenant_id, organization_id, notification_id, headline_text)
-               WHERE n.tenant_id = x.tenant_id AND n.organization_id = x.organization_id
-                 AND n.notification_id = x.notification_id`,
-  }),
+  setHeadline: setColumn('setNotificationHeadline', 'headline_text', 'headlineText'),
 };
 
 /**
