@@ -117,36 +117,35 @@ export async function runImport(
 }
 
 /** The same counts as the source's, read here through the same reads ("org/doc" keys). */
+/** Every row of a paged read here, page after page: `read` answers a page's rows (JSON text) and the next token. */
+async function everyPage(
+  read: (pageToken: string | null) => Promise<{ rows: string; next: string | null | undefined }>,
+): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  let pageToken: string | null = null;
+  do {
+    const page = await read(pageToken);
+    rows.push(...(JSON.parse(page.rows) as Record<string, unknown>[]));
+    pageToken = page.next ?? null;
+  } while (pageToken);
+  return rows;
+}
+
 async function countsHere(services: Services, caller: Caller, documents: string[]): Promise<Map<string, DocumentCounts>> {
   const counts = new Map<string, DocumentCounts>();
   for (const key of documents) {
     const slash = key.indexOf('/');
     const organizationId = key.slice(0, slash);
     const documentId = key.slice(slash + 1);
-    const threads: Record<string, unknown>[] = [];
-    for (let pageToken: string | null | undefined; ; ) {
-      const page = await getAnnotations(services, caller, {
-        organizationId,
-        documentId,
-        pageSize: PAGE_SIZE,
-        ...(pageToken ? { pageToken } : {}),
-      });
-      threads.push(...(JSON.parse(page.data.toString('utf8')) as Record<string, unknown>[]));
-      pageToken = page.nextPageToken;
-      if (!pageToken) break;
-    }
-    const notifications: Record<string, unknown>[] = [];
-    for (let pageToken: string | null | undefined; ; ) {
-      const page = await getNotifications(services, caller, {
-        organizationId,
-        documentId,
-        pageSize: PAGE_SIZE,
-        ...(pageToken ? { pageToken } : {}),
-      });
-      notifications.push(...(JSON.parse(page.notificationsJson) as Record<string, unknown>[]));
-      pageToken = page.nextPageToken;
-      if (!pageToken) break;
-    }
+    const page = { organizationId, documentId, pageSize: PAGE_SIZE };
+    const threads = await everyPage(async (pageToken) => {
+      const got = await getAnnotations(services, caller, { ...page, ...(pageToken ? { pageToken } : {}) });
+      return { rows: got.data.toString('utf8'), next: got.nextPageToken };
+    });
+    const notifications = await everyPage(async (pageToken) => {
+      const got = await getNotifications(services, caller, { ...page, ...(pageToken ? { pageToken } : {}) });
+      return { rows: got.notificationsJson, next: got.nextPageToken };
+    });
     counts.set(key, { ...threadCounts(threads), unread: unreadOf(notifications) });
   }
   return counts;
