@@ -14,8 +14,9 @@ import { headlineOf } from '../src/domain/search.js';
 import { recipientsJson } from '../src/store/notifications/notifications.js';
 import { NOTIFICATIONS_SQL } from '../src/store/notifications/sql.js';
 import { USERS_SQL } from '../src/store/users/sql.js';
-import { COMMENT_SEARCH, NOTIFICATION_SEARCH, sqliteSearchFill } from '../src/store/migrations/44-search-index.js';
-import { SEARCHED_NOTIFICATIONS } from '../src/store/migrations/47-notification-headlines-searched.js';
+import { sqliteSearchFill } from '../src/store/migrations/44-search-index.js';
+import { SCOPED_COMMENTS, SCOPED_NOTIFICATIONS } from '../src/store/migrations/48-search-terms-scoped.js';
+import { addSqlFunctions } from '../src/store/dialect/sqlite-functions.js';
 import type { Store } from '../src/store/store.js';
 
 export const SCALES = {
@@ -293,7 +294,10 @@ async function writeRows(tenantId: string, scale: Scale, sink: SqliteSink | Post
 
 /** Writes through the SQLite store's own statements, one transaction per batch. */
 export class SqliteSink {
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Database.Database) {
+    // The index's fill and triggers call search_terms (migration 48).
+    addSqlFunctions(db);
+  }
 
   /**
    * The search index's triggers are dropped while the rows are written, and the index is then filled in bulk and the
@@ -302,11 +306,11 @@ export class SqliteSink {
   async withoutSearchIndex(write: () => Promise<void>): Promise<void> {
     const triggers = this.db
       .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name GLOB '*_search_*' AND tbl_name IN (?, ?)`)
-      .all(COMMENT_SEARCH.table, NOTIFICATION_SEARCH.table) as { name: string; sql: string }[];
+      .all(SCOPED_COMMENTS.table, SCOPED_NOTIFICATIONS.table) as { name: string; sql: string }[];
     for (const t of triggers) this.db.exec(`DROP TRIGGER ${t.name}`);
     await write();
     this.db.transaction(() => {
-      this.db.exec(sqliteSearchFill(COMMENT_SEARCH) + sqliteSearchFill(SEARCHED_NOTIFICATIONS));
+      this.db.exec(sqliteSearchFill(SCOPED_COMMENTS) + sqliteSearchFill(SCOPED_NOTIFICATIONS));
       for (const t of triggers) this.db.exec(t.sql);
     })();
   }

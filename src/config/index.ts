@@ -927,7 +927,8 @@ const FIELDS = {
     DEFAULT_SEARCH_MAX_QUERY_LENGTH,
     1,
     MAX_SEARCH_QUERY_LENGTH,
-    'Longest `query` search/get takes, in characters; a longer one gets 400 `INVALID_ARGUMENT`. A query has at most 16 words.',
+    'Longest `query` search/get takes, in characters; a longer one gets 400 `INVALID_ARGUMENT`. A query has at most 16 ' +
+      'words, each at most 128 characters.',
   ),
   searchMaxPageSize: integer(
     'MARGINALIA_SEARCH_MAX_PAGE_SIZE',

@@ -35,7 +35,7 @@ export interface FoundText {
 }
 
 /**
- * Folds text as both indexes do (SQLite unicode61 remove_diacritics 2; PostgreSQL search_words, migration 44): the
+ * Folds text as both indexes do (SQLite's search_terms, migration 48; PostgreSQL's search_words, migration 44): the
  * combining accents of the canonical decomposition dropped, lower case.
  */
 export const foldText = (text: string): string =>
@@ -54,6 +54,9 @@ export function queryWords(query: string): string[] {
   return [...words];
 }
 
+/** The length in characters, as typed, of the query's longest word. */
+export const longestWord = (query: string): number => Math.max(0, ...Array.from(query.matchAll(WORD), (m) => [...m[0]].length));
+
 /** The spans of `text` whose folded word starts with one of `words` (sorted, not overlapping). */
 export function matchedSpans(text: string, words: readonly string[]): [number, number][] {
   const spans: [number, number][] = [];
@@ -64,11 +67,25 @@ export function matchedSpans(text: string, words: readonly string[]): [number, n
   return spans;
 }
 
+/** The folded words of a text, in order: what a query's words are matched against. */
+const textWords = (text: string): string[] => [...text.matchAll(WORD)].map((m) => foldText(m[0])).filter((w) => w !== '');
+
 /** Whether every word starts a word of `text`: what the indexes match (the property test's model). */
 export const matchesAll = (text: string, words: readonly string[]): boolean => {
-  const found = [...text.matchAll(WORD)].map((m) => foldText(m[0]));
+  const found = textWords(text);
   return words.every((w) => found.some((f) => f.startsWith(w)));
 };
+
+/**
+ * SQLite: the terms a text is indexed by (migration 48), each of its folded words with its organization's scope in
+ * front (`17_reunion`), so that a word's entries and a prefix's terms are the organization's own and a search reads
+ * no other tenant's. A query's words are matched as `<scope>_<word>*` (store/search/sql.ts). Registered with every
+ * connection as the SQL function search_terms(scope, text) (store/dialect/sqlite-functions.ts).
+ */
+export const indexTerms = (scope: number | bigint, text: string): string =>
+  textWords(text)
+    .map((w) => `${scope}_${w}`)
+    .join(' ');
 
 /**
  * A notification's headline as a reader sees it: the template with its data filled in, the acting user's name where

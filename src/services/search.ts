@@ -2,7 +2,7 @@
 // snippet cut from its text with the matched words marked. The ranking is the database's; the snippet is cut here,
 // the same on both databases, from the stored text (never markup: a comment's text, a notification's headline as
 // read and its bodyMessage).
-import { type FoundText, matchedSpans, queryWords, type SearchKind } from '../domain/search.js';
+import { type FoundText, longestWord, matchedSpans, queryWords, type SearchKind } from '../domain/search.js';
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import type { SearchGetData } from '../schemas/search.js';
@@ -19,6 +19,12 @@ export const DEFAULT_SEARCH_MAX_PAGE_SIZE = 100;
 export const DEFAULT_SEARCH_PAGE_SIZE = 20;
 /** The most words a query may have (each is one more index lookup). */
 export const MAX_SEARCH_WORDS = 16;
+/**
+ * The longest word a query may have, in characters as typed. PostgreSQL takes no word over 2,047 bytes, its
+ * organization's scope included (migration 48); a character takes at most 12 bytes once decomposed, so 128 stay
+ * under that, and no reader types a word this long.
+ */
+export const MAX_SEARCH_WORD_LENGTH = 128;
 /** A snippet shows about this many characters of the text around the first match. */
 const SNIPPET_CHARS = 200;
 /** ...of which about this many before it. */
@@ -94,6 +100,8 @@ function wordsOf(query: string, maxLength: number): string[] {
   const words = queryWords(query);
   if (words.length === 0) throw invalid(`${spell(['query'])} has no words: give at least one letter or digit.`);
   if (words.length > MAX_SEARCH_WORDS) throw invalid(`${spell(['query'])} has more than ${MAX_SEARCH_WORDS} words.`);
+  if (longestWord(query) > MAX_SEARCH_WORD_LENGTH)
+    throw invalid(`${spell(['query'])} has a word longer than ${MAX_SEARCH_WORD_LENGTH} characters.`);
   return words;
 }
 

@@ -3,10 +3,12 @@
 import {
   COMMENT_SEARCH,
   NOTIFICATION_SEARCH,
+  SEARCH_WORDS_FUNCTION,
   sqliteSearchTable,
   sqliteSearchTextFill,
   sqliteSearchTriggers,
 } from '../../src/store/migrations/44-search-index.js';
+import { SEARCHED_COMMENTS, SEARCHED_NOTIFICATIONS } from '../../src/store/migrations/47-notification-headlines-searched.js';
 import { MIGRATIONS, NAMING, USER_COLUMNS } from '../../src/store/migrations/index.js';
 import type { FreshDatabase } from './test-database.js';
 
@@ -484,8 +486,37 @@ DROP TABLE attachment_removals;
 DELETE FROM schema_migrations WHERE version = 46;`);
 }
 
+/** A table's search triggers (SQLite), dropped. */
+const dropSearchTriggers = (tables: string[]) =>
+  tables.flatMap((t) => ['insert', 'update', 'delete'].map((e) => `DROP TRIGGER ${t}_search_${e};`)).join('\n');
+
+/** PostgreSQL: a table's search_words made again over `text`, unscoped (migrations 44 and 47). */
+const unscopedWords = (table: string, text: string) => `DROP INDEX ${table}_search;
+ALTER TABLE ${table} DROP COLUMN search_words;
+ALTER TABLE ${table} ADD COLUMN search_words tsvector GENERATED ALWAYS AS (search_words(${text})) STORED;
+CREATE INDEX ${table}_search ON ${table} USING GIN (search_words);`;
+
+/** Before migration 48: every word indexed once for all tenants, SQLite's FTS tables contentless. */
+export async function beforeScopedTerms(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  const back =
+    db.kind === 'sqlite'
+      ? `${dropSearchTriggers(['comments', 'notifications'])}
+DROP TABLE comment_search;
+DROP TABLE notification_search;${[SEARCHED_COMMENTS, SEARCHED_NOTIFICATIONS]
+          .map((index) => sqliteSearchTable(index) + sqliteSearchTextFill(index) + sqliteSearchTriggers(index))
+          .join('')}`
+      : `${SEARCH_WORDS_FUNCTION}
+${unscopedWords('comments', 'comment_text')}
+${unscopedWords('notifications', String.raw`headline_text || E'\n' || body_message`)}
+DROP FUNCTION scoped_search_query(text, tsquery);
+DROP FUNCTION scoped_search_words(text, text);
+DROP FUNCTION search_scope(text, text);`;
+  await db.exec(`${back}\nDELETE FROM schema_migrations WHERE version = 48;`);
+}
+
 /** Before migration 47: notifications indexed by their body alone, no headline_text; FTS rows left by rowid. */
 export async function beforeNotificationHeadlines(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
+  await beforeScopedTerms(db);
   const back =
     db.kind === 'sqlite'
       ? `${['comments', 'notifications']

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { loadConfig } from '../../src/config/index.js';
 import { dbStore } from '../../src/store/db-store.js';
 import { SqliteDialect } from '../../src/store/dialect/sqlite.js';
+import { addSqlFunctions } from '../../src/store/dialect/sqlite-functions.js';
 import { openStore, type StoreConfig } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 
@@ -108,6 +109,7 @@ export function freshDatabase(kind: StoreKind = TEST_STORE, overrides: Record<st
     drop = async () => rmSync(dirname(path), { recursive: true, force: true });
     exec = async (sql) => {
       const db = new Database(path);
+      addSqlFunctions(db);
       try {
         db.exec(sql);
       } finally {

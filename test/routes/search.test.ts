@@ -272,6 +272,19 @@ describe('search/get', () => {
     assert.deepEqual((await search(t.a, { organizationId: org, query: 'launch', kinds: ['notification'] })).data, []);
   });
 
+  test('the longest word a query may have is taken, in any script, and found', async () => {
+    const org = await world();
+    // 128 Hangul syllables: 384 letters decomposed, 1,152 bytes; the longest word PostgreSQL's index takes is 2,047.
+    const long = '한'.repeat(128);
+    assert.deepEqual((await search(t.a, { organizationId: org, query: long })).data, []);
+    await t.a.ok(P.annotationsAdd, {
+      organizationId: org,
+      documentId: 'd1',
+      commentAnnotations: [{ annotationId: 'long', commentData: [{ commentText: `${long} and more`, from: user('ana') }] }],
+    });
+    assert.deepEqual(keys((await search(t.a, { organizationId: org, query: long })).data), ['d1/long/1']);
+  });
+
   test('refusals: 400 INVALID_ARGUMENT and nothing else', async () => {
     const org = await world();
     const refused = (data: Record<string, unknown>, says: RegExp) =>
@@ -282,6 +295,7 @@ describe('search/get', () => {
     await refused({ organizationId: org, query: '*** " () :' }, /no words/);
     await refused({ organizationId: org, query: 'x'.repeat(257) }, /MARGINALIA_SEARCH_MAX_QUERY_LENGTH/);
     await refused({ organizationId: org, query: Array.from({ length: 17 }, (_, i) => `w${i}`).join(' ') }, /16 words/);
+    await refused({ organizationId: org, query: `launch ${'한'.repeat(129)}` }, /longer than 128 characters/);
     await refused({ organizationId: org, query: 'a', pageSize: 101 }, /MARGINALIA_SEARCH_MAX_PAGE_SIZE/);
     await refused({ organizationId: org, query: 'a', kinds: ['thread'] }, /kinds/);
     await refused({ organizationId: org, query: 'a', createdAfter: 5, createdBefore: 4 }, /createdAfter/);

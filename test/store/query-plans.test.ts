@@ -10,6 +10,7 @@ import { ACTIVITIES_SQL, activityRead } from '../../src/store/activities/sql.js'
 import { COMMENTS_SQL } from '../../src/store/comments/sql.js';
 import { UNRENDERED_THREADS } from '../../src/store/comments/backfill.js';
 import { SEARCH_SHAPES, threadSearch } from '../../src/store/comments/search-sql.js';
+import { addSqlFunctions } from '../../src/store/dialect/sqlite-functions.js';
 import { THREAD_FILTER_SETS, THREADS_SQL, threadPageRead } from '../../src/store/comments/threads-sql.js';
 import { CREDENTIALS_SQL } from '../../src/store/credentials/sql.js';
 import { DOMAINS_SQL } from '../../src/store/domains/sql.js';
@@ -119,6 +120,8 @@ describe('query plans', () => {
     const store = await db.open();
     await store.close();
     const sqlite = new Database(db.env.DATABASE_URL!.slice('sqlite:'.length), { readonly: true });
+    // The triggers of the statements' tables call search_terms (migration 48).
+    addSqlFunctions(sqlite);
     try {
       const problems: string[] = [];
       for (const { name, text: sql } of ALL_STATEMENTS.map((s) => s.sqlite)) {

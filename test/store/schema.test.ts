@@ -36,6 +36,7 @@ import {
   beforeNotificationArchives,
   beforeSearchIndex,
   beforeNotificationHeadlines,
+  beforeScopedTerms,
   beforeLz4,
   beforeNumberingByWrite,
   beforeThreadColors,
@@ -861,6 +862,31 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
         eq(await found('plain'), [['n2', 'plain']], 'a notification without a headline, by its body');
         await reopened.addNotification(TA, ORG, named('n3', 'Zed', 'later'));
         eq(await found('zed'), [['n3', 'Zed mentioned you in Roadmap\nlater']], 'a notification written after');
+      });
+    },
+  );
+
+  storeTest(
+    'a database as migration 47 left it migrates forward: its rows are found in their own organization, and leave',
+    async (store, db) => {
+      await store.createTenant(tenant(TA, 'mk_a'), tokenRecord('mt_a', T0));
+      await store.createTenant(tenant(TB, 'mk_b'), tokenRecord('mt_b', T0));
+      await store.addAnnotations(TA, ORG, DOC, [annotation('ann', [newComment(1, 'Réunion'), newComment(2, 'reunions')])], T0);
+      await store.addAnnotations(TA, 'org-2', DOC, [annotation('elsewhere', [newComment(1, 'reunion')])], T0);
+      await store.addAnnotations(TB, ORG, DOC, [annotation('theirs', [newComment(1, 'reunion')])], T0);
+      await store.addNotification(TA, ORG, notification('n1', { bodyMessage: 'the reunion moved' }));
+      await beforeScopedTerms(db);
+      await withSecondStore(db, async (reopened) => {
+        const found = async (word: string) =>
+          (await searchOrg(reopened, word, ['comment', 'notification']))
+            .map((h) => h.notificationId ?? `${h.annotationId}/${h.commentId}`)
+            .sort();
+        eq(await found('reu'), ['ann/1', 'ann/2', 'n1'], 'the rows written before, in their organization only');
+        await reopened.deleteComments(TA, { organizationId: ORG, documentId: DOC, annotationId: 'ann' }, [1], T0 + 1);
+        eq(await found('reu'), ['ann/2', 'n1'], 'a deleted comment written before leaves the index');
+        await reopened.addAnnotations(TA, ORG, DOC, [annotation('new', [newComment(1, 'reunited')])], T0 + 2);
+        eq(await found('reunit'), ['new/1'], 'a row written after');
+        eq(await found('moved'), ['n1'], 'a notification by its body');
       });
     },
   );

@@ -28,6 +28,7 @@ import {
   type TransactionListener,
   timed,
 } from './dialect.js';
+import { addSqlFunctions } from './sqlite-functions.js';
 import { startUpkeep, type UpkeepThread } from './sqlite-upkeep.js';
 import { WalUpkeep } from './sqlite-wal.js';
 
@@ -186,6 +187,7 @@ export class SqliteDialect implements Dialect {
     this.db.pragma(`secure_delete = ${options.secureDelete ?? 'ON'}`);
     this.db.pragma(`busy_timeout = ${options.busyTimeoutMs}`);
     this.db.pragma('foreign_keys = ON');
+    addSqlFunctions(this.db);
     this.inTransaction = this.db.transaction((fn: () => unknown) => fn());
     this.snapshot = new ReadSnapshot(this.db);
   }

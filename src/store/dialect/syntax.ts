@@ -120,13 +120,6 @@ export interface Syntax {
    */
   updateSome(table: string, set: string, where: string): string;
 
-  // --- Full-text search (migration 44) ---
-  /**
-   * The words of a search as the database's full-text query, every word a quoted prefix, all of them required:
-   * FTS5's `"word"*` (its implicit AND), tsquery's `'word':*` joined by `&`. The words hold only letters, digits
-   * and marks (domain/search.ts queryWords); each is quoted still, so no operator can reach the query.
-   */
-  textMatch(words: readonly string[]): string;
   /** What makes a text column compare bytewise, as the id columns do on PostgreSQL (COLLATE "C"); nothing on SQLite. */
   readonly bytewise: string;
 }
@@ -136,7 +129,6 @@ const lockClause = (strength: LockStrength, options: LockOptions = {}): string =
 
 export const SQLITE: Syntax = {
   kind: 'sqlite',
-  textMatch: (words) => words.map((w) => `"${w.replaceAll('"', '""')}"*`).join(' '),
   bytewise: '',
   cast: () => '',
   typed: (param) => `@${param}`,
@@ -172,7 +164,6 @@ export const SQLITE: Syntax = {
 
 export const POSTGRES: Syntax = {
   kind: 'postgres',
-  textMatch: (words) => words.map((w) => `'${w.replaceAll("'", "''").replaceAll('\\', '\\\\')}':*`).join(' & '),
   bytewise: ' COLLATE "C"',
   cast: (type) => `::${type}`,
   typed: (param, type) => `@${param}::${type}`,

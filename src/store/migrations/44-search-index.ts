@@ -23,6 +23,12 @@ export interface SqliteSearchIndex {
    * FTS5 'delete' command with the text it was indexed with (migration 47's tables; docs/decisions.md, "Search").
    */
   deleteBy: 'rowid' | 'text';
+  /**
+   * Migration 48's tables: the FTS table holds each row's terms, search_terms(scope, text) (domain/search.ts,
+   * indexTerms), words with their organization's scope in front, tokenized as they are; its rows leave by rowid, the
+   * table reading the terms it stored.
+   */
+  scoped?: boolean;
 }
 
 /**
@@ -44,11 +50,14 @@ export const sqliteSearchTriggers = (index: SqliteSearchIndex): string => {
     SELECT 'delete', id, ${sqliteText(textColumns, 'OLD')} FROM ${keys} WHERE ${match('OLD')};`;
   const remove = `${removeEntry}
   DELETE FROM ${keys} WHERE ${match('OLD')};`;
+  const addEntry = index.scoped
+    ? `INSERT INTO ${fts} (rowid, text) SELECT id, ${indexedText(index, 'NEW', 'id')} FROM ${keys} WHERE ${match('NEW')};`
+    : `INSERT INTO ${fts} (rowid, text) VALUES ((SELECT id FROM ${keys} WHERE ${match('NEW')}), ${sqliteText(textColumns, 'NEW')});`;
   const add = `INSERT INTO search_scopes (tenant_id, organization_id) VALUES (NEW.tenant_id, NEW.organization_id)
     ON CONFLICT DO UPDATE SET ${next} = ${next} + 1;
   INSERT INTO ${keys} (id, ${keyColumns.join(', ')})
     VALUES ((SELECT id * ${SCOPE} + ${next} FROM search_scopes WHERE ${scopeOf('NEW')}), ${values('NEW')});
-  INSERT INTO ${fts} (rowid, text) VALUES ((SELECT id FROM ${keys} WHERE ${match('NEW')}), ${sqliteText(textColumns, 'NEW')});`;
+  ${addEntry}`;
   return `
 CREATE TRIGGER ${table}_search_insert AFTER INSERT ON ${table} BEGIN
   ${add}
@@ -65,6 +74,10 @@ END;`;
 /** The indexed text of a row (`row` its alias): its text columns, a line each. */
 export const sqliteText = (textColumns: string[], row: string): string =>
   textColumns.map((c) => `${row}.${c}`).join(' || char(10) || ');
+
+/** What a row's FTS entry holds: its text, or its terms in its scope (the key id's high half) where `scoped`. */
+const indexedText = (index: SqliteSearchIndex, row: string, keyId: string): string =>
+  index.scoped ? `search_terms(${keyId} >> 32, ${sqliteText(index.textColumns, row)})` : sqliteText(index.textColumns, row);
 
 /**
  * SQLite: a table's index filled from the rows there are, in bulk (its keys and FTS tables made and empty): each
@@ -85,14 +98,24 @@ UPDATE search_scopes SET ${next} = 1 + coalesce((SELECT max(k.id) - search_scope
   WHERE k.id BETWEEN search_scopes.id * ${SCOPE} AND search_scopes.id * ${SCOPE} + ${SCOPE - 1}), 0);`;
 
 /** The FTS part of sqliteSearchFill: every keyed row's text (its FTS table made and empty). */
-export const sqliteSearchTextFill = ({ table, fts, keys, keyColumns, textColumns }: SqliteSearchIndex): string => `
+export const sqliteSearchTextFill = (index: SqliteSearchIndex): string => {
+  const { table, fts, keys, keyColumns } = index;
+  return `
 INSERT INTO ${fts} (rowid, text)
-  SELECT k.id, ${sqliteText(textColumns, 't')} FROM ${keys} k JOIN ${table} t ON ${keyColumns
+  SELECT k.id, ${indexedText(index, 't', 'k.id')} FROM ${keys} k JOIN ${table} t ON ${keyColumns
     .map((c) => `t.${c} = k.${c}`)
     .join(' AND ')};`;
+};
 
-/** SQLite: a table's FTS5 table (contentless: the text stays in the table's own rows). */
-export const sqliteSearchTable = ({ fts, deleteBy }: SqliteSearchIndex): string => `
+/**
+ * SQLite: a table's FTS5 table: contentless (the text stays in the table's own rows), or, where `scoped`, holding the
+ * terms, which are already folded and split, so the ascii tokenizer only splits them at the spaces between them.
+ */
+export const sqliteSearchTable = ({ fts, deleteBy, scoped }: SqliteSearchIndex): string =>
+  scoped
+    ? `
+CREATE VIRTUAL TABLE ${fts} USING fts5(text, tokenize = "ascii tokenchars '_'");`
+    : `
 CREATE VIRTUAL TABLE ${fts} USING fts5(text, content = ''${deleteBy === 'rowid' ? ', contentless_delete = 1' : ''},
   tokenize = 'unicode61 remove_diacritics 2');`;
 
@@ -125,6 +148,16 @@ export const NOTIFICATION_SEARCH: SqliteSearchIndex = {
   next: 'next_notification',
   deleteBy: 'rowid',
 };
+
+/** PostgreSQL: a text's words as this migration's search_words folds them (`arg`: the text). */
+export const postgresSearchWords = (arg: string): string => String.raw`to_tsvector('simple'::regconfig,
+    regexp_replace(regexp_replace(normalize(${arg}, NFD), '[\u0300-\u036f]+', '', 'g'), '[!-/:-@[-\x60{-~]+', ' ', 'g'))`;
+
+/** PostgreSQL: search_words as this migration makes it (migration 48 drops it; its tests' databases make it again). */
+export const SEARCH_WORDS_FUNCTION = `
+CREATE FUNCTION search_words(text) RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT ${postgresSearchWords('$1')}
+$$;`;
 
 export const searchIndex: Migration = {
   version: 44,
@@ -161,11 +194,7 @@ END;`,
   // decomposition, ASCII punctuation to spaces (the default parser would keep foo@bar.com or v1.2.3 as one token),
   // then the 'simple' configuration (lower case, no stemming, no stop words). Declared IMMUTABLE for the generated
   // column; it is, for a fixed Unicode version. Adding the columns rewrites both tables once.
-  postgres: String.raw`
-CREATE FUNCTION search_words(text) RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT to_tsvector('simple'::regconfig,
-    regexp_replace(regexp_replace(normalize($1, NFD), '[\u0300-\u036f]+', '', 'g'), '[!-/:-@[-\x60{-~]+', ' ', 'g'))
-$$;
+  postgres: `${SEARCH_WORDS_FUNCTION}
 ALTER TABLE comments ADD COLUMN search_words tsvector GENERATED ALWAYS AS (search_words(comment_text)) STORED;
 CREATE INDEX comments_search ON comments USING GIN (search_words);
 ALTER TABLE notifications ADD COLUMN search_words tsvector GENERATED ALWAYS AS (search_words(body_message)) STORED;

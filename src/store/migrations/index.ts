@@ -51,6 +51,7 @@ import { searchIndex } from './44-search-index.js';
 import { commentReactions } from './45-comment-reactions.js';
 import { attachments } from './46-attachments.js';
 import { notificationHeadlinesSearched } from './47-notification-headlines-searched.js';
+import { searchTermsScoped } from './48-search-terms-scoped.js';
 import { serviceSettingsAndPresence } from './37-service-settings-and-presence.js';
 import { boundedWork } from './38-bounded-work.js';
 import { notificationArchives } from './41-notification-archives.js';
@@ -108,6 +109,7 @@ export const MIGRATIONS: readonly Migration[] = [
   commentReactions,
   attachments,
   notificationHeadlinesSearched,
+  searchTermsScoped,
 ];
 
 const APPLIED = same('appliedMigrations', 'SELECT version FROM schema_migrations');

@@ -1,17 +1,16 @@
-// Store code of search/get (docs/api.md, "search/get"): the words as the database's match expression
-// (dialect/syntax.ts textMatch), the rows as hits.
+// Store code of search/get (docs/api.md, "search/get"): the words as a list (each database's statement makes its
+// query of them in the organization's scope: sql.ts), the rows as hits.
 import type { FoundText, SearchKind, TextSearch } from '../../domain/search.js';
-import type { Syntax } from '../dialect/syntax.js';
 import { list, query, type Query } from '../sql.js';
 import { SEARCH_SQL } from './sql.js';
 
 const orNull = (v: unknown) => (v === null || v === undefined ? null : v);
 
-export function search(tenantId: string, syntax: Syntax, q: TextSearch): Query<FoundText[]> {
+export function search(tenantId: string, q: TextSearch): Query<FoundText[]> {
   const params = {
     tenantId,
     organizationId: q.organizationId,
-    match: syntax.textMatch(q.words),
+    words: list(q.words),
     comments: q.kinds.includes('comment'),
     notifications: q.kinds.includes('notification'),
     documentIds: list(q.documentIds),
