@@ -179,7 +179,8 @@ test('with readiness after the check, ping says "checking" until the check on it
 
 /** Adds rows to the file's FTS5 table and deletes the oldest, in transactions, until killed. */
 const FTS_WRITER = `
-const db = new (require('better-sqlite3'))(process.argv[1]);
+import Database from 'better-sqlite3';
+const db = new Database(process.argv[1]);
 db.pragma('busy_timeout = 5000');
 const add = db.prepare('INSERT INTO words (rowid, text) VALUES (?, ?)');
 const remove = db.prepare('DELETE FROM words WHERE rowid = ?');
@@ -198,16 +199,26 @@ test('the check beside a writer finds a sound full-text index sound: each FTS ta
   db.pragma('journal_mode = WAL');
   db.exec('CREATE VIRTUAL TABLE words USING fts5(text)');
   db.close();
-  const writer = spawn(process.execPath, ['-e', FTS_WRITER, path], { stdio: 'ignore' });
-  t.after(() => writer.kill());
-  await eventually('the writer to write', () => {
-    const reader = new Database(path, { readonly: true });
-    try {
-      return (reader.prepare('SELECT count(*) AS n FROM words').get() as { n: number }).n > 500;
-    } finally {
-      reader.close();
-    }
+  // An ES module, as runtime.test.ts's child is: on Node 22 the runner's import hooks find better-sqlite3's build for it.
+  const writer = spawn(process.execPath, ['--input-type=module', '-e', FTS_WRITER, path], {
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  let said = '';
+  writer.stderr.on('data', (d) => {
+    said += d;
+  });
+  t.after(() => writer.kill());
+  await eventually(
+    () => `the writer to write (it said: ${said})`,
+    () => {
+      const reader = new Database(path, { readonly: true });
+      try {
+        return (reader.prepare('SELECT count(*) AS n FROM words').get() as { n: number }).n > 500;
+      } finally {
+        reader.close();
+      }
+    },
+  );
   for (let i = 0; i < 5; i++) {
     const report = await new Promise<UpkeepReport>((resolve) => startUpkeep({ path, job: 'quick-check' }, resolve));
     assert.deepEqual(report, { checked: [] }, `check ${i + 1}`);
