@@ -114,6 +114,8 @@ export type Member = Extract<MembersResult['data'], readonly unknown[]>[number];
 export type MembersDeletedResult = ResultOf<'usersDelete'>;
 export type UserGroupsResult = ResultOf<'userGroupsAdd'>;
 export type GroupUsersResult = ResultOf<'groupUsersAdd'>;
+export type UserGroupListResult = ResultOf<'userGroupsGet'>;
+export type UserGroup = UserGroupListResult['data'][number];
 export type UserDataResult = ResultOf<'userDataGet'>;
 /** users/data/delete answers HTTP 202 with this body itself, not a `result` envelope (docs/decisions.md). */
 export type ErasureResult = ResultOf<'userDataDelete'>;
@@ -251,6 +253,11 @@ export class Marginalia {
     addUsers: this.operation('groupUsersAdd'),
     /** organizations/usergroups/users/delete: users (or every user, `deleteAll`) out of a group. */
     deleteUsers: this.operation('groupUsersDelete'),
+    /** organizations/usergroups/get (an extension): the organization's groups, in groupId order, paged. */
+    get: this.operation('userGroupsGet'),
+    /** Every page of an organizations/usergroups/get, following pageToken. */
+    all: (data: Omit<DataOf<'userGroupsGet'>, 'pageToken'>): Promise<UserGroup[]> =>
+      everyPage((pageToken) => this.userGroups.get({ ...data, pageToken })),
   };
 
   readonly personalData = {

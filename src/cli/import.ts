@@ -77,6 +77,11 @@ function progressOn(stream: NodeJS.WriteStream) {
       last = now;
       stream.write(`${line}\n`);
     },
+    /** On a line of its own: below a line drawn in place, which the next progress draws again. */
+    warn(line: string) {
+      stream.write(`${drawn ? '\n' : ''}${line}\n`);
+      drawn = false;
+    },
     done() {
       if (drawn) stream.write('\n');
     },

@@ -60,6 +60,12 @@ export interface DocumentMember extends Profile {
   documentId: string;
 }
 
+/** A group as usergroups/get reads it; `name` is "" when never named. */
+export interface UserGroupRecord {
+  groupId: string;
+  name: string;
+}
+
 /** usergroups/add: a group and its name (null: keep the name it has). */
 export interface UserGroupWrite {
   groupId: string;

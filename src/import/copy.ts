@@ -11,10 +11,11 @@ import { setNotificationConfig } from '../services/notification-settings.js';
 import { addNotification } from '../services/notifications.js';
 import { addOrganizations, setOrganizationsDisabled } from '../services/organizations.js';
 import { addUsers } from '../services/users.js';
+import { addGroupUsers, addUserGroups } from '../services/groups.js';
 import { ApiError } from '../errors.js';
 import type { Checkpoint } from './checkpoint.js';
 import { type Counts, type DocumentCounts, threadCounts, unreadOf } from './compare.js';
-import type { Source } from './source.js';
+import { NotServed, type Source } from './source.js';
 
 type Json = Record<string, unknown>;
 
@@ -29,6 +30,8 @@ export interface CopyOptions {
   maxBatch: number;
   /** Told of every step done, for the progress line. */
   progress: (checkpoint: Checkpoint, step: string) => void;
+  /** A line for the operator (stderr): something left out that the run goes on without. */
+  warn: (line: string) => void;
 }
 
 /** The source's counts per document ("org/doc"), for the comparison at the end. */
@@ -81,6 +84,8 @@ export function parentsFirst(folders: readonly Json[]): Json[] {
 
 export class Copier {
   readonly sourceCounts: SourceCounts = new Map();
+  /** Set once the source answered 404 to the groups read: not asked again, not warned of again. */
+  private groupsNotServed = false;
 
   constructor(
     private readonly source: Source,
@@ -147,6 +152,7 @@ export class Copier {
       }
       this.wrote('users', members.length);
     });
+    await this.step(`groups:${organizationId}`, () => this.groups(organizationId));
     const documents = await this.source.all<Json>('organizations/documents/get', { organizationId }, this.options.pageSize);
     await this.step(`documents:${organizationId}`, async () => {
       if (write) await this.writeDocuments(organizationId, documents);
@@ -228,6 +234,48 @@ export class Copier {
       this.wrote('comments', threadCounts(threads).comments);
     });
     await this.step(`notifications:${key}`, () => this.notifications(organizationId, notifications, wide));
+  }
+
+  /**
+   * The organization's user groups, named, with their members: read with the extension organizations/usergroups/get
+   * (docs/decisions.md, "Import"), members with users/get by group (those with a profile, as the source shows them).
+   * A source without the read (the original service) answers 404: groups are skipped for it, said once on stderr.
+   */
+  private async groups(organizationId: string): Promise<void> {
+    if (this.groupsNotServed) return;
+    const { services, caller } = this;
+    const { pageSize, maxBatch } = this.options;
+    let groups: Json[];
+    try {
+      groups = await this.source.all<Json>('organizations/usergroups/get', { organizationId }, pageSize);
+    } catch (err) {
+      if (!(err instanceof NotServed)) throw err;
+      this.groupsNotServed = true;
+      this.options.warn(
+        `marginalia: user groups not copied: ${err.message} It is an extension of Marginalia's (the original service has ` +
+          'no read of groups); everything else is copied.',
+      );
+      return;
+    }
+    const write = !this.options.dryRun;
+    if (write)
+      for (const batch of chunks(groups, maxBatch))
+        await addUserGroups(services, caller, { organizationId, organizationUserGroups: batch.map(groupIn) });
+    await inParallel(groups, this.options.concurrency, async (g) => {
+      const organizationUserGroupId = g.groupId as string;
+      const members = await this.source.all<Json>(
+        'users/get',
+        { organizationId, organizationUserGroupIds: [organizationUserGroupId] },
+        pageSize,
+      );
+      if (write)
+        for (const userIds of chunks(
+          members.map((m) => m.userId as string),
+          maxBatch,
+        ))
+          await addGroupUsers(services, caller, { organizationId, organizationUserGroupId, userIds });
+    });
+    this.wrote('groups', groups.length);
   }
 
   /** Notifications, then each recipient's read marks; `wide`: the ids addressed to the whole organization. */
@@ -317,6 +365,9 @@ const userIn = (u: Json) => ({
   ...(u.email ? { email: u.email as string } : {}),
   ...(u.photoUrl ? { photoUrl: u.photoUrl as string } : {}),
 });
+
+/** A group as organizations/usergroups/get reads it, as usergroups/add takes it ("" is a group never named). */
+const groupIn = (g: Json) => ({ groupId: g.groupId as string, ...(g.groupName ? { groupName: g.groupName as string } : {}) });
 
 const userRef = (u: unknown) =>
   u && typeof u === 'object' && 'userId' in u ? { userId: (u as Json).userId as string } : undefined;

@@ -40,6 +40,8 @@ export interface ImportOutput {
   out(line: string): void;
   /** Progress: a line redrawn in place on a terminal, else plain lines (stderr). */
   progress(line: string): void;
+  /** A warning, one line of its own (stderr): something the run goes on without. */
+  warn(line: string): void;
   done(): void;
   /** Given the checkpoint's save, for an interruption to write the last steps done before the process ends. */
   opened?(save: () => void): void;
@@ -95,6 +97,7 @@ export async function runImport(
         .join(', ');
       output.progress(`${request.dryRun ? 'read' : 'copied'}: ${counts} (${step})`);
     },
+    warn: (line) => output.warn(line),
   });
   await copier.run();
   checkpoint.save();

@@ -5,6 +5,12 @@
 
 export class SourceError extends Error {}
 
+/**
+ * The source has no such read on either version (404 or 501): an extension of Marginalia's that another server
+ * lacks (organizations/usergroups/get), which the copy may go on without.
+ */
+export class NotServed extends SourceError {}
+
 /** The defaults of MARGINALIA_IMPORT_* (src/config/): gentle toward a hosted service, quick against a local one. */
 export const DEFAULT_IMPORT_CONCURRENCY = 4;
 export const DEFAULT_IMPORT_RATE = 20;
@@ -172,7 +178,7 @@ export class Source {
 
   private async must(version: Version, path: string, data: object) {
     const got = await this.call(version, path, data);
-    if (got.status !== 200) throw new SourceError(`The source has no /${version}/${path} (${got.status}).`);
+    if (got.status !== 200) throw new NotServed(`The source has no /${version}/${path} (${got.status}).`);
     return got;
   }
 

@@ -561,6 +561,16 @@ export const UserGroupsResult = Success(
   }),
 );
 
+/** organizations/usergroups/get (an extension): the organization's groups, in groupId order. */
+export const UserGroup = Type.Object({
+  groupId: Type.String(),
+  groupName: Type.String({ description: '"" when never named' }),
+});
+export const UserGroupListResult = Success(
+  Type.Array(UserGroup, { description: 'In groupId order, paged' }),
+  pageTokenNamed('pageToken', 'groups'),
+);
+
 /** organizations/usergroups/users/add and delete: by userId. */
 export const GroupUsersResult = Success(
   Type.Record(

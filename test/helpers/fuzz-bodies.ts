@@ -544,6 +544,11 @@ const DATA: Record<keyof typeof PATHS, fc.Arbitrary<Json>> = {
     userIds: list(uid, 3, 0),
     deleteAll: fc.constantFrom<Json>(null, true, false),
   }),
+  userGroupsGet: record({
+    organizationId: org,
+    pageSize: fc.integer({ min: 1, max: 5 }).map(num),
+    pageToken: fc.constantFrom<Json>(null, 'garbage', 'WzIsIngiLCJ5Il0'),
+  }),
   userDataGet: record({
     organizationId: org,
     userId: uid,

@@ -1,11 +1,12 @@
 // Organization user groups (docs/api.md, "POST /v1/organizations/usergroups/add"): usergroups/add,
-// usergroups/users/add and usergroups/users/delete, on the configured database. Happy: a group made and renamed,
+// usergroups/users/add and usergroups/users/delete, and the extension read usergroups/get (docs/api.md,
+// "POST /v1/organizations/usergroups/get"), on the configured database. Happy: a group made and renamed,
 // users in and out, deleteAll. Errors: the request rules; an unknown group is NOT_FOUND (docs/api.md,
 // "What does not exist"); a disabled organization refuses every group write. Security: credentials first; tenant b
 // cannot see or change a's groups.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectError, HEX32, makeTestApp, PATHS, type TestApp, user } from '../helpers/app.js';
+import { expectError, HEX32, makeTestApp, PATHS, type TestApp, user, v2 } from '../helpers/app.js';
 import { assertNoLeak, badCredentialCases, expectBadCredentials, expectMissingCredentials } from '../helpers/security.js';
 
 let t: TestApp;
@@ -172,5 +173,132 @@ describe('user groups: security', () => {
     const theirs = await t.b.ok(PATHS.userGroupsAdd, { organizationId: org, organizationUserGroups: [{ groupId: 'g' }] });
     assert.notEqual(mine.data.g.id, theirs.data.g.id);
     assert.deepEqual(await inGroup(org, 'g'), ['u1']);
+  });
+});
+
+describe('user groups: the read (an extension)', () => {
+  const listed = (org: string, extra: Record<string, unknown> = {}, path = PATHS.userGroupsGet, who = t.a) =>
+    who.ok(path, { organizationId: org, ...extra });
+
+  test('groups in groupId order, names as stored ("" when never named), paged over several pages', async () => {
+    const org = uniq('org');
+    await t.a.ok(PATHS.userGroupsAdd, {
+      organizationId: org,
+      organizationUserGroups: [{ groupId: 'g3', groupName: 'Third' }, { groupId: 'g1', groupName: 'First' }, { groupId: 'g2' }],
+    });
+    await t.a.ok(PATHS.userGroupsAdd, { organizationId: org, organizationUserGroups: [{ groupId: 'G0' }] });
+    const all = await listed(org);
+    assert.equal(all.message, 'Organization user groups retrieved successfully.');
+    const expected = [
+      { groupId: 'G0', groupName: '' },
+      { groupId: 'g1', groupName: 'First' },
+      { groupId: 'g2', groupName: '' },
+      { groupId: 'g3', groupName: 'Third' },
+    ];
+    assert.deepEqual(all.data, expected, 'code unit order: upper case first');
+    assert.equal(all.pageToken, undefined);
+    for (const path of [PATHS.userGroupsGet, v2(PATHS.userGroupsGet)]) {
+      const seen: unknown[] = [];
+      let pageToken: string | undefined;
+      let pages = 0;
+      do {
+        const page = await listed(org, { pageSize: 3 - (pages === 0 ? 1 : 0), ...(pageToken ? { pageToken } : {}) }, path);
+        seen.push(...page.data);
+        pageToken = page.pageToken;
+        assert.equal(page.nextPageToken, undefined, `${path}: the token is pageToken on both versions`);
+        pages++;
+      } while (pageToken);
+      assert.deepEqual(seen, expected, path);
+      assert.equal(pages, 2, `${path}: 2 then 3 of 4`);
+    }
+    const exact = await listed(org, { pageSize: 4 });
+    assert.equal(exact.pageToken, undefined, 'no token when the page holds the last one');
+  });
+
+  test('an empty organization and an unknown one answer [], as users/get does', async () => {
+    const org = uniq('org');
+    await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [user('u1')] });
+    assert.deepEqual((await listed(org)).data, []);
+    assert.deepEqual((await listed(uniq('nowhere'))).data, []);
+    assert.deepEqual((await t.a.ok(PATHS.usersGet, { organizationId: uniq('nowhere') })).data, []);
+  });
+
+  test("a group's members: users/get by that group, as the import reads them", async () => {
+    const org = uniq('org');
+    await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [user('u1'), user('u2')] });
+    await t.a.ok(PATHS.userGroupsAdd, { organizationId: org, organizationUserGroups: [{ groupId: 'g', groupName: 'G' }] });
+    await t.a.ok(PATHS.groupUsersAdd, { organizationId: org, organizationUserGroupId: 'g', userIds: ['u2'] });
+    const [g] = (await listed(org)).data as { groupId: string }[];
+    assert.deepEqual(await inGroup(org, g!.groupId), ['u2']);
+  });
+
+  test('errors: a malformed token, a token of another organization, a missing organizationId, a bad pageSize', async () => {
+    const org = uniq('org');
+    await t.a.ok(PATHS.userGroupsAdd, { organizationId: org, organizationUserGroups: [{ groupId: 'a' }, { groupId: 'b' }] });
+    const token = (await listed(org, { pageSize: 1 })).pageToken as string;
+    assert.ok(token);
+    const other = uniq('org');
+    const orgToken = (await t.a.ok(PATHS.organizationsGet, { pageSize: 1 })).pageToken as string | undefined;
+    const cases: [unknown, RegExp | null][] = [
+      [{ organizationId: org, pageToken: 'garbage!' }, /pageToken is malformed/],
+      [{ organizationId: org, pageToken: 'WzIsIngiLCJ5Il0' }, /other filters/],
+      [{ organizationId: other, pageToken: token }, /other filters/],
+      [{ pageSize: 10 }, null],
+      [{ organizationId: '' }, null],
+      [{ organizationId: org, pageSize: 0 }, null],
+      [{ organizationId: org, pageSize: 1001 }, null],
+      [{ organizationId: org, pageToken: 7 }, null],
+      ...(orgToken ? ([[{ organizationId: org, pageToken: orgToken }, /other filters/]] as [unknown, RegExp][]) : []),
+    ];
+    for (const [data, message] of cases) {
+      for (const path of [PATHS.userGroupsGet, v2(PATHS.userGroupsGet)]) {
+        const r = await t.a.post(path, data);
+        const said = expectError(r, 400, 'INVALID_ARGUMENT', `${path} ${JSON.stringify(data)}`);
+        if (message) assert.match(said, message);
+        assertNoLeak(r, path);
+      }
+    }
+    // The body without its {data} envelope.
+    const bare = await t.a.post(PATHS.userGroupsGet, null, {
+      raw: JSON.stringify({ organizationId: org }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expectError(bare, 400, 'INVALID_ARGUMENT', 'no data envelope');
+    assertNoLeak(bare, 'no data envelope');
+  });
+});
+
+describe('user groups: the read, security', () => {
+  test('credentials are checked first', async () => {
+    const body = { data: { organizationId: 'o' } };
+    for (const path of [PATHS.userGroupsGet, v2(PATHS.userGroupsGet)]) {
+      await expectMissingCredentials(t, path, body);
+      for (const [label, headers] of badCredentialCases(t)) await expectBadCredentials(t, path, label, headers, body);
+    }
+  });
+
+  test("another tenant sees none of a's groups, and a none of b's", async () => {
+    const org = uniq('org');
+    await t.a.ok(PATHS.userGroupsAdd, { organizationId: org, organizationUserGroups: [{ groupId: 'ga', groupName: 'A' }] });
+    assert.deepEqual((await t.b.ok(PATHS.userGroupsGet, { organizationId: org })).data, []);
+    await t.b.ok(PATHS.userGroupsAdd, { organizationId: org, organizationUserGroups: [{ groupId: 'gb', groupName: 'B' }] });
+    assert.deepEqual((await t.a.ok(PATHS.userGroupsGet, { organizationId: org })).data, [{ groupId: 'ga', groupName: 'A' }]);
+    assert.deepEqual((await t.b.ok(PATHS.userGroupsGet, { organizationId: org })).data, [{ groupId: 'gb', groupName: 'B' }]);
+  });
+
+  test('an end-user token may not call it, as the other group operations (server credentials only)', async () => {
+    const org = uniq('org');
+    await t.a.ok(PATHS.usersAdd, { organizationId: org, users: [user('ana')] });
+    await t.a.ok(PATHS.userGroupsAdd, { organizationId: org, organizationUserGroups: [{ groupId: 'g' }] });
+    const token = (await t.a.ok(PATHS.authTokenGet, { userId: 'ana', userProperties: { organizationId: org } })).data.token;
+    const data = { organizationId: org };
+    for (const path of [PATHS.userGroupsGet, v2(PATHS.userGroupsGet), PATHS.userGroupsAdd]) {
+      const r = await t.request(path, {
+        body: { data: path === PATHS.userGroupsAdd ? { ...data, organizationUserGroups: [{ groupId: 'x' }] } : data },
+        headers: { authorization: `Bearer ${token}` },
+      });
+      assert.match(expectError(r, 403, 'PERMISSION_DENIED', path), /server credentials/);
+      assertNoLeak(r, path);
+    }
   });
 });

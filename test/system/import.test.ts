@@ -1,9 +1,13 @@
 // `marginalia import` against a second Marginalia process as the source (docs/operations.md, "Importing"): a seeded
-// dataset of several organizations comes over, the same reads on both servers answer the same JSON, an import
-// stopped mid-way resumes without duplicates, and a dry run writes nothing.
+// dataset of several organizations comes over (user groups too, read with the extension organizations/usergroups/get),
+// the same reads on both servers answer the same JSON (the groups reads the same bytes), an import stopped mid-way
+// resumes without duplicates, a dry run writes nothing, and a source without the groups read (404) is copied
+// without groups, said once.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import {
@@ -32,6 +36,8 @@ const dir = tempDir();
 const ORGS = ['acme', 'globex', 'initech'];
 const USERS = ['ann', 'bob', 'cy', 'dee'];
 const DOCS = ['spec', 'plan', 'notes'];
+/** Organizations with user groups (globex has none): editors (named), readers (never named; a member without a profile). */
+const GROUPED = new Set(['acme', 'initech']);
 const T0 = 1_700_000_000_000;
 
 async function ok(path: string, data: unknown, creds = sourceCreds, url = source.url) {
@@ -105,6 +111,35 @@ async function seed(organizationId: string, n: number) {
   await ok('/v1/notifications/read', { organizationId, userId: 'bob', notificationIds: ['n-listed'] });
   await ok('/v1/notifications/read', { organizationId, userId: 'dee', notificationIds: ['n-all'] });
   await ok('/v1/notifications/config/set', { organizationId, documentIds: ['spec'], userIds: ['cy'], config: { inbox: 'ALL' } });
+  if (GROUPED.has(organizationId)) {
+    await ok('/v1/organizations/usergroups/add', {
+      organizationId,
+      organizationUserGroups: [{ groupId: 'editors', groupName: `Editors of ${organizationId}` }, { groupId: 'readers' }],
+    });
+    const join = (organizationUserGroupId: string, userIds: string[]) =>
+      ok('/v1/organizations/usergroups/users/add', { organizationId, organizationUserGroupId, userIds });
+    await join('editors', ['ann', 'bob']);
+    // 'ghost' has no profile: users/get shows them on neither side.
+    await join('readers', ['cy', 'dee', 'ghost']);
+  }
+}
+
+/** The groups reads (organizations/usergroups/get, users/get by group) as the bytes of their bodies. */
+async function groupReads(url: string, creds: Creds): Promise<string[]> {
+  const bodies: string[] = [];
+  const read = async (path: string, data: unknown) => {
+    const r = await post(url, path, creds, data);
+    assert.equal(r.status, 200, `${path}: ${r.text}`);
+    bodies.push(r.text);
+    return r.json.result.data;
+  };
+  for (const organizationId of ORGS)
+    for (const v of ['v1', 'v2']) {
+      const groups = await read(`/${v}/organizations/usergroups/get`, { organizationId });
+      await read(`/${v}/organizations/usergroups/get`, { organizationId, pageSize: 1 });
+      for (const { groupId } of groups) await read(`/${v}/users/get`, { organizationId, organizationUserGroupIds: [groupId] });
+    }
+  return bodies;
 }
 
 /** The reads compared on both servers, as JSON, the source's key named as the target's (the only difference). */
@@ -149,6 +184,7 @@ const importArgs = (extra: string[] = []) => [
 ];
 
 let expected: string;
+let expectedGroups: string[];
 
 before(async () => {
   source = await startServer({ env: sourceDb.env });
@@ -156,6 +192,10 @@ before(async () => {
   sourceCreds = createKey(sourceDb.env, 'source');
   for (const [n, org] of ORGS.entries()) await seed(org, n);
   expected = await reads(source.url, sourceCreds);
+  expectedGroups = await groupReads(source.url, sourceCreds);
+  const groupsText = expectedGroups.join('\n');
+  for (const kept of ['"groupName":"Editors of acme"', '"groupId":"readers","groupName":""', '"userId":"dee"', '"pageToken"'])
+    assert.ok(groupsText.includes(kept), kept);
   // What the comparison must carry over, so that equal answers mean something.
   for (const kept of [
     '"n-all"',
@@ -190,6 +230,8 @@ for (const db of targets)
     const target = await startServer({ env: db.env });
     servers.push(target);
     assert.equal(await reads(target.url, here), expected);
+    assert.deepEqual(await groupReads(target.url, here), expectedGroups);
+    assert.match(imported.stdout, /^Imported .*\b4 groups\b/m);
     await stopServer(target);
   });
 
@@ -230,6 +272,7 @@ test('an import stopped mid-way resumes from its checkpoint without duplicates',
   const target = await startServer({ env: db.env });
   servers.push(target);
   assert.equal(await reads(target.url, here), expected);
+  assert.deepEqual(await groupReads(target.url, here), expectedGroups);
   // A thread here that the source does not have: the comparison names its document, and the exit is 1.
   await ok(
     '/v1/commentannotations/add',
@@ -255,11 +298,57 @@ test('--dry-run reads and counts the organizations --org names, and writes nothi
   const here = createKey(db.env, 'here');
   const counted = cli(importArgs(['--dry-run', '--rate', '1000', '--org', 'acme', '--org', 'initech']), db.env);
   assert.equal(counted.code, 0, counted.stderr);
-  assert.match(counted.stdout, /^Dry run: counted 2 organizations, 4 folders, 8 users, 6 documents/m);
+  assert.match(counted.stdout, /^Dry run: counted 2 organizations, 4 folders, 8 users, 4 groups, 6 documents/m);
   assert.doesNotMatch(counted.stdout, /globex/);
   assert.match(counted.stdout, /^acme\/spec {2}\d+\/\d+\/\d+ threads\/comments\/unread$/m);
   const listed = cli(['orgs', 'list', '--tenant', here.apiKey], db.env);
   assert.deepEqual(JSON.parse(listed.stdout), []);
+});
+
+test('a source without organizations/usergroups/get (404) is copied without groups, said once on stderr', async () => {
+  // The source behind a proxy that answers the groups read as a server without the extension does: 404.
+  const proxy = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => {
+      body += d;
+    });
+    req.on('end', async () => {
+      if (/\/organizations\/usergroups\/get$/.test(req.url ?? '')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { status: 'NOT_FOUND', message: 'Route not found' } }));
+        return;
+      }
+      const headers = Object.fromEntries(
+        ['content-type', 'x-service-api-key', 'x-service-auth-token'].map((h) => [h, String(req.headers[h] ?? '')]),
+      );
+      const got = await fetch(source.url + (req.url ?? ''), { method: 'POST', headers, body });
+      res.writeHead(got.status, { 'content-type': got.headers.get('content-type') ?? 'application/json' });
+      res.end(await got.text());
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  after(() => proxy.close());
+  const proxied = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  const db = freshDatabase('sqlite');
+  after(() => db.drop());
+  const here = createKey(db.env, 'here');
+  const args = ['import', '--from', proxied, '--api-key', sourceCreds.apiKey, '--auth-token', sourceCreds.authToken];
+  const imported = await cliInBackground(
+    [...args, '--checkpoint', join(dir, 'no-groups.checkpoint.json'), '--rate', '1000'],
+    db.env,
+  );
+  assert.equal(imported.code, 0, imported.stderr + imported.stdout);
+  const warnings = imported.stderr.split('\n').filter((l) => /user groups not copied/.test(l));
+  assert.equal(warnings.length, 1, imported.stderr);
+  assert.match(warnings[0]!, /has no \/v1\/organizations\/usergroups\/get \(404\)/);
+  assert.doesNotMatch(imported.stdout, /groups/);
+  assert.match(imported.stdout, /All 9 documents have the same counts on both sides\./);
+  const target = await startServer({ env: db.env });
+  servers.push(target);
+  assert.equal(await reads(target.url, here), expected, 'everything but the groups came over');
+  for (const organizationId of ORGS)
+    assert.deepEqual((await ok('/v1/organizations/usergroups/get', { organizationId }, here, target.url)).data, []);
+  await stopServer(target);
 });
 
 test('a refused key is said as such, and exits 1', () => {

@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import { Checkpoint } from '../../src/import/checkpoint.js';
 import { comparisonLines, differences } from '../../src/import/compare.js';
 import { parentsFirst, threadIn } from '../../src/import/copy.js';
-import { backoffMs, Source, SourceError, sourceBase } from '../../src/import/source.js';
+import { backoffMs, NotServed, Source, SourceError, sourceBase } from '../../src/import/source.js';
 
 type Handler = (path: string, body: any, res: ServerResponse) => void;
 
@@ -88,6 +88,24 @@ describe('the source client', () => {
     calls = 0;
     await assert.rejects(source.call('v1', 'broken', {}), /answered 500/);
     assert.equal(calls, 3, 'as many attempts as asked, no more');
+  });
+
+  it('a read the source has on neither version (404 or 501) is NotServed, which the copy may go on without', async () => {
+    const url = await serve((path, _body, res) => {
+      if (path.endsWith('/organizations/usergroups/get'))
+        return answer(res, 404, { error: { status: 'NOT_FOUND', message: 'no' } });
+      if (path.endsWith('/missing')) return answer(res, 501, { error: { status: 'UNIMPLEMENTED', message: 'no' } });
+      return answer(res, 403, { error: { status: 'PERMISSION_DENIED', message: 'denied' } });
+    });
+    const source = sourceAt(url);
+    const groups = source.all('organizations/usergroups/get', { organizationId: 'o' }, 10);
+    await assert.rejects(
+      groups,
+      (err) => err instanceof NotServed && /no \/v1\/organizations\/usergroups\/get \(404\)/.test(err.message),
+    );
+    await assert.rejects(source.read('missing', {}), NotServed);
+    // A refusal is no missing read: the import stops on it.
+    await assert.rejects(source.read('denied', {}), (err) => err instanceof SourceError && !(err instanceof NotServed));
   });
 
   it('keeps at most `concurrency` requests in flight, started at most `rate` a second', async () => {

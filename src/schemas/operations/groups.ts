@@ -1,6 +1,6 @@
 // An organization's user groups.
-import { GroupUsersAddBody, GroupUsersDeleteBody, UserGroupsAddBody } from '../groups.js';
-import { GroupUsersResult, UserGroupsResult } from '../responses.js';
+import { GroupUsersAddBody, GroupUsersDeleteBody, UserGroupsAddBody, UserGroupsGetBody } from '../groups.js';
+import { GroupUsersResult, UserGroupListResult, UserGroupsResult } from '../responses.js';
 import { contract } from './contract.js';
 
 export const groups = {
@@ -29,5 +29,17 @@ export const groups = {
     example: { organizationId: 'acme', organizationUserGroupId: 'editors', deleteAll: true },
     result: GroupUsersResult,
     also: [404],
+  }),
+  /**
+   * An extension (the original service has no read of groups): what `marginalia import` copies groups with. The same on
+   * /v1 and /v2, as Marginalia's own operations are (docs/api.md, "Version 2").
+   */
+  userGroupsGet: contract({
+    paths: { v1: 'organizations/usergroups/get', v2: 'organizations/usergroups/get' },
+    summary: "An organization's user groups, in groupId order and paged (an extension)",
+    tags: ['users'],
+    body: UserGroupsGetBody,
+    example: { organizationId: 'acme' },
+    result: UserGroupListResult,
   }),
 };

@@ -2,7 +2,7 @@
 // users are in them.
 import { enter } from '../organizations/organizations.js';
 import { all, batch, first, list, run, type Work } from '../sql.js';
-import type { UserGroupWrite } from '../../domain/users.js';
+import type { UserGroupRecord, UserGroupWrite } from '../../domain/users.js';
 import { GROUPS_SQL as SQL } from './sql.js';
 
 /** usergroups/add: each group created, or renamed when given a name; the organization comes into being. */
@@ -38,4 +38,10 @@ export function* deleteGroupMembers(
     ? yield* all(SQL.deleteMembers, { ...group, userIds: list([...userIds].sort()) })
     : yield* all(SQL.deleteAllMembers, group);
   return rows.map((r) => r.user_id as string).sort();
+}
+
+/** usergroups/get: up to `limit` groups of the organization after the id `after`, in id order. */
+export function* page(tenantId: string, organizationId: string, after: string | null, limit: number): Work<UserGroupRecord[]> {
+  const rows = yield* all(SQL.page, { tenantId, organizationId, after, limit });
+  return rows.map((r) => ({ groupId: String(r.group_id), name: String(r.name) }));
 }

@@ -1,6 +1,6 @@
 // An organization's user groups.
 // This feature's part of the Store (store.ts): each method runs its store code through the core.
-import type { UserGroupWrite } from '../../domain/users.js';
+import type { UserGroupRecord, UserGroupWrite } from '../../domain/users.js';
 import type { Maybe } from '../../maybe.js';
 import type { StoreCore } from '../core.js';
 import { groupMembersChanged, groupsAdded } from './events.js';
@@ -43,6 +43,11 @@ export const groupsStore = (core: StoreCore) => ({
       () => groups.deleteGroupMembers(tenantId, organizationId, groupId, userIds),
       (removed) => (removed ? groupMembersChanged('organization.usergroup_users_delete', organizationId, groupId, removed) : []),
     );
+  },
+
+  /** usergroups/get: up to `limit` groups of the organization after the id `after`, in id order. */
+  getUserGroups(tenantId: string, organizationId: string, after: string | null, limit: number): Maybe<UserGroupRecord[]> {
+    return core.read('getUserGroups', () => groups.page(tenantId, organizationId, after, limit));
   },
 });
 

@@ -29,4 +29,14 @@ export const GROUPS_SQL = {
     (s) => `DELETE FROM group_members WHERE ${GROUP} AND ${s.isIn('user_id', 'userIds')} RETURNING user_id`,
   ),
   deleteAllMembers: same('deleteAllGroupMembers', `DELETE FROM group_members WHERE ${GROUP} RETURNING user_id`),
+  /**
+   * usergroups/get: the organization's groups after the page token's id, in id order: a range of user_groups' primary
+   * key (tenant_id, organization_id, group_id), read in its order.
+   */
+  page: written(
+    'userGroupsPage',
+    (s) => `SELECT group_id, name FROM user_groups
+     WHERE tenant_id = @tenantId AND organization_id = @organizationId AND (@after${s.cast('text')} IS NULL OR group_id > @after)
+     ORDER BY group_id LIMIT @limit`,
+  ),
 };
