@@ -8,7 +8,7 @@ import {
   Id,
   MAX_COLOR_LENGTH,
   OrganizationOrNone,
-  MAX_PAGE_SIZE,
+  PAGING,
   MAX_ID_LENGTH,
   MAX_URL_LENGTH,
   Millis,
@@ -169,8 +169,7 @@ export const AnnotationsGetBody = (limits: InputLimits) =>
     Type.Object({
       ...ThreadFilters(limits),
       statusIds: Filter(limits, Id),
-      pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
-      pageToken: Opt(Type.String({ maxLength: 1024 })),
+      ...PAGING,
     }),
   );
 
@@ -203,8 +202,7 @@ export const AnnotationsSearchBody = (limits: InputLimits) =>
       updatedBefore: Opt(Millis),
       createdAfter: Opt(Millis),
       createdBefore: Opt(Millis),
-      pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
-      pageToken: Opt(Type.String({ maxLength: 1024 })),
+      ...PAGING,
     }),
   );
 export type AnnotationsSearchData = DataOf<typeof AnnotationsSearchBody>;

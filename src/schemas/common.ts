@@ -34,6 +34,12 @@ export const MAX_TIME = 8_640_000_000_000_000;
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 export const Opt = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 
+/** A paged read's request fields (docs/api.md, "Paging"), spread into its body: how many, and after which token. */
+export const PAGING = {
+  pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
+  pageToken: Opt(Type.String({ maxLength: 1024 })),
+};
+
 /** The longest id (docs/api.md, "Wire format"). */
 export const MAX_ID_LENGTH = 256;
 export const Id = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH });

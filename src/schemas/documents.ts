@@ -1,17 +1,6 @@
 // The request data of documents as objects (docs/api.md, "Documents"): organizations/documents/*.
 import Type from 'typebox';
-import {
-  Batch,
-  Filter,
-  Id,
-  MAX_ID_LENGTH,
-  MAX_PAGE_SIZE,
-  Name,
-  Opt,
-  RequestBody,
-  type DataOf,
-  type InputLimits,
-} from './common.js';
+import { Batch, Filter, Id, MAX_ID_LENGTH, PAGING, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 
 /**
  * Who may see a document or folder; any other value is INVALID_ARGUMENT (docs/api.md,
@@ -56,8 +45,7 @@ export const DocumentsGetBody = (limits: InputLimits) =>
       documentIds: Filter(limits, Id),
       // Only the documents in this folder ("root": in no folder).
       folderId: Opt(FolderRef),
-      pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
-      pageToken: Opt(Type.String({ maxLength: 1024 })),
+      ...PAGING,
     }),
   );
 export type DocumentsGetData = DataOf<typeof DocumentsGetBody>;

@@ -1,6 +1,6 @@
 // The request data of organization user groups (docs/api.md, "POST /v1/organizations/usergroups/add").
 import Type from 'typebox';
-import { Batch, Id, MAX_PAGE_SIZE, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
+import { Batch, Id, PAGING, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 
 const GroupIn = Type.Object({ groupId: Id, groupName: Opt(Name) });
 
@@ -37,8 +37,7 @@ export const UserGroupsGetBody = (_limits: InputLimits) =>
   RequestBody(
     Type.Object({
       organizationId: Id,
-      pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
-      pageToken: Opt(Type.String({ maxLength: 1024 })),
+      ...PAGING,
     }),
   );
 export type UserGroupsGetData = DataOf<typeof UserGroupsGetBody>;

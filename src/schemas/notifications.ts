@@ -6,7 +6,7 @@ import {
   FreeObject,
   Id,
   MAX_ID_LENGTH,
-  MAX_PAGE_SIZE,
+  PAGING,
   NotificationId,
   Opt,
   Order,
@@ -71,8 +71,7 @@ export const NotificationsGetBody = (limits: InputLimits) =>
       // keeps only that, null shows both.
       archived: Opt(Type.Boolean()),
       order: Opt(Order),
-      pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
-      pageToken: Opt(Type.String({ maxLength: 1024 })),
+      ...PAGING,
     }),
   );
 

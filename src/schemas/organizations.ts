@@ -1,6 +1,6 @@
 // The request data of organizations as objects (docs/api.md, "Organizations").
 import Type from 'typebox';
-import { Batch, Filter, Id, MAX_PAGE_SIZE, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
+import { Batch, Filter, Id, PAGING, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 
 const OrganizationIn = Type.Object({ organizationId: Id, organizationName: Opt(Name) });
 
@@ -14,8 +14,7 @@ export const OrganizationsGetBody = (limits: InputLimits) =>
     Type.Object({
       // None: every organization of the tenant.
       organizationIds: Filter(limits, Id),
-      pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
-      pageToken: Opt(Type.String({ maxLength: 1024 })),
+      ...PAGING,
     }),
   );
 export type OrganizationsGetData = DataOf<typeof OrganizationsGetBody>;

@@ -1,18 +1,6 @@
 // The request data shared by users/add and users/update (docs/api.md, "Users").
 import Type from 'typebox';
-import {
-  Batch,
-  Email,
-  Filter,
-  Id,
-  MAX_PAGE_SIZE,
-  Name,
-  Opt,
-  PhotoUrl,
-  RequestBody,
-  type InputLimits,
-  type DataOf,
-} from './common.js';
+import { Batch, Email, Filter, Id, PAGING, Name, Opt, PhotoUrl, RequestBody, type InputLimits, type DataOf } from './common.js';
 
 export const UserIn = Type.Object({
   userId: Id,
@@ -55,8 +43,7 @@ export const UsersGetBody = (limits: InputLimits) =>
       allDocuments: Opt(Type.Boolean()),
       /** With allDocuments: the answer's data is a map of documentId to that document's members. */
       groupByDocumentId: Opt(Type.Boolean()),
-      pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
-      pageToken: Opt(Type.String({ maxLength: 1024 })),
+      ...PAGING,
     }),
   );
 export type UsersGetData = DataOf<typeof UsersGetBody>;

@@ -1,6 +1,6 @@
 // The request data of webhooks (docs/events.md, "Webhooks"): webhooks/add, get, delete and deliveries/get.
 import Type from 'typebox';
-import { Id, MAX_PAGE_SIZE, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
+import { Id, PAGING, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 
 /**
  * What an event's type starts with (docs/events.md, "Webhooks"): a webhook may name a type, or every type of one of these
@@ -61,8 +61,7 @@ export const WebhookDeliveriesGetBody = (_limits: InputLimits) =>
   RequestBody(
     Type.Object({
       webhookId: Id,
-      pageSize: Opt(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
-      pageToken: Opt(Type.String({ maxLength: 1024 })),
+      ...PAGING,
     }),
   );
 export type WebhookDeliveriesGetData = DataOf<typeof WebhookDeliveriesGetBody>;

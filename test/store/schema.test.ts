@@ -818,6 +818,12 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       limit: 10,
     });
 
+  /** A word's hits of both kinds: a comment as annotation/comment, a notification by its id; sorted. */
+  const foundKeys = async (store: Store, word: string) =>
+    (await searchOrg(store, word, ['comment', 'notification']))
+      .map((h) => h.notificationId ?? `${h.annotationId}/${h.commentId}`)
+      .sort();
+
   storeTest(
     'a database as migration 43 left it migrates forward: its comments and notifications are indexed, and new ones',
     async (store, db) => {
@@ -826,10 +832,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await store.addNotification(TA, ORG, notification('n1', { bodyMessage: 'reunion tomorrow' }));
       await beforeSearchIndex(db);
       await withSecondStore(db, async (reopened) => {
-        const found = async (word: string) =>
-          (await searchOrg(reopened, word, ['comment', 'notification']))
-            .map((h) => h.notificationId ?? `${h.annotationId}/${h.commentId}`)
-            .sort();
+        const found = (word: string) => foundKeys(reopened, word);
         eq(await found('reunion'), ['ann/1', 'n1'], 'the rows written before, accents aside');
         await reopened.addAnnotations(TA, ORG, DOC, [annotation('new', [newComment(1, 'another reunion')])], T0 + 1);
         eq(await found('reunion'), ['ann/1', 'n1', 'new/1'], 'and the rows written after');
@@ -877,10 +880,7 @@ describe(`${TEST_STORE} store: schema and connection`, () => {
       await store.addNotification(TA, ORG, notification('n1', { bodyMessage: 'the reunion moved' }));
       await beforeScopedTerms(db);
       await withSecondStore(db, async (reopened) => {
-        const found = async (word: string) =>
-          (await searchOrg(reopened, word, ['comment', 'notification']))
-            .map((h) => h.notificationId ?? `${h.annotationId}/${h.commentId}`)
-            .sort();
+        const found = (word: string) => foundKeys(reopened, word);
         eq(await found('reu'), ['ann/1', 'ann/2', 'n1'], 'the rows written before, in their organization only');
         await reopened.deleteComments(TA, { organizationId: ORG, documentId: DOC, annotationId: 'ann' }, [1], T0 + 1);
         eq(await found('reu'), ['ann/2', 'n1'], 'a deleted comment written before leaves the index');
