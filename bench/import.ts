@@ -1,4 +1,4 @@
-// npm run bench:import -- [--scale small|large] [--concurrency N] [--rate N]
+// npm run bench:import -- [--scale small|large] [--concurrency N] [--rate N] [--orgs N] [--cpu-prof DIR]
 // The rate of `marginalia import` in records per second from a local source: a Marginalia server on a copy of the
 // bench dataset (bench/.data/<scale>.db, built as bench/run.ts builds it when missing, reused when there), imported
 // into a fresh SQLite database by the real command. Written to bench/results/import-<scale>.json.
@@ -17,6 +17,8 @@ const { values: opts } = parseArgs({
     scale: { type: 'string', default: 'small' },
     concurrency: { type: 'string', default: '4' },
     rate: { type: 'string', default: '10000' },
+    orgs: { type: 'string' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const scaleName = opts.scale as ScaleName;
@@ -57,6 +59,7 @@ try {
   const run = spawnSync(
     process.execPath,
     [
+      ...(opts['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', opts['cpu-prof']] : []),
       MAIN,
       'import',
       '--from',
@@ -71,6 +74,8 @@ try {
       opts.concurrency,
       '--rate',
       opts.rate,
+      // --orgs N: the first N organizations only (org-0 ... org-(N-1)), a sample of a large dataset.
+      ...(opts.orgs ? Array.from({ length: Number(opts.orgs) }, (_, i) => ['--org', `org-${i}`]).flat() : []),
     ],
     {
       cwd: REPO,
@@ -93,6 +98,7 @@ try {
   const records = Object.values(counts).reduce((a, n) => a + n, 0);
   const result = {
     scale: scaleName,
+    organizations: opts.orgs ? Number(opts.orgs) : 'all',
     concurrency: Number(opts.concurrency),
     rate: Number(opts.rate),
     counts,
@@ -104,7 +110,8 @@ try {
   log(run.stdout.split('\n').at(-2) ?? '');
   const resultsDir = join(REPO, 'bench', 'results');
   mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(join(resultsDir, `import-${scaleName}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  const named = opts.orgs ? `import-${scaleName}-${opts.orgs}-organizations.json` : `import-${scaleName}.json`;
+  writeFileSync(join(resultsDir, named), `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(
     `${records} records (${summary[1]}) in ${result.seconds} s, ${result.requests} requests: ${result.recordsPerSecond} records/s\n`,
   );
