@@ -7,8 +7,26 @@ export interface OrganizationRecord {
   updatedAt: number;
 }
 
+/**
+ * The times organizations/add, folders/add and documents/add keep for a record they create (docs/api.md, "What an
+ * import keeps"); null or absent: server time. A record that exists keeps its own.
+ */
+export interface GivenTimes {
+  createdAt?: number | null;
+  lastUpdated?: number | null;
+}
+
+/**
+ * The times a new record is stored with: those given, else `now`; lastUpdated not given is the later of now and
+ * createdAt, as a thread's and a comment's are (store/comments/comments.ts, commentTimes).
+ */
+export function createdTimes(t: GivenTimes, now: number): { createdAt: number; updatedAt: number } {
+  const createdAt = t.createdAt ?? now;
+  return { createdAt, updatedAt: t.lastUpdated ?? Math.max(now, createdAt) };
+}
+
 /** organizations/add and update: an organization and its new name (null: keep the name it has). */
-export interface OrganizationWrite {
+export interface OrganizationWrite extends GivenTimes {
   organizationId: string;
   name: string | null;
 }
@@ -31,7 +49,7 @@ export interface DocumentRecord {
 }
 
 /** documents/add and update: a document and its new name (null: keep the name it has). */
-export interface DocumentWrite {
+export interface DocumentWrite extends GivenTimes {
   documentId: string;
   name: string | null;
 }
@@ -64,7 +82,7 @@ export interface FolderAccess {
 }
 
 /** folders/add and update: name null keeps the name; parentId undefined keeps the place, null is the top. */
-export interface FolderWrite {
+export interface FolderWrite extends GivenTimes {
   folderId: string;
   name: string | null;
   parentId: string | null | undefined;

@@ -126,7 +126,7 @@ export class Copier {
       const name = org.organizationName as string | null | undefined;
       if (write)
         await addOrganizations(services, caller, {
-          organizations: [{ organizationId, ...(name ? { organizationName: name } : {}) }],
+          organizations: [{ organizationId, ...(name ? { organizationName: name } : {}), ...timesOf(org) }],
         });
       this.wrote('organizations', 1);
     });
@@ -137,6 +137,7 @@ export class Copier {
         ...(f.folderName != null ? { folderName: f.folderName as string } : {}),
         parentFolderId: (f.parentFolderId as string | undefined) ?? 'root',
         ...(f.accessType != null ? { accessType: f.accessType as 'organizationPrivate' } : {}),
+        ...timesOf(f),
       }));
       if (write) {
         for (const batch of chunks(ordered, this.options.maxBatch))
@@ -164,14 +165,18 @@ export class Copier {
     await inParallel(documents, this.options.concurrency, (d) => this.document(organizationId, documentIdOf(d), wide));
     await this.step(`inboxes:${organizationId}`, () => this.notifications(organizationId, withoutDocument, wide));
     await this.step(`settings:${organizationId}`, () => this.settings(organizationId, members, documents));
-    // Last: a disabled organization or document refuses every write, the import's included.
+    // Last: a disabled organization or document refuses every write, the import's included. Written at the
+    // source's lastUpdated, which the write sets.
     await this.step(`disabled:${organizationId}`, async () => {
       if (!write) return;
-      const disabled = documents.filter((d) => d.disabled === true).map(documentIdOf);
-      for (const batch of chunks(disabled, this.options.maxBatch))
-        await setDocumentsDisabled(services, caller, { organizationId, documentIds: batch, disabled: true });
+      for (const [updated, ids] of byLastUpdated(documents.filter((d) => d.disabled === true)))
+        for (const batch of chunks(ids, this.options.maxBatch))
+          await setDocumentsDisabled(this.atTime(updated), caller, { organizationId, documentIds: batch, disabled: true });
       if (org.disabled === true)
-        await setOrganizationsDisabled(services, caller, { organizationIds: [organizationId], disabled: true });
+        await setOrganizationsDisabled(this.atTime(timesOf(org).lastUpdated), caller, {
+          organizationIds: [organizationId],
+          disabled: true,
+        });
     });
   }
 
@@ -187,20 +192,28 @@ export class Copier {
         const docs = batch.map((d) => ({
           documentId: documentIdOf(d),
           ...(d.documentName ? { documentName: d.documentName as string } : {}),
+          ...timesOf(d),
         }));
         await addDocuments(services, caller, { organizationId, folderId, documents: docs });
       }
     }
-    const byAccess = new Map<string, string[]>();
+    // The access write sets lastUpdated: written at the source's, one write per access type and time.
+    const byAccess = new Map<string, Json[]>();
     for (const d of documents)
-      if (typeof d.accessType === 'string') byAccess.set(d.accessType, [...(byAccess.get(d.accessType) ?? []), documentIdOf(d)]);
-    for (const [accessType, ids] of byAccess)
-      for (const batch of chunks(ids, this.options.maxBatch))
-        await setDocumentAccess(services, caller, {
-          organizationId,
-          documentIds: batch,
-          accessType: accessType as 'organizationPrivate',
-        });
+      if (typeof d.accessType === 'string') byAccess.set(d.accessType, [...(byAccess.get(d.accessType) ?? []), d]);
+    for (const [accessType, inAccess] of byAccess)
+      for (const [updated, ids] of byLastUpdated(inAccess))
+        for (const batch of chunks(ids, this.options.maxBatch))
+          await setDocumentAccess(this.atTime(updated), caller, {
+            organizationId,
+            documentIds: batch,
+            accessType: accessType as 'organizationPrivate',
+          });
+  }
+
+  /** The services at the source's time when it shows one: a write that sets lastUpdated then keeps it. */
+  private atTime(time: number | undefined): Services {
+    return time === undefined ? this.services : at(this.services, time);
   }
 
   /** A document's members, threads (with their comments) and notifications. */
@@ -373,6 +386,29 @@ const userRef = (u: unknown) =>
   u && typeof u === 'object' && 'userId' in u ? { userId: (u as Json).userId as string } : undefined;
 
 const time = (t: unknown): number | undefined => (typeof t === 'number' ? t : typeof t === 'string' ? Date.parse(t) : undefined);
+
+/** A time the add writes take (docs/api.md, "What an import keeps"): an integer ms, or none. */
+const keptTime = (t: unknown): number | undefined => {
+  const ms = time(t);
+  return ms !== undefined && Number.isSafeInteger(ms) && ms >= 0 ? ms : undefined;
+};
+
+/** An organization's, folder's or document's times as the source reads them, as its add takes them. */
+export function timesOf(x: Json): { createdAt?: number; lastUpdated?: number } {
+  const createdAt = keptTime(x.createdAt);
+  const lastUpdated = keptTime(x.lastUpdated);
+  return { ...(createdAt !== undefined ? { createdAt } : {}), ...(lastUpdated !== undefined ? { lastUpdated } : {}) };
+}
+
+/** Documents' ids by the lastUpdated the source shows (undefined: none shown). */
+function byLastUpdated(documents: readonly Json[]): Map<number | undefined, string[]> {
+  const out = new Map<number | undefined, string[]>();
+  for (const d of documents) {
+    const updated = timesOf(d).lastUpdated;
+    out.set(updated, [...(out.get(updated) ?? []), documentIdOf(d)]);
+  }
+  return out;
+}
 
 const THREAD_KEPT = [
   'location',

@@ -99,6 +99,12 @@ export const UserRefIn = Type.Object({ userId: Id, name: Opt(Name), email: Opt(E
 export const Millis = Type.Integer({ minimum: 0, maximum: MAX_TIME, description: 'Milliseconds since the Unix epoch' });
 
 /**
+ * organizations/add, folders/add and documents/add: the times a record they create is stored with (docs/api.md,
+ * "What an import keeps"), as a thread's and a comment's; one that exists keeps its own.
+ */
+export const GIVEN_TIMES = { createdAt: Opt(Millis), lastUpdated: Opt(Millis) };
+
+/**
  * Users a comment tags (docs/api.md, "What a thread reads as"): each with the caller's text for the tag and a contact, a
  * user resolved at read time.
  */

@@ -1,6 +1,18 @@
 // The request data of documents as objects (docs/api.md, "Documents"): organizations/documents/*.
 import Type from 'typebox';
-import { Batch, Filter, Id, MAX_ID_LENGTH, PAGING, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
+import {
+  Batch,
+  Filter,
+  GIVEN_TIMES,
+  Id,
+  MAX_ID_LENGTH,
+  PAGING,
+  Name,
+  Opt,
+  RequestBody,
+  type DataOf,
+  type InputLimits,
+} from './common.js';
 
 /**
  * Who may see a document or folder; any other value is INVALID_ARGUMENT (docs/api.md,
@@ -24,7 +36,7 @@ export const DocumentsAddBody = (limits: InputLimits) =>
     Type.Object({
       organizationId: Id,
       folderId: Opt(FolderRef),
-      documents: Batch(limits, DocumentIn),
+      documents: Batch(limits, Type.Object({ ...DocumentIn.properties, ...GIVEN_TIMES })),
       /** The organization is made by the first write anyway. */
       createOrganization: Opt(Type.Boolean()),
       /** A folderId that does not exist is made, at the top, instead of answering NOT_FOUND. */

@@ -1,6 +1,6 @@
 // The request data of folders (docs/api.md, "Folders"): organizations/folders/*.
 import Type from 'typebox';
-import { Batch, Id, MAX_ID_LENGTH, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
+import { Batch, GIVEN_TIMES, Id, MAX_ID_LENGTH, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 import { AccessTypeIn } from './documents.js';
 
 /** "root" names the top of the tree, so no folder may be called that. */
@@ -14,10 +14,17 @@ const FolderIn = Type.Object({
   accessType: Opt(AccessTypeIn),
 });
 
-/** organizations/folders/add and organizations/folders/update. */
+/** organizations/folders/update. */
 export const FoldersBody = (limits: InputLimits) =>
   RequestBody(Type.Object({ organizationId: Id, folders: Batch(limits, FolderIn) }));
 export type FoldersData = DataOf<typeof FoldersBody>;
+
+/** organizations/folders/add: as update, and the times a new folder keeps. */
+export const FoldersAddBody = (limits: InputLimits) =>
+  RequestBody(
+    Type.Object({ organizationId: Id, folders: Batch(limits, Type.Object({ ...FolderIn.properties, ...GIVEN_TIMES })) }),
+  );
+export type FoldersAddData = DataOf<typeof FoldersAddBody>;
 
 const FoldersGetFields = {
   organizationId: Id,

@@ -1,13 +1,18 @@
 // The request data of organizations as objects (docs/api.md, "Organizations").
 import Type from 'typebox';
-import { Batch, Filter, Id, PAGING, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
+import { Batch, Filter, GIVEN_TIMES, Id, PAGING, Name, Opt, RequestBody, type DataOf, type InputLimits } from './common.js';
 
 const OrganizationIn = Type.Object({ organizationId: Id, organizationName: Opt(Name) });
 
-/** organizations/add and organizations/update. */
+/** organizations/update. */
 export const OrganizationsBody = (limits: InputLimits) =>
   RequestBody(Type.Object({ organizations: Batch(limits, OrganizationIn) }));
 export type OrganizationsData = DataOf<typeof OrganizationsBody>;
+
+/** organizations/add: as update, and the times a new organization keeps. */
+export const OrganizationsAddBody = (limits: InputLimits) =>
+  RequestBody(Type.Object({ organizations: Batch(limits, Type.Object({ ...OrganizationIn.properties, ...GIVEN_TIMES })) }));
+export type OrganizationsAddData = DataOf<typeof OrganizationsAddBody>;
 
 export const OrganizationsGetBody = (limits: InputLimits) =>
   RequestBody(

@@ -18,7 +18,7 @@ import type { DocumentWrite } from '../domain/organizations.js';
 import type { Caller, Services } from './context.js';
 import { internalDocumentId } from '../domain/ids.js';
 import { asSet, filterDigest, keyPaged } from './page-token.js';
-import { filterList, keyedOutcomes, orNull, requireUnique } from './rules.js';
+import { filterList, givenTimes, keyedOutcomes, orNull, requireUnique } from './rules.js';
 
 /** A folder a request names: "root" is no folder. */
 const folderOf = (folderId: string): string | null => (folderId === ROOT ? null : folderId);
@@ -37,9 +37,12 @@ const NOT_FOUND = { message: 'Document does not exist', code: 'not-found' as con
 /** The per-document answer of documents/add, update and delete, by documentId. */
 export type DocumentOutcomes = Record<string, { success: boolean; id: string; message: string; code?: 'not-found' }>;
 
-/** documents/add: creates each document (and its organization), renames it when named, files it when a folder is given. */
+/**
+ * documents/add: creates each document (and its organization), with the times given (docs/api.md, "What an import
+ * keeps"), renames it when named, files it when a folder is given.
+ */
 export function addDocuments({ store, clock }: Services, caller: Caller, input: DocumentsAddData) {
-  const entries = writes(input.documents);
+  const entries = writes(input.documents).map((e, i) => ({ ...e, ...givenTimes(input.documents[i]!) }));
   const folderId = input.folderId == null ? null : folderOf(input.folderId);
   return then(store.addDocuments(caller.id, input.organizationId, folderId, entries, clock(), input.createFolder === true), () =>
     Object.fromEntries(

@@ -5,6 +5,7 @@ import { shownFolder } from '../domain/answers/objects.js';
 import { invalid } from '../errors.js';
 import { type Maybe, then } from '../maybe.js';
 import {
+  type FoldersAddData,
   type FoldersData,
   type FoldersDeleteData,
   type FoldersAccessV2Data,
@@ -16,7 +17,7 @@ import { childrenOf, FOLDER_DEPTH_CEILING, type Parents, subtreeOf } from '../do
 import type { FolderRecord, FolderWrite } from '../domain/organizations.js';
 import type { Caller, Services } from './context.js';
 import { spell } from './member-path.js';
-import { keyedOutcomes, orNull, requireUnique } from './rules.js';
+import { givenTimes, keyedOutcomes, orNull, requireUnique } from './rules.js';
 
 const NOT_FOUND = { message: 'Folder does not exist', code: 'not-found' as const };
 
@@ -26,7 +27,7 @@ export const DEFAULT_MAX_FOLDER_DEPTH = 1000;
 export const MAX_FOLDER_DEPTH = FOLDER_DEPTH_CEILING;
 
 /** The request's folders as writes: "root" is the top; a folder cannot be its own parent, nor be called "root". */
-function writes(input: FoldersData): FolderWrite[] {
+function writes(input: FoldersData | FoldersAddData): FolderWrite[] {
   requireUnique(input.folders, (f) => f.folderId, ['folders'], 'folderId');
   return input.folders.map((f, i) => {
     if (f.folderId === ROOT)
@@ -41,10 +42,13 @@ function writes(input: FoldersData): FolderWrite[] {
 
 const parentsOf = (folders: readonly FolderRecord[]): Parents => new Map(folders.map((f) => [f.folderId, f.parentId]));
 
-/** folders/add: creates each under its parent (NOT_FOUND for an unknown one), or renames and moves one that exists. */
-export function addFolders(services: Services, caller: Caller, input: FoldersData) {
+/**
+ * folders/add: creates each under its parent (NOT_FOUND for an unknown one), with the times given (docs/api.md, "What an
+ * import keeps"), or renames and moves one that exists.
+ */
+export function addFolders(services: Services, caller: Caller, input: FoldersAddData) {
   const { store, clock } = services;
-  const entries = writes(input);
+  const entries = writes(input).map((e, i) => ({ ...e, ...givenTimes(input.folders[i]!) }));
   return then(
     store.addFolders(caller.id, input.organizationId, entries, clock(), services.maxFolderDepth ?? DEFAULT_MAX_FOLDER_DEPTH),
     () => Object.fromEntries(entries.map(({ folderId: id }) => [id, { success: true, id, message: 'Folder added.' }])),

@@ -4,6 +4,7 @@ import { type Maybe, then } from '../maybe.js';
 import type { Static } from 'typebox';
 import type {
   OrganizationIdsData,
+  OrganizationsAddData,
   OrganizationsData,
   OrganizationsDisableData,
   OrganizationsGetData,
@@ -13,16 +14,19 @@ import type { OrganizationWrite } from '../domain/organizations.js';
 import type { Caller, Services } from './context.js';
 import { internalOrganizationId } from '../domain/ids.js';
 import { asSet, filterDigest, keyPaged } from './page-token.js';
-import { filterList, keyedOutcomes, orNull, requireUnique } from './rules.js';
+import { filterList, givenTimes, keyedOutcomes, orNull, requireUnique } from './rules.js';
 
-const writes = (input: OrganizationsData): OrganizationWrite[] => {
+const writes = (input: OrganizationsData | OrganizationsAddData): OrganizationWrite[] => {
   requireUnique(input.organizations, (o) => o.organizationId, ['organizations'], 'organizationId');
   return input.organizations.map((o) => ({ organizationId: o.organizationId, name: orNull(o.organizationName) }));
 };
 
-/** organizations/add: creates each organization, or renames it when given a name. */
-export function addOrganizations({ store, clock }: Services, caller: Caller, input: OrganizationsData) {
-  const entries = writes(input);
+/**
+ * organizations/add: creates each organization, with the times given (docs/api.md, "What an import keeps"), or renames
+ * it when given a name.
+ */
+export function addOrganizations({ store, clock }: Services, caller: Caller, input: OrganizationsAddData) {
+  const entries = writes(input).map((e, i) => ({ ...e, ...givenTimes(input.organizations[i]!) }));
   return then(store.addOrganizations(caller.id, entries, clock()), () =>
     Object.fromEntries(
       entries.map(({ organizationId: id }) => [

@@ -2,6 +2,7 @@
 // need each other. Each throws INVALID_ARGUMENT naming the member path.
 import { invalid } from '../errors.js';
 import { type MemberPath, spell } from './member-path.js';
+import type { GivenTimes } from '../domain/organizations.js';
 import type { Scope } from '../domain/users.js';
 
 /** The same id twice where ids must be unique is INVALID_ARGUMENT (docs/api.md, "Wire format"). */
@@ -92,3 +93,9 @@ export function grouped<R, V>(
   }
   return out;
 }
+
+/** The times a caller gave a record its add creates (docs/api.md, "What an import keeps"); null: not given. */
+export const givenTimes = (t: { createdAt?: number | null; lastUpdated?: number | null }): Required<GivenTimes> => ({
+  createdAt: orNull(t.createdAt),
+  lastUpdated: orNull(t.lastUpdated),
+});

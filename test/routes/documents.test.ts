@@ -482,3 +482,50 @@ describe('documents: security', () => {
     assert.deepEqual(await docs({ organizationId: org }), mine, "b deleting its own d leaves a's");
   });
 });
+
+describe('documents: the times an add keeps (docs/api.md, "What an import keeps")', () => {
+  const CREATED = Date.UTC(2020, 0, 2, 3, 4, 5, 6);
+  const UPDATED = Date.UTC(2021, 6, 7, 8, 9, 10, 11);
+  const times = async (org: string, id: string) => {
+    const [d] = await docs({ organizationId: org, documentIds: [id] });
+    return [d.createdAt, d.lastUpdated];
+  };
+
+  test('given createdAt and lastUpdated are what get answers; a second add of the same id keeps them', async () => {
+    const org = uniq('org');
+    await t.a.ok(PATHS.foldersAdd, { organizationId: org, folders: [{ folderId: 'f' }] });
+    await t.a.ok(PATHS.documentsAdd, {
+      organizationId: org,
+      documents: [
+        { documentId: 'kept', documentName: 'Kept', createdAt: CREATED, lastUpdated: UPDATED },
+        { documentId: 'half', createdAt: CREATED },
+      ],
+    });
+    assert.deepEqual(await times(org, 'kept'), [CREATED, UPDATED]);
+    const [created, updated] = await times(org, 'half');
+    assert.equal(created, CREATED);
+    assert.ok(updated > UPDATED, 'lastUpdated not given: the later of now and createdAt');
+    // A second add keeps the times (a name or folder moves lastUpdated, as it did before).
+    await t.a.ok(PATHS.documentsAdd, { organizationId: org, documents: [{ documentId: 'kept', createdAt: 1, lastUpdated: 2 }] });
+    assert.deepEqual(await times(org, 'kept'), [CREATED, UPDATED]);
+    await t.a.ok(PATHS.documentsAdd, { organizationId: org, folderId: 'f', documents: [{ documentId: 'kept', createdAt: 1 }] });
+    const [again, moved] = await times(org, 'kept');
+    assert.equal(again, CREATED);
+    assert.ok(moved > UPDATED);
+  });
+
+  for (const [what, value] of [
+    ['a string', '2020-01-01'],
+    ['a negative number', -1],
+    ['a float', 1.5],
+  ] as const) {
+    for (const member of ['createdAt', 'lastUpdated']) {
+      test(`${member} that is ${what}: INVALID_ARGUMENT, nothing written`, async () => {
+        const org = uniq('org');
+        const r = await t.a.post(PATHS.documentsAdd, { organizationId: org, documents: [{ documentId: 'd', [member]: value }] });
+        assert.match(expectError(r, 400, 'INVALID_ARGUMENT', what), new RegExp(member));
+        assert.deepEqual(await docs({ organizationId: org }), []);
+      });
+    }
+  }
+});

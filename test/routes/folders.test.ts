@@ -449,3 +449,50 @@ describe('folders: security', () => {
     );
   });
 });
+
+describe('folders: the times an add keeps (docs/api.md, "What an import keeps")', () => {
+  const CREATED = Date.UTC(2020, 0, 2, 3, 4, 5, 6);
+  const UPDATED = Date.UTC(2021, 6, 7, 8, 9, 10, 11);
+  const times = (list: any[], id: string) => {
+    const f = list.find((x) => x.folderId === id);
+    return [f.createdAt, f.lastUpdated];
+  };
+
+  test('given createdAt and lastUpdated are what get answers; a second add of the same id keeps them', async () => {
+    const org = uniq('org');
+    await t.a.ok(PATHS.foldersAdd, {
+      organizationId: org,
+      folders: [
+        { folderId: 'kept', folderName: 'Kept', createdAt: CREATED, lastUpdated: UPDATED },
+        { folderId: 'under', parentFolderId: 'kept', createdAt: CREATED },
+      ],
+    });
+    assert.deepEqual(times(await folders({ organizationId: org }), 'kept'), [CREATED, UPDATED]);
+    const [created, updated] = times(await folders({ organizationId: org }), 'under');
+    assert.equal(created, CREATED);
+    assert.ok(updated > UPDATED, 'lastUpdated not given: the later of now and createdAt');
+    // The subtree read answers the same times.
+    const [top] = ((await t.a.ok(PATHS.foldersGet, { organizationId: org, folderId: 'kept' })) as any).data;
+    assert.deepEqual([top.createdAt, top.lastUpdated], [CREATED, UPDATED]);
+    // A second add changes it as folders/update would, as before: createdAt stays, lastUpdated is now, not the one given.
+    await t.a.ok(PATHS.foldersAdd, { organizationId: org, folders: [{ folderId: 'kept', createdAt: 1, lastUpdated: 2 }] });
+    const [kept, changed] = times(await folders({ organizationId: org }), 'kept');
+    assert.equal(kept, CREATED);
+    assert.ok(changed > UPDATED);
+  });
+
+  for (const [what, value] of [
+    ['a string', '2020-01-01'],
+    ['a negative number', -1],
+    ['a float', 1.5],
+  ] as const) {
+    for (const member of ['createdAt', 'lastUpdated']) {
+      test(`${member} that is ${what}: INVALID_ARGUMENT, nothing written`, async () => {
+        const org = uniq('org');
+        const r = await t.a.post(PATHS.foldersAdd, { organizationId: org, folders: [{ folderId: 'f', [member]: value }] });
+        assert.match(expectError(r, 400, 'INVALID_ARGUMENT', what), new RegExp(member));
+        assert.deepEqual(await folders({ organizationId: org }), []);
+      });
+    }
+  }
+});

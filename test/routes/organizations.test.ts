@@ -293,3 +293,40 @@ describe('organizations: security', () => {
     assertNoLeak(r, 'a hostile page token');
   });
 });
+
+describe('organizations: the times an add keeps (docs/api.md, "What an import keeps")', () => {
+  const CREATED = Date.UTC(2020, 0, 2, 3, 4, 5, 6);
+  const UPDATED = Date.UTC(2021, 6, 7, 8, 9, 10, 11);
+  const read = async (id: string) => (await get({ organizationIds: [id] })).data[0];
+
+  test('given createdAt and lastUpdated are what get answers; a second add of the same id keeps them', async () => {
+    const [o1, o2] = [uniq('org'), uniq('org')];
+    await t.a.ok(PATHS.organizationsAdd, {
+      organizations: [{ organizationId: o1, organizationName: 'Old', createdAt: CREATED, lastUpdated: UPDATED }],
+    });
+    assert.deepEqual([(await read(o1)).createdAt, (await read(o1)).lastUpdated], [CREATED, UPDATED]);
+    await t.a.ok(PATHS.organizationsAdd, { organizations: [{ organizationId: o1, createdAt: 1, lastUpdated: 2 }] });
+    assert.deepEqual([(await read(o1)).createdAt, (await read(o1)).lastUpdated], [CREATED, UPDATED]);
+    // createdAt alone: lastUpdated is the later of now and createdAt, as a thread's (here: now).
+    const started = Date.now();
+    await t.a.ok(PATHS.organizationsAdd, { organizations: [{ organizationId: o2, createdAt: CREATED }] });
+    const o = await read(o2);
+    assert.equal(o.createdAt, CREATED);
+    assert.ok(o.lastUpdated >= started - 1000, JSON.stringify(o));
+  });
+
+  for (const [what, value] of [
+    ['a string', '2020-01-01'],
+    ['a negative number', -1],
+    ['a float', 1.5],
+  ] as const) {
+    for (const member of ['createdAt', 'lastUpdated']) {
+      test(`${member} that is ${what}: INVALID_ARGUMENT, nothing written`, async () => {
+        const id = uniq('org');
+        const r = await t.a.post(PATHS.organizationsAdd, { organizations: [{ organizationId: id, [member]: value }] });
+        assert.match(expectError(r, 400, 'INVALID_ARGUMENT', what), new RegExp(member));
+        assert.deepEqual((await get({ organizationIds: [id] })).data, []);
+      });
+    }
+  }
+});

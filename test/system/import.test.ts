@@ -39,6 +39,8 @@ const DOCS = ['spec', 'plan', 'notes'];
 /** Organizations with user groups (globex has none): editors (named), readers (never named; a member without a profile). */
 const GROUPED = new Set(['acme', 'initech']);
 const T0 = 1_700_000_000_000;
+/** A day: organizations, folders and documents are seeded that long before T0, so equal times mean they came over. */
+const DAY = 86_400_000;
 
 async function ok(path: string, data: unknown, creds = sourceCreds, url = source.url) {
   const r = await post(url, path, creds, data);
@@ -48,18 +50,22 @@ async function ok(path: string, data: unknown, creds = sourceCreds, url = source
 
 /** Per organization: folders, documents, members, threads with comments, notifications with read state, settings. */
 async function seed(organizationId: string, n: number) {
-  await ok('/v1/organizations/add', { organizations: [{ organizationId, organizationName: `Org ${organizationId}` }] });
+  const past = T0 - (n + 10) * DAY;
+  await ok('/v1/organizations/add', {
+    organizations: [{ organizationId, organizationName: `Org ${organizationId}`, createdAt: past, lastUpdated: past + 7 }],
+  });
+  // drafts and the documents but spec: lastUpdated (or both times) not given, so now on the source.
   await ok('/v1/organizations/folders/add', {
     organizationId,
     folders: [
-      { folderId: 'specs', folderName: 'Specs' },
-      { folderId: 'drafts', folderName: 'Drafts', parentFolderId: 'specs' },
+      { folderId: 'specs', folderName: 'Specs', createdAt: past + 1, lastUpdated: past + 2 },
+      { folderId: 'drafts', folderName: 'Drafts', parentFolderId: 'specs', createdAt: past + 3 },
     ],
   });
   await ok('/v1/organizations/documents/add', {
     organizationId,
     folderId: 'drafts',
-    documents: [{ documentId: 'spec', documentName: 'Spec' }],
+    documents: [{ documentId: 'spec', documentName: 'Spec', createdAt: past + 4, lastUpdated: past + 5 }],
   });
   await ok('/v1/organizations/documents/add', { organizationId, documents: [{ documentId: 'plan' }, { documentId: 'notes' }] });
   const users = USERS.map((u) => ({ userId: u, name: `${u} of ${organizationId}`, email: `${u}@${organizationId}.test` }));
@@ -164,11 +170,12 @@ async function reads(url: string, creds: Creds): Promise<string> {
       await read('/v1/notifications/count/get', { organizationId, userId });
       await read('/v1/notifications/config/get', { organizationId, userId, documentIds: DOCS });
     }
-    const folders = (await post(url, '/v1/organizations/folders/get', creds, { organizationId })).json.result.data;
-    all.push(folders.map((f: any) => [f.folderId, f.folderName, f.parentFolderId, f.accessType]));
-    const docs = (await post(url, '/v1/organizations/documents/get', { ...creds }, { organizationId })).json.result.data;
-    all.push(docs.map((d: any) => [d.id, d.documentName, d.folderId, d.accessType, d.disabled]));
+    // Every member, createdAt and lastUpdated included (docs/operations.md, "What is kept").
+    await read('/v1/organizations/folders/get', { organizationId });
+    await read('/v1/organizations/folders/get', { organizationId, folderId: 'specs' });
+    await read('/v1/organizations/documents/get', { organizationId });
   }
+  await read('/v1/organizations/get', { organizationIds: ORGS });
   return JSON.stringify(all).replaceAll(creds.apiKey, '<key>');
 }
 
@@ -210,6 +217,9 @@ before(async () => {
     assert.ok(expected.includes(kept), kept);
   assert.match(expected, /"notificationSource":"comment"/);
   assert.match(expected, /"createdAt":1700000001000/);
+  // Organizations', folders' and documents' times from before T0: equal reads mean the import kept them.
+  for (const time of [T0 - 10 * DAY, T0 - 10 * DAY + 7, T0 - 11 * DAY + 2, T0 - 12 * DAY + 3, T0 - 10 * DAY + 5])
+    assert.ok(expected.includes(`:${time}`), String(time));
 });
 
 after(async () => {

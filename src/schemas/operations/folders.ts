@@ -3,6 +3,7 @@ import {
   FolderDeleteV2Body,
   FoldersAccessBody,
   FoldersAccessV2Body,
+  FoldersAddBody,
   FoldersBody,
   FoldersDeleteBody,
   FoldersGetBody,
@@ -15,7 +16,7 @@ export const folders = {
     paths: { v1: 'organizations/folders/add', v2: 'organizations/folders/add' },
     summary: 'Create folders under a parent that exists, or at the top',
     tags: ['organizations'],
-    body: FoldersBody,
+    body: FoldersAddBody,
     example: {
       organizationId: 'acme',
       folders: [

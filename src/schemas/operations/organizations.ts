@@ -1,5 +1,11 @@
 // Organizations as objects: created, read, renamed, deleted and disabled.
-import { OrganizationIdsBody, OrganizationsBody, OrganizationsDisableBody, OrganizationsGetBody } from '../organizations.js';
+import {
+  OrganizationIdsBody,
+  OrganizationsAddBody,
+  OrganizationsBody,
+  OrganizationsDisableBody,
+  OrganizationsGetBody,
+} from '../organizations.js';
 import {
   DisableStateResult,
   OrganizationListResult,
@@ -14,7 +20,7 @@ export const organizations = {
     paths: { v1: 'organizations/add', v2: 'organizations/add' },
     summary: 'Create organizations, or rename them',
     tags: ['organizations'],
-    body: OrganizationsBody,
+    body: OrganizationsAddBody,
     example: { organizations: [{ organizationId: 'acme', organizationName: 'Acme' }, { organizationId: 'globex' }] },
     result: OrganizationsResult,
   }),

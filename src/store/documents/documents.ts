@@ -5,7 +5,13 @@ import { NOTIFICATIONS_SQL } from '../notifications/sql.js';
 import { disabledDocument, enter } from '../organizations/organizations.js';
 import { deletedSome, type StepResult, stepDone } from '../batches.js';
 import { all, first, idsInKeyOrder, list, type Params, run, type Work } from '../sql.js';
-import type { AccessType, DocumentQuery, DocumentRecord, DocumentWrite } from '../../domain/organizations.js';
+import {
+  type AccessType,
+  createdTimes,
+  type DocumentQuery,
+  type DocumentRecord,
+  type DocumentWrite,
+} from '../../domain/organizations.js';
 import { DOCUMENTS_SQL as SQL } from './sql.js';
 import { folderMadeIfMissing } from '../folders/made-on-demand.js';
 
@@ -41,7 +47,7 @@ export function* requireFolder(tenantId: string, organizationId: string, folderI
     throw missingFolder(folderId);
 }
 
-/** documents/add: each created, renamed when given a name, placed in the folder when one is given. */
+/** documents/add: each created (with the times given, else now), renamed when given a name, placed in the folder when one is given. */
 export function* add(
   tenantId: string,
   organizationId: string,
@@ -53,14 +59,15 @@ export function* add(
   yield* enter(tenantId, organizationId, null, true);
   if (createFolder && folderId !== null) yield* folderMadeIfMissing(tenantId, organizationId, folderId, now);
   yield* requireFolder(tenantId, organizationId, folderId);
-  const names = new Map(entries.map((e) => [e.documentId, e.name]));
-  yield* writeEach(SQL.add, [...names.keys()], (documentId) => ({
+  const byId = new Map(entries.map((e) => [e.documentId, e]));
+  yield* writeEach(SQL.add, [...byId.keys()], (documentId) => ({
     tenantId,
     organizationId,
     documentId,
-    name: names.get(documentId),
+    name: byId.get(documentId)!.name,
     folderId,
     now,
+    ...createdTimes(byId.get(documentId)!, now),
   }));
 }
 

@@ -11,9 +11,9 @@ export const DOCUMENT = 'tenant_id = @tenantId AND organization_id = @organizati
 /**
  * A write that names a document brings it into being (docs/api.md, "Documents"), at the service's time: each upsert
  * answers the row's disabled flag, so a disabled document refuses the write (documents.ts throws and
- * the transaction writes nothing). `sets` is what an existing row takes.
+ * the transaction writes nothing). `sets` is what an existing row takes; `times` what a new one is created with.
  */
-const upsert = (given: string[], givenValues: string[], sets: string) => {
+const upsert = (given: string[], givenValues: string[], sets: string, times = '@now, @now') => {
   // A new document takes the tenant's default access unless the write sets one (documents/access/update).
   const [columns, values] = given.includes('access_type')
     ? [given, givenValues]
@@ -22,15 +22,15 @@ const upsert = (given: string[], givenValues: string[], sets: string) => {
         [...givenValues, NEW_DOCUMENT_ACCESS],
       ];
   return `INSERT INTO documents (tenant_id, organization_id, document_id, ${columns.join(', ')}, created_at, updated_at)
-   VALUES (@tenantId, @organizationId, @documentId, ${values.join(', ')}, @now, @now)
+   VALUES (@tenantId, @organizationId, @documentId, ${values.join(', ')}, ${times})
    ON CONFLICT (tenant_id, organization_id, document_id) DO UPDATE SET ${sets}
    RETURNING disabled`;
 };
 
 export const DOCUMENTS_SQL = {
   /**
-   * documents/add: creates, renames when a name is given, and places the document in the folder when
-   * one is given (without one, an existing document stays where it is).
+   * documents/add: creates, with the times given (docs/api.md, "What an import keeps"), renames when a name is given,
+   * and places the document in the folder when one is given (without one, an existing document stays where it is).
    */
   add: written('addDocument', (s) =>
     upsert(
@@ -40,6 +40,7 @@ export const DOCUMENTS_SQL = {
        folder_id = coalesce(@folderId${s.cast('text')}, documents.folder_id),
        updated_at = CASE WHEN @name${s.cast('text')} IS NULL AND @folderId${s.cast('text')} IS NULL
          THEN documents.updated_at ELSE @now END`,
+      '@createdAt, @updatedAt',
     ),
   ),
   /** documents/move: into the folder (null: no folder). */

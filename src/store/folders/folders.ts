@@ -6,7 +6,13 @@ import { emit } from '../events/emit.js';
 import { enter } from '../organizations/organizations.js';
 import { foldersDeleted } from './events.js';
 import { all, first, idsInKeyOrder, inKeyOrder, list, run, type Work } from '../sql.js';
-import type { AccessType, FolderAccess, FolderRecord, FolderWrite } from '../../domain/organizations.js';
+import {
+  type AccessType,
+  createdTimes,
+  type FolderAccess,
+  type FolderRecord,
+  type FolderWrite,
+} from '../../domain/organizations.js';
 import { FOLDERS_SQL as SQL } from './sql.js';
 import {
   childrenOf,
@@ -24,8 +30,18 @@ function* lockedTree(tenantId: string, organizationId: string): Work<Parents> {
   return new Map(rows.map((r) => [String(r.folder_id), r.parent_id === null ? null : String(r.parent_id)]));
 }
 
-/** The rows of a checked write, in key order: each made, or renamed and (with `moves`) moved. */
-function* written(tenantId: string, organizationId: string, changes: readonly FolderChange[], now: number): Work<void> {
+/**
+ * The rows of a checked write, in key order: each made (with its entry's times, else now: docs/api.md, "What an import
+ * keeps"), or renamed and (with `moves`) moved.
+ */
+function* written(
+  tenantId: string,
+  organizationId: string,
+  changes: readonly FolderChange[],
+  now: number,
+  entries: readonly FolderWrite[],
+): Work<void> {
+  const given = new Map(entries.map((e) => [e.folderId, e]));
   for (const c of inKeyOrder(changes, (c) => c.folderId)) {
     const at = {
       tenantId,
@@ -36,7 +52,8 @@ function* written(tenantId: string, organizationId: string, changes: readonly Fo
       accessType: c.accessType,
       now,
     };
-    yield* run(c.creates ? SQL.insert : SQL.change, c.creates ? at : { ...at, moves: c.moves });
+    if (c.creates) yield* run(SQL.insert, { ...at, ...createdTimes(given.get(c.folderId) ?? {}, now) });
+    else yield* run(SQL.change, { ...at, moves: c.moves });
   }
 }
 
@@ -54,7 +71,7 @@ export function* add(
 ): Work<void> {
   yield* enter(tenantId, organizationId, null, true);
   const changes = planned(yield* lockedTree(tenantId, organizationId), entries, true, maxDepth);
-  yield* written(tenantId, organizationId, changes, now);
+  yield* written(tenantId, organizationId, changes, now, entries);
 }
 
 /** folders/update: renames and moves those that exist, within `maxDepth` as add; answers which did. */
@@ -67,7 +84,7 @@ export function* update(
 ): Work<Set<string>> {
   yield* enter(tenantId, organizationId, null, false);
   const changes = planned(yield* lockedTree(tenantId, organizationId), entries, false, maxDepth);
-  yield* written(tenantId, organizationId, changes, now);
+  yield* written(tenantId, organizationId, changes, now, entries);
   return new Set(changes.map((c) => c.folderId));
 }
 

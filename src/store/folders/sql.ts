@@ -21,11 +21,12 @@ export const FOLDERS_SQL = {
   ),
   /** Every folder's parent: what a move or a delete walks. */
   parents: written('folderParents', () => `SELECT folder_id, parent_id FROM folders WHERE ${ORGANIZATION}`),
+  /** folders/add's new folder, with the times given (docs/api.md, "What an import keeps") or now. */
   insert: written(
     'insertFolder',
     (s) => `INSERT INTO folders (tenant_id, organization_id, folder_id, name, parent_id, access_type, created_at, updated_at)
      VALUES (@tenantId, @organizationId, @folderId, coalesce(@name${s.cast('text')}, ''), @parentId${s.cast('text')},
-       coalesce(@accessType${s.cast('text')}, 'organizationPrivate'), @now, @now)`,
+       coalesce(@accessType${s.cast('text')}, 'organizationPrivate'), @createdAt, @updatedAt)`,
   ),
   /** /v2's createFolder: a folder at the top, unless one of that id exists; answers the id when it was made. */
   insertIfMissing: written(

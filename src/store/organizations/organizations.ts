@@ -2,7 +2,7 @@
 // names one, renamed, listed in id order.
 import { Refusal } from '../../domain/refusal.js';
 import { all, first, inKeyOrder, list, type Row, run, type Work } from '../sql.js';
-import type { OrganizationRecord, OrganizationWrite } from '../../domain/organizations.js';
+import { createdTimes, type OrganizationRecord, type OrganizationWrite } from '../../domain/organizations.js';
 import { deletedSome, type StepResult } from '../batches.js';
 import { DELETE_FROM, DELETE_SOME_FROM, ORGANIZATION_TABLES, ORGANIZATIONS_SQL as SQL } from './sql.js';
 
@@ -52,7 +52,7 @@ function* refuseDisabledAmong(tenantId: string, ids: readonly string[]): Work<vo
   if (disabled) throw disabledOrganization(String(disabled.organization_id));
 }
 
-/** organizations/add: each created, or renamed when given a name. */
+/** organizations/add: each created (with the times given, else now), or renamed when given a name. */
 export function* add(tenantId: string, entries: readonly OrganizationWrite[], now: number): Work<void> {
   yield* refuseDisabledAmong(
     tenantId,
@@ -60,7 +60,7 @@ export function* add(tenantId: string, entries: readonly OrganizationWrite[], no
   );
   // Key order: two requests naming the same organizations lock them in the same order.
   for (const e of inKeyOrder(entries, (x) => x.organizationId))
-    yield* run(SQL.add, { tenantId, organizationId: e.organizationId, name: e.name, now });
+    yield* run(SQL.add, { tenantId, organizationId: e.organizationId, name: e.name, now, ...createdTimes(e, now) });
 }
 
 /** organizations/update: renames those that exist; answers which did. */

@@ -47,11 +47,14 @@ export const ORGANIZATIONS_SQL = {
   }),
   /** The first step of a write that creates nothing: which of the organization and the document are disabled. */
   disabled: written('disabledScope', (s) => DISABLED_IN_SCOPE(s)),
-  /** organizations/add: creates, or renames when a name is given (no name leaves it as it was). */
+  /**
+   * organizations/add: creates, with the times given (docs/api.md, "What an import keeps"), or renames when a name is
+   * given (no name leaves it as it was; its times stay its own).
+   */
   add: written(
     'addOrganization',
     (s) => `INSERT INTO organizations (tenant_id, organization_id, name, created_at, updated_at)
-     VALUES (@tenantId, @organizationId, coalesce(@name${s.cast('text')}, ''), @now, @now)
+     VALUES (@tenantId, @organizationId, coalesce(@name${s.cast('text')}, ''), @createdAt, @updatedAt)
      ON CONFLICT (tenant_id, organization_id) DO UPDATE SET
        name = coalesce(@name, organizations.name),
        updated_at = CASE WHEN @name${s.cast('text')} IS NULL THEN organizations.updated_at ELSE @now END`,
