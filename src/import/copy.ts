@@ -4,12 +4,12 @@
 // upserted), so a step cut short is simply run again; the checkpoint says which steps are done.
 import { addAnnotations } from '../services/comments.js';
 import type { Caller, Services } from '../services/context.js';
-import { addDocuments, setDocumentAccess, setDocumentsDisabled } from '../services/documents.js';
+import { addDocuments, type DocumentPage, getDocuments, setDocumentAccess, setDocumentsDisabled } from '../services/documents.js';
 import { addFolders } from '../services/folders.js';
 import { markNotificationsRead } from '../services/inbox.js';
 import { setNotificationConfig } from '../services/notification-settings.js';
 import { addNotification } from '../services/notifications.js';
-import { addOrganizations, setOrganizationsDisabled } from '../services/organizations.js';
+import { addOrganizations, getOrganizations, setOrganizationsDisabled } from '../services/organizations.js';
 import { addUsers } from '../services/users.js';
 import { addGroupUsers, addUserGroups } from '../services/groups.js';
 import { ApiError } from '../errors.js';
@@ -84,6 +84,8 @@ export function parentsFirst(folders: readonly Json[]): Json[] {
 
 export class Copier {
   readonly sourceCounts: SourceCounts = new Map();
+  /** Organizations ("org") and documents ("org/doc") disabled here when this run came to them. */
+  private readonly disabledHere = new Set<string>();
   /** Set once the source answered 404 to the groups read: not asked again, not warned of again. */
   private groupsNotServed = false;
 
@@ -97,7 +99,13 @@ export class Copier {
 
   private async step(key: string, work: () => Promise<void>): Promise<void> {
     if (this.checkpoint.has(key)) return;
-    await work();
+    try {
+      await work();
+    } catch (err) {
+      // Where it stopped, for the operator: "documents:acme: Document notes is disabled."
+      if (err instanceof Error && !err.message.startsWith(`${key}: `)) err.message = `${key}: ${err.message}`;
+      throw err;
+    }
     this.checkpoint.complete(key);
     this.options.progress(this.checkpoint, key);
   }
@@ -121,7 +129,8 @@ export class Copier {
   private async organization(org: Json): Promise<void> {
     const organizationId = organizationIdOf(org);
     const { services, caller } = this;
-    const write = !this.options.dryRun;
+    if (!this.options.dryRun) await this.noteDisabledHere(organizationId);
+    const write = this.writes(organizationId);
     await this.step(`org:${organizationId}`, async () => {
       const name = org.organizationName as string | null | undefined;
       if (write)
@@ -156,14 +165,18 @@ export class Copier {
     await this.step(`groups:${organizationId}`, () => this.groups(organizationId));
     const documents = await this.source.all<Json>('organizations/documents/get', { organizationId }, this.options.pageSize);
     await this.step(`documents:${organizationId}`, async () => {
-      if (write) await this.writeDocuments(organizationId, documents);
+      if (write)
+        await this.writeDocuments(
+          organizationId,
+          documents.filter((d) => this.writes(organizationId, documentIdOf(d))),
+        );
       this.wrote('documents', documents.length);
     });
     // Every member's inbox first: a notification shown to a member it does not list is addressed to the whole
     // organization, which a document's read alone cannot tell.
     const { wide, withoutDocument } = await this.inboxes(organizationId, members);
     await inParallel(documents, this.options.concurrency, (d) => this.document(organizationId, documentIdOf(d), wide));
-    await this.step(`inboxes:${organizationId}`, () => this.notifications(organizationId, withoutDocument, wide));
+    await this.step(`inboxes:${organizationId}`, () => this.notifications(organizationId, withoutDocument, wide, write));
     await this.step(`settings:${organizationId}`, () => this.settings(organizationId, members, documents));
     // Last: a disabled organization or document refuses every write, the import's included. Written at the
     // source's lastUpdated, which the write sets.
@@ -216,10 +229,33 @@ export class Copier {
     return time === undefined ? this.services : at(this.services, time);
   }
 
+  /**
+   * What is disabled here already refuses every write, the import's included: an organization or document a run
+   * before this one copied whole (the import disables last what the source shows disabled), or one the operator
+   * disabled. Its steps read and count, as a dry run does, and the comparison at the end still checks it.
+   */
+  private async noteDisabledHere(organizationId: string): Promise<void> {
+    const { services, caller } = this;
+    const found = await getOrganizations(services, caller, { organizationIds: [organizationId] });
+    if (found.organizations.some((o) => o.disabled === true)) this.disabledHere.add(organizationId);
+    let pageToken: string | null = null;
+    do {
+      const page: DocumentPage = await getDocuments(services, caller, { organizationId, pageSize: 1000, pageToken });
+      for (const d of page.documents) if (d.disabled === true) this.disabledHere.add(`${organizationId}/${d.id}`);
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+  }
+
+  /** Whether this run writes into the organization (or its document): not a dry run, and not disabled here. */
+  private writes(organizationId: string, documentId?: string): boolean {
+    if (this.options.dryRun || this.disabledHere.has(organizationId)) return false;
+    return documentId === undefined || !this.disabledHere.has(`${organizationId}/${documentId}`);
+  }
+
   /** A document's members, threads (with their comments) and notifications. */
   private async document(organizationId: string, documentId: string, wide: ReadonlySet<string>): Promise<void> {
     const { services, caller } = this;
-    const write = !this.options.dryRun;
+    const write = this.writes(organizationId, documentId);
     const key = `${organizationId}/${documentId}`;
     await this.step(`members:${key}`, async () => {
       const members = await this.source.all<Json>('users/get', { organizationId, documentId }, this.options.pageSize);
@@ -246,7 +282,7 @@ export class Copier {
       this.wrote('threads', threads.length);
       this.wrote('comments', threadCounts(threads).comments);
     });
-    await this.step(`notifications:${key}`, () => this.notifications(organizationId, notifications, wide));
+    await this.step(`notifications:${key}`, () => this.notifications(organizationId, notifications, wide, write));
   }
 
   /**
@@ -270,7 +306,7 @@ export class Copier {
       );
       return;
     }
-    const write = !this.options.dryRun;
+    const write = this.writes(organizationId);
     if (write)
       for (const batch of chunks(groups, maxBatch))
         await addUserGroups(services, caller, { organizationId, organizationUserGroups: batch.map(groupIn) });
@@ -292,8 +328,12 @@ export class Copier {
   }
 
   /** Notifications, then each recipient's read marks; `wide`: the ids addressed to the whole organization. */
-  private async notifications(organizationId: string, notifications: Json[], wide: ReadonlySet<string>): Promise<void> {
-    const write = !this.options.dryRun;
+  private async notifications(
+    organizationId: string,
+    notifications: Json[],
+    wide: ReadonlySet<string>,
+    write: boolean,
+  ): Promise<void> {
     const readBy = new Map<string, string[]>();
     for (const n of notifications) {
       const byUser = (n.notifyUsersByUserId ?? {}) as Record<string, boolean>;
@@ -347,10 +387,11 @@ export class Copier {
           set.set(key, [...(set.get(key) ?? []), (entry.metadata as Json).documentId as string]);
         }
         for (const [config, ids] of set) {
-          if (!this.options.dryRun)
+          const writable = ids.filter((documentId) => this.writes(organizationId, documentId));
+          if (writable.length > 0)
             await setNotificationConfig(this.services, this.caller, {
               organizationId,
-              documentIds: ids,
+              documentIds: writable,
               userIds: [userId],
               config: JSON.parse(config),
             });
