@@ -4,9 +4,8 @@ import {
   COMMENT_SEARCH,
   NOTIFICATION_SEARCH,
   SEARCH_WORDS_FUNCTION,
-  sqliteSearchTable,
-  sqliteSearchTextFill,
-  sqliteSearchTriggers,
+  dropSearchTriggers,
+  sqliteSearchRemade,
 } from '../../src/store/migrations/44-search-index.js';
 import { SEARCHED_COMMENTS, SEARCHED_NOTIFICATIONS } from '../../src/store/migrations/47-notification-headlines-searched.js';
 import { MIGRATIONS, NAMING, USER_COLUMNS } from '../../src/store/migrations/index.js';
@@ -486,10 +485,6 @@ DROP TABLE attachment_removals;
 DELETE FROM schema_migrations WHERE version = 46;`);
 }
 
-/** A table's search triggers (SQLite), dropped. */
-const dropSearchTriggers = (tables: string[]) =>
-  tables.flatMap((t) => ['insert', 'update', 'delete'].map((e) => `DROP TRIGGER ${t}_search_${e};`)).join('\n');
-
 /** PostgreSQL: a table's search_words made again over `text`, unscoped (migrations 44 and 47). */
 const unscopedWords = (table: string, text: string) => `DROP INDEX ${table}_search;
 ALTER TABLE ${table} DROP COLUMN search_words;
@@ -500,11 +495,7 @@ CREATE INDEX ${table}_search ON ${table} USING GIN (search_words);`;
 export async function beforeScopedTerms(db: Pick<FreshDatabase, 'kind' | 'exec'>): Promise<void> {
   const back =
     db.kind === 'sqlite'
-      ? `${dropSearchTriggers(['comments', 'notifications'])}
-DROP TABLE comment_search;
-DROP TABLE notification_search;${[SEARCHED_COMMENTS, SEARCHED_NOTIFICATIONS]
-          .map((index) => sqliteSearchTable(index) + sqliteSearchTextFill(index) + sqliteSearchTriggers(index))
-          .join('')}`
+      ? sqliteSearchRemade([SEARCHED_COMMENTS, SEARCHED_NOTIFICATIONS])
       : `${SEARCH_WORDS_FUNCTION}
 ${unscopedWords('comments', 'comment_text')}
 ${unscopedWords('notifications', String.raw`headline_text || E'\n' || body_message`)}
@@ -519,14 +510,9 @@ export async function beforeNotificationHeadlines(db: Pick<FreshDatabase, 'kind'
   await beforeScopedTerms(db);
   const back =
     db.kind === 'sqlite'
-      ? `${['comments', 'notifications']
-          .flatMap((t) => ['insert', 'update', 'delete'].map((e) => `DROP TRIGGER ${t}_search_${e};`))
-          .join('\n')}
-DROP TABLE comment_search;
-DROP TABLE notification_search;
-ALTER TABLE notifications DROP COLUMN headline_text;${[COMMENT_SEARCH, NOTIFICATION_SEARCH]
-          .map((index) => sqliteSearchTable(index) + sqliteSearchTextFill(index) + sqliteSearchTriggers(index))
-          .join('')}`
+      ? // 44's triggers first: 47's read headline_text, which then goes.
+        `${sqliteSearchRemade([COMMENT_SEARCH, NOTIFICATION_SEARCH])}
+ALTER TABLE notifications DROP COLUMN headline_text;`
       : `DROP INDEX notifications_search;
 ALTER TABLE notifications DROP COLUMN search_words;
 ALTER TABLE notifications DROP COLUMN headline_text;
@@ -541,7 +527,7 @@ export async function beforeSearchIndex(db: Pick<FreshDatabase, 'kind' | 'exec'>
   const drop =
     db.kind === 'sqlite'
       ? ['comments', 'notifications']
-          .flatMap((t) => ['insert', 'update', 'delete'].map((e) => `DROP TRIGGER ${t}_search_${e};`))
+          .map(dropSearchTriggers)
           .concat(['comment', 'notification'].map((k) => `DROP TABLE ${k}_search; DROP TABLE ${k}_search_keys;`))
           .concat(['DROP TRIGGER organizations_search_scope_delete;', 'DROP TABLE search_scopes;'])
           .join('\n')

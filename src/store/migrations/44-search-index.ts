@@ -119,6 +119,20 @@ CREATE VIRTUAL TABLE ${fts} USING fts5(text, tokenize = "ascii tokenchars '_'");
 CREATE VIRTUAL TABLE ${fts} USING fts5(text, content = ''${deleteBy === 'rowid' ? ', contentless_delete = 1' : ''},
   tokenize = 'unicode61 remove_diacritics 2');`;
 
+/** SQLite: a table's search triggers, dropped. */
+export const dropSearchTriggers = (table: string): string =>
+  ['insert', 'delete', 'update'].map((event) => `DROP TRIGGER ${table}_search_${event};`).join('\n');
+
+/**
+ * SQLite: the FTS tables of `indexes` made again as each says (migrations 47 and 48, and the tests' way back): their
+ * triggers and FTS tables dropped, then made anew, filled from the rows and kept by new triggers. The keys tables stay.
+ */
+export const sqliteSearchRemade = (indexes: readonly SqliteSearchIndex[]): string =>
+  `${indexes.map((index) => dropSearchTriggers(index.table)).join('\n')}
+${indexes.map((index) => `DROP TABLE ${index.fts};`).join('\n')}${indexes
+  .map((index) => sqliteSearchTable(index) + sqliteSearchTextFill(index) + sqliteSearchTriggers(index))
+  .join('')}`;
+
 /** SQLite: a table's keys and FTS tables, filled from the rows there are, and its triggers. */
 const sqliteIndex = (index: SqliteSearchIndex, keyDecl: string) => `
 CREATE TABLE ${index.keys} (

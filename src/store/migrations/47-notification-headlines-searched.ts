@@ -1,12 +1,5 @@
 import { writeHeadlines } from '../notifications/backfill.js';
-import {
-  COMMENT_SEARCH,
-  NOTIFICATION_SEARCH,
-  type SqliteSearchIndex,
-  sqliteSearchTable,
-  sqliteSearchTextFill,
-  sqliteSearchTriggers,
-} from './44-search-index.js';
+import { COMMENT_SEARCH, NOTIFICATION_SEARCH, type SqliteSearchIndex, sqliteSearchRemade } from './44-search-index.js';
 import type { Migration } from './migration.js';
 
 /** The comments' index from this step on: its FTS rows leave by the 'delete' command. */
@@ -17,9 +10,6 @@ export const SEARCHED_NOTIFICATIONS: SqliteSearchIndex = {
   textColumns: ['headline_text', 'body_message'],
   deleteBy: 'text',
 };
-
-const dropTriggers = (table: string) =>
-  ['insert', 'delete', 'update'].map((event) => `DROP TRIGGER ${table}_search_${event};`).join('\n');
 
 export const notificationHeadlinesSearched: Migration = {
   version: 47,
@@ -34,12 +24,7 @@ export const notificationHeadlinesSearched: Migration = {
   // PostgreSQL: the notifications' generated column is made again over both columns, and its index with it.
   sqlite: `
 ALTER TABLE notifications ADD COLUMN headline_text TEXT NOT NULL DEFAULT '';
-${dropTriggers('comments')}
-${dropTriggers('notifications')}
-DROP TABLE comment_search;
-DROP TABLE notification_search;${[SEARCHED_COMMENTS, SEARCHED_NOTIFICATIONS]
-    .map((index) => sqliteSearchTable(index) + sqliteSearchTextFill(index) + sqliteSearchTriggers(index))
-    .join('')}`,
+${sqliteSearchRemade([SEARCHED_COMMENTS, SEARCHED_NOTIFICATIONS])}`,
   postgres: String.raw`
 ALTER TABLE notifications ADD COLUMN headline_text text NOT NULL DEFAULT '';
 DROP INDEX notifications_search;

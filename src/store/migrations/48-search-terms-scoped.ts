@@ -1,20 +1,11 @@
 import { SEARCHED_COMMENTS, SEARCHED_NOTIFICATIONS } from './47-notification-headlines-searched.js';
-import {
-  postgresSearchWords,
-  type SqliteSearchIndex,
-  sqliteSearchTable,
-  sqliteSearchTextFill,
-  sqliteSearchTriggers,
-} from './44-search-index.js';
+import { postgresSearchWords, type SqliteSearchIndex, sqliteSearchRemade } from './44-search-index.js';
 import type { Migration } from './migration.js';
 
 /** The comments' index from this step on: terms in their organization's scope. */
 export const SCOPED_COMMENTS: SqliteSearchIndex = { ...SEARCHED_COMMENTS, deleteBy: 'rowid', scoped: true };
 /** The notifications' index from this step on: the headline and the body, as terms in their organization's scope. */
 export const SCOPED_NOTIFICATIONS: SqliteSearchIndex = { ...SEARCHED_NOTIFICATIONS, deleteBy: 'rowid', scoped: true };
-
-const dropTriggers = (table: string) =>
-  ['insert', 'delete', 'update'].map((event) => `DROP TRIGGER ${table}_search_${event};`).join('\n');
 
 /** PostgreSQL: a table's search_words made again over its scope and text, and its index with it. */
 const postgresScoped = (table: string, text: string) => `
@@ -44,12 +35,7 @@ export const searchTermsScoped: Migration = {
   // the text itself and calls only PostgreSQL's own functions: pg_restore computes generated columns with an empty
   // search_path, where a call of search_words would not be found; search_words goes.
   sqlite: `
-${dropTriggers('comments')}
-${dropTriggers('notifications')}
-DROP TABLE comment_search;
-DROP TABLE notification_search;${[SCOPED_COMMENTS, SCOPED_NOTIFICATIONS]
-    .map((index) => sqliteSearchTable(index) + sqliteSearchTextFill(index) + sqliteSearchTriggers(index))
-    .join('')}`,
+${sqliteSearchRemade([SCOPED_COMMENTS, SCOPED_NOTIFICATIONS])}`,
   postgres: String.raw`
 CREATE FUNCTION search_scope(text, text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT left(md5($1 || chr(31) || $2), 10)
