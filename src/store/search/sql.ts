@@ -59,7 +59,7 @@ const SCOPED_MATCH = `(SELECT coalesce(group_concat(s.id || '_' || w.value || '*
  * 'tomorrow':*`); the words hold no quote or backslash, each is escaped still, so no operator can reach the query.
  * scoped_search_query then puts the organization's scope in front of each lexeme.
  */
-const POSTGRES_MATCH = String.raw`(SELECT string_agg('''' || replace(replace(w, '', '\'), '''', '''''') || ''':*', ' & ')
+const POSTGRES_MATCH = String.raw`(SELECT string_agg('''' || replace(replace(w, '\', '\\'), '''', '''''') || ''':*', ' & ')
       FROM unnest(@words::text[]) AS w)`;
 
 /** A notification's text as indexed (migration 47): its headline, a line break, its body; no break without a headline. */
