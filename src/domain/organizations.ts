@@ -18,7 +18,7 @@ export interface GivenTimes {
 
 /**
  * The times a new record is stored with: those given, else `now`; lastUpdated not given is the later of now and
- * createdAt, as a thread's and a comment's are (store/comments/comments.ts, commentTimes).
+ * createdAt. A comment's times follow the same rule (store/comments/comments.ts, commentTimes, calls this).
  */
 export function createdTimes(t: GivenTimes, now: number): { createdAt: number; updatedAt: number } {
   const createdAt = t.createdAt ?? now;

@@ -30,6 +30,7 @@ import type {
   TaggedContact,
   ThreadHead,
 } from '../../domain/threads.js';
+import { createdTimes } from '../../domain/organizations.js';
 import { emit } from '../events/emit.js';
 import { notifyOfComments, type WrittenComment } from '../notifications/fan-out.js';
 import { commentsAdded, threadsAdded } from './events.js';
@@ -53,8 +54,8 @@ const notBefore = (now: number, newest: number): number => Math.max(now, newest)
  * The times a new comment is stored with: those the caller gave (docs/api.md, "What an import keeps"), else `now`.
  */
 export function commentTimes(c: NewComment, now: number): { createdAt: number; lastUpdated: number } {
-  const createdAt = c.createdAt ?? now;
-  return { createdAt, lastUpdated: c.lastUpdated ?? Math.max(now, createdAt) };
+  const { createdAt, updatedAt } = createdTimes(c, now);
+  return { createdAt, lastUpdated: updatedAt };
 }
 
 /** A new comment as stored, after `afterSeq` in the thread (what is inserted, and rendered). */
